@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * opts.c — option parsing shared by every command (one table drives both
+ * getopt_long and --help), messages on stderr, the exit-code table, and the
+ * progress bar.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The one table from PT_* status to exit code (design.md §3). */
+static const struct {
+    int status;
+    int exit_code;
+} exit_table[] = {
+    {PT_OK, 0},         {PT_ECHECK, 1},      {PT_EUSAGE, 64},
+    {PT_EDATA, 65},     {PT_ENOINPUT, 66},   {PT_EUNAVAIL, 69},
+    {PT_EINTERNAL, 70}, {PT_ECANTCREAT, 73}, {PT_EIO, 74},
+    {PT_EPERM, 77},     {PT_EINTR, 130},
+};
+
+int cli_exit_code(int status)
+{
+    for (size_t i = 0; i < sizeof(exit_table) / sizeof(exit_table[0]); i++)
+        if (exit_table[i].status == status)
+            return exit_table[i].exit_code;
+    return 70;
+}
+
+static void vmessage(const char *cmd, const char *fmt, va_list ap)
+{
+    if (cmd)
+        fprintf(stderr, "pagetune %s: ", cmd);
+    else
+        fputs("pagetune: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(cmd, fmt, ap);
+    va_end(ap);
+}
+
+int cli_fail(const char *cmd, const struct pt_err *err)
+{
+    cli_error(cmd, "%s", err->msg[0] ? err->msg : err_status_name(err->code));
+    return cli_exit_code(err->code);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1024];
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (cmd)
+        fprintf(stderr, "pagetune %s: %s (see 'pagetune %s --help')\n", cmd,
+                msg, cmd);
+    else
+        fprintf(stderr, "pagetune: %s (see 'pagetune --help')\n", msg);
+    return 64;
+}
+
+void cli_note(const struct cli_common *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (c && c->quiet)
+        return;
+    va_start(ap, fmt);
+    fputs("pagetune: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_parse_begin(struct cli_parser *p, const char *cmd,
+                    const struct cli_option *opts, const char *const *usage,
+                    const char *description, int argc, char **argv)
+{
+    size_t n = 0, s = 0;
+
+    memset(p, 0, sizeof(*p));
+    p->cmd = cmd;
+    p->opts = opts;
+    p->usage = usage;
+    p->description = description;
+    p->argc = argc;
+    p->argv = argv;
+    p->shortopts[s++] = ':'; /* report missing arguments as ':' */
+    for (const struct cli_option *o = opts; o->name; o++) {
+        if (n + 1 >= sizeof(p->longopts) / sizeof(p->longopts[0]) ||
+            s + 3 >= sizeof(p->shortopts))
+            return PT_EINTERNAL;
+        p->longopts[n].name = o->name;
+        p->longopts[n].has_arg = o->has_arg;
+        p->longopts[n].flag = NULL;
+        p->longopts[n].val = o->id;
+        n++;
+        if (o->short_name) {
+            p->shortopts[s++] = (char)o->short_name;
+            if (o->has_arg == required_argument)
+                p->shortopts[s++] = ':';
+        }
+    }
+    memset(&p->longopts[n], 0, sizeof(p->longopts[n]));
+    p->shortopts[s] = '\0';
+    optind = 1;
+    opterr = 0;
+    return 0;
+}
+
+static const struct cli_option *find_short(const struct cli_parser *p, int c)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (o->short_name == c)
+            return o;
+    return NULL;
+}
+
+int cli_next_opt(struct cli_parser *p, const char **arg)
+{
+    int c, idx = -1;
+
+    *arg = NULL;
+    c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &idx);
+    if (c == -1)
+        return -1;
+    if (c == '?') {
+        if (optopt && optopt < 256 && !find_short(p, optopt))
+            cli_usage_error(p->cmd, "unknown option '-%c'", optopt);
+        else if (optopt == 0)
+            cli_usage_error(p->cmd, "unknown or ambiguous option '%s'",
+                            p->argv[optind - 1]);
+        else
+            cli_usage_error(p->cmd, "option '%s' takes no value",
+                            p->argv[optind - 1]);
+        return -2;
+    }
+    if (c == ':') {
+        cli_usage_error(p->cmd, "option '%s' needs a value",
+                        p->argv[optind - 1]);
+        return -2;
+    }
+    if (c < 256) {
+        const struct cli_option *o = find_short(p, c);
+        if (!o)
+            return -2;
+        c = o->id;
+    }
+    *arg = optarg;
+    return c;
+}
+
+int cli_operand_index(void)
+{
+    return optind;
+}
+
+void cli_print_help(const struct cli_parser *p, FILE *fp)
+{
+    const char *prefix = "usage:";
+
+    for (const char *const *u = p->usage; u && *u; u++) {
+        fprintf(fp, "%s %s\n", prefix, *u);
+        prefix = "   or:";
+    }
+    if (p->description)
+        fprintf(fp, "\n%s\n", p->description);
+    fprintf(fp, "\noptions:\n");
+    for (const struct cli_option *o = p->opts; o->name; o++) {
+        char left[64];
+        if (o->short_name)
+            snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
+                     o->name, o->arg_name ? " " : "",
+                     o->arg_name ? o->arg_name : "");
+        else
+            snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+                     o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
+        if (strlen(left) > 26)
+            fprintf(fp, "  %s\n  %-26s  %s\n", left, "", o->help);
+        else
+            fprintf(fp, "  %-26s  %s\n", left, o->help);
+    }
+    fprintf(fp, "\nSee pagetune-%s(1). Exit status: see pagetune(1).\n",
+            p->cmd);
+}
+
+void cli_common_init(struct cli_common *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->output = "-";
+    c->format = OUT_TABLE;
+    c->progress = isatty(STDERR_FILENO);
+}
+
+int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
+                   const char *arg)
+{
+    switch (id) {
+    case CLI_OPT_HELP:
+        cli_print_help(p, stdout);
+        fflush(stdout);
+        return CLI_HELP_SHOWN;
+    case CLI_OPT_OUTPUT:
+        c->output = arg;
+        return 1;
+    case CLI_OPT_FORMAT:
+        if (strcmp(arg, "table") == 0)
+            c->format = OUT_TABLE;
+        else if (strcmp(arg, "json") == 0)
+            c->format = OUT_JSON;
+        else if (strcmp(arg, "csv") == 0)
+            c->format = OUT_CSV;
+        else {
+            cli_usage_error(p->cmd,
+                            "--format: unknown format '%s' (table, json, csv)",
+                            arg);
+            return PT_EUSAGE;
+        }
+        return 1;
+    case CLI_OPT_JSON:
+        c->format = OUT_JSON;
+        return 1;
+    case CLI_OPT_FORCE:
+        c->force = 1;
+        return 1;
+    case CLI_OPT_QUIET:
+        c->quiet = 1;
+        c->progress = 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int cli_output_open(const struct cli_common *c, struct pt_afile *af,
+                    struct pt_err *err)
+{
+    return pt_afile_open(af, c->output ? c->output : "-", c->force, err);
+}
+
+void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
+                       const char *label, uint64_t total)
+{
+    memset(pg, 0, sizeof(*pg));
+    pg->c = c;
+    pg->label = label;
+    pg->total = total;
+}
+
+void cli_progress_update(struct cli_progress *pg, uint64_t done)
+{
+    uint64_t now;
+
+    if (!pg->c || !pg->c->progress)
+        return;
+    now = pt_now_ns();
+    if (pg->drawn && now - pg->last_ns < 100000000ULL)
+        return;
+    pg->last_ns = now;
+    pg->drawn = 1;
+    if (pg->total) {
+        int width = 30;
+        double f = (double)done / (double)pg->total;
+        int fill;
+        if (f > 1)
+            f = 1;
+        fill = (int)(f * width);
+        fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%", pg->label, fill,
+                "##############################", width - fill, "", f * 100);
+    } else {
+        fprintf(stderr, "\r%s %llu", pg->label, (unsigned long long)done);
+    }
+    fflush(stderr);
+}
+
+void cli_progress_done(struct cli_progress *pg)
+{
+    if (pg->drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    pg->drawn = 0;
+}

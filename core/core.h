@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * core.h — the public face of core/: errors, number and byte-size parsing,
+ * atomic output files, JSON helpers (jansson), YAML profiles (libyaml) and
+ * the data directory. Every other module builds on this one; core depends on
+ * libc, jansson and libyaml only.
+ *
+ * Conventions (house-style.md): a fallible function returns 0 (or a count)
+ * on success and a negative PT_E* status on failure, and takes a trailing
+ * `struct pt_err *err` (may be NULL) that receives a one-line message.
+ */
+#ifndef PT_CORE_H
+#define PT_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define PT_VERSION "0.1.0"
+
+/*
+ * Status codes. Each is minus the process exit code that cli/ maps it to
+ * (design.md §3); cli_exit_code() holds the one table.
+ */
+enum pt_status {
+    PT_OK = 0,
+    PT_ECHECK = -1,      /* a check / --fail-on gate found drift */
+    PT_EUSAGE = -64,     /* unknown option, missing argument */
+    PT_EDATA = -65,      /* malformed input data, invalid identifier */
+    PT_ENOINPUT = -66,   /* input file missing or unreadable */
+    PT_EUNAVAIL = -69,   /* database or driver unavailable */
+    PT_EINTERNAL = -70,  /* internal error (a bug, or out of memory) */
+    PT_ECANTCREAT = -73, /* output exists without --force, or cannot create */
+    PT_EIO = -74,        /* I/O error while writing */
+    PT_EPERM = -77,      /* permission denied, authentication */
+    PT_EINTR = -130,     /* interrupted */
+};
+
+/* An error: status code plus one line of text (lowercase, no full stop). */
+struct pt_err {
+    int code;       /* a PT_E* status, PT_OK when clear */
+    char msg[1024]; /* NUL-terminated message */
+};
+
+/* Set *err (if not NULL) and return code. */
+int err_set(struct pt_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prefix the existing message with "<context>: " and return err->code. */
+int err_prefix(struct pt_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Clear to PT_OK / empty message. */
+void err_clear(struct pt_err *err);
+/* Short name of a status, e.g. "bad input data", for diagnostics. */
+const char *err_status_name(int code);
+
+/* ---- numbers and byte sizes ------------------------------------------- */
+
+/*
+ * Parse a byte size: digits with an optional suffix K, M, G or T (powers of
+ * 1024, case-insensitive, optional trailing "B" or "iB"). "8K" = 8192.
+ * Rejects empty strings, signs, fractions, garbage and overflow (PT_EDATA).
+ * `what` names the subject in the message, e.g. "--memory".
+ */
+int pt_size_parse(const char *s, uint64_t *out, const char *what,
+                  struct pt_err *err);
+/*
+ * Parse a comma-separated list of byte sizes into vals[0..max). Returns the
+ * number parsed (>= 1) or a negative status.
+ */
+int pt_size_list_parse(const char *s, uint64_t *vals, size_t max,
+                       const char *what, struct pt_err *err);
+/* Format bytes as "8K", "64M", "1.5G" or "1234" into buf; returns buf. */
+char *pt_size_format(uint64_t bytes, char *buf, size_t len);
+/* Strict unsigned decimal (no sign, no suffix); PT_EDATA on anything else. */
+int pt_u64_parse(const char *s, uint64_t *out, const char *what,
+                 struct pt_err *err);
+/* Strict finite double; PT_EDATA on garbage, NaN, inf. */
+int pt_double_parse(const char *s, double *out, const char *what,
+                    struct pt_err *err);
+
+/* ---- atomic output files ---------------------------------------------- */
+
+/*
+ * An output file written atomically: data goes to a temporary file in the
+ * same directory, and pt_afile_commit() flushes, fsyncs and renames it over
+ * the target; pt_afile_abort() removes it. A failed or interrupted run never
+ * leaves a partial target. "-" means stdout; a target that exists and is not
+ * a regular file (a device such as /dev/full, a FIFO) is written in place.
+ *
+ * While a temporary file is open its path is held in a small signal-safe
+ * table, so an interrupt handler can remove it (pt_afile_cleanup_signal()).
+ */
+struct pt_afile {
+    FILE *fp;      /* write here between open and commit */
+    char *path;    /* target path (owned) */
+    char *tmp;     /* temporary path, NULL when writing in place (owned) */
+    int slot;      /* index in the signal-safe table, -1 if none */
+    int is_stdout; /* fp is stdout: commit only flushes */
+};
+
+/*
+ * Open `path` for atomic writing. Without `force`, an existing regular file
+ * is refused (PT_ECANTCREAT, the file is left untouched). PT_ECANTCREAT also
+ * when the temporary file cannot be created.
+ */
+int pt_afile_open(struct pt_afile *af, const char *path, int force,
+                  struct pt_err *err);
+/* Flush, fsync, rename. On failure the target is untouched (PT_EIO). */
+int pt_afile_commit(struct pt_afile *af, struct pt_err *err);
+/* Discard: close and remove the temporary file. Accepts the zero state. */
+void pt_afile_abort(struct pt_afile *af);
+/* Async-signal-safe: unlink every temporary file still open. */
+void pt_afile_cleanup_signal(void);
+/*
+ * Refuse early (before any work) if `path` exists as a regular file and
+ * `force` is not set: PT_ECANTCREAT. "-" and devices always pass.
+ */
+int pt_output_check(const char *path, int force, struct pt_err *err);
+
+/* ---- JSON (jansson) --------------------------------------------------- */
+
+/*
+ * Load a JSON document. Missing/unreadable → PT_ENOINPUT; syntax error →
+ * PT_EDATA naming "file:line:column". Caller owns *out (json_decref).
+ */
+int pt_json_load(const char *path, json_t **out, struct pt_err *err);
+/* Same, from a memory buffer; `name` is used in messages. */
+int pt_json_loadb(const char *buf, size_t len, const char *name, json_t **out,
+                  struct pt_err *err);
+/* Write `doc` (pretty, sorted keys preserved, trailing newline) to fp. */
+int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err);
+/* Write `doc` to `path` atomically ("-" = stdout). */
+int pt_json_write_file(const json_t *doc, const char *path, int force,
+                       struct pt_err *err);
+/*
+ * Typed getters for documents read from files: a missing key or wrong type
+ * is PT_EDATA naming `ctx` (the file) and the key. Numbers accept integer
+ * or real JSON values.
+ */
+int pt_json_get_num(const json_t *obj, const char *key, double *out,
+                    const char *ctx, struct pt_err *err);
+int pt_json_get_u64(const json_t *obj, const char *key, uint64_t *out,
+                    const char *ctx, struct pt_err *err);
+int pt_json_get_str(const json_t *obj, const char *key, const char **out,
+                    const char *ctx, struct pt_err *err);
+/* Same, but a missing key leaves *out unchanged and returns 0. */
+int pt_json_opt_num(const json_t *obj, const char *key, double *out,
+                    const char *ctx, struct pt_err *err);
+int pt_json_opt_u64(const json_t *obj, const char *key, uint64_t *out,
+                    const char *ctx, struct pt_err *err);
+int pt_json_opt_str(const json_t *obj, const char *key, const char **out,
+                    const char *ctx, struct pt_err *err);
+
+/* ---- YAML profiles (libyaml) ------------------------------------------ */
+
+/*
+ * Load a YAML file as a JSON tree: mappings → objects, sequences → arrays,
+ * plain scalars that read as integers, reals, true/false or null become
+ * those; quoted scalars stay strings. Anchors/aliases are refused.
+ * Missing file → PT_ENOINPUT; YAML error → PT_EDATA "file:line:col: msg".
+ * Caller owns *out.
+ */
+int prof_load(const char *path, json_t **out, struct pt_err *err);
+/* Same, from memory (used by the fuzzers and tests). */
+int prof_loadb(const char *buf, size_t len, const char *name, json_t **out,
+               struct pt_err *err);
+/*
+ * The data directory holding profiles/ and ddl_templates/:
+ * $PAGETUNE_DATA_DIR if set, else the compiled-in install path if it exists,
+ * else ../share/pagetune beside the executable. Returns a static-lifetime or
+ * environment string; never NULL.
+ */
+const char *pt_data_dir(void);
+/*
+ * Resolve a profile: if `name` contains '/' or ends in ".yaml"/".yml" it is
+ * a path; otherwise "<data>/profiles/<kind>/<name>.yaml". Writes into buf.
+ */
+int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
+                 struct pt_err *err);
+/* prof_resolve + prof_load. */
+int prof_load_named(const char *kind, const char *name, json_t **out,
+                    struct pt_err *err);
+
+/* ---- small utilities -------------------------------------------------- */
+
+/* Read a whole file into a NUL-terminated buffer (caller frees). */
+int pt_file_read(const char *path, char **out, size_t *len, struct pt_err *err);
+/* Monotonic clock in nanoseconds. */
+uint64_t pt_now_ns(void);
+/* malloc/calloc/realloc that go through the fault-injection hook. */
+void *pt_malloc(size_t n);
+void *pt_calloc(size_t n, size_t size);
+void *pt_realloc(void *p, size_t n);
+char *pt_strdup(const char *s);
+/*
+ * Fault injection for tests: after `n` more successful pt_* allocations,
+ * fail them (n < 0 disables). Process-wide test hook; never set in
+ * production.
+ */
+void pt_alloc_fail_after(long n);
+
+#endif /* PT_CORE_H */

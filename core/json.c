@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * json.c — JSON in and out through jansson: loading with file:line errors,
+ * atomic writing, and typed getters that name the file and key on error.
+ */
+#include "core/core.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int load_error(const char *name, const json_error_t *je,
+                      struct pt_err *err)
+{
+    if (je->line > 0)
+        return err_set(err, PT_EDATA, "%s:%d:%d: invalid JSON: %s", name,
+                       je->line, je->column, je->text);
+    return err_set(err, PT_EDATA, "%s: invalid JSON: %s", name, je->text);
+}
+
+int pt_json_load(const char *path, json_t **out, struct pt_err *err)
+{
+    char *buf;
+    size_t len;
+    int rc = pt_file_read(path, &buf, &len, err);
+
+    if (rc < 0)
+        return rc;
+    rc = pt_json_loadb(buf, len, path, out, err);
+    free(buf);
+    return rc;
+}
+
+int pt_json_loadb(const char *buf, size_t len, const char *name, json_t **out,
+                  struct pt_err *err)
+{
+    json_error_t je;
+
+    *out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!*out)
+        return load_error(name, &je, err);
+    return 0;
+}
+
+int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err)
+{
+    if (json_dumpf(doc, fp,
+                   JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                       JSON_REAL_PRECISION(10)) != 0 ||
+        fputc('\n', fp) == EOF)
+        return err_set(err, PT_EIO, "cannot write JSON: %s", strerror(errno));
+    return 0;
+}
+
+int pt_json_write_file(const json_t *doc, const char *path, int force,
+                       struct pt_err *err)
+{
+    struct pt_afile af;
+    int rc = pt_afile_open(&af, path, force, err);
+
+    if (rc < 0)
+        return rc;
+    rc = pt_json_dumpf(doc, af.fp, err);
+    if (rc < 0) {
+        pt_afile_abort(&af);
+        return err_prefix(err, "'%s'", path);
+    }
+    return pt_afile_commit(&af, err);
+}
+
+static int get_key(const json_t *obj, const char *key, json_t **v,
+                   const char *ctx, struct pt_err *err)
+{
+    if (!json_is_object(obj))
+        return err_set(err, PT_EDATA, "%s: expected a JSON object", ctx);
+    *v = json_object_get(obj, key);
+    if (!*v)
+        return err_set(err, PT_EDATA, "%s: missing key '%s'", ctx, key);
+    return 0;
+}
+
+int pt_json_get_num(const json_t *obj, const char *key, double *out,
+                    const char *ctx, struct pt_err *err)
+{
+    json_t *v;
+    int rc = get_key(obj, key, &v, ctx, err);
+
+    if (rc < 0)
+        return rc;
+    if (!json_is_number(v))
+        return err_set(err, PT_EDATA, "%s: '%s' must be a number", ctx, key);
+    *out = json_number_value(v);
+    return 0;
+}
+
+int pt_json_get_u64(const json_t *obj, const char *key, uint64_t *out,
+                    const char *ctx, struct pt_err *err)
+{
+    json_t *v;
+    int rc = get_key(obj, key, &v, ctx, err);
+
+    if (rc < 0)
+        return rc;
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (uint64_t)json_integer_value(v);
+        return 0;
+    }
+    if (json_is_real(v) && json_real_value(v) >= 0 &&
+        json_real_value(v) < 1.8e19 &&
+        json_real_value(v) == (double)(uint64_t)json_real_value(v)) {
+        *out = (uint64_t)json_real_value(v);
+        return 0;
+    }
+    return err_set(err, PT_EDATA, "%s: '%s' must be a non-negative integer",
+                   ctx, key);
+}
+
+int pt_json_get_str(const json_t *obj, const char *key, const char **out,
+                    const char *ctx, struct pt_err *err)
+{
+    json_t *v;
+    int rc = get_key(obj, key, &v, ctx, err);
+
+    if (rc < 0)
+        return rc;
+    if (!json_is_string(v))
+        return err_set(err, PT_EDATA, "%s: '%s' must be a string", ctx, key);
+    *out = json_string_value(v);
+    return 0;
+}
+
+int pt_json_opt_num(const json_t *obj, const char *key, double *out,
+                    const char *ctx, struct pt_err *err)
+{
+    if (json_is_object(obj) && !json_object_get(obj, key))
+        return 0;
+    return pt_json_get_num(obj, key, out, ctx, err);
+}
+
+int pt_json_opt_u64(const json_t *obj, const char *key, uint64_t *out,
+                    const char *ctx, struct pt_err *err)
+{
+    if (json_is_object(obj) && !json_object_get(obj, key))
+        return 0;
+    return pt_json_get_u64(obj, key, out, ctx, err);
+}
+
+int pt_json_opt_str(const json_t *obj, const char *key, const char **out,
+                    const char *ctx, struct pt_err *err)
+{
+    if (json_is_object(obj) && !json_object_get(obj, key))
+        return 0;
+    return pt_json_get_str(obj, key, out, ctx, err);
+}

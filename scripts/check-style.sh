@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# check-style.sh — house-style checks: module boundaries for foreign headers
+# and clang-format on every C file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bad=0
+check_only() { # HEADER_REGEX ALLOWED_PATH_REGEX
+    local hits
+    hits=$(grep -rlE "#include <($1)>" --include='*.c' --include='*.h' \
+        core cli analyzers sim store collect ddl | grep -vE "$2" || true)
+    if [ -n "$hits" ]; then
+        echo "check-style: <$1> included outside $2: $hits" >&2
+        bad=1
+    fi
+}
+check_only 'sql\.h|sqlext\.h' '^collect/'
+check_only 'sqlite3\.h' '^store/'
+check_only 'yaml\.h' '^core/prof\.c$'
+# analyzers/ and sim/ do no I/O
+if grep -rnE '\b(fopen|fwrite|printf|fprintf|puts)\b' analyzers/*.c 2>/dev/null | grep -v '^\s*/\?\*' ; then
+    echo "check-style: analyzers/ must not do I/O" >&2
+    bad=1
+fi
+files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
+if command -v clang-format >/dev/null; then
+    if ! clang-format --dry-run -Werror $files 2>/tmp/clang-format.$$; then
+        head -n 20 /tmp/clang-format.$$ >&2
+        echo "check-style: run clang-format -i on the files above" >&2
+        bad=1
+    fi
+    rm -f /tmp/clang-format.$$
+fi
+exit $bad

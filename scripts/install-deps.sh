@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# install-deps.sh — install what pagetune needs on Debian 12 (as root).
+#   scripts/install-deps.sh          build + run dependencies
+#   scripts/install-deps.sh --test   also the test servers, ODBC drivers, browser
+# Installs only what is missing; safe to run again.
+set -euo pipefail
+
+build_pkgs=(build-essential cmake pkg-config libjansson-dev libyaml-dev
+    libsqlite3-dev unixodbc unixodbc-dev libsqliteodbc sqlite3)
+test_pkgs=(libcmocka-dev odbc-postgresql odbc-mariadb postgresql
+    mariadb-server mariadb-client python3 chromium clang libclang-rt-14-dev
+    valgrind)
+
+want=("${build_pkgs[@]}")
+if [ "${1:-}" = "--test" ]; then
+    want+=("${test_pkgs[@]}")
+fi
+
+missing=()
+for p in "${want[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all packages present" >&2
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing packages: ${missing[*]} (run as root to install)" >&2
+    exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# Debian's postgresql/mariadb packages try to start services; in containers
+# without systemd that fails harmlessly, policy-rc.d keeps it quiet.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# test-servers.sh — start / stop the real PostgreSQL and MariaDB servers the
+# integration tests talk to, on 127.0.0.1, in a temporary directory.
+#
+#   scripts/test-servers.sh start DIR   start both; write DIR/servers.env
+#   scripts/test-servers.sh stop DIR    stop both by PID (always safe)
+#
+# servers.env exports PT_PG_CONNECT, PT_MARIADB_CONNECT (DSN-less ODBC
+# strings for a superuser-like test account), PT_PG_PORT, PT_MARIADB_PORT,
+# PT_PG_BIN (the PostgreSQL bin dir), PT_SERVERS_DIR. Passwords are test-only.
+set -euo pipefail
+
+cmd=${1:?usage: test-servers.sh start|stop DIR}
+dir=${2:?usage: test-servers.sh start|stop DIR}
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+PG_PASS=pt_test_pw
+MY_PASS=pt_test_pw
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+stop() {
+    if [ -f "$dir/pg.pid" ]; then
+        pid=$(cat "$dir/pg.pid")
+        kill -INT "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        rm -f "$dir/pg.pid"
+    fi
+    if [ -f "$dir/my.pid" ]; then
+        pid=$(cat "$dir/my.pid")
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        rm -f "$dir/my.pid"
+    fi
+}
+
+start_pg() {
+    local port data
+    port=$(free_port)
+    data="$dir/pg/data"
+    mkdir -p "$dir/pg"
+    chown -R postgres:postgres "$dir/pg"
+    chmod 755 "$dir"
+    printf '%s\n' "$PG_PASS" > "$dir/pg/pw"
+    chown postgres "$dir/pg/pw"
+    runuser -u postgres -- "$pg_bin/initdb" -D "$data" -U postgres \
+        --auth-host=scram-sha-256 --auth-local=trust \
+        --pwfile="$dir/pg/pw" -E UTF8 >"$dir/pg/initdb.log" 2>&1
+    cat >> "$data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$dir/pg'
+shared_buffers = 32MB
+fsync = off
+CONF
+    runuser -u postgres -- "$pg_bin/postgres" -D "$data" \
+        >"$dir/pg/server.log" 2>&1 &
+    for _ in $(seq 1 100); do
+        if runuser -u postgres -- "$pg_bin/pg_isready" -h 127.0.0.1 -p "$port" -q; then
+            break
+        fi
+        sleep 0.2
+    done
+    runuser -u postgres -- "$pg_bin/pg_isready" -h 127.0.0.1 -p "$port" -q || {
+        echo "test-servers: PostgreSQL did not start; log:" >&2
+        tail -n 20 "$dir/pg/server.log" >&2
+        return 1
+    }
+    # the postmaster's own PID (runuser's $! is not it)
+    head -n 1 "$data/postmaster.pid" > "$dir/pg.pid"
+    runuser -u postgres -- "$pg_bin/psql" -h "$dir/pg" -p "$port" -q -v ON_ERROR_STOP=1 \
+        -c "CREATE DATABASE pagetune" >/dev/null
+    PG_PORT=$port
+}
+
+start_mariadb() {
+    local port data sock
+    port=$(free_port)
+    data="$dir/my/data"
+    sock="$dir/my/mysqld.sock"
+    mkdir -p "$data"
+    chown -R mysql:mysql "$dir/my"
+    mariadb-install-db --no-defaults --datadir="$data" --user=mysql \
+        --auth-root-authentication-method=normal >"$dir/my/install.log" 2>&1
+    mariadbd --no-defaults --datadir="$data" --socket="$sock" --port="$port" \
+        --bind-address=127.0.0.1 --user=mysql --skip-name-resolve \
+        --innodb-buffer-pool-size=64M --innodb-flush-log-at-trx-commit=0 \
+        --pid-file="$dir/my/mysqld.pid" --log-error="$dir/my/error.log" &
+    echo $! > "$dir/my.pid"
+    for _ in $(seq 1 150); do
+        if mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1; then
+            break
+        fi
+        sleep 0.2
+    done
+    mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1 || {
+        echo "test-servers: MariaDB did not start; log:" >&2
+        tail -n 20 "$dir/my/error.log" >&2
+        return 1
+    }
+    mariadb --no-defaults --socket="$sock" -uroot <<SQL
+CREATE DATABASE pagetune;
+CREATE USER 'pagetune'@'127.0.0.1' IDENTIFIED BY '$MY_PASS';
+CREATE USER 'pagetune'@'localhost' IDENTIFIED BY '$MY_PASS';
+GRANT ALL ON pagetune.* TO 'pagetune'@'127.0.0.1';
+GRANT ALL ON pagetune.* TO 'pagetune'@'localhost';
+GRANT PROCESS, RELOAD ON *.* TO 'pagetune'@'127.0.0.1';
+GRANT PROCESS, RELOAD ON *.* TO 'pagetune'@'localhost';
+SQL
+    MY_PORT=$port
+    MY_SOCK=$sock
+}
+
+case "$cmd" in
+start)
+    mkdir -p "$dir"
+    trap 'stop' ERR
+    start_pg
+    start_mariadb
+    cat > "$dir/servers.env" <<ENV
+export PT_SERVERS_DIR='$dir'
+export PT_PG_BIN='$pg_bin'
+export PT_PG_PORT=$PG_PORT
+export PT_PG_SOCKDIR='$dir/pg'
+export PT_PG_PASSWORD='$PG_PASS'
+export PT_PG_CONNECT='Driver=PostgreSQL Unicode;Server=127.0.0.1;Port=$PG_PORT;Database=pagetune;Uid=postgres;Pwd=$PG_PASS;'
+export PT_MARIADB_PORT=$MY_PORT
+export PT_MARIADB_SOCK='$MY_SOCK'
+export PT_MARIADB_PASSWORD='$MY_PASS'
+export PT_MARIADB_CONNECT='Driver=MariaDB Unicode;Server=127.0.0.1;Port=$MY_PORT;Database=pagetune;Uid=pagetune;Pwd=$MY_PASS;'
+ENV
+    echo "test-servers: PostgreSQL on 127.0.0.1:$PG_PORT, MariaDB on 127.0.0.1:$MY_PORT" >&2
+    ;;
+stop)
+    stop
+    ;;
+*)
+    echo "usage: test-servers.sh start|stop DIR" >&2
+    exit 64
+    ;;
+esac
