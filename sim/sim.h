@@ -59,5 +59,27 @@ uint64_t sim_trace_size(const struct sim_trace_reader *r);
 /* Restart from the beginning (keys stay interned with the same ids). */
 int sim_trace_rewind(struct sim_trace_reader *r, struct pt_err *err);
 void sim_trace_close(struct sim_trace_reader *r);
+/* The detected format (CSV or ORACLE; an empty file reads as ORACLE). */
+enum sim_trace_format sim_trace_format_of(const struct sim_trace_reader *r);
+/* CSV: number of the last line read (for messages); 0 for binary. */
+uint64_t sim_trace_line(const struct sim_trace_reader *r);
+/* Bytes held by the reader's read buffer (for memory accounting). */
+size_t sim_trace_buffer_bytes(const struct sim_trace_reader *r);
+
+/*
+ * Trace writer. The caller opens fp (cli/ through the atomic writer) and
+ * writes the header once, then one record per request. CSV keys must be
+ * non-empty, must not start with '#' and must not contain ',' or newlines
+ * (PT_EDATA). Write errors → PT_EIO.
+ */
+int sim_trace_write_header(FILE *fp, enum sim_trace_format fmt,
+                           struct pt_err *err);
+int sim_trace_write_csv(FILE *fp, uint64_t time_ms, enum sim_op op,
+                        const char *key, size_t key_len, uint32_t size_bytes,
+                        struct pt_err *err);
+/* One oracleGeneral record (time in seconds, next access -1 if none). */
+int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
+                           uint32_t size_bytes, int64_t next_access_vtime,
+                           struct pt_err *err);
 
 #endif /* PT_SIM_H */

@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * trace.c — streaming trace reader and writer: pagetune-trace(5) CSV
+ * (time_ms,op,key,size with '#' comments) and libCacheSim's oracleGeneral
+ * binary format (packed little-endian 24-byte records: uint32 time,
+ * uint64 obj_id, uint32 obj_size, int64 next_access_vtime).
+ *
+ * The reader reads the file through one large buffer (read(2), no stdio)
+ * and never allocates per request: CSV lines are parsed in place, and each
+ * distinct key is interned once into an open-addressing hash table that
+ * maps it to a dense id 0..n_keys-1 (the simulator indexes arrays by that
+ * id instead of hashing again). The tables grow by doubling, so the cost is
+ * amortised O(1) per request. Neighbours: sim.h (contract), the simulator
+ * (sim/sim.c), store/ replay, cli/cmd_workload.c (writer).
+ */
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define READ_BUF_BYTES (1u << 20) /* CSV: a line must fit in this */
+#define ORACLE_REC_BYTES 24u      /* oracleGeneral record */
+#define CSV_HEADER "time_ms,op,key,size"
+
+struct sim_trace_reader {
+    char *path;                /* for messages (owned) */
+    int fd;                    /* -1 when closed */
+    int own_fd;                /* 0 for stdin */
+    enum sim_trace_format fmt; /* CSV or ORACLE once detected */
+    unsigned char *buf;        /* read buffer (owned) */
+    size_t buf_cap;            /* bytes allocated */
+    size_t len;                /* valid bytes in buf */
+    size_t off;                /* parse position in buf */
+    int eof;                   /* read(2) returned 0 */
+    uint64_t buf_base;         /* file offset of buf[0] */
+    uint64_t file_size;        /* 0 when unknown (pipe) */
+    uint64_t line;             /* CSV: number of the last line read */
+    uint64_t data_start;       /* file offset after the header */
+    uint64_t data_start_line;  /* line count at data_start */
+    /* key interning */
+    uint64_t *slots;   /* (hash>>32)<<32 | (id+1); 0 = empty */
+    uint64_t n_slots;  /* power of two */
+    uint64_t n_keys;   /* distinct keys so far */
+    uint64_t cap_keys; /* capacity of the per-key arrays */
+    uint64_t *key_u64; /* ORACLE: obj_id per key id */
+    uint64_t *key_off; /* CSV: offset of key text in arena */
+    char *arena;       /* CSV: key bytes, each NUL-terminated */
+    size_t arena_len;
+    size_t arena_cap;
+    char *keybuf; /* ORACLE: decimal rendering for sim_trace_key */
+};
+
+/* ---- hashing and interning ----------------------------------------------
+ */
+
+static inline uint64_t mix64(uint64_t x)
+{
+    /* splitmix64 finaliser: good avalanche for integer keys */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static inline uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+    uint64_t w;
+
+    while (n >= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
+        s += 8;
+        n -= 8;
+    }
+    w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
+    return mix64(h);
+}
+
+static int grow_slots(struct sim_trace_reader *r, struct pt_err *err)
+{
+    uint64_t n = r->n_slots ? r->n_slots * 2 : 1u << 12;
+    uint64_t *s = pt_calloc(n, sizeof(*s));
+    uint64_t i;
+
+    if (!s)
+        return err_set(err, PT_EINTERNAL, "out of memory interning keys");
+    for (i = 0; i < r->n_slots; i++) {
+        uint64_t v = r->slots[i], id, h, j;
+
+        if (!v)
+            continue;
+        id = (v & 0xffffffffu) - 1;
+        h = r->fmt == SIM_TRACE_ORACLE
+                ? mix64(r->key_u64[id])
+                : hash_bytes(r->arena + r->key_off[id],
+                             strlen(r->arena + r->key_off[id]));
+        for (j = h & (n - 1); s[j]; j = (j + 1) & (n - 1))
+            ;
+        s[j] = v;
+    }
+    free(r->slots);
+    r->slots = s;
+    r->n_slots = n;
+    return 0;
+}
+
+static int grow_keys(struct sim_trace_reader *r, struct pt_err *err)
+{
+    uint64_t n = r->cap_keys ? r->cap_keys * 2 : 1u << 11;
+    void *p;
+
+    if (n > 0xfffffffeULL)
+        return err_set(err, PT_EDATA, "%s: more than 4 billion distinct keys",
+                       r->path);
+    if (r->fmt == SIM_TRACE_ORACLE) {
+        p = pt_realloc(r->key_u64, n * sizeof(uint64_t));
+        if (!p)
+            return err_set(err, PT_EINTERNAL, "out of memory interning keys");
+        r->key_u64 = p;
+    } else {
+        p = pt_realloc(r->key_off, n * sizeof(uint64_t));
+        if (!p)
+            return err_set(err, PT_EINTERNAL, "out of memory interning keys");
+        r->key_off = p;
+    }
+    r->cap_keys = n;
+    return 0;
+}
+
+/* Make room for one more key; keeps the table at most 3/4 full. */
+static int reserve_key(struct sim_trace_reader *r, struct pt_err *err)
+{
+    int rc;
+
+    if ((r->n_keys + 1) * 4 > r->n_slots * 3 && (rc = grow_slots(r, err)))
+        return rc;
+    if (r->n_keys + 1 > r->cap_keys && (rc = grow_keys(r, err)))
+        return rc;
+    return 0;
+}
+
+static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t *id,
+                      struct pt_err *err)
+{
+    uint64_t h = mix64(key), tag = h >> 32 << 32, mask, j, v;
+    int rc;
+
+    if (!r->n_slots && (rc = grow_slots(r, err)))
+        return rc;
+    mask = r->n_slots - 1;
+    for (j = h & mask; (v = r->slots[j]); j = (j + 1) & mask) {
+        if ((v & ~0xffffffffULL) == tag &&
+            r->key_u64[(v & 0xffffffffu) - 1] == key) {
+            *id = (v & 0xffffffffu) - 1;
+            return 0;
+        }
+    }
+    if ((r->n_keys + 1) * 4 > r->n_slots * 3 || r->n_keys + 1 > r->cap_keys) {
+        if ((rc = reserve_key(r, err)))
+            return rc;
+        mask = r->n_slots - 1;
+        for (j = h & mask; r->slots[j]; j = (j + 1) & mask)
+            ;
+    }
+    r->key_u64[r->n_keys] = key;
+    r->slots[j] = tag | (r->n_keys + 1);
+    *id = r->n_keys++;
+    return 0;
+}
+
+static int intern_str(struct sim_trace_reader *r, const char *key, size_t n,
+                      uint64_t *id, struct pt_err *err)
+{
+    uint64_t h = hash_bytes(key, n), tag = h >> 32 << 32, mask, j, v;
+    int rc;
+
+    if (!r->n_slots && (rc = grow_slots(r, err)))
+        return rc;
+    mask = r->n_slots - 1;
+    for (j = h & mask; (v = r->slots[j]); j = (j + 1) & mask) {
+        if ((v & ~0xffffffffULL) == tag) {
+            const char *k = r->arena + r->key_off[(v & 0xffffffffu) - 1];
+            if (memcmp(k, key, n) == 0 && k[n] == '\0') {
+                *id = (v & 0xffffffffu) - 1;
+                return 0;
+            }
+        }
+    }
+    if ((r->n_keys + 1) * 4 > r->n_slots * 3 || r->n_keys + 1 > r->cap_keys) {
+        if ((rc = reserve_key(r, err)))
+            return rc;
+        mask = r->n_slots - 1;
+        for (j = h & mask; r->slots[j]; j = (j + 1) & mask)
+            ;
+    }
+    if (r->arena_len + n + 1 > r->arena_cap) {
+        size_t cap = r->arena_cap ? r->arena_cap : 1u << 16;
+        char *a;
+
+        while (r->arena_len + n + 1 > cap)
+            cap *= 2;
+        a = pt_realloc(r->arena, cap);
+        if (!a)
+            return err_set(err, PT_EINTERNAL, "out of memory interning keys");
+        r->arena = a;
+        r->arena_cap = cap;
+    }
+    memcpy(r->arena + r->arena_len, key, n);
+    r->arena[r->arena_len + n] = '\0';
+    r->key_off[r->n_keys] = r->arena_len;
+    r->arena_len += n + 1;
+    r->slots[j] = tag | (r->n_keys + 1);
+    *id = r->n_keys++;
+    return 0;
+}
+
+/* ---- buffered reading ---------------------------------------------------
+ */
+
+/* Move unread bytes to the front and read more. Returns bytes added. */
+static int refill(struct sim_trace_reader *r, struct pt_err *err)
+{
+    size_t keep = r->len - r->off;
+    ssize_t n;
+
+    if (r->off) {
+        memmove(r->buf, r->buf + r->off, keep);
+        r->buf_base += r->off;
+        r->off = 0;
+        r->len = keep;
+    }
+    while (r->len < r->buf_cap && !r->eof) {
+        n = read(r->fd, r->buf + r->len, r->buf_cap - r->len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return err_set(err, PT_ENOINPUT, "cannot read '%s': %s", r->path,
+                           strerror(errno));
+        }
+        if (n == 0)
+            r->eof = 1;
+        r->len += (size_t)n;
+        /* one read per refill is enough unless the buffer is nearly empty */
+        if (r->len - keep > 0 && r->len >= r->buf_cap / 2)
+            break;
+    }
+    return (int)(r->len - keep > 0);
+}
+
+/* ---- CSV ----------------------------------------------------------------
+ */
+
+/* Show at most 40 bytes of a bad line in an error message. */
+static int csv_error(struct sim_trace_reader *r, const char *line, size_t n,
+                     const char *what, struct pt_err *err)
+{
+    char shown[48];
+    size_t k = n < 40 ? n : 40, i;
+
+    for (i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)line[i];
+        shown[i] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+    }
+    shown[k] = '\0';
+    return err_set(err, PT_EDATA, "%s:%llu: %s in '%s%s'", r->path,
+                   (unsigned long long)r->line, what, shown,
+                   n > 40 ? "..." : "");
+}
+
+/*
+ * Next complete line (without '\n' and a trailing '\r'). Returns 1 with
+ * line and n set, 0 at end of file, negative on error.
+ */
+static int csv_line(struct sim_trace_reader *r, const char **line, size_t *n,
+                    struct pt_err *err)
+{
+    for (;;) {
+        const char *p = (const char *)r->buf + r->off;
+        size_t avail = r->len - r->off;
+        const char *nl = avail ? memchr(p, '\n', avail) : NULL;
+        int rc;
+
+        if (nl || (r->eof && avail)) {
+            size_t len = nl ? (size_t)(nl - p) : avail;
+            r->off += nl ? len + 1 : len;
+            r->line++;
+            if (len && p[len - 1] == '\r')
+                len--;
+            *line = p;
+            *n = len;
+            return 1;
+        }
+        if (r->eof)
+            return 0;
+        if (r->off == 0 && r->len == r->buf_cap) {
+            r->line++;
+            return err_set(err, PT_EDATA, "%s:%llu: line longer than %u bytes",
+                           r->path, (unsigned long long)r->line,
+                           READ_BUF_BYTES);
+        }
+        if ((rc = refill(r, err)) < 0)
+            return rc;
+    }
+}
+
+static inline int parse_u64(const char **pp, const char *end, uint64_t *out)
+{
+    const char *p = *pp;
+    uint64_t v = 0;
+
+    if (p == end || (unsigned)(*p - '0') > 9)
+        return -1;
+    while (p < end && (unsigned)(*p - '0') <= 9) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+        p++;
+    }
+    *pp = p;
+    *out = v;
+    return 0;
+}
+
+static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
+                    struct pt_err *err)
+{
+    const char *line, *p, *end, *key;
+    size_t n;
+    uint64_t v;
+    int rc;
+
+    for (;;) {
+        if ((rc = csv_line(r, &line, &n, err)) <= 0)
+            return rc;
+        if (n == 0 || line[0] == '#')
+            continue;
+        break;
+    }
+    p = line;
+    end = line + n;
+    if (parse_u64(&p, end, &req->time_ms) || p == end || *p != ',')
+        return csv_error(r, line, n, "bad time_ms", err);
+    p++;
+    if (end - p >= 4 && p[3] == ',') {
+        if (p[0] == 'g' && p[1] == 'e' && p[2] == 't')
+            req->op = SIM_GET;
+        else if (p[0] == 's' && p[1] == 'e' && p[2] == 't')
+            req->op = SIM_SET;
+        else if (p[0] == 'd' && p[1] == 'e' && p[2] == 'l')
+            req->op = SIM_DEL;
+        else
+            return csv_error(r, line, n, "bad op (want get, set or del)", err);
+    } else {
+        return csv_error(r, line, n, "bad op (want get, set or del)", err);
+    }
+    p += 4;
+    key = p;
+    while (p < end && *p != ',')
+        p++;
+    if (p == key || p == end)
+        return csv_error(r, line, n, p == key ? "empty key" : "missing size",
+                         err);
+    rc = intern_str(r, key, (size_t)(p - key), &req->key_id, err);
+    if (rc)
+        return rc;
+    p++;
+    if (parse_u64(&p, end, &v) || p != end || v > UINT32_MAX)
+        return csv_error(r, line, n, "bad size", err);
+    req->size_bytes = (uint32_t)v;
+    return 1;
+}
+
+/* Skip leading comments and blank lines, then check the header. */
+static int csv_header(struct sim_trace_reader *r, struct pt_err *err)
+{
+    const char *line;
+    size_t n;
+    int rc;
+
+    for (;;) {
+        if ((rc = csv_line(r, &line, &n, err)) < 0)
+            return rc;
+        if (rc == 0)
+            return err_set(err, PT_EDATA, "%s: missing header '" CSV_HEADER "'",
+                           r->path);
+        if (n == 0 || line[0] == '#')
+            continue;
+        if (n != strlen(CSV_HEADER) || memcmp(line, CSV_HEADER, n) != 0)
+            return csv_error(r, line, n, "bad header, want '" CSV_HEADER "'",
+                             err);
+        break;
+    }
+    r->data_start = r->buf_base + r->off;
+    r->data_start_line = r->line;
+    return 0;
+}
+
+/* ---- oracleGeneral --------------------------------------------------------
+ */
+
+static inline uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t le64(const unsigned char *p)
+{
+    return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
+                       struct pt_err *err)
+{
+    const unsigned char *p;
+    int rc;
+
+    if (r->len - r->off < ORACLE_REC_BYTES) {
+        if (!r->eof && (rc = refill(r, err)) < 0)
+            return rc;
+        while (r->len - r->off < ORACLE_REC_BYTES && !r->eof)
+            if ((rc = refill(r, err)) < 0)
+                return rc;
+        if (r->len - r->off < ORACLE_REC_BYTES) {
+            if (r->len == r->off)
+                return 0;
+            return err_set(err, PT_EDATA,
+                           "%s: truncated record at byte %llu (%zu of %u "
+                           "bytes)",
+                           r->path, (unsigned long long)(r->buf_base + r->off),
+                           r->len - r->off, ORACLE_REC_BYTES);
+        }
+    }
+    p = r->buf + r->off;
+    r->off += ORACLE_REC_BYTES;
+    /* oracleGeneral times are in seconds (libCacheSim) */
+    req->time_ms = (uint64_t)le32(p) * 1000u;
+    req->size_bytes = le32(p + 12);
+    req->op = SIM_GET;
+    if ((rc = intern_u64(r, le64(p + 4), &req->key_id, err)) < 0)
+        return rc;
+    return 1;
+}
+
+/* ---- public API ---------------------------------------------------------
+ */
+
+static int detect(struct sim_trace_reader *r, struct pt_err *err)
+{
+    size_t i, n;
+    int rc;
+
+    if ((rc = refill(r, err)) < 0)
+        return rc;
+    n = r->len < 64 ? r->len : 64;
+    if (n == 0) { /* an empty file is an empty trace */
+        r->fmt = SIM_TRACE_ORACLE;
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = r->buf[i];
+        if (!(c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7f)))
+            break;
+    }
+    r->fmt = (i == n) ? SIM_TRACE_CSV : SIM_TRACE_ORACLE;
+    return 0;
+}
+
+int sim_trace_open(const char *path, enum sim_trace_format fmt,
+                   struct sim_trace_reader **out, struct pt_err *err)
+{
+    struct sim_trace_reader *r;
+    struct stat st;
+    int rc;
+
+    *out = NULL;
+    r = pt_calloc(1, sizeof(*r));
+    if (!r)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    r->fd = -1;
+    r->path = pt_strdup(path);
+    r->keybuf = pt_malloc(24);
+    r->buf_cap = READ_BUF_BYTES;
+    r->buf = pt_malloc(r->buf_cap);
+    if (!r->path || !r->keybuf || !r->buf) {
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+        goto fail;
+    }
+    if (strcmp(path, "-") == 0) {
+        r->fd = STDIN_FILENO;
+    } else {
+        r->fd = open(path, O_RDONLY);
+        if (r->fd < 0) {
+            rc = err_set(err, PT_ENOINPUT, "cannot open trace '%s': %s", path,
+                         strerror(errno));
+            goto fail;
+        }
+        r->own_fd = 1;
+        if (fstat(r->fd, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                rc = err_set(err, PT_ENOINPUT, "trace '%s' is a directory",
+                             path);
+                goto fail;
+            }
+            if (S_ISREG(st.st_mode))
+                r->file_size = (uint64_t)st.st_size;
+        }
+    }
+    r->fmt = fmt;
+    if (fmt == SIM_TRACE_AUTO && (rc = detect(r, err)) < 0)
+        goto fail;
+    if (r->fmt == SIM_TRACE_CSV && (rc = csv_header(r, err)) < 0)
+        goto fail;
+    *out = r;
+    return 0;
+fail:
+    sim_trace_close(r);
+    return rc;
+}
+
+int sim_trace_next(struct sim_trace_reader *r, struct sim_req *req,
+                   struct pt_err *err)
+{
+    return r->fmt == SIM_TRACE_CSV ? csv_next(r, req, err)
+                                   : oracle_next(r, req, err);
+}
+
+enum sim_trace_format sim_trace_format_of(const struct sim_trace_reader *r)
+{
+    return r->fmt;
+}
+
+const char *sim_trace_key(const struct sim_trace_reader *r, uint64_t key_id,
+                          size_t *len)
+{
+    const char *s;
+
+    if (key_id >= r->n_keys) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (r->fmt == SIM_TRACE_CSV) {
+        s = r->arena + r->key_off[key_id];
+    } else {
+        snprintf(r->keybuf, 24, "%llu", (unsigned long long)r->key_u64[key_id]);
+        s = r->keybuf;
+    }
+    if (len)
+        *len = strlen(s);
+    return s;
+}
+
+uint64_t sim_trace_n_keys(const struct sim_trace_reader *r)
+{
+    return r->n_keys;
+}
+
+uint64_t sim_trace_pos(const struct sim_trace_reader *r)
+{
+    return r->buf_base + r->off;
+}
+
+uint64_t sim_trace_size(const struct sim_trace_reader *r)
+{
+    return r->file_size;
+}
+
+uint64_t sim_trace_line(const struct sim_trace_reader *r)
+{
+    return r->line;
+}
+
+size_t sim_trace_buffer_bytes(const struct sim_trace_reader *r)
+{
+    return r->buf_cap;
+}
+
+int sim_trace_rewind(struct sim_trace_reader *r, struct pt_err *err)
+{
+    uint64_t start = r->fmt == SIM_TRACE_CSV ? r->data_start : 0;
+
+    if (!r->own_fd)
+        return err_set(err, PT_EDATA, "%s: cannot rewind a pipe", r->path);
+    if (lseek(r->fd, (off_t)start, SEEK_SET) < 0)
+        return err_set(err, PT_ENOINPUT, "cannot rewind '%s': %s", r->path,
+                       strerror(errno));
+    r->buf_base = start;
+    r->off = r->len = 0;
+    r->eof = 0;
+    r->line = r->data_start_line;
+    return 0;
+}
+
+void sim_trace_close(struct sim_trace_reader *r)
+{
+    if (!r)
+        return;
+    if (r->own_fd && r->fd >= 0)
+        close(r->fd);
+    free(r->path);
+    free(r->buf);
+    free(r->slots);
+    free(r->key_u64);
+    free(r->key_off);
+    free(r->arena);
+    free(r->keybuf);
+    free(r);
+}
+
+/* ---- writer -------------------------------------------------------------
+ */
+
+int sim_trace_write_header(FILE *fp, enum sim_trace_format fmt,
+                           struct pt_err *err)
+{
+    if (fmt == SIM_TRACE_ORACLE)
+        return 0;
+    if (fputs(CSV_HEADER "\n", fp) == EOF)
+        return err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
+    return 0;
+}
+
+int sim_trace_write_csv(FILE *fp, uint64_t time_ms, enum sim_op op,
+                        const char *key, size_t key_len, uint32_t size_bytes,
+                        struct pt_err *err)
+{
+    static const char *const names[] = {"get", "set", "del"};
+    size_t i;
+
+    if (key_len == 0 || key[0] == '#')
+        return err_set(err, PT_EDATA,
+                       "trace key '%.*s' is empty or starts "
+                       "with '#'",
+                       (int)key_len, key);
+    for (i = 0; i < key_len; i++)
+        if (key[i] == ',' || key[i] == '\n' || key[i] == '\r')
+            return err_set(err, PT_EDATA,
+                           "trace key '%.*s' contains a comma or newline",
+                           (int)key_len, key);
+    if ((unsigned)op > SIM_DEL)
+        return err_set(err, PT_EINTERNAL, "bad trace op %d", (int)op);
+    if (fprintf(fp, "%llu,%s,%.*s,%lu\n", (unsigned long long)time_ms,
+                names[op], (int)key_len, key, (unsigned long)size_bytes) < 0)
+        return err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
+    return 0;
+}
+
+int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
+                           uint32_t size_bytes, int64_t next_access_vtime,
+                           struct pt_err *err)
+{
+    unsigned char rec[ORACLE_REC_BYTES];
+    uint64_t nx = (uint64_t)next_access_vtime;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        rec[i] = (unsigned char)(time_s >> (8 * i));
+        rec[12 + i] = (unsigned char)(size_bytes >> (8 * i));
+    }
+    for (i = 0; i < 8; i++) {
+        rec[4 + i] = (unsigned char)(obj_id >> (8 * i));
+        rec[16 + i] = (unsigned char)(nx >> (8 * i));
+    }
+    if (fwrite(rec, 1, sizeof(rec), fp) != sizeof(rec))
+        return err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
+    return 0;
+}

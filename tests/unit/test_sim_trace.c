@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_sim_trace.c — unit tests for sim/trace.c: the pagetune-trace(5) CSV
+ * reader (comments, CRLF, lines across buffer refills, every malformed-line
+ * error with file:line), the oracleGeneral binary reader (round trip with
+ * the writer, truncated record), key interning into dense ids, rewind.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/sim.h"
+
+static char tmpdir[] = "/tmp/pt-sim-trace-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *write_file(const char *name, const char *text, size_t n)
+{
+    static char path[256];
+    FILE *fp;
+
+    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(text, 1, n, fp), n);
+    assert_int_equal(fclose(fp), 0);
+    return path;
+}
+
+static void test_csv_basic(void **state)
+{
+    static const char text[] = "# a comment before the header\n"
+                               "time_ms,op,key,size\r\n"
+                               "0,get,alpha,4000\n"
+                               "\n"
+                               "# comment between records\n"
+                               "5,set,beta,10000\r\n"
+                               "7,get,alpha,4000\n"
+                               "9,del,beta,0"; /* no final newline */
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    struct pt_err err;
+    const char *path = write_file("basic.csv", text, sizeof(text) - 1);
+    size_t len;
+    (void)state;
+
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_trace_format_of(r), SIM_TRACE_CSV);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.time_ms, 0);
+    assert_int_equal(q.op, SIM_GET);
+    assert_int_equal(q.key_id, 0);
+    assert_int_equal(q.size_bytes, 4000);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.time_ms, 5);
+    assert_int_equal(q.op, SIM_SET);
+    assert_int_equal(q.key_id, 1);
+    assert_int_equal(q.size_bytes, 10000);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.key_id, 0);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.op, SIM_DEL);
+    assert_int_equal(q.key_id, 1);
+    assert_int_equal(q.size_bytes, 0);
+    assert_int_equal(sim_trace_next(r, &q, &err), 0);
+    assert_int_equal(sim_trace_n_keys(r), 2);
+    assert_string_equal(sim_trace_key(r, 0, &len), "alpha");
+    assert_int_equal(len, 5);
+    assert_string_equal(sim_trace_key(r, 1, NULL), "beta");
+    assert_null(sim_trace_key(r, 2, NULL));
+    assert_int_equal(sim_trace_pos(r), sizeof(text) - 1);
+    assert_int_equal(sim_trace_size(r), sizeof(text) - 1);
+
+    /* rewind: same ids, keys stay interned */
+    assert_int_equal(sim_trace_rewind(r, &err), 0);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.key_id, 0);
+    assert_int_equal(sim_trace_line(r), 3);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.key_id, 1);
+    assert_int_equal(sim_trace_n_keys(r), 2);
+    sim_trace_close(r);
+}
+
+static void expect_bad_line(const char *line, int want_line, const char *what)
+{
+    char text[512];
+    char want[300];
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    struct pt_err err;
+    const char *path;
+    int n, rc;
+
+    n = snprintf(text, sizeof(text), "time_ms,op,key,size\n1,get,k,1\n%s\n",
+                 line);
+    path = write_file("bad.csv", text, (size_t)n);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_CSV, &r, &err), 0);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    rc = sim_trace_next(r, &q, &err);
+    if (rc != PT_EDATA)
+        fail_msg("line '%s': rc %d, want PT_EDATA", line, rc);
+    snprintf(want, sizeof(want), "%s:%d: ", path, want_line);
+    if (!strstr(err.msg, want) || !strstr(err.msg, what))
+        fail_msg("line '%s': message '%s' lacks '%s' / '%s'", line, err.msg,
+                 want, what);
+    sim_trace_close(r);
+}
+
+static void test_csv_errors(void **state)
+{
+    (void)state;
+    expect_bad_line("x,get,k,1", 3, "bad time_ms");
+    expect_bad_line("-1,get,k,1", 3, "bad time_ms");
+    expect_bad_line("99999999999999999999999,get,k,1", 3, "bad time_ms");
+    expect_bad_line("1,put,k,1", 3, "bad op");
+    expect_bad_line("1,ge,k,1", 3, "bad op");
+    expect_bad_line("1,get,,1", 3, "empty key");
+    expect_bad_line("1,get,k", 3, "missing size");
+    expect_bad_line("1,get,k,", 3, "bad size");
+    expect_bad_line("1,get,k,12x", 3, "bad size");
+    expect_bad_line("1,get,k,4294967296", 3, "bad size");
+    expect_bad_line("1,get,k,1,extra", 3, "bad size");
+    expect_bad_line("1", 3, "bad time_ms");
+}
+
+static void test_csv_header(void **state)
+{
+    struct sim_trace_reader *r = (void *)1;
+    struct sim_req q;
+    struct pt_err err;
+    const char *path;
+    (void)state;
+
+    path = write_file("nohdr.csv", "1,get,k,1\n", 10);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), PT_EDATA);
+    assert_null(r);
+    assert_non_null(strstr(err.msg, ":1: bad header"));
+
+    path = write_file("comments.csv", "# only\n# comments\n", 18);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_CSV, &r, &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "missing header"));
+
+    /* header only: a valid, empty trace */
+    path = write_file("empty.csv", "time_ms,op,key,size\n", 20);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_trace_next(r, &q, &err), 0);
+    assert_int_equal(sim_trace_n_keys(r), 0);
+    sim_trace_close(r);
+
+    /* zero bytes: an empty trace too */
+    path = write_file("zero", "", 0);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_trace_next(r, &q, &err), 0);
+    sim_trace_close(r);
+
+    assert_int_equal(
+        sim_trace_open("/nonexistent/trace.csv", SIM_TRACE_AUTO, &r, &err),
+        PT_ENOINPUT);
+    assert_int_equal(sim_trace_open(tmpdir, SIM_TRACE_AUTO, &r, &err),
+                     PT_ENOINPUT);
+}
+
+/*
+ * Write 300,000 records (several MiB, so lines cross buffer refills) with
+ * the writer, read them back and compare every field.
+ */
+static void test_csv_roundtrip_large(void **state)
+{
+    enum { N = 300000, KEYS = 5000 };
+    char path[256], key[32];
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    struct pt_err err;
+    FILE *fp;
+    uint64_t *first_id;
+    int i;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/large.csv", tmpdir);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    assert_int_equal(sim_trace_write_header(fp, SIM_TRACE_CSV, &err), 0);
+    for (i = 0; i < N; i++) {
+        int k = (int)(((uint64_t)i * 2654435761u) % KEYS);
+        int n = snprintf(key, sizeof(key), "session-%d", k);
+        assert_int_equal(sim_trace_write_csv(fp, (uint64_t)i * 3,
+                                             (enum sim_op)(i % 3), key,
+                                             (size_t)n, (uint32_t)k * 7, &err),
+                         0);
+    }
+    assert_int_equal(fclose(fp), 0);
+
+    first_id = calloc(KEYS, sizeof(*first_id));
+    assert_non_null(first_id);
+    for (i = 0; i < KEYS; i++)
+        first_id[i] = UINT64_MAX;
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    for (i = 0; i < N; i++) {
+        int k = (int)(((uint64_t)i * 2654435761u) % KEYS);
+        assert_int_equal(sim_trace_next(r, &q, &err), 1);
+        assert_int_equal(q.time_ms, (uint64_t)i * 3);
+        assert_int_equal(q.op, i % 3);
+        assert_int_equal(q.size_bytes, k * 7);
+        if (first_id[k] == UINT64_MAX)
+            first_id[k] = q.key_id;
+        assert_int_equal(q.key_id, first_id[k]);
+        snprintf(key, sizeof(key), "session-%d", k);
+        assert_string_equal(sim_trace_key(r, q.key_id, NULL), key);
+    }
+    assert_int_equal(sim_trace_next(r, &q, &err), 0);
+    assert_int_equal(sim_trace_n_keys(r), KEYS);
+    assert_int_equal(sim_trace_line(r), N + 1);
+    sim_trace_close(r);
+    free(first_id);
+}
+
+static void test_writer_rejects_bad_keys(void **state)
+{
+    struct pt_err err;
+    FILE *fp = fopen("/dev/null", "w");
+    (void)state;
+
+    assert_non_null(fp);
+    assert_int_equal(sim_trace_write_csv(fp, 0, SIM_GET, "a,b", 3, 1, &err),
+                     PT_EDATA);
+    assert_int_equal(sim_trace_write_csv(fp, 0, SIM_GET, "#a", 2, 1, &err),
+                     PT_EDATA);
+    assert_int_equal(sim_trace_write_csv(fp, 0, SIM_GET, "", 0, 1, &err),
+                     PT_EDATA);
+    assert_int_equal(sim_trace_write_csv(fp, 0, SIM_GET, "a\nb", 3, 1, &err),
+                     PT_EDATA);
+    fclose(fp);
+}
+
+static void test_oracle_roundtrip(void **state)
+{
+    enum { N = 100000 };
+    char path[256];
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    struct pt_err err;
+    FILE *fp;
+    uint64_t seen_max = 0;
+    int i;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/t.oracleGeneral.bin", tmpdir);
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    for (i = 0; i < N; i++) {
+        uint64_t obj = ((uint64_t)i * 7919u) % 1000u + (1ULL << 40);
+        assert_int_equal(sim_trace_write_oracle(fp, (uint32_t)(i / 10), obj,
+                                                4096u + (uint32_t)i % 3, -1,
+                                                &err),
+                         0);
+    }
+    assert_int_equal(fclose(fp), 0);
+
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_trace_format_of(r), SIM_TRACE_ORACLE);
+    for (i = 0; i < N; i++) {
+        uint64_t obj = ((uint64_t)i * 7919u) % 1000u + (1ULL << 40);
+        char want[32];
+        assert_int_equal(sim_trace_next(r, &q, &err), 1);
+        assert_int_equal(q.time_ms, (uint64_t)(i / 10) * 1000);
+        assert_int_equal(q.size_bytes, 4096u + (uint32_t)i % 3);
+        assert_int_equal(q.op, SIM_GET);
+        assert_true(q.key_id < 1000);
+        if (q.key_id > seen_max)
+            seen_max = q.key_id;
+        snprintf(want, sizeof(want), "%llu", (unsigned long long)obj);
+        assert_string_equal(sim_trace_key(r, q.key_id, NULL), want);
+    }
+    assert_int_equal(sim_trace_next(r, &q, &err), 0);
+    assert_int_equal(sim_trace_n_keys(r), 1000);
+    assert_int_equal(seen_max, 999);
+    sim_trace_close(r);
+
+    /* cut the last record short: the tail is a truncated record */
+    assert_int_equal(truncate(path, (off_t)N * 24 - 5), 0);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_ORACLE, &r, &err), 0);
+    for (i = 0; i < N - 1; i++)
+        assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(sim_trace_next(r, &q, &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "truncated record at byte 2399976"));
+    sim_trace_close(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_basic),
+        cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_csv_header),
+        cmocka_unit_test(test_csv_roundtrip_large),
+        cmocka_unit_test(test_writer_rejects_bad_keys),
+        cmocka_unit_test(test_oracle_roundtrip),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
