@@ -47,6 +47,7 @@ struct rec_engine {
                                       buffer pool (DB2 direct I/O) */
     uint32_t direct_io_unit_bytes; /* DB2 direct reads count 512-byte
                                       sectors */
+    uint32_t page_overhead_bytes;  /* per-page header (DB2: 68) */
 };
 
 /* Placement of one object: 0 = inline, k >= 1 = outline[k-1], -1 = too big. */
@@ -92,5 +93,211 @@ double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes);
 /* Time of one random read of `bytes`: overhead + bytes at the read rate. */
 double rec_device_read_ms(const struct rec_device *d, uint64_t bytes);
+
+/* ---- engine profile extras ---------------------------------------------- */
+
+/* Bytes of a page available to rows when a profile gives no usable_bytes. */
+uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
+                                   uint32_t page_overhead_bytes);
+
+/* ---- size statistics ------------------------------------------------------
+ */
+
+#define REC_HIST_MAX 48
+
+/* One histogram bin: objects with previous le < size <= le (not cumulative). */
+struct rec_hist_bin {
+    uint64_t le;    /* upper bound in bytes, inclusive */
+    uint64_t count; /* objects in this bin */
+};
+
+/*
+ * Statistics of object sizes (bytes). Percentiles use the nearest-rank
+ * definition: pXX is the smallest size x such that at least XX % of the
+ * objects are <= x, i.e. sorted[ceil(XX/100 * n) - 1]. The histogram has
+ * power-of-two bounds from 1K up to the first power of two >= max.
+ */
+struct rec_size_stats {
+    uint64_t count;
+    uint64_t min, max;
+    double mean;
+    uint64_t p50, p90, p95, p99;
+    size_t n_bins;
+    struct rec_hist_bin bins[REC_HIST_MAX];
+};
+
+/*
+ * Compute statistics of values[0..n). Sorts `values` in place (ascending);
+ * the recommendation expects sorted values. PT_EDATA if n == 0.
+ */
+int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
+                      struct pt_err *err);
+/* Nearest-rank percentile (0 < pct <= 100) of sorted values; 0 if n == 0. */
+uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct);
+/*
+ * The sizes JSON of design.md §4 for these statistics: schema_version,
+ * count, min, max, mean, p50..p99, histogram [{le, count}], and "values"
+ * (all of them) if values != NULL. `source` (may be NULL) is copied in as
+ * "source". Returns a new reference (caller json_decref) or NULL on OOM.
+ */
+json_t *rec_stats_to_json(const struct rec_size_stats *st,
+                          const uint64_t *values, size_t n,
+                          const json_t *source);
+
+/*
+ * A list of object sizes parsed from memory (the caller reads the file;
+ * analyzers/ does no I/O). Free with rec_sizes_release().
+ */
+struct rec_sizes {
+    uint64_t *values; /* n sizes in bytes (owned) */
+    size_t n;
+    int from_histogram; /* 1: reconstructed from histogram bin bounds */
+};
+void rec_sizes_release(struct rec_sizes *s);
+/*
+ * Plain text: one non-negative integer byte size per line; '#' starts a
+ * comment (whole line or after the number); blank lines, signs, fractions,
+ * suffixes and garbage are PT_EDATA "name:LINE: ...". No sizes at all is
+ * PT_EDATA too.
+ */
+int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
+                         const char *name, struct pt_err *err);
+/*
+ * The sizes JSON (design.md §4): "values" if present, else the histogram
+ * expanded with each object at its bin's upper bound (a conservative
+ * estimate; from_histogram is set). PT_EDATA naming `name` otherwise.
+ */
+int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
+                        const char *name, struct pt_err *err);
+
+/* ---- monitor evidence -----------------------------------------------------
+ */
+
+/* What `monitor -o` measured (design.md §4 monitor JSON, "current"/"summary").
+ */
+struct rec_monitor {
+    int present;
+    uint32_t page_size_bytes;  /* current page size */
+    uint64_t bufferpool_pages; /* current pool pages (0 = unknown) */
+    double hit_ratio_pct;      /* 0..100 */
+    uint64_t logical_reads, physical_reads, direct_reads;
+    double direct_read_share; /* 0..1 */
+};
+/* Fill *m from a monitor JSON document. PT_EDATA naming `name` and key. */
+int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
+                          const char *name, struct pt_err *err);
+
+/* ---- access evidence from a trace -----------------------------------------
+ */
+
+/*
+ * Per-session evidence gathered from a trace by the caller (cli/ reads the
+ * trace through sim/): for each distinct key in first-seen order, its size
+ * in bytes and the number of gets. Borrowed by rec_recommend().
+ */
+struct rec_access {
+    size_t n_keys;
+    const uint64_t *size_bytes; /* n_keys, last size seen per key */
+    const uint64_t *gets;       /* n_keys, reads of that key */
+};
+
+/* ---- the cost model and the recommendation --------------------------------
+ */
+
+#define REC_DEFAULT_INLINE_TARGET 0.95
+#define REC_DEFAULT_MEMORY_BYTES (256ULL << 20)
+#define REC_EXTENT_TARGET_BYTES (256U << 10)
+#define REC_OVERRIDE_MARGIN 0.10 /* cost model must beat the rule by 10 % */
+#define REC_MAX_REASONS 64
+#define REC_REASON_LEN 512
+
+struct rec_inputs {
+    const struct rec_engine *engine; /* required */
+    const struct rec_device *device; /* required */
+    const uint64_t *sizes;           /* sorted ascending (rec_stats_compute) */
+    size_t n_sizes;
+    uint64_t memory_bytes;             /* buffer-pool budget; 0 = default */
+    int memory_given;                  /* --memory was given explicitly */
+    double inline_target;              /* 0 < t <= 1; 0 = default 0.95 */
+    uint64_t sessions;                 /* live rows; 0 = estimate */
+    const struct rec_monitor *monitor; /* may be NULL */
+    const struct rec_access *access;   /* may be NULL */
+    const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */
+    const char *tablespace_name;       /* NULL = "SESSTS<n>K" */
+};
+
+/* The model's figures for one candidate page size. */
+struct rec_candidate {
+    uint32_t page_size_bytes;
+    uint32_t inline_limit_bytes;
+    double inline_fraction; /* objects stored in the row (SMALL) */
+    double outline_fraction[REC_MAX_OUTLINE]; /* per out-of-line column */
+    double too_big_fraction;                  /* objects no column accepts */
+    double rows_per_page;                     /* n / sum(1/rows_per_page_i) */
+    double page_fill;          /* row bytes in a page / page size */
+    double data_pages;         /* table data pages for `sessions` rows */
+    uint64_t bufferpool_pages; /* floor(memory / page size) */
+    double hit_ratio;          /* modelled buffer-pool hit ratio 0..1 */
+    double buffered_reads;     /* data-page reads per access (logical) */
+    double physical_reads;     /* buffered misses per access */
+    double direct_reads;       /* direct read requests per access */
+    double direct_sectors;     /* 512-byte sectors read directly per access */
+    double transfer_ms;        /* TRANSFERRATE at this page size */
+    double io_ms;              /* estimated I/O ms per access */
+};
+
+struct rec_result {
+    size_t n_cand;
+    struct rec_candidate cand[REC_MAX_PAGE_SIZES];
+    size_t rule_idx;    /* smallest page meeting the inline target */
+    int rule_met;       /* 0: no page size reaches the target */
+    size_t cost_idx;    /* cheapest io_ms per access */
+    size_t chosen_idx;  /* the recommendation */
+    int chosen_by_cost; /* 1: the cost model overrode the rule */
+    int evidence;       /* 1: trace, monitor or --memory given */
+    uint64_t memory_bytes;
+    uint64_t sessions;          /* rows the model assumed */
+    const char *sessions_basis; /* how `sessions` was obtained */
+    double inline_target;
+    uint32_t extent_size;   /* pages, 2..256 */
+    int prefetch_automatic; /* 1: PREFETCHSIZE AUTOMATIC */
+    uint32_t prefetch_size; /* pages, if not automatic */
+    double overhead_ms;
+    double transfer_rate_ms;
+    char bufferpool_name[19];
+    char tablespace_name[19];
+    size_t n_reasons;
+    char reasons[REC_MAX_REASONS][REC_REASON_LEN];
+};
+
+/*
+ * Run the cost model for every page size of the engine and choose (see
+ * pagetune-recommend(1), "COST MODEL"). Pure. PT_EDATA on inconsistent
+ * inputs (no sizes, target out of range, budget below one page).
+ */
+int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
+                  struct pt_err *err);
+/*
+ * The recommendation document of design.md §4 (schema_version 1, engine,
+ * page_size, candidates[], bufferpool, tablespace, reasons[], inputs).
+ * `inputs` (may be NULL) is copied in as "inputs". New reference or NULL.
+ */
+json_t *rec_result_to_json(const struct rec_result *r,
+                           const struct rec_engine *e, const json_t *inputs);
+
+/*
+ * Drift: compare the configuration in use with a recommendation. Returns 0
+ * when they agree, 1 when they differ (and writes one line per difference
+ * into `why`, NUL-terminated). A current pool smaller than
+ * (1 - tolerance) of the recommended pages counts as drift; page size must
+ * match exactly. Used by `advise --fail-on drift`.
+ */
+struct rec_current {
+    uint32_t page_size_bytes;
+    uint64_t bufferpool_pages; /* 0 = unknown (not compared) */
+};
+int rec_drift(const struct rec_current *cur, uint32_t rec_page_size_bytes,
+              uint64_t rec_bufferpool_pages, double tolerance, char *why,
+              size_t why_len);
 
 #endif /* PT_ANALYZERS_H */

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * engine.c — engine page-fit rules and the device I/O model, read from the
+ * profiles (profiles/engines/<name>.yaml, profiles/devices/<name>.yaml)
+ * that the caller loaded with core's prof_load_named(). Every figure comes
+ * from the profile; this file only knows the shape of the rules:
+ *
+ *   - an object of n bytes is stored inline (in the row, buffered) if
+ *     n <= the page size's inline limit, else in the first out-of-line
+ *     column that accepts it (DB2: MEDIUM LONG VARCHAR, then LARGE BLOB),
+ *     else it cannot be stored;
+ *   - its row is row_fixed_bytes plus the object (inline) or the column's
+ *     descriptor (out of line);
+ *   - a page holds floor(usable / (row + row overhead)) rows, capped.
+ *
+ * Neighbours: stats.c and recommend.c (the cost model), sim/ (buffer-pool
+ * tier) and store/ (WebSphere placement) call these rules.
+ */
+#include "analyzers/analyzers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int get_u32(const json_t *obj, const char *key, uint32_t *out,
+                   const char *ctx, struct pt_err *err)
+{
+    uint64_t v;
+    int rc = pt_json_get_u64(obj, key, &v, ctx, err);
+    if (rc < 0)
+        return rc;
+    if (v > UINT32_MAX)
+        return err_set(err, PT_EDATA, "%s: '%s' is too large", ctx, key);
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int opt_u32(const json_t *obj, const char *key, uint32_t *out,
+                   const char *ctx, struct pt_err *err)
+{
+    if (!json_object_get(obj, key))
+        return 0;
+    return get_u32(obj, key, out, ctx, err);
+}
+
+static int copy_name(char *dst, size_t len, const char *src, const char *ctx,
+                     const char *key, struct pt_err *err)
+{
+    if (strlen(src) == 0 || strlen(src) >= len)
+        return err_set(err, PT_EDATA, "%s: '%s' must be 1..%zu characters", ctx,
+                       key, len - 1);
+    memcpy(dst, src, strlen(src) + 1);
+    return 0;
+}
+
+uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
+                                   uint32_t page_overhead_bytes)
+{
+    return page_size_bytes > page_overhead_bytes
+               ? page_size_bytes - page_overhead_bytes
+               : 0;
+}
+
+static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
+                          const json_t *o, size_t i, const char *ctx,
+                          struct pt_err *err)
+{
+    char where[256];
+    int rc;
+
+    snprintf(where, sizeof(where), "%s: pages[%zu]", ctx, i);
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    if ((rc = get_u32(o, "page_size", &p->page_size_bytes, where, err)) < 0 ||
+        (rc = get_u32(o, "inline_limit", &p->inline_limit_bytes, where, err)) <
+            0 ||
+        (rc = get_u32(o, "max_row", &p->max_row_bytes, where, err)) < 0)
+        return rc;
+    p->usable_bytes =
+        rec_engine_usable_default(p->page_size_bytes, e->page_overhead_bytes);
+    if ((rc = opt_u32(o, "usable", &p->usable_bytes, where, err)) < 0)
+        return rc;
+    if (p->page_size_bytes < 512 || p->page_size_bytes > (1U << 20))
+        return err_set(err, PT_EDATA, "%s: page_size %u out of range", where,
+                       p->page_size_bytes);
+    if (p->usable_bytes == 0 || p->usable_bytes > p->page_size_bytes)
+        return err_set(err, PT_EDATA,
+                       "%s: usable bytes %u must be 1..page_size", where,
+                       p->usable_bytes);
+    if (p->inline_limit_bytes > p->max_row_bytes)
+        return err_set(err, PT_EDATA, "%s: inline_limit %u exceeds max_row %u",
+                       where, p->inline_limit_bytes, p->max_row_bytes);
+    return 0;
+}
+
+int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
+                         const char *ctx, struct pt_err *err)
+{
+    const json_t *pages, *outline, *v;
+    const char *name;
+    size_t i;
+    int rc;
+
+    memset(e, 0, sizeof(*e));
+    if (!json_is_object(prof))
+        return err_set(err, PT_EDATA, "%s: an engine profile is a mapping",
+                       ctx);
+    if ((rc = pt_json_get_str(prof, "name", &name, ctx, err)) < 0 ||
+        (rc = copy_name(e->name, sizeof(e->name), name, ctx, "name", err)) < 0)
+        return rc;
+    if ((rc = get_u32(prof, "max_rows_per_page", &e->max_rows_per_page, ctx,
+                      err)) < 0 ||
+        (rc = get_u32(prof, "row_fixed_bytes", &e->row_fixed_bytes, ctx, err)) <
+            0 ||
+        (rc = get_u32(prof, "row_overhead_bytes", &e->row_overhead_bytes, ctx,
+                      err)) < 0 ||
+        (rc = opt_u32(prof, "page_overhead_bytes", &e->page_overhead_bytes, ctx,
+                      err)) < 0)
+        return rc;
+    if (e->max_rows_per_page == 0)
+        return err_set(err, PT_EDATA, "%s: max_rows_per_page must be >= 1",
+                       ctx);
+    e->direct_io_unit_bytes = 1;
+    if ((rc = opt_u32(prof, "direct_io_unit_bytes", &e->direct_io_unit_bytes,
+                      ctx, err)) < 0)
+        return rc;
+    if (e->direct_io_unit_bytes == 0)
+        return err_set(err, PT_EDATA, "%s: direct_io_unit_bytes must be >= 1",
+                       ctx);
+    v = json_object_get(prof, "outline_buffered");
+    if (v && !json_is_boolean(v))
+        return err_set(err, PT_EDATA,
+                       "%s: 'outline_buffered' must be true or "
+                       "false",
+                       ctx);
+    e->outline_buffered = v ? json_is_true(v) : 0;
+
+    pages = json_object_get(prof, "pages");
+    if (!json_is_array(pages) || json_array_size(pages) == 0)
+        return err_set(err, PT_EDATA, "%s: 'pages' must be a non-empty list",
+                       ctx);
+    if (json_array_size(pages) > REC_MAX_PAGE_SIZES)
+        return err_set(err, PT_EDATA, "%s: more than %d page sizes", ctx,
+                       REC_MAX_PAGE_SIZES);
+    json_array_foreach(pages, i, v)
+    {
+        if ((rc = page_from_json(e, &e->pages[i], v, i, ctx, err)) < 0)
+            return rc;
+        if (i > 0 &&
+            e->pages[i].page_size_bytes <= e->pages[i - 1].page_size_bytes)
+            return err_set(err, PT_EDATA,
+                           "%s: pages must be in ascending page_size order",
+                           ctx);
+    }
+    e->n_pages = json_array_size(pages);
+
+    outline = json_object_get(prof, "outline");
+    if (outline && !json_is_array(outline))
+        return err_set(err, PT_EDATA, "%s: 'outline' must be a list", ctx);
+    if (outline && json_array_size(outline) > REC_MAX_OUTLINE)
+        return err_set(err, PT_EDATA, "%s: more than %d outline columns", ctx,
+                       REC_MAX_OUTLINE);
+    json_array_foreach(outline, i, v)
+    {
+        char where[256];
+        struct rec_outline *o = &e->outline[i];
+        snprintf(where, sizeof(where), "%s: outline[%zu]", ctx, i);
+        if (!json_is_object(v))
+            return err_set(err, PT_EDATA, "%s is not a mapping", where);
+        if ((rc = pt_json_get_str(v, "name", &name, where, err)) < 0 ||
+            (rc = copy_name(o->name, sizeof(o->name), name, where, "name",
+                            err)) < 0 ||
+            (rc = pt_json_get_u64(v, "max_bytes", &o->max_bytes, where, err)) <
+                0 ||
+            (rc = get_u32(v, "descriptor_bytes", &o->descriptor_bytes, where,
+                          err)) < 0)
+            return rc;
+        if (i > 0 && o->max_bytes <= e->outline[i - 1].max_bytes)
+            return err_set(err, PT_EDATA,
+                           "%s: max_bytes must grow along the list", where);
+    }
+    e->n_outline = outline ? json_array_size(outline) : 0;
+    return 0;
+}
+
+const struct rec_page_rule *rec_engine_page(const struct rec_engine *e,
+                                            uint32_t page_size_bytes)
+{
+    for (size_t i = 0; i < e->n_pages; i++)
+        if (e->pages[i].page_size_bytes == page_size_bytes)
+            return &e->pages[i];
+    return NULL;
+}
+
+int rec_engine_place(const struct rec_engine *e, const struct rec_page_rule *p,
+                     uint64_t obj_bytes)
+{
+    if (obj_bytes <= p->inline_limit_bytes)
+        return REC_PLACE_INLINE;
+    for (size_t k = 0; k < e->n_outline; k++)
+        if (obj_bytes <= e->outline[k].max_bytes)
+            return (int)k + 1;
+    return REC_PLACE_TOO_BIG;
+}
+
+uint32_t rec_engine_row_bytes(const struct rec_engine *e,
+                              const struct rec_page_rule *p, uint64_t obj_bytes)
+{
+    int where = rec_engine_place(e, p, obj_bytes);
+
+    if (where == REC_PLACE_INLINE)
+        return e->row_fixed_bytes + (uint32_t)obj_bytes;
+    if (where > 0)
+        return e->row_fixed_bytes + e->outline[where - 1].descriptor_bytes;
+    return e->row_fixed_bytes; /* the write fails; nothing is stored */
+}
+
+uint32_t rec_engine_rows_per_page(const struct rec_engine *e,
+                                  const struct rec_page_rule *p,
+                                  uint64_t obj_bytes)
+{
+    uint64_t per_row =
+        (uint64_t)rec_engine_row_bytes(e, p, obj_bytes) + e->row_overhead_bytes;
+    uint64_t n = per_row ? p->usable_bytes / per_row : e->max_rows_per_page;
+
+    if (n < 1)
+        n = 1; /* an inline row always fits its page (max_row < usable) */
+    if (n > e->max_rows_per_page)
+        n = e->max_rows_per_page;
+    return (uint32_t)n;
+}
+
+char *rec_engine_page_list(const struct rec_engine *e, char *buf, size_t len)
+{
+    size_t off = 0;
+
+    if (len == 0)
+        return buf;
+    buf[0] = '\0';
+    for (size_t i = 0; i < e->n_pages && off < len; i++) {
+        char one[32];
+        int n = snprintf(
+            buf + off, len - off, "%s%s", i ? ", " : "",
+            pt_size_format(e->pages[i].page_size_bytes, one, sizeof(one)));
+        if (n < 0)
+            break;
+        off += (size_t)n;
+    }
+    return buf;
+}
+
+/* ---- devices ------------------------------------------------------------- */
+
+int rec_device_from_json(struct rec_device *d, const json_t *prof,
+                         const char *ctx, struct pt_err *err)
+{
+    const char *name;
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    if (!json_is_object(prof))
+        return err_set(err, PT_EDATA, "%s: a device profile is a mapping", ctx);
+    if ((rc = pt_json_get_str(prof, "name", &name, ctx, err)) < 0 ||
+        (rc = copy_name(d->name, sizeof(d->name), name, ctx, "name", err)) <
+            0 ||
+        (rc = pt_json_get_num(prof, "overhead_ms", &d->overhead_ms, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_num(prof, "transfer_mb_s", &d->transfer_mb_s, ctx,
+                              err)) < 0)
+        return rc;
+    if (!(d->overhead_ms >= 0) || d->overhead_ms > 1000)
+        return err_set(err, PT_EDATA, "%s: overhead_ms must be 0..1000", ctx);
+    if (!(d->transfer_mb_s > 0) || d->transfer_mb_s > 1e6)
+        return err_set(err, PT_EDATA,
+                       "%s: transfer_mb_s must be > 0 and <= 1000000", ctx);
+    return 0;
+}
+
+double rec_device_transfer_ms(const struct rec_device *d,
+                              uint32_t page_size_bytes)
+{
+    /* IBM: TRANSFERRATE = (1 / DEVICE READ RATE) * 1000 / 1024000 * PAGESIZE */
+    return (1.0 / d->transfer_mb_s) * 1000.0 / 1024000.0 *
+           (double)page_size_bytes;
+}
+
+double rec_device_read_ms(const struct rec_device *d, uint64_t bytes)
+{
+    return d->overhead_ms +
+           (1.0 / d->transfer_mb_s) * 1000.0 / 1024000.0 * (double)bytes;
+}

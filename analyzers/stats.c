@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * stats.c — object-size statistics (count, min, max, mean, nearest-rank
+ * percentiles, power-of-two histogram), the sizes JSON of design.md §4, and
+ * the parsers that turn a sizes file already in memory (plain list or JSON)
+ * and a monitor document into numbers. No I/O: cli/ reads the files with
+ * core's pt_file_read()/pt_json_load() and hands the bytes over.
+ *
+ * Neighbours: cli/cmd_recommend.c and the `sample` command (which writes
+ * the sizes JSON through rec_stats_to_json()), recommend.c (the model).
+ */
+#include "analyzers/analyzers.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct)
+{
+    double rank;
+    size_t idx;
+
+    if (n == 0)
+        return 0;
+    if (pct <= 0)
+        return sorted[0];
+    rank = ceil(pct / 100.0 * (double)n);
+    idx = rank < 1 ? 0 : (size_t)rank - 1;
+    if (idx >= n)
+        idx = n - 1;
+    return sorted[idx];
+}
+
+int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
+                      struct pt_err *err)
+{
+    long double sum = 0;
+    uint64_t le = 1024;
+    size_t i = 0;
+
+    memset(st, 0, sizeof(*st));
+    if (n == 0)
+        return err_set(err, PT_EDATA, "no sizes to analyse");
+    qsort(values, n, sizeof(values[0]), cmp_u64);
+    st->count = n;
+    st->min = values[0];
+    st->max = values[n - 1];
+    for (size_t k = 0; k < n; k++)
+        sum += values[k];
+    st->mean = (double)(sum / n);
+    st->p50 = rec_percentile(values, n, 50);
+    st->p90 = rec_percentile(values, n, 90);
+    st->p95 = rec_percentile(values, n, 95);
+    st->p99 = rec_percentile(values, n, 99);
+
+    /* bins (le/2, le], the first one [0, 1024] */
+    while (i < n && st->n_bins < REC_HIST_MAX) {
+        uint64_t c = 0;
+        if (st->n_bins == REC_HIST_MAX - 1)
+            le = UINT64_MAX; /* last bin takes the rest */
+        while (i < n && values[i] <= le) {
+            c++;
+            i++;
+        }
+        st->bins[st->n_bins].le = le == UINT64_MAX ? st->max : le;
+        st->bins[st->n_bins].count = c;
+        st->n_bins++;
+        if (le > UINT64_MAX / 2)
+            le = UINT64_MAX;
+        else
+            le *= 2;
+    }
+    return 0;
+}
+
+json_t *rec_stats_to_json(const struct rec_size_stats *st,
+                          const uint64_t *values, size_t n,
+                          const json_t *source)
+{
+    json_t *doc = json_object(), *hist = json_array(), *vals = NULL;
+
+    if (!doc || !hist)
+        goto oom;
+    if (json_object_set_new(doc, "schema_version", json_integer(1)) ||
+        (source &&
+         json_object_set_new(doc, "source", json_deep_copy(source))) ||
+        json_object_set_new(doc, "count",
+                            json_integer((json_int_t)st->count)) ||
+        json_object_set_new(doc, "min", json_integer((json_int_t)st->min)) ||
+        json_object_set_new(doc, "max", json_integer((json_int_t)st->max)) ||
+        json_object_set_new(doc, "mean", json_real(st->mean)) ||
+        json_object_set_new(doc, "p50", json_integer((json_int_t)st->p50)) ||
+        json_object_set_new(doc, "p90", json_integer((json_int_t)st->p90)) ||
+        json_object_set_new(doc, "p95", json_integer((json_int_t)st->p95)) ||
+        json_object_set_new(doc, "p99", json_integer((json_int_t)st->p99)))
+        goto oom;
+    for (size_t i = 0; i < st->n_bins; i++) {
+        json_t *b = json_pack("{s:I,s:I}", "le", (json_int_t)st->bins[i].le,
+                              "count", (json_int_t)st->bins[i].count);
+        if (!b || json_array_append_new(hist, b))
+            goto oom;
+    }
+    if (json_object_set_new(doc, "histogram", hist)) {
+        hist = NULL;
+        goto oom;
+    }
+    hist = NULL;
+    if (values) {
+        vals = json_array();
+        if (!vals)
+            goto oom;
+        for (size_t i = 0; i < n; i++)
+            if (json_array_append_new(vals,
+                                      json_integer((json_int_t)values[i])))
+                goto oom;
+        if (json_object_set_new(doc, "values", vals)) {
+            vals = NULL;
+            goto oom;
+        }
+    }
+    return doc;
+oom:
+    json_decref(vals);
+    json_decref(hist);
+    json_decref(doc);
+    return NULL;
+}
+
+/* ---- sizes input ----------------------------------------------------------
+ */
+
+void rec_sizes_release(struct rec_sizes *s)
+{
+    if (!s)
+        return;
+    free(s->values);
+    memset(s, 0, sizeof(*s));
+}
+
+static int push(struct rec_sizes *s, size_t *cap, uint64_t v,
+                struct pt_err *err)
+{
+    if (s->n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 1024;
+        uint64_t *nv = pt_realloc(s->values, nc * sizeof(*nv));
+        if (!nv)
+            return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
+        s->values = nv;
+        *cap = nc;
+    }
+    s->values[s->n++] = v;
+    return 0;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
+                         const char *name, struct pt_err *err)
+{
+    size_t cap = 0, pos = 0;
+    unsigned long line = 0;
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    while (pos < len) {
+        size_t end = pos, a, b;
+        uint64_t v = 0;
+
+        while (end < len && buf[end] != '\n')
+            end++;
+        line++;
+        a = pos;
+        b = end;
+        pos = end + 1;
+        while (a < b && is_space(buf[a]))
+            a++;
+        if (a < b && buf[a] == '#')
+            continue; /* comment line */
+        /* cut a trailing comment, then trailing blanks */
+        for (size_t k = a; k < b; k++)
+            if (buf[k] == '#') {
+                b = k;
+                break;
+            }
+        while (b > a && is_space(buf[b - 1]))
+            b--;
+        if (a == b) {
+            rc = err_set(err, PT_EDATA,
+                         "%s:%lu: empty line where a size was expected", name,
+                         line);
+            goto fail;
+        }
+        if (buf[a] == '-') {
+            rc = err_set(err, PT_EDATA,
+                         "%s:%lu: negative size '%.*s' (sizes are bytes >= 0)",
+                         name, line, (int)(b - a > 40 ? 40 : b - a), buf + a);
+            goto fail;
+        }
+        for (size_t k = a; k < b; k++) {
+            unsigned d;
+            if (buf[k] < '0' || buf[k] > '9') {
+                rc = err_set(err, PT_EDATA,
+                             "%s:%lu: not a byte size: '%.*s' (one integer "
+                             "per line)",
+                             name, line, (int)(b - a > 40 ? 40 : b - a),
+                             buf + a);
+                goto fail;
+            }
+            d = (unsigned)(buf[k] - '0');
+            if (v > (UINT64_MAX - d) / 10) {
+                rc = err_set(err, PT_EDATA, "%s:%lu: size too large", name,
+                             line);
+                goto fail;
+            }
+            v = v * 10 + d;
+        }
+        if ((rc = push(s, &cap, v, err)) < 0)
+            goto fail;
+    }
+    if (s->n == 0) {
+        rc = err_set(err, PT_EDATA,
+                     "%s: no sizes (the file is empty or only "
+                     "comments)",
+                     name);
+        goto fail;
+    }
+    return 0;
+fail:
+    rec_sizes_release(s);
+    return rc;
+}
+
+int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
+                        const char *name, struct pt_err *err)
+{
+    const json_t *vals, *hist, *v;
+    size_t cap = 0, i;
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    if (!json_is_object(doc))
+        return err_set(err, PT_EDATA, "%s: a sizes document is a JSON object",
+                       name);
+    v = json_object_get(doc, "schema_version");
+    if (v && (!json_is_integer(v) || json_integer_value(v) != 1))
+        return err_set(err, PT_EDATA, "%s: unsupported schema_version (want 1)",
+                       name);
+    vals = json_object_get(doc, "values");
+    if (vals) {
+        if (!json_is_array(vals))
+            return err_set(err, PT_EDATA, "%s: 'values' must be an array",
+                           name);
+        json_array_foreach(vals, i, v)
+        {
+            if (!json_is_integer(v) || json_integer_value(v) < 0) {
+                rc =
+                    err_set(err, PT_EDATA,
+                            "%s: values[%zu] is not a byte size >= 0", name, i);
+                goto fail;
+            }
+            if ((rc = push(s, &cap, (uint64_t)json_integer_value(v), err)) < 0)
+                goto fail;
+        }
+    } else {
+        hist = json_object_get(doc, "histogram");
+        if (!json_is_array(hist))
+            return err_set(err, PT_EDATA,
+                           "%s: neither 'values' nor 'histogram' present",
+                           name);
+        json_array_foreach(hist, i, v)
+        {
+            const json_t *le = json_object_get(v, "le"),
+                         *c = json_object_get(v, "count");
+            if (!json_is_integer(le) || !json_is_integer(c) ||
+                json_integer_value(le) < 0 || json_integer_value(c) < 0) {
+                rc = err_set(err, PT_EDATA,
+                             "%s: histogram[%zu] needs integer 'le' and "
+                             "'count' >= 0",
+                             name, i);
+                goto fail;
+            }
+            if (json_integer_value(c) > 100000000) {
+                rc = err_set(err, PT_EDATA,
+                             "%s: histogram[%zu] count is implausibly large",
+                             name, i);
+                goto fail;
+            }
+            for (json_int_t k = 0; k < json_integer_value(c); k++)
+                if ((rc = push(s, &cap, (uint64_t)json_integer_value(le),
+                               err)) < 0)
+                    goto fail;
+        }
+        s->from_histogram = 1;
+    }
+    if (s->n == 0) {
+        rc = err_set(err, PT_EDATA, "%s: no sizes in the document", name);
+        goto fail;
+    }
+    return 0;
+fail:
+    rec_sizes_release(s);
+    return rc;
+}
+
+/* ---- monitor evidence ------------------------------------------------------
+ */
+
+int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
+                          const char *name, struct pt_err *err)
+{
+    const json_t *cur, *sum;
+    char ctx[512];
+    uint64_t ps = 0;
+    int rc;
+
+    memset(m, 0, sizeof(*m));
+    if (!json_is_object(doc))
+        return err_set(err, PT_EDATA, "%s: a monitor document is a JSON object",
+                       name);
+    cur = json_object_get(doc, "current");
+    sum = json_object_get(doc, "summary");
+    if (!json_is_object(cur) || !json_is_object(sum))
+        return err_set(err, PT_EDATA,
+                       "%s: needs objects 'current' and 'summary'", name);
+    snprintf(ctx, sizeof(ctx), "%s: current", name);
+    if ((rc = pt_json_get_u64(cur, "page_size", &ps, ctx, err)) < 0 ||
+        (rc = pt_json_opt_u64(cur, "bufferpool_pages", &m->bufferpool_pages,
+                              ctx, err)) < 0)
+        return rc;
+    if (ps == 0 || ps > (1U << 20))
+        return err_set(err, PT_EDATA, "%s: current page_size %llu is invalid",
+                       name, (unsigned long long)ps);
+    m->page_size_bytes = (uint32_t)ps;
+    snprintf(ctx, sizeof(ctx), "%s: summary", name);
+    if ((rc = pt_json_get_num(sum, "hit_ratio", &m->hit_ratio_pct, ctx, err)) <
+            0 ||
+        (rc = pt_json_opt_u64(sum, "logical_reads", &m->logical_reads, ctx,
+                              err)) < 0 ||
+        (rc = pt_json_opt_u64(sum, "physical_reads", &m->physical_reads, ctx,
+                              err)) < 0 ||
+        (rc = pt_json_opt_u64(sum, "direct_reads", &m->direct_reads, ctx,
+                              err)) < 0 ||
+        (rc = pt_json_opt_num(sum, "direct_read_share", &m->direct_read_share,
+                              ctx, err)) < 0)
+        return rc;
+    if (!(m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100))
+        return err_set(err, PT_EDATA,
+                       "%s: summary hit_ratio must be a percentage 0..100",
+                       name);
+    if (!(m->direct_read_share >= 0 && m->direct_read_share <= 1))
+        return err_set(err, PT_EDATA,
+                       "%s: summary direct_read_share must be 0..1", name);
+    m->present = 1;
+    return 0;
+}

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_analyzers.c — unit tests for analyzers/: the DB2 page-fit rules as
+ * read from the shipped profiles/engines/db2.yaml, the device model with
+ * IBM's TRANSFERRATE formula, size statistics and the sizes parsers, the
+ * cost model and the recommendation (the founding article's inflection
+ * points), the monitor reader and the drift comparison.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/analyzers.h"
+
+static struct rec_engine db2;
+static struct rec_device hdd, ssd;
+
+static int load_profiles(void **state)
+{
+    struct pt_err err;
+    json_t *p;
+    (void)state;
+
+    if (prof_load_named("engines", "db2", &p, &err) < 0) {
+        print_error("%s\n", err.msg);
+        return -1;
+    }
+    if (rec_engine_from_json(&db2, p, "db2.yaml", &err) < 0) {
+        print_error("%s\n", err.msg);
+        json_decref(p);
+        return -1;
+    }
+    json_decref(p);
+    if (prof_load_named("devices", "hdd", &p, &err) < 0)
+        return -1;
+    if (rec_device_from_json(&hdd, p, "hdd.yaml", &err) < 0)
+        return -1;
+    json_decref(p);
+    if (prof_load_named("devices", "ssd", &p, &err) < 0)
+        return -1;
+    if (rec_device_from_json(&ssd, p, "ssd.yaml", &err) < 0)
+        return -1;
+    json_decref(p);
+    return 0;
+}
+
+static void test_db2_profile(void **state)
+{
+    static const uint32_t ps[] = {4096, 8192, 16384, 32768};
+    static const uint32_t small[] = {3122, 7218, 15410, 31794};
+    static const uint32_t maxrow[] = {4005, 8101, 16293, 32677};
+    (void)state;
+
+    assert_string_equal(db2.name, "db2");
+    assert_int_equal(db2.n_pages, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(db2.pages[i].page_size_bytes, ps[i]);
+        assert_int_equal(db2.pages[i].inline_limit_bytes, small[i]);
+        assert_int_equal(db2.pages[i].max_row_bytes, maxrow[i]);
+        assert_int_equal(db2.pages[i].usable_bytes, ps[i] - 68);
+        /* SMALL length s = 3122 + page size - 4096 */
+        assert_int_equal(small[i], 3122 + ps[i] - 4096);
+    }
+    assert_int_equal(db2.max_rows_per_page, 255);
+    assert_int_equal(db2.n_outline, 2);
+    assert_string_equal(db2.outline[0].name, "MEDIUM");
+    assert_int_equal(db2.outline[0].max_bytes, 32700);
+    assert_string_equal(db2.outline[1].name, "LARGE");
+    assert_int_equal(db2.outline[1].max_bytes, 2097152);
+    assert_int_equal(db2.outline_buffered, 0);
+    assert_int_equal(db2.direct_io_unit_bytes, 512);
+    assert_null(rec_engine_page(&db2, 2048));
+    assert_non_null(rec_engine_page(&db2, 16384));
+}
+
+static void test_placement(void **state)
+{
+    const struct rec_page_rule *p4 = rec_engine_page(&db2, 4096);
+    const struct rec_page_rule *p8 = rec_engine_page(&db2, 8192);
+    const struct rec_page_rule *p32 = rec_engine_page(&db2, 32768);
+    char buf[64];
+    (void)state;
+
+    /* the boundaries, byte-exact */
+    assert_int_equal(rec_engine_place(&db2, p4, 3122), REC_PLACE_INLINE);
+    assert_int_equal(rec_engine_place(&db2, p4, 3123), 1); /* MEDIUM */
+    assert_int_equal(rec_engine_place(&db2, p4, 4000), 1);
+    assert_int_equal(rec_engine_place(&db2, p8, 4000), REC_PLACE_INLINE);
+    assert_int_equal(rec_engine_place(&db2, p8, 7218), REC_PLACE_INLINE);
+    assert_int_equal(rec_engine_place(&db2, p8, 7219), 1);
+    assert_int_equal(rec_engine_place(&db2, p4, 32700), 1);
+    assert_int_equal(rec_engine_place(&db2, p4, 32701), 2); /* LARGE */
+    assert_int_equal(rec_engine_place(&db2, p32, 31794), REC_PLACE_INLINE);
+    assert_int_equal(rec_engine_place(&db2, p32, 31795), 1);
+    assert_int_equal(rec_engine_place(&db2, p32, 2097152), 2);
+    assert_int_equal(rec_engine_place(&db2, p32, 2097153), REC_PLACE_TOO_BIG);
+
+    /* rows: fixed part + object inline, or + descriptor out of line */
+    assert_int_equal(rec_engine_row_bytes(&db2, p4, 1000),
+                     db2.row_fixed_bytes + 1000);
+    assert_int_equal(rec_engine_row_bytes(&db2, p4, 4000),
+                     db2.row_fixed_bytes + db2.outline[0].descriptor_bytes);
+    /* floor(usable / (row + overhead)), capped at 255 */
+    assert_int_equal(rec_engine_rows_per_page(&db2, p4, 1000),
+                     4028 /
+                         (db2.row_fixed_bytes + 1000 + db2.row_overhead_bytes));
+    assert_int_equal(rec_engine_rows_per_page(&db2, p8, 4000), 1);
+    assert_int_equal(
+        rec_engine_rows_per_page(&db2, p32, 0),
+        32700 / (db2.row_fixed_bytes + db2.row_overhead_bytes) > 255
+            ? 255
+            : 32700 / (db2.row_fixed_bytes + db2.row_overhead_bytes));
+    /* an inline row at the limit still fits one per page */
+    assert_int_equal(rec_engine_rows_per_page(&db2, p4, 3122), 1);
+    assert_string_equal(rec_engine_page_list(&db2, buf, sizeof(buf)),
+                        "4K, 8K, 16K, 32K");
+}
+
+static void test_bad_engine_profile(void **state)
+{
+    struct rec_engine e;
+    struct pt_err err;
+    json_t *p;
+    (void)state;
+
+    p = json_loads("{\"name\":\"x\",\"max_rows_per_page\":255,"
+                   "\"row_fixed_bytes\":1,\"row_overhead_bytes\":1,"
+                   "\"pages\":[{\"page_size\":8192,\"inline_limit\":10,"
+                   "\"max_row\":100},{\"page_size\":4096,\"inline_limit\":10,"
+                   "\"max_row\":100}]}",
+                   0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "ascending"));
+    json_decref(p);
+    p = json_loads("{\"name\":\"x\",\"max_rows_per_page\":255,"
+                   "\"row_fixed_bytes\":1,\"row_overhead_bytes\":1}",
+                   0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "pages"));
+    json_decref(p);
+    p = json_loads("{\"name\":\"x\",\"row_fixed_bytes\":1}", 0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "max_rows_per_page"));
+    json_decref(p);
+}
+
+static void test_device(void **state)
+{
+    struct rec_device d100 = {"x", 6.725, 100};
+    struct rec_device bad;
+    struct pt_err err;
+    json_t *p;
+    (void)state;
+
+    /* IBM's table: 100 MB/s -> 0.04 / 0.08 / 0.16 / 0.32 ms per page */
+    assert_true(fabs(rec_device_transfer_ms(&d100, 4096) - 0.04) < 1e-9);
+    assert_true(fabs(rec_device_transfer_ms(&d100, 8192) - 0.08) < 1e-9);
+    assert_true(fabs(rec_device_transfer_ms(&d100, 16384) - 0.16) < 1e-9);
+    assert_true(fabs(rec_device_transfer_ms(&d100, 32768) - 0.32) < 1e-9);
+    assert_true(fabs(rec_device_read_ms(&d100, 4096) - 6.765) < 1e-9);
+    assert_true(fabs(hdd.overhead_ms - 6.725) < 1e-12);
+    assert_true(fabs(hdd.transfer_mb_s - 100) < 1e-12);
+    assert_true(ssd.overhead_ms < hdd.overhead_ms);
+
+    p = json_loads("{\"name\":\"z\",\"overhead_ms\":1,\"transfer_mb_s\":0}", 0,
+                   NULL);
+    assert_int_equal(rec_device_from_json(&bad, p, "z.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "transfer_mb_s"));
+    json_decref(p);
+}
+
+static void test_stats(void **state)
+{
+    uint64_t v[] = {5000, 100, 3000, 2000, 1000, 4000, 7000, 6000, 9000, 8000};
+    struct rec_size_stats st;
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    assert_int_equal(rec_stats_compute(&st, v, 10, &err), 0);
+    assert_int_equal(st.count, 10);
+    assert_int_equal(st.min, 100);
+    assert_int_equal(st.max, 9000);
+    assert_true(fabs(st.mean - 4510.0) < 1e-9);
+    /* nearest rank: ceil(p/100 * 10) - 1 */
+    assert_int_equal(st.p50, 4000);
+    assert_int_equal(st.p90, 8000);
+    assert_int_equal(st.p95, 9000);
+    assert_int_equal(st.p99, 9000);
+    assert_int_equal(v[0], 100); /* sorted in place */
+    /* bins: <=1K: 100,1000; <=2K: 2000; <=4K: 3000,4000; <=8K: 5..8000;
+     * <=16K: 9000 */
+    assert_int_equal(st.n_bins, 5);
+    assert_int_equal(st.bins[0].le, 1024);
+    assert_int_equal(st.bins[0].count, 2);
+    assert_int_equal(st.bins[2].le, 4096);
+    assert_int_equal(st.bins[2].count, 2);
+    assert_int_equal(st.bins[3].count, 4);
+    assert_int_equal(st.bins[4].le, 16384);
+    assert_int_equal(st.bins[4].count, 1);
+    assert_int_equal(rec_stats_compute(&st, v, 0, &err), PT_EDATA);
+
+    assert_int_equal(rec_stats_compute(&st, v, 10, &err), 0);
+    doc = rec_stats_to_json(&st, v, 10, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "p90")), 8000);
+    assert_int_equal(json_array_size(json_object_get(doc, "values")), 10);
+    assert_int_equal(json_array_size(json_object_get(doc, "histogram")), 5);
+    {
+        struct rec_sizes s;
+        assert_int_equal(rec_sizes_from_json(&s, doc, "s.json", &err), 0);
+        assert_int_equal(s.n, 10);
+        assert_int_equal(s.from_histogram, 0);
+        rec_sizes_release(&s);
+        json_object_del(doc, "values");
+        assert_int_equal(rec_sizes_from_json(&s, doc, "s.json", &err), 0);
+        assert_int_equal(s.n, 10);
+        assert_int_equal(s.from_histogram, 1);
+        assert_int_equal(s.values[0], 1024); /* upper bin bound */
+        rec_sizes_release(&s);
+    }
+    json_decref(doc);
+}
+
+static void test_sizes_text(void **state)
+{
+    struct rec_sizes s;
+    struct pt_err err;
+    const char *ok = "# sizes\n4000\n  30000  # big one\n\t2000\r\n0\n";
+    (void)state;
+
+    assert_int_equal(rec_sizes_parse_text(&s, ok, strlen(ok), "a.txt", &err),
+                     0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.values[1], 30000);
+    assert_int_equal(s.values[3], 0);
+    rec_sizes_release(&s);
+
+    assert_int_equal(rec_sizes_parse_text(&s, "1\n2\nabc\n", 8, "b.txt", &err),
+                     PT_EDATA);
+    assert_string_equal(err.msg,
+                        "b.txt:3: not a byte size: 'abc' (one integer per "
+                        "line)");
+    assert_null(s.values);
+    assert_int_equal(rec_sizes_parse_text(&s, "1\n-5\n", 5, "c.txt", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "c.txt:2: negative"));
+    assert_int_equal(rec_sizes_parse_text(&s, "1\n\n2\n", 5, "d.txt", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "d.txt:2: empty"));
+    assert_int_equal(rec_sizes_parse_text(&s, "", 0, "e.txt", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "e.txt: no sizes"));
+    assert_int_equal(rec_sizes_parse_text(&s, "# only\n", 7, "f.txt", &err),
+                     PT_EDATA);
+    assert_int_equal(rec_sizes_parse_text(&s, "4K\n", 3, "g.txt", &err),
+                     PT_EDATA);
+    assert_int_equal(rec_sizes_parse_text(&s, "1.5\n", 4, "h.txt", &err),
+                     PT_EDATA);
+    assert_int_equal(rec_sizes_parse_text(&s, "99999999999999999999999\n", 24,
+                                          "i.txt", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "i.txt:1: size too large"));
+}
+
+static void test_drift(void **state)
+{
+    struct rec_current cur = {4096, 1000};
+    char why[256];
+    (void)state;
+
+    assert_int_equal(rec_drift(&cur, 4096, 1000, 0.1, why, sizeof(why)), 0);
+    assert_int_equal(rec_drift(&cur, 4096, 1050, 0.1, why, sizeof(why)), 0);
+    assert_int_equal(rec_drift(&cur, 8192, 1000, 0.1, why, sizeof(why)), 1);
+    assert_non_null(strstr(why, "page size"));
+    assert_int_equal(rec_drift(&cur, 4096, 5000, 0.1, why, sizeof(why)), 1);
+    assert_non_null(strstr(why, "buffer pool"));
+    cur.bufferpool_pages = 0; /* unknown: not compared */
+    assert_int_equal(rec_drift(&cur, 4096, 5000, 0.1, why, sizeof(why)), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_db2_profile),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_bad_engine_profile),
+        cmocka_unit_test(test_device),
+        cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_sizes_text),
+        cmocka_unit_test(test_drift),
+    };
+    return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
+}
