@@ -1,10 +1,267 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * store.h — public face of store/ (design.md §2). Filled in by its issue.
+ * store.h — public face of store/: the built-in session store (one SQLite
+ * database laid out like WebSphere's SESSIONS table) and the replay driver
+ * that runs a trace against it (design.md §2, §3 `replay`).
+ *
+ * Only store/ includes <sqlite3.h>; every SQLite result code is translated
+ * to a PT_* status in one place (store_rc_status in store.c). The store
+ * never prints and never exits: failures come back as a status and a
+ * one-line message in `struct pt_err`.
+ *
+ * Neighbours: sim/ (the trace reader the replay driver uses), analyzers/
+ * (the caller takes the SMALL / MEDIUM / LARGE limits from the DB2 engine
+ * rules and hands them over in struct store_config), cli/cmd_replay.c (the
+ * command), collect/ (reads a store file through the SQLite ODBC driver).
+ *
+ * Threads: a `struct store` is one SQLite connection and must be used by
+ * one thread at a time; several threads use several stores on one file.
  */
 #ifndef PT_STORE_H
 #define PT_STORE_H
 
+#include <stdint.h>
+
 #include "core/core.h"
 
-#endif
+/* ---- the store ---------------------------------------------------------- */
+
+/*
+ * Durability: PRAGMA synchronous in WAL mode
+ * (https://www.sqlite.org/pragma.html#pragma_synchronous, /wal.html).
+ * Every level keeps a committed transaction across a crash of the process
+ * (SIGKILL): the WAL frames were handed to the OS by write(2) before the
+ * commit returned. NORMAL and OFF may lose the last commits on power loss or
+ * an OS crash; NORMAL never corrupts the database; FULL fsyncs every commit.
+ */
+enum store_sync { STORE_SYNC_OFF = 0, STORE_SYNC_NORMAL, STORE_SYNC_FULL };
+
+/* Column an object lands in (WebSphere's placement rule). */
+enum store_column {
+    STORE_COL_NONE = -1, /* too big for LARGE: the write is refused */
+    STORE_COL_SMALL = 0,
+    STORE_COL_MEDIUM = 1,
+    STORE_COL_LARGE = 2,
+};
+
+struct store_config {
+    uint32_t page_size_bytes;  /* PRAGMA page_size when creating: a power of
+                                  two 512..65536 (ignored by store_open) */
+    uint64_t cache_bytes;      /* page-cache budget of this connection, as
+                                  cache_size = -(bytes/1024) KiB; 0 = SQLite's
+                                  default */
+    enum store_sync sync;      /* durability, see above */
+    uint32_t small_max_bytes;  /* SMALL length s at this row size (DB2:
+                                  WebSphere's VARCHAR(s) FOR BIT DATA) */
+    uint32_t medium_max_bytes; /* MEDIUM limit (DB2 LONG VARCHAR: 32700) */
+    uint64_t large_max_bytes;  /* LARGE limit (DB2 BLOB(2M): 2097152) */
+    const char *app_name;      /* APPNAME column; NULL = "pagetune" (borrowed,
+                                  must outlive the store) */
+    uint32_t busy_timeout_ms;  /* how long a statement waits for another
+                                  connection's lock before failing with
+                                  PT_EUNAVAIL; 0 = 30000 */
+    uint64_t max_pages;        /* PRAGMA max_page_count; 0 = no limit (a
+                                  full store fails with PT_EIO) */
+};
+
+/* Defaults: 4096-byte pages, SQLite's cache, NORMAL, limits of 0 (every
+ * object refused until the caller sets them from the engine rules). */
+void store_config_init(struct store_config *cfg);
+
+/* Is `page_size_bytes` a page size SQLite accepts (power of two 512..64K)? */
+int store_page_size_valid(uint32_t page_size_bytes);
+
+/*
+ * WebSphere's placement rule: SMALL if n <= small_max, else MEDIUM if
+ * n <= medium_max, else LARGE if n <= large_max, else STORE_COL_NONE.
+ */
+enum store_column store_place(const struct store_config *cfg, uint64_t n);
+/* "SMALL", "MEDIUM", "LARGE" or "NONE". */
+const char *store_column_name(enum store_column col);
+
+struct store; /* one connection to one store file; opaque */
+
+/*
+ * Create a new store file at `path` with cfg->page_size_bytes pages, WAL
+ * journal and the SESSIONS table. An existing file is refused, and so is a
+ * directory that cannot be written (both PT_ECANTCREAT). Free with
+ * store_close().
+ */
+int store_create(const char *path, const struct store_config *cfg,
+                 struct store **out, struct pt_err *err);
+/*
+ * Open an existing store (another connection to it, or after a crash:
+ * SQLite recovers the WAL). A missing file is PT_ENOINPUT; a file that is
+ * not a store (no SESSIONS table) is PT_EDATA.
+ */
+int store_open(const char *path, const struct store_config *cfg,
+               struct store **out, struct pt_err *err);
+/* Close the connection; accepts NULL. */
+void store_close(struct store *s);
+
+/* A session read by store_session_get. */
+struct store_session {
+    enum store_column column; /* where the object was found */
+    uint64_t n_bytes;         /* the object's full length */
+    int64_t last_access_ms;   /* LASTACCESS, ms since the epoch */
+    int64_t creation_ms;      /* CREATIONTIME */
+    int32_t max_inactive_s;   /* MAXINACTIVETIME, seconds; < 0 = never */
+};
+
+/*
+ * Read session `id` (id_len bytes). Returns 1 and fills *out (and copies up
+ * to `cap` bytes of the object into buf, which may be NULL with cap 0), or
+ * 0 when there is no such session. Does not allocate.
+ */
+int store_session_get(struct store *s, const char *id, size_t id_len,
+                      struct store_session *out, void *buf, size_t cap,
+                      struct pt_err *err);
+/*
+ * Insert or update session `id` with the n-byte object `data` (borrowed),
+ * placed by store_place(); LASTACCESS = now_ms, CREATIONTIME = now_ms on
+ * insert, MAXINACTIVETIME = max_inactive_s. The write is committed when it
+ * returns 0 (unless inside store_begin). An object too big for LARGE is
+ * PT_EDATA; a full disk or store is PT_EIO and leaves the store as before.
+ */
+int store_session_set(struct store *s, const char *id, size_t id_len,
+                      const void *data, uint64_t n, int64_t now_ms,
+                      int32_t max_inactive_s, struct pt_err *err);
+/* Delete session `id`: 1 if it existed, 0 if not (WebSphere invalidate()). */
+int store_session_invalidate(struct store *s, const char *id, size_t id_len,
+                             struct pt_err *err);
+/*
+ * Delete every session with MAXINACTIVETIME >= 0 whose LASTACCESS is more
+ * than MAXINACTIVETIME seconds before now_ms (WebSphere's invalidator).
+ * *n_expired (may be NULL) receives the number deleted.
+ */
+int store_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
+                 struct pt_err *err);
+/* Number of sessions in the store. */
+int store_count(struct store *s, uint64_t *n_sessions, struct pt_err *err);
+
+/* Group writes into one transaction (warm-up loads); store_commit ends it. */
+int store_begin(struct store *s, struct pt_err *err);
+int store_commit(struct store *s, struct pt_err *err);
+/* Roll back an open transaction (after a failed write inside one). */
+void store_rollback(struct store *s);
+
+/* SQLite result code → PT_* status: the one translation table. */
+int store_rc_status(int rc);
+
+/* Counters of this connection since open or the last reset. */
+struct store_stats {
+    uint64_t cache_hits;   /* SQLITE_DBSTATUS_CACHE_HIT */
+    uint64_t cache_misses; /* SQLITE_DBSTATUS_CACHE_MISS */
+    uint64_t cache_writes; /* SQLITE_DBSTATUS_CACHE_WRITE */
+    uint64_t busy_retries; /* statements retried after SQLITE_BUSY */
+};
+/* Read the counters; with `reset` also zero them. */
+int store_stats_get(struct store *s, struct store_stats *st, int reset,
+                    struct pt_err *err);
+
+/* The file's space, measured (not estimated). */
+struct store_space {
+    uint32_t page_size_bytes; /* PRAGMA page_size */
+    uint64_t page_count;      /* PRAGMA page_count */
+    uint64_t db_bytes;        /* page_count * page_size (main file) */
+    uint64_t wal_bytes;       /* size of the -wal file now */
+    uint64_t overflow_pages;  /* dbstat: pagetype 'overflow', SESSIONS */
+    uint64_t leaf_pages;      /* dbstat: table leaf pages of SESSIONS */
+    uint64_t free_pages;      /* PRAGMA freelist_count */
+};
+/*
+ * Measure the store. Overflow and leaf pages come from SQLite's dbstat
+ * virtual table (a walk of the b-tree). Checkpoints the WAL first when
+ * `checkpoint` is set, so db_bytes covers every committed page.
+ */
+int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
+                    struct pt_err *err);
+/* PRAGMA integrity_check: 0 if "ok", PT_EDATA with its first line if not. */
+int store_integrity_check(struct store *s, struct pt_err *err);
+
+/* ---- the replay driver -------------------------------------------------- */
+
+struct sim_trace_reader; /* sim/sim.h */
+
+/* A trace loaded in memory (read once with sim's reader, then shared). */
+struct store_trace {
+    struct store_trace_req *reqs; /* n_reqs, owned */
+    uint64_t n_reqs;
+    uint64_t n_keys;
+    uint64_t n_gets, n_sets, n_dels;
+    uint64_t max_bytes;                 /* largest object size */
+    struct sim_trace_reader *reader;    /* keeps the key strings; owned */
+    uint64_t *first_size;               /* n_keys: size of the first request
+                                           naming the key (warm-up), owned */
+};
+struct store_trace_req {
+    uint64_t time_ms;
+    uint64_t key_id;
+    uint32_t size_bytes;
+    uint8_t op; /* enum sim_op */
+};
+
+/*
+ * Read the whole trace at `path` (CSV pagetune-trace(5) or oracleGeneral)
+ * with sim's reader. Missing file → PT_ENOINPUT, malformed line → PT_EDATA
+ * "file:line: ...", empty trace → PT_EDATA. Release with
+ * store_trace_release().
+ */
+int store_trace_load(struct store_trace *t, const char *path,
+                     struct pt_err *err);
+void store_trace_release(struct store_trace *t);
+
+enum { STORE_OP_GET = 0, STORE_OP_SET, STORE_OP_DEL, STORE_OP_ALL, STORE_N_OPS };
+
+/* Latency percentiles of one operation type, microseconds. */
+struct store_latency {
+    uint64_t count;
+    double p50_us, p95_us, p99_us, max_us, mean_us;
+};
+
+struct store_replay_opts {
+    unsigned n_clients;       /* threads, each with its own connection (>=1)
+                               */
+    int32_t max_inactive_s;   /* MAXINACTIVETIME written (default 1800) */
+    int ack_fd;               /* >= 0: after each committed set/del append
+                                 "INDEX,OP,KEY,SIZE\n" with write(2) */
+    /* Called about every 100 ms from the calling thread with the number of
+     * requests done; a nonzero return stops the replay (PT_EINTR). */
+    int (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+};
+void store_replay_opts_init(struct store_replay_opts *o);
+
+struct store_replay_result {
+    uint32_t page_size_bytes;
+    uint64_t cache_bytes;
+    unsigned n_clients;
+    uint64_t warmup_sessions; /* sessions loaded before measuring */
+    uint64_t ops;             /* requests replayed */
+    uint64_t gets_found;      /* gets that found their session */
+    double elapsed_s;
+    double ops_per_s;
+    struct store_latency latency[STORE_N_OPS]; /* by STORE_OP_* */
+    uint64_t cache_hits, cache_misses;         /* summed over clients */
+    double cache_hit_ratio;                    /* hits / (hits + misses) */
+    uint64_t busy_retries;
+    uint64_t placed[3]; /* sets by column SMALL, MEDIUM, LARGE */
+    struct store_space space; /* measured after the replay */
+};
+
+/*
+ * Create a fresh store at `db_path` (cfg), warm it up with every session the
+ * trace names (its first size, in batched transactions, not measured), then
+ * replay the trace with o->n_clients threads: requests are dealt to clients
+ * by key (one session is always served by the same client, in trace order),
+ * as fast as possible (time_ms is not waited for). Each set and del is its
+ * own committed transaction. Does not allocate per request.
+ * Errors: the store's (PT_ECANTCREAT, PT_EIO for a full disk — the failed
+ * transaction is rolled back and the store stays consistent), PT_EINTR.
+ */
+int store_replay_run(const struct store_trace *t, const char *db_path,
+                     const struct store_config *cfg,
+                     const struct store_replay_opts *o,
+                     struct store_replay_result *res, struct pt_err *err);
+
+#endif /* PT_STORE_H */

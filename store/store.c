@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * store.c — the built-in session store: one SQLite database laid out like
+ * the SESSIONS table WebSphere's session manager creates in DB2, with its
+ * placement rule (an object goes to exactly one of SMALL, MEDIUM, LARGE;
+ * the other two stay NULL).
+ *
+ * Storage: a rowid table with PRIMARY KEY (ID, PROPID, APPNAME), so the key
+ * lives in an index and the row in the table b-tree. A rowid table matters:
+ * its leaf cells keep up to U-35 bytes of payload local (U = usable page
+ * size) and spill the rest to overflow pages (SQLite "Database File Format"
+ * §1.6, https://www.sqlite.org/fileformat2.html#b_tree_pages), the SQLite
+ * analogue of DB2 moving a session out of the buffered SMALL VARCHAR. A
+ * WITHOUT ROWID table would spill at about a quarter page instead.
+ *
+ * Objects are BLOBs (SQLite's length() counts characters for TEXT; the
+ * collect/ sampler reads lengths through ODBC). WAL journal; durability is
+ * PRAGMA synchronous (store.h). Every statement is prepared once per
+ * connection and reused. SQLITE_BUSY is retried until busy_timeout_ms has
+ * passed, so concurrent connections never see it as a failure.
+ *
+ * This file is the one place SQLite result codes become PT_* statuses
+ * (store_rc_status). Neighbours: store/replay.c drives it; store.h is the
+ * contract.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+#define STORE_DEFAULT_APP "pagetune"
+#define STORE_DEFAULT_BUSY_MS 30000u
+
+/* WebSphere's DB2 SESSIONS table with SQLite types: the three object
+ * columns are BLOB (DB2: VARCHAR(s) FOR BIT DATA, LONG VARCHAR FOR BIT DATA,
+ * BLOB(2M)). */
+static const char store_schema[] =
+    "CREATE TABLE SESSIONS ("
+    " ID VARCHAR(128) NOT NULL,"
+    " PROPID VARCHAR(128) NOT NULL,"
+    " APPNAME VARCHAR(128) NOT NULL,"
+    " LISTENERCNT SMALLINT,"
+    " LASTACCESS BIGINT,"
+    " CREATIONTIME BIGINT,"
+    " MAXINACTIVETIME INTEGER,"
+    " USERNAME VARCHAR(256),"
+    " SMALL BLOB,"
+    " MEDIUM BLOB,"
+    " LARGE BLOB,"
+    " PRIMARY KEY (ID, PROPID, APPNAME))";
+
+/* Single-row mode: PROPID = ID, as WebSphere writes the main row. */
+static const char sql_get[] =
+    "SELECT SMALL, MEDIUM, LARGE, LASTACCESS, CREATIONTIME, MAXINACTIVETIME"
+    " FROM SESSIONS WHERE ID = ?1 AND PROPID = ?1 AND APPNAME = ?2";
+static const char sql_set[] =
+    "INSERT INTO SESSIONS (ID, PROPID, APPNAME, LISTENERCNT, LASTACCESS,"
+    " CREATIONTIME, MAXINACTIVETIME, USERNAME, SMALL, MEDIUM, LARGE)"
+    " VALUES (?1, ?1, ?2, 0, ?3, ?3, ?4, 'anonymous', ?5, ?6, ?7)"
+    " ON CONFLICT (ID, PROPID, APPNAME) DO UPDATE SET"
+    " LASTACCESS = excluded.LASTACCESS,"
+    " MAXINACTIVETIME = excluded.MAXINACTIVETIME,"
+    " SMALL = excluded.SMALL, MEDIUM = excluded.MEDIUM,"
+    " LARGE = excluded.LARGE";
+static const char sql_del[] = "DELETE FROM SESSIONS WHERE ID = ?1 AND "
+                              "PROPID = ?1 AND APPNAME = ?2";
+static const char sql_expire[] =
+    "DELETE FROM SESSIONS WHERE APPNAME = ?2 AND MAXINACTIVETIME >= 0"
+    " AND LASTACCESS + MAXINACTIVETIME * 1000 < ?1";
+static const char sql_count[] = "SELECT count(*) FROM SESSIONS";
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *get, *set, *del, *expire, *count;
+    struct store_config cfg;
+    const char *app;
+    int app_len;
+    uint64_t busy_retries;
+    char path[4096];
+};
+
+/* ---- SQLite result codes → PT_* (the one place) ------------------------- */
+
+int store_rc_status(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE:
+        return PT_OK;
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+        return PT_EIO;
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+        return PT_ECANTCREAT;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_FORMAT:
+    case SQLITE_TOOBIG:
+        return PT_EDATA;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return PT_EUNAVAIL;
+    case SQLITE_INTERRUPT:
+        return PT_EINTR;
+    case SQLITE_AUTH:
+        return PT_EPERM;
+    default: /* NOMEM, MISUSE, CONSTRAINT, INTERNAL, ...: our bug */
+        return PT_EINTERNAL;
+    }
+}
+
+static int store_fail(sqlite3 *db, int rc, struct pt_err *err,
+                      const char *what, const char *path)
+{
+    const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    return err_set(err, store_rc_status(rc), "%s '%s': %s", what, path, msg);
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+void store_config_init(struct store_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->page_size_bytes = 4096;
+    cfg->sync = STORE_SYNC_NORMAL;
+}
+
+int store_page_size_valid(uint32_t page_size_bytes)
+{
+    /* https://www.sqlite.org/pragma.html#pragma_page_size: a power of two
+     * between 512 and 65536 inclusive. */
+    return page_size_bytes >= 512 && page_size_bytes <= 65536 &&
+           (page_size_bytes & (page_size_bytes - 1)) == 0;
+}
+
+enum store_column store_place(const struct store_config *cfg, uint64_t n)
+{
+    if (n <= cfg->small_max_bytes)
+        return STORE_COL_SMALL;
+    if (n <= cfg->medium_max_bytes)
+        return STORE_COL_MEDIUM;
+    if (n <= cfg->large_max_bytes)
+        return STORE_COL_LARGE;
+    return STORE_COL_NONE;
+}
+
+const char *store_column_name(enum store_column col)
+{
+    switch (col) {
+    case STORE_COL_SMALL:
+        return "SMALL";
+    case STORE_COL_MEDIUM:
+        return "MEDIUM";
+    case STORE_COL_LARGE:
+        return "LARGE";
+    default:
+        return "NONE";
+    }
+}
+
+/* ---- statements with busy retry ----------------------------------------- */
+
+/*
+ * Step with retry: busy_timeout already waits inside SQLite, but some
+ * SQLITE_BUSY cases return at once (WAL recovery, a read snapshot that
+ * cannot be upgraded); those are retried with a short backoff until the
+ * connection's busy_timeout_ms is spent.
+ */
+static int store_step(struct store *s, sqlite3_stmt *st)
+{
+    uint64_t deadline = 0;
+    long sleep_us = 50;
+
+    for (;;) {
+        int rc = sqlite3_step(st);
+        int prim = rc & 0xff;
+        if (prim != SQLITE_BUSY && prim != SQLITE_LOCKED)
+            return rc;
+        uint64_t now = pt_now_ns();
+        if (deadline == 0)
+            deadline = now + (uint64_t)s->cfg.busy_timeout_ms * 1000000u;
+        else if (now > deadline)
+            return rc;
+        sqlite3_reset(st);
+        s->busy_retries++;
+        struct timespec ts = {0, sleep_us * 1000};
+        nanosleep(&ts, NULL);
+        if (sleep_us < 10000)
+            sleep_us *= 2;
+    }
+}
+
+static int store_exec(struct store *s, const char *sql, struct pt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        do
+            rc = store_step(s, st);
+        while (rc == SQLITE_ROW);
+    }
+    if (rc != SQLITE_DONE) {
+        int ret = err_set(err, store_rc_status(rc), "store '%s': %s: %s",
+                          s->path, sql, sqlite3_errmsg(s->db));
+        sqlite3_finalize(st);
+        return ret;
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* One integer from a one-row query (PRAGMA page_size, count(*) ...). */
+static int store_query_i64(struct store *s, const char *sql, int64_t *out,
+                           struct pt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_ROW) {
+        int ret = err_set(err, store_rc_status(rc ? rc : SQLITE_INTERNAL),
+                          "store '%s': %s: %s", s->path, sql,
+                          sqlite3_errmsg(s->db));
+        sqlite3_finalize(st);
+        return ret;
+    }
+    *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+static int store_prepare(struct store *s, struct pt_err *err)
+{
+    static const struct {
+        const char *sql;
+        size_t off;
+    } stmts[] = {
+        {sql_get, offsetof(struct store, get)},
+        {sql_set, offsetof(struct store, set)},
+        {sql_del, offsetof(struct store, del)},
+        {sql_expire, offsetof(struct store, expire)},
+        {sql_count, offsetof(struct store, count)},
+    };
+    for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
+        sqlite3_stmt **slot = (sqlite3_stmt **)((char *)s + stmts[i].off);
+        int rc = sqlite3_prepare_v3(s->db, stmts[i].sql, -1,
+                                    SQLITE_PREPARE_PERSISTENT, slot, NULL);
+        if (rc != SQLITE_OK)
+            return store_fail(s->db, rc, err, "cannot prepare statements on",
+                              s->path);
+    }
+    return 0;
+}
+
+/* Connection settings every connection applies (they are not persistent). */
+static int store_configure(struct store *s, struct pt_err *err)
+{
+    static const char *const sync_names[] = {"OFF", "NORMAL", "FULL"};
+    char sql[128];
+    int ret;
+
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, (int)s->cfg.busy_timeout_ms);
+    snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s",
+             sync_names[s->cfg.sync]);
+    if ((ret = store_exec(s, sql, err)) < 0)
+        return ret;
+    if (s->cfg.cache_bytes > 0) {
+        /* Negative cache_size: a budget in KiB, so stores with different
+         * page sizes get the same memory
+         * (https://www.sqlite.org/pragma.html#pragma_cache_size). */
+        uint64_t kib = s->cfg.cache_bytes / 1024;
+        snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%llu",
+                 (unsigned long long)(kib ? kib : 1));
+        if ((ret = store_exec(s, sql, err)) < 0)
+            return ret;
+    }
+    if (s->cfg.max_pages > 0) {
+        snprintf(sql, sizeof(sql), "PRAGMA max_page_count = %llu",
+                 (unsigned long long)s->cfg.max_pages);
+        if ((ret = store_exec(s, sql, err)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static int store_new(const char *path, const struct store_config *cfg,
+                     struct store **out, struct pt_err *err)
+{
+    struct store *s;
+
+    if (strlen(path) >= sizeof(s->path))
+        return err_set(err, PT_ECANTCREAT, "store path too long: '%.64s...'",
+                       path);
+    s = pt_calloc(1, sizeof(*s));
+    if (!s)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    s->cfg = *cfg;
+    if (s->cfg.busy_timeout_ms == 0)
+        s->cfg.busy_timeout_ms = STORE_DEFAULT_BUSY_MS;
+    if ((unsigned)s->cfg.sync > STORE_SYNC_FULL)
+        s->cfg.sync = STORE_SYNC_NORMAL;
+    s->app = cfg->app_name ? cfg->app_name : STORE_DEFAULT_APP;
+    s->app_len = (int)strlen(s->app);
+    strcpy(s->path, path);
+    *out = s;
+    return 0;
+}
+
+int store_create(const char *path, const struct store_config *cfg,
+                 struct store **out, struct pt_err *err)
+{
+    struct store *s = NULL;
+    struct stat stbuf;
+    char sql[64];
+    int64_t got = 0;
+    int ret, rc;
+
+    *out = NULL;
+    if (!store_page_size_valid(cfg->page_size_bytes))
+        return err_set(err, PT_EDATA,
+                       "page size %u is not one SQLite accepts (512, 1K, "
+                       "2K, 4K, 8K, 16K, 32K, 64K)",
+                       cfg->page_size_bytes);
+    if (stat(path, &stbuf) == 0)
+        return err_set(err, PT_ECANTCREAT, "store '%s' already exists", path);
+    if ((ret = store_new(path, cfg, &s, err)) < 0)
+        return ret;
+    rc = sqlite3_open_v2(path, &s->db,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                             SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+                         NULL);
+    if (rc != SQLITE_OK) {
+        ret = store_fail(s->db, rc, err, "cannot create store", path);
+        goto fail;
+    }
+    /* page_size first, on the connection that creates the first table. */
+    snprintf(sql, sizeof(sql), "PRAGMA page_size = %u", cfg->page_size_bytes);
+    if ((ret = store_exec(s, sql, err)) < 0)
+        goto fail;
+    if ((ret = store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0)
+        goto fail;
+    if ((ret = store_configure(s, err)) < 0)
+        goto fail;
+    if ((ret = store_exec(s, store_schema, err)) < 0)
+        goto fail;
+    if ((ret = store_query_i64(s, "PRAGMA page_size", &got, err)) < 0)
+        goto fail;
+    if ((uint64_t)got != cfg->page_size_bytes) {
+        ret = err_set(err, PT_EINTERNAL,
+                      "store '%s': page size is %lld, asked for %u", path,
+                      (long long)got, cfg->page_size_bytes);
+        goto fail;
+    }
+    if ((ret = store_query_i64(s, "PRAGMA journal_mode", &got, err)) < 0)
+        goto fail;
+    if ((ret = store_prepare(s, err)) < 0)
+        goto fail;
+    *out = s;
+    return 0;
+fail:
+    /* The creator leaves nothing half-made behind. */
+    store_close(s);
+    {
+        char side[4096 + 8];
+        unlink(path);
+        snprintf(side, sizeof(side), "%s-wal", path);
+        unlink(side);
+        snprintf(side, sizeof(side), "%s-shm", path);
+        unlink(side);
+    }
+    return ret;
+}
+
+int store_open(const char *path, const struct store_config *cfg,
+               struct store **out, struct pt_err *err)
+{
+    struct store *s = NULL;
+    struct stat stbuf;
+    int64_t n = 0;
+    int ret, rc;
+
+    *out = NULL;
+    if (stat(path, &stbuf) != 0)
+        return err_set(err, PT_ENOINPUT, "cannot open store '%s': %s", path,
+                       strerror(errno));
+    if ((ret = store_new(path, cfg, &s, err)) < 0)
+        return ret;
+    rc = sqlite3_open_v2(path, &s->db,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                             SQLITE_OPEN_EXRESCODE,
+                         NULL);
+    if (rc != SQLITE_OK) {
+        ret = store_fail(s->db, rc, err, "cannot open store", path);
+        goto fail;
+    }
+    if ((ret = store_configure(s, err)) < 0)
+        goto fail;
+    if ((ret = store_query_i64(s,
+                               "SELECT count(*) FROM sqlite_schema WHERE "
+                               "type = 'table' AND name = 'SESSIONS'",
+                               &n, err)) < 0)
+        goto fail;
+    if (n != 1) {
+        ret = err_set(err, PT_EDATA, "'%s' is not a session store (no "
+                      "SESSIONS table)", path);
+        goto fail;
+    }
+    if ((ret = store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0)
+        goto fail;
+    if ((ret = store_prepare(s, err)) < 0)
+        goto fail;
+    *out = s;
+    return 0;
+fail:
+    store_close(s);
+    return ret;
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->get);
+    sqlite3_finalize(s->set);
+    sqlite3_finalize(s->del);
+    sqlite3_finalize(s->expire);
+    sqlite3_finalize(s->count);
+    sqlite3_close(s->db); /* all statements finalized: never SQLITE_BUSY */
+    free(s);
+}
+
+/* ---- operations --------------------------------------------------------- */
+
+static int store_bind_key(struct store *s, sqlite3_stmt *st, const char *id,
+                          size_t id_len)
+{
+    int rc;
+    if (id_len > INT_MAX)
+        return SQLITE_TOOBIG;
+    rc = sqlite3_bind_text(st, 1, id, (int)id_len, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, s->app, s->app_len, SQLITE_STATIC);
+    return rc;
+}
+
+/* Finish a statement that failed (or succeeded) and release its bindings. */
+static int store_stmt_fail(struct store *s, sqlite3_stmt *st, int rc,
+                           const char *what, const char *id, size_t id_len,
+                           struct pt_err *err)
+{
+    int ret = err_set(err, store_rc_status(rc), "store '%s': %s '%.*s': %s",
+                      s->path, what, (int)(id_len > 64 ? 64 : id_len), id,
+                      sqlite3_errmsg(s->db));
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return ret;
+}
+
+int store_session_get(struct store *s, const char *id, size_t id_len,
+                      struct store_session *out, void *buf, size_t cap,
+                      struct pt_err *err)
+{
+    sqlite3_stmt *st = s->get;
+    int rc = store_bind_key(s, st, id, id_len);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return store_stmt_fail(s, st, rc, "cannot read session", id, id_len,
+                               err);
+    memset(out, 0, sizeof(*out));
+    out->column = STORE_COL_NONE;
+    for (int c = 0; c < 3; c++) {
+        if (sqlite3_column_type(st, c) == SQLITE_NULL)
+            continue;
+        const void *p = sqlite3_column_blob(st, c);
+        int n = sqlite3_column_bytes(st, c);
+        out->column = (enum store_column)c;
+        out->n_bytes = (uint64_t)n;
+        if (buf && p && n > 0)
+            memcpy(buf, p, (size_t)n < cap ? (size_t)n : cap);
+        break;
+    }
+    out->last_access_ms = sqlite3_column_int64(st, 3);
+    out->creation_ms = sqlite3_column_int64(st, 4);
+    out->max_inactive_s = sqlite3_column_int(st, 5);
+    sqlite3_reset(st);
+    return 1;
+}
+
+int store_session_set(struct store *s, const char *id, size_t id_len,
+                      const void *data, uint64_t n, int64_t now_ms,
+                      int32_t max_inactive_s, struct pt_err *err)
+{
+    static const char empty[1] = {0};
+    sqlite3_stmt *st = s->set;
+    enum store_column col = store_place(&s->cfg, n);
+    int rc;
+
+    if (col == STORE_COL_NONE)
+        return err_set(err, PT_EDATA,
+                       "session '%.*s': object of %llu bytes exceeds the "
+                       "LARGE column (%llu bytes)",
+                       (int)(id_len > 64 ? 64 : id_len), id,
+                       (unsigned long long)n,
+                       (unsigned long long)s->cfg.large_max_bytes);
+    rc = store_bind_key(s, st, id, id_len);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 3, now_ms);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 4, max_inactive_s);
+    for (int c = 0; c < 3 && rc == SQLITE_OK; c++) {
+        if (c == (int)col)
+            /* A zero-length object must stay a BLOB, not NULL. */
+            rc = sqlite3_bind_blob64(st, 5 + c, data && n ? data : empty, n,
+                                     SQLITE_STATIC);
+        else
+            rc = sqlite3_bind_null(st, 5 + c);
+    }
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_DONE)
+        return store_stmt_fail(s, st, rc, "cannot write session", id, id_len,
+                               err);
+    sqlite3_reset(st);
+    return 0;
+}
+
+int store_session_invalidate(struct store *s, const char *id, size_t id_len,
+                             struct pt_err *err)
+{
+    sqlite3_stmt *st = s->del;
+    int rc = store_bind_key(s, st, id, id_len);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_DONE)
+        return store_stmt_fail(s, st, rc, "cannot invalidate session", id,
+                               id_len, err);
+    sqlite3_reset(st);
+    return sqlite3_changes(s->db) > 0 ? 1 : 0;
+}
+
+int store_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
+                 struct pt_err *err)
+{
+    sqlite3_stmt *st = s->expire;
+    int rc = sqlite3_bind_int64(st, 1, now_ms);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, s->app, s->app_len, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_DONE)
+        return store_stmt_fail(s, st, rc, "cannot expire", "sessions", 8,
+                               err);
+    sqlite3_reset(st);
+    if (n_expired)
+        *n_expired = (uint64_t)sqlite3_changes64(s->db);
+    return 0;
+}
+
+int store_count(struct store *s, uint64_t *n_sessions, struct pt_err *err)
+{
+    sqlite3_stmt *st = s->count;
+    int rc = store_step(s, st);
+    if (rc != SQLITE_ROW)
+        return store_stmt_fail(s, st, rc, "cannot count", "sessions", 8, err);
+    *n_sessions = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return 0;
+}
+
+int store_begin(struct store *s, struct pt_err *err)
+{
+    /* IMMEDIATE: take the write lock now (waiting on busy), so no write
+     * inside the transaction can fail with a lock upgrade. */
+    return store_exec(s, "BEGIN IMMEDIATE", err);
+}
+
+int store_commit(struct store *s, struct pt_err *err)
+{
+    return store_exec(s, "COMMIT", err);
+}
+
+void store_rollback(struct store *s)
+{
+    if (s && !sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- measurement -------------------------------------------------------- */
+
+int store_stats_get(struct store *s, struct store_stats *st, int reset,
+                    struct pt_err *err)
+{
+    static const int ops[] = {SQLITE_DBSTATUS_CACHE_HIT,
+                              SQLITE_DBSTATUS_CACHE_MISS,
+                              SQLITE_DBSTATUS_CACHE_WRITE};
+    uint64_t *dst[] = {&st->cache_hits, &st->cache_misses,
+                       &st->cache_writes};
+    for (size_t i = 0; i < 3; i++) {
+        int cur = 0, hi = 0;
+        int rc = sqlite3_db_status(s->db, ops[i], &cur, &hi, reset);
+        if (rc != SQLITE_OK)
+            return store_fail(s->db, rc, err, "cannot read counters of",
+                              s->path);
+        /* The counters are int: read them often enough (the replay does
+         * per client at the end; 2^31 page hits is far beyond a run). */
+        *dst[i] = (uint64_t)(unsigned)cur;
+    }
+    st->busy_retries = s->busy_retries;
+    if (reset)
+        s->busy_retries = 0;
+    return 0;
+}
+
+int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
+                    struct pt_err *err)
+{
+    int64_t v = 0;
+    int ret;
+    struct stat stbuf;
+    char wal[4096 + 8];
+
+    memset(sp, 0, sizeof(*sp));
+    if (checkpoint) {
+        int rc = sqlite3_wal_checkpoint_v2(
+            s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+        /* BUSY: another connection still reads; a PASSIVE checkpoint then
+         * copies what it can and the WAL size says what is left. */
+        if ((rc & 0xff) == SQLITE_BUSY)
+            rc = sqlite3_wal_checkpoint_v2(
+                s->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+            return store_fail(s->db, rc, err, "cannot checkpoint", s->path);
+    }
+    if ((ret = store_query_i64(s, "PRAGMA page_size", &v, err)) < 0)
+        return ret;
+    sp->page_size_bytes = (uint32_t)v;
+    if ((ret = store_query_i64(s, "PRAGMA page_count", &v, err)) < 0)
+        return ret;
+    sp->page_count = (uint64_t)v;
+    sp->db_bytes = sp->page_count * sp->page_size_bytes;
+    if ((ret = store_query_i64(s, "PRAGMA freelist_count", &v, err)) < 0)
+        return ret;
+    sp->free_pages = (uint64_t)v;
+    /* dbstat walks the b-tree and classifies every page (Debian builds
+     * SQLite with SQLITE_ENABLE_DBSTAT_VTAB). */
+    if ((ret = store_query_i64(s,
+                               "SELECT count(*) FROM dbstat WHERE name = "
+                               "'SESSIONS' AND pagetype = 'overflow'",
+                               &v, err)) < 0)
+        return ret;
+    sp->overflow_pages = (uint64_t)v;
+    if ((ret = store_query_i64(s,
+                               "SELECT count(*) FROM dbstat WHERE name = "
+                               "'SESSIONS' AND pagetype = 'leaf'",
+                               &v, err)) < 0)
+        return ret;
+    sp->leaf_pages = (uint64_t)v;
+    snprintf(wal, sizeof(wal), "%s-wal", s->path);
+    if (stat(wal, &stbuf) == 0)
+        sp->wal_bytes = (uint64_t)stbuf.st_size;
+    return 0;
+}
+
+int store_integrity_check(struct store *s, struct pt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st,
+                                NULL);
+    int ret = 0;
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_ROW) {
+        ret = store_fail(s->db, rc, err, "cannot check", s->path);
+    } else {
+        const char *r = (const char *)sqlite3_column_text(st, 0);
+        if (!r || strcmp(r, "ok") != 0)
+            ret = err_set(err, PT_EDATA, "store '%s' fails integrity_check: "
+                          "%.200s", s->path, r ? r : "(null)");
+    }
+    sqlite3_finalize(st);
+    return ret;
+}
