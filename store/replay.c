@@ -128,8 +128,7 @@ static void hist_summary(const struct hist *h, struct store_latency *l)
     l->p95_us = hist_quantile_us(h, 0.95);
     l->p99_us = hist_quantile_us(h, 0.99);
     l->max_us = (double)h->max_ns / 1000.0;
-    l->mean_us = h->count ? (double)h->sum_ns / (double)h->count / 1000.0
-                          : 0.0;
+    l->mean_us = h->count ? (double)h->sum_ns / (double)h->count / 1000.0 : 0.0;
 }
 
 /* ---- the trace in memory ------------------------------------------------ */
@@ -149,8 +148,10 @@ int store_trace_load(struct store_trace *t, const char *path,
             uint64_t ncap = cap ? cap * 2 : 4096;
             void *p = pt_realloc(t->reqs, ncap * sizeof(*t->reqs));
             if (!p) {
-                ret = err_set(err, PT_EINTERNAL, "out of memory reading "
-                              "trace '%s'", path);
+                ret = err_set(err, PT_EINTERNAL,
+                              "out of memory reading "
+                              "trace '%s'",
+                              path);
                 goto fail;
             }
             t->reqs = p;
@@ -222,10 +223,10 @@ struct replay_shared {
     const struct store_config *cfg;
     const struct store_replay_opts *o;
     const unsigned char *payload; /* max_bytes of filler, read-only */
-    pthread_mutex_t mu; /* the start gate: */
+    pthread_mutex_t mu;           /* the start gate: */
     pthread_cond_t cv;
-    unsigned n_ready;  /* clients warmed up and waiting */
-    int go;            /* 1: start, -1: give up (a client failed to start) */
+    unsigned n_ready; /* clients warmed up and waiting */
+    int go;           /* 1: start, -1: give up (a client failed to start) */
     atomic_uint_fast64_t done; /* requests finished, all clients */
     atomic_int stop;           /* set on error or interrupt */
 };
@@ -260,8 +261,10 @@ static int replay_ack(const struct replay_shared *sh, uint64_t idx,
                      (unsigned long long)idx, names[r->op],
                      (int)(klen > 400 ? 400 : klen), key, r->size_bytes);
     if (n < 0 || write(sh->o->ack_fd, line, (size_t)n) != n)
-        return err_set(err, PT_EIO, "cannot write the acknowledgement log: "
-                       "%s", strerror(errno));
+        return err_set(err, PT_EIO,
+                       "cannot write the acknowledgement log: "
+                       "%s",
+                       strerror(errno));
     return 0;
 }
 
@@ -524,12 +527,11 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
         hist_summary(&all[op], &res->latency[op]);
     res->ops = all[STORE_OP_ALL].count;
     res->elapsed_s = (double)(t1 - t0) / 1e9;
-    res->ops_per_s = res->elapsed_s > 0 ? (double)res->ops / res->elapsed_s
-                                        : 0.0;
+    res->ops_per_s =
+        res->elapsed_s > 0 ? (double)res->ops / res->elapsed_s : 0.0;
     if (res->cache_hits + res->cache_misses > 0)
-        res->cache_hit_ratio =
-            (double)res->cache_hits /
-            (double)(res->cache_hits + res->cache_misses);
+        res->cache_hit_ratio = (double)res->cache_hits /
+                               (double)(res->cache_hits + res->cache_misses);
     ret = store_space_get(loader, &res->space, 1, err);
 out:
     if (cl) {

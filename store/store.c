@@ -36,26 +36,26 @@
 
 #include "store/store.h"
 
-#define STORE_DEFAULT_APP "pagetune"
+/* WebSphere writes the virtual host and web module as APPNAME. */
+#define STORE_DEFAULT_APP "default_host/pagetune"
 #define STORE_DEFAULT_BUSY_MS 30000u
 
 /* WebSphere's DB2 SESSIONS table with SQLite types: the three object
  * columns are BLOB (DB2: VARCHAR(s) FOR BIT DATA, LONG VARCHAR FOR BIT DATA,
  * BLOB(2M)). */
-static const char store_schema[] =
-    "CREATE TABLE SESSIONS ("
-    " ID VARCHAR(128) NOT NULL,"
-    " PROPID VARCHAR(128) NOT NULL,"
-    " APPNAME VARCHAR(128) NOT NULL,"
-    " LISTENERCNT SMALLINT,"
-    " LASTACCESS BIGINT,"
-    " CREATIONTIME BIGINT,"
-    " MAXINACTIVETIME INTEGER,"
-    " USERNAME VARCHAR(256),"
-    " SMALL BLOB,"
-    " MEDIUM BLOB,"
-    " LARGE BLOB,"
-    " PRIMARY KEY (ID, PROPID, APPNAME))";
+static const char store_schema[] = "CREATE TABLE SESSIONS ("
+                                   " ID VARCHAR(128) NOT NULL,"
+                                   " PROPID VARCHAR(128) NOT NULL,"
+                                   " APPNAME VARCHAR(128) NOT NULL,"
+                                   " LISTENERCNT SMALLINT,"
+                                   " LASTACCESS BIGINT,"
+                                   " CREATIONTIME BIGINT,"
+                                   " MAXINACTIVETIME INTEGER,"
+                                   " USERNAME VARCHAR(256),"
+                                   " SMALL BLOB,"
+                                   " MEDIUM BLOB,"
+                                   " LARGE BLOB,"
+                                   " PRIMARY KEY (ID, PROPID, APPNAME))";
 
 /* Single-row mode: PROPID = ID, as WebSphere writes the main row. */
 static const char sql_get[] =
@@ -120,8 +120,8 @@ int store_rc_status(int rc)
     }
 }
 
-static int store_fail(sqlite3 *db, int rc, struct pt_err *err,
-                      const char *what, const char *path)
+static int store_fail(sqlite3 *db, int rc, struct pt_err *err, const char *what,
+                      const char *path)
 {
     const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     return err_set(err, store_rc_status(rc), "%s '%s': %s", what, path, msg);
@@ -229,9 +229,9 @@ static int store_query_i64(struct store *s, const char *sql, int64_t *out,
     if (rc == SQLITE_OK)
         rc = store_step(s, st);
     if (rc != SQLITE_ROW) {
-        int ret = err_set(err, store_rc_status(rc ? rc : SQLITE_INTERNAL),
-                          "store '%s': %s: %s", s->path, sql,
-                          sqlite3_errmsg(s->db));
+        int ret =
+            err_set(err, store_rc_status(rc ? rc : SQLITE_INTERNAL),
+                    "store '%s': %s: %s", s->path, sql, sqlite3_errmsg(s->db));
         sqlite3_finalize(st);
         return ret;
     }
@@ -413,8 +413,10 @@ int store_open(const char *path, const struct store_config *cfg,
                                &n, err)) < 0)
         goto fail;
     if (n != 1) {
-        ret = err_set(err, PT_EDATA, "'%s' is not a session store (no "
-                      "SESSIONS table)", path);
+        ret = err_set(err, PT_EDATA,
+                      "'%s' is not a session store (no "
+                      "SESSIONS table)",
+                      path);
         goto fail;
     }
     if ((ret = store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0)
@@ -565,8 +567,7 @@ int store_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
     if (rc == SQLITE_OK)
         rc = store_step(s, st);
     if (rc != SQLITE_DONE)
-        return store_stmt_fail(s, st, rc, "cannot expire", "sessions", 8,
-                               err);
+        return store_stmt_fail(s, st, rc, "cannot expire", "sessions", 8, err);
     sqlite3_reset(st);
     if (n_expired)
         *n_expired = (uint64_t)sqlite3_changes64(s->db);
@@ -610,8 +611,7 @@ int store_stats_get(struct store *s, struct store_stats *st, int reset,
     static const int ops[] = {SQLITE_DBSTATUS_CACHE_HIT,
                               SQLITE_DBSTATUS_CACHE_MISS,
                               SQLITE_DBSTATUS_CACHE_WRITE};
-    uint64_t *dst[] = {&st->cache_hits, &st->cache_misses,
-                       &st->cache_writes};
+    uint64_t *dst[] = {&st->cache_hits, &st->cache_misses, &st->cache_writes};
     for (size_t i = 0; i < 3; i++) {
         int cur = 0, hi = 0;
         int rc = sqlite3_db_status(s->db, ops[i], &cur, &hi, reset);
@@ -681,8 +681,7 @@ int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
 int store_integrity_check(struct store *s, struct pt_err *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st,
-                                NULL);
+    int rc = sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL);
     int ret = 0;
     if (rc == SQLITE_OK)
         rc = store_step(s, st);
@@ -691,8 +690,10 @@ int store_integrity_check(struct store *s, struct pt_err *err)
     } else {
         const char *r = (const char *)sqlite3_column_text(st, 0);
         if (!r || strcmp(r, "ok") != 0)
-            ret = err_set(err, PT_EDATA, "store '%s' fails integrity_check: "
-                          "%.200s", s->path, r ? r : "(null)");
+            ret = err_set(err, PT_EDATA,
+                          "store '%s' fails integrity_check: "
+                          "%.200s",
+                          s->path, r ? r : "(null)");
     }
     sqlite3_finalize(st);
     return ret;

@@ -55,8 +55,8 @@ struct store_config {
                                   WebSphere's VARCHAR(s) FOR BIT DATA) */
     uint32_t medium_max_bytes; /* MEDIUM limit (DB2 LONG VARCHAR: 32700) */
     uint64_t large_max_bytes;  /* LARGE limit (DB2 BLOB(2M): 2097152) */
-    const char *app_name;      /* APPNAME column; NULL = "pagetune" (borrowed,
-                                  must outlive the store) */
+    const char *app_name;      /* APPNAME column; NULL = "default_host/pagetune"
+                                  (borrowed,      must outlive the store) */
     uint32_t busy_timeout_ms;  /* how long a statement waits for another
                                   connection's lock before failing with
                                   PT_EUNAVAIL; 0 = 30000 */
@@ -189,10 +189,10 @@ struct store_trace {
     uint64_t n_reqs;
     uint64_t n_keys;
     uint64_t n_gets, n_sets, n_dels;
-    uint64_t max_bytes;                 /* largest object size */
-    struct sim_trace_reader *reader;    /* keeps the key strings; owned */
-    uint64_t *first_size;               /* n_keys: size of the first request
-                                           naming the key (warm-up), owned */
+    uint64_t max_bytes;              /* largest object size */
+    struct sim_trace_reader *reader; /* keeps the key strings; owned */
+    uint64_t *first_size;            /* n_keys: size of the first request
+                                        naming the key (warm-up), owned */
 };
 struct store_trace_req {
     uint64_t time_ms;
@@ -211,7 +211,13 @@ int store_trace_load(struct store_trace *t, const char *path,
                      struct pt_err *err);
 void store_trace_release(struct store_trace *t);
 
-enum { STORE_OP_GET = 0, STORE_OP_SET, STORE_OP_DEL, STORE_OP_ALL, STORE_N_OPS };
+enum {
+    STORE_OP_GET = 0,
+    STORE_OP_SET,
+    STORE_OP_DEL,
+    STORE_OP_ALL,
+    STORE_N_OPS
+};
 
 /* Latency percentiles of one operation type, microseconds. */
 struct store_latency {
@@ -220,11 +226,11 @@ struct store_latency {
 };
 
 struct store_replay_opts {
-    unsigned n_clients;       /* threads, each with its own connection (>=1)
-                               */
-    int32_t max_inactive_s;   /* MAXINACTIVETIME written (default 1800) */
-    int ack_fd;               /* >= 0: after each committed set/del append
-                                 "INDEX,OP,KEY,SIZE\n" with write(2) */
+    unsigned n_clients;     /* threads, each with its own connection (>=1)
+                             */
+    int32_t max_inactive_s; /* MAXINACTIVETIME written (default 1800) */
+    int ack_fd;             /* >= 0: after each committed set/del append
+                               "INDEX,OP,KEY,SIZE\n" with write(2) */
     /* Called about every 100 ms from the calling thread with the number of
      * requests done; a nonzero return stops the replay (PT_EINTR). */
     int (*progress)(void *ctx, uint64_t done, uint64_t total);
@@ -245,7 +251,7 @@ struct store_replay_result {
     uint64_t cache_hits, cache_misses;         /* summed over clients */
     double cache_hit_ratio;                    /* hits / (hits + misses) */
     uint64_t busy_retries;
-    uint64_t placed[3]; /* sets by column SMALL, MEDIUM, LARGE */
+    uint64_t placed[3];       /* sets by column SMALL, MEDIUM, LARGE */
     struct store_space space; /* measured after the replay */
 };
 
