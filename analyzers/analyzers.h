@@ -224,6 +224,7 @@ struct rec_inputs {
     const struct rec_access *access;   /* may be NULL */
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */
     const char *tablespace_name;       /* NULL = "SESSTS<n>K" */
+    int sizes_from_histogram;          /* sizes are histogram bin bounds */
 };
 
 /* The model's figures for one candidate page size. */
@@ -244,6 +245,8 @@ struct rec_candidate {
     double direct_sectors;     /* 512-byte sectors read directly per access */
     double transfer_ms;        /* TRANSFERRATE at this page size */
     double io_ms;              /* estimated I/O ms per access */
+    double physical_ms;        /* part of io_ms from buffered misses */
+    double direct_ms;          /* part of io_ms from direct reads */
 };
 
 struct rec_result {
@@ -254,7 +257,8 @@ struct rec_result {
     size_t cost_idx;    /* cheapest io_ms per access */
     size_t chosen_idx;  /* the recommendation */
     int chosen_by_cost; /* 1: the cost model overrode the rule */
-    int evidence;       /* 1: trace, monitor or --memory given */
+    int evidence;       /* 1: trace, monitor, --memory or --sessions */
+    const struct rec_device *device; /* borrowed from the inputs */
     uint64_t memory_bytes;
     uint64_t sessions;          /* rows the model assumed */
     const char *sessions_basis; /* how `sessions` was obtained */

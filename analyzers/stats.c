@@ -341,18 +341,26 @@ int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
                        name, (unsigned long long)ps);
     m->page_size_bytes = (uint32_t)ps;
     snprintf(ctx, sizeof(ctx), "%s: summary", name);
-    if ((rc = pt_json_get_num(sum, "hit_ratio", &m->hit_ratio_pct, ctx, err)) <
-            0 ||
-        (rc = pt_json_opt_u64(sum, "logical_reads", &m->logical_reads, ctx,
+    /* null (no logical reads in the interval) means "unknown" */
+    if (json_is_null(json_object_get(sum, "hit_ratio")))
+        m->hit_ratio_pct = -1;
+    else if ((rc = pt_json_get_num(sum, "hit_ratio", &m->hit_ratio_pct, ctx,
+                                   err)) < 0)
+        return rc;
+    if (json_is_null(json_object_get(sum, "direct_read_share")))
+        m->direct_read_share = 0;
+    else if ((rc = pt_json_opt_num(sum, "direct_read_share",
+                                   &m->direct_read_share, ctx, err)) < 0)
+        return rc;
+    if ((rc = pt_json_opt_u64(sum, "logical_reads", &m->logical_reads, ctx,
                               err)) < 0 ||
         (rc = pt_json_opt_u64(sum, "physical_reads", &m->physical_reads, ctx,
                               err)) < 0 ||
         (rc = pt_json_opt_u64(sum, "direct_reads", &m->direct_reads, ctx,
-                              err)) < 0 ||
-        (rc = pt_json_opt_num(sum, "direct_read_share", &m->direct_read_share,
-                              ctx, err)) < 0)
+                              err)) < 0)
         return rc;
-    if (!(m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100))
+    if (!(m->hit_ratio_pct == -1 ||
+          (m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100)))
         return err_set(err, PT_EDATA,
                        "%s: summary hit_ratio must be a percentage 0..100",
                        name);

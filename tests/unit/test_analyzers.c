@@ -284,6 +284,219 @@ static void test_drift(void **state)
     assert_int_equal(rec_drift(&cur, 4096, 5000, 0.1, why, sizeof(why)), 0);
 }
 
+/* Run the model on n copies of one size with the default options. */
+static uint32_t recommend_uniform(uint64_t size, size_t n)
+{
+    uint64_t *v = calloc(n, sizeof(*v));
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    uint32_t ps;
+
+    assert_non_null(v);
+    assert_non_null(r);
+    for (size_t i = 0; i < n; i++)
+        v[i] = size;
+    in.engine = &db2;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = n;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->chosen_by_cost, 0);
+    ps = r->cand[r->chosen_idx].page_size_bytes;
+    free(v);
+    free(r);
+    return ps;
+}
+
+static void test_inflection_points(void **state)
+{
+    (void)state;
+    /* the founding article: 4 KB, 10 KB, 30 KB objects step at 8/16/32 K */
+    assert_int_equal(recommend_uniform(2000, 100), 4096);
+    assert_int_equal(recommend_uniform(4000, 100), 8192);
+    assert_int_equal(recommend_uniform(10000, 100), 16384);
+    assert_int_equal(recommend_uniform(30000, 100), 32768);
+    /* exactly at the SMALL limits */
+    assert_int_equal(recommend_uniform(3122, 10), 4096);
+    assert_int_equal(recommend_uniform(3123, 10), 8192);
+    assert_int_equal(recommend_uniform(31794, 10), 32768);
+}
+
+static void test_target_crossing(void **state)
+{
+    /* 93 % fit 4K, 96 % fit 8K, all fit 16K */
+    uint64_t v[100];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    (void)state;
+
+    for (size_t i = 0; i < 100; i++)
+        v[i] = i < 93 ? 2000 : i < 96 ? 6000 : 12000;
+    in.engine = &db2;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 100;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_true(fabs(r->cand[0].inline_fraction - 0.93) < 1e-9);
+    assert_true(fabs(r->cand[1].inline_fraction - 0.96) < 1e-9);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 8192);
+    in.inline_target = 0.97;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 16384);
+    in.inline_target = 0.90;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 4096);
+    /* the arithmetic a DBA redoes: 4K direct reads = 7 % of accesses */
+    assert_true(fabs(r->cand[0].direct_reads - 0.07) < 1e-9);
+    assert_true(fabs(r->cand[0].outline_fraction[0] - 0.07) < 1e-9);
+    /* sectors: 3 x 6000 -> 6144, 4 x 12000 -> 12288 bytes / 512 */
+    assert_true(fabs(r->cand[0].direct_sectors - (3 * 12.0 + 4 * 24.0) / 100) <
+                1e-9);
+    in.inline_target = 1.5;
+    assert_int_equal(rec_recommend(r, &in, &err), PT_EDATA);
+    free(r);
+}
+
+static void test_memory_changes_choice(void **state)
+{
+    /* 2000-byte sessions: one row per 4K page (54 % full), seven per 16K.
+     * Ample memory: 4K by the rule. Tight memory at 100k sessions: a
+     * 16K pool of the same bytes caches 75 % more rows, the model moves. */
+    uint64_t v[100];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    for (size_t i = 0; i < 100; i++)
+        v[i] = 2000;
+    in.engine = &db2;
+    in.device = &hdd;
+    in.sizes = v;
+    in.n_sizes = 100;
+    in.memory_bytes = 1ULL << 30;
+    in.memory_given = 1;
+    in.sessions = 100000;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 4096);
+    assert_int_equal(r->cand[0].bufferpool_pages, 262144);
+    assert_int_equal(r->cand[3].bufferpool_pages, 32768);
+    assert_true(r->cand[0].hit_ratio == 1.0);
+
+    in.memory_bytes = 64ULL << 20;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[0].bufferpool_pages, 16384);
+    /* 4K: 1 row/page -> 100000 data pages, hit 16384/100000 */
+    assert_true(fabs(r->cand[0].rows_per_page - 1.0) < 1e-9);
+    assert_true(fabs(r->cand[0].hit_ratio - 0.16384) < 1e-9);
+    assert_true(r->chosen_by_cost);
+    assert_true(r->cand[r->chosen_idx].page_size_bytes > 4096);
+    assert_true(r->cand[r->chosen_idx].io_ms < r->cand[0].io_ms * 0.9);
+    assert_non_null(strstr(r->reasons[0], "cost model"));
+
+    doc = rec_result_to_json(r, &db2, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")),
+                     1);
+    assert_string_equal(json_string_value(json_object_get(doc, "decided_by")),
+                        "cost_model");
+    assert_int_equal(json_array_size(json_object_get(doc, "candidates")), 4);
+    {
+        json_t *bp = json_object_get(doc, "bufferpool");
+        json_t *ts = json_object_get(doc, "tablespace");
+        json_int_t ps = json_integer_value(json_object_get(doc, "page_size"));
+        assert_int_equal(json_integer_value(json_object_get(bp, "page_size")),
+                         ps);
+        assert_int_equal(json_integer_value(json_object_get(ts, "page_size")),
+                         ps);
+        assert_true(
+            json_integer_value(json_object_get(ts, "extent_size")) >= 2 &&
+            json_integer_value(json_object_get(ts, "extent_size")) <= 256);
+        /* TRANSFERRATE follows the page size: 100 MB/s hdd */
+        assert_true(fabs(json_real_value(json_object_get(ts, "transfer_rate")) -
+                         0.04 * (double)ps / 4096) < 1e-6);
+    }
+    json_decref(doc);
+    free(r);
+}
+
+static void test_trace_model(void **state)
+{
+    /* 1000 sessions of 1000 bytes, 10 hot ones get all reads: a tiny pool
+     * still hits almost always */
+    uint64_t sizes[1000], gets[1000];
+    struct rec_access a = {1000, sizes, gets};
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    (void)state;
+
+    for (size_t i = 0; i < 1000; i++) {
+        sizes[i] = 1000;
+        gets[i] = i % 100 == 0 ? 1000 : 0;
+    }
+    in.engine = &db2;
+    in.device = &hdd;
+    in.access = &a;
+    in.memory_bytes = 32 * 32768;
+    in.memory_given = 1;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->sessions, 1000);
+    for (size_t i = 0; i < r->n_cand; i++)
+        assert_true(r->cand[i].hit_ratio > 0.99);
+    /* uniform popularity, pool of 10 pages out of ~40 at 32K: LRU ~ 1/4 */
+    for (size_t i = 0; i < 1000; i++)
+        gets[i] = 1;
+    in.memory_bytes = 10 * 32768;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_true(r->cand[3].hit_ratio > 0.2 && r->cand[3].hit_ratio < 0.3);
+    free(r);
+}
+
+static void test_monitor(void **state)
+{
+    struct rec_monitor m;
+    struct pt_err err;
+    json_t *doc = json_loads(
+        "{\"schema_version\":1,\"engine\":\"db2\",\"current\":{\"page_size\":"
+        "4096,\"bufferpool_pages\":1000,\"bufferpool_bytes\":4096000},"
+        "\"summary\":{\"hit_ratio\":50.0,\"logical_reads\":100,"
+        "\"physical_reads\":50,\"direct_reads\":10,\"direct_read_share\":0.1}}",
+        0, NULL);
+    uint64_t v[10];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    (void)state;
+
+    assert_int_equal(rec_monitor_from_json(&m, doc, "m.json", &err), 0);
+    assert_int_equal(m.page_size_bytes, 4096);
+    assert_int_equal(m.bufferpool_pages, 1000);
+    assert_true(fabs(m.hit_ratio_pct - 50) < 1e-9);
+    for (size_t i = 0; i < 10; i++)
+        v[i] = 2000;
+    in.engine = &db2;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 10;
+    in.monitor = &m;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    /* memory = the current pool; 1 row per 4K page, h0 = 0.5 -> 2000 rows */
+    assert_int_equal(r->memory_bytes, 4096000);
+    assert_int_equal(r->sessions, 2000);
+    assert_true(fabs(r->cand[0].hit_ratio - 0.5) < 1e-9);
+    json_object_set_new(json_object_get(doc, "summary"), "hit_ratio",
+                        json_real(150));
+    assert_int_equal(rec_monitor_from_json(&m, doc, "m.json", &err), PT_EDATA);
+    json_object_del(doc, "current");
+    assert_int_equal(rec_monitor_from_json(&m, doc, "m.json", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "m.json"));
+    json_decref(doc);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +507,11 @@ int main(void)
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_sizes_text),
         cmocka_unit_test(test_drift),
+        cmocka_unit_test(test_inflection_points),
+        cmocka_unit_test(test_target_crossing),
+        cmocka_unit_test(test_memory_changes_choice),
+        cmocka_unit_test(test_trace_model),
+        cmocka_unit_test(test_monitor),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

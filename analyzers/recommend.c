@@ -1,0 +1,687 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * recommend.c — the cost model and the recommendation (pure; documented for
+ * DBAs in pagetune-recommend(1), section COST MODEL).
+ *
+ * For every page size P of the engine profile, at the SAME buffer-pool
+ * memory M (so page size is never confused with memory):
+ *
+ *   placement   each object goes inline (SMALL) or to an out-of-line column
+ *               (engine.c); inline fraction = inline objects / all objects.
+ *   rows/page   r_i = rows per page for object i's row; the table needs
+ *               D = N * mean(1 / r_i) data pages for N live sessions;
+ *               "rows per page" reported = 1 / mean(1 / r_i);
+ *               page fill = sum(row_i + overhead) / (sum(1 / r_i) * P).
+ *   pool        B = floor(M / P) pages.
+ *   hit ratio   uniform access (only sizes known): h = min(1, B / D).
+ *               With a trace: rows are packed into pages in first-seen
+ *               order (insert order), a page's popularity is the sum of
+ *               its rows' gets, and h is Che's approximation of LRU on
+ *               those page popularities (sum_j (1 - e^{-l_j T}) = B).
+ *   per access  one buffered (logical) read of the row's page, a physical
+ *               read with probability 1 - h costing OVERHEAD + TRANSFERRATE
+ *               (P); out-of-line objects add one direct read of
+ *               ceil(size / 512) sectors, costing OVERHEAD + bytes at the
+ *               device rate (DB2 does not cache LONG VARCHAR / LOB data).
+ *   io_ms       = (1 - h) * (OVERHEAD + TRANSFERRATE(P)) + direct ms.
+ *
+ * The choice: the inline rule (smallest P whose inline fraction reaches the
+ * target, IBM's procedure for session tables) unless there is evidence
+ * beyond sizes (trace, monitor, --memory, --sessions) and the cheapest P
+ * costs at least REC_OVERRIDE_MARGIN less I/O per access than the rule's.
+ *
+ * Neighbours: engine.c (page fit, device), stats.c (sizes, monitor),
+ * cli/cmd_recommend.c (inputs and output), ddl/ (renders the result).
+ */
+#include "analyzers/analyzers.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-candidate sums over the objects before the hit-ratio step. */
+struct cand_sums {
+    double share_sum; /* sum of 1 / rows_per_page_i (unweighted) */
+    double row_bytes; /* sum of row_i + row overhead (unweighted) */
+};
+
+static void reason(struct rec_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void reason(struct rec_result *r, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (r->n_reasons >= REC_MAX_REASONS)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->reasons[r->n_reasons], REC_REASON_LEN, fmt, ap);
+    va_end(ap);
+    r->n_reasons++;
+}
+
+static const char *ksize(uint64_t bytes, char *buf, size_t len)
+{
+    return pt_size_format(bytes, buf, len);
+}
+
+static uint64_t round_up(uint64_t v, uint64_t unit)
+{
+    if (unit <= 1)
+        return v;
+    return (v + unit - 1) / unit * unit;
+}
+
+/* Object i: size and access weight (1/n without a trace). */
+static uint64_t obj_size(const struct rec_inputs *in, size_t i)
+{
+    return in->access ? in->access->size_bytes[i] : in->sizes[i];
+}
+
+static size_t obj_count(const struct rec_inputs *in)
+{
+    return in->access ? in->access->n_keys : in->n_sizes;
+}
+
+/* Placement fractions, rows per page, page fill and direct-read cost. */
+static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
+                          const struct rec_inputs *in,
+                          const struct rec_page_rule *p, double total_gets)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_device *d = in->device;
+    size_t n = obj_count(in);
+    double w_uniform = 1.0 / (double)n;
+    uint64_t inline_n = 0;
+
+    memset(c, 0, sizeof(*c));
+    memset(s, 0, sizeof(*s));
+    c->page_size_bytes = p->page_size_bytes;
+    c->inline_limit_bytes = p->inline_limit_bytes;
+    c->transfer_ms = rec_device_transfer_ms(d, p->page_size_bytes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t size = obj_size(in, i);
+        int where = rec_engine_place(e, p, size);
+        uint32_t rpp = rec_engine_rows_per_page(e, p, size);
+        double w = w_uniform;
+
+        if (in->access && total_gets > 0)
+            w = (double)in->access->gets[i] / total_gets;
+        s->share_sum += 1.0 / rpp;
+        s->row_bytes +=
+            (double)rec_engine_row_bytes(e, p, size) + e->row_overhead_bytes;
+        if (where == REC_PLACE_INLINE) {
+            inline_n++;
+        } else if (where > 0) {
+            uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
+            c->outline_fraction[where - 1] += w_uniform;
+            if (!e->outline_buffered) {
+                c->direct_reads += w;
+                c->direct_sectors += w * (double)bytes / 512.0;
+                c->direct_ms += w * rec_device_read_ms(d, bytes);
+            }
+        } else {
+            c->too_big_fraction += w_uniform;
+        }
+    }
+    c->inline_fraction = (double)inline_n / (double)n;
+    c->rows_per_page = (double)n / s->share_sum;
+    c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* Groups of pages with (nearly) equal popularity: count and popularity. */
+struct pop_group {
+    double n;
+    double lambda;
+};
+
+static double che_fill(const struct pop_group *g, size_t ng, double t)
+{
+    double s = 0;
+    for (size_t i = 0; i < ng; i++)
+        s += g[i].n * -expm1(-g[i].lambda * t);
+    return s;
+}
+
+/*
+ * Hit ratio of an LRU pool of `pages` over pages with popularities
+ * lambda[0..np) (sum 1), by Che's approximation. Sorts lambda.
+ */
+static double che_hit_ratio(double *lambda, size_t np, double pages,
+                            struct pop_group *g)
+{
+    size_t ng = 0, nz = 0;
+    double lo = 0, hi = 1, h = 0;
+
+    qsort(lambda, np, sizeof(*lambda), cmp_desc);
+    for (size_t i = 0; i < np; i++) {
+        if (lambda[i] <= 0)
+            break;
+        nz++;
+        if (ng && lambda[i] >= g[ng - 1].lambda * 0.99 - 1e-300) {
+            /* keep the group's mean popularity */
+            g[ng - 1].lambda = (g[ng - 1].lambda * g[ng - 1].n + lambda[i]) /
+                               (g[ng - 1].n + 1);
+            g[ng - 1].n += 1;
+        } else {
+            g[ng].n = 1;
+            g[ng].lambda = lambda[i];
+            ng++;
+        }
+    }
+    if ((double)nz <= pages)
+        return 1.0;
+    for (int k = 0; k < 2000 && che_fill(g, ng, hi) < pages; k++)
+        hi *= 2;
+    for (int k = 0; k < 100; k++) {
+        double mid = (lo + hi) / 2;
+        if (che_fill(g, ng, mid) < pages)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (size_t i = 0; i < ng; i++)
+        h += g[i].n * g[i].lambda * -expm1(-g[i].lambda * hi);
+    return h > 1 ? 1 : h;
+}
+
+/*
+ * Trace-based hit ratio at one page size: pack rows into pages in
+ * first-seen order, sum gets per page, Che's approximation.
+ */
+static int trace_hit_ratio(const struct rec_inputs *in,
+                           const struct rec_page_rule *p, double pages,
+                           double total_gets, double *out, size_t *n_pages,
+                           struct pt_err *err)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_access *a = in->access;
+    double *lambda = pt_calloc(a->n_keys ? a->n_keys : 1, sizeof(*lambda));
+    struct pop_group *g = pt_calloc(a->n_keys ? a->n_keys : 1, sizeof(*g));
+    size_t np = 0;
+    uint64_t used = 0;
+    uint32_t rows = 0;
+
+    if (!lambda || !g) {
+        free(lambda);
+        free(g);
+        return err_set(err, PT_EINTERNAL, "out of memory in the cost model");
+    }
+    for (size_t i = 0; i < a->n_keys; i++) {
+        uint64_t row = (uint64_t)rec_engine_row_bytes(e, p, a->size_bytes[i]) +
+                       e->row_overhead_bytes;
+        if (np == 0 || rows >= e->max_rows_per_page ||
+            used + row > p->usable_bytes) {
+            np++;
+            used = 0;
+            rows = 0;
+        }
+        used += row;
+        rows++;
+        lambda[np - 1] += (double)a->gets[i] / total_gets;
+    }
+    *n_pages = np;
+    *out = che_hit_ratio(lambda, np, pages, g);
+    free(lambda);
+    free(g);
+    return 0;
+}
+
+static size_t find_page(const struct rec_result *r, uint32_t page_size)
+{
+    for (size_t i = 0; i < r->n_cand; i++)
+        if (r->cand[i].page_size_bytes == page_size)
+            return i;
+    return (size_t)-1;
+}
+
+static void describe_candidate(struct rec_result *r,
+                               const struct rec_inputs *in, size_t i)
+{
+    const struct rec_candidate *c = &r->cand[i];
+    const struct rec_engine *e = in->engine;
+    char ps[32], outl[160] = "", hit[200];
+    size_t off = 0;
+
+    for (size_t k = 0; k < e->n_outline && off < sizeof(outl); k++) {
+        int n = snprintf(outl + off, sizeof(outl) - off, ", %s %.1f%%",
+                         e->outline[k].name, 100 * c->outline_fraction[k]);
+        off += n > 0 ? (size_t)n : 0;
+    }
+    if (in->access)
+        snprintf(hit, sizeof(hit),
+                 "hit ratio %.1f%% (LRU estimate from the "
+                 "trace's page popularity)",
+                 100 * c->hit_ratio);
+    else
+        snprintf(hit, sizeof(hit),
+                 "hit ratio %.1f%% = min(1, %llu / %.0f) for uniform access",
+                 100 * c->hit_ratio, (unsigned long long)c->bufferpool_pages,
+                 c->data_pages);
+    reason(r,
+           "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, page "
+           "fill %.1f%%; %.0f data pages for %llu rows; pool %llu pages, %s; "
+           "per access 1 buffered read, %.4f physical, %.4f direct reads "
+           "(%.1f sectors); io %.4f ms = %.4f x (%.3f + %.4f) + %.4f direct "
+           "ms",
+           ksize(c->page_size_bytes, ps, sizeof(ps)), 100 * c->inline_fraction,
+           c->inline_limit_bytes, outl, c->rows_per_page, 100 * c->page_fill,
+           c->data_pages, (unsigned long long)r->sessions,
+           (unsigned long long)c->bufferpool_pages, hit, c->physical_reads,
+           c->direct_reads, c->direct_sectors, c->io_ms, c->physical_reads,
+           in->device->overhead_ms, c->transfer_ms, c->direct_ms);
+}
+
+static int copy_ident(char *dst, size_t len, const char *given,
+                      const char *prefix, uint32_t page_size,
+                      struct pt_err *err)
+{
+    if (given) {
+        if (strlen(given) >= len)
+            return err_set(err, PT_EDATA, "name '%s' is longer than %zu bytes",
+                           given, len - 1);
+        memcpy(dst, given, strlen(given) + 1);
+    } else {
+        snprintf(dst, len, "%s%uK", prefix, page_size / 1024);
+    }
+    return 0;
+}
+
+int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
+                  struct pt_err *err)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_device *d = in->device;
+    struct cand_sums sums[REC_MAX_PAGE_SIZES];
+    double total_gets = 0;
+    size_t n, mon_idx = (size_t)-1;
+    char b1[32], b2[32];
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    if (!e || !d || e->n_pages == 0)
+        return err_set(err, PT_EINTERNAL, "recommend: engine/device missing");
+    n = obj_count(in);
+    if (n == 0)
+        return err_set(err, PT_EDATA, "no object sizes to recommend from");
+    r->inline_target =
+        in->inline_target > 0 ? in->inline_target : REC_DEFAULT_INLINE_TARGET;
+    if (!(r->inline_target > 0 && r->inline_target <= 1))
+        return err_set(err, PT_EDATA, "--inline-target must be in (0, 1]");
+    r->device = d;
+    if (in->access)
+        for (size_t i = 0; i < n; i++)
+            total_gets += (double)in->access->gets[i];
+
+    /* 1. placement, rows per page, direct reads at every page size */
+    r->n_cand = e->n_pages;
+    for (size_t i = 0; i < e->n_pages; i++)
+        fit_candidate(&r->cand[i], &sums[i], in, &e->pages[i], total_gets);
+
+    /* 2. memory: --memory, else the monitored pool's bytes, else default */
+    if (in->monitor && in->monitor->present)
+        mon_idx = find_page(r, in->monitor->page_size_bytes);
+    if (in->memory_given && in->memory_bytes) {
+        r->memory_bytes = in->memory_bytes;
+    } else if (mon_idx != (size_t)-1 && in->monitor->bufferpool_pages) {
+        r->memory_bytes =
+            in->monitor->bufferpool_pages * in->monitor->page_size_bytes;
+    } else {
+        r->memory_bytes =
+            in->memory_bytes ? in->memory_bytes : REC_DEFAULT_MEMORY_BYTES;
+    }
+    if (r->memory_bytes < e->pages[e->n_pages - 1].page_size_bytes)
+        return err_set(
+            err, PT_EDATA, "buffer-pool budget %s is below one %s page",
+            ksize(r->memory_bytes, b1, sizeof(b1)),
+            ksize(e->pages[e->n_pages - 1].page_size_bytes, b2, sizeof(b2)));
+
+    /* 3. how many live sessions (rows) the table holds */
+    if (in->sessions) {
+        r->sessions = in->sessions;
+        r->sessions_basis = "--sessions";
+    } else if (in->access) {
+        r->sessions = in->access->n_keys;
+        r->sessions_basis = "distinct keys in the trace";
+    } else if (mon_idx != (size_t)-1 && in->monitor->bufferpool_pages &&
+               in->monitor->hit_ratio_pct > 0 &&
+               in->monitor->hit_ratio_pct < 99.5) {
+        /* uniform model at the current page size: h0 = B0 / D0 */
+        double d0 = (double)in->monitor->bufferpool_pages /
+                    (in->monitor->hit_ratio_pct / 100.0);
+        double rows = d0 * (double)n / sums[mon_idx].share_sum;
+        r->sessions = rows < (double)n ? n : (uint64_t)llround(rows);
+        r->sessions_basis = "inferred from the monitored hit ratio";
+    } else {
+        r->sessions = n;
+        r->sessions_basis = "one row per size given";
+    }
+    r->evidence = in->access != NULL || (in->monitor && in->monitor->present) ||
+                  in->memory_given || in->sessions != 0;
+
+    /* 4. hit ratio and I/O per access at equal memory */
+    for (size_t i = 0; i < r->n_cand; i++) {
+        struct rec_candidate *c = &r->cand[i];
+        const struct rec_page_rule *p = &e->pages[i];
+
+        c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
+        c->data_pages = sums[i].share_sum * (double)r->sessions / (double)n;
+        if (in->access && total_gets > 0) {
+            size_t np = 0;
+            if ((rc = trace_hit_ratio(in, p, (double)c->bufferpool_pages,
+                                      total_gets, &c->hit_ratio, &np, err)) < 0)
+                return rc;
+            c->data_pages = (double)np;
+        } else {
+            c->hit_ratio = c->data_pages <= (double)c->bufferpool_pages
+                               ? 1.0
+                               : (double)c->bufferpool_pages / c->data_pages;
+        }
+        c->buffered_reads = 1.0;
+        c->physical_reads = 1.0 - c->hit_ratio;
+        c->physical_ms = c->physical_reads * (d->overhead_ms + c->transfer_ms);
+        c->io_ms = c->physical_ms + c->direct_ms;
+    }
+
+    /* 5. the inline rule and the cheapest candidate */
+    r->rule_met = 0;
+    r->rule_idx = 0;
+    for (size_t i = 0; i < r->n_cand; i++)
+        if (r->cand[i].inline_fraction >= r->inline_target - 1e-12) {
+            r->rule_idx = i;
+            r->rule_met = 1;
+            break;
+        }
+    if (!r->rule_met)
+        for (size_t i = 1; i < r->n_cand; i++)
+            if (r->cand[i].inline_fraction >
+                r->cand[r->rule_idx].inline_fraction + 1e-12)
+                r->rule_idx = i;
+    r->cost_idx = 0;
+    for (size_t i = 1; i < r->n_cand; i++)
+        if (r->cand[i].io_ms < r->cand[r->cost_idx].io_ms * (1 - 1e-9) - 1e-12)
+            r->cost_idx = i;
+    r->chosen_idx = r->rule_idx;
+    if (r->evidence && r->cost_idx != r->rule_idx &&
+        r->cand[r->cost_idx].io_ms <
+            r->cand[r->rule_idx].io_ms * (1 - REC_OVERRIDE_MARGIN)) {
+        r->chosen_idx = r->cost_idx;
+        r->chosen_by_cost = 1;
+    }
+
+    /* 6. buffer pool and table space settings for the chosen page size */
+    {
+        const struct rec_candidate *c = &r->cand[r->chosen_idx];
+        uint32_t ext = REC_EXTENT_TARGET_BYTES / c->page_size_bytes;
+        r->extent_size = ext < 2 ? 2 : ext > 256 ? 256 : ext;
+        r->prefetch_automatic = 1;
+        r->prefetch_size = 0;
+        r->overhead_ms = d->overhead_ms;
+        r->transfer_rate_ms = c->transfer_ms;
+        if ((rc = copy_ident(r->bufferpool_name, sizeof(r->bufferpool_name),
+                             in->bufferpool_name, "SESSBP", c->page_size_bytes,
+                             err)) < 0 ||
+            (rc = copy_ident(r->tablespace_name, sizeof(r->tablespace_name),
+                             in->tablespace_name, "SESSTS", c->page_size_bytes,
+                             err)) < 0)
+            return rc;
+    }
+
+    /* 7. reasons, in the order a DBA checks them */
+    {
+        const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+        const struct rec_candidate *ru = &r->cand[r->rule_idx];
+        const struct rec_candidate *co = &r->cand[r->cost_idx];
+        char cps[32], rps[32], ops[32];
+
+        ksize(ch->page_size_bytes, cps, sizeof(cps));
+        ksize(ru->page_size_bytes, rps, sizeof(rps));
+        ksize(co->page_size_bytes, ops, sizeof(ops));
+        if (r->chosen_by_cost) {
+            reason(r,
+                   "recommend %s pages: the cost model estimates %.4f ms of "
+                   "I/O per access at %s against %.4f ms at %s, the page size "
+                   "the inline rule (%.1f%% inline) gives: %.0f%% less",
+                   cps, ch->io_ms, cps, ru->io_ms, rps, 100 * r->inline_target,
+                   ru->io_ms > 0 ? 100 * (1 - ch->io_ms / ru->io_ms) : 0.0);
+        } else if (r->rule_met) {
+            size_t prev = r->rule_idx;
+            if (prev > 0) {
+                char pps[32];
+                reason(
+                    r,
+                    "recommend %s pages: the smallest page size at which at "
+                    "least %.1f%% of the objects are stored inline (%s: "
+                    "%.1f%% <= %u bytes; %s: only %.1f%%)",
+                    cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction,
+                    ch->inline_limit_bytes,
+                    ksize(r->cand[prev - 1].page_size_bytes, pps, sizeof(pps)),
+                    100 * r->cand[prev - 1].inline_fraction);
+            } else {
+                reason(r,
+                       "recommend %s pages: the smallest page size, and "
+                       "%.1f%% of the objects are stored inline (<= %u "
+                       "bytes; target %.1f%%)",
+                       cps, 100 * ch->inline_fraction, ch->inline_limit_bytes,
+                       100 * r->inline_target);
+            }
+        } else {
+            reason(r,
+                   "recommend %s pages: no page size stores %.1f%% of the "
+                   "objects inline; %s stores the most (%.1f%%), the rest "
+                   "is read with direct I/O",
+                   cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction);
+        }
+        if (!r->chosen_by_cost && r->cost_idx != r->rule_idx) {
+            if (r->evidence)
+                reason(r,
+                       "the cost model's cheapest page size is %s (%.4f vs "
+                       "%.4f ms per access), less than %.0f%% better: the "
+                       "inline rule stands",
+                       ops, co->io_ms, ru->io_ms, 100 * REC_OVERRIDE_MARGIN);
+            else
+                reason(r,
+                       "the cost model alone would pick %s (%.4f vs %.4f ms "
+                       "per access), but only sizes are known: without "
+                       "--memory, --sessions, --monitor or --trace the inline "
+                       "rule decides",
+                       ops, co->io_ms, ru->io_ms);
+        }
+        {
+            char mem[32], line[REC_REASON_LEN];
+            size_t off = 0;
+            off += (size_t)snprintf(line, sizeof(line),
+                                    "page sizes compared at equal buffer-pool "
+                                    "memory %s =",
+                                    ksize(r->memory_bytes, mem, sizeof(mem)));
+            for (size_t i = 0; i < r->n_cand && off < sizeof(line); i++) {
+                char ps[32];
+                int k =
+                    snprintf(line + off, sizeof(line) - off, "%s %llu x %s",
+                             i ? "," : "",
+                             (unsigned long long)r->cand[i].bufferpool_pages,
+                             ksize(r->cand[i].page_size_bytes, ps, sizeof(ps)));
+                off += k > 0 ? (size_t)k : 0;
+            }
+            reason(r, "%s pages (%s)", line,
+                   in->memory_given ? "--memory"
+                   : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
+                       ? "the monitored pool's size"
+                       : "default budget; set --memory");
+        }
+        reason(r,
+               "model: %llu live sessions (%s); %s; device %s: OVERHEAD %.3f "
+               "ms, %.0f MB/s",
+               (unsigned long long)r->sessions, r->sessions_basis,
+               in->access ? "access weights and page popularity from the trace"
+                          : "every session equally likely to be read",
+               d->name, d->overhead_ms, d->transfer_mb_s);
+        for (size_t i = 0; i < r->n_cand; i++)
+            describe_candidate(r, in, i);
+        if (ch->too_big_fraction > 0)
+            reason(
+                r,
+                "%.2f%% of the objects exceed every column (largest "
+                "accepts %llu bytes): WebSphere cannot store them at any "
+                "page size",
+                100 * ch->too_big_fraction,
+                e->n_outline
+                    ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
+                    : 0ULL);
+        if (in->sizes_from_histogram)
+            reason(r, "sizes were reconstructed from histogram bin bounds "
+                      "(each object at its bin's upper bound): inline "
+                      "fractions are lower bounds");
+        if (mon_idx != (size_t)-1) {
+            const struct rec_monitor *m = in->monitor;
+            char mps[32];
+            reason(r,
+                   "monitor: current %s pages, %llu pool pages, hit ratio "
+                   "%.1f%%, direct-read share %.3f; the model at %s predicts "
+                   "%.3f direct reads and %.3f physical reads per access",
+                   ksize(m->page_size_bytes, mps, sizeof(mps)),
+                   (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
+                   m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
+                   r->cand[mon_idx].physical_reads);
+            if (m->page_size_bytes != ch->page_size_bytes)
+                reason(r,
+                       "change from %s to %s pages: %.4f -> %.4f ms I/O per "
+                       "access in the model at the same memory",
+                       mps, cps, r->cand[mon_idx].io_ms, ch->io_ms);
+            else
+                reason(r,
+                       "the current page size %s is already the "
+                       "recommended one",
+                       mps);
+        } else if (in->monitor && in->monitor->present) {
+            char mps[32];
+            reason(r,
+                   "monitor: current page size %s is not a %s page size; "
+                   "its counters were not used",
+                   ksize(in->monitor->page_size_bytes, mps, sizeof(mps)),
+                   e->name);
+        }
+        reason(r,
+               "buffer pool %s: %llu pages of %s (%s); table space %s: "
+               "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
+               "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
+               "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
+               "1024000 x %u",
+               r->bufferpool_name, (unsigned long long)ch->bufferpool_pages,
+               cps, ksize(r->memory_bytes, b1, sizeof(b1)), r->tablespace_name,
+               r->extent_size,
+               ksize((uint64_t)r->extent_size * ch->page_size_bytes, b2,
+                     sizeof(b2)),
+               r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
+               ch->page_size_bytes);
+        if (strcmp(e->name, "db2") == 0)
+            reason(r,
+                   "WebSphere session manager: set DB2 row size to "
+                   "ROW_SIZE_%uKB and table space name to %s; drop SESSIONS "
+                   "so WebSphere re-creates it there",
+                   ch->page_size_bytes / 1024, r->tablespace_name);
+    }
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------
+ */
+
+static double round6(double v)
+{
+    return round(v * 1e6) / 1e6;
+}
+
+json_t *rec_result_to_json(const struct rec_result *r,
+                           const struct rec_engine *e, const json_t *inputs)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    json_t *doc = NULL, *cands = NULL, *reasons = NULL, *x = NULL;
+
+    if (!(cands = json_array()) || !(reasons = json_array()))
+        goto oom;
+    for (size_t i = 0; i < r->n_cand; i++) {
+        const struct rec_candidate *c = &r->cand[i];
+        json_t *outl = json_object();
+        if (!outl)
+            goto oom;
+        for (size_t k = 0; k < e->n_outline; k++)
+            json_object_set_new(outl, e->outline[k].name,
+                                json_real(round6(c->outline_fraction[k])));
+        x = json_pack(
+            "{s:I,s:I,s:f,s:o,s:f,s:f,s:f,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,"
+            "s:f,s:f,s:f}",
+            "page_size", (json_int_t)c->page_size_bytes, "inline_limit",
+            (json_int_t)c->inline_limit_bytes, "inline_fraction",
+            round6(c->inline_fraction), "outline_fraction", outl,
+            "too_big_fraction", round6(c->too_big_fraction), "rows_per_page",
+            round6(c->rows_per_page), "page_fill", round6(c->page_fill),
+            "data_pages", round6(c->data_pages), "bufferpool_pages",
+            (json_int_t)c->bufferpool_pages, "hit_ratio", round6(c->hit_ratio),
+            "buffered_reads_per_access", round6(c->buffered_reads),
+            "physical_reads_per_access", round6(c->physical_reads),
+            "direct_reads_per_access", round6(c->direct_reads),
+            "direct_sectors_per_access", round6(c->direct_sectors),
+            "transfer_rate_ms", round6(c->transfer_ms),
+            "physical_ms_per_access", round6(c->physical_ms),
+            "direct_ms_per_access", round6(c->direct_ms), "io_ms_per_access",
+            round6(c->io_ms));
+        if (!x || json_array_append_new(cands, x))
+            goto oom;
+        x = NULL;
+    }
+    for (size_t i = 0; i < r->n_reasons; i++)
+        if (json_array_append_new(reasons, json_string(r->reasons[i])))
+            goto oom;
+    doc = json_pack(
+        "{s:i,s:s,s:I,s:s,s:o,s:{s:s,s:I,s:I},s:{s:s,s:I,s:I,s:s,s:f,s:f},"
+        "s:{s:I,s:I,s:s,s:f,s:f,s:I,s:I,s:{s:s,s:f,s:f}},s:o}",
+        "schema_version", 1, "engine", e->name, "page_size",
+        (json_int_t)ch->page_size_bytes, "decided_by",
+        r->chosen_by_cost ? "cost_model" : "inline_rule", "candidates", cands,
+        "bufferpool", "name", r->bufferpool_name, "page_size",
+        (json_int_t)ch->page_size_bytes, "pages",
+        (json_int_t)ch->bufferpool_pages, "tablespace", "name",
+        r->tablespace_name, "page_size", (json_int_t)ch->page_size_bytes,
+        "extent_size", (json_int_t)r->extent_size, "prefetch_size", "AUTOMATIC",
+        "overhead", round6(r->overhead_ms), "transfer_rate",
+        round6(r->transfer_rate_ms), "model", "memory_bytes",
+        (json_int_t)r->memory_bytes, "sessions", (json_int_t)r->sessions,
+        "sessions_basis", r->sessions_basis, "inline_target",
+        round6(r->inline_target), "override_margin",
+        round6(REC_OVERRIDE_MARGIN), "rule_page_size",
+        (json_int_t)r->cand[r->rule_idx].page_size_bytes, "cost_page_size",
+        (json_int_t)r->cand[r->cost_idx].page_size_bytes, "device", "name",
+        r->device ? r->device->name : "", "overhead_ms",
+        r->device ? round6(r->device->overhead_ms) : 0.0, "transfer_mb_s",
+        r->device ? round6(r->device->transfer_mb_s) : 0.0, "reasons", reasons);
+    cands = reasons = NULL; /* stolen by json_pack "o", even on failure */
+    if (!doc)
+        return NULL;
+    if (strcmp(e->name, "db2") == 0) {
+        char rs[32];
+        snprintf(rs, sizeof(rs), "ROW_SIZE_%uKB", ch->page_size_bytes / 1024);
+        x = json_pack("{s:s,s:s}", "db2_row_size", rs, "tablespace_name",
+                      r->tablespace_name);
+        if (!x || json_object_set_new(doc, "websphere", x))
+            goto oom;
+        x = NULL;
+    }
+    if (inputs && json_object_set_new(doc, "inputs", json_deep_copy(inputs)))
+        goto oom;
+    return doc;
+oom:
+    json_decref(x);
+    json_decref(cands);
+    json_decref(reasons);
+    json_decref(doc);
+    return NULL;
+}
