@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# test_replay.sh — `pagetune replay` end to end on real SQLite stores: the
+# result document, overflow pages at the 4K/8K boundary, the WebSphere
+# placement rule checked in the kept store files with the sqlite3 shell,
+# --clients 4, and every bad input of the contract (usage 64, bad trace 65
+# with file:line, missing trace 66, unwritable store dir 73, existing output
+# 73, full store/disk 74 with the store left consistent).
+. "$(dirname "$0")/lib.sh"
+
+command -v sqlite3 >/dev/null || { echo "sqlite3 shell missing" >&2; exit 77; }
+
+# gen_trace FILE N KEYS SIZE: a deterministic trace, 50% get, 40% set,
+# 10% del, sizes SIZE, SIZE+1000, SIZE+2000.
+gen_trace() {
+    awk -v n="$2" -v keys="$3" -v size="$4" 'BEGIN {
+        print "time_ms,op,key,size"; srand(7)
+        for (i = 0; i < n; i++) {
+            k = int(rand() * keys); r = rand()
+            op = (r < 0.5) ? "get" : (r < 0.9 ? "set" : "del")
+            printf "%d,%s,%04dh6aTb2u9DkMzIiNQy5V,%d\n", i * 10, op, k,
+                size + int(rand() * 3) * 1000
+        }
+    }' >"$1"
+}
+
+gen_trace "$T/t4k.csv" 3000 300 4000
+# Fixed-size trace for the overflow boundary.
+awk 'BEGIN { print "time_ms,op,key,size";
+    for (i = 0; i < 400; i++) printf "%d,%s,%04dh6aTb2u9DkMzIiNQy5V,4000\n",
+        i, (i % 2) ? "get" : "set", i % 100 }' >"$T/fixed.csv"
+
+# ---- help and usage ----
+expect_rc 0 "--help" "$PAGETUNE" replay --help
+for o in --trace --page-size --cache --store-dir --keep --clients --sync \
+    --engine --ack-log --max-store --output --format --json --force \
+    --quiet; do
+    expect_contains "$OUT" "$o" "--help lists $o"
+done
+expect_contains "$OUT" "default: 4K,8K,16K,32K" "--help shows the default"
+expect_rc 64 "no --trace" "$PAGETUNE" replay
+expect_one_line_error "no --trace"
+expect_rc 64 "page size 3000" "$PAGETUNE" replay --trace "$T/t4k.csv" \
+    --page-size 3000
+expect_one_line_error "page size 3000"
+expect_contains "$ERR" "allowed: 4K, 8K, 16K, 32K" "allowed sizes listed"
+expect_rc 64 "page size 64K (not DB2)" "$PAGETUNE" replay \
+    --trace "$T/t4k.csv" --page-size 4K,64K
+expect_rc 64 "page size garbage" "$PAGETUNE" replay --trace "$T/t4k.csv" \
+    --page-size 4K,,8K
+expect_rc 64 "--clients 0" "$PAGETUNE" replay --trace "$T/t4k.csv" \
+    --clients 0
+expect_rc 64 "--sync bogus" "$PAGETUNE" replay --trace "$T/t4k.csv" \
+    --sync sometimes
+expect_rc 64 "--cache garbage" "$PAGETUNE" replay --trace "$T/t4k.csv" \
+    --cache 12Q
+
+# ---- bad input data ----
+printf 'time_ms,op,key,size\n0,get,a,4000\n1,put,a,4000\n' >"$T/bad.csv"
+expect_rc 65 "malformed trace line" "$PAGETUNE" replay --trace "$T/bad.csv"
+expect_one_line_error "malformed trace line"
+expect_contains "$ERR" "bad.csv:3" "error names file:line"
+printf 'time_ms,op,key,size\n0,get,a,4000\n1,set,a,-5\n' >"$T/bad2.csv"
+expect_rc 65 "negative size" "$PAGETUNE" replay --trace "$T/bad2.csv"
+expect_contains "$ERR" "bad2.csv:3" "negative size names file:line"
+expect_rc 66 "missing trace" "$PAGETUNE" replay --trace "$T/nope.csv"
+expect_one_line_error "missing trace"
+
+# ---- a run: JSON document, overflow at the boundary ----
+expect_rc 0 "fixed 4000-byte run" "$PAGETUNE" replay -q --json \
+    --trace "$T/fixed.csv" --cache 1M
+printf '%s' "$OUT" >"$T/fixed.json"
+n=$(printf '%s' "$OUT" | grep -c '"page_size"')
+expect_eq "$n" 4 "one result per page size"
+expect_contains "$OUT" '"schema_version": 1' "schema_version"
+for k in ops ops_per_s latency_us p50 p95 p99 cache_hit_ratio \
+    overflow_pages db_bytes latency_by_op_us; do
+    expect_contains "$OUT" "\"$k\"" "result has $k"
+done
+# Overflow pages per page size, in order 4K, 8K, 16K, 32K.
+ovf=$(printf '%s' "$OUT" | awk -F'[:,]' '/"overflow_pages"/ { gsub(/ /, "", $2); printf "%s ", $2 }')
+expect_eq "$ovf" "100 0 0 0 " "4000-byte sessions overflow only 4K pages"
+ops=$(printf '%s' "$OUT" | awk -F'[:,]' '/"ops":/ { gsub(/ /, "", $2); printf "%s ", $2 }')
+expect_eq "$ops" "400 400 400 400 " "every request replayed at each size"
+psz=$(printf '%s' "$OUT" | awk -F'[:,]' '/"page_size"/ { gsub(/ /, "", $2); printf "%s ", $2 }')
+expect_eq "$psz" "4096 8192 16384 32768 " "page sizes in order"
+
+# Table output: a title line, a header, a rule, one row per page size.
+expect_rc 0 "table output" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
+    --page-size 8K,4K
+expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 5 "table has 5 lines"
+expect_contains "$OUT" "S 100%" "8K: every object in SMALL"
+expect_contains "$OUT" "M 100%" "4K: every object in MEDIUM"
+expect_rc 0 "csv output" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
+    --page-size 4K --format csv
+expect_contains "$OUT" "page,ops,ops/s" "csv header"
+
+# ---- --keep: the stores as files, placement checked with sqlite3 ----
+expect_rc 0 "keep stores" "$PAGETUNE" replay -q --trace "$T/t4k.csv" \
+    --store-dir "$T/keep" --keep --page-size 4K,8K
+for sz in 4K 8K; do
+    db="$T/keep/store-$sz.db"
+    [ -f "$db" ] && pass || fail "store-$sz.db kept"
+    expect_eq "$(sqlite3 "$db" 'PRAGMA integrity_check')" ok "$sz integrity"
+    expect_eq "$(sqlite3 "$db" 'PRAGMA journal_mode')" wal "$sz is WAL"
+    want=$([ $sz = 4K ] && echo 4096 || echo 8192)
+    expect_eq "$(sqlite3 "$db" 'PRAGMA page_size')" "$want" "$sz page size"
+    # Exactly one object column set per row, typed BLOB.
+    expect_eq "$(sqlite3 "$db" "SELECT count(*) FROM SESSIONS WHERE
+        (SMALL IS NOT NULL) + (MEDIUM IS NOT NULL) + (LARGE IS NOT NULL) != 1
+        OR typeof(coalesce(SMALL, MEDIUM, LARGE)) != 'blob'")" 0 \
+        "$sz: one column per object, BLOB"
+done
+# The DB2 rule at 4K (s = 3122): 4000..6000 bytes all MEDIUM; at 8K
+# (s = 7218) all SMALL.
+expect_eq "$(sqlite3 "$T/keep/store-4K.db" 'SELECT count(*) FROM SESSIONS
+    WHERE SMALL IS NOT NULL OR LARGE IS NOT NULL')" 0 "4K: MEDIUM only"
+expect_eq "$(sqlite3 "$T/keep/store-8K.db" 'SELECT count(*) FROM SESSIONS
+    WHERE MEDIUM IS NOT NULL OR LARGE IS NOT NULL')" 0 "8K: SMALL only"
+# The final state matches the trace: last op per key, set → its size,
+# del → absent (the trace's get/set/del replayed in order by one client).
+awk -F, 'NR > 1 { last[$3] = $2; size[$3] = $4 }
+    END { for (k in last) if (last[k] == "set") print k "|" size[k] }' \
+    "$T/t4k.csv" | sort >"$T/want_sets"
+awk -F, 'NR > 1 { last[$3] = $2 } END { for (k in last) if (last[k] == "del") print k }' \
+    "$T/t4k.csv" | sort >"$T/want_dels"
+sqlite3 "$T/keep/store-8K.db" 'SELECT ID || "|" || length(SMALL) FROM SESSIONS' |
+    sort >"$T/got_rows"
+missing_sets=$(comm -23 "$T/want_sets" "$T/got_rows" | wc -l)
+expect_eq "$missing_sets" 0 "every last set is in the store with its size"
+present_dels=$(sqlite3 "$T/keep/store-8K.db" 'SELECT ID FROM SESSIONS' |
+    sort | comm -12 - "$T/want_dels" | wc -l)
+expect_eq "$present_dels" 0 "every last del is gone"
+# The same store name again: refused without --force, replaced with it.
+expect_rc 73 "existing store refused" "$PAGETUNE" replay -q \
+    --trace "$T/t4k.csv" --store-dir "$T/keep" --keep --page-size 4K
+expect_one_line_error "existing store refused"
+expect_rc 0 "existing store --force" "$PAGETUNE" replay -q --force \
+    --trace "$T/t4k.csv" --store-dir "$T/keep" --keep --page-size 4K
+# Without --keep the files go, a given directory stays.
+mkdir -p "$T/nokeep"
+expect_rc 0 "no keep" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
+    --store-dir "$T/nokeep" --page-size 4K
+expect_eq "$(ls -A "$T/nokeep" | wc -l)" 0 "store files removed"
+
+# ---- --clients 4: no SQLITE_BUSY surfacing ----
+gen_trace "$T/t4c.csv" 8000 400 4000
+expect_rc 0 "--clients 4" "$PAGETUNE" replay -q --json --clients 4 \
+    --trace "$T/t4c.csv" --page-size 4K,8K --store-dir "$T/c4" --keep
+expect_contains "$OUT" '"clients": 4' "clients recorded"
+ops=$(printf '%s' "$OUT" | awk -F'[:,]' '/"ops":/ { gsub(/ /, "", $2); printf "%s ", $2 }')
+expect_eq "$ops" "8000 8000 " "4 clients replay every request"
+expect_eq "$(sqlite3 "$T/c4/store-4K.db" 'PRAGMA integrity_check')" ok \
+    "4 clients: integrity"
+
+# ---- output files ----
+touch "$T/exists.json"
+expect_rc 73 "existing -o" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
+    -o "$T/exists.json"
+expect_eq "$(wc -c <"$T/exists.json")" 0 "existing output untouched"
+expect_rc 0 "-o --force" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
+    --page-size 4K --json -o "$T/exists.json" --force
+expect_contains "$(cat "$T/exists.json")" '"results"' "-o written"
+
+# ---- unwritable store directory: 73 ----
+touch "$T/afile"
+expect_rc 73 "store dir is a file" "$PAGETUNE" replay --trace \
+    "$T/fixed.csv" --store-dir "$T/afile"
+expect_one_line_error "store dir is a file"
+expect_rc 73 "store dir under a file" "$PAGETUNE" replay --trace \
+    "$T/fixed.csv" --store-dir "$T/afile/sub"
+mkdir -p "$T/ro"
+if mount -t tmpfs -o size=1m,ro tmpfs "$T/ro" 2>/dev/null; then
+    expect_rc 73 "read-only store dir" "$PAGETUNE" replay --trace \
+        "$T/fixed.csv" --store-dir "$T/ro"
+    expect_one_line_error "read-only store dir"
+    umount "$T/ro"
+elif [ "$(id -u)" -ne 0 ]; then
+    chmod 555 "$T/ro"
+    expect_rc 73 "unwritable store dir" "$PAGETUNE" replay --trace \
+        "$T/fixed.csv" --store-dir "$T/ro"
+fi
+
+# ---- a full store: 74, the store consistent ----
+# Sessions start small (the warm-up fits) and grow to 30000 bytes during the
+# replay, so the store fills while requests are being replayed.
+awk 'BEGIN { print "time_ms,op,key,size"; srand(3)
+    for (i = 0; i < 300; i++) printf "%d,set,%04dh6aTb2u9DkMzIiNQy5V,100\n", i, i
+    for (i = 0; i < 3000; i++) printf "%d,set,%04dh6aTb2u9DkMzIiNQy5V,30000\n",
+        300 + i, int(rand() * 300) }' >"$T/big.csv"
+expect_rc 74 "store full (--max-store)" "$PAGETUNE" replay -q \
+    --trace "$T/big.csv" --page-size 8K --max-store 4M \
+    --store-dir "$T/full1" --keep
+expect_one_line_error "store full"
+expect_contains "$ERR" "full" "message says full"
+case "$ERR" in *warm-up*) fail "store should fill during the replay: $ERR" ;; *) pass ;; esac
+expect_eq "$(sqlite3 "$T/full1/store-8K.db" 'PRAGMA integrity_check')" ok \
+    "full store consistent"
+# A real full disk: a 3 MiB tmpfs (needs root and mount).
+mkdir -p "$T/disk"
+if mount -t tmpfs -o size=3m tmpfs "$T/disk" 2>/dev/null; then
+    expect_rc 74 "disk full" "$PAGETUNE" replay -q --trace "$T/big.csv" \
+        --page-size 8K --store-dir "$T/disk" --keep
+    expect_one_line_error "disk full"
+    case "$ERR" in *warm-up*) fail "disk should fill during the replay: $ERR" ;; *) pass ;; esac
+    cp "$T/disk"/store-8K.db* "$T/" 2>/dev/null
+    umount "$T/disk"
+    expect_eq "$(sqlite3 "$T/store-8K.db" 'PRAGMA integrity_check')" ok \
+        "disk-full store consistent"
+else
+    echo "note: cannot mount tmpfs, real disk-full case not run" >&2
+fi
+
+finish
