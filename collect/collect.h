@@ -1,10 +1,336 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * collect.h — public face of collect/ (design.md §2). Filled in by its issue.
+ * collect.h — the public face of collect/: ODBC connections, object-size
+ * sampling and buffer-pool monitor snapshots, with one adapter per engine
+ * (db2, postgresql, mysql for MariaDB/MySQL, sqlite). design.md §1, §3-§5.
+ *
+ * Only collect/ includes <sql.h>/<sqlext.h>: ODBC's SQLSTATE + diagnostic
+ * is translated to a pt_err here, in exactly one place (collect/odbc.c):
+ *   connect refused, driver/DSN missing, link lost  -> PT_EUNAVAIL (69)
+ *   authentication / privilege (28xxx, 42501, ...)  -> PT_EPERM    (77)
+ *   table missing (42S02, 42P01, "no such table")   -> PT_ENOINPUT (66)
+ *   invalid identifier, column missing              -> PT_EDATA    (65)
+ * Every message is one line "… [SQLSTATE] driver message" and never holds a
+ * password (Pwd=/Password= values and the password itself are masked).
+ *
+ * collect measures, it never decides (design.md §2): statistics over the
+ * sizes live in analyzers/, rendering in cli/. Neighbours: cli/cmd_sample.c,
+ * cli/cmd_monitor.c, later cli/cmd_advise.c and the DDL applier.
  */
 #ifndef PT_COLLECT_H
 #define PT_COLLECT_H
 
 #include "core/core.h"
 
-#endif
+/* ---- engines ------------------------------------------------------------ */
+
+enum coll_engine {
+    COLL_ENGINE_AUTO = 0, /* detect with SQLGetInfo(SQL_DBMS_NAME) */
+    COLL_ENGINE_DB2,
+    COLL_ENGINE_POSTGRESQL,
+    COLL_ENGINE_MYSQL, /* MariaDB and MySQL */
+    COLL_ENGINE_SQLITE,
+};
+
+/* "db2", "postgresql", "mysql", "sqlite" ("auto" for COLL_ENGINE_AUTO). */
+const char *coll_engine_name(enum coll_engine e);
+/* Parse a --engine value (auto|db2|postgresql|mysql|mariadb|sqlite). */
+int coll_engine_parse(const char *s, enum coll_engine *out,
+                      struct pt_err *err);
+/* Map a DBMS name from SQLGetInfo(SQL_DBMS_NAME); AUTO if unknown. */
+enum coll_engine coll_engine_from_dbms(const char *dbms_name);
+
+/* ---- connections -------------------------------------------------------- */
+
+/* How to connect (design.md §3). Strings are borrowed for the call. */
+struct coll_conn_opts {
+    const char *dsn;           /* --dsn NAME (odbc.ini), or NULL */
+    const char *connect;       /* --connect "Driver=…;…", or NULL */
+    const char *password_file; /* --password-file: mode must be 0600 */
+    const char *password_env;  /* --password-env NAME */
+    enum coll_engine engine;   /* --engine; AUTO detects */
+    int streaming;             /* 1: the connection will stream big results:
+                                  add UseDeclareFetch=1;Fetch=N (psqlODBC)
+                                  or NO_CACHE=1 (MariaDB) unless already set */
+    long login_timeout_s;      /* SQL_ATTR_LOGIN_TIMEOUT; 0 = driver default */
+};
+
+struct coll_conn; /* opaque: environment, connection, engine, masks */
+
+/*
+ * Connect. Exactly one of dsn / connect must be set (else PT_EUSAGE). A
+ * password from password_file (refused with PT_EPERM unless the file's mode
+ * is 0600 and it is a regular file) or password_env is added as PWD={…}.
+ * On success *out is owned by the caller (coll_conn_close).
+ */
+int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
+                   struct pt_err *err);
+/* Disconnect and free; accepts NULL. */
+void coll_conn_close(struct coll_conn *c);
+/* The engine (detected or forced). */
+enum coll_engine coll_conn_engine(const struct coll_conn *c);
+/* SQL_DBMS_NAME and SQL_DBMS_VER as reported, e.g. "PostgreSQL 15.8". */
+const char *coll_conn_dbms(const struct coll_conn *c);
+/* SQL_DRIVER_NAME and SQL_DRIVER_VER, e.g. "psqlodbcw.so 13.02.0000". */
+const char *coll_conn_driver(const struct coll_conn *c);
+/*
+ * The connection described without secrets, for "source" in output files:
+ * "DSN=name" or the connection string with PWD/PASSWORD keys removed.
+ */
+const char *coll_conn_describe(const struct coll_conn *c);
+
+/* Execute one statement, discarding any result. */
+int coll_exec(struct coll_conn *c, const char *sql, struct pt_err *err);
+/*
+ * Run a query returning one value (first column of the first row) as text
+ * into buf. *is_null (may be NULL) is set when the value is NULL. A query
+ * returning no row is PT_EDATA.
+ */
+int coll_query_value(struct coll_conn *c, const char *sql, char *buf,
+                     size_t len, int *is_null, struct pt_err *err);
+/* Same, parsed as a signed 64-bit integer (PT_EDATA if not one). */
+int coll_query_i64(struct coll_conn *c, const char *sql, int64_t *out,
+                   struct pt_err *err);
+/*
+ * Execute a SQL script file statement by statement: statements end with ';'
+ * at the end of a line (or a line holding only '@' for DB2 CLP-style
+ * terminators, or '/' as in SQL*Plus); '--' comment lines and blank lines
+ * are skipped; quotes are respected. Stops at the first failing statement:
+ * the error names "path:line". *n_done (may be NULL) receives the number
+ * of statements executed successfully.
+ */
+int coll_exec_script(struct coll_conn *c, const char *path, size_t *n_done,
+                     struct pt_err *err);
+
+/* ---- result tables (small results, as text) ----------------------------- */
+
+/*
+ * A whole small result set as strings, used by the monitor adapters; the
+ * adapters' parsing code takes this shape so it can be unit tested with the
+ * documented column sets of each engine without a server.
+ */
+struct coll_rows {
+    size_t n_cols;
+    char **names;  /* n_cols column names, upper case (owned) */
+    size_t n_rows;
+    char **cells;  /* n_rows * n_cols; NULL for SQL NULL (owned) */
+};
+/* Fetch the result of `sql` into *rows (caller releases). */
+int coll_query_rows(struct coll_conn *c, const char *sql,
+                    struct coll_rows *rows, struct pt_err *err);
+/* Build a table by hand (tests): names and cells are copied. */
+int coll_rows_init(struct coll_rows *rows, size_t n_cols,
+                   const char *const *names);
+int coll_rows_add(struct coll_rows *rows, const char *const *cells);
+void coll_rows_release(struct coll_rows *rows);
+/* Column index by name (case-insensitive), or -1. */
+int coll_rows_col(const struct coll_rows *rows, const char *name);
+/* Cell text or NULL (SQL NULL, or no such column). */
+const char *coll_rows_get(const struct coll_rows *rows, size_t row,
+                          const char *name);
+
+/* ---- identifiers -------------------------------------------------------- */
+
+#define COLL_NAME_MAX 128
+
+/*
+ * Validate an identifier: a letter or '_' followed by letters, digits, '_',
+ * '$' or '#', at most COLL_NAME_MAX bytes. Anything else (quotes, spaces,
+ * ';', "x; DROP TABLE y") is PT_EDATA naming `what` and the value: pagetune
+ * never sends an unchecked name to a server.
+ */
+int coll_ident_check(const char *name, const char *what, struct pt_err *err);
+/*
+ * Quote a checked identifier for the engine, folding case the way the
+ * engine folds unquoted names (DB2: upper, PostgreSQL: lower, MySQL and
+ * SQLite: kept): "SESSIONS" → "sessions" on PostgreSQL, `SESSIONS` on MySQL.
+ */
+int coll_ident_quote(enum coll_engine e, const char *name, char *buf,
+                     size_t len, struct pt_err *err);
+/* Split "[SCHEMA.]NAME" and check both parts. */
+int coll_table_parse(const char *s, char *schema, size_t schema_len,
+                     char *table, size_t table_len, struct pt_err *err);
+
+/* ---- sample ------------------------------------------------------------- */
+
+#define COLL_MAX_COLUMNS 8
+
+enum coll_method {
+    COLL_METHOD_BERNOULLI = 0, /* row-level: each row with probability p */
+    COLL_METHOD_SYSTEM,        /* page-level (PostgreSQL, DB2 TABLESAMPLE) */
+};
+
+enum coll_layout {
+    COLL_LAYOUT_PLAIN = 0,  /* no ID/PROPID columns: rows are objects */
+    COLL_LAYOUT_SINGLE_ROW, /* WebSphere single-row: one row per session */
+    COLL_LAYOUT_MULTI_ROW,  /* WebSphere multi-row: one row per attribute */
+};
+const char *coll_layout_name(enum coll_layout l);
+
+struct coll_sample_opts {
+    char schema[COLL_NAME_MAX + 1]; /* empty: the connection's default */
+    char table[COLL_NAME_MAX + 1];  /* default SESSIONS */
+    size_t n_columns;
+    char columns[COLL_MAX_COLUMNS][COLL_NAME_MAX + 1]; /* SMALL,MEDIUM,LARGE */
+    double percent;          /* 0 < p <= 100; 0 = no percentage sampling */
+    uint64_t rows;           /* > 0: N random rows; 0 = no row limit */
+    enum coll_method method; /* for --percent on PostgreSQL / DB2 */
+    int has_seed;            /* REPEATABLE (seed) / RAND(seed) */
+    uint32_t seed;
+    size_t block_rows;       /* rows per SQLFetch (row array size) */
+    /* progress: called after each block; total 0 when unknown */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+    int (*cancelled)(void); /* polled per block; non-zero aborts (EINTR) */
+};
+/* Defaults: SESSIONS, SMALL,MEDIUM,LARGE, full scan, 1024-row blocks. */
+void coll_sample_opts_init(struct coll_sample_opts *o);
+
+struct coll_sample_result {
+    enum coll_engine engine;
+    enum coll_layout layout;
+    char query[2048];       /* the statement that was run (no secrets) */
+    char method[256];       /* how rows were chosen, in words */
+    uint64_t rows_scanned;  /* rows returned by the server */
+    uint64_t rows_empty;    /* rows with every sampled column NULL */
+    uint64_t rows_multi;    /* rows with more than one non-NULL column
+                               (their size is the sum) */
+    uint64_t header_rows;   /* multi-row layout: PROPID = ID rows */
+    uint64_t attribute_rows; /* multi-row layout: PROPID <> ID rows */
+    uint64_t placement[COLL_MAX_COLUMNS];   /* rows stored in column i */
+    uint64_t column_bytes[COLL_MAX_COLUMNS]; /* bytes stored in column i */
+    uint64_t *values; /* per row: bytes of the non-NULL column (owned) */
+    size_t n_values;
+    int have_sessions;       /* per-session sums computed */
+    char session_note[256];  /* why not, when have_sessions is 0 */
+    char session_query[2048];
+    uint64_t *session_values; /* multi-row: bytes per session ID (owned) */
+    size_t n_sessions;
+    uint64_t estimated_rows; /* catalog estimate used for progress, or 0 */
+};
+void coll_sample_result_release(struct coll_sample_result *r);
+
+/*
+ * Sample object sizes: the server computes each column's byte length
+ * (octet_length / OCTET_LENGTH / LENGTH, never the objects), rows are
+ * fetched in blocks with column-wise binding, no allocation per row. A
+ * missing table is PT_ENOINPUT naming it; a missing column PT_EDATA; a link
+ * lost mid-fetch PT_EUNAVAIL. On failure *r is released.
+ */
+int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
+                    struct coll_sample_result *r, struct pt_err *err);
+
+/*
+ * The engine-specific statement for a sample (exposed for tests): the
+ * select list `select_list` over `qtable` (already quoted), restricted by
+ * `where` (or NULL), with the sampling of *o applied. Writes into buf.
+ */
+int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
+                    const char *select_list, const char *qtable,
+                    const char *where, char *buf, size_t len,
+                    char *method, size_t method_len, struct pt_err *err);
+/* The server-side byte-length expression for an already-quoted column. */
+int coll_length_expr(enum coll_engine e, const char *qcol, char *buf,
+                     size_t len, struct pt_err *err);
+
+/* ---- monitor ------------------------------------------------------------ */
+
+/*
+ * One measured value. Canonical counter names per buffer pool (scope
+ * "bufferpool"): logical_reads, physical_reads, direct_reads (requests),
+ * direct_writes (requests); gauges page_size, pages. Engine counters keep
+ * their documented names (POOL_DATA_L_READS, blks_hit, heap_blks_read,
+ * Innodb_buffer_pool_read_requests, ...).
+ */
+struct coll_metric {
+    char scope[16];   /* "bufferpool", "database", "tablespace", "table",
+                         "instance", "setting" */
+    char object[128]; /* pool, tablespace, table or database name */
+    char name[64];    /* counter name */
+    double value;
+    int cumulative; /* 1: a counter that only grows (deltas apply);
+                       0: a gauge or setting */
+};
+
+struct coll_snapshot {
+    double t_s;        /* seconds since the first snapshot (monotonic) */
+    char taken_at[32]; /* UTC ISO 8601 */
+    size_t n, cap;
+    struct coll_metric *m; /* owned */
+    char note[256];        /* what could not be read, or "" */
+};
+void coll_snapshot_release(struct coll_snapshot *s);
+/* Append a metric (copies strings, truncating to the field sizes). */
+int coll_snapshot_add(struct coll_snapshot *s, const char *scope,
+                      const char *object, const char *name, double value,
+                      int cumulative);
+/* Find a metric; NULL if absent. */
+const struct coll_metric *coll_snapshot_find(const struct coll_snapshot *s,
+                                             const char *scope,
+                                             const char *object,
+                                             const char *name);
+
+/* What the engine reports about its configured pool (the main one). */
+struct coll_current {
+    uint64_t page_size;        /* bytes */
+    uint64_t bufferpool_pages; /* pages of page_size */
+    uint64_t bufferpool_bytes;
+    char bufferpool[128];      /* name of that pool */
+    int has_hit_counters;      /* 0 for SQLite over ODBC */
+    char note[256];            /* e.g. why there are no counters */
+};
+
+/* Take one snapshot of every counter the engine's adapter knows. */
+int coll_monitor_snapshot(struct coll_conn *c, struct coll_snapshot *s,
+                          struct pt_err *err);
+/* Read the current page size / pool size from a snapshot. */
+void coll_monitor_current(enum coll_engine e, const struct coll_snapshot *s,
+                          struct coll_current *cur);
+
+/*
+ * Adapter row parsing, one per engine and view: they turn a result table
+ * (coll_rows) into metrics. Exposed so the unit tests can feed them the
+ * documented column sets (DB2 cannot run here). PT_EDATA when a required
+ * column is missing or a number does not parse.
+ */
+int coll_db2_parse_bufferpool(const struct coll_rows *rows,
+                              struct coll_snapshot *s, struct pt_err *err);
+int coll_db2_parse_tablespace(const struct coll_rows *rows,
+                              struct coll_snapshot *s, struct pt_err *err);
+int coll_db2_parse_catalog_bp(const struct coll_rows *rows,
+                              struct coll_snapshot *s, struct pt_err *err);
+int coll_pg_parse_database(const struct coll_rows *rows,
+                           struct coll_snapshot *s, struct pt_err *err);
+int coll_pg_parse_tables(const struct coll_rows *rows,
+                         struct coll_snapshot *s, struct pt_err *err);
+int coll_pg_parse_settings(const struct coll_rows *rows,
+                           struct coll_snapshot *s, struct pt_err *err);
+int coll_mysql_parse_status(const struct coll_rows *rows,
+                            struct coll_snapshot *s, struct pt_err *err);
+int coll_mysql_parse_pool_stats(const struct coll_rows *rows,
+                                struct coll_snapshot *s, struct pt_err *err);
+int coll_sqlite_parse_pragmas(const struct coll_rows *rows,
+                              struct coll_snapshot *s, struct pt_err *err);
+
+/* The delta of one cumulative metric between two snapshots. */
+struct coll_delta {
+    const struct coll_metric *m; /* metric in the later snapshot */
+    double delta;                /* later - earlier (>= 0 unless reset) */
+    double rate_per_s;           /* delta / elapsed seconds */
+    int reset;                   /* counter went backwards (restart) */
+};
+/*
+ * Deltas of every cumulative metric of `b` present in `a`. *out (caller
+ * frees with free()) receives *n entries.
+ */
+int coll_snapshot_deltas(const struct coll_snapshot *a,
+                         const struct coll_snapshot *b,
+                         struct coll_delta **out, size_t *n,
+                         struct pt_err *err);
+/*
+ * Hit ratio in percent, (1 - physical / logical) * 100, clamped to
+ * 0..100; returns -1 when logical is 0 (undefined).
+ */
+double coll_hit_ratio(double logical, double physical);
+
+#endif /* PT_COLLECT_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * internal.h — shared between the files of collect/ only (never included
+ * outside the module): the connection struct, ODBC diagnostics, and the
+ * per-engine adapter table (engine_*.c).
+ */
+#ifndef PT_COLLECT_INTERNAL_H
+#define PT_COLLECT_INTERNAL_H
+
+#include <sql.h>
+#include <sqlext.h>
+
+#include "collect/collect.h"
+
+struct coll_conn {
+    SQLHENV env;
+    SQLHDBC dbc;
+    int connected;
+    enum coll_engine engine;
+    char dbms[128];
+    char driver[128];
+    char describe[1024]; /* connection without secrets */
+    char secret[256];    /* password to mask in messages ("" if none) */
+};
+
+/*
+ * Translate the diagnostics of handle h (type htype) into err with the
+ * status chosen from SQLSTATE / native error / message; `what` says what
+ * failed ("connect", "query", …). Always returns a negative status.
+ */
+int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
+              SQLRETURN rc, const char *what, struct pt_err *err);
+/* Allocate a statement handle. */
+int coll_stmt_new(struct coll_conn *c, SQLHSTMT *st, struct pt_err *err);
+/* Replace every occurrence of the secret and PWD= values in s by "***". */
+void coll_mask(const struct coll_conn *c, char *s, size_t len);
+
+/* One engine adapter: SQL dialect and monitor views. */
+struct coll_engine_ops {
+    enum coll_engine id;
+    const char *name;
+    char quote;  /* identifier quote character */
+    int fold;    /* +1 upper, -1 lower, 0 keep case (unquoted semantics) */
+    /* server-side byte length of quoted column q */
+    int (*length_expr)(const char *q, char *buf, size_t len);
+    /* complete sampling statement */
+    int (*sample_sql)(const struct coll_sample_opts *o, const char *list,
+                      const char *qtable, const char *where, char *buf,
+                      size_t len, char *method, size_t mlen);
+    /* statements to run before the sample (e.g. setseed), or NULL */
+    int (*sample_prepare)(struct coll_conn *c,
+                          const struct coll_sample_opts *o,
+                          struct pt_err *err);
+    /* catalog row estimate for progress (0 if unknown) */
+    uint64_t (*estimate_rows)(struct coll_conn *c, const char *schema,
+                              const char *table);
+    int (*snapshot)(struct coll_conn *c, struct coll_snapshot *s,
+                    struct pt_err *err);
+    void (*current)(const struct coll_snapshot *s, struct coll_current *cur);
+};
+
+extern const struct coll_engine_ops coll_db2_ops;
+extern const struct coll_engine_ops coll_pg_ops;
+extern const struct coll_engine_ops coll_mysql_ops;
+extern const struct coll_engine_ops coll_sqlite_ops;
+const struct coll_engine_ops *coll_engine_ops_get(enum coll_engine e);
+
+/* Parse a decimal number cell ("123", "12.5", "-1"); PT_EDATA if not. */
+int coll_parse_num(const char *cell, double *out, const char *ctx,
+                   const char *col, struct pt_err *err);
+/* Add column `col` of every row as metric (scope, object from objcol). */
+int coll_rows_metric(const struct coll_rows *rows, size_t row,
+                     const char *col, const char *scope, const char *object,
+                     int cumulative, int required, struct coll_snapshot *s,
+                     const char *ctx, struct pt_err *err);
+
+#endif /* PT_COLLECT_INTERNAL_H */

@@ -1,0 +1,937 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * odbc.c — the ODBC connection layer of collect/: connect with a DSN or a
+ * connection string plus a password from a 0600 file or the environment,
+ * detect the engine, run statements, fetch small results as text, execute
+ * SQL scripts. The one place where SQLSTATE + driver message become a
+ * pt_err (see the table in collect.h), and where secrets are masked.
+ *
+ * Neighbours: sample.c and monitor.c run their queries through these
+ * helpers; engine_*.c hold the per-engine SQL.
+ */
+#include "collect/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* ---- engines ------------------------------------------------------------ */
+
+const char *coll_engine_name(enum coll_engine e)
+{
+    switch (e) {
+    case COLL_ENGINE_DB2:
+        return "db2";
+    case COLL_ENGINE_POSTGRESQL:
+        return "postgresql";
+    case COLL_ENGINE_MYSQL:
+        return "mysql";
+    case COLL_ENGINE_SQLITE:
+        return "sqlite";
+    case COLL_ENGINE_AUTO:
+        break;
+    }
+    return "auto";
+}
+
+int coll_engine_parse(const char *s, enum coll_engine *out, struct pt_err *err)
+{
+    static const struct {
+        const char *name;
+        enum coll_engine e;
+    } names[] = {
+        {"auto", COLL_ENGINE_AUTO},
+        {"db2", COLL_ENGINE_DB2},
+        {"postgresql", COLL_ENGINE_POSTGRESQL},
+        {"postgres", COLL_ENGINE_POSTGRESQL},
+        {"mysql", COLL_ENGINE_MYSQL},
+        {"mariadb", COLL_ENGINE_MYSQL},
+        {"sqlite", COLL_ENGINE_SQLITE},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcasecmp(s, names[i].name) == 0) {
+            *out = names[i].e;
+            return 0;
+        }
+    return err_set(err, PT_EUSAGE,
+                   "--engine: unknown engine '%s' (auto, db2, postgresql, "
+                   "mysql, sqlite)",
+                   s);
+}
+
+enum coll_engine coll_engine_from_dbms(const char *dbms)
+{
+    if (!dbms)
+        return COLL_ENGINE_AUTO;
+    if (strncasecmp(dbms, "DB2", 3) == 0 || strstr(dbms, "DB2"))
+        return COLL_ENGINE_DB2;
+    if (strncasecmp(dbms, "PostgreSQL", 10) == 0)
+        return COLL_ENGINE_POSTGRESQL;
+    if (strncasecmp(dbms, "MariaDB", 7) == 0 ||
+        strncasecmp(dbms, "MySQL", 5) == 0)
+        return COLL_ENGINE_MYSQL;
+    if (strncasecmp(dbms, "SQLite", 6) == 0)
+        return COLL_ENGINE_SQLITE;
+    return COLL_ENGINE_AUTO;
+}
+
+const struct coll_engine_ops *coll_engine_ops_get(enum coll_engine e)
+{
+    switch (e) {
+    case COLL_ENGINE_DB2:
+        return &coll_db2_ops;
+    case COLL_ENGINE_POSTGRESQL:
+        return &coll_pg_ops;
+    case COLL_ENGINE_MYSQL:
+        return &coll_mysql_ops;
+    case COLL_ENGINE_SQLITE:
+        return &coll_sqlite_ops;
+    case COLL_ENGINE_AUTO:
+        break;
+    }
+    return NULL;
+}
+
+/* ---- secrets ------------------------------------------------------------ */
+
+/* Case-insensitive strstr. */
+static char *find_ci(char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return p;
+    return NULL;
+}
+
+/* Overwrite the value after every "key=" (up to ';' or end) with ***. */
+static void mask_key(char *s, size_t len, const char *key)
+{
+    char *p = s;
+    while ((p = find_ci(p, key)) != NULL) {
+        char *v = p + strlen(key), *end = v;
+        size_t tail;
+        if (p > s && isalnum((unsigned char)p[-1])) {
+            p = v;
+            continue;
+        }
+        if (*end == '{') {
+            while (*end && *end != '}')
+                end++;
+            if (*end)
+                end++;
+        } else {
+            while (*end && *end != ';')
+                end++;
+        }
+        tail = strlen(end);
+        if ((size_t)(v - s) + 3 + tail + 1 > len)
+            tail = len - (size_t)(v - s) - 4;
+        memmove(v + 3, end, tail);
+        memcpy(v, "***", 3);
+        v[3 + tail] = '\0';
+        p = v + 3;
+    }
+}
+
+void coll_mask(const struct coll_conn *c, char *s, size_t len)
+{
+    if (!s || !len)
+        return;
+    if (c && c->secret[0]) {
+        size_t n = strlen(c->secret);
+        char *p;
+        while ((p = strstr(s, c->secret)) != NULL) {
+            memmove(p + 3, p + n, strlen(p + n) + 1);
+            memcpy(p, "***", 3);
+        }
+    }
+    mask_key(s, len, "pwd=");
+    mask_key(s, len, "password=");
+}
+
+/* The connection string without PWD / PASSWORD keys. */
+static void describe_connect(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    const char *p = in;
+
+    out[0] = '\0';
+    while (*p) {
+        const char *start = p, *eq;
+        int brace = 0;
+        while (*p && (brace || *p != ';')) {
+            if (*p == '{')
+                brace = 1;
+            else if (*p == '}')
+                brace = 0;
+            p++;
+        }
+        eq = memchr(start, '=', (size_t)(p - start));
+        if (eq) {
+            size_t klen = (size_t)(eq - start);
+            while (klen && isspace((unsigned char)start[0])) {
+                start++;
+                klen--;
+            }
+            if (!((klen == 3 && strncasecmp(start, "PWD", 3) == 0) ||
+                  (klen == 8 && strncasecmp(start, "PASSWORD", 8) == 0))) {
+                size_t n = (size_t)(p - start);
+                if (o + n + 2 < len) {
+                    memcpy(out + o, start, n);
+                    o += n;
+                    out[o++] = ';';
+                    out[o] = '\0';
+                }
+            }
+        }
+        if (*p == ';')
+            p++;
+    }
+}
+
+/* Read the password: first line of a 0600 regular file. */
+static int read_password_file(const char *path, char *buf, size_t len,
+                              struct pt_err *err)
+{
+    struct stat st;
+    FILE *fp;
+    size_t n;
+
+    if (stat(path, &st) != 0)
+        return err_set(err, PT_ENOINPUT, "cannot read password file '%s': %s",
+                       path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return err_set(err, PT_EPERM,
+                       "password file '%s' is not a regular file", path);
+    if ((st.st_mode & 0777) != 0600)
+        return err_set(err, PT_EPERM,
+                       "password file '%s' has mode %04o; refusing it unless "
+                       "it is 0600",
+                       path, (unsigned)(st.st_mode & 0777));
+    fp = fopen(path, "r");
+    if (!fp)
+        return err_set(err, errno == EACCES ? PT_EPERM : PT_ENOINPUT,
+                       "cannot read password file '%s': %s", path,
+                       strerror(errno));
+    if (!fgets(buf, (int)len, fp))
+        buf[0] = '\0';
+    fclose(fp);
+    n = strlen(buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    if (n == 0)
+        return err_set(err, PT_EDATA, "password file '%s' is empty", path);
+    if (n + 1 >= len)
+        return err_set(err, PT_EDATA, "password in '%s' is too long", path);
+    return 0;
+}
+
+/* Append "key=value;" or "key={value};" with '}' doubled. */
+static int append_kv(char *buf, size_t len, const char *key, const char *v,
+                     int braced)
+{
+    size_t o = strlen(buf);
+    int n;
+
+    if (o && buf[o - 1] != ';') {
+        if (o + 1 >= len)
+            return -1;
+        buf[o++] = ';';
+        buf[o] = '\0';
+    }
+    n = snprintf(buf + o, len - o, "%s=%s", key, braced ? "{" : "");
+    if (n < 0 || (size_t)n >= len - o)
+        return -1;
+    o += (size_t)n;
+    for (const char *p = v; *p; p++) {
+        if (o + 3 >= len)
+            return -1;
+        if (braced && *p == '}')
+            buf[o++] = '}';
+        buf[o++] = *p;
+    }
+    if (o + 3 >= len)
+        return -1;
+    if (braced)
+        buf[o++] = '}';
+    buf[o++] = ';';
+    buf[o] = '\0';
+    return 0;
+}
+
+static int has_key(const char *connstr, const char *key)
+{
+    char tmp[4096], *p;
+    size_t n = strlen(key);
+
+    snprintf(tmp, sizeof(tmp), ";%s", connstr);
+    for (p = tmp; (p = find_ci(p, key)) != NULL; p += n) {
+        char *q = p;
+        while (q > tmp && isspace((unsigned char)q[-1]))
+            q--;
+        if (q > tmp && q[-1] == ';') {
+            q = p + n;
+            while (isspace((unsigned char)*q))
+                q++;
+            if (*q == '=')
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The status for one diagnostic record. SQLSTATEs first (ODBC 3 and the
+ * engines' own: PostgreSQL 42P01/28P01, DB2 SQL0204N is 42704), then the
+ * MySQL/MariaDB native error numbers, then the message text for drivers
+ * that put a generic state on a precise message (psqlODBC reports a failed
+ * password as 08001, the SQLite driver every error as HY000).
+ */
+static int classify(const char *state, SQLINTEGER native, const char *msg,
+                    int connecting)
+{
+    if (strncmp(state, "28", 2) == 0 || strcmp(state, "42501") == 0)
+        return PT_EPERM;
+    if (strcmp(state, "42S02") == 0 || strcmp(state, "42P01") == 0 ||
+        strcmp(state, "42704") == 0)
+        return PT_ENOINPUT;
+    if (strcmp(state, "42S22") == 0 || strcmp(state, "42703") == 0)
+        return PT_EDATA;
+    switch (native) { /* MariaDB / MySQL server and client errors */
+    case 1044:        /* ER_DBACCESS_DENIED_ERROR */
+    case 1045:        /* ER_ACCESS_DENIED_ERROR */
+    case 1142:        /* ER_TABLEACCESS_DENIED_ERROR */
+    case 1227:        /* ER_SPECIFIC_ACCESS_DENIED_ERROR (PROCESS) */
+        return PT_EPERM;
+    case 1146: /* ER_NO_SUCH_TABLE */
+        return PT_ENOINPUT;
+    case 1054: /* ER_BAD_FIELD_ERROR */
+        return PT_EDATA;
+    case 2002: /* CR_CONNECTION_ERROR */
+    case 2003: /* CR_CONN_HOST_ERROR */
+    case 2006: /* CR_SERVER_GONE_ERROR */
+    case 2013: /* CR_SERVER_LOST */
+        return PT_EUNAVAIL;
+    default:
+        break;
+    }
+    if (contains_ci(msg, "password authentication failed") ||
+        contains_ci(msg, "authentication failed") ||
+        contains_ci(msg, "access denied") ||
+        contains_ci(msg, "permission denied"))
+        return PT_EPERM;
+    if (contains_ci(msg, "no such table"))
+        return PT_ENOINPUT;
+    if (contains_ci(msg, "no such column"))
+        return PT_EDATA;
+    if (strncmp(state, "08", 2) == 0 || strcmp(state, "IM002") == 0 ||
+        strcmp(state, "IM003") == 0 || strncmp(state, "HYT", 3) == 0 ||
+        strcmp(state, "57P01") == 0 || strcmp(state, "57P03") == 0 ||
+        connecting)
+        return PT_EUNAVAIL;
+    if (contains_ci(msg, "server closed the connection") ||
+        contains_ci(msg, "could not receive data") ||
+        contains_ci(msg, "could not send data") ||
+        contains_ci(msg, "terminating connection") ||
+        contains_ci(msg, "connection") /* lost, broken, refused */)
+        return PT_EUNAVAIL;
+    if (strncmp(state, "42", 2) == 0 || strncmp(state, "22", 2) == 0)
+        return PT_EDATA;
+    return PT_EUNAVAIL;
+}
+
+/* Make a driver message one line: newlines and tabs become spaces. */
+static void one_line(char *s)
+{
+    size_t n;
+    for (char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        s[--n] = '\0';
+}
+
+int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
+              SQLRETURN rc, const char *what, struct pt_err *err)
+{
+    SQLCHAR state[6] = "", msg[768] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT mlen = 0;
+    int code = PT_EUNAVAIL, connecting = htype == SQL_HANDLE_DBC;
+    char line[1024];
+
+    if (rc == SQL_INVALID_HANDLE)
+        return err_set(err, PT_EINTERNAL, "%s: invalid ODBC handle", what);
+    if (SQLGetDiagRec(htype, h, 1, state, &native, msg, sizeof(msg), &mlen) !=
+        SQL_SUCCESS &&
+        !msg[0]) {
+        return err_set(err, connecting ? PT_EUNAVAIL : PT_EINTERNAL,
+                       "%s failed (ODBC returned %d without a diagnostic)",
+                       what, (int)rc);
+    }
+    msg[sizeof(msg) - 1] = '\0';
+    code = classify((const char *)state, native, (const char *)msg,
+                    connecting);
+    /* a later record can be more precise (e.g. 28000 after 08001) */
+    for (SQLSMALLINT i = 2; i <= 4; i++) {
+        SQLCHAR st2[6], m2[512];
+        SQLINTEGER n2;
+        SQLSMALLINT l2;
+        int c2;
+        if (SQLGetDiagRec(htype, h, i, st2, &n2, m2, sizeof(m2), &l2) !=
+            SQL_SUCCESS)
+            break;
+        c2 = classify((const char *)st2, n2, (const char *)m2, connecting);
+        if (c2 == PT_EPERM || c2 == PT_ENOINPUT)
+            code = c2;
+    }
+    snprintf(line, sizeof(line), "%s: [%s] %s", what, (const char *)state,
+             (const char *)msg);
+    one_line(line);
+    coll_mask(c, line, sizeof(line));
+    return err_set(err, code, "%s", line);
+}
+
+int coll_stmt_new(struct coll_conn *c, SQLHSTMT *st, struct pt_err *err)
+{
+    SQLRETURN rc = SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, st);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "allocate statement",
+                         err);
+    return 0;
+}
+
+/* ---- connect ------------------------------------------------------------ */
+
+static void conn_free(struct coll_conn *c)
+{
+    if (!c)
+        return;
+    if (c->connected)
+        SQLDisconnect(c->dbc);
+    if (c->dbc)
+        SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
+    if (c->env)
+        SQLFreeHandle(SQL_HANDLE_ENV, c->env);
+    memset(c->secret, 0, sizeof(c->secret));
+    free(c);
+}
+
+void coll_conn_close(struct coll_conn *c)
+{
+    conn_free(c);
+}
+
+static int driver_connect(struct coll_conn *c, const char *connstr,
+                          long timeout_s, struct pt_err *err)
+{
+    SQLRETURN rc;
+    SQLCHAR out[2048];
+    SQLSMALLINT outlen = 0;
+
+    if (c->dbc) {
+        if (c->connected)
+            SQLDisconnect(c->dbc);
+        c->connected = 0;
+        SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
+        c->dbc = NULL;
+    }
+    rc = SQLAllocHandle(SQL_HANDLE_DBC, c->env, &c->dbc);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(c, SQL_HANDLE_ENV, c->env, rc,
+                         "allocate ODBC connection", err);
+    if (timeout_s > 0)
+        SQLSetConnectAttr(c->dbc, SQL_ATTR_LOGIN_TIMEOUT,
+                          (SQLPOINTER)(intptr_t)timeout_s, 0);
+    rc = SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, out,
+                          sizeof(out), &outlen, SQL_DRIVER_NOPROMPT);
+    memset(out, 0, sizeof(out)); /* may echo the password */
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "connect", err);
+    c->connected = 1;
+    return 0;
+}
+
+static void info_string(struct coll_conn *c, SQLUSMALLINT a, SQLUSMALLINT b,
+                        char *buf, size_t len)
+{
+    SQLCHAR v1[96] = "", v2[64] = "";
+    SQLSMALLINT n;
+    SQLGetInfo(c->dbc, a, v1, sizeof(v1), &n);
+    SQLGetInfo(c->dbc, b, v2, sizeof(v2), &n);
+    snprintf(buf, len, "%s%s%s", (char *)v1, v2[0] ? " " : "", (char *)v2);
+}
+
+int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
+                   struct pt_err *err)
+{
+    struct coll_conn *c;
+    char connstr[4096] = "", pw[256] = "";
+    int ret;
+    SQLRETURN rc;
+
+    *out = NULL;
+    if ((o->dsn != NULL) == (o->connect != NULL))
+        return err_set(err, PT_EUSAGE,
+                       "give exactly one of --dsn NAME or --connect STRING");
+    if (o->password_file && o->password_env)
+        return err_set(err, PT_EUSAGE,
+                       "give at most one of --password-file and "
+                       "--password-env");
+    if (o->dsn && (!o->dsn[0] || strpbrk(o->dsn, ";{}=[]")))
+        return err_set(err, PT_EUSAGE, "--dsn: invalid data source name '%s'",
+                       o->dsn);
+    if (o->connect && !o->connect[0])
+        return err_set(err, PT_EUSAGE, "--connect: empty connection string");
+    if (o->password_file) {
+        ret = read_password_file(o->password_file, pw, sizeof(pw), err);
+        if (ret < 0)
+            return ret;
+    } else if (o->password_env) {
+        const char *v = getenv(o->password_env);
+        if (!v || !v[0])
+            return err_set(err, PT_EUSAGE,
+                           "--password-env: environment variable '%s' is "
+                           "not set",
+                           o->password_env);
+        if (strlen(v) >= sizeof(pw))
+            return err_set(err, PT_EDATA,
+                           "--password-env: password in '%s' is too long",
+                           o->password_env);
+        strcpy(pw, v);
+    }
+    c = calloc(1, sizeof(*c));
+    if (!c)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    snprintf(c->secret, sizeof(c->secret), "%s", pw);
+    if (o->dsn) {
+        if (append_kv(connstr, sizeof(connstr), "DSN", o->dsn, 0) < 0)
+            goto toolong;
+        snprintf(c->describe, sizeof(c->describe), "DSN=%s", o->dsn);
+    } else {
+        if (strlen(o->connect) >= sizeof(connstr) - 512)
+            goto toolong;
+        strcpy(connstr, o->connect);
+        describe_connect(o->connect, c->describe, sizeof(c->describe));
+    }
+    if (pw[0] && append_kv(connstr, sizeof(connstr), "PWD", pw, 1) < 0)
+        goto toolong;
+    memset(pw, 0, sizeof(pw));
+
+    rc = SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env);
+    if (!SQL_SUCCEEDED(rc)) {
+        ret = err_set(err, PT_EUNAVAIL, "cannot allocate an ODBC environment");
+        goto fail;
+    }
+    SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    ret = driver_connect(c, connstr, o->login_timeout_s, err);
+    if (ret < 0)
+        goto fail;
+    info_string(c, SQL_DBMS_NAME, SQL_DBMS_VER, c->dbms, sizeof(c->dbms));
+    info_string(c, SQL_DRIVER_NAME, SQL_DRIVER_VER, c->driver,
+                sizeof(c->driver));
+    c->engine = o->engine != COLL_ENGINE_AUTO ? o->engine
+                                              : coll_engine_from_dbms(c->dbms);
+    if (c->engine == COLL_ENGINE_AUTO) {
+        ret = err_set(err, PT_EUNAVAIL,
+                      "unsupported database '%s' (db2, postgresql, mysql, "
+                      "sqlite; or say --engine)",
+                      c->dbms);
+        goto fail;
+    }
+    /*
+     * Streaming: psqlODBC reads the whole result into memory unless
+     * UseDeclareFetch=1 (then it FETCHes Fetch=N rows at a time through a
+     * cursor); MariaDB Connector/ODBC >= 3.1.17 streams with NO_CACHE=1
+     * (older drivers ignore the key). Reconnect with the keys added unless
+     * the user's string already says.
+     */
+    if (o->streaming) {
+        int changed = 0;
+        if (c->engine == COLL_ENGINE_POSTGRESQL &&
+            !has_key(connstr, "UseDeclareFetch")) {
+            if (append_kv(connstr, sizeof(connstr), "UseDeclareFetch", "1",
+                          0) < 0)
+                goto toolong;
+            if (!has_key(connstr, "Fetch") &&
+                append_kv(connstr, sizeof(connstr), "Fetch", "8192", 0) < 0)
+                goto toolong;
+            changed = 1;
+        } else if (c->engine == COLL_ENGINE_MYSQL &&
+                   !has_key(connstr, "NO_CACHE") &&
+                   !has_key(connstr, "STREAMRS")) {
+            if (append_kv(connstr, sizeof(connstr), "NO_CACHE", "1", 0) < 0)
+                goto toolong;
+            changed = 1;
+        }
+        if (changed) {
+            ret = driver_connect(c, connstr, o->login_timeout_s, err);
+            if (ret < 0)
+                goto fail;
+        }
+    }
+    memset(connstr, 0, sizeof(connstr));
+    *out = c;
+    return 0;
+toolong:
+    ret = err_set(err, PT_EUSAGE, "connection string is too long");
+fail:
+    memset(connstr, 0, sizeof(connstr));
+    memset(pw, 0, sizeof(pw));
+    conn_free(c);
+    return ret;
+}
+
+enum coll_engine coll_conn_engine(const struct coll_conn *c)
+{
+    return c->engine;
+}
+
+const char *coll_conn_dbms(const struct coll_conn *c)
+{
+    return c->dbms;
+}
+
+const char *coll_conn_driver(const struct coll_conn *c)
+{
+    return c->driver;
+}
+
+const char *coll_conn_describe(const struct coll_conn *c)
+{
+    return c->describe;
+}
+
+/* ---- statements --------------------------------------------------------- */
+
+/* A short form of the SQL for messages (first 80 bytes, one line). */
+static void sql_excerpt(const char *sql, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.80s%s", sql, strlen(sql) > 80 ? "..." : "");
+    one_line(buf);
+}
+
+int coll_exec(struct coll_conn *c, const char *sql, struct pt_err *err)
+{
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    SQLRETURN rc;
+    int ret;
+    char what[128];
+
+    ret = coll_stmt_new(c, &st, err);
+    if (ret < 0)
+        return ret;
+    rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
+    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
+        char ex[100];
+        sql_excerpt(sql, ex, sizeof(ex));
+        snprintf(what, sizeof(what), "'%s'", ex);
+        ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, what, err);
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    return ret;
+}
+
+/* SQLGetData of column col as text into a growing buffer. */
+static int get_text(struct coll_conn *c, SQLHSTMT st, SQLUSMALLINT col,
+                    char **buf, size_t *cap, int *is_null, struct pt_err *err)
+{
+    size_t off = 0;
+
+    *is_null = 0;
+    for (;;) {
+        SQLLEN ind = 0;
+        SQLRETURN rc = SQLGetData(st, col, SQL_C_CHAR, *buf + off,
+                                  (SQLLEN)(*cap - off), &ind);
+        if (rc == SQL_NO_DATA)
+            return 0;
+        if (!SQL_SUCCEEDED(rc))
+            return coll_diag(c, SQL_HANDLE_STMT, st, rc, "fetch", err);
+        if (ind == SQL_NULL_DATA) {
+            *is_null = 1;
+            (*buf)[0] = '\0';
+            return 0;
+        }
+        if (rc == SQL_SUCCESS)
+            return 0;
+        /* truncated: grow and continue after the terminator */
+        off = strlen(*buf);
+        {
+            size_t ncap = *cap * 2;
+            char *nb = realloc(*buf, ncap);
+            if (!nb)
+                return err_set(err, PT_EINTERNAL, "out of memory");
+            *buf = nb;
+            *cap = ncap;
+        }
+    }
+}
+
+int coll_query_rows(struct coll_conn *c, const char *sql,
+                    struct coll_rows *rows, struct pt_err *err)
+{
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    SQLRETURN rc;
+    SQLSMALLINT ncols = 0;
+    char **names = NULL, **cells = NULL, *buf = NULL;
+    size_t cap = 256;
+    int ret = 0;
+    char ex[100], what[128];
+
+    memset(rows, 0, sizeof(*rows));
+    sql_excerpt(sql, ex, sizeof(ex));
+    snprintf(what, sizeof(what), "'%s'", ex);
+    ret = coll_stmt_new(c, &st, err);
+    if (ret < 0)
+        return ret;
+    rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
+    if (!SQL_SUCCEEDED(rc)) {
+        ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, what, err);
+        goto out;
+    }
+    rc = SQLNumResultCols(st, &ncols);
+    if (!SQL_SUCCEEDED(rc) || ncols <= 0) {
+        ret = err_set(err, PT_EDATA, "%s returned no result set", what);
+        goto out;
+    }
+    names = calloc((size_t)ncols, sizeof(*names));
+    cells = calloc((size_t)ncols, sizeof(*cells));
+    buf = malloc(cap);
+    if (!names || !cells || !buf) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    for (SQLSMALLINT i = 0; i < ncols; i++) {
+        SQLCHAR nm[128] = "";
+        SQLSMALLINT nl, type, dec, nullable;
+        SQLULEN size;
+        SQLDescribeCol(st, (SQLUSMALLINT)(i + 1), nm, sizeof(nm), &nl, &type,
+                       &size, &dec, &nullable);
+        for (char *p = (char *)nm; *p; p++)
+            *p = (char)toupper((unsigned char)*p);
+        names[i] = strdup((char *)nm);
+        if (!names[i]) {
+            ret = err_set(err, PT_EINTERNAL, "out of memory");
+            goto out;
+        }
+    }
+    ret = coll_rows_init(rows, (size_t)ncols, (const char *const *)names);
+    if (ret < 0) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    while ((rc = SQLFetch(st)) != SQL_NO_DATA) {
+        if (!SQL_SUCCEEDED(rc)) {
+            ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, what, err);
+            goto out;
+        }
+        for (SQLSMALLINT i = 0; i < ncols; i++) {
+            int is_null;
+            ret = get_text(c, st, (SQLUSMALLINT)(i + 1), &buf, &cap,
+                           &is_null, err);
+            if (ret < 0)
+                goto out;
+            free(cells[i]);
+            cells[i] = is_null ? NULL : strdup(buf);
+            if (!is_null && !cells[i]) {
+                ret = err_set(err, PT_EINTERNAL, "out of memory");
+                goto out;
+            }
+        }
+        if (coll_rows_add(rows, (const char *const *)cells) < 0) {
+            ret = err_set(err, PT_EINTERNAL, "out of memory");
+            goto out;
+        }
+    }
+out:
+    if (ret < 0)
+        coll_rows_release(rows);
+    for (SQLSMALLINT i = 0; names && i < ncols; i++)
+        free(names[i]);
+    for (SQLSMALLINT i = 0; cells && i < ncols; i++)
+        free(cells[i]);
+    free(names);
+    free(cells);
+    free(buf);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    return ret;
+}
+
+int coll_query_value(struct coll_conn *c, const char *sql, char *buf,
+                     size_t len, int *is_null, struct pt_err *err)
+{
+    struct coll_rows rows;
+    int ret = coll_query_rows(c, sql, &rows, err);
+    char ex[100];
+
+    if (ret < 0)
+        return ret;
+    if (rows.n_rows == 0) {
+        sql_excerpt(sql, ex, sizeof(ex));
+        coll_rows_release(&rows);
+        return err_set(err, PT_EDATA, "'%s' returned no row", ex);
+    }
+    if (is_null)
+        *is_null = rows.cells[0] == NULL;
+    snprintf(buf, len, "%s", rows.cells[0] ? rows.cells[0] : "");
+    coll_rows_release(&rows);
+    return 0;
+}
+
+int coll_query_i64(struct coll_conn *c, const char *sql, int64_t *out,
+                   struct pt_err *err)
+{
+    char buf[64], *end;
+    int is_null = 0, ret;
+    long long v;
+
+    ret = coll_query_value(c, sql, buf, sizeof(buf), &is_null, err);
+    if (ret < 0)
+        return ret;
+    errno = 0;
+    v = strtoll(buf, &end, 10);
+    if (is_null || end == buf || *end || errno)
+        return err_set(err, PT_EDATA, "query returned '%s', not an integer",
+                       is_null ? "NULL" : buf);
+    *out = v;
+    return 0;
+}
+
+/* ---- scripts ------------------------------------------------------------ */
+
+int coll_exec_script(struct coll_conn *c, const char *path, size_t *n_done,
+                     struct pt_err *err)
+{
+    char *text = NULL, *stmt = NULL;
+    size_t len = 0, sl = 0, done = 0, line = 1, start_line = 1;
+    char quote = 0; /* ' or " or '$' for $$ */
+    int ret;
+
+    if (n_done)
+        *n_done = 0;
+    ret = pt_file_read(path, &text, &len, err);
+    if (ret < 0)
+        return ret;
+    stmt = malloc(len + 1);
+    if (!stmt) {
+        free(text);
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    }
+    for (size_t i = 0; i <= len; i++) {
+        char ch = i < len ? text[i] : '\n';
+        int at_line_start = sl == 0 || stmt[sl - 1] == '\n';
+
+        /* a '--' comment outside quotes runs to the end of the line */
+        if (!quote && ch == '-' && i + 1 < len && text[i + 1] == '-') {
+            while (i < len && text[i] != '\n')
+                i++;
+            ch = '\n';
+        }
+        if (ch == '\n') {
+            /* does the statement end here? */
+            size_t e = sl;
+            while (e && isspace((unsigned char)stmt[e - 1]))
+                e--;
+            if (!quote && e) {
+                size_t b = e;
+                int terminated = 0;
+                if (stmt[e - 1] == ';' || stmt[e - 1] == '@') {
+                    terminated = 1;
+                    e--;
+                } else {
+                    /* '/' alone on its line (SQL*Plus) */
+                    while (b && stmt[b - 1] != '\n')
+                        b--;
+                    if (e - b == 1 && stmt[b] == '/') {
+                        terminated = 1;
+                        e = b;
+                    }
+                }
+                if (terminated) {
+                    size_t s0 = 0;
+                    stmt[e] = '\0';
+                    while (s0 < e && isspace((unsigned char)stmt[s0]))
+                        s0++;
+                    if (stmt[s0]) {
+                        ret = coll_exec(c, stmt + s0, err);
+                        if (ret < 0) {
+                            err_prefix(err, "%s:%zu", path, start_line);
+                            goto out;
+                        }
+                        done++;
+                    }
+                    sl = 0;
+                    line++;
+                    continue;
+                }
+            }
+            if (sl)
+                stmt[sl++] = '\n';
+            line++;
+            continue;
+        }
+        if (at_line_start && sl == 0 && isspace((unsigned char)ch))
+            continue;
+        if (sl == 0)
+            start_line = line;
+        if (quote == '$') {
+            if (ch == '$' && i + 1 < len && text[i + 1] == '$') {
+                stmt[sl++] = ch;
+                ch = text[++i];
+                quote = 0;
+            }
+        } else if (quote) {
+            if (ch == quote)
+                quote = 0;
+        } else if (ch == '\'' || ch == '"') {
+            quote = ch;
+        } else if (ch == '$' && i + 1 < len && text[i + 1] == '$') {
+            stmt[sl++] = ch;
+            ch = text[++i];
+            quote = '$';
+        }
+        stmt[sl++] = ch;
+    }
+    {
+        size_t s0 = 0;
+        stmt[sl] = '\0';
+        while (s0 < sl && isspace((unsigned char)stmt[s0]))
+            s0++;
+        if (quote) {
+            ret = err_set(err, PT_EDATA, "%s:%zu: unterminated quote", path,
+                          start_line);
+            goto out;
+        }
+        if (stmt[s0]) {
+            ret = coll_exec(c, stmt + s0, err);
+            if (ret < 0) {
+                err_prefix(err, "%s:%zu", path, start_line);
+                goto out;
+            }
+            done++;
+        }
+    }
+    ret = 0;
+out:
+    if (n_done)
+        *n_done = done;
+    free(stmt);
+    free(text);
+    return ret;
+}

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sample.c — object-size sampling over ODBC. The server computes each
+ * column's byte length (the objects never cross the wire); rows come back
+ * in blocks of o->block_rows through column-wise bound arrays
+ * (SQL_ATTR_ROW_ARRAY_SIZE), and the fetch loop does not allocate per row
+ * (the values array grows geometrically, at most once per block).
+ *
+ * WebSphere SESSIONS layout: each row stores its serialized object in
+ * exactly one of SMALL, MEDIUM, LARGE; the size of a row is the length of
+ * its non-NULL column, and placement[i] counts rows stored in column i.
+ * When the table has ID and PROPID columns, rows with PROPID <> ID are
+ * attribute rows of the multi-row layout; then the per-session sizes (sum
+ * over the rows of one ID) are computed by a second, grouped query.
+ *
+ * Neighbours: engine_*.c give the SQL dialect (length function, sampling
+ * clause); odbc.c the connection and error mapping; cli/cmd_sample.c turns
+ * the result into the sizes JSON with analyzers/ statistics.
+ */
+#include "collect/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BLOCK_ROWS 65536
+
+const char *coll_layout_name(enum coll_layout l)
+{
+    switch (l) {
+    case COLL_LAYOUT_SINGLE_ROW:
+        return "single-row";
+    case COLL_LAYOUT_MULTI_ROW:
+        return "multi-row";
+    case COLL_LAYOUT_PLAIN:
+        break;
+    }
+    return "plain";
+}
+
+void coll_sample_opts_init(struct coll_sample_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    strcpy(o->table, "SESSIONS");
+    strcpy(o->columns[0], "SMALL");
+    strcpy(o->columns[1], "MEDIUM");
+    strcpy(o->columns[2], "LARGE");
+    o->n_columns = 3;
+    o->block_rows = 1024;
+}
+
+void coll_sample_result_release(struct coll_sample_result *r)
+{
+    if (!r)
+        return;
+    free(r->values);
+    free(r->session_values);
+    r->values = NULL;
+    r->session_values = NULL;
+    r->n_values = 0;
+    r->n_sessions = 0;
+}
+
+int coll_length_expr(enum coll_engine e, const char *qcol, char *buf,
+                     size_t len, struct pt_err *err)
+{
+    const struct coll_engine_ops *ops = coll_engine_ops_get(e);
+    if (!ops)
+        return err_set(err, PT_EINTERNAL, "no engine for a length expression");
+    if (ops->length_expr(qcol, buf, len) < 0)
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    return 0;
+}
+
+int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
+                    const char *select_list, const char *qtable,
+                    const char *where, char *buf, size_t len, char *method,
+                    size_t method_len, struct pt_err *err)
+{
+    const struct coll_engine_ops *ops = coll_engine_ops_get(e);
+    if (!ops)
+        return err_set(err, PT_EINTERNAL, "no engine for a sample statement");
+    if (o->percent > 0 && o->rows > 0)
+        return err_set(err, PT_EUSAGE,
+                       "give at most one of --percent and --rows");
+    if (o->percent < 0 || o->percent > 100)
+        return err_set(err, PT_EUSAGE,
+                       "--percent: %g is not in 0 < P <= 100", o->percent);
+    if (ops->sample_sql(o, select_list, qtable, where, buf, len, method,
+                        method_len) < 0)
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    return 0;
+}
+
+/* ---- the block fetch loop ---------------------------------------------- */
+
+/* Called once per fetched block with column-wise arrays. */
+typedef int (*block_fn)(void *ctx, size_t n_rows, SQLBIGINT *const *vals,
+                        SQLLEN *const *ind, const SQLUSMALLINT *status,
+                        struct pt_err *err);
+
+struct fetch_spec {
+    size_t n_cols;
+    size_t block_rows;
+    block_fn fn;
+    void *ctx;
+    const struct coll_sample_opts *o;
+    uint64_t total; /* for progress */
+};
+
+static int fetch_blocks(struct coll_conn *c, const char *sql,
+                        const struct fetch_spec *fs, struct pt_err *err)
+{
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    SQLRETURN rc;
+    SQLULEN fetched = 0;
+    SQLBIGINT *vals[COLL_MAX_COLUMNS + 1] = {0};
+    SQLLEN *ind[COLL_MAX_COLUMNS + 1] = {0};
+    SQLUSMALLINT *status = NULL;
+    size_t R = fs->block_rows;
+    uint64_t done = 0;
+    int ret;
+
+    ret = coll_stmt_new(c, &st, err);
+    if (ret < 0)
+        return ret;
+    status = calloc(R, sizeof(*status));
+    if (!status)
+        goto oom;
+    for (size_t i = 0; i < fs->n_cols; i++) {
+        vals[i] = calloc(R, sizeof(SQLBIGINT));
+        ind[i] = calloc(R, sizeof(SQLLEN));
+        if (!vals[i] || !ind[i])
+            goto oom;
+    }
+    SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY,
+                   0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)SQL_BIND_BY_COLUMN,
+                   0);
+    rc = SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)(uintptr_t)R,
+                        0);
+    if (!SQL_SUCCEEDED(rc)) {
+        ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "set row array size", err);
+        goto out;
+    }
+    if (rc == SQL_SUCCESS_WITH_INFO) {
+        /* the driver lowered the array size (01S02): use what it took */
+        SQLULEN got = 0;
+        SQLGetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, &got, 0, NULL);
+        if (got > 0 && got < R)
+            R = got;
+    }
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, status, 0);
+    for (size_t i = 0; i < fs->n_cols; i++) {
+        rc = SQLBindCol(st, (SQLUSMALLINT)(i + 1), SQL_C_SBIGINT, vals[i],
+                        sizeof(SQLBIGINT), ind[i]);
+        if (!SQL_SUCCEEDED(rc)) {
+            ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "bind column", err);
+            goto out;
+        }
+    }
+    rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
+    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
+        ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "sample query", err);
+        goto out;
+    }
+    if (rc == SQL_NO_DATA)
+        goto out;
+    for (;;) {
+        fetched = 0;
+        rc = SQLFetch(st);
+        if (rc == SQL_NO_DATA)
+            break;
+        if (!SQL_SUCCEEDED(rc)) {
+            ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "fetch", err);
+            goto out;
+        }
+        if (fetched > R) { /* a driver ignoring the array size cannot */
+            ret = err_set(err, PT_EINTERNAL,
+                          "driver returned %lu rows for an array of %zu",
+                          (unsigned long)fetched, R);
+            goto out;
+        }
+        ret = fs->fn(fs->ctx, (size_t)fetched, vals, ind, status, err);
+        if (ret < 0)
+            goto out;
+        done += fetched;
+        if (fs->o->progress)
+            fs->o->progress(fs->o->progress_ctx, done, fs->total);
+        if (fs->o->cancelled && fs->o->cancelled()) {
+            ret = err_set(err, PT_EINTR, "interrupted");
+            goto out;
+        }
+    }
+    ret = 0;
+    goto out;
+oom:
+    ret = err_set(err, PT_EINTERNAL, "out of memory");
+out:
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    for (size_t i = 0; i < fs->n_cols; i++) {
+        free(vals[i]);
+        free(ind[i]);
+    }
+    free(status);
+    return ret;
+}
+
+/* Grow a uint64 array to hold at least `need` entries (doubling). */
+static int reserve(uint64_t **a, size_t *cap, size_t need)
+{
+    size_t ncap = *cap ? *cap : 4096;
+    uint64_t *na;
+
+    if (need <= *cap)
+        return 0;
+    while (ncap < need)
+        ncap *= 2;
+    na = realloc(*a, ncap * sizeof(**a));
+    if (!na)
+        return PT_EINTERNAL;
+    *a = na;
+    *cap = ncap;
+    return 0;
+}
+
+struct row_ctx {
+    struct coll_sample_result *r;
+    size_t n_cols;  /* object columns */
+    int has_flag;   /* one more column: 1 when PROPID <> ID */
+    size_t cap;
+};
+
+static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
+                   SQLLEN *const *ind, const SQLUSMALLINT *status,
+                   struct pt_err *err)
+{
+    struct row_ctx *x = vctx;
+    struct coll_sample_result *r = x->r;
+
+    if (reserve(&r->values, &x->cap, r->n_values + n) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory for %zu sizes",
+                       r->n_values + n);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t size = 0;
+        int nonnull = 0, where = -1;
+        if (status[k] == SQL_ROW_ERROR || status[k] == SQL_ROW_NOROW)
+            continue;
+        r->rows_scanned++;
+        if (x->has_flag && ind[x->n_cols][k] != SQL_NULL_DATA) {
+            if (vals[x->n_cols][k])
+                r->attribute_rows++;
+            else
+                r->header_rows++;
+        }
+        for (size_t i = 0; i < x->n_cols; i++) {
+            if (ind[i][k] == SQL_NULL_DATA)
+                continue;
+            if (vals[i][k] < 0)
+                return err_set(err, PT_EDATA,
+                               "server returned a negative length %lld",
+                               (long long)vals[i][k]);
+            nonnull++;
+            where = (int)i;
+            size += (uint64_t)vals[i][k];
+            r->column_bytes[i] += (uint64_t)vals[i][k];
+        }
+        if (nonnull == 0) {
+            r->rows_empty++;
+            continue;
+        }
+        if (nonnull == 1)
+            r->placement[where]++;
+        else
+            r->rows_multi++;
+        r->values[r->n_values++] = size;
+    }
+    return 0;
+}
+
+struct sess_ctx {
+    struct coll_sample_result *r;
+    size_t cap;
+};
+
+static int on_sessions(void *vctx, size_t n, SQLBIGINT *const *vals,
+                       SQLLEN *const *ind, const SQLUSMALLINT *status,
+                       struct pt_err *err)
+{
+    struct sess_ctx *x = vctx;
+    struct coll_sample_result *r = x->r;
+
+    if (reserve(&r->session_values, &x->cap, r->n_sessions + n) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory for %zu sessions",
+                       r->n_sessions + n);
+    for (size_t k = 0; k < n; k++) {
+        if (status[k] == SQL_ROW_ERROR || status[k] == SQL_ROW_NOROW)
+            continue;
+        if (ind[0][k] == SQL_NULL_DATA || vals[0][k] < 0)
+            continue;
+        r->session_values[r->n_sessions++] = (uint64_t)vals[0][k];
+    }
+    return 0;
+}
+
+/* Append s to buf at *o; -1 if it does not fit. */
+static int cat(char *buf, size_t len, size_t *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (*o + n + 1 > len)
+        return -1;
+    memcpy(buf + *o, s, n + 1);
+    *o += n;
+    return 0;
+}
+
+/* Probe: does "SELECT list FROM qtable WHERE 1=0" run? */
+static int probe(struct coll_conn *c, const char *list, const char *qtable,
+                 struct pt_err *err)
+{
+    char sql[4096];
+    if ((size_t)snprintf(sql, sizeof(sql), "SELECT %s FROM %s WHERE 1=0", list,
+                         qtable) >= sizeof(sql))
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    return coll_exec(c, sql, err);
+}
+
+int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
+                    struct coll_sample_result *r, struct pt_err *err)
+{
+    const struct coll_engine_ops *ops = coll_engine_ops_get(c->engine);
+    char qtable[2 * COLL_NAME_MAX + 8], qs[COLL_NAME_MAX + 4];
+    char qcol[COLL_MAX_COLUMNS][COLL_NAME_MAX + 4];
+    char qid[COLL_NAME_MAX + 4], qprop[COLL_NAME_MAX + 4];
+    char list[2048], expr[512], display[2 * COLL_NAME_MAX + 2];
+    struct row_ctx rx;
+    struct fetch_spec fs;
+    size_t o_len = 0, R;
+    int ret, sessions_layout;
+    struct pt_err probe_err;
+
+    memset(r, 0, sizeof(*r));
+    r->engine = c->engine;
+    if (!ops)
+        return err_set(err, PT_EINTERNAL, "no adapter for the engine");
+    if (o->n_columns == 0 || o->n_columns > COLL_MAX_COLUMNS)
+        return err_set(err, PT_EUSAGE, "--columns: give 1 to %d columns",
+                       COLL_MAX_COLUMNS);
+    R = o->block_rows ? o->block_rows : 1024;
+    if (R > MAX_BLOCK_ROWS)
+        R = MAX_BLOCK_ROWS;
+
+    /* names: checked, then quoted the engine's way */
+    if (o->schema[0]) {
+        ret = coll_ident_check(o->schema, "--table schema", err);
+        if (ret < 0)
+            return ret;
+    }
+    ret = coll_ident_check(o->table, "--table", err);
+    if (ret < 0)
+        return ret;
+    for (size_t i = 0; i < o->n_columns; i++) {
+        ret = coll_ident_check(o->columns[i], "--columns", err);
+        if (ret < 0)
+            return ret;
+        coll_ident_quote(c->engine, o->columns[i], qcol[i], sizeof(qcol[i]),
+                         NULL);
+    }
+    qtable[0] = '\0';
+    if (o->schema[0]) {
+        coll_ident_quote(c->engine, o->schema, qs, sizeof(qs), NULL);
+        snprintf(qtable, sizeof(qtable), "%s.", qs);
+    }
+    coll_ident_quote(c->engine, o->table, qs, sizeof(qs), NULL);
+    strcat(qtable, qs);
+    snprintf(display, sizeof(display), "%s%s%s", o->schema,
+             o->schema[0] ? "." : "", o->table);
+    coll_ident_quote(c->engine, "ID", qid, sizeof(qid), NULL);
+    coll_ident_quote(c->engine, "PROPID", qprop, sizeof(qprop), NULL);
+
+    /* does the table exist, with these columns? (one clear error each) */
+    ret = probe(c, "1", qtable, err);
+    if (ret == PT_ENOINPUT || ret == PT_EDATA) {
+        err_prefix(err, "table '%s' not found", display);
+        if (err)
+            err->code = PT_ENOINPUT;
+        return PT_ENOINPUT;
+    }
+    if (ret < 0)
+        return ret;
+    for (size_t i = 0; i < o->n_columns; i++) {
+        ret = probe(c, qcol[i], qtable, err);
+        if (ret == PT_EDATA || ret == PT_ENOINPUT) {
+            err_prefix(err, "table '%s' has no column '%s'", display,
+                       o->columns[i]);
+            if (err)
+                err->code = PT_EDATA;
+            return PT_EDATA;
+        }
+        if (ret < 0)
+            return ret;
+    }
+    {
+        char idlist[2 * COLL_NAME_MAX + 16];
+        snprintf(idlist, sizeof(idlist), "%s, %s", qid, qprop);
+        ret = probe(c, idlist, qtable, &probe_err);
+        sessions_layout = ret == 0;
+        if (ret < 0 && ret != PT_EDATA && ret != PT_ENOINPUT) {
+            *err = probe_err;
+            return ret;
+        }
+    }
+
+    /* the select list: one byte length per column, then the row kind */
+    list[0] = '\0';
+    for (size_t i = 0; i < o->n_columns; i++) {
+        ops->length_expr(qcol[i], expr, sizeof(expr));
+        if ((i && cat(list, sizeof(list), &o_len, ", ") < 0) ||
+            cat(list, sizeof(list), &o_len, expr) < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    }
+    if (sessions_layout) {
+        snprintf(expr, sizeof(expr),
+                 ", CASE WHEN %s = %s THEN 0 ELSE 1 END", qprop, qid);
+        if (cat(list, sizeof(list), &o_len, expr) < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    }
+    ret = coll_sample_sql(c->engine, o, list, qtable, NULL, r->query,
+                          sizeof(r->query), r->method, sizeof(r->method), err);
+    if (ret < 0)
+        return ret;
+    if (ops->sample_prepare) {
+        ret = ops->sample_prepare(c, o, err);
+        if (ret < 0)
+            return ret;
+    }
+    if (o->progress && ops->estimate_rows) {
+        r->estimated_rows = ops->estimate_rows(c, o->schema, o->table);
+        if (o->rows && (r->estimated_rows == 0 || o->rows < r->estimated_rows))
+            r->estimated_rows = o->rows;
+        else if (o->percent > 0)
+            r->estimated_rows =
+                (uint64_t)((double)r->estimated_rows * o->percent / 100.0);
+    }
+
+    memset(&rx, 0, sizeof(rx));
+    rx.r = r;
+    rx.n_cols = o->n_columns;
+    rx.has_flag = sessions_layout;
+    memset(&fs, 0, sizeof(fs));
+    fs.n_cols = o->n_columns + (sessions_layout ? 1 : 0);
+    fs.block_rows = R;
+    fs.fn = on_rows;
+    fs.ctx = &rx;
+    fs.o = o;
+    fs.total = r->estimated_rows;
+    ret = fetch_blocks(c, r->query, &fs, err);
+    if (ret < 0)
+        goto fail;
+    r->layout = !sessions_layout      ? COLL_LAYOUT_PLAIN
+                : r->attribute_rows ? COLL_LAYOUT_MULTI_ROW
+                                    : COLL_LAYOUT_SINGLE_ROW;
+    if (r->layout != COLL_LAYOUT_MULTI_ROW) {
+        snprintf(r->session_note, sizeof(r->session_note),
+                 "%s layout: one row per %s, so per-session sizes equal the "
+                 "row sizes",
+                 coll_layout_name(r->layout),
+                 r->layout == COLL_LAYOUT_PLAIN ? "object" : "session");
+        return 0;
+    }
+
+    /*
+     * Multi-row: sum the attribute rows of each session. Sampled runs pick
+     * sessions (their PROPID = ID header rows) with the same method, so a
+     * chosen session is always complete.
+     */
+    {
+        char sum[1536], inner[1024], idsel[COLL_NAME_MAX + 16];
+        char where[2 * COLL_NAME_MAX + 16], m2[256];
+        size_t so = 0;
+        struct sess_ctx sx;
+        for (size_t i = 0; i < o->n_columns; i++) {
+            char qq[COLL_NAME_MAX + 16];
+            memcpy(qq, "pt_t.", 5);
+            memcpy(qq + 5, qcol[i], strlen(qcol[i]) + 1);
+            ops->length_expr(qq, expr, sizeof(expr));
+            if (cat(sum, sizeof(sum), &so, i ? " + COALESCE(" : "COALESCE(") <
+                    0 ||
+                cat(sum, sizeof(sum), &so, expr) < 0 ||
+                cat(sum, sizeof(sum), &so, ", 0)") < 0)
+                return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+        }
+        if (o->percent > 0 || o->rows > 0) {
+            snprintf(idsel, sizeof(idsel), "%s AS pt_sid", qid);
+            snprintf(where, sizeof(where), "%s = %s", qprop, qid);
+            ret = coll_sample_sql(c->engine, o, idsel, qtable, where, inner,
+                                  sizeof(inner), m2, sizeof(m2), err);
+            if (ret < 0)
+                goto fail;
+            if ((size_t)snprintf(r->session_query, sizeof(r->session_query),
+                                 "SELECT SUM(%s) FROM %s pt_t JOIN (%s) pt_s "
+                                 "ON pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> "
+                                 "pt_t.%s GROUP BY pt_t.%s",
+                                 sum, qtable, inner, qid, qprop, qid, qid) >=
+                sizeof(r->session_query)) {
+                ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
+                goto fail;
+            }
+        } else if ((size_t)snprintf(r->session_query,
+                                    sizeof(r->session_query),
+                                    "SELECT SUM(%s) FROM %s pt_t WHERE "
+                                    "pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
+                                    sum, qtable, qprop, qid, qid) >=
+                   sizeof(r->session_query)) {
+            ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
+            goto fail;
+        }
+        if (ops->sample_prepare) {
+            ret = ops->sample_prepare(c, o, err);
+            if (ret < 0)
+                goto fail;
+        }
+        memset(&sx, 0, sizeof(sx));
+        sx.r = r;
+        fs.n_cols = 1;
+        fs.fn = on_sessions;
+        fs.ctx = &sx;
+        fs.total = 0;
+        ret = fetch_blocks(c, r->session_query, &fs, err);
+        if (ret < 0)
+            goto fail;
+        r->have_sessions = 1;
+    }
+    return 0;
+fail:
+    coll_sample_result_release(r);
+    return ret;
+}
