@@ -35,8 +35,7 @@ enum coll_engine {
 /* "db2", "postgresql", "mysql", "sqlite" ("auto" for COLL_ENGINE_AUTO). */
 const char *coll_engine_name(enum coll_engine e);
 /* Parse a --engine value (auto|db2|postgresql|mysql|mariadb|sqlite). */
-int coll_engine_parse(const char *s, enum coll_engine *out,
-                      struct pt_err *err);
+int coll_engine_parse(const char *s, enum coll_engine *out, struct pt_err *err);
 /* Map a DBMS name from SQLGetInfo(SQL_DBMS_NAME); AUTO if unknown. */
 enum coll_engine coll_engine_from_dbms(const char *dbms_name);
 
@@ -111,9 +110,9 @@ int coll_exec_script(struct coll_conn *c, const char *path, size_t *n_done,
  */
 struct coll_rows {
     size_t n_cols;
-    char **names;  /* n_cols column names, upper case (owned) */
+    char **names; /* n_cols column names, upper case (owned) */
     size_t n_rows;
-    char **cells;  /* n_rows * n_cols; NULL for SQL NULL (owned) */
+    char **cells; /* n_rows * n_cols; NULL for SQL NULL (owned) */
 };
 /* Fetch the result of `sql` into *rows (caller releases). */
 int coll_query_rows(struct coll_conn *c, const char *sql,
@@ -177,7 +176,7 @@ struct coll_sample_opts {
     enum coll_method method; /* for --percent on PostgreSQL / DB2 */
     int has_seed;            /* REPEATABLE (seed) / RAND(seed) */
     uint32_t seed;
-    size_t block_rows;       /* rows per SQLFetch (row array size) */
+    size_t block_rows; /* rows per SQLFetch (row array size) */
     /* progress: called after each block; total 0 when unknown */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
@@ -189,20 +188,20 @@ void coll_sample_opts_init(struct coll_sample_opts *o);
 struct coll_sample_result {
     enum coll_engine engine;
     enum coll_layout layout;
-    char query[2048];       /* the statement that was run (no secrets) */
-    char method[256];       /* how rows were chosen, in words */
-    uint64_t rows_scanned;  /* rows returned by the server */
-    uint64_t rows_empty;    /* rows with every sampled column NULL */
-    uint64_t rows_multi;    /* rows with more than one non-NULL column
-                               (their size is the sum) */
-    uint64_t header_rows;   /* multi-row layout: PROPID = ID rows */
+    char query[2048];        /* the statement that was run (no secrets) */
+    char method[256];        /* how rows were chosen, in words */
+    uint64_t rows_scanned;   /* rows returned by the server */
+    uint64_t rows_empty;     /* rows with every sampled column NULL */
+    uint64_t rows_multi;     /* rows with more than one non-NULL column
+                                (their size is the sum) */
+    uint64_t header_rows;    /* multi-row layout: PROPID = ID rows */
     uint64_t attribute_rows; /* multi-row layout: PROPID <> ID rows */
-    uint64_t placement[COLL_MAX_COLUMNS];   /* rows stored in column i */
+    uint64_t placement[COLL_MAX_COLUMNS];    /* rows stored in column i */
     uint64_t column_bytes[COLL_MAX_COLUMNS]; /* bytes stored in column i */
     uint64_t *values; /* per row: bytes of the non-NULL column (owned) */
     size_t n_values;
-    int have_sessions;       /* per-session sums computed */
-    char session_note[256];  /* why not, when have_sessions is 0 */
+    int have_sessions;      /* per-session sums computed */
+    char session_note[256]; /* why not, when have_sessions is 0 */
     char session_query[2048];
     uint64_t *session_values; /* multi-row: bytes per session ID (owned) */
     size_t n_sessions;
@@ -227,8 +226,8 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
  */
 int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
                     const char *select_list, const char *qtable,
-                    const char *where, char *buf, size_t len,
-                    char *method, size_t method_len, struct pt_err *err);
+                    const char *where, char *buf, size_t len, char *method,
+                    size_t method_len, struct pt_err *err);
 /* The server-side byte-length expression for an already-quoted column. */
 int coll_length_expr(enum coll_engine e, const char *qcol, char *buf,
                      size_t len, struct pt_err *err);
@@ -275,9 +274,9 @@ struct coll_current {
     uint64_t page_size;        /* bytes */
     uint64_t bufferpool_pages; /* pages of page_size */
     uint64_t bufferpool_bytes;
-    char bufferpool[128];      /* name of that pool */
-    int has_hit_counters;      /* 0 for SQLite over ODBC */
-    char note[256];            /* e.g. why there are no counters */
+    char bufferpool[128]; /* name of that pool */
+    int has_hit_counters; /* 0 for SQLite over ODBC */
+    char note[256];       /* e.g. why there are no counters */
 };
 
 /* Take one snapshot of every counter the engine's adapter knows. */
@@ -301,8 +300,8 @@ int coll_db2_parse_catalog_bp(const struct coll_rows *rows,
                               struct coll_snapshot *s, struct pt_err *err);
 int coll_pg_parse_database(const struct coll_rows *rows,
                            struct coll_snapshot *s, struct pt_err *err);
-int coll_pg_parse_tables(const struct coll_rows *rows,
-                         struct coll_snapshot *s, struct pt_err *err);
+int coll_pg_parse_tables(const struct coll_rows *rows, struct coll_snapshot *s,
+                         struct pt_err *err);
 int coll_pg_parse_settings(const struct coll_rows *rows,
                            struct coll_snapshot *s, struct pt_err *err);
 int coll_mysql_parse_status(const struct coll_rows *rows,
@@ -324,9 +323,8 @@ struct coll_delta {
  * frees with free()) receives *n entries.
  */
 int coll_snapshot_deltas(const struct coll_snapshot *a,
-                         const struct coll_snapshot *b,
-                         struct coll_delta **out, size_t *n,
-                         struct pt_err *err);
+                         const struct coll_snapshot *b, struct coll_delta **out,
+                         size_t *n, struct pt_err *err);
 /*
  * Hit ratio in percent, (1 - physical / logical) * 100, clamped to
  * 0..100; returns -1 when logical is 0 (undefined).

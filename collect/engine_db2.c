@@ -46,8 +46,8 @@ static int db2_sample_sql(const struct coll_sample_opts *o, const char *list,
         n = snprintf(buf, len, "SELECT %s FROM %s TABLESAMPLE %s (%.6g)%s%s%s",
                      list, qtable, m, o->percent, rep, where ? " WHERE " : "",
                      where ? where : "");
-        snprintf(method, mlen, "server-side TABLESAMPLE %s (%.6g percent)%s",
-                 m, o->percent, o->has_seed ? ", repeatable" : "");
+        snprintf(method, mlen, "server-side TABLESAMPLE %s (%.6g percent)%s", m,
+                 o->percent, o->has_seed ? ", repeatable" : "");
     } else if (o->rows > 0) {
         n = snprintf(buf, len,
                      "SELECT %s FROM %s%s%s ORDER BY RAND() FETCH FIRST %llu "
@@ -121,12 +121,12 @@ int coll_db2_parse_bufferpool(const struct coll_rows *rows,
                               struct coll_snapshot *s, struct pt_err *err)
 {
     static const char *const logical[] = {
-        "POOL_DATA_L_READS",      "POOL_INDEX_L_READS",
-        "POOL_XDA_L_READS",       "POOL_TEMP_DATA_L_READS",
+        "POOL_DATA_L_READS",       "POOL_INDEX_L_READS",
+        "POOL_XDA_L_READS",        "POOL_TEMP_DATA_L_READS",
         "POOL_TEMP_INDEX_L_READS", "POOL_TEMP_XDA_L_READS"};
     static const char *const physical[] = {
-        "POOL_DATA_P_READS",      "POOL_INDEX_P_READS",
-        "POOL_XDA_P_READS",       "POOL_TEMP_DATA_P_READS",
+        "POOL_DATA_P_READS",       "POOL_INDEX_P_READS",
+        "POOL_XDA_P_READS",        "POOL_TEMP_DATA_P_READS",
         "POOL_TEMP_INDEX_P_READS", "POOL_TEMP_XDA_P_READS"};
     static const char *const direct[] = {"DIRECT_READS", "DIRECT_WRITES",
                                          "DIRECT_READ_REQS",
@@ -171,11 +171,11 @@ int coll_db2_parse_bufferpool(const struct coll_rows *rows,
             if (accumulate(s, "bufferpool", bp, direct[k], v, 1) < 0)
                 goto oom;
             /* canonical: requests (comparable with page reads) */
-            if (k == 2 && accumulate(s, "bufferpool", bp, "direct_reads", v,
-                                     1) < 0)
+            if (k == 2 &&
+                accumulate(s, "bufferpool", bp, "direct_reads", v, 1) < 0)
                 goto oom;
-            if (k == 3 && accumulate(s, "bufferpool", bp, "direct_writes", v,
-                                     1) < 0)
+            if (k == 3 &&
+                accumulate(s, "bufferpool", bp, "direct_writes", v, 1) < 0)
                 goto oom;
         }
         if (coll_rows_get(rows, i, "BP_CUR_BUFFSZ")) {
@@ -185,8 +185,8 @@ int coll_db2_parse_bufferpool(const struct coll_rows *rows,
                 return ret;
             /* per member: the size of one member's pool */
             if (!coll_snapshot_find(s, "bufferpool", bp, "BP_CUR_BUFFSZ") &&
-                coll_snapshot_add(s, "bufferpool", bp, "BP_CUR_BUFFSZ", v,
-                                  0) < 0)
+                coll_snapshot_add(s, "bufferpool", bp, "BP_CUR_BUFFSZ", v, 0) <
+                    0)
                 goto oom;
         }
         if (accumulate(s, "bufferpool", bp, "logical_reads", l, 1) < 0 ||
@@ -217,7 +217,8 @@ int coll_db2_parse_tablespace(const struct coll_rows *rows,
         {"DIRECT_READS", 1, 0},       {"DIRECT_READ_REQS", 1, 0},
     };
     if (coll_rows_col(rows, "TBSP_NAME") < 0)
-        return err_set(err, PT_EDATA, "MON_GET_TABLESPACE: no column TBSP_NAME");
+        return err_set(err, PT_EDATA,
+                       "MON_GET_TABLESPACE: no column TBSP_NAME");
     for (size_t i = 0; i < rows->n_rows; i++) {
         const char *t = coll_rows_get(rows, i, "TBSP_NAME");
         if (!t)
@@ -267,15 +268,14 @@ int coll_db2_parse_catalog_bp(const struct coll_rows *rows,
         if (ret < 0)
             return ret;
         if (coll_rows_get(rows, i, "BUFFERPOOLID"))
-            coll_parse_num(coll_rows_get(rows, i, "BUFFERPOOLID"), &id, "",
-                           "", NULL);
+            coll_parse_num(coll_rows_get(rows, i, "BUFFERPOOLID"), &id, "", "",
+                           NULL);
         if (coll_snapshot_add(s, "bufferpool", bp, "page_size", ps, 0) < 0 ||
             coll_snapshot_add(s, "bufferpool", bp, "NPAGES", np, 0) < 0 ||
             coll_snapshot_add(s, "bufferpool", bp, "automatic", np == -2, 0) <
                 0 ||
             (id >= 0 &&
-             coll_snapshot_add(s, "bufferpool", bp, "BUFFERPOOLID", id, 0) <
-                 0))
+             coll_snapshot_add(s, "bufferpool", bp, "BUFFERPOOLID", id, 0) < 0))
             return err_set(err, PT_EINTERNAL, "out of memory");
     }
     return 0;
@@ -335,8 +335,7 @@ static int db2_snapshot(struct coll_conn *c, struct coll_snapshot *s,
 }
 
 /* The current pool: the one with the most logical reads. */
-static void db2_current(const struct coll_snapshot *s,
-                        struct coll_current *cur)
+static void db2_current(const struct coll_snapshot *s, struct coll_current *cur)
 {
     double best = -1;
     const char *bp = NULL;

@@ -82,25 +82,42 @@ static uint64_t my_estimate(struct coll_conn *c, const char *schema,
 /* Status variables that are levels, not counters. */
 static int is_gauge(const char *name)
 {
-    static const char *const gauges[] = {
-        "Innodb_buffer_pool_pages_", "Innodb_buffer_pool_bytes_",
-        "Innodb_page_size",          "_current",
-        "Innodb_num_open_files",     "Innodb_buffer_pool_load_",
-        "Innodb_buffer_pool_dump_",  "Innodb_buffer_pool_resize",
-        "Innodb_have_",              "Innodb_os_log_pending",
-        "Innodb_data_pending",       "Innodb_checkpoint_",
-        "Innodb_history_list_length", "Innodb_mem_",
-        "Innodb_undo_truncations",   "Innodb_available_undo",
-        "Innodb_max_trx_id",         "Innodb_lsn_",
-        "Innodb_onlineddl_",         "Innodb_instant_alter",
-        "Innodb_encryption_",        "Innodb_scrub_",
-        "Innodb_deadlocks_",         "Innodb_dict_tables",
-        "Innodb_ibuf_size",          "Innodb_ibuf_free_list",
-        "Innodb_ibuf_segment_size",  "Innodb_oldest_view",
-        "Innodb_read_views",         "Innodb_descriptors",
-        "Innodb_master_thread_",     "Innodb_row_lock_time_max",
-        "Innodb_row_lock_time_avg",  "Innodb_mutex_",
-        "Innodb_secondary_index_",   "Innodb_defragment_"};
+    static const char *const gauges[] = {"Innodb_buffer_pool_pages_",
+                                         "Innodb_buffer_pool_bytes_",
+                                         "Innodb_page_size",
+                                         "_current",
+                                         "Innodb_num_open_files",
+                                         "Innodb_buffer_pool_load_",
+                                         "Innodb_buffer_pool_dump_",
+                                         "Innodb_buffer_pool_resize",
+                                         "Innodb_have_",
+                                         "Innodb_os_log_pending",
+                                         "Innodb_data_pending",
+                                         "Innodb_checkpoint_",
+                                         "Innodb_history_list_length",
+                                         "Innodb_mem_",
+                                         "Innodb_undo_truncations",
+                                         "Innodb_available_undo",
+                                         "Innodb_max_trx_id",
+                                         "Innodb_lsn_",
+                                         "Innodb_onlineddl_",
+                                         "Innodb_instant_alter",
+                                         "Innodb_encryption_",
+                                         "Innodb_scrub_",
+                                         "Innodb_deadlocks_",
+                                         "Innodb_dict_tables",
+                                         "Innodb_ibuf_size",
+                                         "Innodb_ibuf_free_list",
+                                         "Innodb_ibuf_segment_size",
+                                         "Innodb_oldest_view",
+                                         "Innodb_read_views",
+                                         "Innodb_descriptors",
+                                         "Innodb_master_thread_",
+                                         "Innodb_row_lock_time_max",
+                                         "Innodb_row_lock_time_avg",
+                                         "Innodb_mutex_",
+                                         "Innodb_secondary_index_",
+                                         "Innodb_defragment_"};
     for (size_t i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++)
         if (strstr(name, gauges[i]))
             return 1;
@@ -138,14 +155,13 @@ int coll_mysql_parse_status(const struct coll_rows *rows,
         return err_set(err, PT_EDATA,
                        "SHOW GLOBAL STATUS: Innodb_buffer_pool_read_requests "
                        "or Innodb_buffer_pool_reads missing (is InnoDB on?)");
-    if (coll_snapshot_add(s, "bufferpool", "innodb", "logical_reads", req,
-                          1) < 0 ||
-        coll_snapshot_add(s, "bufferpool", "innodb", "physical_reads", rd,
-                          1) < 0 ||
+    if (coll_snapshot_add(s, "bufferpool", "innodb", "logical_reads", req, 1) <
+            0 ||
+        coll_snapshot_add(s, "bufferpool", "innodb", "physical_reads", rd, 1) <
+            0 ||
         coll_snapshot_add(s, "bufferpool", "innodb", "direct_reads", 0, 1) <
             0 ||
-        coll_snapshot_add(s, "bufferpool", "innodb", "direct_writes", 0, 1) <
-            0)
+        coll_snapshot_add(s, "bufferpool", "innodb", "direct_writes", 0, 1) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
     return 0;
 }
@@ -157,10 +173,14 @@ int coll_mysql_parse_pool_stats(const struct coll_rows *rows,
         const char *col;
         int cumulative;
     } cols[] = {
-        {"POOL_SIZE", 0},          {"FREE_BUFFERS", 0},
-        {"DATABASE_PAGES", 0},     {"MODIFIED_DATABASE_PAGES", 0},
-        {"NUMBER_PAGES_READ", 1},  {"NUMBER_PAGES_GET", 1},
-        {"NUMBER_PAGES_WRITTEN", 1}, {"PAGES_MADE_YOUNG", 1},
+        {"POOL_SIZE", 0},
+        {"FREE_BUFFERS", 0},
+        {"DATABASE_PAGES", 0},
+        {"MODIFIED_DATABASE_PAGES", 0},
+        {"NUMBER_PAGES_READ", 1},
+        {"NUMBER_PAGES_GET", 1},
+        {"NUMBER_PAGES_WRITTEN", 1},
+        {"PAGES_MADE_YOUNG", 1},
         {"HIT_RATE", 0},
     };
     if (coll_rows_col(rows, "POOL_ID") < 0)

@@ -40,8 +40,9 @@ static int pg_sample_sql(const struct coll_sample_opts *o, const char *list,
                      ? "whole pages chosen at random"
                      : "each row chosen with that probability");
     } else if (o->rows > 0) {
-        n = snprintf(buf, len, "SELECT %s FROM %s%s%s ORDER BY random() LIMIT "
-                               "%llu",
+        n = snprintf(buf, len,
+                     "SELECT %s FROM %s%s%s ORDER BY random() LIMIT "
+                     "%llu",
                      list, qtable, where ? " WHERE " : "", where ? where : "",
                      (unsigned long long)o->rows);
         snprintf(method, mlen,
@@ -77,8 +78,7 @@ static uint64_t pg_estimate(struct coll_conn *c, const char *schema,
 
     coll_ident_quote(COLL_ENGINE_POSTGRESQL, table, qt, sizeof(qt), NULL);
     if (schema[0]) {
-        coll_ident_quote(COLL_ENGINE_POSTGRESQL, schema, qs, sizeof(qs),
-                         NULL);
+        coll_ident_quote(COLL_ENGINE_POSTGRESQL, schema, qs, sizeof(qs), NULL);
         snprintf(sql, sizeof(sql),
                  "SELECT GREATEST(reltuples, 0)::bigint FROM pg_class WHERE "
                  "oid = to_regclass('%s.%s')",
@@ -131,8 +131,8 @@ int coll_pg_parse_settings(const struct coll_rows *rows,
                        "pg_settings: block_size or shared_buffers missing");
     if (unit_bytes == 0)
         unit_bytes = block;
-    if (coll_snapshot_add(s, "bufferpool", "shared_buffers", "page_size",
-                          block, 0) < 0 ||
+    if (coll_snapshot_add(s, "bufferpool", "shared_buffers", "page_size", block,
+                          0) < 0 ||
         coll_snapshot_add(s, "bufferpool", "shared_buffers", "pages",
                           shared * unit_bytes / block, 0) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
@@ -142,9 +142,9 @@ int coll_pg_parse_settings(const struct coll_rows *rows,
 int coll_pg_parse_database(const struct coll_rows *rows,
                            struct coll_snapshot *s, struct pt_err *err)
 {
-    static const char *const counters[] = {
-        "BLKS_HIT", "BLKS_READ", "XACT_COMMIT", "TUP_RETURNED",
-        "TUP_FETCHED", "BLK_READ_TIME"};
+    static const char *const counters[] = {"BLKS_HIT",    "BLKS_READ",
+                                           "XACT_COMMIT", "TUP_RETURNED",
+                                           "TUP_FETCHED", "BLK_READ_TIME"};
     double hit = 0, read = 0;
     int ret;
 
@@ -176,23 +176,22 @@ int coll_pg_parse_database(const struct coll_rows *rows,
        read is a block not found in shared_buffers */
     if (coll_snapshot_add(s, "bufferpool", "shared_buffers", "logical_reads",
                           hit + read, 1) < 0 ||
-        coll_snapshot_add(s, "bufferpool", "shared_buffers",
-                          "physical_reads", read, 1) < 0 ||
-        coll_snapshot_add(s, "bufferpool", "shared_buffers", "direct_reads",
-                          0, 1) < 0 ||
-        coll_snapshot_add(s, "bufferpool", "shared_buffers", "direct_writes",
-                          0, 1) < 0)
+        coll_snapshot_add(s, "bufferpool", "shared_buffers", "physical_reads",
+                          read, 1) < 0 ||
+        coll_snapshot_add(s, "bufferpool", "shared_buffers", "direct_reads", 0,
+                          1) < 0 ||
+        coll_snapshot_add(s, "bufferpool", "shared_buffers", "direct_writes", 0,
+                          1) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
     return 0;
 }
 
-int coll_pg_parse_tables(const struct coll_rows *rows,
-                         struct coll_snapshot *s, struct pt_err *err)
+int coll_pg_parse_tables(const struct coll_rows *rows, struct coll_snapshot *s,
+                         struct pt_err *err)
 {
     static const char *const counters[] = {
-        "HEAP_BLKS_READ",  "HEAP_BLKS_HIT",  "IDX_BLKS_READ",
-        "IDX_BLKS_HIT",    "TOAST_BLKS_READ", "TOAST_BLKS_HIT",
-        "TIDX_BLKS_READ",  "TIDX_BLKS_HIT"};
+        "HEAP_BLKS_READ",  "HEAP_BLKS_HIT",  "IDX_BLKS_READ",  "IDX_BLKS_HIT",
+        "TOAST_BLKS_READ", "TOAST_BLKS_HIT", "TIDX_BLKS_READ", "TIDX_BLKS_HIT"};
     int ret;
 
     if (coll_rows_col(rows, "TABLE_NAME") < 0)

@@ -45,8 +45,8 @@ static int lite_sample_sql(const struct coll_sample_opts *o, const char *list,
                  t, o->percent);
     } else if (o->rows > 0) {
         n = snprintf(buf, len,
-                     "SELECT %s FROM %s%s%s ORDER BY random() LIMIT %llu",
-                     list, qtable, where ? " WHERE " : "", where ? where : "",
+                     "SELECT %s FROM %s%s%s ORDER BY random() LIMIT %llu", list,
+                     qtable, where ? " WHERE " : "", where ? where : "",
                      (unsigned long long)o->rows);
         snprintf(method, mlen,
                  "server-side ORDER BY random() LIMIT %llu: rows chosen "
@@ -63,8 +63,8 @@ static int lite_sample_sql(const struct coll_sample_opts *o, const char *list,
 int coll_sqlite_parse_pragmas(const struct coll_rows *rows,
                               struct coll_snapshot *s, struct pt_err *err)
 {
-    static const char *const cols[] = {"PAGE_SIZE", "PAGE_COUNT",
-                                       "CACHE_SIZE", "FREELIST_COUNT"};
+    static const char *const cols[] = {"PAGE_SIZE", "PAGE_COUNT", "CACHE_SIZE",
+                                       "FREELIST_COUNT"};
     double ps, cache, pages;
     int ret;
 
@@ -139,7 +139,10 @@ static void lite_current(const struct coll_snapshot *s,
 const struct coll_engine_ops coll_sqlite_ops = {
     .id = COLL_ENGINE_SQLITE,
     .name = "sqlite",
-    .quote = '"',
+    /* backticks: a double-quoted name that matches no column would be taken
+       as a string literal by SQLite ("SQLite Keywords", quirk kept for
+       compatibility); `name` is always an identifier */
+    .quote = '`',
     .fold = 0,
     .length_expr = lite_length,
     .sample_sql = lite_sample_sql,

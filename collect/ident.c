@@ -18,14 +18,13 @@ int coll_ident_check(const char *name, const char *what, struct pt_err *err)
         return err_set(err, PT_EDATA, "%s: empty identifier", what);
     if (n > COLL_NAME_MAX)
         return err_set(err, PT_EDATA,
-                       "%s: identifier longer than %d bytes: '%.40s...'",
-                       what, COLL_NAME_MAX, name);
+                       "%s: identifier longer than %d bytes: '%.40s...'", what,
+                       COLL_NAME_MAX, name);
     if (!(isalpha((unsigned char)name[0]) || name[0] == '_'))
         goto bad;
     for (const char *p = name; *p; p++) {
         unsigned char ch = (unsigned char)*p;
-        if (ch >= 0x80 || !(isalnum(ch) || ch == '_' || ch == '$' ||
-                            ch == '#'))
+        if (ch >= 0x80 || !(isalnum(ch) || ch == '_' || ch == '$' || ch == '#'))
             goto bad;
     }
     return 0;
@@ -74,8 +73,7 @@ int coll_table_parse(const char *s, char *schema, size_t schema_len,
     if (dot) {
         size_t n = (size_t)(dot - s);
         if (n >= schema_len || strlen(dot + 1) >= table_len)
-            return err_set(err, PT_EDATA, "--table: name too long '%.60s'",
-                           s);
+            return err_set(err, PT_EDATA, "--table: name too long '%.60s'", s);
         memcpy(schema, s, n);
         schema[n] = '\0';
         strcpy(table, dot + 1);
@@ -84,8 +82,7 @@ int coll_table_parse(const char *s, char *schema, size_t schema_len,
             return ret;
     } else {
         if (strlen(s) >= table_len)
-            return err_set(err, PT_EDATA, "--table: name too long '%.60s'",
-                           s);
+            return err_set(err, PT_EDATA, "--table: name too long '%.60s'", s);
         strcpy(table, s);
     }
     return coll_ident_check(table, "--table", err);

@@ -39,8 +39,8 @@ void coll_mask(const struct coll_conn *c, char *s, size_t len);
 struct coll_engine_ops {
     enum coll_engine id;
     const char *name;
-    char quote;  /* identifier quote character */
-    int fold;    /* +1 upper, -1 lower, 0 keep case (unquoted semantics) */
+    char quote; /* identifier quote character */
+    int fold;   /* +1 upper, -1 lower, 0 keep case (unquoted semantics) */
     /* server-side byte length of quoted column q */
     int (*length_expr)(const char *q, char *buf, size_t len);
     /* complete sampling statement */
@@ -48,8 +48,7 @@ struct coll_engine_ops {
                       const char *qtable, const char *where, char *buf,
                       size_t len, char *method, size_t mlen);
     /* statements to run before the sample (e.g. setseed), or NULL */
-    int (*sample_prepare)(struct coll_conn *c,
-                          const struct coll_sample_opts *o,
+    int (*sample_prepare)(struct coll_conn *c, const struct coll_sample_opts *o,
                           struct pt_err *err);
     /* catalog row estimate for progress (0 if unknown) */
     uint64_t (*estimate_rows)(struct coll_conn *c, const char *schema,
@@ -69,9 +68,9 @@ const struct coll_engine_ops *coll_engine_ops_get(enum coll_engine e);
 int coll_parse_num(const char *cell, double *out, const char *ctx,
                    const char *col, struct pt_err *err);
 /* Add column `col` of every row as metric (scope, object from objcol). */
-int coll_rows_metric(const struct coll_rows *rows, size_t row,
-                     const char *col, const char *scope, const char *object,
-                     int cumulative, int required, struct coll_snapshot *s,
-                     const char *ctx, struct pt_err *err);
+int coll_rows_metric(const struct coll_rows *rows, size_t row, const char *col,
+                     const char *scope, const char *object, int cumulative,
+                     int required, struct coll_snapshot *s, const char *ctx,
+                     struct pt_err *err);
 
 #endif /* PT_COLLECT_INTERNAL_H */

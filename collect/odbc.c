@@ -379,15 +379,14 @@ int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
     if (rc == SQL_INVALID_HANDLE)
         return err_set(err, PT_EINTERNAL, "%s: invalid ODBC handle", what);
     if (SQLGetDiagRec(htype, h, 1, state, &native, msg, sizeof(msg), &mlen) !=
-        SQL_SUCCESS &&
+            SQL_SUCCESS &&
         !msg[0]) {
         return err_set(err, connecting ? PT_EUNAVAIL : PT_EINTERNAL,
                        "%s failed (ODBC returned %d without a diagnostic)",
                        what, (int)rc);
     }
     msg[sizeof(msg) - 1] = '\0';
-    code = classify((const char *)state, native, (const char *)msg,
-                    connecting);
+    code = classify((const char *)state, native, (const char *)msg, connecting);
     /* a later record can be more precise (e.g. 28000 after 08001) */
     for (SQLSMALLINT i = 2; i <= 4; i++) {
         SQLCHAR st2[6], m2[512];
@@ -566,8 +565,8 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         int changed = 0;
         if (c->engine == COLL_ENGINE_POSTGRESQL &&
             !has_key(connstr, "UseDeclareFetch")) {
-            if (append_kv(connstr, sizeof(connstr), "UseDeclareFetch", "1",
-                          0) < 0)
+            if (append_kv(connstr, sizeof(connstr), "UseDeclareFetch", "1", 0) <
+                0)
                 goto toolong;
             if (!has_key(connstr, "Fetch") &&
                 append_kv(connstr, sizeof(connstr), "Fetch", "8192", 0) < 0)
@@ -743,8 +742,8 @@ int coll_query_rows(struct coll_conn *c, const char *sql,
         }
         for (SQLSMALLINT i = 0; i < ncols; i++) {
             int is_null;
-            ret = get_text(c, st, (SQLUSMALLINT)(i + 1), &buf, &cap,
-                           &is_null, err);
+            ret = get_text(c, st, (SQLUSMALLINT)(i + 1), &buf, &cap, &is_null,
+                           err);
             if (ret < 0)
                 goto out;
             free(cells[i]);

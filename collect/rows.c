@@ -33,8 +33,8 @@ int coll_rows_init(struct coll_rows *rows, size_t n_cols,
 int coll_rows_add(struct coll_rows *rows, const char *const *cells)
 {
     size_t base = rows->n_rows * rows->n_cols;
-    char **nc = realloc(rows->cells, (base + rows->n_cols + 1) *
-                                         sizeof(*rows->cells));
+    char **nc =
+        realloc(rows->cells, (base + rows->n_cols + 1) * sizeof(*rows->cells));
     if (!nc)
         return PT_EINTERNAL;
     rows->cells = nc;
@@ -104,10 +104,10 @@ int coll_parse_num(const char *cell, double *out, const char *ctx,
     return 0;
 }
 
-int coll_rows_metric(const struct coll_rows *rows, size_t row,
-                     const char *col, const char *scope, const char *object,
-                     int cumulative, int required, struct coll_snapshot *s,
-                     const char *ctx, struct pt_err *err)
+int coll_rows_metric(const struct coll_rows *rows, size_t row, const char *col,
+                     const char *scope, const char *object, int cumulative,
+                     int required, struct coll_snapshot *s, const char *ctx,
+                     struct pt_err *err)
 {
     double v;
     int ret;
@@ -179,9 +179,8 @@ const struct coll_metric *coll_snapshot_find(const struct coll_snapshot *s,
 }
 
 int coll_snapshot_deltas(const struct coll_snapshot *a,
-                         const struct coll_snapshot *b,
-                         struct coll_delta **out, size_t *n,
-                         struct pt_err *err)
+                         const struct coll_snapshot *b, struct coll_delta **out,
+                         size_t *n, struct pt_err *err)
 {
     struct coll_delta *d;
     size_t k = 0;

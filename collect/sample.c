@@ -83,8 +83,8 @@ int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
         return err_set(err, PT_EUSAGE,
                        "give at most one of --percent and --rows");
     if (o->percent < 0 || o->percent > 100)
-        return err_set(err, PT_EUSAGE,
-                       "--percent: %g is not in 0 < P <= 100", o->percent);
+        return err_set(err, PT_EUSAGE, "--percent: %g is not in 0 < P <= 100",
+                       o->percent);
     if (ops->sample_sql(o, select_list, qtable, where, buf, len, method,
                         method_len) < 0)
         return err_set(err, PT_EINTERNAL, "SQL buffer too small");
@@ -132,8 +132,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
         if (!vals[i] || !ind[i])
             goto oom;
     }
-    SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY,
-                   0);
+    SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE,
+                   (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY, 0);
     SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)SQL_BIND_BY_COLUMN,
                    0);
     rc = SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)(uintptr_t)R,
@@ -226,8 +226,8 @@ static int reserve(uint64_t **a, size_t *cap, size_t need)
 
 struct row_ctx {
     struct coll_sample_result *r;
-    size_t n_cols;  /* object columns */
-    int has_flag;   /* one more column: 1 when PROPID <> ID */
+    size_t n_cols; /* object columns */
+    int has_flag;  /* one more column: 1 when PROPID <> ID */
     size_t cap;
 };
 
@@ -420,8 +420,8 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
     if (sessions_layout) {
-        snprintf(expr, sizeof(expr),
-                 ", CASE WHEN %s = %s THEN 0 ELSE 1 END", qprop, qid);
+        snprintf(expr, sizeof(expr), ", CASE WHEN %s = %s THEN 0 ELSE 1 END",
+                 qprop, qid);
         if (cat(list, sizeof(list), &o_len, expr) < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
@@ -457,7 +457,7 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     ret = fetch_blocks(c, r->query, &fs, err);
     if (ret < 0)
         goto fail;
-    r->layout = !sessions_layout      ? COLL_LAYOUT_PLAIN
+    r->layout = !sessions_layout    ? COLL_LAYOUT_PLAIN
                 : r->attribute_rows ? COLL_LAYOUT_MULTI_ROW
                                     : COLL_LAYOUT_SINGLE_ROW;
     if (r->layout != COLL_LAYOUT_MULTI_ROW) {
@@ -501,17 +501,16 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
                                  "SELECT SUM(%s) FROM %s pt_t JOIN (%s) pt_s "
                                  "ON pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> "
                                  "pt_t.%s GROUP BY pt_t.%s",
-                                 sum, qtable, inner, qid, qprop, qid, qid) >=
-                sizeof(r->session_query)) {
+                                 sum, qtable, inner, qid, qprop, qid,
+                                 qid) >= sizeof(r->session_query)) {
                 ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
                 goto fail;
             }
-        } else if ((size_t)snprintf(r->session_query,
-                                    sizeof(r->session_query),
+        } else if ((size_t)snprintf(r->session_query, sizeof(r->session_query),
                                     "SELECT SUM(%s) FROM %s pt_t WHERE "
                                     "pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
-                                    sum, qtable, qprop, qid, qid) >=
-                   sizeof(r->session_query)) {
+                                    sum, qtable, qprop, qid,
+                                    qid) >= sizeof(r->session_query)) {
             ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
             goto fail;
         }
