@@ -1,10 +1,96 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ddl.h — public face of ddl/ (design.md §2). Filled in by its issue.
+ * ddl.h — the public face of ddl/: DDL for review, rendered from templates
+ * that live as data in ddl_templates/<dialect>/ (create.sql, rollback.sql,
+ * dialect.yaml), with identifier validation per dialect. No SQL text is in
+ * C: a dialect is a directory. ddl/ does no I/O; cli/cmd_ddl.c reads the
+ * template files and dialect.yaml (through core) and writes the results
+ * atomically.
+ *
+ * Template syntax: {{name}} is replaced by the variable `name` ([a-z_]
+ * [a-z0-9_]*); an unknown variable, a malformed or unclosed placeholder is
+ * PT_EDATA "template:line: ...". Nothing else is special.
+ *
+ * Neighbours: analyzers/ (the recommendation document it renders),
+ * cli/cmd_ddl.c and the `advise` command (callers).
  */
 #ifndef PT_DDL_H
 #define PT_DDL_H
 
 #include "core/core.h"
 
-#endif
+#define DDL_MAX_KINDS 8
+#define DDL_MAX_PREFIXES 4
+#define DDL_MAX_PAGE_SIZES 16
+
+/* Identifier rule for one kind of object ("bufferpool", "tablespace"). */
+struct ddl_ident_rule {
+    char kind[32];
+    size_t max_bytes;
+    size_t n_prefixes;
+    char forbidden_prefixes[DDL_MAX_PREFIXES][16]; /* case-insensitive */
+};
+
+/* A dialect, read from ddl_templates/<name>/dialect.yaml. */
+struct ddl_dialect {
+    char name[32];
+    size_t n_rules;
+    struct ddl_ident_rule rules[DDL_MAX_KINDS];
+    int fold_upper; /* identifiers folded to upper case */
+    size_t n_page_sizes;
+    uint32_t page_sizes[DDL_MAX_PAGE_SIZES];
+    uint32_t extent_min, extent_max; /* pages */
+    uint32_t prefetch_min, prefetch_max;
+    int prefetch_automatic;      /* AUTOMATIC allowed */
+    uint64_t pool_min, pool_max; /* buffer-pool pages */
+    double default_overhead_ms;
+    double default_read_rate_mb_s;
+};
+
+/* Fill *d from a loaded dialect.yaml; `ctx` names the file. PT_EDATA. */
+int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
+                          const char *ctx, struct pt_err *err);
+/*
+ * Validate an identifier of `kind` (e.g. "bufferpool"): a letter, then
+ * letters, digits or '_', at most max_bytes, no forbidden prefix. On
+ * success writes the (case-folded) identifier into out (out_len >=
+ * max_bytes + 1). PT_EDATA naming `what` (e.g. "--name") and the rule
+ * broken; the identifier is quoted with non-printable bytes escaped.
+ */
+int ddl_ident_check(const struct ddl_dialect *d, const char *kind,
+                    const char *ident, const char *what, char *out,
+                    size_t out_len, struct pt_err *err);
+/* Is page_size one of the dialect's page sizes? */
+int ddl_dialect_has_page(const struct ddl_dialect *d, uint32_t page_size);
+
+/* Template variables: name -> value, both copied. */
+struct ddl_vars {
+    size_t n, cap;
+    char **names;  /* owned */
+    char **values; /* owned */
+};
+void ddl_vars_init(struct ddl_vars *v);
+void ddl_vars_release(struct ddl_vars *v);
+/* Set (or replace) a variable; PT_EINTERNAL on OOM. */
+int ddl_vars_set(struct ddl_vars *v, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Look a variable up; NULL if unset. */
+const char *ddl_vars_get(const struct ddl_vars *v, const char *name);
+
+/*
+ * Render template text `tmpl` (len bytes, named `name` in messages) with
+ * `vars`. *out is a NUL-terminated malloc'd string (caller frees).
+ */
+int ddl_render(const char *tmpl, size_t len, const char *name,
+               const struct ddl_vars *vars, char **out, struct pt_err *err);
+
+/*
+ * A block of SQL comment lines "<prefix><text>" from free text (e.g. the
+ * reasons of a recommendation), wrapped at `width` columns. Control
+ * characters (newlines included) become spaces, so the text can never end
+ * the comment and become SQL. Caller frees *out.
+ */
+int ddl_comment_block(const char *const *texts, size_t n, const char *prefix,
+                      size_t width, char **out, struct pt_err *err);
+
+#endif /* PT_DDL_H */

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_ddl.c — unit tests for ddl/: the shipped db2 dialect file, DB2
+ * identifier rules (length, SYS prefix, characters, case folding), the
+ * {{name}} renderer and its errors, SQL comment blocks that cannot be
+ * escaped, and the shipped db2 templates rendering with every placeholder
+ * known and the statement order of rollback.sql.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddl/ddl.h"
+
+static struct ddl_dialect db2;
+
+static int load_db2(void **state)
+{
+    char path[4096];
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/ddl_templates/db2/dialect.yaml",
+             pt_data_dir());
+    if (prof_load(path, &doc, &err) < 0) {
+        print_error("%s\n", err.msg);
+        return -1;
+    }
+    if (ddl_dialect_from_json(&db2, doc, path, &err) < 0) {
+        print_error("%s\n", err.msg);
+        json_decref(doc);
+        return -1;
+    }
+    json_decref(doc);
+    return 0;
+}
+
+static void test_dialect(void **state)
+{
+    (void)state;
+    assert_string_equal(db2.name, "db2");
+    assert_int_equal(db2.n_page_sizes, 4);
+    assert_true(ddl_dialect_has_page(&db2, 4096));
+    assert_true(ddl_dialect_has_page(&db2, 32768));
+    assert_false(ddl_dialect_has_page(&db2, 65536));
+    assert_int_equal(db2.extent_min, 2);
+    assert_int_equal(db2.extent_max, 256);
+    assert_true(db2.prefetch_automatic);
+    assert_true(db2.fold_upper);
+}
+
+static void test_identifiers(void **state)
+{
+    char out[64];
+    struct pt_err err;
+    (void)state;
+
+    assert_int_equal(ddl_ident_check(&db2, "bufferpool", "sessbp8k", "--x", out,
+                                     sizeof(out), &err),
+                     0);
+    assert_string_equal(out, "SESSBP8K");
+    /* exactly 18 bytes is fine, 19 is not */
+    assert_int_equal(ddl_ident_check(&db2, "bufferpool", "ABCDEFGHIJKLMNOPQR",
+                                     "--x", out, sizeof(out), &err),
+                     0);
+    assert_int_equal(ddl_ident_check(&db2, "bufferpool", "ABCDEFGHIJKLMNOPQRS",
+                                     "--x", out, sizeof(out), &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "19 bytes"));
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "SYSX", "--name", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "SYS"));
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "sysfoo", "--name",
+                                     out, sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "a;b", "--name", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "a b", "--name", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "\"X\"", "--name", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "_x", "--name", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "", "--name", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "caf\xc3\xa9",
+                                     "--name", out, sizeof(out), &err),
+                     PT_EDATA);
+    /* non-printable bytes are escaped in the message */
+    assert_int_equal(ddl_ident_check(&db2, "tablespace", "a\nDROP", "--name",
+                                     out, sizeof(out), &err),
+                     PT_EDATA);
+    assert_null(strchr(err.msg, '\n'));
+    assert_non_null(strstr(err.msg, "\\x0a"));
+}
+
+static void test_render(void **state)
+{
+    struct ddl_vars v;
+    struct pt_err err;
+    char *out;
+    const char *t = "CREATE {{a}} X{{b_2}};\n-- {{a}}\n";
+    (void)state;
+
+    ddl_vars_init(&v);
+    assert_int_equal(ddl_vars_set(&v, "a", "%s", "ONE"), 0);
+    assert_int_equal(ddl_vars_set(&v, "b_2", "%d", 7), 0);
+    assert_int_equal(ddl_vars_set(&v, "a", "%s", "UNO"), 0); /* replaces */
+    assert_int_equal(ddl_render(t, strlen(t), "t.sql", &v, &out, &err), 0);
+    assert_string_equal(out, "CREATE UNO X7;\n-- UNO\n");
+    free(out);
+
+    t = "line1\nline2 {{nope}}\n";
+    assert_int_equal(ddl_render(t, strlen(t), "t.sql", &v, &out, &err),
+                     PT_EDATA);
+    assert_string_equal(err.msg, "t.sql:2: unknown placeholder '{{nope}}'");
+    assert_null(out);
+    t = "x\ny\nz {{a";
+    assert_int_equal(ddl_render(t, strlen(t), "u.sql", &v, &out, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "u.sql:3:"));
+    t = "{{A}}";
+    assert_int_equal(ddl_render(t, strlen(t), "w.sql", &v, &out, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "bad placeholder"));
+    t = "{{a b}}";
+    assert_int_equal(ddl_render(t, strlen(t), "w.sql", &v, &out, &err),
+                     PT_EDATA);
+    /* single braces are plain text */
+    t = "{ {a} }";
+    assert_int_equal(ddl_render(t, strlen(t), "w.sql", &v, &out, &err), 0);
+    assert_string_equal(out, "{ {a} }");
+    free(out);
+    ddl_vars_release(&v);
+}
+
+static void test_comment_block(void **state)
+{
+    const char *texts[] = {"short", "evil\nDROP TABLE X; --\r\nmore",
+                           "a long reason that has to be wrapped because it "
+                           "is much longer than the width of forty columns"};
+    struct pt_err err;
+    char *out, *line;
+    (void)state;
+
+    assert_int_equal(ddl_comment_block(texts, 3, "-- ", 40, &out, &err), 0);
+    /* every line is a comment: the newline in the text became a space */
+    for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        assert_memory_equal(line, "-- ", 3);
+        assert_true(strlen(line) <= 40);
+    }
+    free(out);
+}
+
+static void test_db2_templates(void **state)
+{
+    static const char *const files[] = {"create.sql", "rollback.sql"};
+    struct ddl_vars v;
+    struct pt_err err;
+    char path[4096], *buf, *out;
+    size_t len;
+    (void)state;
+
+    ddl_vars_init(&v);
+    ddl_vars_set(&v, "version", "%s", "t");
+    ddl_vars_set(&v, "evidence_source", "%s", "test");
+    ddl_vars_set(&v, "evidence", "%s", "--   - none");
+    ddl_vars_set(&v, "page_size", "%s", "8192");
+    ddl_vars_set(&v, "page_size_k", "%s", "8");
+    ddl_vars_set(&v, "bufferpool_name", "%s", "BPX");
+    ddl_vars_set(&v, "tablespace_name", "%s", "TSX");
+    ddl_vars_set(&v, "bufferpool_pages", "%s", "1000");
+    ddl_vars_set(&v, "bufferpool_bytes", "%s", "8000K");
+    ddl_vars_set(&v, "extent_size", "%s", "32");
+    ddl_vars_set(&v, "prefetch_size", "%s", "AUTOMATIC");
+    ddl_vars_set(&v, "overhead", "%s", "6.725");
+    ddl_vars_set(&v, "transfer_rate", "%s", "0.08");
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/ddl_templates/db2/%s", pt_data_dir(),
+                 files[i]);
+        assert_int_equal(pt_file_read(path, &buf, &len, &err), 0);
+        assert_int_equal(ddl_render(buf, len, path, &v, &out, &err), 0);
+        if (i == 0) {
+            assert_non_null(strstr(out, "CREATE BUFFERPOOL BPX"));
+            assert_non_null(strstr(out, "PAGESIZE 8 K;"));
+            assert_non_null(strstr(out, "CREATE REGULAR TABLESPACE TSX"));
+            assert_non_null(strstr(out, "BUFFERPOOL BPX"));
+            assert_non_null(strstr(out, "ROW_SIZE_8KB"));
+            assert_non_null(strstr(out, "TRANSFERRATE 0.08"));
+        } else {
+            char *ts = strstr(out, "DROP TABLESPACE TSX;");
+            char *bp = strstr(out, "DROP BUFFERPOOL BPX;");
+            assert_non_null(ts);
+            assert_non_null(bp);
+            assert_true(ts < bp); /* the table space first */
+        }
+        free(out);
+        free(buf);
+    }
+    ddl_vars_release(&v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dialect),
+        cmocka_unit_test(test_identifiers),
+        cmocka_unit_test(test_render),
+        cmocka_unit_test(test_comment_block),
+        cmocka_unit_test(test_db2_templates),
+    };
+    return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
+}
