@@ -13,6 +13,7 @@
 #ifndef PT_SIM_H
 #define PT_SIM_H
 
+#include "analyzers/analyzers.h"
 #include "core/core.h"
 
 /* ---- traces ------------------------------------------------------------- */
@@ -81,5 +82,202 @@ int sim_trace_write_csv(FILE *fp, uint64_t time_ms, enum sim_op op,
 int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
                            uint32_t size_bytes, int64_t next_access_vtime,
                            struct pt_err *err);
+
+/* ---- eviction policies ------------------------------------------------- */
+
+/*
+ * An eviction policy caches up to `capacity` entries identified by dense
+ * key ids (< 2^32). Each policy file exports one immutable ops table;
+ * instances start with `struct sim_policy` and keep private state after
+ * it. The driver (sim.c) does the bookkeeping (hits, misses, statistics);
+ * a policy only decides what stays. No operation allocates per request
+ * except amortised growth of the key → slot map (doubling).
+ */
+#define SIM_NO_KEY UINT32_MAX
+
+struct sim_policy;
+
+struct sim_policy_ops {
+    const char *name;    /* "lru", "s3fifo", ... */
+    const char *summary; /* one line with the paper it implements */
+    /*
+     * New empty cache of capacity >= 1 entries; `seed` feeds policies that
+     * draw random numbers. NULL when out of memory. Free with destroy.
+     */
+    struct sim_policy *(*create)(uint64_t capacity, uint64_t seed);
+    /*
+     * Reference `key`: 1 = it was cached (the policy updates its state);
+     * 0 = it was not, and is now inserted — if that evicted an entry,
+     * *victim is its key, else SIM_NO_KEY. PT_EINTERNAL when out of memory.
+     */
+    int (*access)(struct sim_policy *p, uint32_t key, uint32_t *victim);
+    /* Is `key` cached? Does not change any state. */
+    int (*contains)(const struct sim_policy *p, uint32_t key);
+    /* Drop `key` (and any ghost of it): 1 if it was cached, else 0. */
+    int (*remove)(struct sim_policy *p, uint32_t key);
+    /* Entries cached now. */
+    uint64_t (*count)(const struct sim_policy *p);
+    void (*destroy)(struct sim_policy *p);
+};
+
+struct sim_policy {
+    const struct sim_policy_ops *ops;
+    uint64_t capacity; /* entries */
+};
+
+/* The registry, NULL-terminated, in the order `--help` lists them. */
+extern const struct sim_policy_ops *const sim_policies[];
+/* A policy by name (case-insensitive), or NULL. */
+const struct sim_policy_ops *sim_policy_find(const char *name);
+/* "lru, fifo, clock, ..." into buf, for messages; returns buf. */
+char *sim_policy_names(char *buf, size_t len);
+
+/* ---- miss-ratio curves (mrc.c) ----------------------------------------- */
+
+/*
+ * One-pass LRU miss-ratio curve from stack distances (Mattson et al.,
+ * "Evaluation techniques for storage hierarchies", IBM Systems Journal
+ * 1970): a Fenwick tree over access times marks each key's last access, so
+ * the distance of an access is the number of marks after the key's
+ * previous one (O(log M) per access; the time axis is compacted when it
+ * fills, so memory stays O(distinct keys)). With sample_rate < 1 only keys
+ * whose hash falls under the rate are tracked and distances are scaled by
+ * 1/R (SHARDS, Waldspurger et al., FAST '15, fixed-rate), with the
+ * SHARDS-adj correction of the first bucket at the end.
+ *
+ * Semantics match the fixed-size LRU of the driver: a counted reference
+ * (a get) is a hit at size C iff its distance <= C; an uncounted reference
+ * (a set) moves the key to the top without counting; a remove (a del)
+ * drops the key from the stack. Exact equality with fixed-size LRU runs
+ * holds for traces without removes (a del in a real LRU frees a slot, in
+ * the stack it pulls deeper keys up by one).
+ */
+struct sim_mrc;
+
+/* sample_rate in (0, 1]; 1 = exact. NULL when out of memory. */
+struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed);
+/* One reference; `counted` = a get. 0 or PT_EINTERNAL (out of memory). */
+int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted);
+void sim_mrc_remove(struct sim_mrc *m, uint32_t key);
+/* Counted references seen (all of them, sampled or not). */
+uint64_t sim_mrc_refs(const struct sim_mrc *m);
+/* Largest useful size: distinct keys seen (scaled when sampling). */
+uint64_t sim_mrc_max_size(const struct sim_mrc *m);
+/* Hit ratio of an LRU cache of `size` entries; 0 when nothing counted. */
+double sim_mrc_hit_ratio(struct sim_mrc *m, uint64_t size);
+void sim_mrc_free(struct sim_mrc *m);
+
+/* ---- the two-tier simulator (sim.c) ------------------------------------ */
+
+/* What the application caches (seed 001: Trade's caching modes). */
+enum sim_cache_mode {
+    SIM_MODE_NONE = 0, /* no app cache: every get reads the database */
+    SIM_MODE_COMMAND,  /* command cache: a set invalidates the entry */
+    SIM_MODE_DMAP,     /* distributed map: a set puts the new value */
+};
+
+/* DynaCache replication sharing policy (seed 002). */
+enum sim_sharing {
+    SIM_SHARE_NOT_SHARED = 0,
+    SIM_SHARE_PUSH,
+    SIM_SHARE_PULL,
+    SIM_SHARE_PUSH_PULL,
+};
+
+/*
+ * Relative costs of the application tier's operations, in ms of work, to
+ * compare caching modes and sharing policies. Defaults (sim_costs_default)
+ * follow the seeds' qualitative findings, not measurements: a peer fetch
+ * costs more than a database read (seed 002: "more expensive to fetch from
+ * a peer cache than to obtain data from the database"), a replication
+ * message (one entry or id to one peer) costs a fraction of a read, a read
+ * from the local disk-offload tier less than a database read.
+ */
+struct sim_costs {
+    double db_read_ms;      /* a database read (query round trip) */
+    double db_write_ms;     /* a database write */
+    double message_ms;      /* one replication message to one peer */
+    double peer_fetch_ms;   /* fetching an entry from a peer's cache */
+    double offload_read_ms; /* reading an entry from the disk-offload tier */
+};
+void sim_costs_default(struct sim_costs *c);
+
+#define SIM_MAX_SERVERS 64
+#define SIM_MAX_POOLS 16
+#define SIM_MAX_TIERS 16
+
+/* One page size of the database tier and the buffer-pool sizes to try. */
+struct sim_db_spec {
+    uint32_t page_size_bytes;
+    size_t n_pools;
+    uint64_t pool_pages[SIM_MAX_POOLS];
+};
+
+struct sim_config {
+    enum sim_cache_mode mode;
+    uint64_t app_entries;                    /* per server; >= 1 unless NONE */
+    const struct sim_policy_ops *app_policy; /* NULL = lru */
+    uint64_t offload_entries;                /* disk tier per server, 0 = off */
+    unsigned servers;                        /* 1..SIM_MAX_SERVERS */
+    enum sim_sharing sharing;
+    struct sim_costs costs;
+    uint64_t seed;
+    /* database tier: engine NULL = application tier only */
+    const struct rec_engine *engine;        /* borrowed, outlives the sim */
+    const struct rec_device *device;        /* borrowed; NULL = no io_ms */
+    const struct sim_policy_ops *bp_policy; /* NULL = lru */
+    size_t n_tiers;
+    struct sim_db_spec tiers[SIM_MAX_TIERS];
+    int mrc;            /* build miss-ratio curves */
+    double sample_rate; /* for the curves: 1 = exact, else SHARDS */
+};
+
+/* Application-tier counters, summed over servers. */
+struct sim_app_stats {
+    uint64_t requests, gets, sets, dels;
+    uint64_t hits;         /* gets served by the server's own cache */
+    uint64_t misses;       /* gets that went to a peer or the database */
+    uint64_t offload_hits; /* of the hits, served by the disk tier */
+    uint64_t replication_messages;
+    uint64_t peer_fetches;
+    uint64_t db_reads, db_writes;
+    double cost_ms; /* with the sim_costs of the config */
+};
+
+/* Database-tier counters for one (page size, buffer-pool size). */
+struct sim_db_stats {
+    uint32_t page_size_bytes;
+    uint64_t pool_pages;
+    uint64_t logical_reads;   /* buffer-pool page accesses */
+    uint64_t physical_reads;  /* of those, misses */
+    uint64_t physical_writes; /* dirty pages written at eviction */
+    uint64_t direct_reads;    /* in direct_io_unit sectors (DB2) */
+    uint64_t direct_read_reqs;
+    uint64_t direct_writes; /* sectors */
+    uint64_t direct_write_reqs;
+    uint64_t inline_accesses;  /* object accesses served from the row */
+    uint64_t outline_accesses; /* object accesses out of line */
+    uint64_t too_big;          /* objects the engine cannot store */
+    uint64_t pages_used;       /* data + overflow pages allocated */
+    double io_ms;              /* device estimate: physical + direct I/O */
+};
+
+struct sim;
+
+/* Validate cfg (PT_EUSAGE with a message) and build the simulator. */
+int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err);
+/* Feed one request. 0, or PT_EINTERNAL when out of memory. */
+int sim_feed(struct sim *s, const struct sim_req *req, struct pt_err *err);
+void sim_app_stats(const struct sim *s, struct sim_app_stats *out);
+/* Stats of tier t (index into cfg->tiers), pool p. */
+void sim_db_stats(const struct sim *s, size_t t, size_t p,
+                  struct sim_db_stats *out);
+/*
+ * The curve of tier t's buffer pool (pages), or with no database tier
+ * (t = 0) of the application cache (entries, server 1). NULL without
+ * cfg->mrc. Borrowed.
+ */
+struct sim_mrc *sim_curve(struct sim *s, size_t t);
+void sim_free(struct sim *s);
 
 #endif /* PT_SIM_H */
