@@ -8,6 +8,9 @@
 # servers.env exports PT_PG_CONNECT, PT_MARIADB_CONNECT (DSN-less ODBC
 # strings for a superuser-like test account), PT_PG_PORT, PT_MARIADB_PORT,
 # PT_PG_BIN (the PostgreSQL bin dir), PT_SERVERS_DIR. Passwords are test-only.
+#
+# PT_SERVERS="pg" (or "mariadb") starts only that server: the integration
+# tests use it for a private instance they stop in the middle of a run.
 set -euo pipefail
 
 cmd=${1:?usage: test-servers.sh start|stop DIR}
@@ -119,21 +122,34 @@ case "$cmd" in
 start)
     mkdir -p "$dir"
     trap 'stop' ERR
-    start_pg
-    start_mariadb
-    cat > "$dir/servers.env" <<ENV
-export PT_SERVERS_DIR='$dir'
+    which=${PT_SERVERS:-pg mariadb}
+    : > "$dir/servers.env"
+    echo "export PT_SERVERS_DIR='$dir'" >> "$dir/servers.env"
+    case " $which " in
+    *" pg "*)
+        start_pg
+        cat >> "$dir/servers.env" <<ENV
 export PT_PG_BIN='$pg_bin'
 export PT_PG_PORT=$PG_PORT
 export PT_PG_SOCKDIR='$dir/pg'
 export PT_PG_PASSWORD='$PG_PASS'
 export PT_PG_CONNECT='Driver=PostgreSQL Unicode;Server=127.0.0.1;Port=$PG_PORT;Database=pagetune;Uid=postgres;Pwd=$PG_PASS;'
+ENV
+        echo "test-servers: PostgreSQL on 127.0.0.1:$PG_PORT" >&2
+        ;;
+    esac
+    case " $which " in
+    *" mariadb "*)
+        start_mariadb
+        cat >> "$dir/servers.env" <<ENV
 export PT_MARIADB_PORT=$MY_PORT
 export PT_MARIADB_SOCK='$MY_SOCK'
 export PT_MARIADB_PASSWORD='$MY_PASS'
 export PT_MARIADB_CONNECT='Driver=MariaDB Unicode;Server=127.0.0.1;Port=$MY_PORT;Database=pagetune;Uid=pagetune;Pwd=$MY_PASS;'
 ENV
-    echo "test-servers: PostgreSQL on 127.0.0.1:$PG_PORT, MariaDB on 127.0.0.1:$MY_PORT" >&2
+        echo "test-servers: MariaDB on 127.0.0.1:$MY_PORT" >&2
+        ;;
+    esac
     ;;
 stop)
     stop
