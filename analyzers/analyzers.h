@@ -177,6 +177,7 @@ int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
  */
 struct rec_monitor {
     int present;
+    char engine[32];           /* "engine" of the document, "" if absent */
     uint32_t page_size_bytes;  /* current page size */
     uint64_t bufferpool_pages; /* current pool pages (0 = unknown) */
     double hit_ratio_pct;      /* 0..100 */
@@ -257,6 +258,7 @@ struct rec_result {
     size_t cost_idx;    /* cheapest io_ms per access */
     size_t chosen_idx;  /* the recommendation */
     int chosen_by_cost; /* 1: the cost model overrode the rule */
+    int memory_bound;   /* the rule's page size misses in the pool */
     int evidence;       /* 1: trace, monitor, --memory or --sessions */
     const struct rec_device *device; /* borrowed from the inputs */
     uint64_t memory_bytes;

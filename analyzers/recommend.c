@@ -27,8 +27,9 @@
  *
  * The choice: the inline rule (smallest P whose inline fraction reaches the
  * target, IBM's procedure for session tables) unless there is evidence
- * beyond sizes (trace, monitor, --memory, --sessions) and the cheapest P
- * costs at least REC_OVERRIDE_MARGIN less I/O per access than the rule's.
+ * beyond sizes (trace, monitor, --memory, --sessions), the rule's page size
+ * is memory-bound (its modelled hit ratio is below 99.9 %), and the
+ * cheapest P costs at least REC_OVERRIDE_MARGIN less I/O per access.
  *
  * Neighbours: engine.c (page fit, device), stats.c (sizes, monitor),
  * cli/cmd_recommend.c (inputs and output), ddl/ (renders the result).
@@ -410,7 +411,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         if (r->cand[i].io_ms < r->cand[r->cost_idx].io_ms * (1 - 1e-9) - 1e-12)
             r->cost_idx = i;
     r->chosen_idx = r->rule_idx;
-    if (r->evidence && r->cost_idx != r->rule_idx &&
+    /* memory-bound: the rule's page size cannot keep the table in the pool;
+     * otherwise the only difference left is the direct I/O that the inline
+     * target already accepts */
+    r->memory_bound = r->cand[r->rule_idx].hit_ratio < 0.999;
+    if (r->evidence && r->memory_bound && r->cost_idx != r->rule_idx &&
         r->cand[r->cost_idx].io_ms <
             r->cand[r->rule_idx].io_ms * (1 - REC_OVERRIDE_MARGIN)) {
         r->chosen_idx = r->cost_idx;
@@ -481,7 +486,15 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                    cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction);
         }
         if (!r->chosen_by_cost && r->cost_idx != r->rule_idx) {
-            if (r->evidence)
+            if (r->evidence && !r->memory_bound)
+                reason(r,
+                       "the cost model's cheapest page size is %s (%.4f vs "
+                       "%.4f ms per access), but at %s the pool holds the "
+                       "whole table (hit ratio %.1f%%): the difference is "
+                       "only the direct reads the inline target accepts, so "
+                       "the inline rule stands",
+                       ops, co->io_ms, ru->io_ms, rps, 100 * ru->hit_ratio);
+            else if (r->evidence)
                 reason(r,
                        "the cost model's cheapest page size is %s (%.4f vs "
                        "%.4f ms per access), less than %.0f%% better: the "

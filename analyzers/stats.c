@@ -12,6 +12,7 @@
 #include "analyzers/analyzers.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,14 +333,26 @@ int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
         return err_set(err, PT_EDATA,
                        "%s: needs objects 'current' and 'summary'", name);
     snprintf(ctx, sizeof(ctx), "%s: current", name);
-    if ((rc = pt_json_get_u64(cur, "page_size", &ps, ctx, err)) < 0 ||
-        (rc = pt_json_opt_u64(cur, "bufferpool_pages", &m->bufferpool_pages,
-                              ctx, err)) < 0)
+    if ((rc = pt_json_get_u64(cur, "page_size", &ps, ctx, err)) < 0)
         return rc;
+    {
+        /* negative (DB2 NPAGES -2: AUTOMATIC) or null: size unknown */
+        const json_t *bp = json_object_get(cur, "bufferpool_pages");
+        if (json_is_integer(bp) && json_integer_value(bp) > 0)
+            m->bufferpool_pages = (uint64_t)json_integer_value(bp);
+        else if (bp && !json_is_null(bp) && !json_is_integer(bp))
+            return err_set(err, PT_EDATA,
+                           "%s: 'bufferpool_pages' must be an integer", ctx);
+    }
     if (ps == 0 || ps > (1U << 20))
         return err_set(err, PT_EDATA, "%s: current page_size %llu is invalid",
                        name, (unsigned long long)ps);
     m->page_size_bytes = (uint32_t)ps;
+    {
+        const json_t *en = json_object_get(doc, "engine");
+        if (json_is_string(en))
+            snprintf(m->engine, sizeof(m->engine), "%s", json_string_value(en));
+    }
     snprintf(ctx, sizeof(ctx), "%s: summary", name);
     /* null (no logical reads in the interval) means "unknown" */
     if (json_is_null(json_object_get(sum, "hit_ratio")))

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# test_recommend.sh — `pagetune recommend` run as a DBA would: the founding
+# article's inflection points, the inline target, the shipped example in
+# both sizes formats, --memory, monitor evidence, output formats, and every
+# bad input with its exit code and one-line message.
+. "$(dirname "$0")/lib.sh"
+EX=${PT_SOURCE_DIR:?}/examples
+
+sizes() { # FILE SIZE COUNT
+    : >"$1"
+    for _ in $(seq "$3"); do echo "$2" >>"$1"; done
+}
+
+# -- the inflection points: 2000/4000/10000/30000 bytes -> 4K/8K/16K/32K
+for pair in 2000:4K 4000:8K 10000:16K 30000:32K; do
+    s=${pair%%:*} want=${pair##*:}
+    sizes "$T/s$s.txt" "$s" 50
+    expect_rc 0 "recommend $s" "$PAGETUNE" recommend --engine db2 --sizes "$T/s$s.txt"
+    expect_contains "$OUT" "page size                $want (chosen by the inline rule)" "$s bytes -> $want"
+    for c in 4K 8K 16K 32K; do
+        expect_contains "$OUT" "- $c: inline " "$s: reasons cover $c"
+    done
+    expect_contains "$OUT" "rows/page, page" "$s: rows per page in reasons"
+    expect_contains "$OUT" "fill" "$s: page fill in reasons"
+    expect_contains "$OUT" "equal buffer-pool" "$s: equal memory stated"
+done
+expect_rc 0 "json" "$PAGETUNE" recommend --sizes "$T/s10000.txt" --json
+expect_contains "$OUT" '"schema_version": 1' "json schema_version"
+expect_contains "$OUT" '"page_size": 16384' "json page_size"
+for k in candidates bufferpool tablespace extent_size prefetch_size overhead \
+    transfer_rate reasons inputs inline_fraction rows_per_page io_ms_per_access; do
+    expect_contains "$OUT" "\"$k\"" "json has $k"
+done
+expect_contains "$OUT" '"transfer_rate": 0.032' "TRANSFERRATE for 16K on ssd (500 MB/s)"
+
+# -- a distribution that crosses the target only at a larger page
+{ for _ in $(seq 93); do echo 2000; done
+  for _ in $(seq 3); do echo 6000; done
+  for _ in $(seq 4); do echo 12000; done; } >"$T/cross.txt"
+expect_rc 0 "crossing" "$PAGETUNE" recommend --sizes "$T/cross.txt"
+expect_contains "$OUT" "page size                8K" "93/96/100 % -> 8K at 0.95"
+expect_contains "$OUT" "4K: only 93.0%" "reason names the smaller page's share"
+expect_rc 0 "crossing 0.97" "$PAGETUNE" recommend --sizes "$T/cross.txt" --inline-target 0.97
+expect_contains "$OUT" "page size                16K" "-> 16K at 0.97"
+expect_rc 0 "crossing 0.9" "$PAGETUNE" recommend --sizes "$T/cross.txt" --inline-target 0.9
+expect_contains "$OUT" "page size                4K" "-> 4K at 0.90"
+
+# -- the shipped example, as plain list and as sizes JSON: same answer
+expect_rc 0 "example txt" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt"
+txt=$OUT
+expect_contains "$txt" "page size                8K" "example -> 8K"
+expect_rc 0 "example json" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.json"
+expect_eq "$OUT" "$txt" "JSON and text sizes give the same report"
+expect_rc 0 "example csv" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --format csv
+expect_contains "$OUT" "page_size,inline_%,rows_per_page" "csv header"
+expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 5 "csv: header + 4 candidates"
+
+# -- --memory sizes the pool, and a tight budget can move the page size
+expect_rc 0 "memory" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --memory 64M
+expect_contains "$OUT" "SESSBP8K: 8192 pages" "64M = 8192 x 8K pages"
+expect_contains "$OUT" "64M = 16384 x 4K, 8192 x 8K, 4096 x 16K" "equal bytes per candidate"
+sizes "$T/s2000b.txt" 2000 100
+expect_rc 0 "ample" "$PAGETUNE" recommend --sizes "$T/s2000b.txt" --memory 1G --sessions 100000 --device hdd
+expect_contains "$OUT" "page size                4K" "ample memory keeps 4K"
+expect_rc 0 "tight" "$PAGETUNE" recommend --sizes "$T/s2000b.txt" --memory 64M --sessions 100000 --device hdd
+expect_contains "$OUT" "(chosen by the cost model)" "tight memory: cost model decides"
+case "$OUT" in *"page size                4K"*) fail "tight memory should move off 4K" ;; *) pass ;; esac
+expect_contains "$OUT" "ms of I/O per access" "reason quantifies the override"
+
+# -- monitor evidence
+cat >"$T/mon.json" <<'JSON'
+{"schema_version":1,"engine":"db2",
+ "current":{"page_size":4096,"bufferpool_pages":1000,"bufferpool_bytes":4096000},
+ "summary":{"hit_ratio":62.5,"logical_reads":8000,"physical_reads":3000,
+            "direct_reads":2400,"direct_read_share":0.23}}
+JSON
+expect_rc 0 "monitor" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --monitor "$T/mon.json"
+expect_contains "$OUT" "monitor: current 4K pages, 1000 pool pages, hit ratio 62.5%" "monitor figures in reasons"
+expect_contains "$OUT" "inferred from the monitored hit ratio" "sessions inferred"
+expect_contains "$OUT" "equal buffer-pool memory 3.9M" "the current pool's bytes are the budget"
+sed 's/"db2"/"postgresql"/' "$T/mon.json" >"$T/mon-pg.json"
+expect_rc 65 "monitor other engine" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --monitor "$T/mon-pg.json"
+expect_one_line_error "monitor other engine"
+echo '{"schema_version":1,"current":{}}' >"$T/mon-bad.json"
+expect_rc 65 "monitor malformed" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --monitor "$T/mon-bad.json"
+expect_contains "$ERR" "mon-bad.json" "monitor error names the file"
+
+# -- bad input: exit codes and one clear line
+expect_rc 66 "missing sizes" "$PAGETUNE" recommend --sizes "$T/nope.txt"
+expect_one_line_error "missing sizes"
+expect_contains "$ERR" "nope.txt" "missing file named"
+printf '100\n200\nabc\n' >"$T/bad1.txt"
+expect_rc 65 "non-numeric" "$PAGETUNE" recommend --sizes "$T/bad1.txt"
+expect_one_line_error "non-numeric"
+expect_contains "$ERR" "bad1.txt:3:" "non-numeric names file:line"
+printf '# c\n100\n-5\n' >"$T/bad2.txt"
+expect_rc 65 "negative" "$PAGETUNE" recommend --sizes "$T/bad2.txt"
+expect_contains "$ERR" "bad2.txt:3:" "negative names file:line"
+printf '100\n\n200\n' >"$T/bad3.txt"
+expect_rc 65 "empty line" "$PAGETUNE" recommend --sizes "$T/bad3.txt"
+expect_contains "$ERR" "bad3.txt:2:" "empty line names file:line"
+: >"$T/empty.txt"
+expect_rc 65 "empty file" "$PAGETUNE" recommend --sizes "$T/empty.txt"
+expect_contains "$ERR" "empty.txt" "empty file named"
+printf '{"schema_version":1,"values":[1,"x"]}' >"$T/bad.json"
+expect_rc 65 "bad sizes json" "$PAGETUNE" recommend --sizes "$T/bad.json"
+printf '{"values":[1,2' >"$T/trunc.json"
+expect_rc 65 "truncated json" "$PAGETUNE" recommend --sizes "$T/trunc.json"
+expect_rc 64 "unknown option" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --frobnicate
+expect_one_line_error "unknown option"
+expect_rc 64 "no sizes" "$PAGETUNE" recommend
+expect_rc 64 "bad target" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --inline-target 1.5
+expect_rc 64 "bad memory" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --memory lots
+expect_rc 64 "unknown device" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --device floppy
+expect_rc 74 "full device" "$PAGETUNE" recommend --sizes "$T/s2000.txt" -o /dev/full
+expect_one_line_error "full device"
+echo "old content" >"$T/out.json"
+expect_rc 73 "exists" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --json -o "$T/out.json"
+expect_one_line_error "exists"
+expect_eq "$(cat "$T/out.json")" "old content" "existing output untouched"
+expect_rc 0 "force" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --json -o "$T/out.json" --force
+expect_contains "$(cat "$T/out.json")" '"page_size": 4096' "--force overwrote"
+expect_eq "$(ls "$T" | grep -c '\.tmp')" 0 "no temporary files left"
+
+# -- help lists every option with its default
+expect_rc 0 "help" "$PAGETUNE" recommend --help
+for o in --sizes --monitor --trace --engine --device --profile --memory \
+    --inline-target --sessions --output --format --json --force; do
+    expect_contains "$OUT" "$o" "help lists $o"
+done
+expect_contains "$OUT" "(default: 0.95)" "help shows the target default"
+finish
