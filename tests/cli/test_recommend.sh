@@ -122,6 +122,20 @@ expect_rc 0 "force" "$PAGETUNE" recommend --sizes "$T/s2000.txt" --json -o "$T/o
 expect_contains "$(cat "$T/out.json")" '"page_size": 4096' "--force overwrote"
 expect_eq "$(ls "$T" | grep -c '\.tmp')" 0 "no temporary files left"
 
+# -- trace evidence: sizes and popularity from a pagetune-trace(5) CSV
+{ echo "time_ms,op,key,size"
+  for i in $(seq 200); do echo "$i,set,s$i,4000"; done
+  for r in $(seq 5); do for i in $(seq 10); do echo "$((1000 + r * 10 + i)),get,s$i,4000"; done; done
+} >"$T/trace.csv"
+expect_rc 0 "trace" "$PAGETUNE" recommend --trace "$T/trace.csv" --json
+expect_contains "$OUT" '"page_size": 8192' "trace of 4000-byte sessions -> 8K"
+expect_contains "$OUT" '"keys": 200' "trace keys counted"
+expect_contains "$OUT" '"gets": 50' "trace gets counted"
+expect_contains "$OUT" "distinct keys in the trace" "sessions from the trace"
+printf 'time_ms,op,key,size\n1,get,a,notanumber\n' >"$T/badtrace.csv"
+expect_rc 65 "bad trace" "$PAGETUNE" recommend --trace "$T/badtrace.csv"
+expect_one_line_error "bad trace"
+
 # -- help lists every option with its default
 expect_rc 0 "help" "$PAGETUNE" recommend --help
 for o in --sizes --monitor --trace --engine --device --profile --memory \
