@@ -102,6 +102,14 @@ PAGETUNE_DATA_DIR=$T/data expect_rc 65 "bad template" "$PAGETUNE" ddl --page-siz
 expect_contains "$ERR" "create.sql:3: unknown placeholder '{{bufferpool_nam}}'" "template error names file:line"
 [ -e "$T/tpl/create.sql" ] && fail "no file from a bad template" || pass
 
+# -- the man pages render without warnings (when man is installed)
+if command -v man >/dev/null 2>&1; then
+    for m in pagetune.1 pagetune-recommend.1 pagetune-ddl.1; do
+        w=$(man -l --warnings=w "$PT_SOURCE_DIR/man/$m" 2>&1 >/dev/null)
+        expect_eq "$w" "" "man $m renders without warnings"
+    done
+fi
+
 expect_rc 0 "help" "$PAGETUNE" ddl --help
 for o in --recommendation --dialect --out-dir --name --bufferpool-name \
     --page-size --bufferpool-pages --extent-size --prefetch-size --overhead \
