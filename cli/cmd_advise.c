@@ -145,6 +145,7 @@ struct advise {
     int fail_on_drift;
     int color; /* -1 auto, 0 never, 1 always */
     char tmp_dir[4096];
+    int tmp_slot; /* pt_tmpdir_register slot of tmp_dir */
     char conn_buf[4300];
     char path[16][4200]; /* output paths by enum out_file */
     char trace[4200];
@@ -639,6 +640,7 @@ int cmd_advise(int argc, char **argv)
     a.seed = "42";
     a.cache = "2M";
     a.color = -1;
+    a.tmp_slot = -1;
     if (cli_parse_begin(&p, "advise", opts, usage, description, argc, argv))
         return 70;
     while ((id = cli_next_opt(&p, &arg)) != -1) {
@@ -787,6 +789,7 @@ int cmd_advise(int argc, char **argv)
                       strerror(errno));
             return 73;
         }
+        a.tmp_slot = pt_tmpdir_register(a.tmp_dir);
     }
 
     if (a.demo && (rc = demo_setup(&a)) != 0)
@@ -979,5 +982,6 @@ out:
     json_decref(rec);
     json_decref(mon);
     remove_tree(a.tmp_dir);
+    pt_tmpdir_unregister(a.tmp_slot);
     return rc;
 }

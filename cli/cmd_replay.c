@@ -107,6 +107,7 @@ struct replay_args {
 struct store_dir {
     char path[4096];
     int created; /* we made it: remove it at the end unless --keep */
+    int slot;    /* pt_tmpdir_register slot: an interrupt removes it */
 };
 
 static int store_dir_prepare(struct store_dir *d, const char *want,
@@ -115,6 +116,7 @@ static int store_dir_prepare(struct store_dir *d, const char *want,
     struct stat st;
 
     memset(d, 0, sizeof(*d));
+    d->slot = -1;
     if (!want) {
         const char *tmp = getenv("TMPDIR");
         snprintf(d->path, sizeof(d->path), "%s/pagetune-replay.XXXXXX",
@@ -125,6 +127,7 @@ static int store_dir_prepare(struct store_dir *d, const char *want,
                            "'%s': %s",
                            d->path, strerror(errno));
         d->created = 1;
+        d->slot = pt_tmpdir_register(d->path);
         return 0;
     }
     if (strlen(want) >= sizeof(d->path) - 32)
@@ -485,7 +488,7 @@ int cmd_replay(int argc, char **argv)
     struct store_config cfgs[REPLAY_MAX_PAGES];
     struct store_replay_result res[REPLAY_MAX_PAGES];
     char paths[REPLAY_MAX_PAGES][4200];
-    struct store_dir dir = {{0}, 0};
+    struct store_dir dir = {{0}, 0, -1};
     json_t *prof = NULL;
     int ret, n_done = 0, ack_fd = -1, have_dir = 0;
     char sz[32];
@@ -582,6 +585,8 @@ fail:
                       a.ack_log, strerror(errno));
     if (have_dir && dir.created && !a.keep)
         rmdir(dir.path);
+    if (have_dir)
+        pt_tmpdir_unregister(dir.slot);
     store_trace_release(&trace);
     json_decref(prof);
     if (ret < 0)

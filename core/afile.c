@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PT_AFILE_SLOTS 32
@@ -45,11 +46,59 @@ static void slot_release(int i)
         pending_used[i] = 0;
 }
 
+#define PT_TMPDIR_SLOTS 8
+
+static char tmpdirs[PT_TMPDIR_SLOTS][4096];
+static volatile sig_atomic_t tmpdir_used[PT_TMPDIR_SLOTS];
+
+int pt_tmpdir_register(const char *path)
+{
+    size_t len = strlen(path);
+
+    if (len >= sizeof(tmpdirs[0]))
+        return -1;
+    for (int i = 0; i < PT_TMPDIR_SLOTS; i++) {
+        if (!tmpdir_used[i]) {
+            memcpy(tmpdirs[i], path, len + 1);
+            tmpdir_used[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+void pt_tmpdir_unregister(int slot)
+{
+    if (slot >= 0 && slot < PT_TMPDIR_SLOTS)
+        tmpdir_used[slot] = 0;
+}
+
 void pt_afile_cleanup_signal(void)
 {
+    char *argv[PT_TMPDIR_SLOTS + 3];
+    int n = 0;
+    pid_t pid;
+
     for (int i = 0; i < PT_AFILE_SLOTS; i++)
         if (pending_used[i])
             unlink(pending_tmp[i]);
+    argv[n++] = "rm";
+    argv[n++] = "-rf";
+    for (int i = 0; i < PT_TMPDIR_SLOTS; i++)
+        if (tmpdir_used[i])
+            argv[n++] = tmpdirs[i];
+    argv[n] = NULL;
+    if (n == 2)
+        return;
+    pid = fork();
+    if (pid == 0) {
+        char *envp[] = {NULL};
+        execve("/bin/rm", argv, envp);
+        _exit(127);
+    }
+    if (pid > 0)
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
 }
 
 int pt_output_check(const char *path, int force, struct pt_err *err)

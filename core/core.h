@@ -112,8 +112,20 @@ int pt_afile_open(struct pt_afile *af, const char *path, int force,
 int pt_afile_commit(struct pt_afile *af, struct pt_err *err);
 /* Discard: close and remove the temporary file. Accepts the zero state. */
 void pt_afile_abort(struct pt_afile *af);
-/* Async-signal-safe: unlink every temporary file still open. */
+/*
+ * Async-signal-safe: unlink every temporary file still open, and remove
+ * every registered temporary directory (fork + execve of rm -rf, both
+ * async-signal-safe; the caller then _exits).
+ */
 void pt_afile_cleanup_signal(void);
+/*
+ * Register a temporary directory the program created (mkdtemp) so that an
+ * interrupt removes it with its contents; unregister it once removed or
+ * kept. Returns a slot (>= 0) or -1 when the table is full (the directory
+ * is then only removed by the normal path).
+ */
+int pt_tmpdir_register(const char *path);
+void pt_tmpdir_unregister(int slot);
 /*
  * Refuse early (before any work) if `path` exists as a regular file and
  * `force` is not set: PT_ECANTCREAT. "-" and devices always pass.

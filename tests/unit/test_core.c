@@ -230,6 +230,27 @@ static void test_alloc_hook(void **state)
     free(p);
 }
 
+static void test_tmpdir_cleanup(void **state)
+{
+    char dir[64], file[96];
+    FILE *fp;
+    int slot;
+    (void)state;
+
+    strcpy(dir, "/tmp/pt-tmpdir-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/inner", dir);
+    fp = fopen(file, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    slot = pt_tmpdir_register(dir);
+    assert_true(slot >= 0);
+    /* what the interrupt handler runs */
+    pt_afile_cleanup_signal();
+    assert_int_not_equal(access(dir, F_OK), 0);
+    pt_tmpdir_unregister(slot);
+}
+
 static void test_err(void **state)
 {
     struct pt_err err;
@@ -251,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_yaml),
         cmocka_unit_test(test_alloc_hook),
+        cmocka_unit_test(test_tmpdir_cleanup),
         cmocka_unit_test(test_err),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
