@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         return 64;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("pagetune %s\n", PT_VERSION);
+        printf("pagetune %s\ndata directory: %s\n", PT_VERSION, pt_data_dir());
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 74;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
