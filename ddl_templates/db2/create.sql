@@ -29,6 +29,9 @@ CREATE BUFFERPOOL {{bufferpool_name}}
     SIZE {{bufferpool_pages}}
     PAGESIZE {{page_size_k}} K;
 
+-- NO FILE SYSTEM CACHING: the cost model assumes out-of-line (MEDIUM,
+-- LARGE) data is read from the device; with FILE SYSTEM CACHING the
+-- operating system could cache it instead.
 CREATE REGULAR TABLESPACE {{tablespace_name}}
     PAGESIZE {{page_size_k}} K
     MANAGED BY AUTOMATIC STORAGE
@@ -36,5 +39,5 @@ CREATE REGULAR TABLESPACE {{tablespace_name}}
     PREFETCHSIZE {{prefetch_size}}
     BUFFERPOOL {{bufferpool_name}}
     OVERHEAD {{overhead}}
-    TRANSFERRATE {{transfer_rate}}
-    NO FILE SYSTEM CACHING;
+    NO FILE SYSTEM CACHING
+    TRANSFERRATE {{transfer_rate}};
