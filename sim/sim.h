@@ -280,4 +280,59 @@ void sim_db_stats(const struct sim *s, size_t t, size_t p,
 struct sim_mrc *sim_curve(struct sim *s, size_t t);
 void sim_free(struct sim *s);
 
+/* ---- workload generator (workload.c) ----------------------------------- */
+
+enum sim_size_dist { SIM_SIZE_FIXED, SIM_SIZE_LOGNORMAL, SIM_SIZE_EMPIRICAL };
+enum sim_pop_dist { SIM_POP_ZIPF, SIM_POP_UNIFORM };
+
+/* A workload profile (pagetune-profile(5), profiles/workloads/). */
+struct sim_workload {
+    char name[64];
+    uint64_t requests; /* default --requests */
+    uint64_t seed;     /* default --seed */
+    unsigned servers;  /* application servers (for simulate) */
+    double rate_per_s; /* requests per second: time_ms spacing */
+    uint64_t keys;     /* key population (not with sessions) */
+    enum sim_pop_dist pop;
+    double alpha; /* Zipf exponent */
+    enum sim_size_dist size_dist;
+    uint32_t size_bytes; /* fixed */
+    double size_median;  /* lognormal, bytes */
+    double size_sigma;   /* lognormal shape */
+    uint32_t size_min, size_max;
+    uint32_t *sizes; /* empirical values (owned) */
+    size_t n_sizes;
+    double p_get, p_set, p_del;  /* operation mix, sums to 1 */
+    int sessions;                /* session life cycle instead of keys */
+    uint64_t concurrent;         /* live sessions (clients) at any time */
+    double requests_per_session; /* mean, geometric */
+    double timeout_s;            /* idle time before invalidation (del) */
+};
+
+/*
+ * Fill *w from a loaded profile; `ctx` names the file in messages. An
+ * empirical size distribution needs size.values (cli/ reads size.file into
+ * it). PT_EDATA naming the bad key. Release with sim_workload_release.
+ */
+int sim_workload_from_json(struct sim_workload *w, const json_t *prof,
+                           const char *ctx, struct pt_err *err);
+void sim_workload_release(struct sim_workload *w);
+
+/* One generated request. key points into the generator (valid until next). */
+struct sim_wrec {
+    uint64_t time_ms;
+    enum sim_op op;
+    const char *key;
+    size_t key_len;
+    uint32_t size_bytes;
+};
+
+struct sim_wgen;
+/* A generator for w (borrowed: must outlive it); same seed, same stream. */
+int sim_wgen_new(const struct sim_workload *w, uint64_t seed,
+                 struct sim_wgen **out, struct pt_err *err);
+/* Next request: 1, or PT_EINTERNAL when out of memory. Never ends. */
+int sim_wgen_next(struct sim_wgen *g, struct sim_wrec *rec);
+void sim_wgen_free(struct sim_wgen *g);
+
 #endif /* PT_SIM_H */
