@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -497,6 +498,52 @@ static void test_monitor(void **state)
     free(r);
 }
 
+static void test_out_of_memory(void **state)
+{
+    /* sizes parsing and the trace model under failing allocations */
+    uint64_t sizes[300], gets[300];
+    struct rec_access a = {300, sizes, gets};
+    char text[16000];
+    size_t len = 0;
+    (void)state;
+
+    for (size_t i = 0; i < 300; i++) {
+        sizes[i] = 1000 + i * 10;
+        gets[i] = i % 7;
+    }
+    for (int i = 0; i < 1500; i++)
+        len += (size_t)snprintf(text + len, sizeof(text) - len, "%d\n", i);
+    for (long n = 0; n < 6; n++) {
+        struct rec_sizes s;
+        struct rec_inputs in = {0};
+        struct rec_result *r = calloc(1, sizeof(*r));
+        struct pt_err err;
+        int rc;
+
+        assert_non_null(r);
+        pt_alloc_fail_after(n);
+        rc = rec_sizes_parse_text(&s, text, len, "oom.txt", &err);
+        pt_alloc_fail_after(-1);
+        if (rc == 0) {
+            assert_int_equal(s.n, 1500);
+            rec_sizes_release(&s);
+        } else {
+            assert_int_equal(rc, PT_EINTERNAL);
+            assert_null(s.values);
+        }
+        in.engine = &db2;
+        in.device = &ssd;
+        in.access = &a;
+        in.memory_bytes = 1 << 20;
+        in.memory_given = 1;
+        pt_alloc_fail_after(n);
+        rc = rec_recommend(r, &in, &err);
+        pt_alloc_fail_after(-1);
+        assert_true(rc == 0 || rc == PT_EINTERNAL);
+        free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_memory_changes_choice),
         cmocka_unit_test(test_trace_model),
         cmocka_unit_test(test_monitor),
+        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

@@ -213,6 +213,40 @@ static void test_db2_templates(void **state)
     ddl_vars_release(&v);
 }
 
+static void test_out_of_memory(void **state)
+{
+    /* every allocation of a render in turn fails: an error, never a crash
+     * or a leak (ASan checks the leaks) */
+    const char *t = "A {{a}} B {{a}}\n";
+    const char *texts[] = {"one reason", "another reason, longer"};
+    (void)state;
+
+    for (long n = 0; n < 40; n++) {
+        struct ddl_vars v;
+        struct pt_err err;
+        char *out = NULL, *blk = NULL;
+        int rc;
+
+        ddl_vars_init(&v);
+        pt_alloc_fail_after(n);
+        rc = ddl_vars_set(&v, "a", "%s", "x");
+        if (rc == 0)
+            rc = ddl_render(t, strlen(t), "t.sql", &v, &out, &err);
+        if (rc == 0)
+            rc = ddl_comment_block(texts, 2, "-- ", 40, &blk, &err);
+        pt_alloc_fail_after(-1);
+        if (rc == 0) {
+            assert_string_equal(out, "A x B x\n");
+            assert_non_null(blk);
+        } else {
+            assert_int_equal(rc, PT_EINTERNAL);
+        }
+        free(out);
+        free(blk);
+        ddl_vars_release(&v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_render),
         cmocka_unit_test(test_comment_block),
         cmocka_unit_test(test_db2_templates),
+        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
 }
