@@ -296,6 +296,8 @@ int coll_db2_parse_bufferpool(const struct coll_rows *rows,
                               struct coll_snapshot *s, struct pt_err *err);
 int coll_db2_parse_tablespace(const struct coll_rows *rows,
                               struct coll_snapshot *s, struct pt_err *err);
+/* After coll_db2_parse_bufferpool: adds "pages" per pool (NPAGES, or
+   BP_CUR_BUFFSZ when NPAGES is -2 = AUTOMATIC). */
 int coll_db2_parse_catalog_bp(const struct coll_rows *rows,
                               struct coll_snapshot *s, struct pt_err *err);
 int coll_pg_parse_database(const struct coll_rows *rows,

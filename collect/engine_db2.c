@@ -246,6 +246,28 @@ int coll_db2_parse_tablespace(const struct coll_rows *rows,
     return 0;
 }
 
+/* pages: the configured size, or the current one when AUTOMATIC (-2). */
+static void db2_fill_pages(struct coll_snapshot *s)
+{
+    size_t n = s->n;
+    for (size_t i = 0; i < n; i++) {
+        const struct coll_metric *m = &s->m[i], *cur;
+        double pages;
+        char bp[128];
+        if (strcmp(m->scope, "bufferpool") != 0 ||
+            strcmp(m->name, "NPAGES") != 0)
+            continue;
+        snprintf(bp, sizeof(bp), "%s", m->object);
+        pages = m->value;
+        cur = coll_snapshot_find(s, "bufferpool", bp, "BP_CUR_BUFFSZ");
+        if (cur && (pages < 0 || cur->value > 0))
+            pages = cur->value;
+        if (pages < 0)
+            pages = 0;
+        coll_snapshot_add(s, "bufferpool", bp, "pages", pages, 0);
+    }
+}
+
 #define DB2_CAT_SQL                                                            \
     "SELECT BPNAME, BUFFERPOOLID, NPAGES, PAGESIZE FROM SYSCAT.BUFFERPOOLS"
 
@@ -278,29 +300,8 @@ int coll_db2_parse_catalog_bp(const struct coll_rows *rows,
              coll_snapshot_add(s, "bufferpool", bp, "BUFFERPOOLID", id, 0) < 0))
             return err_set(err, PT_EINTERNAL, "out of memory");
     }
+    db2_fill_pages(s);
     return 0;
-}
-
-/* pages: the configured size, or the current one when AUTOMATIC (-2). */
-static void db2_fill_pages(struct coll_snapshot *s)
-{
-    size_t n = s->n;
-    for (size_t i = 0; i < n; i++) {
-        const struct coll_metric *m = &s->m[i], *cur;
-        double pages;
-        char bp[128];
-        if (strcmp(m->scope, "bufferpool") != 0 ||
-            strcmp(m->name, "NPAGES") != 0)
-            continue;
-        snprintf(bp, sizeof(bp), "%s", m->object);
-        pages = m->value;
-        cur = coll_snapshot_find(s, "bufferpool", bp, "BP_CUR_BUFFSZ");
-        if (cur && (pages < 0 || cur->value > 0))
-            pages = cur->value;
-        if (pages < 0)
-            pages = 0;
-        coll_snapshot_add(s, "bufferpool", bp, "pages", pages, 0);
-    }
 }
 
 static int db2_snapshot(struct coll_conn *c, struct coll_snapshot *s,
@@ -328,10 +329,7 @@ static int db2_snapshot(struct coll_conn *c, struct coll_snapshot *s,
         return ret;
     ret = coll_db2_parse_catalog_bp(&rows, s, err);
     coll_rows_release(&rows);
-    if (ret < 0)
-        return ret;
-    db2_fill_pages(s);
-    return 0;
+    return ret;
 }
 
 /* The current pool: the one with the most logical reads. */

@@ -171,8 +171,10 @@ const struct coll_metric *coll_snapshot_find(const struct coll_snapshot *s,
 {
     for (size_t i = 0; i < s->n; i++) {
         const struct coll_metric *m = &s->m[i];
+        /* names are case-sensitive: DB2's DIRECT_READS (sectors) is not
+           the canonical direct_reads (requests) */
         if (strcmp(m->scope, scope) == 0 && strcmp(m->object, object) == 0 &&
-            strcasecmp(m->name, name) == 0)
+            strcmp(m->name, name) == 0)
             return m;
     }
     return NULL;

@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_collect.c — unit tests of collect/: identifier checks and quoting,
+ * the per-engine SQL, the monitor adapters' row parsing fed with each
+ * engine's documented column sets (DB2 cannot run here: this is how its
+ * result handling is tested), deltas and hit ratios; and, through the real
+ * SQLite3 ODBC driver on a temporary file (no server), connection secrets,
+ * script execution and block fetching.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/collect.h"
+
+/* ---- identifiers ------------------------------------------------------- */
+
+static void test_ident_check(void **state)
+{
+    static const char *const good[] = {"SESSIONS", "sessions", "_x", "A1$#",
+                                       "WAS_SESSIONS_2"};
+    static const char *const bad[] = {"",          "x; DROP TABLE y",
+                                      "1abc",      "a b",
+                                      "a\"b",      "a`b",
+                                      "a'b",       "a;b",
+                                      "a--b",      "a.b",
+                                      "sessions)", "é",
+                                      "a\nb",      "a/*b*/"};
+    struct pt_err err;
+    char longname[200];
+    (void)state;
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+        assert_int_equal(coll_ident_check(good[i], "--table", &err), 0);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(coll_ident_check(bad[i], "--table", &err), PT_EDATA);
+        assert_non_null(strstr(err.msg, "--table"));
+    }
+    memset(longname, 'a', sizeof(longname) - 1);
+    longname[sizeof(longname) - 1] = '\0';
+    assert_int_equal(coll_ident_check(longname, "--table", &err), PT_EDATA);
+}
+
+static void test_ident_quote(void **state)
+{
+    char buf[64];
+    struct pt_err err;
+    (void)state;
+    assert_int_equal(coll_ident_quote(COLL_ENGINE_POSTGRESQL, "SESSIONS", buf,
+                                      sizeof(buf), &err),
+                     0);
+    assert_string_equal(buf, "\"sessions\"");
+    coll_ident_quote(COLL_ENGINE_DB2, "Sessions", buf, sizeof(buf), &err);
+    assert_string_equal(buf, "\"SESSIONS\"");
+    coll_ident_quote(COLL_ENGINE_MYSQL, "Sessions", buf, sizeof(buf), &err);
+    assert_string_equal(buf, "`Sessions`");
+    coll_ident_quote(COLL_ENGINE_SQLITE, "Sessions", buf, sizeof(buf), &err);
+    assert_string_equal(buf, "`Sessions`");
+    assert_int_equal(
+        coll_ident_quote(COLL_ENGINE_MYSQL, "a`b", buf, sizeof(buf), &err),
+        PT_EDATA);
+    assert_int_equal(
+        coll_ident_quote(COLL_ENGINE_MYSQL, "SESSIONS", buf, 5, &err),
+        PT_EINTERNAL);
+}
+
+static void test_table_parse(void **state)
+{
+    char s[129], t[129];
+    struct pt_err err;
+    (void)state;
+    assert_int_equal(
+        coll_table_parse("WAS.SESSIONS", s, sizeof(s), t, sizeof(t), &err), 0);
+    assert_string_equal(s, "WAS");
+    assert_string_equal(t, "SESSIONS");
+    assert_int_equal(
+        coll_table_parse("SESSIONS", s, sizeof(s), t, sizeof(t), &err), 0);
+    assert_string_equal(s, "");
+    assert_int_equal(
+        coll_table_parse("a.b.c", s, sizeof(s), t, sizeof(t), &err), PT_EDATA);
+    assert_int_equal(
+        coll_table_parse("x; DROP TABLE y", s, sizeof(s), t, sizeof(t), &err),
+        PT_EDATA);
+    assert_int_equal(coll_table_parse(".x", s, sizeof(s), t, sizeof(t), &err),
+                     PT_EDATA);
+}
+
+static void test_engine_names(void **state)
+{
+    enum coll_engine e;
+    struct pt_err err;
+    (void)state;
+    assert_int_equal(coll_engine_parse("mariadb", &e, &err), 0);
+    assert_int_equal(e, COLL_ENGINE_MYSQL);
+    assert_int_equal(coll_engine_parse("oracle", &e, &err), PT_EUSAGE);
+    assert_int_equal(coll_engine_from_dbms("PostgreSQL"),
+                     COLL_ENGINE_POSTGRESQL);
+    assert_int_equal(coll_engine_from_dbms("MariaDB"), COLL_ENGINE_MYSQL);
+    assert_int_equal(coll_engine_from_dbms("MySQL"), COLL_ENGINE_MYSQL);
+    assert_int_equal(coll_engine_from_dbms("SQLite"), COLL_ENGINE_SQLITE);
+    assert_int_equal(coll_engine_from_dbms("DB2/LINUXX8664"), COLL_ENGINE_DB2);
+    assert_int_equal(coll_engine_from_dbms("Oracle"), COLL_ENGINE_AUTO);
+    assert_string_equal(coll_engine_name(COLL_ENGINE_DB2), "db2");
+}
+
+/* ---- SQL per engine ---------------------------------------------------- */
+
+static void sql_for(enum coll_engine e, double pct, uint64_t rows, int seed,
+                    const char *where, char *buf, size_t len)
+{
+    struct coll_sample_opts o;
+    char method[256];
+    struct pt_err err;
+    coll_sample_opts_init(&o);
+    o.percent = pct;
+    o.rows = rows;
+    if (seed >= 0) {
+        o.has_seed = 1;
+        o.seed = (uint32_t)seed;
+    }
+    assert_int_equal(coll_sample_sql(e, &o, "L", "T", where, buf, len, method,
+                                     sizeof(method), &err),
+                     0);
+    assert_true(strlen(method) > 0);
+}
+
+static void test_sample_sql(void **state)
+{
+    char buf[512], expr[256];
+    struct coll_sample_opts o;
+    struct pt_err err;
+    char method[64];
+    (void)state;
+
+    sql_for(COLL_ENGINE_POSTGRESQL, 0, 0, -1, NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "SELECT L FROM T");
+    sql_for(COLL_ENGINE_POSTGRESQL, 10, 0, 42, NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "SELECT L FROM T TABLESAMPLE BERNOULLI (10) "
+                             "REPEATABLE (42)");
+    sql_for(COLL_ENGINE_POSTGRESQL, 0, 50, -1, "P = I", buf, sizeof(buf));
+    assert_string_equal(
+        buf, "SELECT L FROM T WHERE P = I ORDER BY random() LIMIT 50");
+    sql_for(COLL_ENGINE_DB2, 2.5, 0, 7, "P = I", buf, sizeof(buf));
+    assert_string_equal(buf, "SELECT L FROM T TABLESAMPLE BERNOULLI (2.5) "
+                             "REPEATABLE (7) WHERE P = I");
+    sql_for(COLL_ENGINE_DB2, 0, 9, -1, NULL, buf, sizeof(buf));
+    assert_string_equal(
+        buf, "SELECT L FROM T ORDER BY RAND() FETCH FIRST 9 ROWS ONLY");
+    sql_for(COLL_ENGINE_MYSQL, 25, 0, 3, NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "SELECT L FROM T WHERE RAND(3) < 0.25");
+    sql_for(COLL_ENGINE_MYSQL, 25, 0, -1, "P = I", buf, sizeof(buf));
+    assert_string_equal(buf, "SELECT L FROM T WHERE RAND() < 0.25 AND P = I");
+    sql_for(COLL_ENGINE_SQLITE, 12.5, 0, -1, NULL, buf, sizeof(buf));
+    assert_string_equal(
+        buf, "SELECT L FROM T WHERE abs(random() % 1000000) < 125000");
+    /* 100 percent is a full scan */
+    sql_for(COLL_ENGINE_SQLITE, 100, 0, -1, NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "SELECT L FROM T");
+
+    coll_sample_opts_init(&o);
+    o.percent = 5;
+    o.rows = 5;
+    assert_int_equal(coll_sample_sql(COLL_ENGINE_POSTGRESQL, &o, "L", "T", NULL,
+                                     buf, sizeof(buf), method, sizeof(method),
+                                     &err),
+                     PT_EUSAGE);
+    o.rows = 0;
+    o.percent = 101;
+    assert_int_equal(coll_sample_sql(COLL_ENGINE_POSTGRESQL, &o, "L", "T", NULL,
+                                     buf, sizeof(buf), method, sizeof(method),
+                                     &err),
+                     PT_EUSAGE);
+
+    coll_length_expr(COLL_ENGINE_POSTGRESQL, "\"small\"", expr, sizeof(expr),
+                     &err);
+    assert_string_equal(expr, "octet_length(\"small\")");
+    coll_length_expr(COLL_ENGINE_MYSQL, "`SMALL`", expr, sizeof(expr), &err);
+    assert_string_equal(expr, "OCTET_LENGTH(`SMALL`)");
+    coll_length_expr(COLL_ENGINE_DB2, "\"SMALL\"", expr, sizeof(expr), &err);
+    assert_string_equal(expr, "LENGTH(\"SMALL\")");
+    coll_length_expr(COLL_ENGINE_SQLITE, "`S`", expr, sizeof(expr), &err);
+    assert_string_equal(expr, "CASE typeof(`S`) WHEN 'text' THEN "
+                              "length(CAST(`S` AS BLOB)) ELSE length(`S`) END");
+}
+
+/* ---- monitor adapters, fed with documented column sets ----------------- */
+
+static double metric(const struct coll_snapshot *s, const char *scope,
+                     const char *obj, const char *name)
+{
+    const struct coll_metric *m = coll_snapshot_find(s, scope, obj, name);
+    assert_non_null(m);
+    return m->value;
+}
+
+/* MON_GET_BUFFERPOOL('', -2) columns used by the DB2 adapter (IBM Db2 11.5
+   "MON_GET_BUFFERPOOL table function"), two members of IBMDEFAULTBP and a
+   32 K pool. */
+static const char *const db2_bp_cols[] = {"BP_NAME",
+                                          "MEMBER",
+                                          "POOL_DATA_L_READS",
+                                          "POOL_DATA_P_READS",
+                                          "POOL_INDEX_L_READS",
+                                          "POOL_INDEX_P_READS",
+                                          "POOL_XDA_L_READS",
+                                          "POOL_XDA_P_READS",
+                                          "POOL_TEMP_DATA_L_READS",
+                                          "POOL_TEMP_DATA_P_READS",
+                                          "POOL_TEMP_INDEX_L_READS",
+                                          "POOL_TEMP_INDEX_P_READS",
+                                          "POOL_TEMP_XDA_L_READS",
+                                          "POOL_TEMP_XDA_P_READS",
+                                          "DIRECT_READS",
+                                          "DIRECT_WRITES",
+                                          "DIRECT_READ_REQS",
+                                          "DIRECT_WRITE_REQS",
+                                          "BP_CUR_BUFFSZ"};
+
+static void db2_bp_rows(struct coll_rows *r, const char *member0_data_l)
+{
+    const char *m0[] = {
+        "IBMDEFAULTBP", "0", member0_data_l, "100", "500", "20", "0",    "0",
+        "30",           "3", "10",           "1",   "0",   "0",  "4096", "512",
+        "64",           "8", "25000"};
+    const char *m1[] = {"IBMDEFAULTBP",
+                        "1",
+                        "2000",
+                        "50",
+                        "100",
+                        "5",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "0",
+                        "25000"};
+    const char *b32[] = {"SESSBP32K", "0", "300", "30", "0",   "0", "0",
+                         "0",         "0", "0",   "0",  "0",   "0", "0",
+                         "0",         "0", "0",   "0",  "1000"};
+    assert_int_equal(coll_rows_init(r, 19, db2_bp_cols), 0);
+    assert_int_equal(coll_rows_add(r, m0), 0);
+    assert_int_equal(coll_rows_add(r, m1), 0);
+    assert_int_equal(coll_rows_add(r, b32), 0);
+}
+
+static void test_db2_bufferpool(void **state)
+{
+    struct coll_rows r;
+    struct coll_snapshot s = {0};
+    struct pt_err err;
+    (void)state;
+
+    db2_bp_rows(&r, "10000");
+    assert_int_equal(coll_db2_parse_bufferpool(&r, &s, &err), 0);
+    /* logical = all six L_READS summed over both members */
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "logical_reads") ==
+                10000 + 500 + 0 + 30 + 10 + 0 + 2000 + 100);
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "physical_reads") ==
+                100 + 20 + 3 + 1 + 50 + 5);
+    /* canonical direct reads are requests; sectors are kept by name */
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "direct_reads") == 64);
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "DIRECT_READS") ==
+                4096);
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "direct_writes") == 8);
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "POOL_DATA_L_READS") ==
+                12000);
+    assert_true(metric(&s, "bufferpool", "SESSBP32K", "logical_reads") == 300);
+    coll_rows_release(&r);
+    coll_snapshot_release(&s);
+
+    /* a counter that is not a number, a missing required column */
+    db2_bp_rows(&r, "12x");
+    assert_int_equal(coll_db2_parse_bufferpool(&r, &s, &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "POOL_DATA_L_READS"));
+    coll_rows_release(&r);
+    coll_snapshot_release(&s);
+    {
+        const char *cols[] = {"BP_NAME", "POOL_DATA_L_READS"};
+        const char *row[] = {"X", "1"};
+        coll_rows_init(&r, 2, cols);
+        coll_rows_add(&r, row);
+        assert_int_equal(coll_db2_parse_bufferpool(&r, &s, &err), PT_EDATA);
+        coll_rows_release(&r);
+        coll_snapshot_release(&s);
+    }
+    /* an older server without the XDA / TEMP columns still parses */
+    {
+        const char *cols[] = {"BP_NAME",
+                              "POOL_DATA_L_READS",
+                              "POOL_DATA_P_READS",
+                              "POOL_INDEX_L_READS",
+                              "POOL_INDEX_P_READS",
+                              "DIRECT_READS",
+                              "DIRECT_WRITES",
+                              "DIRECT_READ_REQS",
+                              "DIRECT_WRITE_REQS"};
+        const char *row[] = {"BP", "10", "1", "5", "1", "0", "0", "0", "0"};
+        coll_rows_init(&r, 9, cols);
+        coll_rows_add(&r, row);
+        assert_int_equal(coll_db2_parse_bufferpool(&r, &s, &err), 0);
+        assert_true(metric(&s, "bufferpool", "BP", "logical_reads") == 15);
+        coll_rows_release(&r);
+        coll_snapshot_release(&s);
+    }
+}
+
+static void test_db2_catalog_current(void **state)
+{
+    struct coll_rows r, c, t;
+    struct coll_snapshot s = {0};
+    struct coll_current cur;
+    struct pt_err err;
+    /* SYSCAT.BUFFERPOOLS: NPAGES -2 means AUTOMATIC */
+    const char *cat_cols[] = {"BPNAME", "BUFFERPOOLID", "NPAGES", "PAGESIZE"};
+    const char *c1[] = {"IBMDEFAULTBP", "1", "-2", "4096"};
+    const char *c2[] = {"SESSBP32K", "2", "1000", "32768"};
+    /* MON_GET_TABLESPACE('', -2) */
+    const char *ts_cols[] = {"TBSP_NAME",          "MEMBER",
+                             "TBSP_PAGE_SIZE",     "TBSP_EXTENT_SIZE",
+                             "TBSP_PREFETCH_SIZE", "TBSP_CUR_POOL_ID",
+                             "POOL_DATA_L_READS",  "POOL_DATA_P_READS",
+                             "DIRECT_READS",       "DIRECT_READ_REQS"};
+    const char *t1[] = {"SESSTS32K", "0",   "32768", "32", "64",
+                        "2",         "300", "30",    "0",  "0"};
+    const char *t2[] = {"SESSTS32K", "1",   "32768", "32", "64",
+                        "2",         "100", "10",    "8",  "1"};
+    (void)state;
+
+    db2_bp_rows(&r, "10000");
+    assert_int_equal(coll_db2_parse_bufferpool(&r, &s, &err), 0);
+    coll_rows_init(&c, 4, cat_cols);
+    coll_rows_add(&c, c1);
+    coll_rows_add(&c, c2);
+    assert_int_equal(coll_db2_parse_catalog_bp(&c, &s, &err), 0);
+    /* AUTOMATIC: the current size; fixed: NPAGES */
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "pages") == 25000);
+    assert_true(metric(&s, "bufferpool", "SESSBP32K", "pages") == 1000);
+    assert_true(metric(&s, "bufferpool", "IBMDEFAULTBP", "automatic") == 1);
+    coll_rows_init(&t, 10, ts_cols);
+    coll_rows_add(&t, t1);
+    coll_rows_add(&t, t2);
+    assert_int_equal(coll_db2_parse_tablespace(&t, &s, &err), 0);
+    assert_true(metric(&s, "tablespace", "SESSTS32K", "TBSP_PAGE_SIZE") ==
+                32768);
+    assert_true(metric(&s, "tablespace", "SESSTS32K", "TBSP_EXTENT_SIZE") ==
+                32);
+    assert_true(metric(&s, "tablespace", "SESSTS32K", "POOL_DATA_L_READS") ==
+                400);
+    /* the current pool is the busiest one */
+    coll_monitor_current(COLL_ENGINE_DB2, &s, &cur);
+    assert_string_equal(cur.bufferpool, "IBMDEFAULTBP");
+    assert_int_equal(cur.page_size, 4096);
+    assert_int_equal(cur.bufferpool_pages, 25000);
+    assert_int_equal(cur.bufferpool_bytes, 4096ULL * 25000);
+    coll_rows_release(&r);
+    coll_rows_release(&c);
+    coll_rows_release(&t);
+    coll_snapshot_release(&s);
+}
+
+static void test_db2_deltas(void **state)
+{
+    struct coll_rows r;
+    struct coll_snapshot a = {0}, b = {0};
+    struct coll_delta *d = NULL;
+    size_t n = 0;
+    struct pt_err err;
+    double l = -1, p = -1;
+    (void)state;
+
+    db2_bp_rows(&r, "10000");
+    coll_db2_parse_bufferpool(&r, &a, &err);
+    coll_rows_release(&r);
+    db2_bp_rows(&r, "19000"); /* 9000 more data logical reads */
+    coll_db2_parse_bufferpool(&r, &b, &err);
+    coll_rows_release(&r);
+    a.t_s = 100;
+    b.t_s = 110;
+    assert_int_equal(coll_snapshot_deltas(&a, &b, &d, &n, &err), 0);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(d[i].m->object, "IBMDEFAULTBP") != 0)
+            continue;
+        if (strcmp(d[i].m->name, "logical_reads") == 0) {
+            l = d[i].delta;
+            assert_true(d[i].rate_per_s == 900);
+        } else if (strcmp(d[i].m->name, "physical_reads") == 0) {
+            p = d[i].delta;
+        }
+    }
+    assert_true(l == 9000);
+    assert_true(p == 0);
+    assert_true(coll_hit_ratio(l, p) == 100);
+    free(d);
+    coll_snapshot_release(&a);
+    coll_snapshot_release(&b);
+}
+
+static void test_hit_ratio_and_reset(void **state)
+{
+    struct coll_snapshot a = {0}, b = {0};
+    struct coll_delta *d = NULL;
+    size_t n = 0;
+    (void)state;
+    assert_true(coll_hit_ratio(0, 0) == -1);
+    assert_true(coll_hit_ratio(1000, 100) == 90);
+    assert_true(coll_hit_ratio(100, 200) == 0); /* clamped */
+    coll_snapshot_add(&a, "bufferpool", "p", "logical_reads", 5000, 1);
+    coll_snapshot_add(&a, "bufferpool", "p", "pages", 10, 0);
+    coll_snapshot_add(&b, "bufferpool", "p", "logical_reads", 300, 1);
+    coll_snapshot_add(&b, "bufferpool", "p", "pages", 12, 0);
+    coll_snapshot_add(&b, "bufferpool", "q", "logical_reads", 7, 1);
+    a.t_s = 1;
+    b.t_s = 3;
+    assert_int_equal(coll_snapshot_deltas(&a, &b, &d, &n, NULL), 0);
+    /* only the cumulative metric present in both; the restart is flagged */
+    assert_int_equal(n, 1);
+    assert_int_equal(d[0].reset, 1);
+    assert_true(d[0].delta == 300);
+    assert_true(d[0].rate_per_s == 150);
+    free(d);
+    coll_snapshot_release(&a);
+    coll_snapshot_release(&b);
+}
+
+static void test_pg_parse(void **state)
+{
+    struct coll_rows r;
+    struct coll_snapshot s = {0};
+    struct coll_current cur;
+    struct pt_err err;
+    const char *set_cols[] = {"NAME", "SETTING", "UNIT"};
+    const char *s1[] = {"block_size", "8192", NULL};
+    const char *s2[] = {"shared_buffers", "16384", "8kB"};
+    const char *db_cols[] = {"DATNAME", "BLKS_HIT", "BLKS_READ", "XACT_COMMIT"};
+    const char *d0[] = {NULL, "5", "1", "0"}; /* shared objects (PG 15) */
+    const char *d1[] = {"app", "900", "100", "7"};
+    const char *d2[] = {"postgres", "90", "10", "1"};
+    const char *t_cols[] = {
+        "TABLE_NAME",     "HEAP_BLKS_READ", "HEAP_BLKS_HIT",
+        "IDX_BLKS_READ",  "IDX_BLKS_HIT",   "TOAST_BLKS_READ",
+        "TOAST_BLKS_HIT", "TIDX_BLKS_READ", "TIDX_BLKS_HIT"};
+    const char *t1[] = {
+        "public.sessions", "3", "40", NULL, NULL, "7", "70", "1", "9"};
+    (void)state;
+
+    coll_rows_init(&r, 3, set_cols);
+    coll_rows_add(&r, s1);
+    coll_rows_add(&r, s2);
+    assert_int_equal(coll_pg_parse_settings(&r, &s, &err), 0);
+    coll_rows_release(&r);
+    coll_rows_init(&r, 4, db_cols);
+    coll_rows_add(&r, d0);
+    coll_rows_add(&r, d1);
+    coll_rows_add(&r, d2);
+    assert_int_equal(coll_pg_parse_database(&r, &s, &err), 0);
+    coll_rows_release(&r);
+    /* the pool serves every database: hits + reads of all named rows */
+    assert_true(metric(&s, "bufferpool", "shared_buffers", "logical_reads") ==
+                1100);
+    assert_true(metric(&s, "bufferpool", "shared_buffers", "physical_reads") ==
+                110);
+    assert_true(metric(&s, "database", "app", "BLKS_HIT") == 900);
+    coll_rows_init(&r, 9, t_cols);
+    coll_rows_add(&r, t1);
+    assert_int_equal(coll_pg_parse_tables(&r, &s, &err), 0);
+    coll_rows_release(&r);
+    assert_true(metric(&s, "table", "public.sessions", "TOAST_BLKS_HIT") == 70);
+    assert_null(
+        coll_snapshot_find(&s, "table", "public.sessions", "IDX_BLKS_HIT"));
+    coll_monitor_current(COLL_ENGINE_POSTGRESQL, &s, &cur);
+    assert_int_equal(cur.page_size, 8192);
+    assert_int_equal(cur.bufferpool_pages, 16384);
+    assert_int_equal(cur.bufferpool_bytes, 128ULL << 20);
+    coll_snapshot_release(&s);
+
+    /* settings without shared_buffers */
+    coll_rows_init(&r, 3, set_cols);
+    coll_rows_add(&r, s1);
+    assert_int_equal(coll_pg_parse_settings(&r, &s, &err), PT_EDATA);
+    coll_rows_release(&r);
+    coll_snapshot_release(&s);
+}
+
+static void test_mysql_parse(void **state)
+{
+    struct coll_rows r;
+    struct coll_snapshot s = {0};
+    struct pt_err err;
+    const char *cols[] = {"VARIABLE_NAME", "VALUE"};
+    const char *v1[] = {"Innodb_buffer_pool_read_requests", "123456"};
+    const char *v2[] = {"Innodb_buffer_pool_reads", "456"};
+    const char *v3[] = {"Innodb_buffer_pool_pages_total", "4096"};
+    const char *v4[] = {"Innodb_buffer_pool_load_status", "Buffer pool(s) "
+                                                          "load completed"};
+    const char *pcols[] = {"POOL_ID",           "POOL_SIZE",
+                           "FREE_BUFFERS",      "DATABASE_PAGES",
+                           "NUMBER_PAGES_READ", "HIT_RATE"};
+    const char *p1[] = {"0", "4096", "100", "3900", "777", "999"};
+    const struct coll_metric *m;
+    (void)state;
+
+    coll_rows_init(&r, 2, cols);
+    coll_rows_add(&r, v1);
+    coll_rows_add(&r, v2);
+    coll_rows_add(&r, v3);
+    coll_rows_add(&r, v4);
+    assert_int_equal(coll_mysql_parse_status(&r, &s, &err), 0);
+    coll_rows_release(&r);
+    assert_true(metric(&s, "bufferpool", "innodb", "logical_reads") == 123456);
+    assert_true(metric(&s, "bufferpool", "innodb", "physical_reads") == 456);
+    m = coll_snapshot_find(&s, "instance", "innodb",
+                           "Innodb_buffer_pool_pages_total");
+    assert_non_null(m);
+    assert_int_equal(m->cumulative, 0); /* a level, not a counter */
+    m = coll_snapshot_find(&s, "instance", "innodb",
+                           "Innodb_buffer_pool_reads");
+    assert_int_equal(m->cumulative, 1);
+    coll_rows_init(&r, 6, pcols);
+    coll_rows_add(&r, p1);
+    assert_int_equal(coll_mysql_parse_pool_stats(&r, &s, &err), 0);
+    coll_rows_release(&r);
+    assert_true(metric(&s, "pool_instance", "innodb_pool_0",
+                       "NUMBER_PAGES_READ") == 777);
+    coll_snapshot_release(&s);
+
+    /* InnoDB counters missing */
+    coll_rows_init(&r, 2, cols);
+    coll_rows_add(&r, v3);
+    assert_int_equal(coll_mysql_parse_status(&r, &s, &err), PT_EDATA);
+    coll_rows_release(&r);
+    coll_snapshot_release(&s);
+}
+
+static void test_sqlite_parse(void **state)
+{
+    struct coll_rows r;
+    struct coll_snapshot s = {0};
+    struct coll_current cur;
+    struct pt_err err;
+    const char *cols[] = {"PAGE_SIZE", "PAGE_COUNT", "CACHE_SIZE",
+                          "FREELIST_COUNT"};
+    const char *v[] = {"8192", "100", "-2000", "3"};
+    (void)state;
+    coll_rows_init(&r, 4, cols);
+    coll_rows_add(&r, v);
+    assert_int_equal(coll_sqlite_parse_pragmas(&r, &s, &err), 0);
+    coll_rows_release(&r);
+    coll_monitor_current(COLL_ENGINE_SQLITE, &s, &cur);
+    /* cache_size -2000 = 2000 KiB = 250 pages of 8 KiB */
+    assert_int_equal(cur.page_size, 8192);
+    assert_int_equal(cur.bufferpool_pages, 250);
+    assert_int_equal(cur.has_hit_counters, 0);
+    coll_snapshot_release(&s);
+}
+
+/* ---- through the SQLite3 ODBC driver (a file, no server) --------------- */
+
+static char tmpdir[64];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    strcpy(tmpdir, "/tmp/pt-collect-unit.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+    char cmd[128];
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int have_sqlite_driver(void)
+{
+    return system("odbcinst -q -d -n SQLite3 >/dev/null 2>&1") == 0;
+}
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    chmod(path, mode);
+}
+
+static void test_sqlite_odbc(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = NULL;
+    struct pt_err err;
+    char connect[256], script[256], pwfile[256], val[64];
+    int64_t v = 0;
+    size_t done = 0;
+    struct coll_sample_opts so;
+    struct coll_sample_result r;
+    (void)state;
+
+    if (!have_sqlite_driver()) {
+        if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+            fail_msg("SQLite3 ODBC driver not registered (CI=true)");
+        skip();
+    }
+    snprintf(connect, sizeof(connect),
+             "Driver=SQLite3;Database=%s/u.db;PWD=hunter2;", tmpdir);
+    o.connect = connect;
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    assert_int_equal(coll_conn_engine(c), COLL_ENGINE_SQLITE);
+    /* the description never holds the password */
+    assert_null(strstr(coll_conn_describe(c), "hunter2"));
+    assert_non_null(strstr(coll_conn_describe(c), "u.db"));
+
+    /* a script: comments, ';' inside quotes, a statement over lines */
+    snprintf(script, sizeof(script), "%s/s.sql", tmpdir);
+    write_file(script,
+               "-- schema\n"
+               "CREATE TABLE SESSIONS (ID TEXT, PROPID TEXT,\n"
+               "  SMALL BLOB, MEDIUM BLOB, LARGE BLOB);\n"
+               "INSERT INTO SESSIONS VALUES ('a;b', 'a;b', zeroblob(10), "
+               "NULL, NULL); -- trailing\n"
+               "\n"
+               "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM "
+               "g WHERE n < 99)\n"
+               "INSERT INTO SESSIONS SELECT 'k' || n, 'k' || n, NULL, "
+               "zeroblob(4000 + n), NULL FROM g;\n",
+               0644);
+    assert_int_equal(coll_exec_script(c, script, &done, &err), 0);
+    assert_int_equal(done, 3);
+    assert_int_equal(
+        coll_query_i64(c, "SELECT count(*) FROM SESSIONS", &v, &err), 0);
+    assert_int_equal(v, 100);
+    assert_int_equal(coll_query_value(c,
+                                      "SELECT ID FROM SESSIONS WHERE "
+                                      "SMALL IS NOT NULL",
+                                      val, sizeof(val), NULL, &err),
+                     0);
+    assert_string_equal(val, "a;b");
+    /* a failing statement names file:line */
+    write_file(script, "SELECT 1;\n\nSELECT * FROM nope;\n", 0644);
+    assert_true(coll_exec_script(c, script, &done, &err) < 0);
+    assert_int_equal(done, 1);
+    assert_non_null(strstr(err.msg, "s.sql:3"));
+    assert_null(strstr(err.msg, "hunter2"));
+
+    /* block fetch with a block smaller than the table */
+    coll_sample_opts_init(&so);
+    so.block_rows = 7;
+    assert_int_equal(coll_sample_run(c, &so, &r, &err), 0);
+    assert_int_equal(r.n_values, 100);
+    assert_int_equal(r.placement[0], 1);
+    assert_int_equal(r.placement[1], 99);
+    assert_int_equal(r.layout, COLL_LAYOUT_SINGLE_ROW);
+    {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < r.n_values; i++)
+            sum += r.values[i];
+        assert_int_equal(sum, 10 + 99 * 4000 + 99 * 100 / 2);
+    }
+    coll_sample_result_release(&r);
+    /* a hostile table name never reaches the driver */
+    strcpy(so.table, "x; DROP TABLE SESSIONS");
+    assert_int_equal(coll_sample_run(c, &so, &r, &err), PT_EDATA);
+    assert_int_equal(
+        coll_query_i64(c, "SELECT count(*) FROM SESSIONS", &v, &err), 0);
+    assert_int_equal(v, 100);
+    coll_conn_close(c);
+
+    /* password file: mode 0600 only */
+    snprintf(pwfile, sizeof(pwfile), "%s/pw", tmpdir);
+    write_file(pwfile, "secret\n", 0644);
+    snprintf(connect, sizeof(connect), "Driver=SQLite3;Database=%s/u.db;",
+             tmpdir);
+    o.password_file = pwfile;
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EPERM);
+    assert_null(c);
+    chmod(pwfile, 0600);
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    coll_conn_close(c);
+    /* exactly one of dsn / connect */
+    o.dsn = "x";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ident_check),
+        cmocka_unit_test(test_ident_quote),
+        cmocka_unit_test(test_table_parse),
+        cmocka_unit_test(test_engine_names),
+        cmocka_unit_test(test_sample_sql),
+        cmocka_unit_test(test_db2_bufferpool),
+        cmocka_unit_test(test_db2_catalog_current),
+        cmocka_unit_test(test_db2_deltas),
+        cmocka_unit_test(test_hit_ratio_and_reset),
+        cmocka_unit_test(test_pg_parse),
+        cmocka_unit_test(test_mysql_parse),
+        cmocka_unit_test(test_sqlite_parse),
+        cmocka_unit_test_setup_teardown(test_sqlite_odbc, setup_dir,
+                                        teardown_dir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
