@@ -328,7 +328,8 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         fit_candidate(&r->cand[i], &sums[i], in, &e->pages[i], total_gets);
 
     /* 2. memory: --memory, else the monitored pool's bytes, else default */
-    if (in->monitor && in->monitor->present)
+    if (in->monitor && in->monitor->present &&
+        (!in->monitor->engine[0] || strcmp(in->monitor->engine, e->name) == 0))
         mon_idx = find_page(r, in->monitor->page_size_bytes);
     if (in->memory_given && in->memory_bytes) {
         r->memory_bytes = in->memory_bytes;
@@ -365,7 +366,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         r->sessions = n;
         r->sessions_basis = "one row per size given";
     }
-    r->evidence = in->access != NULL || (in->monitor && in->monitor->present) ||
+    r->evidence = in->access != NULL || mon_idx != (size_t)-1 ||
                   in->memory_given || in->sessions != 0;
 
     /* 4. hit ratio and I/O per access at equal memory */
@@ -576,11 +577,19 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                        mps);
         } else if (in->monitor && in->monitor->present) {
             char mps[32];
-            reason(r,
-                   "monitor: current page size %s is not a %s page size; "
-                   "its counters were not used",
-                   ksize(in->monitor->page_size_bytes, mps, sizeof(mps)),
-                   e->name);
+            const struct rec_monitor *m = in->monitor;
+            if (m->engine[0] && strcmp(m->engine, e->name) != 0)
+                reason(r,
+                       "monitor: counters from engine %s (current page size "
+                       "%s, hit ratio %.1f%%) are not used for a %s "
+                       "recommendation",
+                       m->engine, ksize(m->page_size_bytes, mps, sizeof(mps)),
+                       m->hit_ratio_pct, e->name);
+            else
+                reason(r,
+                       "monitor: current page size %s is not a %s page size; "
+                       "its counters were not used",
+                       ksize(m->page_size_bytes, mps, sizeof(mps)), e->name);
         }
         reason(r,
                "buffer pool %s: %llu pages of %s (%s); table space %s: "

@@ -526,13 +526,11 @@ int cmd_recommend(int argc, char **argv)
         json_decref(m);
         if (rc < 0)
             goto fail;
-        if (mon.engine[0] && strcmp(mon.engine, engine.name) != 0) {
-            rc = err_set(&err, PT_EDATA,
-                         "%s: monitor data is from engine '%s', the "
-                         "recommendation is for '%s' (--engine)",
-                         o.monitor, mon.engine, engine.name);
-            goto fail;
-        }
+        if (mon.engine[0] && strcmp(mon.engine, engine.name) != 0)
+            cli_note(&c,
+                     "%s: monitor data is from engine '%s'; its counters are "
+                     "not used for a %s recommendation",
+                     o.monitor, mon.engine, engine.name);
     }
     if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
         goto fail;
