@@ -129,7 +129,7 @@ static int load_sizes_file(json_t *prof, const char *prof_path,
 {
     json_t *size = json_object_get(prof, "size"), *vals;
     const json_t *f = size ? json_object_get(size, "file") : NULL;
-    char path[4096], *buf = NULL, *line, *save = NULL;
+    char path[4096], *buf = NULL, *line, *next;
     const char *slash;
     size_t len, lineno = 0;
     int rc;
@@ -148,11 +148,14 @@ static int load_sizes_file(json_t *prof, const char *prof_path,
     if ((rc = pt_file_read(path, &buf, &len, err)) < 0)
         return rc;
     vals = json_array();
-    for (line = strtok_r(buf, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (line = buf; line && *line; line = next) {
         uint64_t v;
-        char *end = line + strlen(line);
+        char *end;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         lineno++;
+        end = line + strlen(line);
         while (end > line && (end[-1] == '\r' || end[-1] == ' '))
             *--end = '\0';
         while (*line == ' ')
@@ -161,9 +164,10 @@ static int load_sizes_file(json_t *prof, const char *prof_path,
             continue;
         if (pt_u64_parse(line, &v, "size", NULL) < 0 || v > 2147483647u) {
             json_decref(vals);
+            rc = err_set(err, PT_EDATA, "%s:%zu: '%s' is not a byte size", path,
+                         lineno, line);
             free(buf);
-            return err_set(err, PT_EDATA, "%s:%zu: '%s' is not a byte size",
-                           path, lineno, line);
+            return rc;
         }
         json_array_append_new(vals, json_integer((json_int_t)v));
     }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 
@@ -404,6 +405,313 @@ static void test_empty(void **state)
     assert_int_equal(sim_new(&cfg, &s, &err), PT_EUSAGE);
 }
 
+/* ---- seeds' orderings on generated workloads ---------------------------- */
+
+static char tmp_trace[64];
+
+/* Generate `n` records of a shipped workload profile into tmp_trace. */
+static void gen_trace(const char *profile, uint64_t n)
+{
+    json_t *prof = NULL;
+    struct sim_workload w;
+    struct sim_wgen *g;
+    struct pt_err err;
+    FILE *fp;
+    uint64_t i;
+    int fd;
+
+    snprintf(tmp_trace, sizeof(tmp_trace), "/tmp/pt-sim-wl-XXXXXX");
+    fd = mkstemp(tmp_trace);
+    assert_true(fd >= 0);
+    fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    if (prof_load_named("workloads", profile, &prof, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_workload_from_json(&w, prof, profile, &err), 0);
+    assert_int_equal(sim_wgen_new(&w, w.seed, &g, &err), 0);
+    assert_int_equal(sim_trace_write_header(fp, SIM_TRACE_CSV, &err), 0);
+    for (i = 0; i < n; i++) {
+        struct sim_wrec r;
+        assert_int_equal(sim_wgen_next(g, &r), 1);
+        assert_int_equal(sim_trace_write_csv(fp, r.time_ms, r.op, r.key,
+                                             r.key_len, r.size_bytes, &err),
+                         0);
+    }
+    assert_int_equal(fclose(fp), 0);
+    sim_wgen_free(g);
+    sim_workload_release(&w);
+    json_decref(prof);
+}
+
+/* Replay tmp_trace through n configs at once. */
+static void replay(struct sim_config *cfgs, struct sim_app_stats *out,
+                   struct sim **keep, int n)
+{
+    struct sim_trace_reader *r;
+    struct sim *s[8];
+    struct sim_req q;
+    struct pt_err err;
+    int i, rc;
+
+    for (i = 0; i < n; i++)
+        if (sim_new(&cfgs[i], &s[i], &err) < 0)
+            fail_msg("%s", err.msg);
+    assert_int_equal(sim_trace_open(tmp_trace, SIM_TRACE_AUTO, &r, &err), 0);
+    while ((rc = sim_trace_next(r, &q, &err)) == 1)
+        for (i = 0; i < n; i++)
+            assert_int_equal(sim_feed(s[i], &q, &err), 0);
+    assert_int_equal(rc, 0);
+    sim_trace_close(r);
+    for (i = 0; i < n; i++) {
+        sim_app_stats(s[i], &out[i]);
+        if (keep)
+            keep[i] = s[i];
+        else
+            sim_free(s[i]);
+    }
+}
+
+static void base_config(struct sim_config *c, enum sim_cache_mode mode,
+                        uint64_t entries)
+{
+    memset(c, 0, sizeof(*c));
+    c->mode = mode;
+    c->app_entries = entries;
+    c->servers = 1;
+    c->seed = 1;
+    sim_costs_default(&c->costs);
+}
+
+/* seeds/001: command or distributed-map caching cuts DB reads >= 2x. */
+static void test_seed_caching_modes(void **state)
+{
+    struct sim_config c[3];
+    struct sim_app_stats st[3];
+    (void)state;
+
+    gen_trace("trade-14pct", 200000);
+    base_config(&c[0], SIM_MODE_NONE, 0);
+    base_config(&c[1], SIM_MODE_COMMAND, 20000);
+    base_config(&c[2], SIM_MODE_DMAP, 20000);
+    replay(c, st, NULL, 3);
+    unlink(tmp_trace);
+    print_message("db reads: none %llu, command %llu, distributed-map %llu\n",
+                  (unsigned long long)st[0].db_reads,
+                  (unsigned long long)st[1].db_reads,
+                  (unsigned long long)st[2].db_reads);
+    assert_int_equal(st[0].db_reads, st[0].gets);
+    assert_true(st[0].db_reads >= 2 * st[1].db_reads);
+    assert_true(st[0].db_reads >= 2 * st[2].db_reads);
+    /* a command cache invalidates on update, the map keeps the new value */
+    assert_true(st[2].db_reads < st[1].db_reads);
+    assert_int_equal(st[0].db_writes, st[1].db_writes);
+}
+
+/* seeds/002: not-shared < shared-push < shared-pull, shared-push-pull. */
+static void test_seed_sharing_order(void **state)
+{
+    struct sim_config c[4];
+    struct sim_app_stats st[4];
+    int i;
+    (void)state;
+
+    gen_trace("trade-14pct", 200000);
+    for (i = 0; i < 4; i++) {
+        base_config(&c[i], SIM_MODE_DMAP, 20000);
+        c[i].servers = 4;
+        c[i].sharing = (enum sim_sharing)i;
+    }
+    replay(c, st, NULL, 4);
+    unlink(tmp_trace);
+    print_message("cost ms: not-shared %.0f, push %.0f, pull %.0f, "
+                  "push-pull %.0f\n",
+                  st[0].cost_ms, st[1].cost_ms, st[2].cost_ms, st[3].cost_ms);
+    assert_int_equal(st[0].replication_messages, 0);
+    assert_true(st[1].replication_messages > 0);
+    assert_true(st[2].peer_fetches > 0 && st[3].peer_fetches > 0);
+    assert_true(st[0].cost_ms < st[1].cost_ms);
+    assert_true(st[1].cost_ms < st[2].cost_ms);
+    assert_true(st[1].cost_ms < st[3].cost_ms);
+    /* push spares database reads that not-shared pays for */
+    assert_true(st[1].db_reads < st[0].db_reads);
+}
+
+/*
+ * seeds/004: with random eviction, disk offload cuts DB reads a lot at
+ * 100 memory entries and changes little at 20,000 (the working set fits).
+ */
+static void test_seed_offload(void **state)
+{
+    static const char *const profiles[] = {"trade-14pct", "trade-0pct"};
+    struct sim_config c[4];
+    struct sim_app_stats st[4];
+    int i, k;
+    (void)state;
+
+    for (k = 0; k < 2; k++) {
+        gen_trace(profiles[k], 200000);
+        for (i = 0; i < 4; i++) {
+            base_config(&c[i], SIM_MODE_DMAP, i < 2 ? 100 : 20000);
+            c[i].app_policy = sim_policy_find("random");
+            c[i].offload_entries = i % 2 ? 100000 : 0;
+        }
+        replay(c, st, NULL, 4);
+        unlink(tmp_trace);
+        print_message("%s db reads: 100 %llu -> %llu with offload; 20000 "
+                      "%llu -> %llu\n",
+                      profiles[k], (unsigned long long)st[0].db_reads,
+                      (unsigned long long)st[1].db_reads,
+                      (unsigned long long)st[2].db_reads,
+                      (unsigned long long)st[3].db_reads);
+        assert_true(st[1].offload_hits > 0);
+        assert_true(st[1].db_reads * 4 < st[0].db_reads); /* substantial */
+        /* little: within 5 % */
+        assert_true((double)st[3].db_reads >= 0.95 * (double)st[2].db_reads);
+        assert_true(st[3].db_reads <= st[2].db_reads);
+    }
+}
+
+/*
+ * The founding article with DB2 rules: direct reads > 0 below and = 0 at
+ * or above 8K (4000-byte objects), 16K (10000), 32K (30000).
+ */
+static void test_article_db2_direct_reads(void **state)
+{
+    static const struct {
+        const char *profile;
+        uint32_t step;
+    } cases[] = {
+        {"article-4k", 8192}, {"article-10k", 16384}, {"article-30k", 32768}};
+    static const uint32_t pages[] = {4096, 8192, 16384, 32768};
+    struct rec_engine e;
+    struct rec_device d;
+    json_t *prof;
+    struct pt_err err;
+    size_t k, t;
+    (void)state;
+
+    assert_int_equal(prof_load_named("engines", "db2", &prof, &err), 0);
+    assert_int_equal(rec_engine_from_json(&e, prof, "db2", &err), 0);
+    json_decref(prof);
+    assert_int_equal(prof_load_named("devices", "ssd", &prof, &err), 0);
+    assert_int_equal(rec_device_from_json(&d, prof, "ssd", &err), 0);
+    json_decref(prof);
+    for (k = 0; k < 3; k++) {
+        struct sim_config c;
+        struct sim_app_stats st;
+        struct sim *s;
+        gen_trace(cases[k].profile, 20000);
+        base_config(&c, SIM_MODE_NONE, 0);
+        c.engine = &e;
+        c.device = &d;
+        c.n_tiers = 4;
+        for (t = 0; t < 4; t++) {
+            c.tiers[t].page_size_bytes = pages[t];
+            c.tiers[t].n_pools = 1;
+            c.tiers[t].pool_pages[0] = (4u << 20) / pages[t];
+        }
+        replay(&c, &st, &s, 1);
+        unlink(tmp_trace);
+        for (t = 0; t < 4; t++) {
+            struct sim_db_stats db;
+            sim_db_stats(s, t, 0, &db);
+            if (pages[t] < cases[k].step) {
+                assert_true(db.direct_reads > 0);
+                assert_true(db.direct_writes > 0);
+                assert_int_equal(db.inline_accesses, 0);
+            } else {
+                assert_int_equal(db.direct_reads, 0);
+                assert_int_equal(db.direct_writes, 0);
+                assert_int_equal(db.outline_accesses, 0);
+            }
+            assert_true(db.logical_reads > 0);
+            assert_true(db.io_ms > 0);
+        }
+        sim_free(s);
+    }
+}
+
+/* Same seed, same trace; another seed, another trace. */
+static void test_workload_deterministic(void **state)
+{
+    static const char *const names[] = {"article-4k", "trade-14pct",
+                                        "mixed-sessions"};
+    size_t k;
+    (void)state;
+
+    for (k = 0; k < 3; k++) {
+        json_t *prof;
+        struct sim_workload w;
+        struct sim_wgen *a, *b, *c;
+        struct pt_err err;
+        uint64_t i, same_c = 0, dels = 0, sets = 0, gets = 0;
+
+        assert_int_equal(prof_load_named("workloads", names[k], &prof, &err),
+                         0);
+        assert_int_equal(sim_workload_from_json(&w, prof, names[k], &err), 0);
+        assert_int_equal(sim_wgen_new(&w, 5, &a, &err), 0);
+        assert_int_equal(sim_wgen_new(&w, 5, &b, &err), 0);
+        assert_int_equal(sim_wgen_new(&w, 6, &c, &err), 0);
+        for (i = 0; i < 50000; i++) {
+            struct sim_wrec ra, rb, rc;
+            char ka[64];
+            assert_int_equal(sim_wgen_next(a, &ra), 1);
+            memcpy(ka, ra.key, ra.key_len);
+            assert_int_equal(sim_wgen_next(b, &rb), 1);
+            assert_int_equal(sim_wgen_next(c, &rc), 1);
+            assert_int_equal(ra.time_ms, rb.time_ms);
+            assert_int_equal(ra.op, rb.op);
+            assert_int_equal(ra.size_bytes, rb.size_bytes);
+            assert_int_equal(ra.key_len, rb.key_len);
+            assert_memory_equal(ka, rb.key, rb.key_len);
+            same_c += rc.key_len == rb.key_len &&
+                      memcmp(rc.key, rb.key, rb.key_len) == 0;
+            dels += ra.op == SIM_DEL;
+            sets += ra.op == SIM_SET;
+            gets += ra.op == SIM_GET;
+        }
+        assert_true(same_c < 50000 / 2);
+        assert_true(gets > 0 && sets > 0);
+        if (w.sessions) /* sessions expire (or log out): invalidations */
+            assert_true(dels > 0 || w.timeout_s > 300);
+        sim_wgen_free(a);
+        sim_wgen_free(b);
+        sim_wgen_free(c);
+        sim_workload_release(&w);
+        json_decref(prof);
+    }
+}
+
+static void test_workload_bad_profiles(void **state)
+{
+    static const char *const bad[] = {
+        "size: {dist: fixed}",
+        "size: {dist: weird, bytes: 1}",
+        "size: {dist: fixed, bytes: 10}\nmix: {get: 0.5, set: 0.2}",
+        "size: {dist: fixed, bytes: 10}\npopularity: {dist: pareto}",
+        "size: {dist: lognormal, median: -1, sigma: 1}",
+        "size: {dist: empirical}",
+        "size: {dist: fixed, bytes: 10}\nkeys: 0",
+        "size: {dist: fixed, bytes: 10}\nsessions: {requests_per_session: 5}",
+        "[1, 2]",
+    };
+    size_t i;
+    (void)state;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        json_t *prof;
+        struct sim_workload w;
+        struct pt_err err;
+        if (prof_loadb(bad[i], strlen(bad[i]), "bad.yaml", &prof, &err) < 0)
+            continue; /* refused by the YAML loader already */
+        if (sim_workload_from_json(&w, prof, "bad.yaml", &err) != PT_EDATA)
+            fail_msg("profile '%s' was accepted", bad[i]);
+        assert_non_null(strstr(err.msg, "bad.yaml"));
+        sim_workload_release(&w);
+        json_decref(prof);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +721,12 @@ int main(void)
         cmocka_unit_test(test_mrc_exact_equals_lru),
         cmocka_unit_test(test_mrc_shards),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_seed_caching_modes),
+        cmocka_unit_test(test_seed_sharing_order),
+        cmocka_unit_test(test_seed_offload),
+        cmocka_unit_test(test_article_db2_direct_reads),
+        cmocka_unit_test(test_workload_deterministic),
+        cmocka_unit_test(test_workload_bad_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

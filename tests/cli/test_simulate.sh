@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# test_simulate.sh — `pagetune simulate` through the built binary: app tier
+# only and two tiers, JSON per design.md §4, CSV, the exact curve against
+# fixed-size runs, DB2 direct reads by page size, bad input (65 with
+# file:line, truncated binary), unknown policy (64 listing the known ones),
+# an empty trace, and the atomic output rules.
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || { echo "jq missing" >&2; exit 77; }
+
+cat >"$T/tiny.csv" <<'C'
+# hand-checked: LRU of 2 entries
+time_ms,op,key,size
+0,get,a,100
+1,get,b,100
+2,get,a,100
+3,get,c,100
+4,get,b,100
+5,set,d,100
+6,get,a,100
+7,del,a,100
+8,get,a,100
+C
+# gets: a m, b m, a H, c m (evicts b), b m (evicts a), set d (evicts c),
+# a m (evicts b), del a, a m → 7 gets, 1 hit, 6 misses
+expect_rc 0 "tiny LRU" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --json
+expect_eq "$(echo "$OUT" | jq -c '.results[0].app | [.gets,.hits,.misses,.db_reads,.db_writes]')" "[7,1,6,6,2]" "tiny LRU counts"
+expect_eq "$(echo "$OUT" | jq '.schema_version')" 1 "schema_version"
+expect_eq "$(echo "$OUT" | jq '.results[0].page_size')" null "app tier only: no page size"
+expect_eq "$(echo "$OUT" | jq '.distinct_keys')" 4 "distinct keys"
+
+# two tiers, JSON fields of design.md §4
+"$PAGETUNE" workload --profile article-4k --requests 20000 -o "$T/a4.csv" -q
+expect_rc 0 "two tiers" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K,16K,32K --bufferpool 1M,1000 --json
+expect_eq "$(echo "$OUT" | jq '.results | length')" 8 "one result per (page size, pool)"
+for f in page_size bufferpool_pages app.gets app.hits app.misses app.miss_ratio app.offload_hits app.replication_messages bufferpool.logical_reads bufferpool.physical_reads bufferpool.hit_ratio direct_reads direct_writes io_ms; do
+    expect_eq "$(echo "$OUT" | jq "[.results[] | .$f | type] | unique | map(select(. == \"null\")) | length")" 0 "field $f present"
+done
+expect_eq "$(echo "$OUT" | jq -c '[.results[] | select(.page_size == 4096) | .direct_reads > 0] | unique')" "[true]" "4000-byte objects: direct reads at 4K"
+expect_eq "$(echo "$OUT" | jq -c '[.results[] | select(.page_size >= 8192) | .direct_reads] | unique')" "[0]" "no direct reads at 8K and above"
+expect_eq "$(echo "$OUT" | jq -c '[.results[] | select(.page_size == 8192) | .bufferpool_pages]')" "[128,1000]" "1M = 128 8K pages; 1000 = pages"
+
+# table and csv
+expect_rc 0 "table" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 8K
+expect_contains "$OUT" "database tier" "table has the db tier"
+expect_rc 0 "csv" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K --format csv
+expect_eq "$(echo "$OUT" | wc -l)" 3 "csv: header + 2 rows"
+
+# the exact curve equals fixed-size LRU runs
+"$PAGETUNE" workload --profile trade-14pct --requests 30000 -o "$T/t.csv" -q
+expect_rc 0 "mrc" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 1 --mrc --json --mrc-csv "$T/curve.csv"
+echo "$OUT" | jq -r '.mrc[0].points[] | "\(.entries) \(.hit_ratio)"' >"$T/points"
+expect_eq "$(head -1 "$T/curve.csv")" "tier,page_size,size,bytes,hit_ratio,miss_ratio" "curve csv header"
+n_ok=0
+n_pts=0
+while read -r size hr; do
+    [ "$size" -gt 3000 ] && continue
+    n_pts=$((n_pts + 1))
+    got=$("$PAGETUNE" simulate --trace "$T/t.csv" --app-cache "$size" --json | jq '.results[0].app | .hits / .gets')
+    if awk -v a="$got" -v b="$hr" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 1e-9) }'; then
+        n_ok=$((n_ok + 1))
+    else
+        fail "curve at $size: $hr, fixed-size LRU $got"
+    fi
+done < <(awk 'NR % 4 == 1' "$T/points")
+[ "$n_pts" -ge 5 ] && [ "$n_ok" -eq "$n_pts" ] && pass || fail "curve points checked: $n_ok of $n_pts"
+expect_rc 0 "shards" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --mrc --sample-rate 0.5 --json
+expect_eq "$(echo "$OUT" | jq '.mrc[0].sample_rate')" 0.5 "sample rate in the curve"
+expect_rc 0 "mrc per page size" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K --mrc --json
+expect_eq "$(echo "$OUT" | jq -c '[.mrc[].page_size]')" "[4096,8192]" "one curve per page size"
+
+# sharing and offload options reach the model
+expect_rc 0 "push" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 500 --servers 4 --sharing shared-push --json
+expect_eq "$(echo "$OUT" | jq '.results[0].app.replication_messages > 0')" true "push sends messages"
+expect_rc 0 "offload" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 100 --app-policy random --offload 10000 --json
+expect_eq "$(echo "$OUT" | jq '.results[0].app.offload_hits > 0')" true "offload hits"
+
+# the binary format, and a truncated record
+python3 - "$T/t.bin" <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as f:
+    for i in range(1000):
+        f.write(struct.pack("<IQIq", i // 100, (i * 7) % 50, 4096, -1))
+PY
+expect_rc 0 "oracleGeneral" "$PAGETUNE" simulate --trace "$T/t.bin" --app-cache 10 --json
+expect_eq "$(echo "$OUT" | jq '.results[0].app.gets')" 1000 "binary gets"
+head -c 23990 "$T/t.bin" >"$T/trunc.bin"
+expect_rc 65 "truncated binary" "$PAGETUNE" simulate --trace "$T/trunc.bin" --app-cache 10
+expect_one_line_error "truncated binary"
+expect_contains "$ERR" "truncated record at byte 23976" "truncated offset"
+
+# malformed CSV: file:line
+printf 'time_ms,op,key,size\n1,get,a,10\n2,fetch,b,10\n' >"$T/bad.csv"
+expect_rc 65 "malformed csv" "$PAGETUNE" simulate --trace "$T/bad.csv" --app-cache 10
+expect_one_line_error "malformed csv"
+expect_contains "$ERR" "bad.csv:3:" "file:line"
+printf 'time,obj_id,obj_size\n1,2,3\n' >"$T/hdr.csv"
+expect_rc 65 "bad header" "$PAGETUNE" simulate --trace "$T/hdr.csv" --app-cache 10
+expect_rc 66 "missing trace" "$PAGETUNE" simulate --trace "$T/none.csv" --app-cache 10
+
+# empty trace: a clear answer, no division by zero
+printf '# nothing\ntime_ms,op,key,size\n' >"$T/empty.csv"
+expect_rc 0 "empty trace" "$PAGETUNE" simulate --trace "$T/empty.csv" --app-cache 10 --page-size 8K --mrc
+expect_contains "$ERR" "no requests" "empty trace note"
+expect_contains "$OUT" "n/a" "ratios n/a"
+expect_rc 0 "empty trace json" "$PAGETUNE" simulate --trace "$T/empty.csv" --app-cache 10 --json -q
+expect_eq "$(echo "$OUT" | jq '.results[0].app.miss_ratio')" null "miss ratio null"
+
+# usage errors
+expect_rc 64 "unknown policy" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --app-policy mru
+expect_one_line_error "unknown policy"
+expect_contains "$ERR" "lru, fifo, clock, random, sieve, arc, s3fifo, 2q" "known policies listed"
+expect_rc 64 "unknown bp policy" "$PAGETUNE" simulate --trace "$T/t.csv" --page-size 8K --policy nope
+expect_rc 64 "no trace" "$PAGETUNE" simulate --app-cache 10
+expect_rc 64 "nothing to simulate" "$PAGETUNE" simulate --trace "$T/t.csv"
+expect_rc 64 "bad page size" "$PAGETUNE" simulate --trace "$T/t.csv" --page-size 12K
+expect_contains "$ERR" "4K, 8K, 16K, 32K" "allowed page sizes listed"
+expect_rc 64 "bad sharing" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --sharing everything
+expect_rc 64 "bad sample rate" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --mrc --sample-rate 2
+expect_rc 64 "sample rate without mrc" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --sample-rate 0.1
+expect_rc 64 "bad servers" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --servers 0
+expect_rc 64 "pool too small" "$PAGETUNE" simulate --trace "$T/t.csv" --page-size 32K --bufferpool 4K
+
+# output rules
+expect_rc 0 "-o" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 -o "$T/out.json" --json
+expect_rc 73 "exists" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 -o "$T/out.json" --json
+expect_rc 0 "--force" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 -o "$T/out.json" --json --force
+expect_rc 65 "bad input leaves no output" "$PAGETUNE" simulate --trace "$T/bad.csv" --app-cache 10 -o "$T/new.json"
+[ ! -e "$T/new.json" ] && pass || fail "partial output left"
+
+expect_rc 0 "--help" "$PAGETUNE" simulate --help
+for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed; do
+    expect_contains "$OUT" "$o" "--help lists $o"
+done
+finish
