@@ -249,13 +249,17 @@ static json_t *inputs_json(const struct rec_opts *o, const char *epath,
     json_object_set_new(in, "sessions",
                         o->sessions ? json_integer((json_int_t)o->sessions)
                                     : json_null());
-    if (o->sizes && st) {
+    if (st) {
         json_t *s = rec_stats_to_json(st, NULL, 0, NULL);
         if (s) {
             json_object_del(s, "schema_version");
-            json_object_set_new(s, "file", json_string(o->sizes));
+            json_object_set_new(s, "file",
+                                json_string(o->sizes ? o->sizes : o->trace));
             json_object_set_new(s, "format",
-                                json_string(sizes_json ? "json" : "text"));
+                                json_string(!o->sizes
+                                                ? "trace (last size per key)"
+                                            : sizes_json ? "json"
+                                                         : "text"));
             json_object_set_new(in, "sizes", s);
         }
     }
@@ -534,6 +538,20 @@ int cmd_recommend(int argc, char **argv)
     }
     if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
         goto fail;
+    if (!have_stats && o.trace) {
+        /* show the trace's per-session sizes (a sorted copy) */
+        uint64_t *copy = pt_malloc(tev.n * sizeof(*copy));
+        if (!copy) {
+            rc = err_set(&err, PT_EINTERNAL, "out of memory");
+            goto fail;
+        }
+        memcpy(copy, tev.size, tev.n * sizeof(*copy));
+        rc = rec_stats_compute(&st, copy, tev.n, &err);
+        free(copy);
+        if (rc < 0)
+            goto fail;
+        have_stats = 1;
+    }
 
     in.engine = &engine;
     in.device = &device;
