@@ -30,14 +30,25 @@ int cli_exit_code(int status)
     return 70;
 }
 
-static void vmessage(const char *cmd, const char *fmt, va_list ap)
+/* Control characters from argv or input would break the one-line rule. */
+static void one_line(char *s)
 {
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+__attribute__((format(printf, 2, 0))) static void
+vmessage(const char *cmd, const char *fmt, va_list ap)
+{
+    char msg[1200];
+
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    one_line(msg);
     if (cmd)
-        fprintf(stderr, "pagetune %s: ", cmd);
+        fprintf(stderr, "pagetune %s: %s\n", cmd, msg);
     else
-        fputs("pagetune: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+        fprintf(stderr, "pagetune: %s\n", msg);
 }
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -62,6 +73,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    one_line(msg);
     if (cmd)
         fprintf(stderr, "pagetune %s: %s (see 'pagetune %s --help')\n", cmd,
                 msg, cmd);

@@ -8,6 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * A message is one line (design.md §3): values quoted from input files or
+ * options may hold newlines, carriage returns or terminal escapes, which
+ * would split the line or rewrite the user's terminal. They become '?'.
+ */
+static void one_line(char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\t')
+            *s = ' ';
+        else if (c < 0x20 || c == 0x7f)
+            *s = '?';
+    }
+}
+
 int err_set(struct pt_err *err, int code, const char *fmt, ...)
 {
     if (err) {
@@ -15,6 +31,7 @@ int err_set(struct pt_err *err, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
         va_end(ap);
+        one_line(err->msg);
         err->code = code;
     }
     return code;
@@ -44,6 +61,7 @@ int err_prefix(struct pt_err *err, const char *fmt, ...)
         ol = room;
     memcpy(err->msg + hl + 2, old, ol);
     err->msg[hl + 2 + ol] = '\0';
+    one_line(err->msg);
     return err->code;
 }
 
