@@ -34,6 +34,8 @@ int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
 int coll_stmt_new(struct coll_conn *c, SQLHSTMT *st, struct pt_err *err);
 /* Replace every occurrence of the secret and PWD= values in s by "***". */
 void coll_mask(const struct coll_conn *c, char *s, size_t len);
+/* A --connect string with its PWD / PASSWORD keys removed, into out. */
+void coll_describe_connect(const char *in, char *out, size_t len);
 
 /* One engine adapter: SQL dialect and monitor views. */
 struct coll_engine_ops {

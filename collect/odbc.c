@@ -107,54 +107,103 @@ static char *find_ci(char *hay, const char *needle)
     return NULL;
 }
 
-/* Overwrite the value after every "key=" (up to ';' or end) with ***. */
-static void mask_key(char *s, size_t len, const char *key)
+/*
+ * If s[i] starts "pwd=" or "password=" (any case, blanks allowed before and
+ * after '='; also at the end of a longer word: masking too much is
+ * harmless), the length up to and including '=' and the blanks after it;
+ * else 0.
+ */
+static size_t password_key_at(const char *s, size_t i)
 {
-    char *p = s;
-    while ((p = find_ci(p, key)) != NULL) {
-        char *v = p + strlen(key), *end = v;
-        size_t tail;
-        if (p > s && isalnum((unsigned char)p[-1])) {
-            p = v;
+    static const char *const keys[] = {"password", "pwd"};
+    size_t j;
+
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        size_t n = strlen(keys[k]);
+        if (strncasecmp(s + i, keys[k], n) != 0)
             continue;
-        }
-        if (*end == '{') {
-            while (*end && *end != '}')
-                end++;
-            if (*end)
-                end++;
-        } else {
-            while (*end && *end != ';')
-                end++;
-        }
-        tail = strlen(end);
-        if ((size_t)(v - s) + 3 + tail + 1 > len)
-            tail = len - (size_t)(v - s) - 4;
-        memmove(v + 3, end, tail);
-        memcpy(v, "***", 3);
-        v[3 + tail] = '\0';
-        p = v + 3;
+        j = i + n;
+        while (s[j] == ' ' || s[j] == '\t')
+            j++;
+        if (s[j] != '=')
+            continue;
+        j++;
+        while (s[j] == ' ' || s[j] == '\t')
+            j++;
+        return j - i;
     }
+    return 0;
 }
 
+/* Length of a value at v: "{...}" with "}}" escapes, or up to ';'. */
+static size_t value_len(const char *v)
+{
+    size_t j = 0;
+
+    if (v[0] == '{') {
+        for (j = 1; v[j]; j++) {
+            if (v[j] == '}' && v[j + 1] == '}')
+                j++;
+            else if (v[j] == '}')
+                return j + 1;
+        }
+        return j;
+    }
+    while (v[j] && v[j] != ';')
+        j++;
+    return j;
+}
+
+/*
+ * Replace the password and every "pwd=value" / "password=value" in s with
+ * "***", in one pass into a copy (so a short password can neither make the
+ * text grow past `len` nor be found again inside "***"), truncating to len.
+ */
 void coll_mask(const struct coll_conn *c, char *s, size_t len)
 {
+    const char *secret = c && c->secret[0] ? c->secret : NULL;
+    size_t n = secret ? strlen(secret) : 0, i = 0, o = 0, k;
+    char *out;
+
     if (!s || !len)
         return;
-    if (c && c->secret[0]) {
-        size_t n = strlen(c->secret);
-        char *p;
-        while ((p = strstr(s, c->secret)) != NULL) {
-            memmove(p + 3, p + n, strlen(p + n) + 1);
-            memcpy(p, "***", 3);
+    out = pt_malloc(len);
+    if (!out) { /* cannot mask safely: show nothing */
+        snprintf(s, len, "%s", "***");
+        return;
+    }
+#define EMIT(ch)                                                               \
+    do {                                                                       \
+        if (o + 1 < len)                                                       \
+            out[o++] = (ch);                                                   \
+    } while (0)
+    while (s[i]) {
+        if ((k = password_key_at(s, i)) > 0) {
+            for (size_t t = 0; t < k; t++)
+                EMIT(s[i + t]);
+            i += k;
+            i += value_len(s + i);
+            EMIT('*');
+            EMIT('*');
+            EMIT('*');
+        } else if (secret && strncmp(s + i, secret, n) == 0) {
+            i += n;
+            EMIT('*');
+            EMIT('*');
+            EMIT('*');
+        } else {
+            EMIT(s[i]);
+            i++;
         }
     }
-    mask_key(s, len, "pwd=");
-    mask_key(s, len, "password=");
+#undef EMIT
+    out[o] = '\0';
+    memcpy(s, out, o + 1);
+    free(out);
 }
 
 /* The connection string without PWD / PASSWORD keys. */
-static void describe_connect(const char *in, char *out, size_t len)
+void coll_describe_connect(const char *in, char *out, size_t len)
 {
     size_t o = 0;
     const char *p = in;
@@ -177,6 +226,9 @@ static void describe_connect(const char *in, char *out, size_t len)
                 start++;
                 klen--;
             }
+            /* "PWD = x": drivers such as MariaDB's trim blanks around keys */
+            while (klen && isspace((unsigned char)start[klen - 1]))
+                klen--;
             if (!((klen == 3 && strncasecmp(start, "PWD", 3) == 0) ||
                   (klen == 8 && strncasecmp(start, "PASSWORD", 8) == 0))) {
                 size_t n = (size_t)(p - start);
@@ -527,7 +579,7 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         if (strlen(o->connect) >= sizeof(connstr) - 512)
             goto toolong;
         strcpy(connstr, o->connect);
-        describe_connect(o->connect, c->describe, sizeof(c->describe));
+        coll_describe_connect(o->connect, c->describe, sizeof(c->describe));
     }
     if (pw[0] && append_kv(connstr, sizeof(connstr), "PWD", pw, 1) < 0)
         goto toolong;
