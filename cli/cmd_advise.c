@@ -851,13 +851,15 @@ int cmd_advise(int argc, char **argv)
     snprintf(ps_list, sizeof(ps_list), "%s,%s", cur_s, rec_s);
     if (cur_ps == rec_ps)
         snprintf(ps_list, sizeof(ps_list), "%s", rec_s);
-    snprintf(bp_bytes, sizeof(bp_bytes), "%.0f", rec_pages * rec_ps);
+    /* a K suffix: simulate reads a plain number as pages, a suffixed one
+     * as bytes (equal bytes at every page size) */
+    snprintf(bp_bytes, sizeof(bp_bytes), "%.0fK", rec_pages * rec_ps / 1024);
     snprintf(pages, sizeof(pages), "%.0f", rec_pages);
 
     if (a.validate_sim) {
         note(&a,
              "validating by simulation: %.0fK vs %.0fK pages at %s "
-             "bytes of buffer pool",
+             "of buffer pool",
              cur_ps / 1024, rec_ps / 1024, bp_bytes);
         rc = step(&a,
                   run("simulate", "--trace", a.trace, "--engine",

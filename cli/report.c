@@ -83,7 +83,11 @@ static void cell(FILE *fp, const json_t *v)
     else if (json_is_integer(v))
         fprintf(fp, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v)) {
-        snprintf(buf, sizeof(buf), "%.4g", json_real_value(v));
+        double d = json_real_value(v);
+        if (fabs(d) >= 1000 || d == (double)(long long)d)
+            snprintf(buf, sizeof(buf), "%.0f", d);
+        else
+            snprintf(buf, sizeof(buf), "%.4g", d);
         fputs(buf, fp);
     } else if (json_is_boolean(v))
         fputs(json_is_true(v) ? "yes" : "no", fp);

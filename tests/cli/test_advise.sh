@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# test_advise.sh — `advise --demo` end to end as a new user runs it: the
+# files it must leave, valid DB2 DDL for the recommended page size, the
+# summary in JSON, --force, --fail-on drift, bad options, and Ctrl-C.
+. "$(dirname "$0")/lib.sh"
+
+D="$T/advice"
+expect_rc 0 "advise --demo" "$PAGETUNE" advise --demo --out-dir "$D" --quiet
+for f in sizes.json monitor.json recommendation.json create.sql \
+    rollback.sql report.html simulation.json replay.json; do
+    if [ -s "$D/$f" ]; then pass; else fail "advise left no $f"; fi
+done
+ls "$D" | grep -q '\.tmp\.' && fail "temporary files left in $D"
+
+# the DDL is DB2 for the recommended page size: buffer pool and tablespace
+# page sizes match the recommendation
+ps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["page_size"])' "$D/recommendation.json")
+k=$((ps / 1024))
+grep -Eq "CREATE BUFFERPOOL [A-Z0-9_]+.*PAGESIZE ${k} ?K" "$D/create.sql" ||
+    grep -Eqz "CREATE BUFFERPOOL[^;]*PAGESIZE ${k} ?K" "$D/create.sql" &&
+    pass || fail "create.sql has no CREATE BUFFERPOOL ... PAGESIZE ${k}K"
+grep -Eqz "CREATE (LARGE |REGULAR )?TABLESPACE[^;]*PAGESIZE ${k} ?K" "$D/create.sql" &&
+    pass || fail "create.sql has no CREATE TABLESPACE ... PAGESIZE ${k}K"
+grep -q "DROP TABLESPACE" "$D/rollback.sql" && pass || fail "rollback drops no tablespace"
+
+# every JSON file parses and carries schema_version 1
+for f in sizes.json monitor.json recommendation.json simulation.json replay.json; do
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("schema_version")==1 else 1)' "$D/$f" &&
+        pass || fail "$f is not a schema_version 1 JSON document"
+done
+# the report holds both charts and the DDL
+expect_contains "$(cat "$D/report.html")" '<svg id="chart-sizes"' "report size chart"
+expect_contains "$(cat "$D/report.html")" '<svg id="chart-mrc"' "report hit-ratio chart"
+expect_contains "$(cat "$D/report.html")" 'CREATE BUFFERPOOL' "report shows the DDL"
+
+# the report renders in a real browser (headless Chromium), charts present
+if command -v chromium >/dev/null; then
+    dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu \
+        --disable-dev-shm-usage --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --disable-quic \
+        --user-data-dir="$T/chromium" --dump-dom "file://$D/report.html" 2>/dev/null)
+    expect_contains "$dom" '<svg id="chart-sizes"' "chromium rendered the size chart"
+    expect_contains "$dom" '<svg id="chart-mrc"' "chromium rendered the hit-ratio chart"
+    expect_contains "$dom" '<polyline' "chromium rendered the curves"
+    expect_contains "$dom" 'class="limit"' "chromium rendered the inline limits"
+    timeout 120 chromium --headless --no-sandbox --disable-gpu \
+        --disable-dev-shm-usage --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --disable-quic \
+        --user-data-dir="$T/chromium" --window-size=1000,1400 \
+        --screenshot="$T/report.png" "file://$D/report.html" >/dev/null 2>&1
+    # a blank page compresses to a few KB; charts and tables do not
+    size=$(stat -c %s "$T/report.png" 2>/dev/null || echo 0)
+    [ "$size" -gt 30000 ] && pass || fail "report screenshot looks blank ($size bytes)"
+elif [ "${CI:-}" = true ]; then
+    fail "chromium is not installed (scripts/install-deps.sh --test installs it)"
+fi
+
+# again without --force: refused before any work, files untouched
+before=$(stat -c %Y "$D/report.html")
+sleep 1
+expect_rc 73 "advise into a full out-dir without --force" "$PAGETUNE" advise --demo --out-dir "$D"
+expect_one_line_error "advise without --force"
+expect_eq "$(stat -c %Y "$D/report.html")" "$before" "report untouched without --force"
+
+# --json summary, --force, and --fail-on drift: the demo store runs at 4K
+# pages, so drift is exactly "recommended page size != 4096"
+run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet --fail-on drift --validate none
+want=0
+[ "$ps" != 4096 ] && want=1
+expect_eq "$RC" "$want" "--fail-on drift exit code (recommended $ps vs current 4096)"
+echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema_version"]==1; assert d["current"]["page_size"]==4096; assert d["drift"] in (True, False)' &&
+    pass || fail "--json summary: $OUT"
+
+# bad options
+expect_rc 64 "advise without a source" "$PAGETUNE" advise --out-dir "$T/x"
+expect_one_line_error "advise without a source"
+expect_rc 64 "--validate garbage" "$PAGETUNE" advise --demo --validate maybe
+expect_rc 64 "--fail-on garbage" "$PAGETUNE" advise --demo --fail-on weather
+expect_rc 64 "--demo with --connect" "$PAGETUNE" advise --demo --connect "Driver=SQLite3;Database=/tmp/x.db;"
+expect_rc 73 "--out-dir is a file" "$PAGETUNE" advise --demo --out-dir "$D/report.html"
+
+# Ctrl-C: exit 130, no partial file (every file present is complete)
+I="$T/interrupted"
+"$PAGETUNE" advise --demo --out-dir "$I" --requests 400000 --quiet &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+expect_eq "$?" "130" "advise interrupted exits 130"
+if ls "$I" 2>/dev/null | grep -q '\.tmp\.'; then fail "partial temp file left after Ctrl-C"; else pass; fi
+for f in "$I"/*.json; do
+    [ -e "$f" ] || continue
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" && pass ||
+        fail "$f is partial after Ctrl-C"
+done
+finish
