@@ -842,6 +842,13 @@ static int build_runs(const struct sim_args *a, const struct rec_engine *e,
     return 0;
 }
 
+static int on_progress(void *ctx, uint64_t pos, uint64_t size)
+{
+    (void)size;
+    cli_progress_update(ctx, pos);
+    return cli_interrupted();
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     struct cli_common c;
@@ -854,8 +861,9 @@ int cmd_simulate(int argc, char **argv)
     struct run runs[MAX_APP];
     struct pt_afile af = {0};
     struct cli_progress pg;
-    struct sim_req q;
+    struct sim *sims[MAX_APP];
     uint64_t n = 0;
+    int64_t done;
     int ret, i;
 
     memset(runs, 0, sizeof(runs));
@@ -874,21 +882,15 @@ int cmd_simulate(int argc, char **argv)
         (ret = sim_trace_open(a.trace, a.trace_format, &r, &err)) < 0)
         goto fail;
     cli_progress_init(&pg, &c, "simulate", sim_trace_size(r));
-    while ((ret = sim_trace_next(r, &q, &err)) == 1) {
-        for (i = 0; i < a.n_app; i++)
-            if ((ret = sim_feed(runs[i].sim, &q, &err)) < 0)
-                goto fail;
-        if ((++n & 0xfffff) == 0) {
-            cli_progress_update(&pg, sim_trace_pos(r));
-            if (cli_interrupted()) {
-                ret = err_set(&err, PT_EINTR, "interrupted");
-                goto fail;
-            }
-        }
-    }
+    for (i = 0; i < a.n_app; i++)
+        sims[i] = runs[i].sim;
+    done = sim_run(r, sims, (size_t)a.n_app, on_progress, &pg, &err);
     cli_progress_done(&pg);
-    if (ret < 0)
+    if (done < 0) {
+        ret = (int)done;
         goto fail;
+    }
+    n = (uint64_t)done;
     if (n == 0)
         cli_note(&c,
                  "trace '%s' has no requests: nothing was cached, ratios "

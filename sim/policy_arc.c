@@ -185,6 +185,11 @@ static void arc_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void arc_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct arc *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_arc = {
     .name = "arc",
     .summary = "ARC (Megiddo and Modha, FAST '03)",
@@ -193,5 +198,6 @@ const struct sim_policy_ops sim_policy_arc = {
     .contains = arc_contains,
     .remove = arc_remove,
     .count = arc_count,
+    .prefetch = arc_prefetch,
     .destroy = arc_destroy,
 };

@@ -103,6 +103,11 @@ static void clock_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void clock_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct clock *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_clock = {
     .name = "clock",
     .summary = "CLOCK / second chance (Corbato 1968)",
@@ -111,5 +116,6 @@ const struct sim_policy_ops sim_policy_clock = {
     .contains = clock_contains,
     .remove = clock_remove,
     .count = clock_count,
+    .prefetch = clock_prefetch,
     .destroy = clock_destroy,
 };

@@ -89,6 +89,11 @@ static void fifo_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void fifo_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct fifo *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_fifo = {
     .name = "fifo",
     .summary = "first in, first out",
@@ -97,5 +102,6 @@ const struct sim_policy_ops sim_policy_fifo = {
     .contains = fifo_contains,
     .remove = fifo_remove,
     .count = fifo_count,
+    .prefetch = fifo_prefetch,
     .destroy = fifo_destroy,
 };

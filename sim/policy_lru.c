@@ -93,6 +93,11 @@ static void lru_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void lru_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct lru *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_lru = {
     .name = "lru",
     .summary = "least recently used",
@@ -101,5 +106,6 @@ const struct sim_policy_ops sim_policy_lru = {
     .contains = lru_contains,
     .remove = lru_remove,
     .count = lru_count,
+    .prefetch = lru_prefetch,
     .destroy = lru_destroy,
 };

@@ -97,6 +97,11 @@ static void rnd_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void rnd_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct rnd *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_random = {
     .name = "random",
     .summary = "random replacement (as DynaCache offers)",
@@ -105,5 +110,6 @@ const struct sim_policy_ops sim_policy_random = {
     .contains = rnd_contains,
     .remove = rnd_remove,
     .count = rnd_count,
+    .prefetch = rnd_prefetch,
     .destroy = rnd_destroy,
 };

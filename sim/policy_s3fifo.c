@@ -196,6 +196,11 @@ static void s3_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void s3_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct s3fifo *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_s3fifo = {
     .name = "s3fifo",
     .summary = "S3-FIFO (Yang et al., SOSP '23)",
@@ -204,5 +209,6 @@ const struct sim_policy_ops sim_policy_s3fifo = {
     .contains = s3_contains,
     .remove = s3_remove,
     .count = s3_count,
+    .prefetch = s3_prefetch,
     .destroy = s3_destroy,
 };

@@ -112,6 +112,11 @@ static void sieve_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void sieve_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct sieve *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_sieve = {
     .name = "sieve",
     .summary = "SIEVE (Zhang et al., NSDI '24)",
@@ -120,5 +125,6 @@ const struct sim_policy_ops sim_policy_sieve = {
     .contains = sieve_contains,
     .remove = sieve_remove,
     .count = sieve_count,
+    .prefetch = sieve_prefetch,
     .destroy = sieve_destroy,
 };

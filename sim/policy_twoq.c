@@ -137,6 +137,11 @@ static void twoq_destroy(struct sim_policy *p)
     free(c);
 }
 
+static void twoq_prefetch(const struct sim_policy *p, uint32_t key)
+{
+    sim_keymap_prefetch(&((const struct twoq *)p)->map, key);
+}
+
 const struct sim_policy_ops sim_policy_twoq = {
     .name = "2q",
     .summary = "2Q (Johnson and Shasha, VLDB '94)",
@@ -145,5 +150,6 @@ const struct sim_policy_ops sim_policy_twoq = {
     .contains = twoq_contains,
     .remove = twoq_remove,
     .count = twoq_count,
+    .prefetch = twoq_prefetch,
     .destroy = twoq_destroy,
 };

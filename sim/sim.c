@@ -406,6 +406,16 @@ static int app_del(struct sim *s, unsigned self, const struct sim_req *q)
     return 0;
 }
 
+void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead)
+{
+    const struct sim_policy *m = s->srv[(s->rr + ahead) % s->cfg.servers].mem;
+
+    if (m && m->ops->prefetch)
+        m->ops->prefetch(m, (uint32_t)key_id);
+    if (s->app_mrc)
+        sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id);
+}
+
 int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)
 {
     unsigned self = s->rr;
@@ -606,4 +616,44 @@ void sim_free(struct sim *s)
         sim_mrc_free(t->mrc);
     }
     free(s);
+}
+
+/* Requests read ahead of the one being simulated (a power of two). */
+#define RUN_AHEAD 8u
+
+int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
+                int (*progress)(void *ctx, uint64_t pos, uint64_t size),
+                void *ctx, struct pt_err *err)
+{
+    struct sim_req ring[RUN_AHEAD];
+    uint64_t head = 0, tail = 0, done = 0; /* ring holds [tail, head) */
+    int rc = 1, eof = 0;
+    size_t i;
+
+    for (;;) {
+        /* keep the ring full: read, and prefetch for what was read */
+        while (!eof && head - tail < RUN_AHEAD) {
+            struct sim_req *q = &ring[head % RUN_AHEAD];
+            rc = sim_trace_next(r, q, err);
+            if (rc < 0)
+                return rc;
+            if (rc == 0) {
+                eof = 1;
+                break;
+            }
+            for (i = 0; i < n; i++)
+                sim_prefetch(sims[i], q->key_id, (unsigned)(head - tail));
+            head++;
+        }
+        if (tail == head)
+            break;
+        for (i = 0; i < n; i++)
+            if ((rc = sim_feed(sims[i], &ring[tail % RUN_AHEAD], err)) < 0)
+                return rc;
+        tail++;
+        if ((++done & 0xfffff) == 0 && progress &&
+            progress(ctx, sim_trace_pos(r), sim_trace_size(r)))
+            return err_set(err, PT_EINTR, "interrupted");
+    }
+    return (int64_t)done;
 }

@@ -117,6 +117,11 @@ struct sim_policy_ops {
     int (*remove)(struct sim_policy *p, uint32_t key);
     /* Entries cached now. */
     uint64_t (*count)(const struct sim_policy *p);
+    /*
+     * Optional (may be NULL): start loading what access(key) will touch
+     * first, so the driver can overlap the cache miss with other work.
+     */
+    void (*prefetch)(const struct sim_policy *p, uint32_t key);
     void (*destroy)(struct sim_policy *p);
 };
 
@@ -159,6 +164,8 @@ struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed);
 /* One reference; `counted` = a get. 0 or PT_EINTERNAL (out of memory). */
 int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted);
 void sim_mrc_remove(struct sim_mrc *m, uint32_t key);
+/* Hint: key will be referenced soon (see sim_prefetch). */
+void sim_mrc_prefetch(const struct sim_mrc *m, uint32_t key);
 /* Counted references seen (all of them, sampled or not). */
 uint64_t sim_mrc_refs(const struct sim_mrc *m);
 /* Largest useful size: distinct keys seen (scaled when sampling). */
@@ -268,6 +275,22 @@ struct sim;
 int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err);
 /* Feed one request. 0, or PT_EINTERNAL when out of memory. */
 int sim_feed(struct sim *s, const struct sim_req *req, struct pt_err *err);
+/*
+ * Hint that `key_id` is the next request's key: prefetches the state it
+ * will touch (a caller reading one request ahead hides a cache miss).
+ */
+void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead);
+/*
+ * Replay a whole trace through n simulators (each sees every request),
+ * reading a few requests ahead to prefetch. `progress` (may be NULL) is
+ * called every 2^20 requests with the reader's position and size; a
+ * non-zero return stops the run with PT_EINTR. Returns the number of
+ * requests (>= 0) or a negative status (the reader's PT_EDATA with
+ * file:line, PT_EINTERNAL).
+ */
+int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
+                int (*progress)(void *ctx, uint64_t pos, uint64_t size),
+                void *ctx, struct pt_err *err);
 void sim_app_stats(const struct sim *s, struct sim_app_stats *out);
 /* Stats of tier t (index into cfg->tiers), pool p. */
 void sim_db_stats(const struct sim *s, size_t t, size_t p,

@@ -45,6 +45,12 @@ static inline int sim_keymap_reserve(struct sim_keymap *m, uint32_t key)
     return 0;
 }
 
+static inline void sim_keymap_prefetch(const struct sim_keymap *m, uint32_t key)
+{
+    if (key < m->n)
+        __builtin_prefetch(&m->v[key]);
+}
+
 static inline void sim_keymap_release(struct sim_keymap *m)
 {
     free(m->v);

@@ -24,7 +24,11 @@
 
 #define READ_BUF_BYTES (1u << 20) /* CSV: a line must fit in this */
 #define ORACLE_REC_BYTES 24u      /* oracleGeneral record */
+#define ORACLE_AHEAD 8u           /* records of lookahead for prefetching */
+#define CSV_AHEAD 6u              /* lines of lookahead for prefetching */
 #define CSV_HEADER "time_ms,op,key,size"
+
+struct slot;
 
 struct sim_trace_reader {
     char *path;                /* for messages (owned) */
@@ -41,14 +45,16 @@ struct sim_trace_reader {
     uint64_t line;             /* CSV: number of the last line read */
     uint64_t data_start;       /* file offset after the header */
     uint64_t data_start_line;  /* line count at data_start */
+    uint64_t pf_abs;           /* CSV: offset of the next line to prefetch */
+    unsigned pf_count;         /* CSV: lines prefetched ahead of the current */
     /* key interning */
-    uint64_t *slots;   /* (hash>>32)<<32 | (id+1); 0 = empty */
-    uint64_t n_slots;  /* power of two */
-    uint64_t n_keys;   /* distinct keys so far */
-    uint64_t cap_keys; /* capacity of the per-key arrays */
-    uint64_t *key_u64; /* ORACLE: obj_id per key id */
-    uint64_t *key_off; /* CSV: offset of key text in arena */
-    char *arena;       /* CSV: key bytes, each NUL-terminated */
+    struct slot *slots; /* open addressing, linear probing */
+    uint64_t n_slots;   /* power of two */
+    uint64_t n_keys;    /* distinct keys so far */
+    uint64_t cap_keys;  /* capacity of the per-key arrays */
+    uint64_t *key_u64;  /* ORACLE: obj_id per key id */
+    uint64_t *key_off;  /* CSV: offset of key text in arena */
+    char *arena;        /* CSV: key bytes, each NUL-terminated */
     size_t arena_len;
     size_t arena_cap;
     char *keybuf; /* ORACLE: decimal rendering for sim_trace_key */
@@ -85,27 +91,47 @@ static inline uint64_t hash_bytes(const char *s, size_t n)
     return mix64(h);
 }
 
+/*
+ * A slot of the intern table. The key itself sits in the slot when it can
+ * (a binary object id; a CSV key of at most 8 bytes, packed), so a lookup
+ * costs one cache line; longer CSV keys keep their 64-bit hash here and are
+ * confirmed against the arena.
+ */
+struct slot {
+    uint64_t k;   /* object id, packed short key, or hash of a long key */
+    uint32_t id1; /* key id + 1; 0 = empty */
+    uint32_t len; /* CSV key length */
+};
+
+static inline uint64_t short_pos(uint64_t packed, size_t n)
+{
+    return mix64(packed + n * 0x9e3779b97f4a7c15ULL);
+}
+
+/* Home position of an occupied slot (no access to the key's text). */
+static inline uint64_t slot_pos(const struct sim_trace_reader *r,
+                                const struct slot *sl)
+{
+    if (r->fmt == SIM_TRACE_ORACLE)
+        return mix64(sl->k);
+    return sl->len <= 8 ? short_pos(sl->k, sl->len) : sl->k;
+}
+
 static int grow_slots(struct sim_trace_reader *r, struct pt_err *err)
 {
     uint64_t n = r->n_slots ? r->n_slots * 2 : 1u << 12;
-    uint64_t *s = pt_calloc(n, sizeof(*s));
-    uint64_t i;
+    struct slot *s = pt_calloc(n, sizeof(*s));
+    uint64_t i, j;
 
     if (!s)
         return err_set(err, PT_EINTERNAL, "out of memory interning keys");
     for (i = 0; i < r->n_slots; i++) {
-        uint64_t v = r->slots[i], id, h, j;
-
-        if (!v)
+        if (!r->slots[i].id1)
             continue;
-        id = (v & 0xffffffffu) - 1;
-        h = r->fmt == SIM_TRACE_ORACLE
-                ? mix64(r->key_u64[id])
-                : hash_bytes(r->arena + r->key_off[id],
-                             strlen(r->arena + r->key_off[id]));
-        for (j = h & (n - 1); s[j]; j = (j + 1) & (n - 1))
+        for (j = slot_pos(r, &r->slots[i]) & (n - 1); s[j].id1;
+             j = (j + 1) & (n - 1))
             ;
-        s[j] = v;
+        s[j] = r->slots[i];
     }
     free(r->slots);
     r->slots = s;
@@ -136,43 +162,58 @@ static int grow_keys(struct sim_trace_reader *r, struct pt_err *err)
     return 0;
 }
 
-/* Make room for one more key; keeps the table at most 3/4 full. */
-static int reserve_key(struct sim_trace_reader *r, struct pt_err *err)
+/*
+ * Make room for one more key (the table stays at most 3/4 full) and find
+ * the free slot for position h again if the table moved.
+ */
+static int reserve_key(struct sim_trace_reader *r, uint64_t h, uint64_t *j,
+                       struct pt_err *err)
 {
-    int rc;
+    uint64_t mask;
+    int rc, moved = 0;
 
-    if ((r->n_keys + 1) * 4 > r->n_slots * 3 && (rc = grow_slots(r, err)))
-        return rc;
+    if ((r->n_keys + 1) * 4 > r->n_slots * 3) {
+        if ((rc = grow_slots(r, err)))
+            return rc;
+        moved = 1;
+    }
     if (r->n_keys + 1 > r->cap_keys && (rc = grow_keys(r, err)))
         return rc;
+    if (moved) {
+        mask = r->n_slots - 1;
+        for (*j = h & mask; r->slots[*j].id1; *j = (*j + 1) & mask)
+            ;
+    }
     return 0;
+}
+
+static inline void prefetch_slot(const struct sim_trace_reader *r, uint64_t h)
+{
+    if (r->n_slots)
+        __builtin_prefetch(&r->slots[h & (r->n_slots - 1)]);
 }
 
 static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t *id,
                       struct pt_err *err)
 {
-    uint64_t h = mix64(key), tag = h >> 32 << 32, mask, j, v;
+    uint64_t h = mix64(key), mask, j;
     int rc;
 
     if (!r->n_slots && (rc = grow_slots(r, err)))
         return rc;
     mask = r->n_slots - 1;
-    for (j = h & mask; (v = r->slots[j]); j = (j + 1) & mask) {
-        if ((v & ~0xffffffffULL) == tag &&
-            r->key_u64[(v & 0xffffffffu) - 1] == key) {
-            *id = (v & 0xffffffffu) - 1;
+    for (j = h & mask; r->slots[j].id1; j = (j + 1) & mask) {
+        if (r->slots[j].k == key) {
+            *id = r->slots[j].id1 - 1;
             return 0;
         }
     }
-    if ((r->n_keys + 1) * 4 > r->n_slots * 3 || r->n_keys + 1 > r->cap_keys) {
-        if ((rc = reserve_key(r, err)))
-            return rc;
-        mask = r->n_slots - 1;
-        for (j = h & mask; r->slots[j]; j = (j + 1) & mask)
-            ;
-    }
+    if ((rc = reserve_key(r, h, &j, err)))
+        return rc;
     r->key_u64[r->n_keys] = key;
-    r->slots[j] = tag | (r->n_keys + 1);
+    r->slots[j].k = key;
+    r->slots[j].len = 0;
+    r->slots[j].id1 = (uint32_t)(r->n_keys + 1);
     *id = r->n_keys++;
     return 0;
 }
@@ -180,28 +221,30 @@ static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t *id,
 static int intern_str(struct sim_trace_reader *r, const char *key, size_t n,
                       uint64_t *id, struct pt_err *err)
 {
-    uint64_t h = hash_bytes(key, n), tag = h >> 32 << 32, mask, j, v;
+    uint64_t packed = 0, h, k, mask, j;
     int rc;
 
+    if (n <= 8) {
+        memcpy(&packed, key, n);
+        k = packed;
+        h = short_pos(packed, n);
+    } else {
+        k = h = hash_bytes(key, n);
+    }
     if (!r->n_slots && (rc = grow_slots(r, err)))
         return rc;
     mask = r->n_slots - 1;
-    for (j = h & mask; (v = r->slots[j]); j = (j + 1) & mask) {
-        if ((v & ~0xffffffffULL) == tag) {
-            const char *k = r->arena + r->key_off[(v & 0xffffffffu) - 1];
-            if (memcmp(k, key, n) == 0 && k[n] == '\0') {
-                *id = (v & 0xffffffffu) - 1;
-                return 0;
-            }
+    for (j = h & mask; r->slots[j].id1; j = (j + 1) & mask) {
+        const struct slot *sl = &r->slots[j];
+        if (sl->k == k && sl->len == n &&
+            (n <= 8 ||
+             memcmp(r->arena + r->key_off[sl->id1 - 1], key, n) == 0)) {
+            *id = sl->id1 - 1;
+            return 0;
         }
     }
-    if ((r->n_keys + 1) * 4 > r->n_slots * 3 || r->n_keys + 1 > r->cap_keys) {
-        if ((rc = reserve_key(r, err)))
-            return rc;
-        mask = r->n_slots - 1;
-        for (j = h & mask; r->slots[j]; j = (j + 1) & mask)
-            ;
-    }
+    if ((rc = reserve_key(r, h, &j, err)))
+        return rc;
     if (r->arena_len + n + 1 > r->arena_cap) {
         size_t cap = r->arena_cap ? r->arena_cap : 1u << 16;
         char *a;
@@ -218,7 +261,9 @@ static int intern_str(struct sim_trace_reader *r, const char *key, size_t n,
     r->arena[r->arena_len + n] = '\0';
     r->key_off[r->n_keys] = r->arena_len;
     r->arena_len += n + 1;
-    r->slots[j] = tag | (r->n_keys + 1);
+    r->slots[j].k = k;
+    r->slots[j].len = (uint32_t)n;
+    r->slots[j].id1 = (uint32_t)(r->n_keys + 1);
     *id = r->n_keys++;
     return 0;
 }
@@ -331,6 +376,51 @@ static inline int parse_u64(const char **pp, const char *end, uint64_t *out)
     return 0;
 }
 
+/* Position hash of a CSV key, as intern_str computes it. */
+static inline uint64_t csv_key_pos(const char *key, size_t n)
+{
+    uint64_t packed = 0;
+
+    if (n > 8)
+        return hash_bytes(key, n);
+    memcpy(&packed, key, n);
+    return short_pos(packed, n);
+}
+
+/*
+ * Prefetch the intern slots of the keys of the next CSV_AHEAD lines that
+ * are already in the buffer, so their cache misses overlap with the work
+ * on the current line. Best effort: stops at the end of the buffer.
+ */
+static void csv_prefetch(struct sim_trace_reader *r)
+{
+    const char *end = (const char *)r->buf + r->len, *p, *k, *nl;
+    uint64_t cur = r->buf_base + r->off;
+
+    if (r->pf_abs < cur) {
+        r->pf_abs = cur;
+        r->pf_count = 0;
+    } else if (r->pf_count) {
+        r->pf_count--;
+    }
+    while (r->pf_count < CSV_AHEAD && r->n_slots) {
+        p = (const char *)r->buf + (r->pf_abs - r->buf_base);
+        nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return;
+        /* time_ms,op,key,size: the key follows the second comma */
+        while (p < nl && *p != ',')
+            p++;
+        p += 5;
+        for (k = p; k < nl && *k != ','; k++)
+            ;
+        if (p < nl && k < nl)
+            prefetch_slot(r, csv_key_pos(p, (size_t)(k - p)));
+        r->pf_abs = r->buf_base + (uint64_t)(nl + 1 - (const char *)r->buf);
+        r->pf_count++;
+    }
+}
+
 static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
                     struct pt_err *err)
 {
@@ -346,6 +436,7 @@ static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
             continue;
         break;
     }
+    csv_prefetch(r);
     p = line;
     end = line + n;
     if (parse_u64(&p, end, &req->time_ms) || p == end || *p != ',')
@@ -443,6 +534,9 @@ static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
     }
     p = r->buf + r->off;
     r->off += ORACLE_REC_BYTES;
+    /* hide the table's cache miss: prefetch the slot of a record ahead */
+    if (r->len - r->off >= (ORACLE_AHEAD + 1) * ORACLE_REC_BYTES)
+        prefetch_slot(r, mix64(le64(p + ORACLE_AHEAD * ORACLE_REC_BYTES + 4)));
     /* oracleGeneral times are in seconds (libCacheSim) */
     req->time_ms = (uint64_t)le32(p) * 1000u;
     req->size_bytes = le32(p + 12);
@@ -599,6 +693,8 @@ int sim_trace_rewind(struct sim_trace_reader *r, struct pt_err *err)
     r->off = r->len = 0;
     r->eof = 0;
     r->line = r->data_start_line;
+    r->pf_abs = 0;
+    r->pf_count = 0;
     return 0;
 }
 

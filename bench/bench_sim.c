@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bench_sim.c — simulator benchmarks on a trace (the reference trace of
+ * shared/reference/cachesim-baseline.md, or any other). Prints figures and
+ * ratios measured in one run; asserts nothing (machines are shared).
+ *
+ *   bench_sim speed   BIN [CSV]  LRU at 100,000 entries: requests/s from
+ *                                the binary trace; CSV lines/s and the
+ *                                ratio to `wc -l`; bytes per distinct key
+ *                                (max RSS minus the reader's buffer); the
+ *                                exact one-pass curve vs one LRU run
+ *   bench_sim policies BIN       miss ratios of every policy at 10,000 /
+ *                                100,000 / 400,000 entries
+ *   bench_sim shards  BIN [R]    SHARDS at rate R (default 0.01) against
+ *                                the exact curve: mean and max error
+ *
+ * Each measurement that reports memory runs in a child process so the
+ * numbers do not mix. Neighbours: bench/sim.sh drives it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/sim.h"
+
+static double now_s(void)
+{
+    return (double)pt_now_ns() / 1e9;
+}
+
+/* CPU seconds of this process: on a shared, loaded machine this is the
+ * fairer clock (wall time includes waiting for a core). */
+static double cpu_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double last_cpu; /* CPU seconds of the last timed run */
+
+static long rss_kb(void)
+{
+    FILE *fp = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+
+    if (fp) {
+        if (fscanf(fp, "%ld %ld", &pages, &rss) != 2)
+            rss = 0;
+        fclose(fp);
+    }
+    return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static struct sim_trace_reader *open_or_die(const char *path)
+{
+    struct sim_trace_reader *r;
+    struct pt_err err;
+
+    if (sim_trace_open(path, SIM_TRACE_AUTO, &r, &err) < 0) {
+        fprintf(stderr, "bench_sim: %s\n", err.msg);
+        exit(66);
+    }
+    return r;
+}
+
+/* One LRU run at `entries`; returns seconds, fills requests/keys/ratio. */
+static double lru_run(const char *path, uint64_t entries, uint64_t *n_req,
+                      uint64_t *n_keys, double *miss_ratio, size_t *buf)
+{
+    struct sim_trace_reader *r = open_or_die(path);
+    struct sim_config cfg;
+    struct sim *s;
+    struct sim_app_stats st;
+    struct pt_err err;
+    double t0;
+    int rc;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.mode = SIM_MODE_DMAP;
+    cfg.app_entries = entries;
+    cfg.servers = 1;
+    sim_costs_default(&cfg.costs);
+    if (sim_new(&cfg, &s, &err) < 0) {
+        fprintf(stderr, "bench_sim: %s\n", err.msg);
+        exit(70);
+    }
+    last_cpu = cpu_s();
+    t0 = now_s();
+    rc = (int)(sim_run(r, &s, 1, NULL, NULL, &err) < 0 ? -1 : 0);
+    t0 = now_s() - t0;
+    last_cpu = cpu_s() - last_cpu;
+    if (rc < 0) {
+        fprintf(stderr, "bench_sim: %s\n", err.msg);
+        exit(65);
+    }
+    sim_app_stats(s, &st);
+    *n_req = st.requests;
+    *n_keys = sim_trace_n_keys(r);
+    *miss_ratio = st.gets ? (double)st.misses / (double)st.gets : 0;
+    *buf = sim_trace_buffer_bytes(r);
+    sim_free(s);
+    sim_trace_close(r);
+    return t0;
+}
+
+static double parse_run(const char *path, uint64_t *n)
+{
+    struct sim_trace_reader *r = open_or_die(path);
+    struct sim_req q;
+    struct pt_err err;
+    double t0 = now_s();
+
+    last_cpu = cpu_s();
+    *n = 0;
+    while (sim_trace_next(r, &q, &err) == 1)
+        (*n)++;
+    t0 = now_s() - t0;
+    last_cpu = cpu_s() - last_cpu;
+    sim_trace_close(r);
+    return t0;
+}
+
+static double mrc_run(const char *path, double rate, struct sim_mrc **out)
+{
+    struct sim_trace_reader *r = open_or_die(path);
+    struct sim_mrc *m = sim_mrc_new(rate, 1);
+    struct sim_req q[8];
+    struct pt_err err;
+    double t0 = now_s();
+    uint64_t head = 0, tail = 0;
+
+    last_cpu = cpu_s();
+    /* the same read-ahead as sim_run(): prefetch 8 requests ahead */
+    for (;;) {
+        while (head - tail < 8 && sim_trace_next(r, &q[head % 8], &err) == 1)
+            sim_mrc_prefetch(m, (uint32_t)q[head++ % 8].key_id);
+        if (head == tail)
+            break;
+        sim_mrc_access(m, (uint32_t)q[tail % 8].key_id,
+                       q[tail % 8].op == SIM_GET);
+        tail++;
+    }
+    t0 = now_s() - t0;
+    last_cpu = cpu_s() - last_cpu;
+    sim_trace_close(r);
+    *out = m;
+    return t0;
+}
+
+static int cmd_speed(const char *bin, const char *csv)
+{
+    uint64_t n, keys, lines;
+    double mr, t_lru, t_mrc, t_csv, t_wc, c_lru, c_mrc;
+    size_t buf;
+    struct sim_mrc *m;
+    pid_t pid;
+    int status;
+    char cmd[4200];
+
+    /* memory: a child that only runs LRU at 100k on the binary trace */
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        long before = rss_kb();
+        struct rusage ru;
+        lru_run(bin, 100000, &n, &keys, &mr, &buf);
+        getrusage(RUSAGE_SELF, &ru);
+        printf("memory: max RSS %ld KiB (%ld KiB before), reader buffer %zu "
+               "KiB, %llu distinct keys: %.1f bytes per key (target <= 64)\n",
+               ru.ru_maxrss, before, buf / 1024, (unsigned long long)keys,
+               ((double)(ru.ru_maxrss - before) * 1024.0 - (double)buf) /
+                   (double)keys);
+        fflush(stdout);
+        _exit(0);
+    }
+    waitpid(pid, &status, 0);
+
+    t_lru = lru_run(bin, 100000, &n, &keys, &mr, &buf);
+    c_lru = last_cpu;
+    printf("LRU 100,000 entries, binary trace: %llu requests, wall %.2f s = "
+           "%.2f M requests/s, CPU %.2f s = %.2f M requests/s (target >= 6; "
+           "libCacheSim 2.4-4.0); miss ratio %.4f\n",
+           (unsigned long long)n, t_lru, (double)n / t_lru / 1e6, c_lru,
+           (double)n / c_lru / 1e6, mr);
+    t_mrc = mrc_run(bin, 1.0, &m);
+    c_mrc = last_cpu;
+    printf("exact LRU curve (one pass, all sizes): wall %.2f s, CPU %.2f s "
+           "= %.2f M requests/s; ratio to one fixed-size LRU run: wall %.2f, "
+           "CPU %.2f (target <= 2); hit ratio at 100,000 = %.4f\n",
+           t_mrc, c_mrc, (double)n / c_mrc / 1e6, t_mrc / t_lru, c_mrc / c_lru,
+           sim_mrc_hit_ratio(m, 100000));
+    sim_mrc_free(m);
+    if (!csv)
+        return 0;
+    /* warm the page cache for both readers, then time each */
+    snprintf(cmd, sizeof(cmd), "wc -l < '%s' > /dev/null", csv);
+    if (system(cmd) != 0)
+        return 1;
+    t_wc = now_s();
+    if (system(cmd) != 0)
+        return 1;
+    t_wc = now_s() - t_wc;
+    t_csv = parse_run(csv, &lines);
+    printf("CSV parse: %llu records, wall %.2f s = %.2f M lines/s, CPU %.2f "
+           "s = %.2f M lines/s (target >= 5); wc -l on the same file %.3f s: "
+           "parse/wc ratio %.1f\n",
+           (unsigned long long)lines, t_csv, (double)lines / t_csv / 1e6,
+           last_cpu, (double)lines / last_cpu / 1e6, t_wc, t_csv / t_wc);
+    t_lru = lru_run(csv, 100000, &n, &keys, &mr, &buf);
+    printf("LRU 100,000 entries, CSV trace: wall %.2f M requests/s, CPU "
+           "%.2f M requests/s (libCacheSim 0.38); miss ratio %.4f\n",
+           (double)n / t_lru / 1e6, (double)n / last_cpu / 1e6, mr);
+    return 0;
+}
+
+static int cmd_policies(const char *bin)
+{
+    static const uint64_t sizes[] = {10000, 100000, 400000};
+    struct sim *s[64];
+    struct sim_trace_reader *r = open_or_die(bin);
+    struct sim_req q;
+    struct pt_err err;
+    size_t i, j, n = 0;
+    double t0;
+
+    for (i = 0; sim_policies[i]; i++)
+        for (j = 0; j < 3; j++) {
+            struct sim_config cfg;
+            memset(&cfg, 0, sizeof(cfg));
+            cfg.mode = SIM_MODE_DMAP;
+            cfg.app_entries = sizes[j];
+            cfg.app_policy = sim_policies[i];
+            cfg.servers = 1;
+            cfg.seed = 1;
+            sim_costs_default(&cfg.costs);
+            if (sim_new(&cfg, &s[n++], &err) < 0) {
+                fprintf(stderr, "bench_sim: %s\n", err.msg);
+                return 70;
+            }
+        }
+    t0 = now_s();
+    while (sim_trace_next(r, &q, &err) == 1)
+        for (i = 0; i < n; i++)
+            sim_feed(s[i], &q, &err);
+    t0 = now_s() - t0;
+    printf("miss ratios (every object one entry), %zu runs in one pass, "
+           "%.1f s\n%-8s %10s %10s %10s\n",
+           n, t0, "policy", "10,000", "100,000", "400,000");
+    for (i = 0, n = 0; sim_policies[i]; i++) {
+        printf("%-8s", sim_policies[i]->name);
+        for (j = 0; j < 3; j++, n++) {
+            struct sim_app_stats st;
+            sim_app_stats(s[n], &st);
+            printf(" %10.4f", (double)st.misses / (double)st.gets);
+            sim_free(s[n]);
+        }
+        printf("\n");
+    }
+    sim_trace_close(r);
+    return 0;
+}
+
+static int cmd_shards(const char *bin, double rate)
+{
+    struct sim_mrc *exact, *sh;
+    double t_e, t_s, mae = 0, maxe = 0;
+    uint64_t top;
+    int i, n = 0;
+
+    t_e = mrc_run(bin, 1.0, &exact);
+    t_s = mrc_run(bin, rate, &sh);
+    top = sim_mrc_max_size(exact);
+    for (i = 0; i < 100; i++) {
+        uint64_t size = (uint64_t)llround(pow((double)top, i / 99.0));
+        double e =
+            fabs(sim_mrc_hit_ratio(exact, size) - sim_mrc_hit_ratio(sh, size));
+        mae += e;
+        if (e > maxe)
+            maxe = e;
+        n++;
+    }
+    mae /= n;
+    printf("SHARDS R=%g vs exact over %d log-spaced sizes 1..%llu: MAE "
+           "%.5f (target <= 0.01), max error %.5f; time %.2f s vs exact "
+           "%.2f s\n",
+           rate, n, (unsigned long long)top, mae, maxe, t_s, t_e);
+    for (i = 0; i <= 4; i++) {
+        uint64_t size = (uint64_t)pow(10.0, i + 1);
+        printf("  size %8llu: exact %.4f, SHARDS %.4f\n",
+               (unsigned long long)size, sim_mrc_hit_ratio(exact, size),
+               sim_mrc_hit_ratio(sh, size));
+    }
+    sim_mrc_free(exact);
+    sim_mrc_free(sh);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "speed") == 0)
+        return cmd_speed(argv[2], argc > 3 ? argv[3] : NULL);
+    if (argc >= 3 && strcmp(argv[1], "policies") == 0)
+        return cmd_policies(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "shards") == 0)
+        return cmd_shards(argv[2], argc > 3 ? atof(argv[3]) : 0.01);
+    fprintf(stderr, "usage: bench_sim speed BIN [CSV] | policies BIN | "
+                    "shards BIN [RATE]\n");
+    return 64;
+}
