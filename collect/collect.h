@@ -182,7 +182,7 @@ struct coll_sample_opts {
     void *progress_ctx;
     int (*cancelled)(void); /* polled per block; non-zero aborts (EINTR) */
 };
-/* Defaults: SESSIONS, SMALL,MEDIUM,LARGE, full scan, 1024-row blocks. */
+/* Defaults: SESSIONS, SMALL,MEDIUM,LARGE, full scan, 8192-row blocks. */
 void coll_sample_opts_init(struct coll_sample_opts *o);
 
 struct coll_sample_result {

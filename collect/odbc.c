@@ -519,6 +519,59 @@ static int driver_connect(struct coll_conn *c, const char *connstr,
     return 0;
 }
 
+/*
+ * Streaming: psqlODBC reads the whole result into memory unless
+ * UseDeclareFetch=1 (then it FETCHes Fetch=N rows at a time through a
+ * cursor); MariaDB Connector/ODBC >= 3.1.17 streams with NO_CACHE=1 (older
+ * drivers ignore the key). Adds the keys unless the string already has
+ * them: 1 if added, 0 if not needed, -1 if the string would be too long.
+ */
+static int add_stream_keys(char *connstr, size_t len, enum coll_engine e)
+{
+    if (e == COLL_ENGINE_POSTGRESQL && !has_key(connstr, "UseDeclareFetch")) {
+        if (append_kv(connstr, len, "UseDeclareFetch", "1", 0) < 0)
+            return -1;
+        if (!has_key(connstr, "Fetch") &&
+            append_kv(connstr, len, "Fetch", "8192", 0) < 0)
+            return -1;
+        return 1;
+    }
+    if (e == COLL_ENGINE_MYSQL && !has_key(connstr, "NO_CACHE") &&
+        !has_key(connstr, "STREAMRS")) {
+        if (append_kv(connstr, len, "NO_CACHE", "1", 0) < 0)
+            return -1;
+        return 1;
+    }
+    return 0;
+}
+
+/* The engine a Driver= value names, to add the streaming keys before the
+   first connect (saves a reconnect); AUTO if it does not say. */
+static enum coll_engine engine_from_driver(const char *connstr)
+{
+    char tmp[4096], *p = tmp, *d;
+    snprintf(tmp, sizeof(tmp), ";%s", connstr);
+    while ((d = find_ci(p, "driver")) != NULL) {
+        char *q = d + 6;
+        p = q;
+        while (*q == ' ')
+            q++;
+        if (*q != '=' || (d > tmp && d[-1] != ';' && d[-1] != ' '))
+            continue;
+        {
+            char *end = strchr(q, ';');
+            if (end)
+                *end = '\0';
+        }
+        if (find_ci(q, "postgres") || find_ci(q, "psqlodbc"))
+            return COLL_ENGINE_POSTGRESQL;
+        if (find_ci(q, "maria") || find_ci(q, "mysql") || find_ci(q, "maodbc"))
+            return COLL_ENGINE_MYSQL;
+        return COLL_ENGINE_AUTO;
+    }
+    return COLL_ENGINE_AUTO;
+}
+
 static void info_string(struct coll_conn *c, SQLUSMALLINT a, SQLUSMALLINT b,
                         char *buf, size_t len)
 {
@@ -585,6 +638,11 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         goto toolong;
     memset(pw, 0, sizeof(pw));
 
+    if (o->streaming && add_stream_keys(connstr, sizeof(connstr),
+                                        o->engine != COLL_ENGINE_AUTO
+                                            ? o->engine
+                                            : engine_from_driver(connstr)) < 0)
+        goto toolong;
     rc = SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env);
     if (!SQL_SUCCEEDED(rc)) {
         ret = err_set(err, PT_EUNAVAIL, "cannot allocate an ODBC environment");
@@ -606,31 +664,11 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
                       c->dbms);
         goto fail;
     }
-    /*
-     * Streaming: psqlODBC reads the whole result into memory unless
-     * UseDeclareFetch=1 (then it FETCHes Fetch=N rows at a time through a
-     * cursor); MariaDB Connector/ODBC >= 3.1.17 streams with NO_CACHE=1
-     * (older drivers ignore the key). Reconnect with the keys added unless
-     * the user's string already says.
-     */
+    /* the engine guessed before connecting was wrong: add the keys now */
     if (o->streaming) {
-        int changed = 0;
-        if (c->engine == COLL_ENGINE_POSTGRESQL &&
-            !has_key(connstr, "UseDeclareFetch")) {
-            if (append_kv(connstr, sizeof(connstr), "UseDeclareFetch", "1", 0) <
-                0)
-                goto toolong;
-            if (!has_key(connstr, "Fetch") &&
-                append_kv(connstr, sizeof(connstr), "Fetch", "8192", 0) < 0)
-                goto toolong;
-            changed = 1;
-        } else if (c->engine == COLL_ENGINE_MYSQL &&
-                   !has_key(connstr, "NO_CACHE") &&
-                   !has_key(connstr, "STREAMRS")) {
-            if (append_kv(connstr, sizeof(connstr), "NO_CACHE", "1", 0) < 0)
-                goto toolong;
-            changed = 1;
-        }
+        int changed = add_stream_keys(connstr, sizeof(connstr), c->engine);
+        if (changed < 0)
+            goto toolong;
         if (changed) {
             ret = driver_connect(c, connstr, o->login_timeout_s, err);
             if (ret < 0)

@@ -45,7 +45,7 @@ void coll_sample_opts_init(struct coll_sample_opts *o)
     strcpy(o->columns[1], "MEDIUM");
     strcpy(o->columns[2], "LARGE");
     o->n_columns = 3;
-    o->block_rows = 1024;
+    o->block_rows = 8192;
 }
 
 void coll_sample_result_release(struct coll_sample_result *r)
@@ -378,37 +378,53 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     coll_ident_quote(c->engine, "ID", qid, sizeof(qid), NULL);
     coll_ident_quote(c->engine, "PROPID", qprop, sizeof(qprop), NULL);
 
-    /* does the table exist, with these columns? (one clear error each) */
-    ret = probe(c, "1", qtable, err);
-    if (ret == PT_ENOINPUT || ret == PT_EDATA) {
-        err_prefix(err, "table '%s' not found", display);
-        if (err)
-            err->code = PT_ENOINPUT;
-        return PT_ENOINPUT;
-    }
-    if (ret < 0)
-        return ret;
-    for (size_t i = 0; i < o->n_columns; i++) {
-        ret = probe(c, qcol[i], qtable, err);
-        if (ret == PT_EDATA || ret == PT_ENOINPUT) {
-            err_prefix(err, "table '%s' has no column '%s'", display,
-                       o->columns[i]);
+    /*
+     * Does the table exist, with these columns, and ID / PROPID? One probe
+     * for the usual case (each is a round trip, several with psqlODBC's
+     * cursors); on failure, one probe per name for a clear error.
+     */
+    {
+        char all[COLL_MAX_COLUMNS * (COLL_NAME_MAX + 4) + 2 * COLL_NAME_MAX +
+                 16];
+        size_t al = 0;
+        for (size_t i = 0; i < o->n_columns; i++) {
+            cat(all, sizeof(all), &al, qcol[i]);
+            cat(all, sizeof(all), &al, ", ");
+        }
+        cat(all, sizeof(all), &al, qid);
+        cat(all, sizeof(all), &al, ", ");
+        cat(all, sizeof(all), &al, qprop);
+        ret = probe(c, all, qtable, &probe_err);
+        if (ret < 0 && ret != PT_EDATA && ret != PT_ENOINPUT) {
             if (err)
-                err->code = PT_EDATA;
-            return PT_EDATA;
+                *err = probe_err;
+            return ret;
+        }
+        sessions_layout = ret == 0;
+    }
+    if (!sessions_layout) {
+        ret = probe(c, "1", qtable, err);
+        if (ret == PT_ENOINPUT || ret == PT_EDATA) {
+            err_prefix(err, "table '%s' not found", display);
+            if (err)
+                err->code = PT_ENOINPUT;
+            return PT_ENOINPUT;
         }
         if (ret < 0)
             return ret;
-    }
-    {
-        char idlist[2 * COLL_NAME_MAX + 16];
-        snprintf(idlist, sizeof(idlist), "%s, %s", qid, qprop);
-        ret = probe(c, idlist, qtable, &probe_err);
-        sessions_layout = ret == 0;
-        if (ret < 0 && ret != PT_EDATA && ret != PT_ENOINPUT) {
-            *err = probe_err;
-            return ret;
+        for (size_t i = 0; i < o->n_columns; i++) {
+            ret = probe(c, qcol[i], qtable, err);
+            if (ret == PT_EDATA || ret == PT_ENOINPUT) {
+                err_prefix(err, "table '%s' has no column '%s'", display,
+                           o->columns[i]);
+                if (err)
+                    err->code = PT_EDATA;
+                return PT_EDATA;
+            }
+            if (ret < 0)
+                return ret;
         }
+        /* the columns are there: no ID / PROPID, a plain table */
     }
 
     /* the select list: one byte length per column, then the row kind */

@@ -61,6 +61,22 @@ PT_IT_PW=wrong_pw expect_rc 77 "--password-env wrong" "$PAGETUNE" monitor --conn
 no_secret "--password-env wrong"
 case "$ERR" in *wrong_pw*) fail "wrong password printed" ;; *) pass ;; esac
 
+# a DSN from odbc.ini (unixODBC reads $ODBCINI), password from the env
+cat > "$T/odbc.ini" <<INI
+[pt_it_dsn]
+Driver = PostgreSQL Unicode
+Servername = 127.0.0.1
+Port = $PT_PG_PORT
+Database = pagetune
+Username = postgres
+INI
+ODBCINI="$T/odbc.ini" PT_IT_PW=$SECRET expect_rc 0 "--dsn with --password-env" \
+    "$PAGETUNE" monitor --dsn pt_it_dsn --password-env PT_IT_PW --count 1 --json
+printf '%s' "$OUT" > "$T/dsn.json"
+expect_py "--dsn: source names the DSN only" 'd["source"]["connection"] == "DSN=pt_it_dsn" and d["engine"] == "postgresql"' "$T/dsn.json"
+ODBCINI="$T/odbc.ini" PT_IT_PW=wrong_pw expect_rc 77 "--dsn, wrong password" \
+    "$PAGETUNE" sample --dsn pt_it_dsn --password-env PT_IT_PW
+
 # ---- a private PostgreSQL stopped in the middle of a sample ------------
 SRV=$(mktemp -d /tmp/pagetune-it-pg.XXXXXX)
 chmod 755 "$SRV"
