@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# test_help.sh — every command's --help (and `pagetune help CMD`) teaches:
+# exit 0, a usage line, and every option listed with its default.
+. "$(dirname "$0")/lib.sh"
+
+for c in advise ddl monitor recommend replay sample simulate workload; do
+    expect_rc 0 "$c --help" "$PAGETUNE" "$c" --help
+    help=$OUT
+    expect_contains "$help" "usage: pagetune $c" "$c --help shows usage"
+    expect_rc 0 "help $c" "$PAGETUNE" help "$c"
+    expect_eq "$OUT" "$help" "help $c equals $c --help"
+    missing=$(printf '%s\n' "$help" | python3 -c '
+import sys
+lines = sys.stdin.read().split("\n")
+entries, cur = [], None
+for l in lines:
+    if l.startswith("  -"):
+        if cur: entries.append(cur)
+        cur = l
+    elif cur is not None and l.startswith("    ") :
+        cur += " " + l.strip()
+    else:
+        if cur: entries.append(cur)
+        cur = None
+if cur: entries.append(cur)
+for e in entries:
+    if "--help" in e or "--json " in e + " ":
+        continue
+    if "default" not in e and "required" not in e:
+        print(e.strip())
+')
+    expect_eq "$missing" "" "$c --help: options without a stated default"
+    expect_rc 64 "$c with an unknown option" "$PAGETUNE" "$c" --no-such-option
+    expect_one_line_error "$c unknown option"
+done
+finish
