@@ -22,6 +22,8 @@ REPS=${3:-3}
 REQ=${4:-20000}
 SESS=${5:-2000}
 GETS=${6:-0.5}
+# Profiles from this source tree unless the caller points elsewhere.
+export PAGETUNE_DATA_DIR=${PAGETUNE_DATA_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 W=$(mktemp -d /tmp/pt-article.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 
