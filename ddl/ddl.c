@@ -366,7 +366,7 @@ int ddl_render(const char *tmpl, size_t len, const char *name,
             char key[64];
             const char *val;
             while (e < len && tmpl[e] != '}' && tmpl[e] != '\n' &&
-                   e - a < sizeof(key))
+                   e - a < sizeof(key) - 1)
                 e++;
             if (e + 1 >= len || tmpl[e] != '}' || tmpl[e + 1] != '}') {
                 rc = err_set(err, PT_EDATA,
