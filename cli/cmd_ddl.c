@@ -367,9 +367,18 @@ static int set_vars(struct ddl_vars *v, const struct ddl_params *p,
     SET("transfer_rate", "%.6g", p->transfer);
     if (rec) {
         const json_t *dec = json_object_get(rec, "decided_by");
-        SET("evidence_source", "recommendation %s%s%s", p->rec_file,
-            json_is_string(dec) ? ", decided by the " : "",
-            json_is_string(dec) ? json_string_value(dec) : "");
+        char src[1024];
+        /*
+         * It lands on a "--" comment line: a newline from the file name or
+         * from "decided_by" would start a line of SQL in create.sql.
+         */
+        snprintf(src, sizeof(src), "recommendation %s%s%s", p->rec_file,
+                 json_is_string(dec) ? ", decided by the " : "",
+                 json_is_string(dec) ? json_string_value(dec) : "");
+        for (char *q = src; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                *q = ' ';
+        SET("evidence_source", "%s", src);
     } else {
         SET("evidence_source", "%s", "command-line parameters");
     }
