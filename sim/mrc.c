@@ -23,7 +23,10 @@ struct sim_mrc {
     uint64_t threshold;     /* sample key iff hash < threshold (of 2^32) */
     uint64_t salt;          /* hash seed */
     uint32_t *fen;          /* Fenwick tree, 1-based over [1, cap] (owned) */
-    uint32_t *key_at;       /* position → key + 1, 0 = no mark (owned) */
+    uint32_t *key_at;       /* position → key + 1 of the reference made
+                               there; a mark only if last[key] still
+                               points here (stale entries are not
+                               cleared, saving a random write) (owned) */
     uint64_t cap;           /* positions available */
     uint64_t now;           /* last position used */
     uint64_t n_live;        /* keys in the stack (marks) */
@@ -119,9 +122,9 @@ static int mrc_compact(struct sim_mrc *m)
     }
     for (i = 1; i <= m->now; i++) {
         uint32_t k = m->key_at[i];
-        if (!k)
-            continue;
         m->key_at[i] = 0;
+        if (!k || m->last.v[k - 1] != i)
+            continue; /* no mark, or the key moved on */
         m->key_at[++j] = k;
         m->last.v[k - 1] = (uint32_t)j;
     }
@@ -169,7 +172,7 @@ int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted)
     if (pos) {
         uint64_t d = fen_range(m->fen, pos, m->now) + 1;
         fen_add(m->fen, m->cap, pos, -1);
-        m->key_at[pos] = 0;
+        m->last.v[key] = 0; /* its entry at pos is stale from now on */
         m->n_live--;
         if (counted && hist_add(m, d))
             return PT_EINTERNAL;

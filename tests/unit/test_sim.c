@@ -274,7 +274,7 @@ static void test_lru_vs_brute_force(void **state)
 
 static void test_mrc_exact_equals_lru(void **state)
 {
-    enum { N = 30000, KEYS = 700 };
+    enum { N = 140000, KEYS = 400 };
     uint32_t *keys = malloc(N * sizeof(*keys));
     uint8_t *counted = malloc(N);
     struct sim_mrc *m = sim_mrc_new(1.0, 1);
@@ -291,7 +291,7 @@ static void test_mrc_exact_equals_lru(void **state)
         keys[i] = skewed_key(KEYS);
         counted[i] = rnd() % 5 != 0; /* 80 % gets, 20 % sets */
         gets += counted[i];
-        /* N > the initial time axis: exercises compaction and growth */
+        /* N > the initial time axis (65536): exercises compaction */
         assert_int_equal(sim_mrc_access(m, keys[i], counted[i]), 0);
     }
     assert_int_equal(sim_mrc_refs(m), gets);
@@ -315,6 +315,44 @@ static void test_mrc_exact_equals_lru(void **state)
     sim_mrc_free(m);
     free(keys);
     free(counted);
+}
+
+/* More live keys than half the initial time axis: the axis grows. */
+static void test_mrc_exact_growth(void **state)
+{
+    enum { N = 300000, KEYS = 60000 };
+    static const uint64_t sizes[] = {1,     10,    100,   1000,  5000,
+                                     20000, 40000, 59999, 60000, 70000};
+    uint32_t *keys = malloc(N * sizeof(*keys));
+    struct sim_mrc *m = sim_mrc_new(1.0, 1);
+    const struct sim_policy_ops *lru = sim_policy_find("lru");
+    size_t c;
+    int i;
+    (void)state;
+
+    assert_non_null(keys);
+    assert_non_null(m);
+    rng_state = 31337;
+    for (i = 0; i < N; i++) {
+        keys[i] = i < KEYS ? (uint32_t)i : skewed_key(KEYS);
+        assert_int_equal(sim_mrc_access(m, keys[i], 1), 0);
+    }
+    for (c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+        struct sim_policy *p = lru->create(sizes[c], 0);
+        uint64_t hits = 0;
+        for (i = 0; i < N; i++) {
+            uint32_t v;
+            hits += (uint64_t)lru->access(p, keys[i], &v);
+        }
+        lru->destroy(p);
+        if (fabs((double)hits / N - sim_mrc_hit_ratio(m, sizes[c])) > 1e-12)
+            fail_msg("size %llu: curve %.9f, LRU %.9f",
+                     (unsigned long long)sizes[c],
+                     sim_mrc_hit_ratio(m, sizes[c]), (double)hits / N);
+    }
+    assert_int_equal(sim_mrc_max_size(m), KEYS);
+    sim_mrc_free(m);
+    free(keys);
 }
 
 /*
@@ -719,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_policy_tiny_traces),
         cmocka_unit_test(test_lru_vs_brute_force),
         cmocka_unit_test(test_mrc_exact_equals_lru),
+        cmocka_unit_test(test_mrc_exact_growth),
         cmocka_unit_test(test_mrc_shards),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_seed_caching_modes),
