@@ -532,7 +532,7 @@ static int add_stream_keys(char *connstr, size_t len, enum coll_engine e)
         if (append_kv(connstr, len, "UseDeclareFetch", "1", 0) < 0)
             return -1;
         if (!has_key(connstr, "Fetch") &&
-            append_kv(connstr, len, "Fetch", "8192", 0) < 0)
+            append_kv(connstr, len, "Fetch", "32768", 0) < 0)
             return -1;
         return 1;
     }
