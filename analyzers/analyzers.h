@@ -19,11 +19,18 @@
 
 /* What the engine does at one page size (profiles/engines/<name>.yaml). */
 struct rec_page_rule {
-    uint32_t page_size_bytes;    /* e.g. 8192 */
-    uint32_t inline_limit_bytes; /* largest object stored in the row (DB2:
-                                    WebSphere SMALL length s) */
-    uint32_t max_row_bytes;      /* engine's maximum row length */
-    uint32_t usable_bytes;       /* bytes of a page available to rows */
+    uint32_t page_size_bytes;          /* e.g. 8192 */
+    uint32_t inline_limit_bytes;       /* largest object stored in the row (DB2:
+                                          WebSphere SMALL length s) */
+    uint32_t max_row_bytes;            /* engine's maximum row length */
+    uint32_t usable_bytes;             /* bytes of a page available to rows */
+    uint32_t outline_payload_bytes;    /* out-of-line bytes one page holds
+                                          when out-of-line data is buffered
+                                          (TOAST chunks, InnoDB BLOB pages,
+                                          SQLite overflow pages); 0 = usable */
+    uint32_t outline_descriptor_bytes; /* row bytes an out-of-line object
+                                          leaves at this page size; 0 = the
+                                          outline column's descriptor */
 };
 
 /* An out-of-line column / storage form (DB2: MEDIUM LONG VARCHAR, LARGE BLOB).
@@ -32,6 +39,20 @@ struct rec_outline {
     char name[32];             /* "MEDIUM", "LARGE", "TOAST", ... */
     uint64_t max_bytes;        /* largest object it accepts */
     uint32_t descriptor_bytes; /* bytes it leaves in the row */
+};
+
+/*
+ * A per-table knob that moves the inline limit without changing the page
+ * size (PostgreSQL toast_tuple_target). The object inline limit for a knob
+ * value v is v - offset_bytes; v is rounded up to align_bytes.
+ */
+struct rec_inline_knob {
+    int present;
+    char name[40];          /* "toast_tuple_target" */
+    uint32_t min, max;      /* documented range of the knob */
+    uint32_t default_value; /* the engine's default */
+    uint32_t offset_bytes;  /* knob value - largest inline object */
+    uint32_t align_bytes;   /* round the recommended value up to this */
 };
 
 struct rec_engine {
@@ -48,6 +69,14 @@ struct rec_engine {
     uint32_t direct_io_unit_bytes; /* DB2 direct reads count 512-byte
                                       sectors */
     uint32_t page_overhead_bytes;  /* per-page header (DB2: 68) */
+    uint32_t outline_extra_reads;  /* buffered index reads to find the
+                                      out-of-line data (PostgreSQL: the
+                                      TOAST index); 0 if none */
+    uint32_t current_page_bytes;   /* page size a new database gets by
+                                      default; 0 = unknown */
+    uint64_t default_pool_bytes;   /* the buffer pool a default
+                                      configuration has; 0 = unknown */
+    struct rec_inline_knob knob;   /* knob.present = 0: none */
 };
 
 /* Placement of one object: 0 = inline, k >= 1 = outline[k-1], -1 = too big. */
@@ -248,6 +277,17 @@ struct rec_candidate {
     double io_ms;              /* estimated I/O ms per access */
     double physical_ms;        /* part of io_ms from buffered misses */
     double direct_ms;          /* part of io_ms from direct reads */
+    double outline_reads;      /* buffered out-of-line page reads per
+                                  access (outline_buffered engines) */
+    double outline_pages;      /* out-of-line pages of the table */
+};
+
+/* One engine setting of the recommendation (e.g. toast_tuple_target). */
+#define REC_MAX_SETTINGS 16
+struct rec_setting {
+    char name[40];  /* lower_snake_case, also the DDL template variable */
+    char value[64]; /* as the DDL writes it: a number or a keyword */
+    int is_number;  /* value is a decimal integer */
 };
 
 struct rec_result {
@@ -274,6 +314,15 @@ struct rec_result {
     char tablespace_name[19];
     size_t n_reasons;
     char reasons[REC_MAX_REASONS][REC_REASON_LEN];
+    /* engine vocabulary (every engine but db2): settings for the DDL */
+    size_t n_settings;
+    struct rec_setting settings[REC_MAX_SETTINGS];
+    /* an inline knob (knob.present): the chosen page at the tuned limit */
+    int knob_evaluated;         /* 1: `tuned` holds figures */
+    int knob_pays;              /* 1: recommend the tuned value */
+    uint32_t knob_value;        /* recommended knob value */
+    uint32_t knob_inline_limit; /* object inline limit at that value */
+    struct rec_candidate tuned; /* chosen page size at the tuned limit */
 };
 
 /*

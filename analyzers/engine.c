@@ -77,7 +77,11 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
         return rc;
     p->usable_bytes =
         rec_engine_usable_default(p->page_size_bytes, e->page_overhead_bytes);
-    if ((rc = opt_u32(o, "usable", &p->usable_bytes, where, err)) < 0)
+    if ((rc = opt_u32(o, "usable", &p->usable_bytes, where, err)) < 0 ||
+        (rc = opt_u32(o, "outline_payload", &p->outline_payload_bytes, where,
+                      err)) < 0 ||
+        (rc = opt_u32(o, "outline_descriptor", &p->outline_descriptor_bytes,
+                      where, err)) < 0)
         return rc;
     if (p->page_size_bytes < 512 || p->page_size_bytes > (1U << 20))
         return err_set(err, PT_EDATA, "%s: page_size %u out of range", where,
@@ -89,6 +93,44 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
     if (p->inline_limit_bytes > p->max_row_bytes)
         return err_set(err, PT_EDATA, "%s: inline_limit %u exceeds max_row %u",
                        where, p->inline_limit_bytes, p->max_row_bytes);
+    if (p->outline_payload_bytes > p->page_size_bytes)
+        return err_set(err, PT_EDATA,
+                       "%s: outline_payload %u exceeds the page size", where,
+                       p->outline_payload_bytes);
+    return 0;
+}
+
+/* inline_knob: {name, min, max, default, offset, align} (optional). */
+static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
+                          const char *ctx, struct pt_err *err)
+{
+    char where[256];
+    const char *name;
+    int rc;
+
+    if (!o)
+        return 0;
+    snprintf(where, sizeof(where), "%s: inline_knob", ctx);
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    k->align_bytes = 1;
+    if ((rc = pt_json_get_str(o, "name", &name, where, err)) < 0 ||
+        (rc = copy_name(k->name, sizeof(k->name), name, where, "name", err)) <
+            0 ||
+        (rc = get_u32(o, "min", &k->min, where, err)) < 0 ||
+        (rc = get_u32(o, "max", &k->max, where, err)) < 0 ||
+        (rc = get_u32(o, "default", &k->default_value, where, err)) < 0 ||
+        (rc = get_u32(o, "offset", &k->offset_bytes, where, err)) < 0 ||
+        (rc = opt_u32(o, "align", &k->align_bytes, where, err)) < 0)
+        return rc;
+    if (k->min > k->max || k->default_value < k->min ||
+        k->default_value > k->max || k->align_bytes == 0 ||
+        k->offset_bytes >= k->max)
+        return err_set(err, PT_EDATA,
+                       "%s: needs min <= default <= max, offset < max and "
+                       "align >= 1",
+                       where);
+    k->present = 1;
     return 0;
 }
 
@@ -114,7 +156,17 @@ int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
         (rc = get_u32(prof, "row_overhead_bytes", &e->row_overhead_bytes, ctx,
                       err)) < 0 ||
         (rc = opt_u32(prof, "page_overhead_bytes", &e->page_overhead_bytes, ctx,
-                      err)) < 0)
+                      err)) < 0 ||
+        (rc = opt_u32(prof, "outline_extra_reads", &e->outline_extra_reads, ctx,
+                      err)) < 0 ||
+        (rc = opt_u32(prof, "current_page_size", &e->current_page_bytes, ctx,
+                      err)) < 0 ||
+        (rc = knob_from_json(&e->knob, json_object_get(prof, "inline_knob"),
+                             ctx, err)) < 0)
+        return rc;
+    if (json_object_get(prof, "default_pool_bytes") &&
+        (rc = pt_json_get_u64(prof, "default_pool_bytes",
+                              &e->default_pool_bytes, ctx, err)) < 0)
         return rc;
     if (e->max_rows_per_page == 0)
         return err_set(err, PT_EDATA, "%s: max_rows_per_page must be >= 1",
@@ -210,7 +262,10 @@ uint32_t rec_engine_row_bytes(const struct rec_engine *e,
     if (where == REC_PLACE_INLINE)
         return e->row_fixed_bytes + (uint32_t)obj_bytes;
     if (where > 0)
-        return e->row_fixed_bytes + e->outline[where - 1].descriptor_bytes;
+        return e->row_fixed_bytes +
+               (p->outline_descriptor_bytes
+                    ? p->outline_descriptor_bytes
+                    : e->outline[where - 1].descriptor_bytes);
     return e->row_fixed_bytes; /* the write fails; nothing is stored */
 }
 

@@ -35,6 +35,7 @@
  * cli/cmd_recommend.c (inputs and output), ddl/ (renders the result).
  */
 #include "analyzers/analyzers.h"
+#include "analyzers/internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -86,6 +87,16 @@ static size_t obj_count(const struct rec_inputs *in)
     return in->access ? in->access->n_keys : in->n_sizes;
 }
 
+/* Out-of-line pages an object occupies when the engine buffers them. */
+static double outline_pages_of(const struct rec_engine *e,
+                               const struct rec_page_rule *p, uint64_t size)
+{
+    uint32_t payload =
+        p->outline_payload_bytes ? p->outline_payload_bytes : p->usable_bytes;
+    (void)e;
+    return payload ? (double)((size + payload - 1) / payload) : 1.0;
+}
+
 /* Placement fractions, rows per page, page fill and direct-read cost. */
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
@@ -122,6 +133,11 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                 c->direct_reads += w;
                 c->direct_sectors += w * (double)bytes / 512.0;
                 c->direct_ms += w * rec_device_read_ms(d, bytes);
+            } else {
+                /* buffered out-of-line pages: read through the pool */
+                double op = outline_pages_of(e, p, size);
+                c->outline_reads += w * (op + e->outline_extra_reads);
+                c->outline_pages += w_uniform * op;
             }
         } else {
             c->too_big_fraction += w_uniform;
@@ -205,11 +221,21 @@ static int trace_hit_ratio(const struct rec_inputs *in,
 {
     const struct rec_engine *e = in->engine;
     const struct rec_access *a = in->access;
-    double *lambda = pt_calloc(a->n_keys ? a->n_keys : 1, sizeof(*lambda));
-    struct pop_group *g = pt_calloc(a->n_keys ? a->n_keys : 1, sizeof(*g));
+    size_t extra = 0, slots;
+    double *lambda;
+    struct pop_group *g;
     size_t np = 0;
     uint64_t used = 0;
     uint32_t rows = 0;
+
+    /* buffered out-of-line pages are pages of their own in the pool */
+    if (e->outline_buffered)
+        for (size_t i = 0; i < a->n_keys; i++)
+            if (rec_engine_place(e, p, a->size_bytes[i]) > 0)
+                extra += (size_t)outline_pages_of(e, p, a->size_bytes[i]);
+    slots = a->n_keys + extra ? a->n_keys + extra : 1;
+    lambda = pt_calloc(slots, sizeof(*lambda));
+    g = pt_calloc(slots, sizeof(*g));
 
     if (!lambda || !g) {
         free(lambda);
@@ -230,6 +256,20 @@ static int trace_hit_ratio(const struct rec_inputs *in,
         lambda[np - 1] += (double)a->gets[i] / total_gets;
     }
     *n_pages = np;
+    if (extra) {
+        /* each out-of-line page is read with its row: its popularity is
+         * the row's (the pool sees every one of them) */
+        size_t k = np;
+        for (size_t i = 0; i < a->n_keys; i++) {
+            size_t op;
+            if (rec_engine_place(e, p, a->size_bytes[i]) <= 0)
+                continue;
+            op = (size_t)outline_pages_of(e, p, a->size_bytes[i]);
+            for (size_t j = 0; j < op && k < slots; j++)
+                lambda[k++] = (double)a->gets[i] / total_gets;
+        }
+        np = k;
+    }
     *out = che_hit_ratio(lambda, np, pages, g);
     free(lambda);
     free(g);
@@ -267,6 +307,23 @@ static void describe_candidate(struct rec_result *r,
                  "hit ratio %.1f%% = min(1, %llu / %.0f) for uniform access",
                  100 * c->hit_ratio, (unsigned long long)c->bufferpool_pages,
                  c->data_pages);
+    if (e->outline_buffered) {
+        reason(r,
+               "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, "
+               "page fill %.1f%%; %.0f pages (rows and out-of-line) for %llu "
+               "rows; pool %llu pages, %s; per access %.2f buffered reads "
+               "(the row's page + %.2f out-of-line), %.4f physical; io %.4f "
+               "ms = %.4f x (%.3f + %.4f)",
+               ksize(c->page_size_bytes, ps, sizeof(ps)),
+               100 * c->inline_fraction, c->inline_limit_bytes, outl,
+               c->rows_per_page, 100 * c->page_fill,
+               c->data_pages + c->outline_pages * (double)r->sessions,
+               (unsigned long long)r->sessions,
+               (unsigned long long)c->bufferpool_pages, hit, c->buffered_reads,
+               c->outline_reads, c->physical_reads, c->io_ms, c->physical_reads,
+               in->device->overhead_ms, c->transfer_ms);
+        return;
+    }
     reason(r,
            "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, page "
            "fill %.1f%%; %.0f data pages for %llu rows; pool %llu pages, %s; "
@@ -293,6 +350,106 @@ static int copy_ident(char *dst, size_t len, const char *given,
     } else {
         snprintf(dst, len, "%s%uK", prefix, page_size / 1024);
     }
+    return 0;
+}
+
+/*
+ * Step 4 for one candidate: pool pages at the budget, hit ratio (uniform
+ * or from the trace), reads and I/O per access. Buffered out-of-line pages
+ * (outline_buffered engines) add to the pool's footprint and to the reads.
+ */
+static int pool_candidate(struct rec_candidate *c, const struct rec_inputs *in,
+                          const struct rec_page_rule *p,
+                          const struct rec_result *r, double share_sum,
+                          double total_gets, struct pt_err *err)
+{
+    const struct rec_device *d = in->device;
+    size_t n = obj_count(in);
+    double outline_total = c->outline_pages * (double)r->sessions;
+    int rc;
+
+    c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
+    c->data_pages = share_sum * (double)r->sessions / (double)n;
+    if (in->access && total_gets > 0) {
+        size_t np = 0;
+        if ((rc = trace_hit_ratio(in, p, (double)c->bufferpool_pages,
+                                  total_gets, &c->hit_ratio, &np, err)) < 0)
+            return rc;
+        c->data_pages = (double)np;
+    } else {
+        double pages = c->data_pages + outline_total;
+        c->hit_ratio = pages <= (double)c->bufferpool_pages
+                           ? 1.0
+                           : (double)c->bufferpool_pages / pages;
+    }
+    c->buffered_reads = 1.0 + c->outline_reads;
+    c->physical_reads = (1.0 - c->hit_ratio) * c->buffered_reads;
+    c->physical_ms = c->physical_reads * (d->overhead_ms + c->transfer_ms);
+    c->io_ms = c->physical_ms + c->direct_ms;
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * An inline knob (PostgreSQL toast_tuple_target): the chosen page size is
+ * evaluated again with the inline limit raised so that the inline target's
+ * share of the objects fits (capped by the knob's maximum). The tuned value
+ * is recommended when it pays: less I/O per access by the override margin,
+ * or no more I/O and fewer buffered reads (no TOAST index and chunks).
+ */
+static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
+                     double total_gets, struct pt_err *err)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_inline_knob *k = &e->knob;
+    const struct rec_page_rule *p = &e->pages[r->chosen_idx];
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    struct rec_page_rule tp = *p;
+    struct cand_sums ts;
+    size_t n = obj_count(in);
+    uint64_t *v = pt_calloc(n, sizeof(*v)), want;
+    uint32_t cap = k->max - k->offset_bytes, value;
+    int rc;
+
+    if (!v)
+        return err_set(err, PT_EINTERNAL, "out of memory in the cost model");
+    for (size_t i = 0; i < n; i++)
+        v[i] = obj_size(in, i);
+    qsort(v, n, sizeof(*v), cmp_u64);
+    want = rec_percentile(v, n, 100.0 * r->inline_target);
+    free(v);
+    if (want <= p->inline_limit_bytes)
+        return 0; /* the default already keeps the target inline */
+    if (want > cap)
+        want = cap;
+    value = (uint32_t)want + k->offset_bytes;
+    value = (value + k->align_bytes - 1) / k->align_bytes * k->align_bytes;
+    if (value > k->max)
+        value = k->max;
+    if (value < k->min)
+        value = k->min;
+    if (value <= k->offset_bytes ||
+        value - k->offset_bytes <= p->inline_limit_bytes)
+        return 0;
+    tp.inline_limit_bytes = value - k->offset_bytes;
+    if (tp.max_row_bytes < tp.inline_limit_bytes)
+        tp.max_row_bytes = tp.inline_limit_bytes;
+    fit_candidate(&r->tuned, &ts, in, &tp, total_gets);
+    if ((rc = pool_candidate(&r->tuned, in, &tp, r, ts.share_sum, total_gets,
+                             err)) < 0)
+        return rc;
+    r->knob_evaluated = 1;
+    r->knob_value = value;
+    r->knob_inline_limit = tp.inline_limit_bytes;
+    r->knob_pays = r->tuned.inline_fraction > ch->inline_fraction &&
+                   (r->tuned.io_ms < ch->io_ms * (1 - REC_OVERRIDE_MARGIN) ||
+                    (r->tuned.io_ms <= ch->io_ms * (1 + 1e-9) + 1e-12 &&
+                     r->tuned.buffered_reads < ch->buffered_reads));
     return 0;
 }
 
@@ -370,28 +527,10 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   in->memory_given || in->sessions != 0;
 
     /* 4. hit ratio and I/O per access at equal memory */
-    for (size_t i = 0; i < r->n_cand; i++) {
-        struct rec_candidate *c = &r->cand[i];
-        const struct rec_page_rule *p = &e->pages[i];
-
-        c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
-        c->data_pages = sums[i].share_sum * (double)r->sessions / (double)n;
-        if (in->access && total_gets > 0) {
-            size_t np = 0;
-            if ((rc = trace_hit_ratio(in, p, (double)c->bufferpool_pages,
-                                      total_gets, &c->hit_ratio, &np, err)) < 0)
-                return rc;
-            c->data_pages = (double)np;
-        } else {
-            c->hit_ratio = c->data_pages <= (double)c->bufferpool_pages
-                               ? 1.0
-                               : (double)c->bufferpool_pages / c->data_pages;
-        }
-        c->buffered_reads = 1.0;
-        c->physical_reads = 1.0 - c->hit_ratio;
-        c->physical_ms = c->physical_reads * (d->overhead_ms + c->transfer_ms);
-        c->io_ms = c->physical_ms + c->direct_ms;
-    }
+    for (size_t i = 0; i < r->n_cand; i++)
+        if ((rc = pool_candidate(&r->cand[i], in, &e->pages[i], r,
+                                 sums[i].share_sum, total_gets, err)) < 0)
+            return rc;
 
     /* 5. the inline rule and the cheapest candidate */
     r->rule_met = 0;
@@ -483,8 +622,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
             reason(r,
                    "recommend %s pages: no page size stores %.1f%% of the "
                    "objects inline; %s stores the most (%.1f%%), the rest "
-                   "is read with direct I/O",
-                   cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction);
+                   "%s",
+                   cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction,
+                   e->outline_buffered
+                       ? "is stored out of line (read through the pool)"
+                       : "is read with direct I/O");
         }
         if (!r->chosen_by_cost && r->cost_idx != r->rule_idx) {
             if (r->evidence && !r->memory_bound)
@@ -591,19 +733,21 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                        "its counters were not used",
                        ksize(m->page_size_bytes, mps, sizeof(mps)), e->name);
         }
-        reason(r,
-               "buffer pool %s: %llu pages of %s (%s); table space %s: "
-               "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
-               "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
-               "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
-               "1024000 x %u",
-               r->bufferpool_name, (unsigned long long)ch->bufferpool_pages,
-               cps, ksize(r->memory_bytes, b1, sizeof(b1)), r->tablespace_name,
-               r->extent_size,
-               ksize((uint64_t)r->extent_size * ch->page_size_bytes, b2,
-                     sizeof(b2)),
-               r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
-               ch->page_size_bytes);
+        if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
+            reason(
+                r,
+                "buffer pool %s: %llu pages of %s (%s); table space %s: "
+                "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
+                "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
+                "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
+                "1024000 x %u",
+                r->bufferpool_name, (unsigned long long)ch->bufferpool_pages,
+                cps, ksize(r->memory_bytes, b1, sizeof(b1)), r->tablespace_name,
+                r->extent_size,
+                ksize((uint64_t)r->extent_size * ch->page_size_bytes, b2,
+                      sizeof(b2)),
+                r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
+                ch->page_size_bytes);
         if (strcmp(e->name, "db2") == 0)
             reason(r,
                    "WebSphere session manager: set DB2 row size to "
@@ -611,6 +755,9 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                    "so WebSphere re-creates it there",
                    ch->page_size_bytes / 1024, r->tablespace_name);
     }
+    if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
+        return rc;
+    rec_engine_advice(r, in, mon_idx);
     return 0;
 }
 
@@ -694,6 +841,47 @@ json_t *rec_result_to_json(const struct rec_result *r,
         x = json_pack("{s:s,s:s}", "db2_row_size", rs, "tablespace_name",
                       r->tablespace_name);
         if (!x || json_object_set_new(doc, "websphere", x))
+            goto oom;
+        x = NULL;
+    }
+    if (r->n_settings) {
+        x = json_object();
+        if (!x)
+            goto oom;
+        for (size_t i = 0; i < r->n_settings; i++) {
+            const struct rec_setting *st = &r->settings[i];
+            json_object_set_new(
+                x, st->name,
+                st->is_number
+                    ? json_integer((json_int_t)strtoll(st->value, NULL, 10))
+                    : json_string(st->value));
+        }
+        if (json_object_set_new(doc, "settings", x))
+            goto oom;
+        x = NULL;
+    }
+    if (e->knob.present) {
+        const struct rec_candidate *t = &r->tuned;
+        x = json_pack("{s:s,s:I,s:I,s:b,s:b}", "name", e->knob.name, "default",
+                      (json_int_t)e->knob.default_value, "default_inline_limit",
+                      (json_int_t)ch->inline_limit_bytes, "evaluated",
+                      r->knob_evaluated, "pays", r->knob_pays);
+        if (!x)
+            goto oom;
+        if (r->knob_evaluated) {
+            json_object_set_new(x, "value", json_integer(r->knob_value));
+            json_object_set_new(x, "inline_limit",
+                                json_integer(r->knob_inline_limit));
+            json_object_set_new(
+                x, "tuned",
+                json_pack("{s:f,s:f,s:f,s:f,s:f}", "inline_fraction",
+                          round6(t->inline_fraction), "rows_per_page",
+                          round6(t->rows_per_page), "hit_ratio",
+                          round6(t->hit_ratio), "buffered_reads_per_access",
+                          round6(t->buffered_reads), "io_ms_per_access",
+                          round6(t->io_ms)));
+        }
+        if (json_object_set_new(doc, "inline_knob", x))
             goto oom;
         x = NULL;
     }

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * advice.c — the recommendation in each engine's own vocabulary. The cost
+ * model (recommend.c) answers "which page size, how much pool memory, what
+ * stays in the row" for every engine alike; this file turns that answer
+ * into the settings a DBA of that engine changes, with the reasons and the
+ * caveats that engine's documentation gives (sources are cited in
+ * profiles/engines/<name>.yaml and in pagetune-recommend(1)):
+ *
+ *   postgresql  toast_tuple_target, column STORAGE, shared_buffers (BLCKSZ
+ *               is fixed at compile time, so the page size never changes)
+ *   mysql       innodb_page_size (a new instance), ROW_FORMAT=DYNAMIC,
+ *               innodb_buffer_pool_size
+ *   oracle      a tablespace with BLOCKSIZE, DB_nK_CACHE_SIZE, LOB
+ *               ENABLE STORAGE IN ROW and CACHE
+ *   sqlite      PRAGMA page_size (+ VACUUM), PRAGMA cache_size
+ *
+ * Settings become template variables of ddl_templates/<engine>/ (the
+ * dialect.yaml there declares their types and ranges). Pure: no I/O.
+ * Neighbours: recommend.c (calls rec_engine_advice), ddl/ (renders).
+ */
+#include "analyzers/internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void say(struct rec_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void say(struct rec_result *r, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (r->n_reasons >= REC_MAX_REASONS)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(r->reasons[r->n_reasons], REC_REASON_LEN, fmt, ap);
+    va_end(ap);
+    r->n_reasons++;
+}
+
+static void set_num(struct rec_result *r, const char *name, uint64_t v)
+{
+    struct rec_setting *s;
+
+    if (r->n_settings >= REC_MAX_SETTINGS)
+        return;
+    s = &r->settings[r->n_settings++];
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    snprintf(s->value, sizeof(s->value), "%llu", (unsigned long long)v);
+    s->is_number = 1;
+}
+
+static void set_word(struct rec_result *r, const char *name, const char *v)
+{
+    struct rec_setting *s;
+
+    if (r->n_settings >= REC_MAX_SETTINGS)
+        return;
+    s = &r->settings[r->n_settings++];
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    snprintf(s->value, sizeof(s->value), "%s", v);
+    s->is_number = 0;
+}
+
+int rec_engine_known(const char *name)
+{
+    return strcmp(name, "postgresql") == 0 || strcmp(name, "mysql") == 0 ||
+           strcmp(name, "oracle") == 0 || strcmp(name, "sqlite") == 0;
+}
+
+/* The monitored configuration, if it is this engine's. */
+static const struct rec_monitor *
+same_engine_monitor(const struct rec_inputs *in)
+{
+    const struct rec_monitor *m = in->monitor;
+
+    if (!m || !m->present || m->page_size_bytes == 0)
+        return NULL;
+    if (m->engine[0] && strcmp(m->engine, in->engine->name) != 0)
+        return NULL;
+    return m;
+}
+
+static double outline_share(const struct rec_engine *e,
+                            const struct rec_candidate *c)
+{
+    double s = 0;
+    for (size_t k = 0; k < e->n_outline; k++)
+        s += c->outline_fraction[k];
+    return s;
+}
+
+static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_inline_knob *k = &e->knob;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_monitor *m = same_engine_monitor(in);
+    uint32_t value = k->present ? k->default_value : 2032;
+    const char *storage = "EXTENDED";
+    char mem[32], cur[32];
+
+    say(r,
+        "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
+        "compiled (%u bytes); the advice changes what stays in the row "
+        "(TOAST) and the size of shared_buffers instead",
+        ch->page_size_bytes);
+    if (!k->present) {
+        /* a profile without the knob: report the default only */
+    } else if (!r->knob_evaluated) {
+        say(r,
+            "TOAST: at the default %s %u, objects up to %u bytes stay in "
+            "the row: %.1f%% of them (target %.1f%%), so no TOAST change "
+            "is needed",
+            k->name, k->default_value, ch->inline_limit_bytes,
+            100 * ch->inline_fraction, 100 * r->inline_target);
+    } else {
+        const struct rec_candidate *t = &r->tuned;
+        say(r,
+            "TOAST: at the default %s %u objects up to %u bytes stay in the "
+            "row (%.1f%% inline, %.2f rows/page, %.2f buffered reads per "
+            "access: the heap page, %u TOAST index pages and the chunk "
+            "pages of TOASTed objects, io %.4f ms); at %s %u objects up to "
+            "%u bytes stay in the row (%.1f%% inline, %.2f rows/page, %.2f "
+            "buffered reads per access, hit ratio %.1f%%, io %.4f ms)",
+            k->name, k->default_value, ch->inline_limit_bytes,
+            100 * ch->inline_fraction, ch->rows_per_page, ch->buffered_reads,
+            e->outline_extra_reads, ch->io_ms, k->name, r->knob_value,
+            r->knob_inline_limit, 100 * t->inline_fraction, t->rows_per_page,
+            t->buffered_reads, 100 * t->hit_ratio, t->io_ms);
+        if (r->knob_pays) {
+            value = r->knob_value;
+            say(r,
+                "set %s = %u on the table: the hot objects stay in the heap "
+                "row and are read with one buffered page read instead of "
+                "heap + TOAST index + chunks. It applies to new row versions "
+                "only: rewrite the table (VACUUM FULL, which takes an ACCESS "
+                "EXCLUSIVE lock) to move existing rows back in line",
+                k->name, value);
+        } else {
+            say(r,
+                "keep %s at %u: keeping more objects in the row does not pay "
+                "here (the larger rows leave fewer rows per page and the pool "
+                "holds less of the table)",
+                k->name, value);
+        }
+    }
+    if (r->knob_pays && r->knob_value >= k->max) {
+        storage = "MAIN";
+        say(r,
+            "column STORAGE MAIN: the objects need nearly the whole page, so "
+            "let PostgreSQL compress them in line first and move a value out "
+            "only when the row cannot fit a page (EXTENDED, the bytea "
+            "default, moves it out as soon as the row exceeds %s)",
+            k->name);
+    } else {
+        say(r,
+            "column STORAGE EXTENDED (the bytea default): compress, then move "
+            "out of line when the row exceeds %s; MAIN would keep every "
+            "object up to about %u bytes in the row, EXTERNAL would never "
+            "compress",
+            k->present ? k->name : "toast_tuple_target",
+            k->present ? k->max - k->offset_bytes : 8000);
+    }
+    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    say(r,
+        "shared_buffers = %s (%llu pages of %u bytes) for the table's hot "
+        "pages; TOAST chunks are cached there too%s%s. Takes effect after a "
+        "server restart",
+        mem, (unsigned long long)(r->memory_bytes / ch->page_size_bytes),
+        ch->page_size_bytes, m && m->bufferpool_pages ? "; now " : "",
+        m && m->bufferpool_pages
+            ? pt_size_format(m->bufferpool_pages * m->page_size_bytes, cur,
+                             sizeof(cur))
+            : "");
+    set_num(r, "toast_tuple_target", value);
+    set_word(r, "storage", storage);
+    set_num(r, "shared_buffers_kb", r->memory_bytes / 1024);
+    set_word(r, "rewrite", r->knob_pays ? "yes" : "no");
+}
+
+static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_monitor *m = same_engine_monitor(in);
+    uint64_t prev = e->default_pool_bytes;
+    uint32_t cur_ps = m ? m->page_size_bytes : e->current_page_bytes;
+    char mem[32], ps[32], cps[32];
+
+    pt_size_format(ch->page_size_bytes, ps, sizeof(ps));
+    pt_size_format(cur_ps, cps, sizeof(cps));
+    if (m && m->bufferpool_pages)
+        prev = m->bufferpool_pages * m->page_size_bytes;
+    if (cur_ps && cur_ps != ch->page_size_bytes)
+        say(r,
+            "innodb_page_size = %s (now %s%s): the page size of an InnoDB "
+            "instance is fixed when it is created, so this needs a NEW "
+            "instance (mariadb-install-db / mysqld --initialize with "
+            "--innodb-page-size=%s) and a dump and reload of the data; "
+            "create.sql only records it",
+            ps, cps, m ? ", monitored" : ", the default", ps);
+    else
+        say(r,
+            "innodb_page_size = %s, the page size in use%s: no new instance "
+            "is needed",
+            ps, m ? " (monitored)" : " by default");
+    say(r,
+        "ROW_FORMAT=DYNAMIC: when a row exceeds about half a page InnoDB "
+        "stores its longest columns entirely off-page with a 20-byte pointer "
+        "(COMPACT and REDUNDANT keep a 768-byte prefix in the row); at %s "
+        "%.1f%% of the objects stay in the row, the rest cost %.2f buffered "
+        "off-page reads per access",
+        ps, 100 * ch->inline_fraction, ch->outline_reads);
+    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    say(r,
+        "innodb_buffer_pool_size = %s (%llu pages of %s; off-page BLOB pages "
+        "are cached there too): dynamic with SET GLOBAL since MariaDB 10.2 / "
+        "MySQL 5.7.5, rounded by the server to a multiple of "
+        "innodb_buffer_pool_chunk_size x innodb_buffer_pool_instances; put "
+        "it in the server's option file to keep it after a restart",
+        mem, (unsigned long long)ch->bufferpool_pages, ps);
+    set_num(r, "innodb_page_size", ch->page_size_bytes);
+    set_num(r, "current_page_size", cur_ps ? cur_ps : ch->page_size_bytes);
+    set_word(r, "new_instance",
+             cur_ps && cur_ps != ch->page_size_bytes ? "yes" : "no");
+    set_word(r, "row_format", "DYNAMIC");
+    set_num(r, "innodb_buffer_pool_size", r->memory_bytes);
+    set_num(r, "previous_innodb_buffer_pool_size", prev ? prev : 134217728ULL);
+}
+
+static void advise_oracle(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    uint32_t std = e->current_page_bytes ? e->current_page_bytes : 8192;
+    uint32_t k = ch->page_size_bytes / 1024;
+    double out = outline_share(e, ch);
+    char param[40], mem[32];
+
+    if (ch->page_size_bytes == std)
+        snprintf(param, sizeof(param), "DB_CACHE_SIZE");
+    else
+        snprintf(param, sizeof(param), "DB_%uK_CACHE_SIZE", k);
+    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    say(r,
+        "Oracle: table space %s with BLOCKSIZE %uK; %s = %s must be set "
+        "before it is created (a non-standard block size needs its own "
+        "buffer cache; the standard DB_BLOCK_SIZE is assumed to be %uK, "
+        "for which DB_CACHE_SIZE sizes the cache)",
+        r->tablespace_name, k, param, mem, std / 1024);
+    say(r,
+        "LOB ENABLE STORAGE IN ROW: objects up to %u bytes (LOB data plus "
+        "its locator within about 4000 bytes) stay in the row: %.1f%% at "
+        "%uK; the rest (%.1f%%) go out of row",
+        ch->inline_limit_bytes, 100 * ch->inline_fraction, k, 100 * out);
+    if (out > 0)
+        say(r,
+            "LOB CACHE: out-of-row LOBs are NOCACHE by default, so each read "
+            "is a direct read (%.3f per access in the model, %.4f ms); CACHE "
+            "reads them through the buffer cache instead",
+            ch->direct_reads, ch->direct_ms);
+    say(r, "the Oracle DDL follows Oracle's documented syntax but was not "
+           "run against an Oracle database");
+    set_num(r, "block_size_k", k);
+    set_word(r, "cache_parameter", param);
+    set_num(r, "cache_size_mb", (r->memory_bytes + (1 << 20) - 1) >> 20);
+    set_word(r, "lob_cache", out > 0 ? "CACHE" : "NOCACHE");
+}
+
+static void advise_sqlite(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_monitor *m = same_engine_monitor(in);
+    uint32_t cur = m ? m->page_size_bytes : e->current_page_bytes;
+    char mem[32];
+
+    if (!cur)
+        cur = 4096;
+    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    say(r,
+        "SQLite: PRAGMA page_size = %u, then VACUUM: the new size takes "
+        "effect only when the database file is rebuilt (not possible in WAL "
+        "mode: switch journal_mode to DELETE first); the page size now is "
+        "%u%s",
+        ch->page_size_bytes, cur, m ? " (monitored)" : " (default)");
+    say(r,
+        "at %u bytes a table b-tree leaf keeps a payload of up to U - 35 "
+        "bytes; %.1f%% of the objects fit, the rest spill to overflow "
+        "pages (%.2f overflow page reads per access, through the page "
+        "cache)",
+        ch->page_size_bytes, 100 * ch->inline_fraction, ch->outline_reads);
+    say(r,
+        "PRAGMA cache_size = -%llu (%s of page cache, %llu pages): the "
+        "setting lasts for one connection, so the application issues it on "
+        "every connection it opens",
+        (unsigned long long)(r->memory_bytes / 1024), mem,
+        (unsigned long long)ch->bufferpool_pages);
+    set_num(r, "page_size", ch->page_size_bytes);
+    set_num(r, "previous_page_size", cur);
+    set_num(r, "cache_size_kib", r->memory_bytes / 1024);
+}
+
+void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in,
+                       size_t mon_idx)
+{
+    const char *name = in->engine->name;
+
+    (void)mon_idx;
+    if (strcmp(name, "postgresql") == 0)
+        advise_postgresql(r, in);
+    else if (strcmp(name, "mysql") == 0)
+        advise_mysql(r, in);
+    else if (strcmp(name, "oracle") == 0)
+        advise_oracle(r, in);
+    else if (strcmp(name, "sqlite") == 0)
+        advise_sqlite(r, in);
+}
