@@ -23,6 +23,9 @@
 static const char *const usage[] = {
     "pagetune ddl --recommendation FILE [--dialect db2] [--out-dir DIR] "
     "[--name NAME] [--bufferpool-name NAME] [--force]",
+    "pagetune ddl --recommendation FILE --dialect "
+    "postgresql|mysql|oracle|sqlite [--table NAME] [--column NAME] "
+    "[--out-dir DIR]",
     "pagetune ddl --page-size SIZE [--bufferpool-pages N] [--extent-size N] "
     "[--prefetch-size N|AUTOMATIC] [--overhead MS] [--transfer-rate MS] "
     "[--name NAME] [--out-dir DIR]",
@@ -30,8 +33,13 @@ static const char *const usage[] = {
 };
 
 static const char description[] =
-    "Write CREATE BUFFERPOOL / CREATE TABLESPACE DDL (create.sql) and its\n"
-    "undo (rollback.sql) for review, from a recommendation written by\n"
+    "Write the DDL of a recommendation (create.sql) and its undo\n"
+    "(rollback.sql) for review: DB2 CREATE BUFFERPOOL / CREATE TABLESPACE,\n"
+    "or the settings of another engine's dialect (PostgreSQL\n"
+    "toast_tuple_target / STORAGE / shared_buffers, MariaDB/MySQL ROW_FORMAT\n"
+    "/ innodb_buffer_pool_size, Oracle BLOCKSIZE table space /\n"
+    "DB_nK_CACHE_SIZE / LOB storage, SQLite page_size + VACUUM / cache_size),\n"
+    "from a recommendation written by\n"
     "`pagetune recommend -o FILE --json` or from explicit parameters (which\n"
     "override the recommendation's). With --out-dir both files are written\n"
     "atomically into DIR; without it both scripts go to stdout (or -o FILE).\n"
@@ -50,6 +58,8 @@ enum {
     OPT_PREFETCH,
     OPT_OVERHEAD,
     OPT_TRANSFER,
+    OPT_TABLE,
+    OPT_COLUMN,
 };
 
 static const struct cli_option opts[] = {
@@ -78,6 +88,12 @@ static const struct cli_option opts[] = {
     {"transfer-rate", 0, required_argument, OPT_TRANSFER, "MS",
      "TRANSFERRATE in ms per page (default: the recommendation's, else "
      "100 MB/s at the page size)"},
+    {"table", 0, required_argument, OPT_TABLE, "NAME",
+     "table the engine settings apply to, for dialects that name it "
+     "(default: SESSIONS)"},
+    {"column", 0, required_argument, OPT_COLUMN, "NAME",
+     "object column for column settings (PostgreSQL STORAGE, Oracle LOB "
+     "storage) (default: SMALL)"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORCE_ENTRY,
     CLI_OPT_QUIET_ENTRY,
@@ -89,11 +105,12 @@ struct ddl_params {
     const char *rec_file, *dialect, *out_dir, *name, *bp_name;
     const char *page_size_s, *bp_pages_s, *extent_s, *prefetch_s;
     const char *overhead_s, *transfer_s;
+    const char *table, *column;
     /* resolved */
     uint64_t page_size, bp_pages, extent, prefetch;
     int prefetch_auto;
     double overhead, transfer;
-    char ts_ident[130], bp_ident[130];
+    char ts_ident[130], bp_ident[130], table_ident[130], column_ident[130];
 };
 
 /* Known dialects: directories of <data>/ddl_templates with dialect.yaml. */
@@ -278,19 +295,20 @@ static int resolve(struct ddl_params *p, const struct ddl_dialect *d,
         !ddl_dialect_has_page(d, (uint32_t)p->page_size))
         return err_set(err, PT_EDATA, "page size %llu is not a %s page size",
                        (unsigned long long)p->page_size, d->name);
-    if (p->bp_pages < d->pool_min || p->bp_pages > d->pool_max)
+    if (d->has_pool && (p->bp_pages < d->pool_min || p->bp_pages > d->pool_max))
         return err_set(
             err, PT_EDATA, "buffer-pool size %llu pages is outside %llu..%llu",
             (unsigned long long)p->bp_pages, (unsigned long long)d->pool_min,
             (unsigned long long)d->pool_max);
-    if (p->extent < d->extent_min || p->extent > d->extent_max)
+    if (d->has_extent &&
+        (p->extent < d->extent_min || p->extent > d->extent_max))
         return err_set(err, PT_EDATA, "EXTENTSIZE %llu is outside %u..%u",
                        (unsigned long long)p->extent, d->extent_min,
                        d->extent_max);
-    if (p->prefetch_auto && !d->prefetch_automatic)
+    if (d->has_prefetch && p->prefetch_auto && !d->prefetch_automatic)
         return err_set(err, PT_EDATA, "%s has no PREFETCHSIZE AUTOMATIC",
                        d->name);
-    if (!p->prefetch_auto &&
+    if (d->has_prefetch && !p->prefetch_auto &&
         (p->prefetch < d->prefetch_min || p->prefetch > d->prefetch_max ||
          p->prefetch % p->extent != 0))
         return err_set(err, PT_EDATA,
@@ -313,14 +331,17 @@ static int resolve(struct ddl_params *p, const struct ddl_dialect *d,
                  (unsigned long long)(p->page_size / 1024));
         snprintf(def_bp, sizeof(def_bp), "SESSBP%lluK",
                  (unsigned long long)(p->page_size / 1024));
-        if ((rc = ddl_ident_check(d, "tablespace",
+        if (ddl_dialect_has_kind(d, "tablespace") &&
+            (rc = ddl_ident_check(d, "tablespace",
                                   p->name ? p->name
                                   : ts    ? ts
                                           : def_ts,
                                   p->name ? "--name"
                                   : ts    ? p->rec_file
                                           : "default",
-                                  p->ts_ident, sizeof(p->ts_ident), err)) < 0 ||
+                                  p->ts_ident, sizeof(p->ts_ident), err)) < 0)
+            return rc;
+        if (ddl_dialect_has_kind(d, "bufferpool") &&
             (rc = ddl_ident_check(d, "bufferpool",
                                   p->bp_name ? p->bp_name
                                   : bp       ? bp
@@ -330,13 +351,27 @@ static int resolve(struct ddl_params *p, const struct ddl_dialect *d,
                                              : "default",
                                   p->bp_ident, sizeof(p->bp_ident), err)) < 0)
             return rc;
+        if (ddl_dialect_has_kind(d, "table") &&
+            (rc = ddl_ident_check(d, "table", p->table ? p->table : "SESSIONS",
+                                  p->table ? "--table" : "default",
+                                  p->table_ident, sizeof(p->table_ident),
+                                  err)) < 0)
+            return rc;
+        if (ddl_dialect_has_kind(d, "column") &&
+            (rc = ddl_ident_check(d, "column", p->column ? p->column : "SMALL",
+                                  p->column ? "--column" : "default",
+                                  p->column_ident, sizeof(p->column_ident),
+                                  err)) < 0)
+            return rc;
     }
     return 0;
 }
 
 static int set_vars(struct ddl_vars *v, const struct ddl_params *p,
-                    const json_t *rec, struct pt_err *err)
+                    const struct ddl_dialect *d, const json_t *rec,
+                    struct pt_err *err)
 {
+    const json_t *settings = rec ? json_object_get(rec, "settings") : NULL;
     const char **lines = NULL;
     size_t n = 0;
     char *block = NULL, num[64];
@@ -355,6 +390,48 @@ static int set_vars(struct ddl_vars *v, const struct ddl_params *p,
     SET("page_size_k", "%llu", (unsigned long long)(p->page_size / 1024));
     SET("bufferpool_name", "%s", p->bp_ident);
     SET("tablespace_name", "%s", p->ts_ident);
+    SET("table", "%s", p->table_ident);
+    SET("column", "%s", p->column_ident);
+    if (rec && d->n_settings && settings && !json_is_object(settings)) {
+        rc = err_set(err, PT_EDATA, "%s: 'settings' must be an object",
+                     p->rec_file);
+        goto out;
+    }
+    if (rec && d->n_settings && !settings) {
+        rc = err_set(err, PT_EDATA,
+                     "%s: no engine 'settings' for dialect %s (written by an "
+                     "older pagetune or another engine?)",
+                     p->rec_file, d->name);
+        goto out;
+    }
+    /* engine settings: checked against dialect.yaml, then variables */
+    for (size_t i = 0; i < d->n_settings; i++) {
+        char val[64];
+        const struct ddl_setting_rule *sr = &d->settings[i];
+        if (sr->page_size_unit) {
+            /* follows the page size in use (--page-size overrides) */
+            json_t *ps =
+                json_integer((json_int_t)(p->page_size / sr->page_size_unit));
+            rc =
+                ddl_setting_check(sr, ps, "--page-size", val, sizeof(val), err);
+            json_decref(ps);
+            if (rc < 0)
+                goto out;
+            SET(sr->name, "%s", val);
+            continue;
+        }
+        if ((rc = ddl_setting_check(
+                 sr, settings ? json_object_get(settings, sr->name) : NULL,
+                 rec ? p->rec_file : "--page-size (no recommendation)", val,
+                 sizeof(val), err)) < 0)
+            goto out;
+        SET(sr->name, "%s", val);
+    }
+    /* a statement commented out unless the recommendation asks for it */
+    {
+        const char *rw = ddl_vars_get(v, "rewrite");
+        SET("rewrite_prefix", "%s", rw && strcmp(rw, "no") == 0 ? "-- " : "");
+    }
     SET("bufferpool_pages", "%llu", (unsigned long long)p->bp_pages);
     SET("bufferpool_bytes", "%s",
         pt_size_format(p->bp_pages * p->page_size, num, sizeof(num)));
@@ -398,7 +475,11 @@ static int set_vars(struct ddl_vars *v, const struct ddl_params *p,
             "no recommendation reasons: parameters come from the command line "
             "and IBM's defaults (SIZE 1000, EXTENTSIZE 32, OVERHEAD 6.725 ms, "
             "100 MB/s)"};
-        rc = ddl_comment_block(none, 1, "--   ", 79, &block, err);
+        static const char *const none_engine[] = {
+            "no recommendation reasons: parameters come from the command line "
+            "and the dialect's defaults (dialect.yaml)"};
+        rc = ddl_comment_block(strcmp(d->name, "db2") == 0 ? none : none_engine,
+                               1, "--   ", 79, &block, err);
     } else {
         rc = ddl_comment_block(lines, n, "--   ", 79, &block, err);
     }
@@ -541,6 +622,12 @@ static int parse(struct cli_parser *ps, struct cli_common *c,
         case OPT_TRANSFER:
             p->transfer_s = arg;
             break;
+        case OPT_TABLE:
+            p->table = arg;
+            break;
+        case OPT_COLUMN:
+            p->column = arg;
+            break;
         default:
             return 70;
         }
@@ -590,7 +677,7 @@ int cmd_ddl(int argc, char **argv)
     if (p.rec_file && (rc = pt_json_load(p.rec_file, &rec, &err)) < 0)
         goto fail;
     if ((rc = resolve(&p, &d, rec, &err)) < 0 ||
-        (rc = set_vars(&v, &p, rec, &err)) < 0 ||
+        (rc = set_vars(&v, &p, &d, rec, &err)) < 0 ||
         (rc = render_file(dir, "create.sql", &v, &create, &err)) < 0 ||
         (rc = render_file(dir, "rollback.sql", &v, &rollback, &err)) < 0)
         goto fail;
@@ -601,7 +688,14 @@ int cmd_ddl(int argc, char **argv)
     }
     if ((rc = write_outputs(&p, &c, create, rollback, &err)) < 0)
         goto fail;
-    if (p.out_dir)
+    if (p.out_dir && strcmp(d.name, "db2") != 0)
+        cli_note(&c,
+                 "wrote %s/create.sql and %s/rollback.sql (%s, page size "
+                 "%lluK%s%s)",
+                 p.out_dir, p.out_dir, d.name,
+                 (unsigned long long)(p.page_size / 1024),
+                 p.table_ident[0] ? ", table " : "", p.table_ident);
+    else if (p.out_dir)
         cli_note(&c,
                  "wrote %s/create.sql and %s/rollback.sql (page size %lluK, "
                  "buffer pool %s, table space %s)",

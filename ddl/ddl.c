@@ -87,6 +87,152 @@ static int rule_from_json(struct ddl_ident_rule *r, const char *kind,
     return 0;
 }
 
+/* settings: {name: {type: int, min, max, default} | {type: word,
+ * values: [..], default}} */
+static int settings_from_json(struct ddl_dialect *d, const json_t *o,
+                              const char *ctx, struct pt_err *err)
+{
+    const char *name;
+    json_t *v;
+
+    if (!o)
+        return 0;
+    if (!json_is_object(o) || json_object_size(o) > DDL_MAX_SETTINGS)
+        return err_set(err, PT_EDATA,
+                       "%s: 'settings' must map at most %d names to rules", ctx,
+                       DDL_MAX_SETTINGS);
+    json_object_foreach((json_t *)o, name, v)
+    {
+        struct ddl_setting_rule *r = &d->settings[d->n_settings];
+        const char *type = NULL;
+        const json_t *def, *words, *w;
+        char where[256];
+        size_t i;
+        int rc;
+
+        snprintf(where, sizeof(where), "%s: settings.%s", ctx, name);
+        memset(r, 0, sizeof(*r));
+        if (!*name || strlen(name) >= sizeof(r->name) || !json_is_object(v))
+            return err_set(err, PT_EDATA, "%s is invalid", where);
+        for (const char *c = name; *c; c++)
+            if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) ||
+                  *c == '_'))
+                return err_set(err, PT_EDATA, "%s: names are lower_snake_case",
+                               where);
+        memcpy(r->name, name, strlen(name) + 1);
+        if ((rc = pt_json_get_str(v, "type", &type, where, err)) < 0)
+            return rc;
+        def = json_object_get(v, "default");
+        {
+            const char *fp = NULL;
+            if ((rc = pt_json_opt_str(v, "from_page_size", &fp, where, err)) <
+                0)
+                return rc;
+            if (fp && strcmp(fp, "bytes") == 0)
+                r->page_size_unit = 1;
+            else if (fp && strcmp(fp, "k") == 0)
+                r->page_size_unit = 1024;
+            else if (fp)
+                return err_set(err, PT_EDATA,
+                               "%s: from_page_size must be bytes or k", where);
+        }
+        if (strcmp(type, "int") == 0) {
+            r->is_int = 1;
+            if ((rc = pt_json_get_u64(v, "min", &r->min, where, err)) < 0 ||
+                (rc = pt_json_get_u64(v, "max", &r->max, where, err)) < 0)
+                return rc;
+            if (r->min > r->max)
+                return err_set(err, PT_EDATA, "%s: min > max", where);
+        } else if (strcmp(type, "word") == 0) {
+            words = json_object_get(v, "values");
+            if (!json_is_array(words) || json_array_size(words) == 0 ||
+                json_array_size(words) > DDL_MAX_WORDS)
+                return err_set(err, PT_EDATA,
+                               "%s: 'values' must list 1..%d keywords", where,
+                               DDL_MAX_WORDS);
+            json_array_foreach(words, i, w)
+            {
+                const char *s = json_string_value(w);
+                if (!s || !*s || strlen(s) >= sizeof(r->words[0]))
+                    return err_set(err, PT_EDATA, "%s: values[%zu] invalid",
+                                   where, i);
+                for (const char *c = s; *c; c++)
+                    if (!(isalnum((unsigned char)*c) || *c == '_'))
+                        return err_set(err, PT_EDATA,
+                                       "%s: values[%zu] must be a keyword",
+                                       where, i);
+                memcpy(r->words[i], s, strlen(s) + 1);
+            }
+            r->n_words = json_array_size(words);
+        } else {
+            return err_set(err, PT_EDATA, "%s: type must be int or word",
+                           where);
+        }
+        if (def) {
+            char buf[64];
+            if ((rc = ddl_setting_check(r, def, where, buf, sizeof(buf), err)) <
+                0)
+                return rc;
+            memcpy(r->def, buf, strlen(buf) + 1);
+            r->has_default = 1;
+        }
+        d->n_settings++;
+    }
+    return 0;
+}
+
+int ddl_setting_check(const struct ddl_setting_rule *r, const json_t *value,
+                      const char *what, char *out, size_t out_len,
+                      struct pt_err *err)
+{
+    if (!value) {
+        if (!r->has_default)
+            return err_set(err, PT_EDATA,
+                           "%s: setting '%s' is missing and has no default "
+                           "(a recommendation for this engine gives it)",
+                           what, r->name);
+        snprintf(out, out_len, "%s", r->def);
+        return 0;
+    }
+    if (r->is_int) {
+        json_int_t v;
+        if (!json_is_integer(value) || (v = json_integer_value(value)) < 0 ||
+            (uint64_t)v < r->min || (uint64_t)v > r->max)
+            return err_set(err, PT_EDATA,
+                           "%s: setting '%s' must be an integer in "
+                           "%llu..%llu",
+                           what, r->name, (unsigned long long)r->min,
+                           (unsigned long long)r->max);
+        snprintf(out, out_len, "%lld", (long long)v);
+        return 0;
+    }
+    if (json_is_string(value))
+        for (size_t i = 0; i < r->n_words; i++)
+            if (strcasecmp(json_string_value(value), r->words[i]) == 0) {
+                snprintf(out, out_len, "%s", r->words[i]);
+                return 0;
+            }
+    {
+        char list[DDL_MAX_WORDS * 26] = "";
+        size_t off = 0;
+        for (size_t i = 0; i < r->n_words && off < sizeof(list); i++) {
+            int n = snprintf(list + off, sizeof(list) - off, "%s%s",
+                             i ? ", " : "", r->words[i]);
+            off += n > 0 ? (size_t)n : 0;
+        }
+        return err_set(err, PT_EDATA, "%s: setting '%s' must be one of %s",
+                       what, r->name, list);
+    }
+}
+
+int ddl_dialect_has_kind(const struct ddl_dialect *d, const char *kind)
+{
+    for (size_t i = 0; i < d->n_rules; i++)
+        if (strcmp(d->rules[i].kind, kind) == 0)
+            return 1;
+    return 0;
+}
+
 int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
                           const char *ctx, struct pt_err *err)
 {
@@ -119,9 +265,11 @@ int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
         return rc;
     if (strcmp(fold, "upper") == 0)
         d->fold_upper = 1;
+    else if (strcmp(fold, "lower") == 0)
+        d->fold_lower = 1;
     else if (strcmp(fold, "none") != 0)
-        return err_set(err, PT_EDATA, "%s: fold_case must be upper or none",
-                       ctx);
+        return err_set(err, PT_EDATA,
+                       "%s: fold_case must be upper, lower or none", ctx);
     ps = json_object_get(doc, "page_sizes");
     if (!json_is_array(ps) || json_array_size(ps) == 0 ||
         json_array_size(ps) > DDL_MAX_PAGE_SIZES)
@@ -135,21 +283,34 @@ int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
         d->page_sizes[i] = (uint32_t)json_integer_value(v);
     }
     d->n_page_sizes = json_array_size(ps);
-    if ((rc = get_range_u32(doc, "extent_size", &d->extent_min, &d->extent_max,
-                            ctx, err)) < 0 ||
-        (rc = get_range_u32(doc, "prefetch_size", &d->prefetch_min,
-                            &d->prefetch_max, ctx, err)) < 0 ||
-        (rc = get_range_u64(doc, "bufferpool_pages", &d->pool_min, &d->pool_max,
-                            ctx, err)) < 0)
+    /* DB2-style ranges: optional for engines without those objects */
+    d->has_extent = json_object_get(doc, "extent_size") != NULL;
+    d->has_prefetch = json_object_get(doc, "prefetch_size") != NULL;
+    d->has_pool = json_object_get(doc, "bufferpool_pages") != NULL;
+    if ((d->has_extent &&
+         (rc = get_range_u32(doc, "extent_size", &d->extent_min, &d->extent_max,
+                             ctx, err)) < 0) ||
+        (d->has_prefetch &&
+         (rc = get_range_u32(doc, "prefetch_size", &d->prefetch_min,
+                             &d->prefetch_max, ctx, err)) < 0) ||
+        (d->has_pool &&
+         (rc = get_range_u64(doc, "bufferpool_pages", &d->pool_min,
+                             &d->pool_max, ctx, err)) < 0))
         return rc;
     pf = json_object_get(json_object_get(doc, "prefetch_size"), "automatic");
     d->prefetch_automatic = json_is_true(pf);
-    d->default_overhead_ms = 0;
-    d->default_read_rate_mb_s = 0;
-    if ((rc = pt_json_get_num(doc, "default_overhead_ms",
-                              &d->default_overhead_ms, ctx, err)) < 0 ||
-        (rc = pt_json_get_num(doc, "default_read_rate_mb_s",
-                              &d->default_read_rate_mb_s, ctx, err)) < 0)
+    /* IBM's storage-group defaults unless the dialect names its own */
+    d->default_overhead_ms = 6.725;
+    d->default_read_rate_mb_s = 100;
+    if ((json_object_get(doc, "default_overhead_ms") &&
+         (rc = pt_json_get_num(doc, "default_overhead_ms",
+                               &d->default_overhead_ms, ctx, err)) < 0) ||
+        (json_object_get(doc, "default_read_rate_mb_s") &&
+         (rc = pt_json_get_num(doc, "default_read_rate_mb_s",
+                               &d->default_read_rate_mb_s, ctx, err)) < 0))
+        return rc;
+    if ((rc = settings_from_json(d, json_object_get(doc, "settings"), ctx,
+                                 err)) < 0)
         return rc;
     if (!(d->default_read_rate_mb_s > 0) || !(d->default_overhead_ms >= 0))
         return err_set(err, PT_EDATA, "%s: default device figures must be > 0",
@@ -230,8 +391,9 @@ int ddl_ident_check(const struct ddl_dialect *d, const char *kind,
     if (out_len <= len)
         return err_set(err, PT_EINTERNAL, "identifier buffer too small");
     for (size_t i = 0; i <= len; i++)
-        out[i] =
-            d->fold_upper ? (char)toupper((unsigned char)ident[i]) : ident[i];
+        out[i] = d->fold_upper   ? (char)toupper((unsigned char)ident[i])
+                 : d->fold_lower ? (char)tolower((unsigned char)ident[i])
+                                 : ident[i];
     return 0;
 }
 

@@ -31,12 +31,38 @@ struct ddl_ident_rule {
     char forbidden_prefixes[DDL_MAX_PREFIXES][16]; /* case-insensitive */
 };
 
+#define DDL_MAX_SETTINGS 16
+#define DDL_MAX_WORDS 8
+
+/*
+ * An engine setting the templates use as {{name}} (dialect.yaml
+ * "settings"): an integer within [min, max], or one of a few keywords.
+ * Values come from the recommendation's "settings" object, else from the
+ * rule's default; nothing else reaches the SQL text.
+ */
+struct ddl_setting_rule {
+    char name[40];
+    int is_int;
+    uint64_t min, max; /* is_int */
+    size_t n_words;
+    char words[DDL_MAX_WORDS][24]; /* !is_int: allowed keywords */
+    int has_default;
+    char def[64];
+    uint32_t page_size_unit; /* "from_page_size: bytes|k": the value is
+                                the page size / unit (1 or 1024), always;
+                                0 = from the recommendation */
+};
+
 /* A dialect, read from ddl_templates/<name>/dialect.yaml. */
 struct ddl_dialect {
     char name[32];
     size_t n_rules;
     struct ddl_ident_rule rules[DDL_MAX_KINDS];
     int fold_upper; /* identifiers folded to upper case */
+    int fold_lower; /* identifiers folded to lower case (PostgreSQL) */
+    int has_extent, has_prefetch, has_pool; /* DB2-style ranges given */
+    size_t n_settings;
+    struct ddl_setting_rule settings[DDL_MAX_SETTINGS];
     size_t n_page_sizes;
     uint32_t page_sizes[DDL_MAX_PAGE_SIZES];
     uint32_t extent_min, extent_max; /* pages */
@@ -60,6 +86,16 @@ int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
 int ddl_ident_check(const struct ddl_dialect *d, const char *kind,
                     const char *ident, const char *what, char *out,
                     size_t out_len, struct pt_err *err);
+/* Does the dialect name objects of this kind ("table", "tablespace")? */
+int ddl_dialect_has_kind(const struct ddl_dialect *d, const char *kind);
+/*
+ * Check a setting's value (a JSON integer or string; NULL = the rule's
+ * default) against rule `r` and write its text into out. PT_EDATA naming
+ * `what` (e.g. the recommendation file) when it is missing or invalid.
+ */
+int ddl_setting_check(const struct ddl_setting_rule *r, const json_t *value,
+                      const char *what, char *out, size_t out_len,
+                      struct pt_err *err);
 /* Is page_size one of the dialect's page sizes? */
 int ddl_dialect_has_page(const struct ddl_dialect *d, uint32_t page_size);
 

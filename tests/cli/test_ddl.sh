@@ -82,7 +82,7 @@ expect_contains "$(cat "$C")" "CREATE BUFFERPOOL" "--force replaced create.sql"
 expect_eq "$(ls -a "$T/out" | grep -c tmp)" 0 "no temporary files left"
 
 # -- dialects, options, inputs
-expect_rc 64 "unknown dialect" "$PAGETUNE" ddl --page-size 8K --dialect oracle
+expect_rc 64 "unknown dialect" "$PAGETUNE" ddl --page-size 8K --dialect informix
 expect_contains "$ERR" "known: db2" "unknown dialect lists the known ones"
 expect_rc 64 "dialect path" "$PAGETUNE" ddl --page-size 8K --dialect ../../etc
 expect_rc 64 "unknown option" "$PAGETUNE" ddl --page-size 8K --frob
