@@ -494,6 +494,7 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
         char sum[1536], inner[1024], idsel[COLL_NAME_MAX + 16];
         char where[2 * COLL_NAME_MAX + 16], m2[256];
         size_t so = 0;
+        int n;
         struct sess_ctx sx;
         for (size_t i = 0; i < o->n_columns; i++) {
             char qq[COLL_NAME_MAX + 16];
@@ -513,12 +514,31 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
                                   sizeof(inner), m2, sizeof(m2), err);
             if (ret < 0)
                 goto fail;
-            if ((size_t)snprintf(r->session_query, sizeof(r->session_query),
-                                 "SELECT SUM(%s) FROM %s pt_t JOIN (%s) pt_s "
-                                 "ON pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> "
-                                 "pt_t.%s GROUP BY pt_t.%s",
-                                 sum, qtable, inner, qid, qprop, qid,
-                                 qid) >= sizeof(r->session_query)) {
+            /*
+             * The chosen IDs must be drawn once, not once per joined row:
+             * a filter on random() in a derived table that the optimizer
+             * merges into the join would pick a session for some of its
+             * rows only. SQLite evaluates a non-correlated IN (SELECT ...)
+             * once; MariaDB never merges a derived table with a LIMIT, so
+             * it is materialized once; PostgreSQL and DB2 sample the
+             * table scan itself (TABLESAMPLE) or order by random() under
+             * a LIMIT, both evaluated once.
+             */
+            if (c->engine == COLL_ENGINE_MYSQL && !o->rows)
+                cat(inner, sizeof(inner), &(size_t){strlen(inner)},
+                    " LIMIT 18446744073709551615");
+            if (c->engine == COLL_ENGINE_SQLITE)
+                n = snprintf(r->session_query, sizeof(r->session_query),
+                             "SELECT SUM(%s) FROM %s pt_t WHERE pt_t.%s IN "
+                             "(%s) AND pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
+                             sum, qtable, qid, inner, qprop, qid, qid);
+            else
+                n = snprintf(r->session_query, sizeof(r->session_query),
+                             "SELECT SUM(%s) FROM %s pt_t JOIN (%s) pt_s ON "
+                             "pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> pt_t.%s "
+                             "GROUP BY pt_t.%s",
+                             sum, qtable, inner, qid, qprop, qid, qid);
+            if (n < 0 || (size_t)n >= sizeof(r->session_query)) {
                 ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
                 goto fail;
             }

@@ -187,6 +187,11 @@ sample_suite() {
         --table "$multi" --rows 10 -o "$T/multir.json" -q
     expect_py "sampled sessions are complete" 'd["per_session"]["count"] == 10 and set(d["values"]) <= {500 * a + s for s in range(1, 41) for a in range(1, s % 4 + 2)}' "$T/multir.json"
 
+    # --percent picks sessions, each drawn once: every sum is a whole session
+    expect_rc 0 "multi-row sampled by percent" "$PAGETUNE" sample --connect "$conn" \
+        --table "$multi" --percent 50 --seed 3 --unit session -o "$T/multip.json" -q
+    expect_py "percent-sampled sessions are complete" '0 < d["count"] <= 40 and all(v in {sum(500 * a + s for a in range(1, s % 4 + 2)) for s in range(1, 41)} for v in d["values"])' "$T/multip.json"
+
     # errors: table missing, column missing, hostile names
     expect_rc 66 "missing table" "$PAGETUNE" sample --connect "$conn" --table no_such_table_xyz
     expect_one_line_error "missing table"
