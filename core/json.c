@@ -12,6 +12,9 @@
 static int load_error(const char *name, const json_error_t *je,
                       struct pt_err *err)
 {
+    /* jansson leaves the text empty when its own buffers fail to allocate */
+    if (json_error_code(je) == json_error_out_of_memory || !je->text[0])
+        return err_set(err, PT_EINTERNAL, "%s: out of memory", name);
     if (je->line > 0)
         return err_set(err, PT_EDATA, "%s:%d:%d: invalid JSON: %s", name,
                        je->line, je->column, je->text);
@@ -47,8 +50,12 @@ int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err)
     if (json_dumpf(doc, fp,
                    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
                        JSON_REAL_PRECISION(10)) != 0 ||
-        fputc('\n', fp) == EOF)
+        fputc('\n', fp) == EOF) {
+        /* json_dumpf also fails when its buffers cannot be allocated */
+        if (!ferror(fp))
+            return err_set(err, PT_EINTERNAL, "out of memory writing JSON");
         return err_set(err, PT_EIO, "cannot write JSON: %s", strerror(errno));
+    }
     return 0;
 }
 

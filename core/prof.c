@@ -77,6 +77,53 @@ static json_t *scalar_to_json(const yaml_event_t *ev)
     return json_stringn(s, len);
 }
 
+/* Strict UTF-8 (no overlong forms, surrogates or values past U+10FFFF). */
+static int utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        unsigned c = s[i], need, cp, min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            need = 1, cp = c & 0x1f, min = 0x80;
+        else if (c >= 0xe0 && c <= 0xef)
+            need = 2, cp = c & 0x0f, min = 0x800;
+        else if (c >= 0xf0 && c <= 0xf4)
+            need = 3, cp = c & 0x07, min = 0x10000;
+        else
+            return 0;
+        if (n - i <= need)
+            return 0;
+        for (unsigned k = 1; k <= need; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/*
+ * jansson returned NULL for a scalar or key: either the text is not valid
+ * UTF-8 (bad data) or an allocation failed — tell them apart.
+ */
+static int scalar_failed(struct yload *y, const char *s, size_t len,
+                         unsigned long line, const char *what)
+{
+    if (!utf8_valid((const unsigned char *)s, len))
+        return err_set(y->err, PT_EDATA, "%s:%lu: %s is not valid UTF-8",
+                       y->name, line, what);
+    return err_set(y->err, PT_EINTERNAL, "%s:%lu: out of memory", y->name,
+                   line);
+}
+
 static int load_node(struct yload *y, yaml_event_t *ev, json_t **out,
                      int depth);
 
@@ -104,10 +151,12 @@ static int load_children(struct yload *y, json_t *coll, int is_map, int depth)
             }
             key = json_stringn((const char *)ev.data.scalar.value,
                                ev.data.scalar.length);
+            if (!key)
+                rc = scalar_failed(y, (const char *)ev.data.scalar.value,
+                                   ev.data.scalar.length, line, "key");
             yaml_event_delete(&ev);
             if (!key)
-                return err_set(y->err, PT_EDATA,
-                               "%s:%lu: key is not valid UTF-8", y->name, line);
+                return rc;
             if (json_object_get(coll, json_string_value(key))) {
                 rc = err_set(y->err, PT_EDATA, "%s:%lu: duplicate key '%s'",
                              y->name, line, json_string_value(key));
@@ -126,12 +175,15 @@ static int load_children(struct yload *y, json_t *coll, int is_map, int depth)
             json_decref(key);
             return rc;
         }
+        /* both steal val, also when they fail (out of memory) */
         if (is_map) {
-            json_object_set_new(coll, json_string_value(key), val);
+            rc = json_object_set_new(coll, json_string_value(key), val);
             json_decref(key);
         } else {
-            json_array_append_new(coll, val);
+            rc = json_array_append_new(coll, val);
         }
+        if (rc != 0)
+            return err_set(y->err, PT_EINTERNAL, "%s: out of memory", y->name);
     }
 }
 
@@ -147,8 +199,8 @@ static int load_node(struct yload *y, yaml_event_t *ev, json_t **out, int depth)
     case YAML_SCALAR_EVENT:
         *out = scalar_to_json(ev);
         if (!*out)
-            return err_set(y->err, PT_EDATA, "%s:%lu: value is not valid UTF-8",
-                           y->name, line);
+            return scalar_failed(y, (const char *)ev->data.scalar.value,
+                                 ev->data.scalar.length, line, "value");
         return 0;
     case YAML_SEQUENCE_START_EVENT:
     case YAML_MAPPING_START_EVENT: {
