@@ -4,6 +4,15 @@ set -u
 PAGETUNE=${PAGETUNE:?PAGETUNE must point at the built binary}
 T=$(mktemp -d /tmp/pagetune-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# PT_VALGRIND=DIR (scripts/test.sh): run the binary under valgrind memcheck;
+# a memory error or leak makes it exit 99 and leaves a report in DIR.
+if [ -n "${PT_VALGRIND:-}" ]; then
+    mkdir -p "$PT_VALGRIND"
+    printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --log-file="%s/vg.%%p.log" "%s" "$@"\n' \
+        "$PT_VALGRIND" "$PAGETUNE" >"$T/pagetune-vg"
+    chmod +x "$T/pagetune-vg"
+    PAGETUNE=$T/pagetune-vg
+fi
 FAILS=0
 PASSES=0
 
