@@ -38,6 +38,7 @@ enum {
     OPT_FETCH_ROWS,
     OPT_UNIT,
     OPT_NO_VALUES,
+    OPT_GROUP,
 };
 
 static const struct cli_option opts[] = {
@@ -74,6 +75,10 @@ static const struct cli_option opts[] = {
     {"unit", 0, required_argument, OPT_UNIT, "U",
      "top-level distribution: row or session (multi-row layout sums the "
      "rows of a session) (default: row)"},
+    {"server-group", 0, required_argument, OPT_GROUP, "MODE",
+     "on: the server groups equal lengths and returns counts (exact, less "
+     "to transfer); off: one row per object, with progress; auto: on "
+     "unless a progress bar is shown (default: auto)"},
     {"no-values", 0, no_argument, OPT_NO_VALUES, NULL,
      "leave the list of every size out of the JSON (default: included)"},
     CLI_OPT_OUTPUT_ENTRY,
@@ -97,6 +102,7 @@ struct sample_args {
     int unit_session;
     int no_values;
     int format_given;
+    int group; /* -1 auto, 0 off, 1 on */
 };
 
 static int parse_columns(const char *arg, struct coll_sample_opts *s,
@@ -139,6 +145,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
     coll_sample_opts_init(&a->s);
     a->conn.streaming = 1;
     a->conn.login_timeout_s = 30;
+    a->group = -1;
     if (cli_parse_begin(&p, "sample", opts, usage, description, argc, argv) < 0)
         return 70;
     while ((id = cli_next_opt(&p, &arg)) != -1) {
@@ -235,6 +242,19 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
         case OPT_NO_VALUES:
             a->no_values = 1;
             break;
+        case OPT_GROUP:
+            if (strcmp(arg, "auto") == 0)
+                a->group = -1;
+            else if (strcmp(arg, "on") == 0)
+                a->group = 1;
+            else if (strcmp(arg, "off") == 0)
+                a->group = 0;
+            else
+                return cli_usage_error("sample",
+                                       "--server-group: '%s' is not auto, "
+                                       "on or off",
+                                       arg);
+            break;
         default:
             return 70;
         }
@@ -253,6 +273,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
         return cli_usage_error("sample", "--percent and --rows are exclusive");
     if (!a->format_given && strcmp(c->output, "-") != 0)
         c->format = OUT_JSON;
+    a->s.grouped = a->group < 0 ? !c->progress : a->group;
     return -1;
 }
 
@@ -306,6 +327,7 @@ static json_t *source_json(const struct sample_args *a,
         json_object_set_new(src, "rows", json_integer((json_int_t)a->s.rows));
     json_object_set_new(src, "seed",
                         a->s.has_seed ? json_integer(a->s.seed) : json_null());
+    json_object_set_new(src, "server_grouped", json_boolean(a->s.grouped));
     return src;
 }
 
@@ -511,7 +533,7 @@ int cmd_sample(int argc, char **argv)
     gmtime_r(&now, &tm);
     strftime(taken_at, sizeof(taken_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
     cli_progress_init(&pg, &c, "sampling", 0);
-    if (c.progress) {
+    if (c.progress && !a.s.grouped) {
         a.s.progress = on_progress;
         a.s.progress_ctx = &pg;
     }

@@ -177,6 +177,9 @@ struct coll_sample_opts {
     int has_seed;            /* REPEATABLE (seed) / RAND(seed) */
     uint32_t seed;
     size_t block_rows; /* rows per SQLFetch (row array size) */
+    int grouped;       /* 1: GROUP BY the lengths on the server and fetch
+                          (lengths, count): exact, fewer rows, no progress
+                          until the scan ends */
     /* progress: called after each block; total 0 when unknown */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;

@@ -113,8 +113,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
     SQLHSTMT st = SQL_NULL_HSTMT;
     SQLRETURN rc;
     SQLULEN fetched = 0;
-    SQLBIGINT *vals[COLL_MAX_COLUMNS + 1] = {0};
-    SQLLEN *ind[COLL_MAX_COLUMNS + 1] = {0};
+    SQLBIGINT *vals[COLL_MAX_COLUMNS + 2] = {0};
+    SQLLEN *ind[COLL_MAX_COLUMNS + 2] = {0};
     SQLUSMALLINT *status = NULL;
     size_t R = fs->block_rows;
     uint64_t done = 0;
@@ -228,6 +228,7 @@ struct row_ctx {
     struct coll_sample_result *r;
     size_t n_cols; /* object columns */
     int has_flag;  /* one more column: 1 when PROPID <> ID */
+    int grouped;   /* one more column: how many rows have these values */
     size_t cap;
 };
 
@@ -237,21 +238,39 @@ static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
 {
     struct row_ctx *x = vctx;
     struct coll_sample_result *r = x->r;
+    size_t wcol = x->n_cols + (x->has_flag ? 1 : 0);
+    uint64_t need = 0;
 
-    if (reserve(&r->values, &x->cap, r->n_values + n) < 0)
-        return err_set(err, PT_EINTERNAL, "out of memory for %zu sizes",
-                       r->n_values + n);
+    /* room for this block's sizes: one per row, or the group counts */
     for (size_t k = 0; k < n; k++) {
-        uint64_t size = 0;
+        if (!x->grouped) {
+            need = n;
+            break;
+        }
+        if (status[k] != SQL_ROW_ERROR && status[k] != SQL_ROW_NOROW &&
+            ind[wcol][k] != SQL_NULL_DATA && vals[wcol][k] > 0)
+            need += (uint64_t)vals[wcol][k];
+    }
+    if (need > SIZE_MAX / 16 ||
+        reserve(&r->values, &x->cap, r->n_values + (size_t)need) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory for %llu sizes",
+                       (unsigned long long)(r->n_values + need));
+    for (size_t k = 0; k < n; k++) {
+        uint64_t size = 0, w = 1;
         int nonnull = 0, where = -1;
         if (status[k] == SQL_ROW_ERROR || status[k] == SQL_ROW_NOROW)
             continue;
-        r->rows_scanned++;
+        if (x->grouped) {
+            if (ind[wcol][k] == SQL_NULL_DATA || vals[wcol][k] <= 0)
+                continue;
+            w = (uint64_t)vals[wcol][k];
+        }
+        r->rows_scanned += w;
         if (x->has_flag && ind[x->n_cols][k] != SQL_NULL_DATA) {
             if (vals[x->n_cols][k])
-                r->attribute_rows++;
+                r->attribute_rows += w;
             else
-                r->header_rows++;
+                r->header_rows += w;
         }
         for (size_t i = 0; i < x->n_cols; i++) {
             if (ind[i][k] == SQL_NULL_DATA)
@@ -263,23 +282,25 @@ static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
             nonnull++;
             where = (int)i;
             size += (uint64_t)vals[i][k];
-            r->column_bytes[i] += (uint64_t)vals[i][k];
+            r->column_bytes[i] += (uint64_t)vals[i][k] * w;
         }
         if (nonnull == 0) {
-            r->rows_empty++;
+            r->rows_empty += w;
             continue;
         }
         if (nonnull == 1)
-            r->placement[where]++;
+            r->placement[where] += w;
         else
-            r->rows_multi++;
-        r->values[r->n_values++] = size;
+            r->rows_multi += w;
+        for (uint64_t j = 0; j < w; j++)
+            r->values[r->n_values++] = size;
     }
     return 0;
 }
 
 struct sess_ctx {
     struct coll_sample_result *r;
+    int grouped; /* column 2: sessions with this size */
     size_t cap;
 };
 
@@ -289,16 +310,34 @@ static int on_sessions(void *vctx, size_t n, SQLBIGINT *const *vals,
 {
     struct sess_ctx *x = vctx;
     struct coll_sample_result *r = x->r;
+    uint64_t need = 0;
 
-    if (reserve(&r->session_values, &x->cap, r->n_sessions + n) < 0)
-        return err_set(err, PT_EINTERNAL, "out of memory for %zu sessions",
-                       r->n_sessions + n);
     for (size_t k = 0; k < n; k++) {
+        if (!x->grouped) {
+            need = n;
+            break;
+        }
+        if (status[k] != SQL_ROW_ERROR && status[k] != SQL_ROW_NOROW &&
+            ind[1][k] != SQL_NULL_DATA && vals[1][k] > 0)
+            need += (uint64_t)vals[1][k];
+    }
+    if (need > SIZE_MAX / 16 ||
+        reserve(&r->session_values, &x->cap, r->n_sessions + (size_t)need) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory for %llu sessions",
+                       (unsigned long long)(r->n_sessions + need));
+    for (size_t k = 0; k < n; k++) {
+        uint64_t w = 1;
         if (status[k] == SQL_ROW_ERROR || status[k] == SQL_ROW_NOROW)
             continue;
         if (ind[0][k] == SQL_NULL_DATA || vals[0][k] < 0)
             continue;
-        r->session_values[r->n_sessions++] = (uint64_t)vals[0][k];
+        if (x->grouped) {
+            if (ind[1][k] == SQL_NULL_DATA || vals[1][k] <= 0)
+                continue;
+            w = (uint64_t)vals[1][k];
+        }
+        for (uint64_t j = 0; j < w; j++)
+            r->session_values[r->n_sessions++] = (uint64_t)vals[0][k];
     }
     return 0;
 }
@@ -430,14 +469,17 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     /* the select list: one byte length per column, then the row kind */
     list[0] = '\0';
     for (size_t i = 0; i < o->n_columns; i++) {
+        char alias[40];
         ops->length_expr(qcol[i], expr, sizeof(expr));
+        snprintf(alias, sizeof(alias), " AS pt_l%zu", i);
         if ((i && cat(list, sizeof(list), &o_len, ", ") < 0) ||
-            cat(list, sizeof(list), &o_len, expr) < 0)
+            cat(list, sizeof(list), &o_len, expr) < 0 ||
+            cat(list, sizeof(list), &o_len, alias) < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
     if (sessions_layout) {
-        snprintf(expr, sizeof(expr), ", CASE WHEN %s = %s THEN 0 ELSE 1 END",
-                 qprop, qid);
+        snprintf(expr, sizeof(expr),
+                 ", CASE WHEN %s = %s THEN 0 ELSE 1 END AS pt_f", qprop, qid);
         if (cat(list, sizeof(list), &o_len, expr) < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
@@ -445,6 +487,35 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
                           sizeof(r->query), r->method, sizeof(r->method), err);
     if (ret < 0)
         return ret;
+    if (o->grouped) {
+        /*
+         * Server-side grouping: the server returns each distinct
+         * (lengths, row kind) once with its row count instead of one row
+         * per object. Exact (the client expands the counts), and far fewer
+         * rows to transfer and convert; but nothing arrives before the
+         * scan ends, so no progress.
+         */
+        char outer[sizeof(r->query)], cols[256];
+        size_t cl = 0;
+        int n;
+        cols[0] = '\0';
+        for (size_t i = 0; i < o->n_columns; i++) {
+            char a[40];
+            snprintf(a, sizeof(a), "%spt_l%zu", i ? ", " : "", i);
+            cat(cols, sizeof(cols), &cl, a);
+        }
+        if (sessions_layout)
+            cat(cols, sizeof(cols), &cl, ", pt_f");
+        n = snprintf(outer, sizeof(outer),
+                     "SELECT %s, COUNT(*) FROM (%s) pt_x GROUP BY %s", cols,
+                     r->query, cols);
+        if (n < 0 || (size_t)n >= sizeof(outer))
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+        memcpy(r->query, outer, (size_t)n + 1);
+        o_len = strlen(r->method);
+        cat(r->method, sizeof(r->method), &o_len,
+            "; lengths grouped on the server (exact counts)");
+    }
     if (ops->sample_prepare) {
         ret = ops->sample_prepare(c, o, err);
         if (ret < 0)
@@ -463,8 +534,9 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     rx.r = r;
     rx.n_cols = o->n_columns;
     rx.has_flag = sessions_layout;
+    rx.grouped = o->grouped;
     memset(&fs, 0, sizeof(fs));
-    fs.n_cols = o->n_columns + (sessions_layout ? 1 : 0);
+    fs.n_cols = o->n_columns + (sessions_layout ? 1 : 0) + (o->grouped ? 1 : 0);
     fs.block_rows = R;
     fs.fn = on_rows;
     fs.ctx = &rx;
@@ -528,25 +600,28 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
                 cat(inner, sizeof(inner), &(size_t){strlen(inner)},
                     " LIMIT 18446744073709551615");
             if (c->engine == COLL_ENGINE_SQLITE)
-                n = snprintf(r->session_query, sizeof(r->session_query),
-                             "SELECT SUM(%s) FROM %s pt_t WHERE pt_t.%s IN "
-                             "(%s) AND pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
-                             sum, qtable, qid, inner, qprop, qid, qid);
+                n = snprintf(
+                    r->session_query, sizeof(r->session_query),
+                    "SELECT SUM(%s) AS pt_size FROM %s pt_t WHERE pt_t.%s IN "
+                    "(%s) AND pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
+                    sum, qtable, qid, inner, qprop, qid, qid);
             else
-                n = snprintf(r->session_query, sizeof(r->session_query),
-                             "SELECT SUM(%s) FROM %s pt_t JOIN (%s) pt_s ON "
-                             "pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> pt_t.%s "
-                             "GROUP BY pt_t.%s",
-                             sum, qtable, inner, qid, qprop, qid, qid);
+                n = snprintf(
+                    r->session_query, sizeof(r->session_query),
+                    "SELECT SUM(%s) AS pt_size FROM %s pt_t JOIN (%s) pt_s ON "
+                    "pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> pt_t.%s "
+                    "GROUP BY pt_t.%s",
+                    sum, qtable, inner, qid, qprop, qid, qid);
             if (n < 0 || (size_t)n >= sizeof(r->session_query)) {
                 ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
                 goto fail;
             }
-        } else if ((size_t)snprintf(r->session_query, sizeof(r->session_query),
-                                    "SELECT SUM(%s) FROM %s pt_t WHERE "
-                                    "pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
-                                    sum, qtable, qprop, qid,
-                                    qid) >= sizeof(r->session_query)) {
+        } else if ((size_t)snprintf(
+                       r->session_query, sizeof(r->session_query),
+                       "SELECT SUM(%s) AS pt_size FROM %s pt_t WHERE "
+                       "pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
+                       sum, qtable, qprop, qid,
+                       qid) >= sizeof(r->session_query)) {
             ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
             goto fail;
         }
@@ -555,9 +630,22 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
             if (ret < 0)
                 goto fail;
         }
+        if (o->grouped) {
+            char outer[sizeof(r->session_query)];
+            n = snprintf(outer, sizeof(outer),
+                         "SELECT pt_size, COUNT(*) FROM (%s) pt_y GROUP BY "
+                         "pt_size",
+                         r->session_query);
+            if (n < 0 || (size_t)n >= sizeof(outer)) {
+                ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
+                goto fail;
+            }
+            memcpy(r->session_query, outer, (size_t)n + 1);
+        }
         memset(&sx, 0, sizeof(sx));
         sx.r = r;
-        fs.n_cols = 1;
+        sx.grouped = o->grouped;
+        fs.n_cols = o->grouped ? 2 : 1;
         fs.fn = on_sessions;
         fs.ctx = &sx;
         fs.total = 0;

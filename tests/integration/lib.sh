@@ -151,9 +151,12 @@ sample_suite() {
         --connect "$conn" --table "$table" -o "$T/full.json"
     expect_one_line_error "existing output"
     cmp -s "$T/full.json" "$T/full.bak" && pass || fail "output changed without --force"
-    expect_rc 0 "--force" "$PAGETUNE" sample --connect "$conn" --table "$table" \
-        -o "$T/full.json" --force -q --fetch-rows 7
-    expected_check "$T/full.json" "$n"   # odd block size: same answer
+    expect_py "grouped on the server by default (no TTY)" 'd["source"]["server_grouped"] is True and "COUNT(*)" in d["source"]["query"]' "$T/full.json"
+    # one row per object, odd block size: the same exact answer
+    expect_rc 0 "--force, --server-group off" "$PAGETUNE" sample --connect "$conn" \
+        --table "$table" -o "$T/full.json" --force -q --fetch-rows 7 --server-group off
+    expected_check "$T/full.json" "$n"
+    expect_py "row mode" 'd["source"]["server_grouped"] is False' "$T/full.json"
 
     expect_rc 0 "sampled 25%" "$PAGETUNE" sample --connect "$conn" --table "$table" \
         --percent 25 --seed 7 -o "$T/s25.json" -q
@@ -181,7 +184,7 @@ sample_suite() {
     expect_py "multi-row header rows" 'd["header_rows"] == 40 and d["rows_empty"] == 40' "$T/multi.json"
     expect_py "multi-row per-session sums" 'd["per_session"]["count"] == 40 and d["per_session"]["max"] == max(sum(500 * a + s for a in range(1, s % 4 + 2)) for s in range(1, 41)) and d["per_session"]["min"] == min(sum(500 * a + s for a in range(1, s % 4 + 2)) for s in range(1, 41))' "$T/multi.json"
     expect_rc 0 "--unit session" "$PAGETUNE" sample --connect "$conn" \
-        --table "$multi" --unit session -o "$T/multis.json" -q
+        --table "$multi" --unit session -o "$T/multis.json" -q --server-group off
     expect_py "--unit session values are the sums" 'sorted(d["values"]) == sorted(sum(500 * a + s for a in range(1, s % 4 + 2)) for s in range(1, 41)) and d["unit"] == "session" and d["per_row"]["count"] == 100' "$T/multis.json"
     expect_rc 0 "multi-row sampled" "$PAGETUNE" sample --connect "$conn" \
         --table "$multi" --rows 10 -o "$T/multir.json" -q

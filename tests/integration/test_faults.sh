@@ -78,20 +78,32 @@ ODBCINI="$T/odbc.ini" PT_IT_PW=wrong_pw expect_rc 77 "--dsn, wrong password" \
     "$PAGETUNE" sample --dsn pt_it_dsn --password-env PT_IT_PW
 
 # ---- a private PostgreSQL stopped in the middle of a sample ------------
-SRV=$(mktemp -d /tmp/pagetune-it-pg.XXXXXX)
-chmod 755 "$SRV"
-stop_private() { bash "$PT_SOURCE_DIR/scripts/test-servers.sh" stop "$SRV" >/dev/null 2>&1 || true; rm -rf "$SRV"; rm -rf "$T"; }
+SRV=
+SRVS=()
+stop_private() {
+    local d
+    for d in "${SRVS[@]}"; do
+        bash "$PT_SOURCE_DIR/scripts/test-servers.sh" stop "$d" >/dev/null 2>&1 || true
+        rm -rf "$d"
+    done
+    rm -rf "$T"
+}
 trap stop_private EXIT
-if ! PT_SERVERS=pg bash "$PT_SOURCE_DIR/scripts/test-servers.sh" start "$SRV" 2>"$T/srv.err"; then
-    fail "private PostgreSQL did not start: $(cat "$T/srv.err")"
-    finish
-fi
-PRIV=$(. "$SRV/servers.env"; echo "$PT_PG_CONNECT")
-PPORT=$(. "$SRV/servers.env"; echo "$PT_PG_PORT")
-# a view whose rows come slowly (2 ms each): the scan is still running
-# when the server goes away
-PGOPTIONS="-c client_min_messages=warning" PGPASSWORD=$SECRET psql -X -q -v ON_ERROR_STOP=1 \
-    -h 127.0.0.1 -p "$PPORT" -U postgres -d pagetune <<'SQL'
+# start_private: a fresh PostgreSQL in $SRV with a view whose rows come
+# slowly (2 ms each), so the scan is still running when the server goes
+# away; sets PRIV (its connection string)
+start_private() {
+    SRV=$(mktemp -d /tmp/pagetune-it-pg.XXXXXX)
+    SRVS+=("$SRV")
+    chmod 755 "$SRV"
+    if ! PT_SERVERS=pg bash "$PT_SOURCE_DIR/scripts/test-servers.sh" start "$SRV" 2>"$T/srv.err"; then
+        fail "private PostgreSQL did not start: $(cat "$T/srv.err")"
+        finish
+    fi
+    PRIV=$(. "$SRV/servers.env"; echo "$PT_PG_CONNECT")
+    PPORT=$(. "$SRV/servers.env"; echo "$PT_PG_PORT")
+    PGOPTIONS="-c client_min_messages=warning" PGPASSWORD=$SECRET psql -X -q -v ON_ERROR_STOP=1 \
+        -h 127.0.0.1 -p "$PPORT" -U postgres -d pagetune <<'SQL'
 CREATE TABLE base (ID varchar(64), PROPID varchar(64), SMALL bytea, MEDIUM bytea, LARGE bytea);
 INSERT INTO base SELECT 'k' || g, 'k' || g, decode(repeat('ab', 100 + g % 3000), 'hex'), NULL, NULL
   FROM generate_series(1, 20000) g;
@@ -99,10 +111,12 @@ CREATE FUNCTION slow() RETURNS boolean LANGUAGE plpgsql VOLATILE AS
   $$ BEGIN PERFORM pg_sleep(0.002); RETURN true; END $$;
 CREATE VIEW slow_sessions AS SELECT * FROM base WHERE slow();
 SQL
+}
+start_private
 mkdir -p "$T/out"
 # Fetch=100: psqlODBC's cursor returns 100 rows per round trip, so several
 # blocks have been fetched (and counted) when the server goes away
-"$PAGETUNE" sample --connect "${PRIV}UseDeclareFetch=1;Fetch=100;" --table slow_sessions -o "$T/out/sizes.json" \
+"$PAGETUNE" sample --connect "${PRIV}UseDeclareFetch=1;Fetch=100;" --table slow_sessions --server-group off -o "$T/out/sizes.json" \
     >"$T/kill.out" 2>"$T/kill.err" &
 spid=$!
 sleep 3
@@ -118,5 +132,21 @@ ERR=$(cat "$T/kill.err")
 expect_eq "$RC" 69 "server stopped mid-sample: exit code"
 expect_one_line_error "server stopped mid-sample"
 expect_contains "$ERR" "fetch" "the failure is in the fetch loop"
+[ -z "$(ls -A "$T/out")" ] && pass || fail "partial output left: $(ls -A "$T/out")"
+
+# the same with the lengths grouped on the server: it goes away during the
+# aggregation, before the first row
+start_private
+"$PAGETUNE" sample --connect "$PRIV" --table slow_sessions --server-group on \
+    -o "$T/out/sizes.json" >"$T/kill.out" 2>"$T/kill.err" &
+spid=$!
+sleep 3
+kill -0 "$spid" 2>/dev/null && pass || fail "grouped sample finished too early: $(cat "$T/kill.err")"
+bash "$PT_SOURCE_DIR/scripts/test-servers.sh" stop "$SRV"
+wait "$spid"
+RC=$?
+ERR=$(cat "$T/kill.err")
+expect_eq "$RC" 69 "server stopped during a grouped sample: exit code"
+expect_one_line_error "server stopped during a grouped sample"
 [ -z "$(ls -A "$T/out")" ] && pass || fail "partial output left: $(ls -A "$T/out")"
 finish
