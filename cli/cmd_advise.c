@@ -151,6 +151,11 @@ struct advise {
     char trace[4200];
     char advise_engine[32];
     char dialect[32];
+    char wl_profile[4200];    /* the workload with the sampled sizes */
+    char tuned_engine[4200];  /* engine profile at the recommended knob */
+    char sim_cur[4200];       /* simulation of the current setting */
+    char sim_rec[4200];       /* simulation of the recommended setting */
+    json_t *validation_notes; /* strings for the report */
 };
 
 enum out_file {
@@ -372,14 +377,31 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The result of one setting ("current"/"recommended") at a page size. */
+static const json_t *find_setting(const json_t *doc, double page_size,
+                                  const char *setting)
+{
+    size_t i;
+    json_t *r;
+
+    json_array_foreach(json_object_get(doc, "results"), i, r)
+    {
+        const char *s = json_string_value(json_object_get(r, "setting"));
+        if (json_number_value(json_object_get(r, "page_size")) == page_size &&
+            (!s || strcmp(s, setting) == 0))
+            return r;
+    }
+    return NULL;
+}
+
 /* Rows of the current-vs-recommended table from the validation files. */
 static json_t *comparison(const json_t *sim, const json_t *rep, double cur,
                           double rec)
 {
     json_t *rows = json_array();
     char a[32], b[32];
-    const json_t *sc = sim ? find_result(sim, cur) : NULL;
-    const json_t *sr = sim ? find_result(sim, rec) : NULL;
+    const json_t *sc = sim ? find_setting(sim, cur, "current") : NULL;
+    const json_t *sr = sim ? find_setting(sim, rec, "recommended") : NULL;
     const json_t *rc = rep ? find_result(rep, cur) : NULL;
     const json_t *rr = rep ? find_result(rep, rec) : NULL;
     struct {
@@ -422,6 +444,127 @@ static json_t *comparison(const json_t *sim, const json_t *rep, double cur,
     snprintf(a, sizeof(a), "current (%.0fK pages)", cur / 1024);
     snprintf(b, sizeof(b), "recommended (%.0fK pages)", rec / 1024);
     return json_pack("{s:[s,s], s:o}", "columns", a, b, "rows", rows);
+}
+
+/*
+ * The validation trace of a live database: the --workload profile (key
+ * popularity, operation mix, sessions) with its object sizes replaced by
+ * the sampled ones ({dist: empirical, values: [...]}), written as JSON
+ * (valid YAML) into the temporary directory.
+ */
+static int empirical_profile(struct advise *a, struct pt_err *err)
+{
+    json_t *prof = NULL, *sizes = NULL, *vals = NULL, *size = NULL;
+    struct rec_sizes rs = {0};
+    int rc;
+
+    if ((rc = prof_load_named("workloads", a->workload, &prof, err)) < 0)
+        return rc;
+    if ((rc = pt_json_load(a->path[F_SIZES], &sizes, err)) < 0)
+        goto out;
+    if ((rc = rec_sizes_from_json(&rs, sizes, a->path[F_SIZES], err)) < 0)
+        goto out;
+    if (!json_is_object(prof) || !(vals = json_array()) ||
+        !(size = json_object())) {
+        rc = err_set(err, PT_EDATA, "workload profile '%s' is not a mapping",
+                     a->workload);
+        goto out;
+    }
+    for (size_t i = 0; i < rs.n; i++)
+        json_array_append_new(vals, json_integer((json_int_t)rs.values[i]));
+    json_object_set_new(size, "dist", json_string("empirical"));
+    json_object_set_new(size, "values", vals);
+    vals = NULL;
+    json_object_set_new(prof, "size", size);
+    size = NULL;
+    snprintf(a->wl_profile, sizeof(a->wl_profile), "%s/workload.yaml",
+             a->tmp_dir);
+    rc = pt_json_write_file(prof, a->wl_profile, 1, err);
+out:
+    rec_sizes_release(&rs);
+    json_decref(vals);
+    json_decref(size);
+    json_decref(prof);
+    json_decref(sizes);
+    return rc;
+}
+
+/*
+ * An engine whose advice keeps the page size and moves the inline limit
+ * (PostgreSQL toast_tuple_target): write a copy of its profile with the
+ * recommended inline limit, so the simulator can compare the current and
+ * the recommended setting at the same page size. 0 and tuned_engine[0]
+ * = '\0' when the recommendation has no such knob.
+ */
+static int tuned_engine_profile(struct advise *a, const json_t *rec,
+                                double rec_ps, struct pt_err *err)
+{
+    const json_t *knob = json_object_get(rec, "inline_knob");
+    json_t *prof = NULL, *pg;
+    double limit = jnum(knob, "inline_limit");
+    size_t i;
+    int rc;
+
+    a->tuned_engine[0] = '\0';
+    if (!json_is_true(json_object_get(knob, "pays")) || !isfinite(limit))
+        return 0;
+    if ((rc = prof_load_named("engines", a->advise_engine, &prof, err)) < 0)
+        return rc;
+    json_array_foreach(json_object_get(prof, "pages"), i, pg)
+    {
+        if (jnum(pg, "page_size") != rec_ps)
+            continue;
+        json_object_set_new(pg, "inline_limit",
+                            json_integer((json_int_t)limit));
+        if (jnum(pg, "max_row") < limit)
+            json_object_set_new(pg, "max_row", json_integer((json_int_t)limit));
+    }
+    snprintf(a->tuned_engine, sizeof(a->tuned_engine), "%s/engine-tuned.yaml",
+             a->tmp_dir);
+    rc = pt_json_write_file(prof, a->tuned_engine, 1, err);
+    json_decref(prof);
+    if (rc < 0)
+        a->tuned_engine[0] = '\0';
+    return rc;
+}
+
+/*
+ * simulation.json of a same-page-size comparison: the two runs' results,
+ * each marked with its "setting", and the recommended run's MRC.
+ */
+static int merge_simulations(struct advise *a, const char *knob_name,
+                             double knob_default, double knob_value,
+                             struct pt_err *err)
+{
+    json_t *cur = NULL, *rec = NULL, *doc = NULL, *res, *r;
+    size_t i;
+    int rc;
+
+    if ((rc = pt_json_load(a->sim_cur, &cur, err)) < 0 ||
+        (rc = pt_json_load(a->sim_rec, &rec, err)) < 0)
+        goto out;
+    doc = json_pack("{s:i, s:[], s:{s:s, s:f, s:f}}", "schema_version", 1,
+                    "results", "comparison", "knob", knob_name, "current",
+                    knob_default, "recommended", knob_value);
+    res = json_object_get(doc, "results");
+    json_array_foreach(json_object_get(cur, "results"), i, r)
+    {
+        json_object_set_new(r, "setting", json_string("current"));
+        json_array_append(res, r);
+    }
+    json_array_foreach(json_object_get(rec, "results"), i, r)
+    {
+        json_object_set_new(r, "setting", json_string("recommended"));
+        json_array_append(res, r);
+    }
+    if (json_object_get(rec, "mrc"))
+        json_object_set(doc, "mrc", json_object_get(rec, "mrc"));
+    rc = pt_json_write_file(doc, a->path[F_SIM], a->common.force, err);
+out:
+    json_decref(cur);
+    json_decref(rec);
+    json_decref(doc);
+    return rc;
 }
 
 static int write_report(struct advise *a, const json_t *rec, double cur_ps,
@@ -513,6 +656,12 @@ static int write_report(struct advise *a, const json_t *rec, double cur_ps,
         assumptions,
         json_string("I/O times come from the device profile (OVERHEAD, "
                     "TRANSFERRATE); they are estimates, not measurements"));
+    {
+        size_t k;
+        json_t *vn;
+        json_array_foreach(a->validation_notes, k, vn)
+            json_array_append(assumptions, vn);
+    }
     json_object_set_new(model, "assumptions", assumptions);
 
     rc = pt_afile_open(&af, a->path[F_REPORT], a->common.force, err);
@@ -610,6 +759,13 @@ static int do_sample_monitor(struct advise *a)
         ab_add(&b, "--force");
     rc = ab_run(&b);
     return step(a, rc, "monitor");
+}
+
+/* The table part of --table [SCHEMA.]NAME (DDL names the table alone). */
+static const char *ddl_table(const char *table)
+{
+    const char *dot = strrchr(table, '.');
+    return dot ? dot + 1 : table;
 }
 
 static const char *dialect_for(const char *engine)
@@ -792,6 +948,7 @@ int cmd_advise(int argc, char **argv)
         a.tmp_slot = pt_tmpdir_register(a.tmp_dir);
     }
 
+    a.validation_notes = json_array();
     if (a.demo && (rc = demo_setup(&a)) != 0)
         goto out;
     if ((rc = do_sample_monitor(&a)) != 0)
@@ -806,10 +963,14 @@ int cmd_advise(int argc, char **argv)
     if (!a.demo && (a.validate_sim || a.validate_replay)) {
         snprintf(a.trace, sizeof(a.trace), "%s/trace.csv", a.tmp_dir);
         note(&a, "generating a validation trace from the sampled sizes");
+        if (empirical_profile(&a, &err) < 0) {
+            rc = cli_fail("advise", &err);
+            goto out;
+        }
         rc = step(&a,
-                  run("workload", "--profile", a.workload, "--sizes",
-                      a.path[F_SIZES], "--requests", a.requests, "--seed",
-                      a.seed, "-o", a.trace, "--quiet", NULL),
+                  run("workload", "--profile", a.wl_profile, "--requests",
+                      a.requests, "--seed", a.seed, "-o", a.trace, "--quiet",
+                      NULL),
                   "workload");
         if (rc)
             goto out;
@@ -857,10 +1018,53 @@ int cmd_advise(int argc, char **argv)
     snprintf(pages, sizeof(pages), "%.0f", rec_pages);
 
     if (a.validate_sim) {
+        if (tuned_engine_profile(&a, rec, rec_ps, &err) < 0) {
+            rc = cli_fail("advise", &err);
+            goto out;
+        }
+    }
+    if (a.validate_sim && a.tuned_engine[0] && cur_ps == rec_ps) {
+        /* same page size, another inline limit: two runs, one file */
+        const json_t *k = json_object_get(rec, "inline_knob");
+        const char *kn = json_string_value(json_object_get(k, "name"));
+        note(&a,
+             "validating by simulation: %s %.0f vs %.0f at %.0fK pages and "
+             "%s bytes of buffer pool",
+             kn ? kn : "inline limit", jnum(k, "default"), jnum(k, "value"),
+             rec_ps / 1024, bp_bytes);
+        snprintf(a.sim_cur, sizeof(a.sim_cur), "%s/sim-current.json",
+                 a.tmp_dir);
+        snprintf(a.sim_rec, sizeof(a.sim_rec), "%s/sim-recommended.json",
+                 a.tmp_dir);
+        rc = step(&a,
+                  run("simulate", "--trace", a.trace, "--engine",
+                      a.advise_engine, "--page-size", rec_s, "--bufferpool",
+                      bp_bytes, "--json", "-o", a.sim_cur, "--quiet", NULL),
+                  "simulate (current)");
+        if (!rc)
+            rc = step(&a,
+                      run("simulate", "--trace", a.trace, "--engine",
+                          a.tuned_engine, "--page-size", rec_s, "--bufferpool",
+                          bp_bytes, "--mrc", "--json", "-o", a.sim_rec,
+                          "--quiet", NULL),
+                      "simulate (recommended)");
+        if (rc)
+            goto out;
+        if (merge_simulations(&a, kn ? kn : "inline_limit", jnum(k, "default"),
+                              jnum(k, "value"), &err) < 0) {
+            rc = cli_fail("advise", &err);
+            goto out;
+        }
+    } else if (a.validate_sim) {
         note(&a,
              "validating by simulation: %.0fK vs %.0fK pages at %s "
-             "of buffer pool",
+             "bytes of buffer pool",
              cur_ps / 1024, rec_ps / 1024, bp_bytes);
+        if (cur_ps == rec_ps)
+            json_array_append_new(
+                a.validation_notes,
+                json_string("the current page size is the recommended one: "
+                            "the simulation shows that one configuration"));
         rc = step(&a,
                   run("simulate", "--trace", a.trace, "--engine",
                       a.advise_engine, "--page-size", ps_list, "--bufferpool",
@@ -869,6 +1073,20 @@ int cmd_advise(int argc, char **argv)
                   "simulate");
         if (rc)
             goto out;
+    }
+    if (a.validate_replay && cur_ps == rec_ps) {
+        /* the built-in store differs only by page size: nothing to show */
+        note(&a,
+             "replay skipped: the current and the recommended page size "
+             "are the same (%.0fK)",
+             rec_ps / 1024);
+        json_array_append_new(
+            a.validation_notes,
+            json_string("replay skipped: the built-in SQLite store can only "
+                        "compare page sizes, and the current page size is "
+                        "the recommended one"));
+        a.validate_replay = 0;
+        a.path[F_REPLAY][0] = '\0';
     }
     if (a.validate_replay) {
         note(&a, "validating by replay on the built-in store: %.0fK vs %.0fK",
@@ -884,9 +1102,14 @@ int cmd_advise(int argc, char **argv)
 
     note(&a, "writing DDL (%s)", a.dialect);
     rc = step(&a,
-              run("ddl", "--recommendation", a.path[F_REC], "--dialect",
-                  a.dialect, "--out-dir", a.out_dir, "--quiet",
-                  a.common.force ? "--force" : NULL, NULL),
+              strcmp(a.dialect, "db2") != 0 && a.table
+                  ? run("ddl", "--recommendation", a.path[F_REC], "--dialect",
+                        a.dialect, "--table", ddl_table(a.table), "--out-dir",
+                        a.out_dir, "--quiet", a.common.force ? "--force" : NULL,
+                        NULL)
+                  : run("ddl", "--recommendation", a.path[F_REC], "--dialect",
+                        a.dialect, "--out-dir", a.out_dir, "--quiet",
+                        a.common.force ? "--force" : NULL, NULL),
               "ddl");
     if (rc)
         goto out;
@@ -918,6 +1141,8 @@ int cmd_advise(int argc, char **argv)
         json_object_get(rec, "reasons"), "drift", drift, "drift_details", why,
         "files", out_names[F_SIZES], out_names[F_MONITOR], out_names[F_REC],
         out_names[F_CREATE], out_names[F_ROLLBACK], out_names[F_REPORT]);
+    if (summary && json_object_get(rec, "settings"))
+        json_object_set(summary, "settings", json_object_get(rec, "settings"));
     if (a.validate_sim)
         json_array_append_new(json_object_get(summary, "files"),
                               json_string(out_names[F_SIM]));
@@ -949,10 +1174,41 @@ int cmd_advise(int argc, char **argv)
         out_table_setf(&t, 1, "%.0fK", cur_ps / 1024);
         out_table_add_row(&t);
         out_table_setf(&t, 0, "buffer pool");
-        out_table_setf(&t, 1, "%s pages of %.0fK (%s)", pages, rec_ps / 1024,
-                       json_string_value(json_object_get(
-                           json_object_get(rec, "bufferpool"), "name")));
+        out_table_setf(
+            &t, 1, "%s pages of %.0fK (%s)", pages, rec_ps / 1024,
+            strcmp(a.advise_engine, "db2") != 0 &&
+                    json_is_string(json_object_get(
+                        json_object_get(mon, "current"), "bufferpool"))
+                ? json_string_value(json_object_get(
+                      json_object_get(mon, "current"), "bufferpool"))
+                : json_string_value(json_object_get(
+                      json_object_get(rec, "bufferpool"), "name")));
         out_table_add_row(&t);
+        if (json_object_size(json_object_get(rec, "settings")) > 0) {
+            /* the engine's own vocabulary (toast_tuple_target, ...) */
+            char set[1024] = "";
+            size_t off = 0;
+            const char *k;
+            json_t *sv;
+            json_object_foreach(json_object_get(rec, "settings"), k, sv)
+            {
+                int n;
+                if (json_is_integer(sv))
+                    n = snprintf(set + off, sizeof(set) - off, "%s%s=%lld",
+                                 off ? " " : "", k,
+                                 (long long)json_integer_value(sv));
+                else
+                    n = snprintf(
+                        set + off, sizeof(set) - off, "%s%s=%s", off ? " " : "",
+                        k, json_string_value(sv) ? json_string_value(sv) : "?");
+                if (n < 0 || (size_t)n >= sizeof(set) - off)
+                    break;
+                off += (size_t)n;
+            }
+            out_table_setf(&t, 0, "%s settings", a.advise_engine);
+            out_table_setf(&t, 1, "%s", set);
+            out_table_add_row(&t);
+        }
         out_table_setf(&t, 0, "drift");
         snprintf(v, sizeof(v), "%s", drift ? why : "none");
         for (char *nl = strchr(v, '\n'); nl; nl = strchr(nl, '\n'))
@@ -983,6 +1239,7 @@ out:
     json_decref(summary);
     json_decref(rec);
     json_decref(mon);
+    json_decref(a.validation_notes);
     remove_tree(a.tmp_dir);
     pt_tmpdir_unregister(a.tmp_slot);
     return rc;
