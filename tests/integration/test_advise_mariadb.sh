@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test_advise_mariadb.sh — `pagetune advise` against the integration
+# MariaDB: a SESSIONS table with realistic mixed session sizes (most
+# 1.5..6 KB in SMALL, some 8..30 KB in MEDIUM, a few 40..120 KB in LARGE).
+# advise leaves the six files with InnoDB advice (innodb_page_size — a new
+# instance, ROW_FORMAT, innodb_buffer_pool_size; never DB2 buffer pools),
+# validates 16K against the recommended page size by simulation and replay,
+# and --fail-on drift exits 1 because the running page size is off.
+. "$(dirname "$0")/lib.sh"
+need_env PT_MARIADB_CONNECT PT_MARIADB_SOCK
+need_cmd mariadb python3
+
+N=1500
+my_sql <<SQL
+DROP TABLE IF EXISTS SESSIONS;
+CREATE TABLE SESSIONS (ID varchar(128) NOT NULL, PROPID varchar(128) NOT NULL,
+  APPNAME varchar(128), LISTENERCNT smallint, LASTACCESS bigint,
+  CREATIONTIME bigint, MAXINACTIVETIME int, USERNAME varchar(256),
+  SMALL mediumblob, MEDIUM mediumblob, LARGE longblob,
+  PRIMARY KEY (ID, PROPID)) ENGINE=InnoDB;
+INSERT INTO SESSIONS (ID, PROPID, APPNAME, USERNAME, SMALL, MEDIUM, LARGE)
+SELECT CONCAT('sess', seq), CONCAT('sess', seq), 'shop', 'anonymous',
+  IF(s <= 3122, b, NULL), IF(s > 3122 AND s <= 32700, b, NULL), IF(s > 32700, b, NULL)
+FROM (SELECT seq, s, LEFT(REPEAT(SHA2(seq, 512), s DIV 128 + 1), s) AS b
+      FROM (SELECT seq, CASE WHEN seq % 20 = 0 THEN 40000 + (seq * 7919) % 80000
+                             WHEN seq % 4 = 0 THEN 8000 + (seq * 7919) % 22000
+                             ELSE 1500 + (seq * 7919) % 4500 END AS s
+            FROM seq_1_to_$N) x) y;
+SQL
+
+ADV="$T/advice"
+expect_rc 0 "advise" "$PAGETUNE" advise --connect "$PT_MARIADB_CONNECT" --monitor-seconds 1 \
+    --requests 5000 --out-dir "$ADV" --json -q
+printf '%s' "$OUT" >"$T/summary.json"
+for f in sizes.json monitor.json recommendation.json create.sql rollback.sql report.html; do
+    [ -s "$ADV/$f" ] && pass || fail "advise left no $f"
+done
+expect_py "summary: engine mysql, a larger page than the running 16K" \
+    'd["engine"] == "mysql" and d["current"]["page_size"] == 16384 and d["recommended"]["page_size"] > 16384 and d["drift"] and d["settings"]["new_instance"] == "yes"' "$T/summary.json"
+expect_py "sizes sampled from SESSIONS" 'd["count"] == '"$N"' and d["source"]["engine"] == "mysql"' "$ADV/sizes.json"
+expect_py "recommendation in InnoDB's vocabulary" \
+    'd["engine"] == "mysql" and d["settings"]["row_format"] == "DYNAMIC" and d["settings"]["innodb_page_size"] == d["page_size"] and any("NEW instance" in r for r in d["reasons"])' "$ADV/recommendation.json"
+C=$(cat "$ADV/create.sql")
+expect_contains "$C" "innodb_page_size CANNOT change on a running instance" "create.sql: new instance"
+expect_contains "$C" "ALTER TABLE SESSIONS ROW_FORMAT=DYNAMIC;" "create.sql: row format"
+expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size =" "create.sql: buffer pool"
+case "$C" in *BUFFERPOOL*|*"CREATE TABLESPACE"*) fail "DB2 DDL in a MariaDB advice" ;; *) pass ;; esac
+expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE SESSIONS ROW_FORMAT=DEFAULT;" "rollback.sql"
+RPS=$(pyjson "$ADV/recommendation.json" 'd["page_size"]')
+expect_py "simulation: 16K and the recommended page size with InnoDB rules" \
+    'sorted(r["page_size"] for r in d["results"]) == [16384, '"$RPS"']' "$ADV/simulation.json"
+expect_py "replay: 16K and the recommended page size" \
+    'sorted(r["page_size"] for r in d["results"]) == [16384, '"$RPS"']' "$ADV/replay.json"
+H=$(cat "$ADV/report.html")
+expect_contains "$H" "engine mysql" "report names the engine"
+expect_contains "$H" "innodb_page_size" "report carries the advice"
+
+expect_rc 1 "--fail-on drift" "$PAGETUNE" advise --connect "$PT_MARIADB_CONNECT" \
+    --monitor-seconds 1 --validate none --out-dir "$T/gate" --fail-on drift -q
+
+my_sql -e "DROP TABLE SESSIONS"
+finish
