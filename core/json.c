@@ -39,6 +39,8 @@ int pt_json_loadb(const char *buf, size_t len, const char *name, json_t **out,
 {
     json_error_t je;
 
+    memset(&je, 0, sizeof(je)); /* jansson may leave the code byte unset */
+
     *out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (!*out)
         return load_error(name, &je, err);
