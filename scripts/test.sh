@@ -2,8 +2,13 @@
 # test.sh — the whole test suite, as README and .ci/run run it:
 #   installs what is missing (Debian 12, root), builds with -Werror, starts
 #   real PostgreSQL and MariaDB servers on 127.0.0.1, runs unit, CLI and
-#   integration tests, then the same under ASan+UBSan, then the style checks.
+#   integration tests, then the same under ASan+UBSan, then every fuzz
+#   target for a short time (libFuzzer, scripts/fuzz.sh), then the unit,
+#   fault, fuzz-regression and CLI tests once under valgrind memcheck, then
+#   the style checks.
 # Servers are stopped by PID on every exit path.
+# Environment: PT_FUZZ_SECONDS (per fuzz target, default 20; 0 skips),
+# PT_VALGRIND_ALL=1 (also the slowest tests under valgrind, see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -12,7 +17,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 bash scripts/install-deps.sh --test
 
 echo "== build (warnings are errors)" >&2
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPT_WERROR=ON >/dev/null
+# valgrind (ctest -T memcheck): a memory error or a definite/indirect leak
+# fails the test
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPT_WERROR=ON \
+    "-DMEMORYCHECK_COMMAND_OPTIONS=--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect" \
+    >/dev/null
 cmake --build build -j "$jobs"
 
 echo "== build (AddressSanitizer + UndefinedBehaviorSanitizer)" >&2
@@ -35,6 +44,30 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "== tests under ASan+UBSan" >&2
 ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+fuzz_s=${PT_FUZZ_SECONDS:-20}
+if [ "$fuzz_s" -gt 0 ]; then
+    echo "== fuzz targets, ${fuzz_s} s each (libFuzzer + ASan + UBSan)" >&2
+    FUZZ_JOBS=$jobs bash scripts/fuzz.sh "$fuzz_s"
+fi
+
+echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
+# Under valgrind the simulation-heavy tests take many minutes; they run
+# under ASan above and under valgrind with PT_VALGRIND_ALL=1.
+vg_skip='^(unit\.test_sim|cli\.test_advise|cli\.test_replay)$'
+vg_args=(-E "$vg_skip")
+[ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
+ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \
+    --output-on-failure -j "$jobs"
+vg=$(mktemp -d /tmp/pagetune-valgrind.XXXXXX)
+PT_VALGRIND=$vg ctest --test-dir build -L cli "${vg_args[@]}" \
+    --output-on-failure -j "$jobs" --timeout 2400
+if [ -n "$(find "$vg" -type f -size +0)" ]; then
+    echo "test.sh: valgrind reports:" >&2
+    find "$vg" -type f -size +0 -exec cat {} + | head -n 60 >&2
+    exit 1
+fi
+rm -rf "$vg"
 
 echo "== style and module boundaries" >&2
 bash scripts/check-style.sh
