@@ -52,9 +52,10 @@ if [ "$fuzz_s" -gt 0 ]; then
 fi
 
 echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
-# Under valgrind the simulation-heavy tests take many minutes; they run
-# under ASan above and under valgrind with PT_VALGRIND_ALL=1.
-vg_skip='^(unit\.test_sim|cli\.test_advise|cli\.test_replay)$'
+# Under valgrind (20-50x slower) the tests that simulate, replay or write
+# large traces take minutes each; to keep CI short they run under ASan
+# above, and under valgrind with PT_VALGRIND_ALL=1 (before a release).
+vg_skip='^(unit\.test_sim|cli\.test_(advise|replay|workload|recommend))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \
