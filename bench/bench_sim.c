@@ -127,10 +127,12 @@ static double parse_run(const char *path, uint64_t *n)
     return t0;
 }
 
+static uint64_t mrc_seed = 1;
+
 static double mrc_run(const char *path, double rate, struct sim_mrc **out)
 {
     struct sim_trace_reader *r = open_or_die(path);
-    struct sim_mrc *m = sim_mrc_new(rate, 1);
+    struct sim_mrc *m = sim_mrc_new(rate, mrc_seed);
     struct sim_req q[8];
     struct pt_err err;
     double t0 = now_s();
@@ -277,8 +279,14 @@ static int cmd_shards(const char *bin, double rate)
     t_e = mrc_run(bin, 1.0, &exact);
     t_s = mrc_run(bin, rate, &sh);
     top = sim_mrc_max_size(exact);
+    /*
+     * Over 100 log-spaced sizes from 1/R (the smallest size a 1/R sample
+     * resolves: one sampled key stands for 1/R keys) to all keys, and
+     * separately over the sizes below 1/R.
+     */
     for (i = 0; i < 100; i++) {
-        uint64_t size = (uint64_t)llround(pow((double)top, i / 99.0));
+        double lo = log(1.0 / rate), hi = log((double)top);
+        uint64_t size = (uint64_t)llround(exp(lo + (hi - lo) * i / 99.0));
         double e =
             fabs(sim_mrc_hit_ratio(exact, size) - sim_mrc_hit_ratio(sh, size));
         mae += e;
@@ -287,12 +295,22 @@ static int cmd_shards(const char *bin, double rate)
         n++;
     }
     mae /= n;
-    printf("SHARDS R=%g vs exact over %d log-spaced sizes 1..%llu: MAE "
-           "%.5f (target <= 0.01), max error %.5f; time %.2f s vs exact "
-           "%.2f s\n",
-           rate, n, (unsigned long long)top, mae, maxe, t_s, t_e);
-    for (i = 0; i <= 4; i++) {
-        uint64_t size = (uint64_t)pow(10.0, i + 1);
+    printf("SHARDS R=%g (seed %llu) vs exact over %d log-spaced sizes "
+           "%.0f..%llu: MAE %.5f (target <= 0.01), max error %.5f; time "
+           "%.2f s vs exact %.2f s\n",
+           rate, (unsigned long long)mrc_seed, n, 1.0 / rate,
+           (unsigned long long)top, mae, maxe, t_s, t_e);
+    for (i = 0, mae = 0; i < 100; i++) {
+        uint64_t size = (uint64_t)llround(exp(log((double)top) * i / 99.0));
+        mae +=
+            fabs(sim_mrc_hit_ratio(exact, size) - sim_mrc_hit_ratio(sh, size)) /
+            100.0;
+    }
+    printf("  over sizes 1..%llu (below 1/R a sample cannot resolve): MAE "
+           "%.5f\n",
+           (unsigned long long)top, mae);
+    for (i = 0; i <= 5; i++) {
+        uint64_t size = (uint64_t)pow(10.0, i);
         printf("  size %8llu: exact %.4f, SHARDS %.4f\n",
                (unsigned long long)size, sim_mrc_hit_ratio(exact, size),
                sim_mrc_hit_ratio(sh, size));
@@ -308,9 +326,12 @@ int main(int argc, char **argv)
         return cmd_speed(argv[2], argc > 3 ? argv[3] : NULL);
     if (argc >= 3 && strcmp(argv[1], "policies") == 0)
         return cmd_policies(argv[2]);
-    if (argc >= 3 && strcmp(argv[1], "shards") == 0)
+    if (argc >= 3 && strcmp(argv[1], "shards") == 0) {
+        if (argc > 4)
+            mrc_seed = strtoull(argv[4], NULL, 10);
         return cmd_shards(argv[2], argc > 3 ? atof(argv[3]) : 0.01);
+    }
     fprintf(stderr, "usage: bench_sim speed BIN [CSV] | policies BIN | "
-                    "shards BIN [RATE]\n");
+                    "shards BIN [RATE [SEED]]\n");
     return 64;
 }

@@ -148,7 +148,10 @@ char *sim_policy_names(char *buf, size_t len);
  * fills, so memory stays O(distinct keys)). With sample_rate < 1 only keys
  * whose hash falls under the rate are tracked and distances are scaled by
  * 1/R (SHARDS, Waldspurger et al., FAST '15, fixed-rate), with the
- * SHARDS-adj correction of the first bucket at the end.
+ * SHARDS-adj correction of the first bucket at the end. Variant: keys that
+ * reach 0.25/R references are promoted to exact tracking (weight 1), so a
+ * few very hot keys falling in or out of the sample no longer swing the
+ * curve; this costs a reference counter per key (mrc.c).
  *
  * Semantics match the fixed-size LRU of the driver: a counted reference
  * (a get) is a hit at size C iff its distance <= C; an uncounted reference
