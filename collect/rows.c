@@ -16,12 +16,12 @@ int coll_rows_init(struct coll_rows *rows, size_t n_cols,
                    const char *const *names)
 {
     memset(rows, 0, sizeof(*rows));
-    rows->names = calloc(n_cols ? n_cols : 1, sizeof(*rows->names));
+    rows->names = pt_calloc(n_cols ? n_cols : 1, sizeof(*rows->names));
     if (!rows->names)
         return PT_EINTERNAL;
     rows->n_cols = n_cols;
     for (size_t i = 0; i < n_cols; i++) {
-        rows->names[i] = strdup(names[i] ? names[i] : "");
+        rows->names[i] = pt_strdup(names[i] ? names[i] : "");
         if (!rows->names[i]) {
             coll_rows_release(rows);
             return PT_EINTERNAL;
@@ -33,15 +33,15 @@ int coll_rows_init(struct coll_rows *rows, size_t n_cols,
 int coll_rows_add(struct coll_rows *rows, const char *const *cells)
 {
     size_t base = rows->n_rows * rows->n_cols;
-    char **nc =
-        realloc(rows->cells, (base + rows->n_cols + 1) * sizeof(*rows->cells));
+    char **nc = pt_realloc(rows->cells,
+                           (base + rows->n_cols + 1) * sizeof(*rows->cells));
     if (!nc)
         return PT_EINTERNAL;
     rows->cells = nc;
     for (size_t i = 0; i < rows->n_cols; i++) {
         nc[base + i] = NULL;
         if (cells[i]) {
-            nc[base + i] = strdup(cells[i]);
+            nc[base + i] = pt_strdup(cells[i]);
             if (!nc[base + i]) {
                 for (size_t j = 0; j < i; j++)
                     free(nc[base + j]);
@@ -148,7 +148,7 @@ int coll_snapshot_add(struct coll_snapshot *s, const char *scope,
 
     if (s->n == s->cap) {
         size_t ncap = s->cap ? s->cap * 2 : 64;
-        struct coll_metric *nm = realloc(s->m, ncap * sizeof(*nm));
+        struct coll_metric *nm = pt_realloc(s->m, ncap * sizeof(*nm));
         if (!nm)
             return PT_EINTERNAL;
         s->m = nm;
@@ -190,7 +190,7 @@ int coll_snapshot_deltas(const struct coll_snapshot *a,
 
     *out = NULL;
     *n = 0;
-    d = calloc(b->n ? b->n : 1, sizeof(*d));
+    d = pt_calloc(b->n ? b->n : 1, sizeof(*d));
     if (!d)
         return err_set(err, PT_EINTERNAL, "out of memory");
     for (size_t i = 0; i < b->n; i++) {
