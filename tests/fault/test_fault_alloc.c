@@ -11,6 +11,7 @@
  * allocation sites a real run reaches.
  */
 #include "analyzers/analyzers.h"
+#include "collect/collect.h"
 #include "ddl/ddl.h"
 #include "sim/sim.h"
 
@@ -465,6 +466,71 @@ static void test_simulator(void **state)
     }
 }
 
+/* ---- monitor adapters (collect/) --------------------------------------- */
+
+/*
+ * A pg_settings / pg_stat_database / SHOW GLOBAL STATUS result as the
+ * adapters receive it, parsed into two snapshots and their deltas, as
+ * `monitor` does with every pair of snapshots.
+ */
+static int op_monitor_rows(void *vctx, struct pt_err *err)
+{
+    static const char *const set_cols[] = {"NAME", "SETTING", "UNIT"};
+    static const char *const set_rows[][3] = {
+        {"block_size", "8192", NULL}, {"shared_buffers", "16384", "8kB"}};
+    static const char *const st_cols[] = {"Variable_name", "Value"};
+    static const char *const st_rows[][2] = {
+        {"Innodb_buffer_pool_read_requests", "100000"},
+        {"Innodb_buffer_pool_reads", "12"},
+        {"Innodb_page_size", "16384"},
+        {"Innodb_buffer_pool_pages_total", "8191"}};
+    struct coll_rows set, st;
+    struct coll_snapshot a, b;
+    struct coll_delta *d = NULL;
+    size_t n = 0;
+    int rc = 0;
+    (void)vctx;
+
+    memset(&set, 0, sizeof(set));
+    memset(&st, 0, sizeof(st));
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    if (coll_rows_init(&set, 3, set_cols) < 0 ||
+        coll_rows_add(&set, set_rows[0]) < 0 ||
+        coll_rows_add(&set, set_rows[1]) < 0 ||
+        coll_rows_init(&st, 2, st_cols) < 0) {
+        rc = err_set(err, PT_EINTERNAL, "out of memory building rows");
+        goto out;
+    }
+    for (size_t i = 0; i < 4; i++)
+        if (coll_rows_add(&st, st_rows[i]) < 0) {
+            rc = err_set(err, PT_EINTERNAL, "out of memory building rows");
+            goto out;
+        }
+    if ((rc = coll_pg_parse_settings(&set, &a, err)) < 0 ||
+        (rc = coll_mysql_parse_status(&st, &a, err)) < 0 ||
+        (rc = coll_pg_parse_settings(&set, &b, err)) < 0 ||
+        (rc = coll_mysql_parse_status(&st, &b, err)) < 0)
+        goto out;
+    b.t_s = 1;
+    rc = coll_snapshot_deltas(&a, &b, &d, &n, err);
+    if (rc == 0)
+        assert_true(n > 0);
+out:
+    free(d);
+    coll_snapshot_release(&a);
+    coll_snapshot_release(&b);
+    coll_rows_release(&set);
+    coll_rows_release(&st);
+    return rc;
+}
+
+static void test_monitor_rows(void **state)
+{
+    (void)state;
+    sweep("monitor adapter rows", op_monitor_rows, NULL);
+}
+
 /* ---- output files ------------------------------------------------------ */
 
 static int op_afile(void *vctx, struct pt_err *err)
@@ -504,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_ddl),
         cmocka_unit_test(test_trace_reader),
         cmocka_unit_test(test_simulator),
+        cmocka_unit_test(test_monitor_rows),
         cmocka_unit_test(test_output_file),
     };
     return cmocka_run_group_tests(tests, setup_traces, teardown_traces);
