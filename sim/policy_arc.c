@@ -185,9 +185,14 @@ static void arc_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void arc_prefetch(const struct sim_policy *p, uint32_t key)
+static void arc_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct arc *)p)->map, key);
+    const struct arc *c = (const struct arc *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_arc = {

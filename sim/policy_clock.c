@@ -103,9 +103,14 @@ static void clock_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void clock_prefetch(const struct sim_policy *p, uint32_t key)
+static void clock_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct clock *)p)->map, key);
+    const struct clock *c = (const struct clock *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_clock = {

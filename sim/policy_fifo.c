@@ -89,9 +89,14 @@ static void fifo_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void fifo_prefetch(const struct sim_policy *p, uint32_t key)
+static void fifo_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct fifo *)p)->map, key);
+    const struct fifo *c = (const struct fifo *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_fifo = {

@@ -93,9 +93,14 @@ static void lru_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void lru_prefetch(const struct sim_policy *p, uint32_t key)
+static void lru_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct lru *)p)->map, key);
+    const struct lru *c = (const struct lru *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_lru = {

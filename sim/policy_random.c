@@ -97,9 +97,10 @@ static void rnd_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void rnd_prefetch(const struct sim_policy *p, uint32_t key)
+static void rnd_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct rnd *)p)->map, key);
+    if (stage == 0)
+        sim_keymap_prefetch(&((const struct rnd *)p)->map, key);
 }
 
 const struct sim_policy_ops sim_policy_random = {

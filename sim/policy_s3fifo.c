@@ -196,9 +196,14 @@ static void s3_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void s3_prefetch(const struct sim_policy *p, uint32_t key)
+static void s3_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct s3fifo *)p)->map, key);
+    const struct s3fifo *c = (const struct s3fifo *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_s3fifo = {

@@ -112,9 +112,14 @@ static void sieve_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void sieve_prefetch(const struct sim_policy *p, uint32_t key)
+static void sieve_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct sieve *)p)->map, key);
+    const struct sieve *c = (const struct sieve *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_sieve = {

@@ -137,9 +137,14 @@ static void twoq_destroy(struct sim_policy *p)
     free(c);
 }
 
-static void twoq_prefetch(const struct sim_policy *p, uint32_t key)
+static void twoq_prefetch(const struct sim_policy *p, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&((const struct twoq *)p)->map, key);
+    const struct twoq *c = (const struct twoq *)p;
+
+    if (stage == 0)
+        sim_keymap_prefetch(&c->map, key);
+    else
+        sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
 const struct sim_policy_ops sim_policy_twoq = {

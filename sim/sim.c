@@ -406,13 +406,14 @@ static int app_del(struct sim *s, unsigned self, const struct sim_req *q)
     return 0;
 }
 
-void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead)
+void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
+                  int stage)
 {
     const struct sim_policy *m = s->srv[(s->rr + ahead) % s->cfg.servers].mem;
 
     if (m && m->ops->prefetch)
-        m->ops->prefetch(m, (uint32_t)key_id);
-    if (s->app_mrc)
+        m->ops->prefetch(m, (uint32_t)key_id, stage);
+    if (s->app_mrc && stage == 0)
         sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id);
 }
 
@@ -642,11 +643,16 @@ int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
                 break;
             }
             for (i = 0; i < n; i++)
-                sim_prefetch(sims[i], q->key_id, (unsigned)(head - tail));
+                sim_prefetch(sims[i], q->key_id, (unsigned)(head - tail), 0);
             head++;
         }
         if (tail == head)
             break;
+        if (head - tail > RUN_AHEAD / 2) /* stage 1, half-way there */
+            for (i = 0; i < n; i++)
+                sim_prefetch(sims[i],
+                             ring[(tail + RUN_AHEAD / 2) % RUN_AHEAD].key_id,
+                             RUN_AHEAD / 2, 1);
         for (i = 0; i < n; i++)
             if ((rc = sim_feed(sims[i], &ring[tail % RUN_AHEAD], err)) < 0)
                 return rc;

@@ -118,10 +118,12 @@ struct sim_policy_ops {
     /* Entries cached now. */
     uint64_t (*count)(const struct sim_policy *p);
     /*
-     * Optional (may be NULL): start loading what access(key) will touch
-     * first, so the driver can overlap the cache miss with other work.
+     * Optional (may be NULL): start loading what access(key) will touch,
+     * so the driver can overlap cache misses with other work. Stage 0 (a
+     * few requests ahead): the key's slot in the key map; stage 1 (closer,
+     * when stage 0 has landed): the key's entry.
      */
-    void (*prefetch)(const struct sim_policy *p, uint32_t key);
+    void (*prefetch)(const struct sim_policy *p, uint32_t key, int stage);
     void (*destroy)(struct sim_policy *p);
 };
 
@@ -282,7 +284,8 @@ int sim_feed(struct sim *s, const struct sim_req *req, struct pt_err *err);
  * Hint that `key_id` is the next request's key: prefetches the state it
  * will touch (a caller reading one request ahead hides a cache miss).
  */
-void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead);
+void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
+                  int stage);
 /*
  * Replay a whole trace through n simulators (each sees every request),
  * reading a few requests ahead to prefetch. `progress` (may be NULL) is

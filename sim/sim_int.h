@@ -154,6 +154,19 @@ static inline void sim_pool_put(struct sim_pool *p, uint32_t i)
     p->free_head = i;
 }
 
+/*
+ * Prefetch stage 1: the key map's line should be cached by now (stage 0
+ * ran a few requests earlier); start loading the key's node.
+ */
+static inline void sim_pool_prefetch(const struct sim_pool *p,
+                                     const struct sim_keymap *m, uint32_t key)
+{
+    uint32_t i = sim_keymap_get(m, key);
+
+    if (i)
+        __builtin_prefetch(&p->nd[i]);
+}
+
 static inline void sim_pool_release(struct sim_pool *p)
 {
     free(p->nd);
