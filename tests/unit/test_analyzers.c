@@ -544,6 +544,206 @@ static void test_out_of_memory(void **state)
     }
 }
 
+/* ---- other engines (issue 5) -------------------------------------------- */
+
+static int load_engine(const char *name, struct rec_engine *e)
+{
+    struct pt_err err;
+    json_t *p;
+    int rc;
+
+    if (prof_load_named("engines", name, &p, &err) < 0) {
+        print_error("%s\n", err.msg);
+        return -1;
+    }
+    rc = rec_engine_from_json(e, p, name, &err);
+    if (rc < 0)
+        print_error("%s\n", err.msg);
+    json_decref(p);
+    return rc;
+}
+
+static const char *setting(const struct rec_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_settings; i++)
+        if (strcmp(r->settings[i].name, name) == 0)
+            return r->settings[i].value;
+    return NULL;
+}
+
+static int has_reason(const struct rec_result *r, const char *needle)
+{
+    for (size_t i = 0; i < r->n_reasons; i++)
+        if (strstr(r->reasons[i], needle))
+            return 1;
+    return 0;
+}
+
+static void test_engine_profiles(void **state)
+{
+    struct rec_engine e;
+    const struct rec_page_rule *p;
+    (void)state;
+
+    /* PostgreSQL: one 8K page, TOAST buffered, the knob's documented range */
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    assert_int_equal(e.n_pages, 1);
+    assert_int_equal(e.pages[0].page_size_bytes, 8192);
+    assert_true(e.outline_buffered);
+    assert_true(e.knob.present);
+    assert_string_equal(e.knob.name, "toast_tuple_target");
+    assert_int_equal(e.knob.min, 128);
+    assert_int_equal(e.knob.max, 8160);
+    assert_int_equal(e.knob.default_value, 2032);
+    /* default inline limit = TOAST_TUPLE_THRESHOLD - offset */
+    assert_int_equal(e.pages[0].inline_limit_bytes, 2032 - e.knob.offset_bytes);
+    assert_int_equal(rec_engine_place(&e, &e.pages[0], 3072), 1);
+
+    /* InnoDB: 4K..64K, row limit about half a page, 16383 at 64K */
+    assert_int_equal(load_engine("mysql", &e), 0);
+    assert_int_equal(e.n_pages, 5);
+    assert_int_equal(e.pages[4].page_size_bytes, 65536);
+    assert_int_equal(e.pages[4].max_row_bytes, 16383);
+    p = rec_engine_page(&e, 16384);
+    assert_non_null(p);
+    assert_int_equal(p->max_row_bytes, 8126);
+    assert_true(e.outline_buffered);
+    assert_int_equal(e.outline[0].descriptor_bytes, 20);
+
+    /* SQLite: X = U - 35 bounds the payload at every page size */
+    assert_int_equal(load_engine("sqlite", &e), 0);
+    assert_int_equal(e.n_pages, 7);
+    for (size_t i = 0; i < e.n_pages; i++) {
+        assert_int_equal(e.pages[i].max_row_bytes,
+                         e.pages[i].page_size_bytes - 35);
+        assert_int_equal(e.pages[i].outline_payload_bytes,
+                         e.pages[i].page_size_bytes - 4);
+        assert_true(e.pages[i].inline_limit_bytes < e.pages[i].max_row_bytes);
+    }
+
+    /* Oracle: 2K..32K blocks, ~4000-byte in-row LOBs, NOCACHE = direct */
+    assert_int_equal(load_engine("oracle", &e), 0);
+    assert_int_equal(e.pages[0].page_size_bytes, 2048);
+    assert_int_equal(e.pages[e.n_pages - 1].page_size_bytes, 32768);
+    assert_int_equal(rec_engine_page(&e, 8192)->inline_limit_bytes, 3964);
+    assert_false(e.outline_buffered);
+}
+
+static void test_postgresql_knob(void **state)
+{
+    /* 3 KB objects: TOASTed at the default, inline at the tuned target */
+    struct rec_engine e;
+    uint64_t v[200];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    for (size_t i = 0; i < 200; i++)
+        v[i] = 3072;
+    in.engine = &e;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 200;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[0].page_size_bytes, 8192);
+    assert_true(r->cand[0].inline_fraction == 0);
+    /* heap page + 2 TOAST index pages + 1 chunk page */
+    assert_true(fabs(r->cand[0].buffered_reads - 4.0) < 1e-9);
+    assert_true(r->knob_evaluated);
+    assert_true(r->knob_pays);
+    /* 3072 + offset, rounded up to MAXALIGN */
+    assert_int_equal(r->knob_value, (3072 + e.knob.offset_bytes + 7) / 8 * 8);
+    assert_true(r->tuned.inline_fraction == 1.0);
+    assert_true(fabs(r->tuned.buffered_reads - 1.0) < 1e-9);
+    assert_string_equal(setting(r, "toast_tuple_target"), "3304");
+    assert_string_equal(setting(r, "storage"), "EXTENDED");
+    assert_string_equal(setting(r, "rewrite"), "yes");
+    assert_true(has_reason(r, "VACUUM FULL"));
+    assert_true(has_reason(r, "BLCKSZ"));
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_non_null(doc);
+    assert_int_equal(
+        json_integer_value(json_object_get(json_object_get(doc, "settings"),
+                                           "toast_tuple_target")),
+        3304);
+    assert_true(json_is_true(
+        json_object_get(json_object_get(doc, "inline_knob"), "pays")));
+    json_decref(doc);
+
+    /* 1 KB objects already fit the default: no knob change */
+    for (size_t i = 0; i < 200; i++)
+        v[i] = 1000;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_false(r->knob_evaluated);
+    assert_string_equal(setting(r, "toast_tuple_target"), "2032");
+    assert_string_equal(setting(r, "rewrite"), "no");
+
+    /* objects near the page: capped at 8160, STORAGE MAIN */
+    for (size_t i = 0; i < 200; i++)
+        v[i] = 7930; /* 7930 + 228 rounds up to the maximum */
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_true(r->knob_pays);
+    assert_int_equal(r->knob_value, 8160);
+    assert_string_equal(setting(r, "storage"), "MAIN");
+    free(r);
+}
+
+static void test_mysql_sqlite_oracle_advice(void **state)
+{
+    struct rec_engine e;
+    uint64_t v[100];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_monitor m = {0};
+    struct pt_err err;
+    (void)state;
+
+    for (size_t i = 0; i < 100; i++)
+        v[i] = 6000; /* off-page at 8K InnoDB, in the row at 16K */
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 100;
+
+    assert_int_equal(load_engine("mysql", &e), 0);
+    in.engine = &e;
+    m.present = 1;
+    snprintf(m.engine, sizeof(m.engine), "mysql");
+    m.page_size_bytes = 8192;
+    m.bufferpool_pages = 8192; /* 64M */
+    in.monitor = &m;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 16384);
+    assert_true(r->cand[1].outline_reads > 0); /* 8K: off-page pages */
+    assert_string_equal(setting(r, "innodb_page_size"), "16384");
+    assert_string_equal(setting(r, "new_instance"), "yes");
+    assert_string_equal(setting(r, "row_format"), "DYNAMIC");
+    assert_string_equal(setting(r, "previous_innodb_buffer_pool_size"),
+                        "67108864");
+    assert_true(has_reason(r, "NEW instance"));
+    in.monitor = NULL;
+
+    assert_int_equal(load_engine("sqlite", &e), 0);
+    in.engine = &e;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 8192);
+    assert_string_equal(setting(r, "page_size"), "8192");
+    assert_string_equal(setting(r, "previous_page_size"), "4096");
+    assert_true(has_reason(r, "VACUUM"));
+
+    assert_int_equal(load_engine("oracle", &e), 0);
+    in.engine = &e;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    /* 6000-byte LOBs never fit in row: direct reads, CACHE advised */
+    assert_true(r->cand[r->chosen_idx].direct_reads > 0);
+    assert_string_equal(setting(r, "lob_cache"), "CACHE");
+    assert_non_null(setting(r, "cache_parameter"));
+    assert_true(has_reason(r, "not run against an Oracle"));
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +760,9 @@ int main(void)
         cmocka_unit_test(test_trace_model),
         cmocka_unit_test(test_monitor),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_engine_profiles),
+        cmocka_unit_test(test_postgresql_knob),
+        cmocka_unit_test(test_mysql_sqlite_oracle_advice),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

@@ -247,6 +247,129 @@ static void test_out_of_memory(void **state)
     }
 }
 
+/* ---- the other dialects (issue 5) ---------------------------------------- */
+
+static int load_dialect(const char *name, struct ddl_dialect *d)
+{
+    char path[4096];
+    struct pt_err err;
+    json_t *doc;
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/ddl_templates/%s/dialect.yaml",
+             pt_data_dir(), name);
+    if (prof_load(path, &doc, &err) < 0) {
+        print_error("%s\n", err.msg);
+        return -1;
+    }
+    rc = ddl_dialect_from_json(d, doc, path, &err);
+    if (rc < 0)
+        print_error("%s\n", err.msg);
+    json_decref(doc);
+    return rc;
+}
+
+static const struct ddl_setting_rule *rule(const struct ddl_dialect *d,
+                                           const char *name)
+{
+    for (size_t i = 0; i < d->n_settings; i++)
+        if (strcmp(d->settings[i].name, name) == 0)
+            return &d->settings[i];
+    return NULL;
+}
+
+static void test_engine_dialects(void **state)
+{
+    struct ddl_dialect d;
+    struct pt_err err;
+    char out[130];
+    json_t *v;
+    (void)state;
+
+    /* PostgreSQL: lower-case folding, 63 bytes, no pg_ prefix */
+    assert_int_equal(load_dialect("postgresql", &d), 0);
+    assert_true(d.fold_lower);
+    assert_false(d.has_extent || d.has_prefetch || d.has_pool);
+    assert_true(ddl_dialect_has_kind(&d, "table"));
+    assert_false(ddl_dialect_has_kind(&d, "bufferpool"));
+    assert_int_equal(
+        ddl_ident_check(&d, "table", "SESSIONS", "t", out, sizeof(out), &err),
+        0);
+    assert_string_equal(out, "sessions");
+    assert_int_equal(
+        ddl_ident_check(&d, "table", "PG_X", "t", out, sizeof(out), &err),
+        PT_EDATA);
+    assert_int_equal(
+        ddl_ident_check(&d, "table",
+                        "a234567890123456789012345678901234567890123456789012"
+                        "345678901234",
+                        "t", out, sizeof(out), &err),
+        PT_EDATA);
+    /* settings: range and keywords from dialect.yaml */
+    v = json_integer(8160);
+    assert_int_equal(ddl_setting_check(rule(&d, "toast_tuple_target"), v, "r",
+                                       out, sizeof(out), &err),
+                     0);
+    assert_string_equal(out, "8160");
+    json_decref(v);
+    v = json_integer(8161);
+    assert_int_equal(ddl_setting_check(rule(&d, "toast_tuple_target"), v, "r",
+                                       out, sizeof(out), &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "128..8160"));
+    json_decref(v);
+    v = json_string("main; DROP TABLE x");
+    assert_int_equal(
+        ddl_setting_check(rule(&d, "storage"), v, "r", out, sizeof(out), &err),
+        PT_EDATA);
+    json_decref(v);
+    v = json_string("main");
+    assert_int_equal(
+        ddl_setting_check(rule(&d, "storage"), v, "r", out, sizeof(out), &err),
+        0);
+    assert_string_equal(out, "MAIN");
+    json_decref(v);
+    assert_int_equal(ddl_setting_check(rule(&d, "storage"), NULL, "r", out,
+                                       sizeof(out), &err),
+                     0);
+    assert_string_equal(out, "EXTENDED");
+
+    /* MariaDB/MySQL: names kept as given, 64 bytes */
+    assert_int_equal(load_dialect("mysql", &d), 0);
+    assert_int_equal(
+        ddl_ident_check(&d, "table", "Sessions", "t", out, sizeof(out), &err),
+        0);
+    assert_string_equal(out, "Sessions");
+    assert_int_equal(rule(&d, "innodb_page_size")->page_size_unit, 1);
+
+    /* Oracle: upper case, 30 bytes, SYS/ORA_ prefixes; the cache
+     * parameter has no default (it follows the block size) */
+    assert_int_equal(load_dialect("oracle", &d), 0);
+    assert_int_equal(ddl_ident_check(&d, "tablespace", "sess_ts16k", "t", out,
+                                     sizeof(out), &err),
+                     0);
+    assert_string_equal(out, "SESS_TS16K");
+    assert_int_equal(ddl_ident_check(&d, "tablespace", "SYSAUX2", "t", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_ident_check(&d, "table",
+                                     "A234567890123456789012345678901", "t",
+                                     out, sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(ddl_setting_check(rule(&d, "cache_parameter"), NULL, "r",
+                                       out, sizeof(out), &err),
+                     PT_EDATA);
+    assert_int_equal(rule(&d, "block_size_k")->page_size_unit, 1024);
+
+    /* SQLite: sqlite_ reserved */
+    assert_int_equal(load_dialect("sqlite", &d), 0);
+    assert_int_equal(ddl_ident_check(&d, "table", "sqlite_stat1", "t", out,
+                                     sizeof(out), &err),
+                     PT_EDATA);
+    assert_true(ddl_dialect_has_page(&d, 65536));
+    assert_true(ddl_dialect_has_page(&d, 512));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_comment_block),
         cmocka_unit_test(test_db2_templates),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_engine_dialects),
     };
     return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
 }
