@@ -349,12 +349,20 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         pt_size_format(ch->page_size_bytes, b, sizeof(b)),
         r->chosen_by_cost ? "chosen by the cost model"
                           : "chosen by the inline rule");
-    ROW("buffer pool", "%s: %llu pages of %u bytes", r->bufferpool_name,
-        (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
-    ROW("table space", "%s: EXTENTSIZE %u, PREFETCHSIZE AUTOMATIC",
-        r->tablespace_name, r->extent_size);
-    ROW("OVERHEAD / TRANSFERRATE", "%.3f ms / %.4f ms", r->overhead_ms,
-        r->transfer_rate_ms);
+    if (r->n_settings) {
+        /* another engine: its own settings instead of DB2's objects */
+        ROW("buffer pool", "%llu pages of %u bytes",
+            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+        for (size_t i = 0; i < r->n_settings; i++)
+            ROW(r->settings[i].name, "%s", r->settings[i].value);
+    } else {
+        ROW("buffer pool", "%s: %llu pages of %u bytes", r->bufferpool_name,
+            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+        ROW("table space", "%s: EXTENTSIZE %u, PREFETCHSIZE AUTOMATIC",
+            r->tablespace_name, r->extent_size);
+        ROW("OVERHEAD / TRANSFERRATE", "%.3f ms / %.4f ms", r->overhead_ms,
+            r->transfer_rate_ms);
+    }
     if (strcmp(e->name, "db2") == 0)
         ROW("WebSphere", "DB2 row size ROW_SIZE_%uKB, table space name %s",
             ch->page_size_bytes / 1024, r->tablespace_name);
