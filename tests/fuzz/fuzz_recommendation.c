@@ -40,18 +40,30 @@ static size_t template_sql_lines(void)
     return n;
 }
 
-/* Run `fn` with stderr sent to /dev/null unless PT_FUZZ_VERBOSE is set. */
+/*
+ * Run `fn` with stderr (one error line per bad input) sent to a scratch
+ * file, truncated for every input, unless PT_FUZZ_VERBOSE is set. If the
+ * command crashes, the sanitizer's report is in that file:
+ * /tmp/pt-fuzz-<pid>.stderr.
+ */
 static int quietly(int (*fn)(int, char **), int argc, char **argv)
 {
-    static int devnull = -2;
+    static int scratch = -2;
     int saved = -1, rc;
 
-    if (devnull == -2)
-        devnull = getenv("PT_FUZZ_VERBOSE") ? -1 : open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
+    if (scratch == -2) {
+        char path[64];
+        snprintf(path, sizeof(path), "/tmp/pt-fuzz-%ld.stderr", (long)getpid());
+        scratch = getenv("PT_FUZZ_VERBOSE")
+                      ? -1
+                      : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
+    if (scratch >= 0) {
         fflush(stderr);
+        if (ftruncate(scratch, 0) == 0)
+            lseek(scratch, 0, SEEK_SET);
         saved = dup(2);
-        dup2(devnull, 2);
+        dup2(scratch, 2);
     }
     rc = fn(argc, argv);
     if (saved >= 0) {
