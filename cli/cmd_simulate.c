@@ -20,12 +20,14 @@
 #define MAX_APP 16
 
 static const char *const usage[] = {
-    "pagetune simulate --trace FILE [--app-cache LIST] [--app-policy NAME] "
-    "[--cache-mode MODE] [--offload N] [--servers K] [--sharing POLICY]",
-    "                  [--page-size LIST [--bufferpool LIST] [--policy NAME] "
-    "[--engine NAME|FILE] [--device NAME|FILE]]",
-    "                  [--mrc [--sample-rate R] [--mrc-csv FILE]] [-o FILE] "
+    "pagetune simulate --trace FILE --app-cache LIST [--app-policy NAME] "
+    "[--cache-mode MODE] [--offload N] [--servers K] [--sharing POLICY] "
+    "[--mrc [--sample-rate R] [--mrc-csv FILE]] [-o FILE] "
     "[--format table|json|csv]",
+    "pagetune simulate --trace FILE --page-size LIST [--bufferpool LIST] "
+    "[--policy NAME] [--engine NAME|FILE] [--device NAME|FILE] "
+    "[--app-cache LIST ...] [--mrc [--sample-rate R] [--mrc-csv FILE]] "
+    "[-o FILE] [--format table|json|csv]",
     NULL,
 };
 

@@ -60,7 +60,13 @@ struct sim_mrc {
                                there; a mark only if last[key] still
                                points here (stale entries are not
                                cleared, saving a random write) (owned) */
-    uint64_t cap;           /* positions available */
+    uint64_t *bits;         /* exact mode: one bit per position, set =
+                               a mark (owned) */
+    uint32_t *bfen;         /* exact mode: Fenwick tree of marks per
+                               64-position block, 1-based (owned); with
+                               the bitmap it is ~1/32 of a per-position
+                               tree, so it stays in the CPU caches */
+    uint64_t cap;           /* positions available (a multiple of 64) */
     uint64_t now;           /* last position used */
     uint64_t n_live;        /* keys in the stack (marks) */
     uint64_t live_w;        /* their total weight */
@@ -99,9 +105,14 @@ struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed)
         m->q = m->w_s = 1;
     }
     m->cap = 1u << 16;
-    m->fen = pt_calloc(m->cap + 1, sizeof(*m->fen));
+    if (sample_rate < 1.0) {
+        m->fen = pt_calloc(m->cap + 1, sizeof(*m->fen));
+    } else {
+        m->bits = pt_calloc(m->cap / 64, sizeof(*m->bits));
+        m->bfen = pt_calloc(m->cap / 64 + 1, sizeof(*m->bfen));
+    }
     m->key_at = pt_calloc(m->cap + 1, sizeof(*m->key_at));
-    if (!m->fen || !m->key_at) {
+    if ((!m->fen && !m->bits) || (m->bits && !m->bfen) || !m->key_at) {
         sim_mrc_free(m);
         return NULL;
     }
@@ -113,6 +124,8 @@ void sim_mrc_free(struct sim_mrc *m)
     if (!m)
         return;
     free(m->fen);
+    free(m->bits);
+    free(m->bfen);
     free(m->key_at);
     sim_keymap_release(&m->last);
     sim_keymap_release(&m->cnt);
@@ -168,22 +181,35 @@ static inline uint32_t key_weight(const struct sim_mrc *m, uint32_t key)
 /* Renumber the live marks 1..n_live, growing the time axis if needed. */
 static int mrc_compact(struct sim_mrc *m)
 {
-    uint64_t i, j = 0, cap = m->cap;
+    uint64_t i, j = 0, cap = m->cap, nb;
 
     if (m->n_live * 2 > m->cap) {
-        uint32_t *f, *k;
+        uint32_t *k;
         cap = m->cap * 2;
-        f = pt_realloc(m->fen, (cap + 1) * sizeof(*f));
-        if (!f)
-            return PT_EINTERNAL;
-        m->fen = f;
+        if (m->fen) {
+            uint32_t *f = pt_realloc(m->fen, (cap + 1) * sizeof(*f));
+            if (!f)
+                return PT_EINTERNAL;
+            m->fen = f;
+        } else {
+            uint64_t *b = pt_realloc(m->bits, cap / 64 * sizeof(*b));
+            uint32_t *bf;
+            if (!b)
+                return PT_EINTERNAL;
+            m->bits = b;
+            bf = pt_realloc(m->bfen, (cap / 64 + 1) * sizeof(*bf));
+            if (!bf)
+                return PT_EINTERNAL;
+            m->bfen = bf;
+        }
         k = pt_realloc(m->key_at, (cap + 1) * sizeof(*k));
         if (!k)
             return PT_EINTERNAL;
         m->key_at = k;
         memset(m->key_at + m->cap + 1, 0, (cap - m->cap) * sizeof(*k));
     }
-    memset(m->fen, 0, (cap + 1) * sizeof(*m->fen));
+    if (m->fen)
+        memset(m->fen, 0, (cap + 1) * sizeof(*m->fen));
     for (i = 1; i <= m->now; i++) {
         uint32_t k = m->key_at[i];
         m->key_at[i] = 0;
@@ -191,15 +217,32 @@ static int mrc_compact(struct sim_mrc *m)
             continue; /* no mark here, or the key has a later one */
         m->key_at[++j] = k;
         m->last.v[k - 1] = (uint32_t)j;
-        m->fen[j] = key_weight(m, k - 1);
+        if (m->fen)
+            m->fen[j] = key_weight(m, k - 1);
     }
     m->cap = cap;
     m->now = j;
-    /* linear-time Fenwick build from the weights at 1..j */
-    for (i = 1; i <= cap; i++) {
+    if (m->fen) {
+        /* linear-time Fenwick build from the weights at 1..j */
+        for (i = 1; i <= cap; i++) {
+            uint64_t up = i + (i & (~i + 1));
+            if (up <= cap)
+                m->fen[up] += m->fen[i];
+        }
+        return 0;
+    }
+    /* marks at positions 1..j are bits 0..j-1 */
+    nb = cap / 64;
+    for (i = 0; i < nb; i++) {
+        uint64_t lo = i * 64;
+        m->bits[i] = j >= lo + 64 ? ~0ULL : j > lo ? (1ULL << (j - lo)) - 1 : 0;
+        m->bfen[i + 1] = (uint32_t)__builtin_popcountll(m->bits[i]);
+    }
+    m->bfen[0] = 0;
+    for (i = 1; i <= nb; i++) {
         uint64_t up = i + (i & (~i + 1));
-        if (up <= cap)
-            m->fen[up] += m->fen[i];
+        if (up <= nb)
+            m->bfen[up] += m->bfen[i];
     }
     return 0;
 }
@@ -237,6 +280,57 @@ static int add_mark(struct sim_mrc *m, uint32_t key, uint32_t w)
     return 0;
 }
 
+/* Exact mode: marks in positions (pos, now], 1-based, pos <= now. */
+static inline uint64_t marks_after(const struct sim_mrc *m, uint64_t pos)
+{
+    uint64_t p0 = pos - 1, n0 = m->now - 1, bp = p0 >> 6, bn = n0 >> 6;
+    uint64_t above = (p0 & 63) == 63 ? 0 : ~0ULL << ((p0 & 63) + 1);
+    uint64_t upto = (n0 & 63) == 63 ? ~0ULL : (1ULL << ((n0 & 63) + 1)) - 1;
+
+    if (pos == m->now)
+        return 0;
+    if (bp == bn)
+        return (uint64_t)__builtin_popcountll(m->bits[bp] & above & upto);
+    return (uint64_t)__builtin_popcountll(m->bits[bp] & above) +
+           (uint64_t)__builtin_popcountll(m->bits[bn] & upto) +
+           fen_range(m->bfen, bp + 1, bn);
+}
+
+static inline void bit_clear(struct sim_mrc *m, uint64_t pos)
+{
+    m->bits[(pos - 1) >> 6] &= ~(1ULL << ((pos - 1) & 63));
+    fen_add(m->bfen, m->cap / 64, ((pos - 1) >> 6) + 1, -1);
+}
+
+static int mrc_access_exact(struct sim_mrc *m, uint32_t key, int counted)
+{
+    uint64_t pos = m->last.v[key];
+
+    m->cum_n = 0;
+    if (counted)
+        m->w_counted++;
+    if (pos) {
+        uint64_t d = marks_after(m, pos) + 1;
+        bit_clear(m, pos);
+        m->last.v[key] = 0; /* its entry at pos is stale from now on */
+        m->n_live--;
+        m->live_w--;
+        if (counted && hist_add(m, d, 1))
+            return PT_EINTERNAL;
+    }
+    if (m->now == m->cap && mrc_compact(m))
+        return PT_EINTERNAL;
+    pos = ++m->now;
+    m->bits[(pos - 1) >> 6] |= 1ULL << ((pos - 1) & 63);
+    fen_add(m->bfen, m->cap / 64, ((pos - 1) >> 6) + 1, 1);
+    m->key_at[pos] = key + 1;
+    m->last.v[key] = (uint32_t)pos;
+    m->n_live++;
+    if (++m->live_w > m->max_live_w)
+        m->max_live_w = m->live_w;
+    return 0;
+}
+
 int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted)
 {
     uint64_t pos;
@@ -245,7 +339,9 @@ int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted)
     m->refs_total += (uint64_t)(counted != 0);
     if (sim_keymap_reserve(&m->last, key))
         return PT_EINTERNAL;
-    if (m->rate < 1.0) {
+    if (m->rate >= 1.0)
+        return mrc_access_exact(m, key, counted);
+    {
         uint32_t c;
         int is_sampled = sampled(m, key);
         if (sim_keymap_reserve(&m->cnt, key))
@@ -302,7 +398,10 @@ void sim_mrc_remove(struct sim_mrc *m, uint32_t key)
         return;
     w = key_weight(m, key);
     m->cum_n = 0;
-    fen_add(m->fen, m->cap, pos, -(int64_t)w);
+    if (m->bits)
+        bit_clear(m, pos);
+    else
+        fen_add(m->fen, m->cap, pos, -(int64_t)w);
     m->key_at[pos] = 0;
     m->last.v[key] = 0;
     m->n_live--;

@@ -409,7 +409,12 @@ static int app_del(struct sim *s, unsigned self, const struct sim_req *q)
 void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
                   int stage)
 {
-    const struct sim_policy *m = s->srv[(s->rr + ahead) % s->cfg.servers].mem;
+    unsigned k = s->rr + ahead; /* the server that will serve it */
+    const struct sim_policy *m;
+
+    while (k >= s->cfg.servers) /* ahead is small: no division */
+        k -= s->cfg.servers;
+    m = s->srv[k].mem;
 
     if (m && m->ops->prefetch)
         m->ops->prefetch(m, (uint32_t)key_id, stage);
@@ -620,7 +625,7 @@ void sim_free(struct sim *s)
 }
 
 /* Requests read ahead of the one being simulated (a power of two). */
-#define RUN_AHEAD 8u
+#define RUN_AHEAD 16u
 
 int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
                 int (*progress)(void *ctx, uint64_t pos, uint64_t size),
@@ -648,11 +653,8 @@ int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
         }
         if (tail == head)
             break;
-        if (head - tail > RUN_AHEAD / 2) /* stage 1, half-way there */
-            for (i = 0; i < n; i++)
-                sim_prefetch(sims[i],
-                             ring[(tail + RUN_AHEAD / 2) % RUN_AHEAD].key_id,
-                             RUN_AHEAD / 2, 1);
+        /* (a stage-1 prefetch of the entry here measured slower: reading
+         * the key map before its line arrives stalls) */
         for (i = 0; i < n; i++)
             if ((rc = sim_feed(sims[i], &ring[tail % RUN_AHEAD], err)) < 0)
                 return rc;

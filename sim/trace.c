@@ -24,7 +24,7 @@
 
 #define READ_BUF_BYTES (1u << 20) /* CSV: a line must fit in this */
 #define ORACLE_REC_BYTES 24u      /* oracleGeneral record */
-#define ORACLE_AHEAD 8u           /* records of lookahead for prefetching */
+#define ORACLE_AHEAD 16u          /* records of lookahead for prefetching */
 #define CSV_AHEAD 6u              /* lines of lookahead for prefetching */
 #define CSV_HEADER "time_ms,op,key,size"
 
