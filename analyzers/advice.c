@@ -102,6 +102,20 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
     const char *storage = "EXTENDED";
     char mem[32], cur[32];
 
+    /* the generic first reason speaks of page sizes; PostgreSQL has one */
+    if (r->n_reasons > 0 && k->present)
+        snprintf(r->reasons[0], REC_REASON_LEN,
+                 "keep %uK pages (BLCKSZ, the only page size) and %s: with "
+                 "%s %u, %.1f%% of the objects stay in the row (at the "
+                 "default %u: %.1f%%; target %.1f%%)",
+                 ch->page_size_bytes / 1024,
+                 r->knob_pays ? "raise toast_tuple_target"
+                              : "the default toast_tuple_target",
+                 k->name, r->knob_pays ? r->knob_value : k->default_value,
+                 100 * (r->knob_pays ? r->tuned.inline_fraction
+                                     : ch->inline_fraction),
+                 k->default_value, 100 * ch->inline_fraction,
+                 100 * r->inline_target);
     say(r,
         "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
         "compiled (%u bytes); the advice changes what stays in the row "

@@ -599,6 +599,22 @@ static int write_report(struct advise *a, const json_t *rec, double cur_ps,
                                   "inline_limit",
                                   (json_int_t)eng.pages[k].inline_limit_bytes));
     }
+    {
+        /* an inline knob moves the limit at the same page size */
+        const json_t *k = json_object_get(rec, "inline_knob");
+        if (json_is_true(json_object_get(k, "pays"))) {
+            char lab[96];
+            snprintf(lab, sizeof(lab), "%s %.0f (recommended)",
+                     json_string_value(json_object_get(k, "name"))
+                         ? json_string_value(json_object_get(k, "name"))
+                         : "inline knob",
+                     jnum(k, "value"));
+            json_array_append_new(
+                limits, json_pack("{s:f, s:f, s:s}", "page_size",
+                                  jnum(rec, "page_size"), "inline_limit",
+                                  jnum(k, "inline_limit"), "label", lab));
+        }
+    }
     snprintf(line, sizeof(line),
              "recommended page size %.0fK (current %.0fK), buffer pool %.0f "
              "pages (%s)",

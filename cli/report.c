@@ -200,14 +200,19 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits)
         double lim = num(b, "inline_limit");
         double x = L + (lim / xmax) * (W - L - R);
         const char *col = palette[i % N_PALETTE];
+        const char *label = json_string_value(json_object_get(b, "label"));
         fprintf(fp,
                 "<line class=\"limit\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
                 "y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\" "
                 "stroke-dasharray=\"6 3\"/>\n"
-                "<text x=\"%.1f\" y=\"%.0f\" fill=\"%s\">%.0fK page: "
-                "inline &le; %.0f B</text>\n",
+                "<text x=\"%.1f\" y=\"%.0f\" fill=\"%s\">%.0fK page",
                 x, T, x, H - B, col, x + 3, T + 12 + 13.0 * (double)i, col,
-                num(b, "page_size") / 1024, lim);
+                num(b, "page_size") / 1024);
+        if (label) {
+            fputs(", ", fp);
+            esc(fp, label); /* e.g. the recommended toast_tuple_target */
+        }
+        fprintf(fp, ": inline &le; %.0f B</text>\n", lim);
     }
     for (int k = 0; k <= 4; k++) {
         double v = xmax * k / 4;
