@@ -308,6 +308,13 @@ static void describe_candidate(struct rec_result *r,
                  100 * c->hit_ratio, (unsigned long long)c->bufferpool_pages,
                  c->data_pages);
     if (e->outline_buffered) {
+        double pages = c->data_pages + c->outline_pages * (double)r->sessions;
+        if (!in->access)
+            snprintf(hit, sizeof(hit),
+                     "hit ratio %.1f%% = min(1, %llu / %.0f) for uniform "
+                     "access",
+                     100 * c->hit_ratio,
+                     (unsigned long long)c->bufferpool_pages, pages);
         reason(r,
                "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, "
                "page fill %.1f%%; %.0f pages (rows and out-of-line) for %llu "
@@ -316,8 +323,7 @@ static void describe_candidate(struct rec_result *r,
                "ms = %.4f x (%.3f + %.4f)",
                ksize(c->page_size_bytes, ps, sizeof(ps)),
                100 * c->inline_fraction, c->inline_limit_bytes, outl,
-               c->rows_per_page, 100 * c->page_fill,
-               c->data_pages + c->outline_pages * (double)r->sessions,
+               c->rows_per_page, 100 * c->page_fill, pages,
                (unsigned long long)r->sessions,
                (unsigned long long)c->bufferpool_pages, hit, c->buffered_reads,
                c->outline_reads, c->physical_reads, c->io_ms, c->physical_reads,
