@@ -37,7 +37,9 @@
  * (rec_engine_place > 0) costs, besides the row's page, direct I/O of its
  * bytes when the engine does not buffer out-of-line data (DB2 LONG
  * VARCHAR / LOB: DIRECT_READS / DIRECT_WRITES in 512-byte sectors), or
- * accesses to its overflow pages when it does. io_ms estimates the device
+ * accesses to its overflow pages when it does (PostgreSQL TOAST, InnoDB
+ * BLOB pages, SQLite overflow pages; with the engine's index reads to
+ * find them, outline_extra_reads). io_ms estimates the device
  * time: each physical page read or write costs overhead + transfer of one
  * page, each direct request overhead + transfer of its bytes.
  */
@@ -63,6 +65,10 @@ struct tier {
     struct sim_keymap page_of; /* key → data page + 1 */
     struct sim_keymap ovf_of;  /* key → first overflow page + 1 */
     struct sim_keymap ovf_n;   /* key → number of overflow pages */
+    struct sim_keymap leaf_of; /* key → out-of-line index leaf page + 1 */
+    uint32_t cur_leaf;         /* index leaf being filled, + 1 */
+    uint32_t leaf_fill;        /* entries in it */
+    uint32_t upper_first;      /* first upper index page + 1, 0 = none */
     uint32_t cur_page;         /* page being filled, + 1 (0 = none) */
     uint64_t cur_used;         /* bytes used in it */
     uint32_t cur_rows;         /* rows in it */
@@ -176,15 +182,39 @@ static int tier_place(struct sim *s, struct tier *t, uint32_t key,
     t->cur_rows++;
     t->page_of.v[key] = t->cur_page;
     *page = t->cur_page - 1;
-    /* buffered out-of-line data: its own overflow pages */
+    /*
+     * Buffered out-of-line data: its own overflow pages (the engine's
+     * out-of-line payload per page, e.g. 4 TOAST chunks), and, when the
+     * engine finds them through an index (outline_extra_reads: TOAST
+     * index root + leaf), a leaf entry of ~32 bytes in a shared leaf page
+     * plus extra_reads - 1 upper index pages shared by all keys.
+     */
     if (where > 0 && e->outline_buffered) {
-        uint64_t n = (size + t->rule->usable_bytes - 1) / t->rule->usable_bytes;
+        uint64_t per = t->rule->outline_payload_bytes
+                           ? t->rule->outline_payload_bytes
+                           : t->rule->usable_bytes;
+        uint64_t n = (size + per - 1) / per;
         if (sim_keymap_reserve(&t->ovf_of, key) ||
             sim_keymap_reserve(&t->ovf_n, key))
             return PT_EINTERNAL;
         t->ovf_of.v[key] = t->n_pages + 1;
         t->ovf_n.v[key] = (uint32_t)n;
         t->n_pages += (uint32_t)n;
+        if (e->outline_extra_reads) {
+            uint32_t per_leaf = t->rule->usable_bytes / 32;
+            if (sim_keymap_reserve(&t->leaf_of, key))
+                return PT_EINTERNAL;
+            if (!t->upper_first && e->outline_extra_reads > 1) {
+                t->upper_first = t->n_pages + 1;
+                t->n_pages += e->outline_extra_reads - 1;
+            }
+            if (!t->cur_leaf || t->leaf_fill >= (per_leaf ? per_leaf : 1)) {
+                t->cur_leaf = ++t->n_pages;
+                t->leaf_fill = 0;
+            }
+            t->leaf_fill++;
+            t->leaf_of.v[key] = t->cur_leaf;
+        }
     }
     return 0;
 }
@@ -224,7 +254,14 @@ static int tier_access(struct sim *s, struct tier *t, uint32_t key,
             t->direct_ms += rec_device_read_ms(s->cfg.device, size);
         return 0;
     }
-    /* buffered overflow pages (placed when the row was) */
+    /* the out-of-line index, then the overflow pages (placed with the row) */
+    if (t->upper_first)
+        for (i = 0; i + 1 < e->outline_extra_reads; i++)
+            if ((rc = tier_touch_page(s, t, t->upper_first - 1 + i, write)))
+                return rc;
+    page = sim_keymap_get(&t->leaf_of, key);
+    if (page && (rc = tier_touch_page(s, t, page - 1, write)))
+        return rc;
     page = sim_keymap_get(&t->ovf_of, key);
     for (i = 0; page && i < sim_keymap_get(&t->ovf_n, key); i++)
         if ((rc = tier_touch_page(s, t, page - 1 + i, write)))
@@ -619,6 +656,7 @@ void sim_free(struct sim *s)
         sim_keymap_release(&t->page_of);
         sim_keymap_release(&t->ovf_of);
         sim_keymap_release(&t->ovf_n);
+        sim_keymap_release(&t->leaf_of);
         sim_mrc_free(t->mrc);
     }
     free(s);

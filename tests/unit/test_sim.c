@@ -669,6 +669,50 @@ static void test_article_db2_direct_reads(void **state)
     }
 }
 
+/*
+ * Engines that buffer out-of-line data (PostgreSQL TOAST): no direct I/O;
+ * an out-of-line object costs its row's page, the TOAST index descent
+ * (outline_extra_reads) and at least one chunk page, all logical reads.
+ */
+static void test_buffered_outline(void **state)
+{
+    struct rec_engine e;
+    struct sim_config c;
+    struct sim_app_stats st;
+    struct sim_db_stats db;
+    struct sim *s;
+    json_t *prof;
+    struct pt_err err;
+    (void)state;
+
+    assert_int_equal(prof_load_named("engines", "postgresql", &prof, &err), 0);
+    assert_int_equal(rec_engine_from_json(&e, prof, "postgresql", &err), 0);
+    json_decref(prof);
+    assert_true(e.outline_buffered);
+    gen_trace("mixed-sessions", 20000);
+    base_config(&c, SIM_MODE_NONE, 0);
+    c.engine = &e;
+    c.n_tiers = 1;
+    c.tiers[0].page_size_bytes = 8192;
+    c.tiers[0].n_pools = 2;
+    c.tiers[0].pool_pages[0] = 64;
+    c.tiers[0].pool_pages[1] = 100000;
+    replay(&c, &st, &s, 1);
+    unlink(tmp_trace);
+    sim_db_stats(s, 0, 0, &db);
+    assert_int_equal(db.direct_reads + db.direct_writes, 0);
+    assert_true(db.outline_accesses > 0 && db.inline_accesses > 0);
+    assert_true(db.logical_reads >=
+                db.inline_accesses + (2 + (uint64_t)e.outline_extra_reads) *
+                                         db.outline_accesses);
+    assert_true(db.physical_reads > 0);
+    /* a pool bigger than the data misses only once per page */
+    sim_db_stats(s, 0, 1, &db);
+    assert_int_equal(db.physical_reads, db.pages_used);
+    assert_true(db.io_ms == 0.0); /* no device given */
+    sim_free(s);
+}
+
 /* Same seed, same trace; another seed, another trace. */
 static void test_workload_deterministic(void **state)
 {
@@ -764,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_seed_sharing_order),
         cmocka_unit_test(test_seed_offload),
         cmocka_unit_test(test_article_db2_direct_reads),
+        cmocka_unit_test(test_buffered_outline),
         cmocka_unit_test(test_workload_deterministic),
         cmocka_unit_test(test_workload_bad_profiles),
     };
