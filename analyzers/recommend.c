@@ -809,6 +809,14 @@ json_t *rec_result_to_json(const struct rec_result *r,
             "physical_ms_per_access", round6(c->physical_ms),
             "direct_ms_per_access", round6(c->direct_ms), "io_ms_per_access",
             round6(c->io_ms));
+        if (x && e->outline_buffered) {
+            /* out-of-line pages read through the pool (not DB2) */
+            json_object_set_new(x, "outline_reads_per_access",
+                                json_real(round6(c->outline_reads)));
+            json_object_set_new(
+                x, "outline_pages",
+                json_real(round6(c->outline_pages * (double)r->sessions)));
+        }
         if (!x || json_array_append_new(cands, x))
             goto oom;
         x = NULL;
