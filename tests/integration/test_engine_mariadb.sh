@@ -15,6 +15,8 @@ TB=it_eng_my
 N=300
 ROOT="Driver=MariaDB Unicode;Socket=$PT_MARIADB_SOCK;Database=pagetune;Uid=root;"
 POOL0=$(my_sql -N -e "SELECT @@innodb_buffer_pool_size")
+# whatever happens, the shared server gets its defaults back
+trap 'my_sql -e "SET GLOBAL innodb_default_row_format = dynamic; SET GLOBAL innodb_buffer_pool_size = $POOL0" >/dev/null 2>&1; rm -rf "$T"' EXIT
 # the table starts COMPACT (via the server default) so that the DDL's
 # ROW_FORMAT=DYNAMIC is a visible change and ROW_FORMAT=DEFAULT undoes it
 my_sql <<SQL

@@ -12,6 +12,8 @@ need_cmd psql python3
 
 TB=it_eng_pg
 N=400
+# whatever happens, the shared server's configuration file is restored
+trap 'pg_sql -c "ALTER SYSTEM RESET shared_buffers" >/dev/null 2>&1; rm -rf "$T"' EXIT
 # 192 md5 digests = 3072 random-looking bytes per object: pglz cannot
 # compress them, so the default toaster moves them out of line.
 pg_sql <<SQL
