@@ -318,12 +318,10 @@ static void advise_sqlite(struct rec_result *r, const struct rec_inputs *in)
     set_num(r, "cache_size_kib", r->memory_bytes / 1024);
 }
 
-void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in,
-                       size_t mon_idx)
+void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in)
 {
     const char *name = in->engine->name;
 
-    (void)mon_idx;
     if (strcmp(name, "postgresql") == 0)
         advise_postgresql(r, in);
     else if (strcmp(name, "mysql") == 0)

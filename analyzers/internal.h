@@ -15,8 +15,7 @@
  * / DB_nK_CACHE_SIZE / LOB storage, SQLite page_size / cache_size. Does
  * nothing for db2 and for engines it does not know (r->n_settings stays 0).
  */
-void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in,
-                       size_t mon_idx);
+void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in);
 
 /* 1 for the engines advice.c speaks for (postgresql, mysql, oracle,
  * sqlite). */

@@ -763,7 +763,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     }
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
         return rc;
-    rec_engine_advice(r, in, mon_idx);
+    rec_engine_advice(r, in);
     return 0;
 }
 
