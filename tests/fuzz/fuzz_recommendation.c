@@ -3,12 +3,14 @@
  * fuzz_recommendation.c — fuzz target for the recommendation JSON that
  * `pagetune ddl --recommendation FILE` reads (design.md §4). The reader
  * lives in cli/cmd_ddl.c, so the target runs the command itself, in
- * process, on the input written to a file, with the shipped db2 templates:
- *   pagetune ddl --recommendation IN -o OUT --force --quiet
- * Checks: the exit code is 0 or 65 (bad input data); on success the
- * generated script holds exactly the SQL statements of the templates —
+ * process, on the input written to a file, with the shipped templates of
+ * the dialect its "engine" names (db2 otherwise):
+ *   pagetune ddl --recommendation IN -o OUT --force --quiet --dialect D
+ * Checks: the exit code is 0 or 65 (bad input data); on success every SQL
+ * line of the script is a template line with only names, numbers or words
+ * filled in, and there are no more of them than the templates hold —
  * nothing from the document (names, reasons, "decided_by", numbers) can
- * add a line of SQL; and no OUT.tmp.* is left behind.
+ * add or change a statement; and no OUT.tmp.* is left behind.
  */
 #include "cli/cli.h"
 #include "tests/fuzz/ddl_common.h"
@@ -16,28 +18,113 @@
 #include <dirent.h>
 #include <fcntl.h>
 
-/* SQL lines of the shipped create.sql + rollback.sql once rendered. */
-static size_t template_sql_lines(void)
+#define N_DIALECTS 5
+static const char *const dialects[N_DIALECTS] = {"db2", "postgresql", "mysql",
+                                                 "oracle", "sqlite"};
+
+/* The SQL (not comment, not blank) lines of a dialect's two templates. */
+struct tmpl_lines {
+    size_t n;
+    char *line[256];
+};
+static struct tmpl_lines tmpl[N_DIALECTS];
+
+static void load_templates(void)
 {
-    static size_t n;
     static int done;
     char path[4096], *buf;
 
-    if (!done) {
+    if (done)
+        return;
+    for (size_t d = 0; d < N_DIALECTS; d++) {
         static const char *const files[] = {"create.sql", "rollback.sql"};
         for (size_t i = 0; i < 2; i++) {
-            snprintf(path, sizeof(path), "%s/ddl_templates/db2/%s",
-                     fuzz_data_dir(), files[i]);
+            snprintf(path, sizeof(path), "%s/ddl_templates/%s/%s",
+                     fuzz_data_dir(), dialects[d], files[i]);
             if (pt_file_read(path, &buf, NULL, NULL) < 0)
                 abort();
-            /* "{{evidence}}" alone on a line expands to comment lines */
-            n +=
-                fuzz_sql_lines(buf) - (strstr(buf, "\n{{evidence}}\n") ? 1 : 0);
+            for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+                if (fuzz_sql_lines(l) == 1 && strcmp(l, "{{evidence}}") != 0 &&
+                    tmpl[d].n < 256)
+                    tmpl[d].line[tmpl[d].n++] = strdup(l);
             free(buf);
         }
-        done = 1;
     }
-    return n;
+    done = 1;
+}
+
+/* What a placeholder may expand to on a SQL line: names, numbers, words. */
+static int value_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
+           c == '#' || c == '-';
+}
+
+/*
+ * Does output line `o` match template line `t`, where each {{name}}
+ * stands for a run of value characters (no blank, quote, ';' or paren)?
+ */
+static int line_matches(const char *t, const char *o)
+{
+    while (*t) {
+        if (t[0] == '{' && t[1] == '{') {
+            const char *close = strstr(t, "}}");
+            if (!close)
+                return 0;
+            t = close + 2;
+            /* try every length of the value (backtracking, short lines) */
+            for (const char *q = o;; q++) {
+                if (line_matches(t, q))
+                    return 1;
+                if (!*q || !value_char(*q))
+                    return 0;
+            }
+        }
+        if (*t != *o)
+            return 0;
+        t++;
+        o++;
+    }
+    return *o == '\0';
+}
+
+/*
+ * Every SQL line of the generated script is a template line with values
+ * filled in (so no value can add a statement or change one), and there
+ * are no more of them than the templates hold.
+ */
+static void check_script(size_t d, char *sql)
+{
+    size_t n = 0;
+
+    for (char *l = strtok(sql, "\n"); l; l = strtok(NULL, "\n")) {
+        int ok = 0;
+        if (fuzz_sql_lines(l) == 0)
+            continue;
+        n++;
+        for (size_t i = 0; i < tmpl[d].n && !ok; i++)
+            ok = line_matches(tmpl[d].line[i], l);
+        if (!ok)
+            fprintf(stderr, "line not from a %s template: %s\n", dialects[d],
+                    l);
+        FUZZ_CHECK(ok);
+    }
+    FUZZ_CHECK(n <= tmpl[d].n);
+}
+
+/* The dialect named by the document's "engine", else db2. */
+static size_t dialect_of(const uint8_t *data, size_t size)
+{
+    json_t *doc = json_loadb((const char *)data, size, 0, NULL);
+    const char *e = json_string_value(json_object_get(doc, "engine"));
+    size_t d = 0;
+
+    for (size_t i = 0; e && i < N_DIALECTS; i++)
+        if (strcmp(e, dialects[i]) == 0)
+            d = i;
+    json_decref(doc);
+    return d;
 }
 
 /*
@@ -78,12 +165,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char out[80];
     char in[80];
-    char *argv[9], *sql = NULL;
+    char *argv[10], *sql = NULL;
     int rc;
     DIR *dir;
     struct dirent *e;
 
-    template_sql_lines();
+    size_t d = dialect_of(data, size);
+
+    load_templates();
     snprintf(in, sizeof(in), "%s", fuzz_file(data, size));
     if (!out[0])
         snprintf(out, sizeof(out), "/tmp/pt-fuzz-%ld.sql", (long)getpid());
@@ -95,12 +184,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[4] = out;
     argv[5] = "--force";
     argv[6] = "--quiet";
-    argv[7] = NULL;
-    rc = quietly(cmd_ddl, 7, argv);
+    argv[7] = "--dialect";
+    argv[8] = (char *)dialects[d];
+    argv[9] = NULL;
+    rc = quietly(cmd_ddl, 9, argv);
     FUZZ_CHECK(rc == 0 || rc == 65);
     if (rc == 0) {
         FUZZ_CHECK(pt_file_read(out, &sql, NULL, NULL) == 0);
-        FUZZ_CHECK(fuzz_sql_lines(sql) == template_sql_lines());
+        check_script(d, sql);
         free(sql);
     } else {
         FUZZ_CHECK(access(out, F_OK) != 0); /* no partial output */
