@@ -238,6 +238,8 @@ struct rec_access {
 #define REC_DEFAULT_MEMORY_BYTES (256ULL << 20)
 #define REC_EXTENT_TARGET_BYTES (256U << 10)
 #define REC_OVERRIDE_MARGIN 0.10 /* cost model must beat the rule by 10 % */
+#define REC_POOL_HEADROOM 1.25   /* table pages x this: growth, index pages */
+#define REC_POOL_MIN_PAGES 1000  /* DB2's default CREATE BUFFERPOOL SIZE */
 #define REC_MAX_REASONS 64
 #define REC_REASON_LEN 512
 
@@ -293,13 +295,17 @@ struct rec_setting {
 struct rec_result {
     size_t n_cand;
     struct rec_candidate cand[REC_MAX_PAGE_SIZES];
-    size_t rule_idx;    /* smallest page meeting the inline target */
-    int rule_met;       /* 0: no page size reaches the target */
-    size_t cost_idx;    /* cheapest io_ms per access */
-    size_t chosen_idx;  /* the recommendation */
-    int chosen_by_cost; /* 1: the cost model overrode the rule */
-    int memory_bound;   /* the rule's page size misses in the pool */
-    int evidence;       /* 1: trace, monitor, --memory or --sessions */
+    size_t rule_idx;     /* smallest page meeting the inline target */
+    int rule_met;        /* 0: no page size reaches the target */
+    size_t cost_idx;     /* cheapest io_ms per access */
+    size_t chosen_idx;   /* the recommendation */
+    int chosen_by_cost;  /* 1: the cost model overrode the rule */
+    int memory_bound;    /* the rule's page size misses in the pool */
+    uint64_t pool_pages; /* recommended buffer-pool size, pages of the
+                            chosen page size (bufferpool.pages) */
+    int pool_from_table; /* 1: sized to the table, below the default
+                            budget (DB2's dedicated pool only) */
+    int evidence;        /* 1: trace, monitor, --memory or --sessions */
     const struct rec_device *device; /* borrowed from the inputs */
     uint64_t memory_bytes;
     uint64_t sessions;          /* rows the model assumed */

@@ -577,6 +577,25 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         r->prefetch_size = 0;
         r->overhead_ms = d->overhead_ms;
         r->transfer_rate_ms = c->transfer_ms;
+        /* The pool: the budget. When the budget is only the default (no
+         * --memory, no monitored pool) and the engine's pool is dedicated to
+         * this table (DB2), a pool that holds the whole table with headroom
+         * for growth and index pages is enough: never more than the budget,
+         * never less than DB2's default SIZE 1000. */
+        r->pool_pages = c->bufferpool_pages;
+        r->pool_from_table = 0;
+        if (strcmp(e->name, "db2") == 0 && !in->memory_given &&
+            mon_idx == (size_t)-1) {
+            double need =
+                ceil((c->data_pages + c->outline_pages * (double)r->sessions) *
+                     REC_POOL_HEADROOM);
+            if (need < REC_POOL_MIN_PAGES)
+                need = REC_POOL_MIN_PAGES;
+            if (need < (double)r->pool_pages) {
+                r->pool_pages = (uint64_t)need;
+                r->pool_from_table = 1;
+            }
+        }
         if ((rc = copy_ident(r->bufferpool_name, sizeof(r->bufferpool_name),
                              in->bufferpool_name, "SESSBP", c->page_size_bytes,
                              err)) < 0 ||
@@ -739,6 +758,15 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                        "its counters were not used",
                        ksize(m->page_size_bytes, mps, sizeof(mps)), e->name);
         }
+        if (r->pool_from_table)
+            reason(r,
+                   "buffer pool sized to the table: %.0f data pages at %s "
+                   "x %.2f headroom (growth, index pages) = %llu pages, "
+                   "below the default budget %s; give --memory to set the "
+                   "pool to a budget instead",
+                   ch->data_pages + ch->outline_pages * (double)r->sessions,
+                   cps, REC_POOL_HEADROOM, (unsigned long long)r->pool_pages,
+                   ksize(r->memory_bytes, b2, sizeof(b2)));
         if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
             reason(
                 r,
@@ -747,9 +775,10 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                 "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
                 "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
                 "1024000 x %u",
-                r->bufferpool_name, (unsigned long long)ch->bufferpool_pages,
-                cps, ksize(r->memory_bytes, b1, sizeof(b1)), r->tablespace_name,
-                r->extent_size,
+                r->bufferpool_name, (unsigned long long)r->pool_pages, cps,
+                ksize((uint64_t)r->pool_pages * ch->page_size_bytes, b1,
+                      sizeof(b1)),
+                r->tablespace_name, r->extent_size,
                 ksize((uint64_t)r->extent_size * ch->page_size_bytes, b2,
                       sizeof(b2)),
                 r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
@@ -831,15 +860,14 @@ json_t *rec_result_to_json(const struct rec_result *r,
         (json_int_t)ch->page_size_bytes, "decided_by",
         r->chosen_by_cost ? "cost_model" : "inline_rule", "candidates", cands,
         "bufferpool", "name", r->bufferpool_name, "page_size",
-        (json_int_t)ch->page_size_bytes, "pages",
-        (json_int_t)ch->bufferpool_pages, "tablespace", "name",
-        r->tablespace_name, "page_size", (json_int_t)ch->page_size_bytes,
-        "extent_size", (json_int_t)r->extent_size, "prefetch_size", "AUTOMATIC",
-        "overhead", round6(r->overhead_ms), "transfer_rate",
-        round6(r->transfer_rate_ms), "model", "memory_bytes",
-        (json_int_t)r->memory_bytes, "sessions", (json_int_t)r->sessions,
-        "sessions_basis", r->sessions_basis, "inline_target",
-        round6(r->inline_target), "override_margin",
+        (json_int_t)ch->page_size_bytes, "pages", (json_int_t)r->pool_pages,
+        "tablespace", "name", r->tablespace_name, "page_size",
+        (json_int_t)ch->page_size_bytes, "extent_size",
+        (json_int_t)r->extent_size, "prefetch_size", "AUTOMATIC", "overhead",
+        round6(r->overhead_ms), "transfer_rate", round6(r->transfer_rate_ms),
+        "model", "memory_bytes", (json_int_t)r->memory_bytes, "sessions",
+        (json_int_t)r->sessions, "sessions_basis", r->sessions_basis,
+        "inline_target", round6(r->inline_target), "override_margin",
         round6(REC_OVERRIDE_MARGIN), "rule_page_size",
         (json_int_t)r->cand[r->rule_idx].page_size_bytes, "cost_page_size",
         (json_int_t)r->cand[r->cost_idx].page_size_bytes, "device", "name",

@@ -357,7 +357,7 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
             ROW(r->settings[i].name, "%s", r->settings[i].value);
     } else {
         ROW("buffer pool", "%s: %llu pages of %u bytes", r->bufferpool_name,
-            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+            (unsigned long long)r->pool_pages, ch->page_size_bytes);
         ROW("table space", "%s: EXTENTSIZE %u, PREFETCHSIZE AUTOMATIC",
             r->tablespace_name, r->extent_size);
         ROW("OVERHEAD / TRANSFERRATE", "%.3f ms / %.4f ms", r->overhead_ms,

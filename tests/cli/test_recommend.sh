@@ -145,4 +145,24 @@ for o in --sizes --monitor --trace --engine --device --profile --memory \
     expect_contains "$OUT" "$o" "help lists $o"
 done
 expect_contains "$OUT" "(default: 0.95)" "help shows the target default"
+# buffer-pool size: with only the default budget, DB2's dedicated pool holds
+# the table with 25 % headroom (at least 1000 pages); --memory sets it to
+# the budget. Redo the arithmetic from the document itself.
+run "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --json
+check_pool() {
+    python3 -c '
+import json, math, sys
+d = json.loads(sys.stdin.read())
+ch = [c for c in d["candidates"] if c["page_size"] == d["page_size"]][0]
+want = max(1000, math.ceil(ch["data_pages"] * 1.25))
+want = min(want, ch["bufferpool_pages"])
+got = d["bufferpool"]["pages"]
+sys.exit(0 if got == int(sys.argv[1] or want) else 1)' "$1"
+}
+echo "$OUT" | check_pool "" && pass || fail "default pool is not the table plus headroom: $OUT"
+for sz in 30000 30000 30000; do echo $sz; done > "$T/big.txt"
+run "$PAGETUNE" recommend --sizes "$T/big.txt" --json
+echo "$OUT" | check_pool 1000 && pass || fail "a tiny table still gets DB2's default 1000 pages"
+run "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --memory 64M --json
+echo "$OUT" | check_pool 8192 && pass || fail "--memory 64M sets the pool to the budget"
 finish
