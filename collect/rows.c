@@ -144,8 +144,25 @@ int coll_snapshot_add(struct coll_snapshot *s, const char *scope,
                       const char *object, const char *name, double value,
                       int cumulative)
 {
-    struct coll_metric *m;
+    struct coll_metric tmp, *m;
+    const struct coll_metric *old;
 
+    memset(&tmp, 0, sizeof(tmp));
+    snprintf(tmp.scope, sizeof(tmp.scope), "%s", scope);
+    snprintf(tmp.object, sizeof(tmp.object), "%s", object ? object : "");
+    snprintf(tmp.name, sizeof(tmp.name), "%s", name);
+    tmp.value = value;
+    tmp.cumulative = cumulative;
+    /* one value per metric: a result that names a metric twice (or two
+       names equal after truncation) keeps the last, so that deltas between
+       snapshots always pair a metric with itself */
+    old = coll_snapshot_find(s, tmp.scope, tmp.object, tmp.name);
+    if (old) {
+        m = &s->m[old - s->m];
+        m->value = value;
+        m->cumulative = cumulative;
+        return 0;
+    }
     if (s->n == s->cap) {
         size_t ncap = s->cap ? s->cap * 2 : 64;
         struct coll_metric *nm = pt_realloc(s->m, ncap * sizeof(*nm));
@@ -155,12 +172,7 @@ int coll_snapshot_add(struct coll_snapshot *s, const char *scope,
         s->cap = ncap;
     }
     m = &s->m[s->n++];
-    memset(m, 0, sizeof(*m));
-    snprintf(m->scope, sizeof(m->scope), "%s", scope);
-    snprintf(m->object, sizeof(m->object), "%s", object ? object : "");
-    snprintf(m->name, sizeof(m->name), "%s", name);
-    m->value = value;
-    m->cumulative = cumulative;
+    *m = tmp;
     return 0;
 }
 

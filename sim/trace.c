@@ -427,6 +427,7 @@ static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
     const char *line, *p, *end, *key;
     size_t n;
     uint64_t v;
+    int nul;
     int rc;
 
     for (;;) {
@@ -456,11 +457,16 @@ static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
     }
     p += 4;
     key = p;
-    while (p < end && *p != ',')
+    nul = 0;
+    while (p < end && *p != ',') {
+        nul |= *p == '\0';
         p++;
+    }
     if (p == key || p == end)
         return csv_error(r, line, n, p == key ? "empty key" : "missing size",
                          err);
+    if (nul) /* keys are strings: a NUL would cut them short everywhere */
+        return csv_error(r, line, n, "key contains a NUL byte", err);
     rc = intern_str(r, key, (size_t)(p - key), &req->key_id, err);
     if (rc)
         return rc;
