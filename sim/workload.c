@@ -214,10 +214,12 @@ int sim_workload_from_json(struct sim_workload *w, const json_t *prof,
         if (w->concurrent < 1 || w->concurrent > 10000000)
             return err_set(err, PT_EDATA,
                            "%s: sessions.concurrent must be 1..10000000", ctx);
-        if (!(w->requests_per_session >= 1) || !(w->timeout_s >= 0))
+        /* bounded: both become integers (request counts, ms) below */
+        if (!(w->requests_per_session >= 1 && w->requests_per_session <= 1e9) ||
+            !(w->timeout_s >= 0 && w->timeout_s <= 1e9))
             return err_set(err, PT_EDATA,
-                           "%s: sessions.requests_per_session must be >= 1 "
-                           "and timeout_s >= 0",
+                           "%s: sessions.requests_per_session must be "
+                           "1..1e9 and timeout_s 0..1e9",
                            ctx);
     }
     return 0;
