@@ -357,11 +357,11 @@ static void db2_current(const struct coll_snapshot *s, struct coll_current *cur)
         const struct coll_metric *np =
             coll_snapshot_find(s, "bufferpool", bp, "pages");
         if (ps)
-            cur->page_size = (uint64_t)ps->value;
+            cur->page_size = coll_metric_u64(ps);
         if (np)
-            cur->bufferpool_pages = (uint64_t)np->value;
+            cur->bufferpool_pages = coll_metric_u64(np);
     }
-    cur->bufferpool_bytes = cur->page_size * cur->bufferpool_pages;
+    cur->bufferpool_bytes = coll_mul_u64(cur->page_size, cur->bufferpool_pages);
     snprintf(cur->note, sizeof(cur->note),
              "the pool with the most logical reads; direct_reads counts "
              "DIRECT_READ_REQS (LOB / LONG VARCHAR reads bypassing the pool)");

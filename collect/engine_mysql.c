@@ -274,9 +274,9 @@ static void my_current(const struct coll_snapshot *s, struct coll_current *cur)
     strcpy(cur->bufferpool, "innodb");
     cur->has_hit_counters = 1;
     if (ps)
-        cur->page_size = (uint64_t)ps->value;
+        cur->page_size = coll_metric_u64(ps);
     if (sz)
-        cur->bufferpool_bytes = (uint64_t)sz->value;
+        cur->bufferpool_bytes = coll_metric_u64(sz);
     if (cur->page_size)
         cur->bufferpool_pages = cur->bufferpool_bytes / cur->page_size;
     snprintf(cur->note, sizeof(cur->note),

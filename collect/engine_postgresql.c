@@ -267,10 +267,10 @@ static void pg_current(const struct coll_snapshot *s, struct coll_current *cur)
     strcpy(cur->bufferpool, "shared_buffers");
     cur->has_hit_counters = 1;
     if (ps)
-        cur->page_size = (uint64_t)ps->value;
+        cur->page_size = coll_metric_u64(ps);
     if (np)
-        cur->bufferpool_pages = (uint64_t)np->value;
-    cur->bufferpool_bytes = cur->page_size * cur->bufferpool_pages;
+        cur->bufferpool_pages = coll_metric_u64(np);
+    cur->bufferpool_bytes = coll_mul_u64(cur->page_size, cur->bufferpool_pages);
     snprintf(cur->note, sizeof(cur->note),
              "blks_read counts blocks not found in shared_buffers; some are "
              "served by the OS page cache");

@@ -126,10 +126,10 @@ static void lite_current(const struct coll_snapshot *s,
     strcpy(cur->bufferpool, "page_cache");
     cur->has_hit_counters = 0;
     if (ps)
-        cur->page_size = (uint64_t)ps->value;
+        cur->page_size = coll_metric_u64(ps);
     if (np)
-        cur->bufferpool_pages = (uint64_t)np->value;
-    cur->bufferpool_bytes = cur->page_size * cur->bufferpool_pages;
+        cur->bufferpool_pages = coll_metric_u64(np);
+    cur->bufferpool_bytes = coll_mul_u64(cur->page_size, cur->bufferpool_pages);
     snprintf(cur->note, sizeof(cur->note),
              "no hit counters over ODBC: SQLite keeps them per connection "
              "(sqlite3_db_status); the page cache size is this connection's "

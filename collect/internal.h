@@ -75,4 +75,13 @@ int coll_rows_metric(const struct coll_rows *rows, size_t row, const char *col,
                      int required, struct coll_snapshot *s, const char *ctx,
                      struct pt_err *err);
 
+/*
+ * A metric's value as a whole number for the "current" settings: 0 (unknown)
+ * for NULL, negative, non-finite or implausibly large values (>= 2^53), so
+ * that a hostile or broken server cannot drive an out-of-range conversion.
+ */
+uint64_t coll_metric_u64(const struct coll_metric *m);
+/* a * b, or 0 when either is 0 or the product would overflow. */
+uint64_t coll_mul_u64(uint64_t a, uint64_t b);
+
 #endif /* PT_COLLECT_INTERNAL_H */

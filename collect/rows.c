@@ -240,3 +240,17 @@ double coll_hit_ratio(double logical, double physical)
         r = 100;
     return r;
 }
+
+uint64_t coll_metric_u64(const struct coll_metric *m)
+{
+    if (!m || !(m->value >= 0) || !(m->value < 9007199254740992.0))
+        return 0;
+    return (uint64_t)m->value;
+}
+
+uint64_t coll_mul_u64(uint64_t a, uint64_t b)
+{
+    if (a == 0 || b == 0 || a > UINT64_MAX / b)
+        return 0;
+    return a * b;
+}
