@@ -289,9 +289,15 @@ int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
                              name, i);
                 goto fail;
             }
-            if (json_integer_value(c) > 100000000) {
+            /*
+             * Each object is expanded to one value: bound the total, not
+             * only each bin, or a few short lines ask for gigabytes.
+             */
+            if (json_integer_value(c) > 100000000 ||
+                s->n + (uint64_t)json_integer_value(c) > 100000000) {
                 rc = err_set(err, PT_EDATA,
-                             "%s: histogram[%zu] count is implausibly large",
+                             "%s: histogram[%zu] count is implausibly large "
+                             "(more than 100000000 objects in all)",
                              name, i);
                 goto fail;
             }
