@@ -71,6 +71,11 @@ run_one() {
     if [ -f "tests/fuzz/dict/$parser.dict" ]; then
         dict=(-dict="tests/fuzz/dict/$parser.dict")
     fi
+    # FUZZ_SEED makes a run repeatable: the same mutations in the same
+    # order, so a CI run explores a prefix of what was checked before
+    if [ -n "${FUZZ_SEED:-}" ]; then
+        dict+=(-seed="$FUZZ_SEED")
+    fi
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     PAGETUNE_DATA_DIR="$root" \
