@@ -1045,7 +1045,7 @@ int cmd_advise(int argc, char **argv)
         const char *kn = json_string_value(json_object_get(k, "name"));
         note(&a,
              "validating by simulation: %s %.0f vs %.0f at %.0fK pages and "
-             "%s bytes of buffer pool",
+             "%s of buffer pool",
              kn ? kn : "inline limit", jnum(k, "default"), jnum(k, "value"),
              rec_ps / 1024, bp_bytes);
         snprintf(a.sim_cur, sizeof(a.sim_cur), "%s/sim-current.json",
@@ -1073,8 +1073,8 @@ int cmd_advise(int argc, char **argv)
         }
     } else if (a.validate_sim) {
         note(&a,
-             "validating by simulation: %.0fK vs %.0fK pages at %s "
-             "bytes of buffer pool",
+             "validating by simulation: %.0fK vs %.0fK pages at %s of "
+             "buffer pool",
              cur_ps / 1024, rec_ps / 1024, bp_bytes);
         if (cur_ps == rec_ps)
             json_array_append_new(
@@ -1227,6 +1227,8 @@ int cmd_advise(int argc, char **argv)
         }
         out_table_setf(&t, 0, "drift");
         snprintf(v, sizeof(v), "%s", drift ? why : "none");
+        for (size_t l = strlen(v); l > 0 && v[l - 1] == '\n'; l--)
+            v[l - 1] = '\0'; /* no trailing separator */
         for (char *nl = strchr(v, '\n'); nl; nl = strchr(nl, '\n'))
             *nl = ';';
         out_table_setf(&t, 1, "%s", v);
