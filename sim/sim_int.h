@@ -203,4 +203,21 @@ static inline double sim_rng_unit(struct sim_rng *r)
     return (double)(sim_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/*
+ * A policy kept as one doubly linked list of pooled nodes plus a key map
+ * (LRU, FIFO): they differ only in where access puts a node, so the
+ * bookkeeping below (policy_list.c) is shared.
+ */
+struct sim_listpol {
+    struct sim_policy base;
+    struct sim_pool pool;
+    struct sim_list l;
+    struct sim_keymap map; /* key → node */
+};
+int sim_listpol_contains(const struct sim_policy *p, uint32_t key);
+int sim_listpol_remove(struct sim_policy *p, uint32_t key);
+uint64_t sim_listpol_count(const struct sim_policy *p);
+void sim_listpol_destroy(struct sim_policy *p);
+void sim_listpol_prefetch(const struct sim_policy *p, uint32_t key, int stage);
+
 #endif /* PT_SIM_INT_H */
