@@ -217,6 +217,20 @@ void store_replay_opts_init(struct store_replay_opts *o)
     o->ack_fd = -1;
 }
 
+/*
+ * Every write of a session stores different bytes, as a re-serialised
+ * object does (an attribute that changes shifts everything after it): the
+ * object is a window into one pseudo-random pattern that starts at an
+ * offset taken from the request's index. Writing the same bytes again would
+ * let SQLite skip its unchanged overflow pages (btreeOverwriteContent
+ * compares before it writes), which no real application gets.
+ */
+#define REPLAY_SLIDE 4096u
+static inline size_t replay_slide(uint64_t i)
+{
+    return (size_t)((i * 2654435761u) % REPLAY_SLIDE);
+}
+
 struct replay_shared {
     const struct store_trace *t;
     const char *db_path;
@@ -329,7 +343,8 @@ static void *replay_client_main(void *arg)
                 c->gets_found++;
             break;
         case SIM_SET:
-            ret = store_session_set(c->store, id, klen, sh->payload,
+            ret = store_session_set(c->store, id, klen,
+                                    sh->payload + replay_slide(i),
                                     r->size_bytes, now_ms,
                                     sh->o->max_inactive_s, &c->err);
             if (ret == 0)
@@ -409,14 +424,15 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
 
     /* The objects' bytes: a fixed pseudo-random pattern (incompressible,
      * should a filesystem compress). */
-    payload = pt_malloc(t->max_bytes ? t->max_bytes : 1);
+    payload = pt_malloc(t->max_bytes + REPLAY_SLIDE);
     cl = pt_calloc(k, sizeof(*cl));
     all = pt_calloc(STORE_N_OPS, sizeof(*all));
     if (!payload || !cl || !all) {
         ret = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;
     }
-    for (uint64_t i = 0, x = 88172645463325252u; i < t->max_bytes; i++) {
+    for (uint64_t i = 0, x = 88172645463325252u;
+         i < t->max_bytes + REPLAY_SLIDE; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         payload[i] = (unsigned char)x;
     }
