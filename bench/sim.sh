@@ -19,7 +19,7 @@ b="$build/bench/bench_sim"
 [ -x "$b" ] || { echo "sim.sh: build first ($b missing)" >&2; exit 1; }
 [ -r "$bin" ] || { echo "sim.sh: reference trace $bin missing" >&2; exit 1; }
 echo "== machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== speed, memory, exact curve, CSV (LRU at 100,000 entries)"
+echo "== speed, memory, exact curve, CSV (LRU at 100,000 entries; median of 5 pinned runs)"
 if [ -r "$csv" ]; then "$b" speed "$bin" "$csv"; else "$b" speed "$bin"; fi
 echo "== miss ratios vs cachesim-baseline.md"
 echo "   baseline: LRU 0.4146 0.2227 0.1075 | FIFO @100k 0.2523 | CLOCK @100k 0.2160"

@@ -343,10 +343,9 @@ static void *replay_client_main(void *arg)
                 c->gets_found++;
             break;
         case SIM_SET:
-            ret = store_session_set(c->store, id, klen,
-                                    sh->payload + replay_slide(i),
-                                    r->size_bytes, now_ms,
-                                    sh->o->max_inactive_s, &c->err);
+            ret = store_session_set(
+                c->store, id, klen, sh->payload + replay_slide(i),
+                r->size_bytes, now_ms, sh->o->max_inactive_s, &c->err);
             if (ret == 0)
                 c->placed[store_place(sh->cfg, r->size_bytes)]++;
             break;
