@@ -71,6 +71,10 @@ enum {
     CLI_OPT_FORCE,
     CLI_OPT_QUIET,
     CLI_OPT_COLOR,
+    CLI_OPT_DSN, /* the ODBC connection: CLI_OPT_CONN_ENTRIES */
+    CLI_OPT_CONNECT,
+    CLI_OPT_PASSWORD_FILE,
+    CLI_OPT_PASSWORD_ENV,
     CLI_OPT_FIRST_CUSTOM = 1100,
 };
 
@@ -105,6 +109,20 @@ enum {
         "quiet", 'q', no_argument, CLI_OPT_QUIET, NULL,                        \
             "no progress or notes on stderr, only errors (default: off)"       \
     }
+
+/* --dsn, --connect, --password-file, --password-env (cli_conn_opt). */
+/* clang-format off */
+#define CLI_OPT_CONN_ENTRIES                                                   \
+    {"dsn", 0, required_argument, CLI_OPT_DSN, "NAME",                        \
+     "ODBC data source name from odbc.ini (default: none)"},                  \
+    {"connect", 0, required_argument, CLI_OPT_CONNECT, "STR",                 \
+     "ODBC connection string \"Driver=...;...\" (default: none)"},            \
+    {"password-file", 0, required_argument, CLI_OPT_PASSWORD_FILE, "FILE",    \
+     "read the password from FILE, which must have mode 0600 "                \
+     "(default: none)"},                                                      \
+    {"password-env", 0, required_argument, CLI_OPT_PASSWORD_ENV, "NAME",      \
+     "read the password from environment variable NAME (default: none)"}
+/* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
 
@@ -153,6 +171,12 @@ void cli_print_help(const struct cli_parser *p, FILE *fp);
 #define CLI_HELP_SHOWN 2
 int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
                    const char *arg);
+/*
+ * Handle a connection option (CLI_OPT_CONN_ENTRIES) into *conn: 1 if `id`
+ * was one, 0 if not.
+ */
+struct coll_conn_opts;
+int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg);
 /* Defaults: output "-", table, progress if stderr is a TTY. */
 void cli_common_init(struct cli_common *c);
 

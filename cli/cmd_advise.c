@@ -22,6 +22,7 @@
 #include "cli/report.h"
 
 #include "analyzers/analyzers.h"
+#include "collect/collect.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -53,10 +54,6 @@ static const char description[] =
 
 enum {
     OPT_DEMO = CLI_OPT_FIRST_CUSTOM,
-    OPT_DSN,
-    OPT_CONNECT,
-    OPT_PWFILE,
-    OPT_PWENV,
     OPT_ENGINE,
     OPT_TABLE,
     OPT_COLUMNS,
@@ -78,14 +75,7 @@ static const struct cli_option opts[] = {
     {"demo", 0, no_argument, OPT_DEMO, NULL,
      "advise on a built-in session store filled from a shipped workload "
      "(default: off)"},
-    {"dsn", 0, required_argument, OPT_DSN, "NAME",
-     "ODBC data source name from odbc.ini (default: none)"},
-    {"connect", 0, required_argument, OPT_CONNECT, "STR",
-     "ODBC connection string \"Driver=...;...\" (default: none)"},
-    {"password-file", 0, required_argument, OPT_PWFILE, "FILE",
-     "read the password from FILE, mode 0600 (default: none)"},
-    {"password-env", 0, required_argument, OPT_PWENV, "NAME",
-     "read the password from environment variable NAME (default: none)"},
+    CLI_OPT_CONN_ENTRIES,
     {"engine", 0, required_argument, OPT_ENGINE, "NAME",
      "engine to advise for: db2, postgresql, mysql, sqlite, oracle "
      "(default: detected; db2 with --demo)"},
@@ -136,7 +126,8 @@ static const struct cli_option opts[] = {
 struct advise {
     struct cli_common common;
     int demo;
-    const char *dsn, *connect, *pwfile, *pwenv, *engine, *table, *columns;
+    struct coll_conn_opts conn; /* --dsn, --connect, --password-* */
+    const char *engine, *table, *columns;
     const char *percent, *rows, *memory, *device, *workload, *requests;
     const char *seed, *cache;
     const char *out_dir;
@@ -633,7 +624,7 @@ static int write_report(struct advise *a, const json_t *rec, double cur_ps,
                                             : "pagetune advice"));
     snprintf(line, sizeof(line), "engine %s; source %s", a->advise_engine,
              a->demo ? "built-in SQLite session store (demo)"
-                     : (a->dsn ? a->dsn : "ODBC connection"));
+                     : (a->conn.dsn ? a->conn.dsn : "ODBC connection"));
     json_object_set_new(model, "subtitle", json_string(line));
     json_object_set_new(model, "summary", summary);
     json_object_set(model, "sizes", sizes);
@@ -732,8 +723,17 @@ static int demo_setup(struct advise *a)
         return step(a, rc, "replay (demo store)");
     snprintf(a->conn_buf, sizeof(a->conn_buf),
              "Driver=SQLite3;Database=%s/store-4K.db;", store_dir);
-    a->connect = a->conn_buf;
+    a->conn.connect = a->conn_buf;
     return 0;
+}
+
+/* The connection options, passed on as given. */
+static void ab_conn(struct argv_b *b, const struct coll_conn_opts *c)
+{
+    ab_opt(b, "--dsn", c->dsn);
+    ab_opt(b, "--connect", c->connect);
+    ab_opt(b, "--password-file", c->password_file);
+    ab_opt(b, "--password-env", c->password_env);
 }
 
 static int do_sample_monitor(struct advise *a)
@@ -743,10 +743,7 @@ static int do_sample_monitor(struct advise *a)
 
     note(a, "sampling object sizes of %s", a->table ? a->table : "SESSIONS");
     ab_add(&b, "sample");
-    ab_opt(&b, "--dsn", a->dsn);
-    ab_opt(&b, "--connect", a->connect);
-    ab_opt(&b, "--password-file", a->pwfile);
-    ab_opt(&b, "--password-env", a->pwenv);
+    ab_conn(&b, &a->conn);
     ab_opt(&b, "--table", a->table);
     ab_opt(&b, "--columns", a->columns);
     ab_opt(&b, "--percent", a->percent);
@@ -763,10 +760,7 @@ static int do_sample_monitor(struct advise *a)
     note(a, "monitoring the buffer pool for %s s", a->monitor_seconds);
     b.n = 0;
     ab_add(&b, "monitor");
-    ab_opt(&b, "--dsn", a->dsn);
-    ab_opt(&b, "--connect", a->connect);
-    ab_opt(&b, "--password-file", a->pwfile);
-    ab_opt(&b, "--password-env", a->pwenv);
+    ab_conn(&b, &a->conn);
     ab_opt(&b, "--interval", a->monitor_seconds);
     ab_opt(&b, "--count", "2");
     ab_opt(&b, "-o", a->path[F_MONITOR]);
@@ -822,23 +816,11 @@ int cmd_advise(int argc, char **argv)
             return 0;
         if (rc < 0 || id == -2)
             return 64;
-        if (rc == 1)
+        if (rc == 1 || cli_conn_opt(&a.conn, id, arg))
             continue;
         switch (id) {
         case OPT_DEMO:
             a.demo = 1;
-            break;
-        case OPT_DSN:
-            a.dsn = arg;
-            break;
-        case OPT_CONNECT:
-            a.connect = arg;
-            break;
-        case OPT_PWFILE:
-            a.pwfile = arg;
-            break;
-        case OPT_PWENV:
-            a.pwenv = arg;
             break;
         case OPT_ENGINE:
             a.engine = arg;
@@ -917,14 +899,14 @@ int cmd_advise(int argc, char **argv)
     if (cli_operand_index() < argc)
         return cli_usage_error("advise", "unexpected argument '%s'",
                                argv[cli_operand_index()]);
-    if (a.demo && (a.dsn || a.connect))
+    if (a.demo && (a.conn.dsn || a.conn.connect))
         return cli_usage_error("advise",
                                "--demo runs on the built-in store; drop "
                                "--dsn/--connect");
-    if (!a.demo && !a.dsn && !a.connect)
+    if (!a.demo && !a.conn.dsn && !a.conn.connect)
         return cli_usage_error("advise",
                                "give --dsn NAME or --connect STR, or --demo");
-    if (a.dsn && a.connect)
+    if (a.conn.dsn && a.conn.connect)
         return cli_usage_error("advise", "give --dsn or --connect, not both");
     if (!a.monitor_seconds)
         a.monitor_seconds = a.demo ? "1" : "5";

@@ -24,11 +24,7 @@ static const char *const usage[] = {
 };
 
 enum {
-    OPT_DSN = CLI_OPT_FIRST_CUSTOM,
-    OPT_CONNECT,
-    OPT_PASSWORD_FILE,
-    OPT_PASSWORD_ENV,
-    OPT_ENGINE,
+    OPT_ENGINE = CLI_OPT_FIRST_CUSTOM,
     OPT_TABLE,
     OPT_COLUMNS,
     OPT_PERCENT,
@@ -42,15 +38,7 @@ enum {
 };
 
 static const struct cli_option opts[] = {
-    {"dsn", 0, required_argument, OPT_DSN, "NAME",
-     "ODBC data source name from odbc.ini (default: none)"},
-    {"connect", 0, required_argument, OPT_CONNECT, "STR",
-     "ODBC connection string \"Driver=...;...\" (default: none)"},
-    {"password-file", 0, required_argument, OPT_PASSWORD_FILE, "FILE",
-     "read the password from FILE, which must have mode 0600 (default: "
-     "none)"},
-    {"password-env", 0, required_argument, OPT_PASSWORD_ENV, "NAME",
-     "read the password from environment variable NAME (default: none)"},
+    CLI_OPT_CONN_ENTRIES,
     {"engine", 0, required_argument, OPT_ENGINE, "NAME",
      "auto, db2, postgresql, mysql or sqlite (default: auto, from "
      "SQL_DBMS_NAME)"},
@@ -158,22 +146,10 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
             return 0;
         if (r < 0)
             return 64;
-        if (r == 1)
+        if (r == 1 || cli_conn_opt(&a->conn, id, arg))
             continue;
         err_clear(&err);
         switch (id) {
-        case OPT_DSN:
-            a->conn.dsn = arg;
-            break;
-        case OPT_CONNECT:
-            a->conn.connect = arg;
-            break;
-        case OPT_PASSWORD_FILE:
-            a->conn.password_file = arg;
-            break;
-        case OPT_PASSWORD_ENV:
-            a->conn.password_env = arg;
-            break;
         case OPT_ENGINE:
             if (coll_engine_parse(arg, &a->conn.engine, &err) < 0)
                 return cli_usage_error("sample", "%s", err.msg);

@@ -5,6 +5,7 @@
  * progress bar.
  */
 #include "cli/cli.h"
+#include "collect/collect.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -303,4 +304,24 @@ void cli_progress_done(struct cli_progress *pg)
         fflush(stderr);
     }
     pg->drawn = 0;
+}
+
+int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg)
+{
+    switch (id) {
+    case CLI_OPT_DSN:
+        conn->dsn = arg;
+        return 1;
+    case CLI_OPT_CONNECT:
+        conn->connect = arg;
+        return 1;
+    case CLI_OPT_PASSWORD_FILE:
+        conn->password_file = arg;
+        return 1;
+    case CLI_OPT_PASSWORD_ENV:
+        conn->password_env = arg;
+        return 1;
+    default:
+        return 0;
+    }
 }
