@@ -13,32 +13,16 @@
 
 extern const struct sim_policy_ops sim_policy_clock;
 
-struct clock {
-    struct sim_policy base;
-    struct sim_pool pool;
-    struct sim_list l;
-    struct sim_keymap map; /* key → node */
-};
-
 static struct sim_policy *clock_create(uint64_t capacity, uint64_t seed)
 {
-    struct clock *c = pt_calloc(1, sizeof(*c));
-
     (void)seed;
-    if (!c)
-        return NULL;
-    if (sim_pool_init(&c->pool, capacity)) {
-        free(c);
-        return NULL;
-    }
-    c->base.ops = &sim_policy_clock;
-    c->base.capacity = capacity;
-    return &c->base;
+    return sim_listpol_new(&sim_policy_clock, capacity,
+                           sizeof(struct sim_listpol));
 }
 
 static int clock_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
 {
-    struct clock *c = (struct clock *)p;
+    struct sim_listpol *c = (struct sim_listpol *)p;
     struct sim_node *nd = c->pool.nd;
     uint32_t i = sim_keymap_get(&c->map, key);
 
@@ -69,58 +53,14 @@ static int clock_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     return 0;
 }
 
-static int clock_contains(const struct sim_policy *p, uint32_t key)
-{
-    return sim_keymap_get(&((const struct clock *)p)->map, key) != 0;
-}
-
-static int clock_remove(struct sim_policy *p, uint32_t key)
-{
-    struct clock *c = (struct clock *)p;
-    uint32_t i = sim_keymap_get(&c->map, key);
-
-    if (!i)
-        return 0;
-    sim_list_unlink(c->pool.nd, &c->l, i);
-    sim_pool_put(&c->pool, i);
-    c->map.v[key] = 0;
-    return 1;
-}
-
-static uint64_t clock_count(const struct sim_policy *p)
-{
-    return ((const struct clock *)p)->l.n;
-}
-
-static void clock_destroy(struct sim_policy *p)
-{
-    struct clock *c = (struct clock *)p;
-
-    if (!c)
-        return;
-    sim_pool_release(&c->pool);
-    sim_keymap_release(&c->map);
-    free(c);
-}
-
-static void clock_prefetch(const struct sim_policy *p, uint32_t key, int stage)
-{
-    const struct clock *c = (const struct clock *)p;
-
-    if (stage == 0)
-        sim_keymap_prefetch(&c->map, key);
-    else
-        sim_pool_prefetch(&c->pool, &c->map, key);
-}
-
 const struct sim_policy_ops sim_policy_clock = {
     .name = "clock",
     .summary = "CLOCK / second chance (Corbato 1968)",
     .create = clock_create,
     .access = clock_access,
-    .contains = clock_contains,
-    .remove = clock_remove,
-    .count = clock_count,
-    .prefetch = clock_prefetch,
-    .destroy = clock_destroy,
+    .contains = sim_listpol_contains,
+    .remove = sim_listpol_remove,
+    .count = sim_listpol_count,
+    .prefetch = sim_listpol_prefetch,
+    .destroy = sim_listpol_destroy,
 };

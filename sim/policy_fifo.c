@@ -10,18 +10,9 @@ extern const struct sim_policy_ops sim_policy_fifo;
 
 static struct sim_policy *fifo_create(uint64_t capacity, uint64_t seed)
 {
-    struct sim_listpol *c = pt_calloc(1, sizeof(*c));
-
     (void)seed;
-    if (!c)
-        return NULL;
-    if (sim_pool_init(&c->pool, capacity)) {
-        free(c);
-        return NULL;
-    }
-    c->base.ops = &sim_policy_fifo;
-    c->base.capacity = capacity;
-    return &c->base;
+    return sim_listpol_new(&sim_policy_fifo, capacity,
+                           sizeof(struct sim_listpol));
 }
 
 static int fifo_access(struct sim_policy *p, uint32_t key, uint32_t *victim)

@@ -1,12 +1,30 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * policy_list.c — bookkeeping shared by the list-based policies (LRU,
- * FIFO): membership, removal, count, teardown and prefetch over struct
- * sim_listpol. Each policy keeps only its own create and access.
+ * FIFO, CLOCK, SIEVE): creation, membership, removal, count, teardown and
+ * prefetch over struct sim_listpol. Each policy keeps only its access
+ * (and SIEVE its removal, which must move the hand).
  */
 #include "sim/sim_int.h"
 
 #include <stdlib.h>
+
+struct sim_policy *sim_listpol_new(const struct sim_policy_ops *ops,
+                                   uint64_t capacity, size_t size)
+{
+    struct sim_listpol *c = pt_calloc(1, size);
+
+    if (!c)
+        return NULL;
+    if (sim_pool_init(&c->pool, capacity)) {
+        free(c);
+        return NULL;
+    }
+    c->base.ops = ops;
+    c->base.capacity = capacity;
+    return &c->base;
+}
+
 int sim_listpol_contains(const struct sim_policy *p, uint32_t key)
 {
     return sim_keymap_get(&((const struct sim_listpol *)p)->map, key) != 0;

@@ -12,18 +12,9 @@ extern const struct sim_policy_ops sim_policy_lru;
 
 static struct sim_policy *lru_create(uint64_t capacity, uint64_t seed)
 {
-    struct sim_listpol *c = pt_calloc(1, sizeof(*c));
-
     (void)seed;
-    if (!c)
-        return NULL;
-    if (sim_pool_init(&c->pool, capacity)) {
-        free(c);
-        return NULL;
-    }
-    c->base.ops = &sim_policy_lru;
-    c->base.capacity = capacity;
-    return &c->base;
+    return sim_listpol_new(&sim_policy_lru, capacity,
+                           sizeof(struct sim_listpol));
 }
 
 static int lru_access(struct sim_policy *p, uint32_t key, uint32_t *victim)

@@ -15,39 +15,20 @@
 extern const struct sim_policy_ops sim_policy_sieve;
 
 struct sieve {
-    struct sim_policy base;
-    struct sim_pool pool;
-    struct sim_list l;
+    struct sim_listpol lp; /* first: the shared list bookkeeping */
     uint32_t hand;         /* next node to examine, 0 = start at the tail */
-    struct sim_keymap map; /* key → node */
 };
 
 static struct sim_policy *sieve_create(uint64_t capacity, uint64_t seed)
 {
-    struct sieve *c = pt_calloc(1, sizeof(*c));
-
     (void)seed;
-    if (!c)
-        return NULL;
-    if (sim_pool_init(&c->pool, capacity)) {
-        free(c);
-        return NULL;
-    }
-    c->base.ops = &sim_policy_sieve;
-    c->base.capacity = capacity;
-    return &c->base;
-}
-
-static void sieve_unlink(struct sieve *c, uint32_t i)
-{
-    if (c->hand == i)
-        c->hand = c->pool.nd[i].prev;
-    sim_list_unlink(c->pool.nd, &c->l, i);
+    return sim_listpol_new(&sim_policy_sieve, capacity, sizeof(struct sieve));
 }
 
 static int sieve_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
 {
-    struct sieve *c = (struct sieve *)p;
+    struct sieve *s = (struct sieve *)p;
+    struct sim_listpol *c = &s->lp;
     struct sim_node *nd = c->pool.nd;
     uint32_t i = sim_keymap_get(&c->map, key);
 
@@ -60,12 +41,12 @@ static int sieve_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
         return PT_EINTERNAL;
     i = sim_pool_get(&c->pool);
     if (!i) {
-        uint32_t h = c->hand ? c->hand : c->l.tail;
+        uint32_t h = s->hand ? s->hand : c->l.tail;
         while (nd[h].freq) {
             nd[h].freq = 0;
             h = nd[h].prev ? nd[h].prev : c->l.tail;
         }
-        c->hand = nd[h].prev;
+        s->hand = nd[h].prev;
         i = h;
         *victim = nd[i].key;
         c->map.v[nd[i].key] = 0;
@@ -78,48 +59,16 @@ static int sieve_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     return 0;
 }
 
-static int sieve_contains(const struct sim_policy *p, uint32_t key)
-{
-    return sim_keymap_get(&((const struct sieve *)p)->map, key) != 0;
-}
-
+/* Like sim_listpol_remove, but a hand on the node steps to its neighbour
+ * towards the head first, as an eviction would leave it. */
 static int sieve_remove(struct sim_policy *p, uint32_t key)
 {
-    struct sieve *c = (struct sieve *)p;
-    uint32_t i = sim_keymap_get(&c->map, key);
+    struct sieve *s = (struct sieve *)p;
+    uint32_t i = sim_keymap_get(&s->lp.map, key);
 
-    if (!i)
-        return 0;
-    sieve_unlink(c, i);
-    sim_pool_put(&c->pool, i);
-    c->map.v[key] = 0;
-    return 1;
-}
-
-static uint64_t sieve_count(const struct sim_policy *p)
-{
-    return ((const struct sieve *)p)->l.n;
-}
-
-static void sieve_destroy(struct sim_policy *p)
-{
-    struct sieve *c = (struct sieve *)p;
-
-    if (!c)
-        return;
-    sim_pool_release(&c->pool);
-    sim_keymap_release(&c->map);
-    free(c);
-}
-
-static void sieve_prefetch(const struct sim_policy *p, uint32_t key, int stage)
-{
-    const struct sieve *c = (const struct sieve *)p;
-
-    if (stage == 0)
-        sim_keymap_prefetch(&c->map, key);
-    else
-        sim_pool_prefetch(&c->pool, &c->map, key);
+    if (i && s->hand == i)
+        s->hand = s->lp.pool.nd[i].prev;
+    return sim_listpol_remove(p, key);
 }
 
 const struct sim_policy_ops sim_policy_sieve = {
@@ -127,9 +76,9 @@ const struct sim_policy_ops sim_policy_sieve = {
     .summary = "SIEVE (Zhang et al., NSDI '24)",
     .create = sieve_create,
     .access = sieve_access,
-    .contains = sieve_contains,
+    .contains = sim_listpol_contains,
     .remove = sieve_remove,
-    .count = sieve_count,
-    .prefetch = sieve_prefetch,
-    .destroy = sieve_destroy,
+    .count = sim_listpol_count,
+    .prefetch = sim_listpol_prefetch,
+    .destroy = sim_listpol_destroy,
 };

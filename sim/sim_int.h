@@ -205,8 +205,9 @@ static inline double sim_rng_unit(struct sim_rng *r)
 
 /*
  * A policy kept as one doubly linked list of pooled nodes plus a key map
- * (LRU, FIFO): they differ only in where access puts a node, so the
- * bookkeeping below (policy_list.c) is shared.
+ * (LRU, FIFO, CLOCK, SIEVE): they differ only in where access puts a node
+ * and which one leaves, so the bookkeeping below (policy_list.c) is shared.
+ * A policy with more state embeds this struct as its first member.
  */
 struct sim_listpol {
     struct sim_policy base;
@@ -214,6 +215,10 @@ struct sim_listpol {
     struct sim_list l;
     struct sim_keymap map; /* key → node */
 };
+/* Allocate `size` zeroed bytes (>= sizeof(struct sim_listpol)) and a pool
+ * of `capacity` nodes; NULL when out of memory. */
+struct sim_policy *sim_listpol_new(const struct sim_policy_ops *ops,
+                                   uint64_t capacity, size_t size);
 int sim_listpol_contains(const struct sim_policy *p, uint32_t key);
 int sim_listpol_remove(struct sim_policy *p, uint32_t key);
 uint64_t sim_listpol_count(const struct sim_policy *p);
