@@ -437,6 +437,88 @@ static json_t *comparison(const json_t *sim, const json_t *rep, double cur,
     return json_pack("{s:[s,s], s:o}", "columns", a, b, "rows", rows);
 }
 
+/* A count from a JSON number, or null. */
+static json_t *count_or_null(double x)
+{
+    return isfinite(x) ? json_integer((json_int_t)x) : json_null();
+}
+
+/* Percent change from x to y; NaN when x is not a positive number. */
+static double pct_change(double x, double y)
+{
+    return isfinite(x) && isfinite(y) && x > 0 ? (y / x - 1) * 100 : NAN;
+}
+
+/*
+ * What the validation found, current vs recommended page size, for the
+ * summary: {"simulation": {"current": {...}, "recommended": {...},
+ * "io_change_pct"}, "replay": {..., "ops_change_pct"}}, and one line each
+ * for the table in sim_line / rep_line ("" when not run). NULL when
+ * neither ran. The files were written by this run's steps.
+ */
+static json_t *validation_summary(const struct advise *a, double cur,
+                                  double rec, char *sim_line, char *rep_line,
+                                  size_t line_len)
+{
+    json_t *v = json_object(), *sim = NULL, *rep = NULL;
+    struct pt_err err;
+
+    sim_line[0] = rep_line[0] = '\0';
+    if (a->validate_sim && (sim = load_json(a->path[F_SIM], &err))) {
+        const json_t *x = find_setting(sim, cur, "current");
+        const json_t *y = find_setting(sim, rec, "recommended");
+        double gx = jnum(x, "app.gets"), gy = jnum(y, "app.gets");
+        double iox = gx > 0 ? jnum(x, "io_ms") / gx : NAN;
+        double ioy = gy > 0 ? jnum(y, "io_ms") / gy : NAN;
+        if (x && y) {
+            json_object_set_new(
+                v, "simulation",
+                json_pack("{s:{s:I, s:o, s:o}, s:{s:I, s:o, s:o}, s:o}",
+                          "current", "page_size", (json_int_t)cur,
+                          "io_ms_per_get", num_or_null(iox), "hit_ratio",
+                          num_or_null(jnum(x, "bufferpool.hit_ratio")),
+                          "recommended", "page_size", (json_int_t)rec,
+                          "io_ms_per_get", num_or_null(ioy), "hit_ratio",
+                          num_or_null(jnum(y, "bufferpool.hit_ratio")),
+                          "io_change_pct", num_or_null(pct_change(iox, ioy))));
+            snprintf(sim_line, line_len,
+                     "I/O per get %.3f -> %.3f ms (%+.0f %%), buffer-pool hit "
+                     "ratio %.3f -> %.3f",
+                     iox, ioy, pct_change(iox, ioy),
+                     jnum(x, "bufferpool.hit_ratio"),
+                     jnum(y, "bufferpool.hit_ratio"));
+        }
+    }
+    if (a->validate_replay && (rep = load_json(a->path[F_REPLAY], &err))) {
+        const json_t *x = find_result(rep, cur), *y = find_result(rep, rec);
+        if (x && y) {
+            double ox = jnum(x, "ops_per_s"), oy = jnum(y, "ops_per_s");
+            json_object_set_new(
+                v, "replay",
+                json_pack("{s:{s:I, s:o, s:o}, s:{s:I, s:o, s:o}, s:o}",
+                          "current", "page_size", (json_int_t)cur, "ops_per_s",
+                          num_or_null(ox), "overflow_pages",
+                          count_or_null(jnum(x, "overflow_pages")),
+                          "recommended", "page_size", (json_int_t)rec,
+                          "ops_per_s", num_or_null(oy), "overflow_pages",
+                          count_or_null(jnum(y, "overflow_pages")),
+                          "ops_change_pct", num_or_null(pct_change(ox, oy))));
+            snprintf(rep_line, line_len,
+                     "%.0f -> %.0f ops/s (%+.0f %%), overflow pages %.0f -> "
+                     "%.0f (SQLite, not DB2: pagetune-replay(1))",
+                     ox, oy, pct_change(ox, oy), jnum(x, "overflow_pages"),
+                     jnum(y, "overflow_pages"));
+        }
+    }
+    json_decref(sim);
+    json_decref(rep);
+    if (json_object_size(v) == 0) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
 /*
  * The validation trace of a live database: the --workload profile (key
  * popularity, operation mix, sessions) with its object sizes replaced by
@@ -792,7 +874,8 @@ int cmd_advise(int argc, char **argv)
     struct cli_parser p;
     struct pt_err err = {0};
     const char *arg;
-    json_t *rec = NULL, *mon = NULL, *summary = NULL;
+    json_t *rec = NULL, *mon = NULL, *summary = NULL, *validation = NULL;
+    char sim_line[256], rep_line[256];
     char bp_bytes[64], pages[32], cur_s[32], rec_s[32], ps_list[80];
     double cur_ps = 0, rec_ps, rec_pages;
     int id, rc, drift = 0;
@@ -1130,6 +1213,8 @@ int cmd_advise(int argc, char **argv)
                           why, sizeof(why));
     }
 
+    validation = validation_summary(&a, cur_ps, rec_ps, sim_line, rep_line,
+                                    sizeof(sim_line));
     summary = json_pack(
         "{s:i, s:s, s:s, s:b, s:{s:f, s:o}, s:{s:f, s:f, s:O}, s:b, s:s, "
         "s:[s,s,s,s,s,s]}",
@@ -1142,6 +1227,8 @@ int cmd_advise(int argc, char **argv)
         out_names[F_CREATE], out_names[F_ROLLBACK], out_names[F_REPORT]);
     if (summary && json_object_get(rec, "settings"))
         json_object_set(summary, "settings", json_object_get(rec, "settings"));
+    if (summary && validation)
+        json_object_set(summary, "validation", validation);
     if (a.validate_sim)
         json_array_append_new(json_object_get(summary, "files"),
                               json_string(out_names[F_SIM]));
@@ -1208,6 +1295,16 @@ int cmd_advise(int argc, char **argv)
             out_table_setf(&t, 1, "%s", set);
             out_table_add_row(&t);
         }
+        if (sim_line[0]) {
+            out_table_setf(&t, 0, "simulation (%s model)", a.advise_engine);
+            out_table_setf(&t, 1, "%s", sim_line);
+            out_table_add_row(&t);
+        }
+        if (rep_line[0]) {
+            out_table_setf(&t, 0, "replay (built-in store)");
+            out_table_setf(&t, 1, "%s", rep_line);
+            out_table_add_row(&t);
+        }
         out_table_setf(&t, 0, "drift");
         snprintf(v, sizeof(v), "%s", drift ? why : "none");
         for (size_t l = strlen(v); l > 0 && v[l - 1] == '\n'; l--)
@@ -1238,6 +1335,7 @@ int cmd_advise(int argc, char **argv)
     rc = (a.fail_on_drift && drift) ? 1 : 0;
 out:
     json_decref(summary);
+    json_decref(validation);
     json_decref(rec);
     json_decref(mon);
     json_decref(a.validation_notes);

@@ -11,6 +11,17 @@ for f in sizes.json monitor.json recommendation.json create.sql \
     if [ -s "$D/$f" ]; then pass; else fail "advise left no $f"; fi
 done
 ls "$D" | grep -q '\.tmp\.' && fail "temporary files left in $D"
+# the summary shows what the validation found, from the files it wrote
+expect_contains "$OUT" "simulation (db2 model)" "summary has the simulation row"
+expect_contains "$OUT" "replay (built-in store)" "summary has the replay row"
+rep_line=$(echo "$OUT" | grep '^replay (built-in store)')
+python3 - "$D/replay.json" "$rep_line" <<'PY' && pass || fail "replay row disagrees with replay.json: $rep_line"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+want = "%.0f -> %.0f ops/s" % (r[0]["ops_per_s"], r[-1]["ops_per_s"])
+want2 = "overflow pages %d -> %d" % (r[0]["overflow_pages"], r[-1]["overflow_pages"])
+sys.exit(0 if want in sys.argv[2] and want2 in sys.argv[2] else 1)
+PY
 
 # the DDL is DB2 for the recommended page size: buffer pool and tablespace
 # page sizes match the recommendation
@@ -68,8 +79,25 @@ run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet --fail-on dr
 want=0
 [ "$ps" != 4096 ] && want=1
 expect_eq "$RC" "$want" "--fail-on drift exit code (recommended $ps vs current 4096)"
-echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema_version"]==1; assert d["current"]["page_size"]==4096; assert d["drift"] in (True, False)' &&
+echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema_version"]==1; assert d["current"]["page_size"]==4096; assert d["drift"] in (True, False); assert "validation" not in d' &&
     pass || fail "--json summary: $OUT"
+# with validation, the JSON summary carries both comparisons, consistent
+# with simulation.json (I/O per get) and replay.json (ops/s)
+run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet
+echo "$OUT" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+v = d["validation"]
+sim = json.load(open(sys.argv[1]))["results"]
+rep = json.load(open(sys.argv[2]))["results"]
+io = [r["io_ms"] / r["app"]["gets"] for r in sim]
+assert abs(v["simulation"]["current"]["io_ms_per_get"] - io[0]) < 1e-9, v
+assert abs(v["simulation"]["recommended"]["io_ms_per_get"] - io[-1]) < 1e-9, v
+assert v["replay"]["current"]["page_size"] == 4096, v
+assert v["replay"]["recommended"]["ops_per_s"] == rep[-1]["ops_per_s"], v
+want = (rep[-1]["ops_per_s"] / rep[0]["ops_per_s"] - 1) * 100
+assert abs(v["replay"]["ops_change_pct"] - want) < 1e-6, v
+' "$D/simulation.json" "$D/replay.json" && pass || fail "--json summary validation: $OUT"
 
 # bad options
 expect_rc 64 "advise without a source" "$PAGETUNE" advise --out-dir "$T/x"
