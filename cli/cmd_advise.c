@@ -456,6 +456,24 @@ static double pct_change(double x, double y)
  * for the table in sim_line / rep_line ("" when not run). NULL when
  * neither ran. The files were written by this run's steps.
  */
+/*
+ * {"current": {"page_size", k1, k2}, "recommended": {...}, change: %} for
+ * one validation: x1/y1 the main figure (its change is reported), x2/y2 a
+ * second one; counts (overflow pages) as integers when `k2_count`.
+ */
+static json_t *validation_pair(double cur, double rec, const char *k1,
+                               double x1, double y1, const char *k2, double x2,
+                               double y2, int k2_count, const char *change)
+{
+    json_t *(*second)(double) = k2_count ? count_or_null : num_or_null;
+
+    return json_pack("{s:{s:I, s:o, s:o}, s:{s:I, s:o, s:o}, s:o}", "current",
+                     "page_size", (json_int_t)cur, k1, num_or_null(x1), k2,
+                     second(x2), "recommended", "page_size", (json_int_t)rec,
+                     k1, num_or_null(y1), k2, second(y2), change,
+                     num_or_null(pct_change(x1, y1)));
+}
+
 static json_t *validation_summary(const struct advise *a, double cur,
                                   double rec, char *sim_line, char *rep_line,
                                   size_t line_len)
@@ -470,44 +488,33 @@ static json_t *validation_summary(const struct advise *a, double cur,
         double gx = jnum(x, "app.gets"), gy = jnum(y, "app.gets");
         double iox = gx > 0 ? jnum(x, "io_ms") / gx : NAN;
         double ioy = gy > 0 ? jnum(y, "io_ms") / gy : NAN;
+        double hx = jnum(x, "bufferpool.hit_ratio");
+        double hy = jnum(y, "bufferpool.hit_ratio");
         if (x && y) {
-            json_object_set_new(
-                v, "simulation",
-                json_pack("{s:{s:I, s:o, s:o}, s:{s:I, s:o, s:o}, s:o}",
-                          "current", "page_size", (json_int_t)cur,
-                          "io_ms_per_get", num_or_null(iox), "hit_ratio",
-                          num_or_null(jnum(x, "bufferpool.hit_ratio")),
-                          "recommended", "page_size", (json_int_t)rec,
-                          "io_ms_per_get", num_or_null(ioy), "hit_ratio",
-                          num_or_null(jnum(y, "bufferpool.hit_ratio")),
-                          "io_change_pct", num_or_null(pct_change(iox, ioy))));
+            json_object_set_new(v, "simulation",
+                                validation_pair(cur, rec, "io_ms_per_get", iox,
+                                                ioy, "hit_ratio", hx, hy, 0,
+                                                "io_change_pct"));
             snprintf(sim_line, line_len,
                      "I/O per get %.3f -> %.3f ms (%+.0f %%), buffer-pool hit "
                      "ratio %.3f -> %.3f",
-                     iox, ioy, pct_change(iox, ioy),
-                     jnum(x, "bufferpool.hit_ratio"),
-                     jnum(y, "bufferpool.hit_ratio"));
+                     iox, ioy, pct_change(iox, ioy), hx, hy);
         }
     }
     if (a->validate_replay && (rep = load_json(a->path[F_REPLAY], &err))) {
         const json_t *x = find_result(rep, cur), *y = find_result(rep, rec);
         if (x && y) {
             double ox = jnum(x, "ops_per_s"), oy = jnum(y, "ops_per_s");
-            json_object_set_new(
-                v, "replay",
-                json_pack("{s:{s:I, s:o, s:o}, s:{s:I, s:o, s:o}, s:o}",
-                          "current", "page_size", (json_int_t)cur, "ops_per_s",
-                          num_or_null(ox), "overflow_pages",
-                          count_or_null(jnum(x, "overflow_pages")),
-                          "recommended", "page_size", (json_int_t)rec,
-                          "ops_per_s", num_or_null(oy), "overflow_pages",
-                          count_or_null(jnum(y, "overflow_pages")),
-                          "ops_change_pct", num_or_null(pct_change(ox, oy))));
+            double fx = jnum(x, "overflow_pages"),
+                   fy = jnum(y, "overflow_pages");
+            json_object_set_new(v, "replay",
+                                validation_pair(cur, rec, "ops_per_s", ox, oy,
+                                                "overflow_pages", fx, fy, 1,
+                                                "ops_change_pct"));
             snprintf(rep_line, line_len,
                      "%.0f -> %.0f ops/s (%+.0f %%), overflow pages %.0f -> "
                      "%.0f (SQLite, not DB2: pagetune-replay(1))",
-                     ox, oy, pct_change(ox, oy), jnum(x, "overflow_pages"),
-                     jnum(y, "overflow_pages"));
+                     ox, oy, pct_change(ox, oy), fx, fy);
         }
     }
     json_decref(sim);
