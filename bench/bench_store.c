@@ -33,19 +33,6 @@ static void die(const char *what, const char *msg)
     exit(1);
 }
 
-static const char sql_get[] =
-    "SELECT SMALL, MEDIUM, LARGE, LASTACCESS, CREATIONTIME, MAXINACTIVETIME"
-    " FROM SESSIONS WHERE ID = ?1 AND PROPID = ?1 AND APPNAME = ?2";
-static const char sql_set[] =
-    "INSERT INTO SESSIONS (ID, PROPID, APPNAME, LISTENERCNT, LASTACCESS,"
-    " CREATIONTIME, MAXINACTIVETIME, USERNAME, SMALL, MEDIUM, LARGE)"
-    " VALUES (?1, ?1, ?2, 0, ?3, ?3, ?4, 'anonymous', ?5, ?6, ?7)"
-    " ON CONFLICT (ID, PROPID, APPNAME) DO UPDATE SET"
-    " LASTACCESS = excluded.LASTACCESS,"
-    " MAXINACTIVETIME = excluded.MAXINACTIVETIME,"
-    " SMALL = excluded.SMALL, MEDIUM = excluded.MEDIUM,"
-    " LARGE = excluded.LARGE";
-
 struct bare {
     sqlite3 *db;
     sqlite3_stmt *get, *set;
@@ -64,9 +51,9 @@ static void bare_open(struct bare *b, const char *path, uint64_t cache_bytes)
     if (sqlite3_exec(b->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         die("bare pragmas", sqlite3_errmsg(b->db));
     sqlite3_busy_timeout(b->db, 30000);
-    if (sqlite3_prepare_v3(b->db, sql_get, -1, SQLITE_PREPARE_PERSISTENT,
+    if (sqlite3_prepare_v3(b->db, store_sql_get, -1, SQLITE_PREPARE_PERSISTENT,
                            &b->get, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v3(b->db, sql_set, -1, SQLITE_PREPARE_PERSISTENT,
+        sqlite3_prepare_v3(b->db, store_sql_set, -1, SQLITE_PREPARE_PERSISTENT,
                            &b->set, NULL) != SQLITE_OK)
         die("bare prepare", sqlite3_errmsg(b->db));
 }

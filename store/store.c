@@ -58,10 +58,10 @@ static const char store_schema[] = "CREATE TABLE SESSIONS ("
                                    " PRIMARY KEY (ID, PROPID, APPNAME))";
 
 /* Single-row mode: PROPID = ID, as WebSphere writes the main row. */
-static const char sql_get[] =
+const char store_sql_get[] =
     "SELECT SMALL, MEDIUM, LARGE, LASTACCESS, CREATIONTIME, MAXINACTIVETIME"
     " FROM SESSIONS WHERE ID = ?1 AND PROPID = ?1 AND APPNAME = ?2";
-static const char sql_set[] =
+const char store_sql_set[] =
     "INSERT INTO SESSIONS (ID, PROPID, APPNAME, LISTENERCNT, LASTACCESS,"
     " CREATIONTIME, MAXINACTIVETIME, USERNAME, SMALL, MEDIUM, LARGE)"
     " VALUES (?1, ?1, ?2, 0, ?3, ?3, ?4, 'anonymous', ?5, ?6, ?7)"
@@ -221,8 +221,9 @@ static int store_exec(struct store *s, const char *sql, struct pt_err *err)
 }
 
 /* One integer from a one-row query (PRAGMA page_size, count(*) ...). */
-static int store_query_i64(struct store *s, const char *sql, int64_t *out,
-                           struct pt_err *err)
+/* Run a one-row query and read its first n integer columns into out[]. */
+static int store_query_row(struct store *s, const char *sql, int64_t *out,
+                           int n, struct pt_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
@@ -235,9 +236,16 @@ static int store_query_i64(struct store *s, const char *sql, int64_t *out,
         sqlite3_finalize(st);
         return ret;
     }
-    *out = sqlite3_column_int64(st, 0);
+    for (int i = 0; i < n; i++)
+        out[i] = sqlite3_column_int64(st, i);
     sqlite3_finalize(st);
     return 0;
+}
+
+static int store_query_i64(struct store *s, const char *sql, int64_t *out,
+                           struct pt_err *err)
+{
+    return store_query_row(s, sql, out, 1, err);
 }
 
 static int store_prepare(struct store *s, struct pt_err *err)
@@ -246,8 +254,8 @@ static int store_prepare(struct store *s, struct pt_err *err)
         const char *sql;
         size_t off;
     } stmts[] = {
-        {sql_get, offsetof(struct store, get)},
-        {sql_set, offsetof(struct store, set)},
+        {store_sql_get, offsetof(struct store, get)},
+        {store_sql_set, offsetof(struct store, set)},
         {sql_del, offsetof(struct store, del)},
         {sql_expire, offsetof(struct store, expire)},
         {sql_count, offsetof(struct store, count)},
@@ -631,7 +639,7 @@ int store_stats_get(struct store *s, struct store_stats *st, int reset,
 int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
                     struct pt_err *err)
 {
-    int64_t v = 0;
+    int64_t v = 0, pages[2];
     int ret;
     struct stat stbuf;
     char wal[4096 + 8];
@@ -659,19 +667,15 @@ int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
         return ret;
     sp->free_pages = (uint64_t)v;
     /* dbstat walks the b-tree and classifies every page (Debian builds
-     * SQLite with SQLITE_ENABLE_DBSTAT_VTAB). */
-    if ((ret = store_query_i64(s,
-                               "SELECT count(*) FROM dbstat WHERE name = "
-                               "'SESSIONS' AND pagetype = 'overflow'",
-                               &v, err)) < 0)
+     * SQLite with SQLITE_ENABLE_DBSTAT_VTAB): one walk for both counts */
+    if ((ret = store_query_row(s,
+                               "SELECT coalesce(sum(pagetype = 'overflow'), 0),"
+                               " coalesce(sum(pagetype = 'leaf'), 0)"
+                               " FROM dbstat WHERE name = 'SESSIONS'",
+                               pages, 2, err)) < 0)
         return ret;
-    sp->overflow_pages = (uint64_t)v;
-    if ((ret = store_query_i64(s,
-                               "SELECT count(*) FROM dbstat WHERE name = "
-                               "'SESSIONS' AND pagetype = 'leaf'",
-                               &v, err)) < 0)
-        return ret;
-    sp->leaf_pages = (uint64_t)v;
+    sp->overflow_pages = (uint64_t)pages[0];
+    sp->leaf_pages = (uint64_t)pages[1];
     snprintf(wal, sizeof(wal), "%s-wal", s->path);
     if (stat(wal, &stbuf) == 0)
         sp->wal_bytes = (uint64_t)stbuf.st_size;

@@ -145,6 +145,11 @@ int store_commit(struct store *s, struct pt_err *err);
 /* Roll back an open transaction (after a failed write inside one). */
 void store_rollback(struct store *s);
 
+/* The statements behind store_session_get and store_session_set, exactly
+ * as the store prepares them (bench/bench_store.c runs them bare). */
+extern const char store_sql_get[];
+extern const char store_sql_set[];
+
 /* SQLite result code → PT_* status: the one translation table. */
 int store_rc_status(int rc);
 
