@@ -21,38 +21,12 @@
  */
 #include "analyzers/internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static void say(struct rec_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(struct rec_result *r, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (r->n_reasons >= REC_MAX_REASONS)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(r->reasons[r->n_reasons], REC_REASON_LEN, fmt, ap);
-    va_end(ap);
-    r->n_reasons++;
-}
-
-static void set_num(struct rec_result *r, const char *name, uint64_t v)
-{
-    struct rec_setting *s;
-
-    if (r->n_settings >= REC_MAX_SETTINGS)
-        return;
-    s = &r->settings[r->n_settings++];
-    snprintf(s->name, sizeof(s->name), "%s", name);
-    snprintf(s->value, sizeof(s->value), "%llu", (unsigned long long)v);
-    s->is_number = 1;
-}
-
-static void set_word(struct rec_result *r, const char *name, const char *v)
+/* Add a setting in the engine's vocabulary: a word, or a number as text. */
+static void set_word_as(struct rec_result *r, const char *name, const char *v,
+                        int is_number)
 {
     struct rec_setting *s;
 
@@ -61,7 +35,20 @@ static void set_word(struct rec_result *r, const char *name, const char *v)
     s = &r->settings[r->n_settings++];
     snprintf(s->name, sizeof(s->name), "%s", name);
     snprintf(s->value, sizeof(s->value), "%s", v);
-    s->is_number = 0;
+    s->is_number = is_number;
+}
+
+static void set_word(struct rec_result *r, const char *name, const char *v)
+{
+    set_word_as(r, name, v, 0);
+}
+
+static void set_num(struct rec_result *r, const char *name, uint64_t v)
+{
+    char buf[24];
+
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+    set_word_as(r, name, buf, 1);
 }
 
 int rec_engine_known(const char *name)
@@ -116,15 +103,16 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
                                      : ch->inline_fraction),
                  k->default_value, 100 * ch->inline_fraction,
                  100 * r->inline_target);
-    say(r,
-        "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
-        "compiled (%u bytes); the advice changes what stays in the row "
-        "(TOAST) and the size of shared_buffers instead",
-        ch->page_size_bytes);
+    rec_reason(r,
+               "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
+               "compiled (%u bytes); the advice changes what stays in the row "
+               "(TOAST) and the size of shared_buffers instead",
+               ch->page_size_bytes);
     if (!k->present) {
         /* a profile without the knob: report the default only */
     } else if (!r->knob_evaluated) {
-        say(r,
+        rec_reason(
+            r,
             "TOAST: at the default %s %u, objects up to %u bytes stay in "
             "the row: %.1f%% of them (target %.1f%%), so no TOAST change "
             "is needed",
@@ -132,7 +120,8 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             100 * ch->inline_fraction, 100 * r->inline_target);
     } else {
         const struct rec_candidate *t = &r->tuned;
-        say(r,
+        rec_reason(
+            r,
             "TOAST: at the default %s %u objects up to %u bytes stay in the "
             "row (%.1f%% inline, %.2f rows/page, %.2f buffered reads per "
             "access: the heap page, %u TOAST index pages and the chunk "
@@ -146,7 +135,8 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             t->buffered_reads, 100 * t->hit_ratio, t->io_ms);
         if (r->knob_pays) {
             value = r->knob_value;
-            say(r,
+            rec_reason(
+                r,
                 "set %s = %u on the table: the hot objects stay in the heap "
                 "row and are read with one buffered page read instead of "
                 "heap + TOAST index + chunks. It applies to new row versions "
@@ -154,7 +144,8 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
                 "EXCLUSIVE lock) to move existing rows back in line",
                 k->name, value);
         } else {
-            say(r,
+            rec_reason(
+                r,
                 "keep %s at %u: keeping more objects in the row does not pay "
                 "here (the larger rows leave fewer rows per page and the pool "
                 "holds less of the table)",
@@ -163,14 +154,16 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
     }
     if (r->knob_pays && r->knob_value >= k->max) {
         storage = "MAIN";
-        say(r,
+        rec_reason(
+            r,
             "column STORAGE MAIN: the objects need nearly the whole page, so "
             "let PostgreSQL compress them in line first and move a value out "
             "only when the row cannot fit a page (EXTENDED, the bytea "
             "default, moves it out as soon as the row exceeds %s)",
             k->name);
     } else {
-        say(r,
+        rec_reason(
+            r,
             "column STORAGE EXTENDED (the bytea default): compress, then move "
             "out of line when the row exceeds %s; MAIN would keep every "
             "object up to about %u bytes in the row, EXTERNAL would never "
@@ -179,7 +172,8 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             k->present ? k->max - k->offset_bytes : 8000);
     }
     pt_size_format(r->memory_bytes, mem, sizeof(mem));
-    say(r,
+    rec_reason(
+        r,
         "shared_buffers = %s (%llu pages of %u bytes) for the table's hot "
         "pages; TOAST chunks are cached there too%s%s. Takes effect after a "
         "server restart",
@@ -209,7 +203,8 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
     if (m && m->bufferpool_pages)
         prev = m->bufferpool_pages * m->page_size_bytes;
     if (cur_ps && cur_ps != ch->page_size_bytes)
-        say(r,
+        rec_reason(
+            r,
             "innodb_page_size = %s (now %s%s): the page size of an InnoDB "
             "instance is fixed when it is created, so this needs a NEW "
             "instance (mariadb-install-db / mysqld --initialize with "
@@ -217,11 +212,13 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
             "create.sql only records it",
             ps, cps, m ? ", monitored" : ", the default", ps);
     else
-        say(r,
+        rec_reason(
+            r,
             "innodb_page_size = %s, the page size in use%s: no new instance "
             "is needed",
             ps, m ? " (monitored)" : " by default");
-    say(r,
+    rec_reason(
+        r,
         "ROW_FORMAT=DYNAMIC: when a row exceeds about half a page InnoDB "
         "stores its longest columns entirely off-page with a 20-byte pointer "
         "(COMPACT and REDUNDANT keep a 768-byte prefix in the row); at %s "
@@ -229,7 +226,8 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
         "off-page reads per access",
         ps, 100 * ch->inline_fraction, ch->outline_reads);
     pt_size_format(r->memory_bytes, mem, sizeof(mem));
-    say(r,
+    rec_reason(
+        r,
         "innodb_buffer_pool_size = %s (%llu pages of %s; off-page BLOB pages "
         "are cached there too): dynamic with SET GLOBAL since MariaDB 10.2 / "
         "MySQL 5.7.5, rounded by the server to a multiple of "
@@ -259,25 +257,28 @@ static void advise_oracle(struct rec_result *r, const struct rec_inputs *in)
     else
         snprintf(param, sizeof(param), "DB_%uK_CACHE_SIZE", k);
     pt_size_format(r->memory_bytes, mem, sizeof(mem));
-    say(r,
-        "Oracle: table space %s with BLOCKSIZE %uK; %s = %s must be set "
-        "before it is created (a non-standard block size needs its own "
-        "buffer cache; the standard DB_BLOCK_SIZE is assumed to be %uK, "
-        "for which DB_CACHE_SIZE sizes the cache)",
-        r->tablespace_name, k, param, mem, std / 1024);
-    say(r,
+    rec_reason(r,
+               "Oracle: table space %s with BLOCKSIZE %uK; %s = %s must be set "
+               "before it is created (a non-standard block size needs its own "
+               "buffer cache; the standard DB_BLOCK_SIZE is assumed to be %uK, "
+               "for which DB_CACHE_SIZE sizes the cache)",
+               r->tablespace_name, k, param, mem, std / 1024);
+    rec_reason(
+        r,
         "LOB ENABLE STORAGE IN ROW: objects up to %u bytes (LOB data plus "
         "its locator within about 4000 bytes) stay in the row: %.1f%% at "
         "%uK; the rest (%.1f%%) go out of row",
         ch->inline_limit_bytes, 100 * ch->inline_fraction, k, 100 * out);
     if (out > 0)
-        say(r,
+        rec_reason(
+            r,
             "LOB CACHE: out-of-row LOBs are NOCACHE by default, so each read "
             "is a direct read (%.3f per access in the model, %.4f ms); CACHE "
             "reads them through the buffer cache instead",
             ch->direct_reads, ch->direct_ms);
-    say(r, "the Oracle DDL follows Oracle's documented syntax but was not "
-           "run against an Oracle database");
+    rec_reason(r,
+               "the Oracle DDL follows Oracle's documented syntax but was not "
+               "run against an Oracle database");
     set_num(r, "block_size_k", k);
     set_word(r, "cache_parameter", param);
     set_num(r, "cache_size_mb", (r->memory_bytes + (1 << 20) - 1) >> 20);
@@ -295,19 +296,22 @@ static void advise_sqlite(struct rec_result *r, const struct rec_inputs *in)
     if (!cur)
         cur = 4096;
     pt_size_format(r->memory_bytes, mem, sizeof(mem));
-    say(r,
+    rec_reason(
+        r,
         "SQLite: PRAGMA page_size = %u, then VACUUM: the new size takes "
         "effect only when the database file is rebuilt (not possible in WAL "
         "mode: switch journal_mode to DELETE first); the page size now is "
         "%u%s",
         ch->page_size_bytes, cur, m ? " (monitored)" : " (default)");
-    say(r,
+    rec_reason(
+        r,
         "at %u bytes a table b-tree leaf keeps a payload of up to U - 35 "
         "bytes; %.1f%% of the objects fit, the rest spill to overflow "
         "pages (%.2f overflow page reads per access, through the page "
         "cache)",
         ch->page_size_bytes, 100 * ch->inline_fraction, ch->outline_reads);
-    say(r,
+    rec_reason(
+        r,
         "PRAGMA cache_size = -%llu (%s of page cache, %llu pages): the "
         "setting lasts for one connection, so the application issues it on "
         "every connection it opens",

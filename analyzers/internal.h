@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * internal.h — shared between the files of analyzers/ only (not a public
- * face): the engine-vocabulary step that recommend.c calls after choosing.
+ * face): the engine-vocabulary step that recommend.c calls after choosing,
+ * and the one way both add a reason.
  */
 #ifndef PT_ANALYZERS_INTERNAL_H
 #define PT_ANALYZERS_INTERNAL_H
@@ -20,5 +21,10 @@ void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in);
 /* 1 for the engines advice.c speaks for (postgresql, mysql, oracle,
  * sqlite). */
 int rec_engine_known(const char *name);
+
+/* Append a reason to r (recommend.c); beyond REC_MAX_REASONS it is
+ * dropped. */
+void rec_reason(struct rec_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif /* PT_ANALYZERS_INTERNAL_H */

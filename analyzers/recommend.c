@@ -49,10 +49,7 @@ struct cand_sums {
     double row_bytes; /* sum of row_i + row overhead (unweighted) */
 };
 
-static void reason(struct rec_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void reason(struct rec_result *r, const char *fmt, ...)
+void rec_reason(struct rec_result *r, const char *fmt, ...)
 {
     va_list ap;
 
@@ -315,33 +312,34 @@ static void describe_candidate(struct rec_result *r,
                      "access",
                      100 * c->hit_ratio,
                      (unsigned long long)c->bufferpool_pages, pages);
-        reason(r,
-               "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, "
-               "page fill %.1f%%; %.0f pages (rows and out-of-line) for %llu "
-               "rows; pool %llu pages, %s; per access %.2f buffered reads "
-               "(the row's page + %.2f out-of-line), %.4f physical; io %.4f "
-               "ms = %.4f x (%.3f + %.4f)",
-               ksize(c->page_size_bytes, ps, sizeof(ps)),
-               100 * c->inline_fraction, c->inline_limit_bytes, outl,
-               c->rows_per_page, 100 * c->page_fill, pages,
-               (unsigned long long)r->sessions,
-               (unsigned long long)c->bufferpool_pages, hit, c->buffered_reads,
-               c->outline_reads, c->physical_reads, c->io_ms, c->physical_reads,
-               in->device->overhead_ms, c->transfer_ms);
+        rec_reason(
+            r,
+            "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, "
+            "page fill %.1f%%; %.0f pages (rows and out-of-line) for %llu "
+            "rows; pool %llu pages, %s; per access %.2f buffered reads "
+            "(the row's page + %.2f out-of-line), %.4f physical; io %.4f "
+            "ms = %.4f x (%.3f + %.4f)",
+            ksize(c->page_size_bytes, ps, sizeof(ps)), 100 * c->inline_fraction,
+            c->inline_limit_bytes, outl, c->rows_per_page, 100 * c->page_fill,
+            pages, (unsigned long long)r->sessions,
+            (unsigned long long)c->bufferpool_pages, hit, c->buffered_reads,
+            c->outline_reads, c->physical_reads, c->io_ms, c->physical_reads,
+            in->device->overhead_ms, c->transfer_ms);
         return;
     }
-    reason(r,
-           "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, page "
-           "fill %.1f%%; %.0f data pages for %llu rows; pool %llu pages, %s; "
-           "per access 1 buffered read, %.4f physical, %.4f direct reads "
-           "(%.1f sectors); io %.4f ms = %.4f x (%.3f + %.4f) + %.4f direct "
-           "ms",
-           ksize(c->page_size_bytes, ps, sizeof(ps)), 100 * c->inline_fraction,
-           c->inline_limit_bytes, outl, c->rows_per_page, 100 * c->page_fill,
-           c->data_pages, (unsigned long long)r->sessions,
-           (unsigned long long)c->bufferpool_pages, hit, c->physical_reads,
-           c->direct_reads, c->direct_sectors, c->io_ms, c->physical_reads,
-           in->device->overhead_ms, c->transfer_ms, c->direct_ms);
+    rec_reason(
+        r,
+        "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, page "
+        "fill %.1f%%; %.0f data pages for %llu rows; pool %llu pages, %s; "
+        "per access 1 buffered read, %.4f physical, %.4f direct reads "
+        "(%.1f sectors); io %.4f ms = %.4f x (%.3f + %.4f) + %.4f direct "
+        "ms",
+        ksize(c->page_size_bytes, ps, sizeof(ps)), 100 * c->inline_fraction,
+        c->inline_limit_bytes, outl, c->rows_per_page, 100 * c->page_fill,
+        c->data_pages, (unsigned long long)r->sessions,
+        (unsigned long long)c->bufferpool_pages, hit, c->physical_reads,
+        c->direct_reads, c->direct_sectors, c->io_ms, c->physical_reads,
+        in->device->overhead_ms, c->transfer_ms, c->direct_ms);
 }
 
 static int copy_ident(char *dst, size_t len, const char *given,
@@ -616,17 +614,18 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         ksize(ru->page_size_bytes, rps, sizeof(rps));
         ksize(co->page_size_bytes, ops, sizeof(ops));
         if (r->chosen_by_cost) {
-            reason(r,
-                   "recommend %s pages: the cost model estimates %.4f ms of "
-                   "I/O per access at %s against %.4f ms at %s, the page size "
-                   "the inline rule (%.1f%% inline) gives: %.0f%% less",
-                   cps, ch->io_ms, cps, ru->io_ms, rps, 100 * r->inline_target,
-                   ru->io_ms > 0 ? 100 * (1 - ch->io_ms / ru->io_ms) : 0.0);
+            rec_reason(
+                r,
+                "recommend %s pages: the cost model estimates %.4f ms of "
+                "I/O per access at %s against %.4f ms at %s, the page size "
+                "the inline rule (%.1f%% inline) gives: %.0f%% less",
+                cps, ch->io_ms, cps, ru->io_ms, rps, 100 * r->inline_target,
+                ru->io_ms > 0 ? 100 * (1 - ch->io_ms / ru->io_ms) : 0.0);
         } else if (r->rule_met) {
             size_t prev = r->rule_idx;
             if (prev > 0) {
                 char pps[32];
-                reason(
+                rec_reason(
                     r,
                     "recommend %s pages: the smallest page size at which at "
                     "least %.1f%% of the objects are stored inline (%s: "
@@ -636,45 +635,49 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                     ksize(r->cand[prev - 1].page_size_bytes, pps, sizeof(pps)),
                     100 * r->cand[prev - 1].inline_fraction);
             } else {
-                reason(r,
-                       "recommend %s pages: the smallest page size, and "
-                       "%.1f%% of the objects are stored inline (<= %u "
-                       "bytes; target %.1f%%)",
-                       cps, 100 * ch->inline_fraction, ch->inline_limit_bytes,
-                       100 * r->inline_target);
+                rec_reason(r,
+                           "recommend %s pages: the smallest page size, and "
+                           "%.1f%% of the objects are stored inline (<= %u "
+                           "bytes; target %.1f%%)",
+                           cps, 100 * ch->inline_fraction,
+                           ch->inline_limit_bytes, 100 * r->inline_target);
             }
         } else {
-            reason(r,
-                   "recommend %s pages: no page size stores %.1f%% of the "
-                   "objects inline; %s stores the most (%.1f%%), the rest "
-                   "%s",
-                   cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction,
-                   e->outline_buffered
-                       ? "is stored out of line (read through the pool)"
-                       : "is read with direct I/O");
+            rec_reason(r,
+                       "recommend %s pages: no page size stores %.1f%% of the "
+                       "objects inline; %s stores the most (%.1f%%), the rest "
+                       "%s",
+                       cps, 100 * r->inline_target, cps,
+                       100 * ch->inline_fraction,
+                       e->outline_buffered
+                           ? "is stored out of line (read through the pool)"
+                           : "is read with direct I/O");
         }
         if (!r->chosen_by_cost && r->cost_idx != r->rule_idx) {
             if (r->evidence && !r->memory_bound)
-                reason(r,
-                       "the cost model's cheapest page size is %s (%.4f vs "
-                       "%.4f ms per access), but at %s the pool holds the "
-                       "whole table (hit ratio %.1f%%): the difference is "
-                       "only the direct reads the inline target accepts, so "
-                       "the inline rule stands",
-                       ops, co->io_ms, ru->io_ms, rps, 100 * ru->hit_ratio);
+                rec_reason(
+                    r,
+                    "the cost model's cheapest page size is %s (%.4f vs "
+                    "%.4f ms per access), but at %s the pool holds the "
+                    "whole table (hit ratio %.1f%%): the difference is "
+                    "only the direct reads the inline target accepts, so "
+                    "the inline rule stands",
+                    ops, co->io_ms, ru->io_ms, rps, 100 * ru->hit_ratio);
             else if (r->evidence)
-                reason(r,
-                       "the cost model's cheapest page size is %s (%.4f vs "
-                       "%.4f ms per access), less than %.0f%% better: the "
-                       "inline rule stands",
-                       ops, co->io_ms, ru->io_ms, 100 * REC_OVERRIDE_MARGIN);
+                rec_reason(r,
+                           "the cost model's cheapest page size is %s (%.4f vs "
+                           "%.4f ms per access), less than %.0f%% better: the "
+                           "inline rule stands",
+                           ops, co->io_ms, ru->io_ms,
+                           100 * REC_OVERRIDE_MARGIN);
             else
-                reason(r,
-                       "the cost model alone would pick %s (%.4f vs %.4f ms "
-                       "per access), but only sizes are known: without "
-                       "--memory, --sessions, --monitor or --trace the inline "
-                       "rule decides",
-                       ops, co->io_ms, ru->io_ms);
+                rec_reason(
+                    r,
+                    "the cost model alone would pick %s (%.4f vs %.4f ms "
+                    "per access), but only sizes are known: without "
+                    "--memory, --sessions, --monitor or --trace the inline "
+                    "rule decides",
+                    ops, co->io_ms, ru->io_ms);
         }
         {
             char mem[32], line[REC_REASON_LEN];
@@ -692,23 +695,24 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                              ksize(r->cand[i].page_size_bytes, ps, sizeof(ps)));
                 off += k > 0 ? (size_t)k : 0;
             }
-            reason(r, "%s pages (%s)", line,
-                   in->memory_given ? "--memory"
-                   : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
-                       ? "the monitored pool's size"
-                       : "default budget; set --memory");
+            rec_reason(r, "%s pages (%s)", line,
+                       in->memory_given ? "--memory"
+                       : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
+                           ? "the monitored pool's size"
+                           : "default budget; set --memory");
         }
-        reason(r,
-               "model: %llu live sessions (%s); %s; device %s: OVERHEAD %.3f "
-               "ms, %.0f MB/s",
-               (unsigned long long)r->sessions, r->sessions_basis,
-               in->access ? "access weights and page popularity from the trace"
-                          : "every session equally likely to be read",
-               d->name, d->overhead_ms, d->transfer_mb_s);
+        rec_reason(
+            r,
+            "model: %llu live sessions (%s); %s; device %s: OVERHEAD %.3f "
+            "ms, %.0f MB/s",
+            (unsigned long long)r->sessions, r->sessions_basis,
+            in->access ? "access weights and page popularity from the trace"
+                       : "every session equally likely to be read",
+            d->name, d->overhead_ms, d->transfer_mb_s);
         for (size_t i = 0; i < r->n_cand; i++)
             describe_candidate(r, in, i);
         if (ch->too_big_fraction > 0)
-            reason(
+            rec_reason(
                 r,
                 "%.2f%% of the objects exceed every column (largest "
                 "accepts %llu bytes): WebSphere cannot store them at any "
@@ -718,57 +722,62 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                     ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
                     : 0ULL);
         if (in->sizes_from_histogram)
-            reason(r, "sizes were reconstructed from histogram bin bounds "
-                      "(each object at its bin's upper bound): inline "
-                      "fractions are lower bounds");
+            rec_reason(r, "sizes were reconstructed from histogram bin bounds "
+                          "(each object at its bin's upper bound): inline "
+                          "fractions are lower bounds");
         if (mon_idx != (size_t)-1) {
             const struct rec_monitor *m = in->monitor;
             char mps[32];
-            reason(r,
-                   "monitor: current %s pages, %llu pool pages, hit ratio "
-                   "%.1f%%, direct-read share %.3f; the model at %s predicts "
-                   "%.3f direct reads and %.3f physical reads per access",
-                   ksize(m->page_size_bytes, mps, sizeof(mps)),
-                   (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
-                   m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
-                   r->cand[mon_idx].physical_reads);
+            rec_reason(
+                r,
+                "monitor: current %s pages, %llu pool pages, hit ratio "
+                "%.1f%%, direct-read share %.3f; the model at %s predicts "
+                "%.3f direct reads and %.3f physical reads per access",
+                ksize(m->page_size_bytes, mps, sizeof(mps)),
+                (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
+                m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
+                r->cand[mon_idx].physical_reads);
             if (m->page_size_bytes != ch->page_size_bytes)
-                reason(r,
-                       "change from %s to %s pages: %.4f -> %.4f ms I/O per "
-                       "access in the model at the same memory",
-                       mps, cps, r->cand[mon_idx].io_ms, ch->io_ms);
+                rec_reason(
+                    r,
+                    "change from %s to %s pages: %.4f -> %.4f ms I/O per "
+                    "access in the model at the same memory",
+                    mps, cps, r->cand[mon_idx].io_ms, ch->io_ms);
             else
-                reason(r,
-                       "the current page size %s is already the "
-                       "recommended one",
-                       mps);
+                rec_reason(r,
+                           "the current page size %s is already the "
+                           "recommended one",
+                           mps);
         } else if (in->monitor && in->monitor->present) {
             char mps[32];
             const struct rec_monitor *m = in->monitor;
             if (m->engine[0] && strcmp(m->engine, e->name) != 0)
-                reason(r,
-                       "monitor: counters from engine %s (current page size "
-                       "%s, hit ratio %.1f%%) are not used for a %s "
-                       "recommendation",
-                       m->engine, ksize(m->page_size_bytes, mps, sizeof(mps)),
-                       m->hit_ratio_pct, e->name);
+                rec_reason(
+                    r,
+                    "monitor: counters from engine %s (current page size "
+                    "%s, hit ratio %.1f%%) are not used for a %s "
+                    "recommendation",
+                    m->engine, ksize(m->page_size_bytes, mps, sizeof(mps)),
+                    m->hit_ratio_pct, e->name);
             else
-                reason(r,
-                       "monitor: current page size %s is not a %s page size; "
-                       "its counters were not used",
-                       ksize(m->page_size_bytes, mps, sizeof(mps)), e->name);
+                rec_reason(
+                    r,
+                    "monitor: current page size %s is not a %s page size; "
+                    "its counters were not used",
+                    ksize(m->page_size_bytes, mps, sizeof(mps)), e->name);
         }
         if (r->pool_from_table)
-            reason(r,
-                   "buffer pool sized to the table: %.0f data pages at %s "
-                   "x %.2f headroom (growth, index pages) = %llu pages, "
-                   "below the default budget %s; give --memory to set the "
-                   "pool to a budget instead",
-                   ch->data_pages + ch->outline_pages * (double)r->sessions,
-                   cps, REC_POOL_HEADROOM, (unsigned long long)r->pool_pages,
-                   ksize(r->memory_bytes, b2, sizeof(b2)));
+            rec_reason(r,
+                       "buffer pool sized to the table: %.0f data pages at %s "
+                       "x %.2f headroom (growth, index pages) = %llu pages, "
+                       "below the default budget %s; give --memory to set the "
+                       "pool to a budget instead",
+                       ch->data_pages + ch->outline_pages * (double)r->sessions,
+                       cps, REC_POOL_HEADROOM,
+                       (unsigned long long)r->pool_pages,
+                       ksize(r->memory_bytes, b2, sizeof(b2)));
         if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
-            reason(
+            rec_reason(
                 r,
                 "buffer pool %s: %llu pages of %s (%s); table space %s: "
                 "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
@@ -784,11 +793,12 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                 r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
                 ch->page_size_bytes);
         if (strcmp(e->name, "db2") == 0)
-            reason(r,
-                   "WebSphere session manager: set DB2 row size to "
-                   "ROW_SIZE_%uKB and table space name to %s; drop SESSIONS "
-                   "so WebSphere re-creates it there",
-                   ch->page_size_bytes / 1024, r->tablespace_name);
+            rec_reason(
+                r,
+                "WebSphere session manager: set DB2 row size to "
+                "ROW_SIZE_%uKB and table space name to %s; drop SESSIONS "
+                "so WebSphere re-creates it there",
+                ch->page_size_bytes / 1024, r->tablespace_name);
     }
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
         return rc;

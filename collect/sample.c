@@ -224,6 +224,23 @@ static int reserve(uint64_t **a, size_t *cap, size_t need)
     return 0;
 }
 
+/*
+ * Room a block of grouped rows needs: the sum of its group counts (column
+ * `cnt`), skipping rows the driver flagged and null or non-positive counts,
+ * as the callbacks below do when they expand the groups.
+ */
+static uint64_t block_need(size_t n, const SQLBIGINT *cnt, const SQLLEN *ind,
+                           const SQLUSMALLINT *status)
+{
+    uint64_t need = 0;
+
+    for (size_t k = 0; k < n; k++)
+        if (status[k] != SQL_ROW_ERROR && status[k] != SQL_ROW_NOROW &&
+            ind[k] != SQL_NULL_DATA && cnt[k] > 0)
+            need += (uint64_t)cnt[k];
+    return need;
+}
+
 struct row_ctx {
     struct coll_sample_result *r;
     size_t n_cols; /* object columns */
@@ -239,18 +256,9 @@ static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
     struct row_ctx *x = vctx;
     struct coll_sample_result *r = x->r;
     size_t wcol = x->n_cols + (x->has_flag ? 1 : 0);
-    uint64_t need = 0;
+    uint64_t need =
+        x->grouped ? block_need(n, vals[wcol], ind[wcol], status) : (uint64_t)n;
 
-    /* room for this block's sizes: one per row, or the group counts */
-    for (size_t k = 0; k < n; k++) {
-        if (!x->grouped) {
-            need = n;
-            break;
-        }
-        if (status[k] != SQL_ROW_ERROR && status[k] != SQL_ROW_NOROW &&
-            ind[wcol][k] != SQL_NULL_DATA && vals[wcol][k] > 0)
-            need += (uint64_t)vals[wcol][k];
-    }
     if (need > SIZE_MAX / 16 ||
         reserve(&r->values, &x->cap, r->n_values + (size_t)need) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory for %llu sizes",
@@ -310,17 +318,9 @@ static int on_sessions(void *vctx, size_t n, SQLBIGINT *const *vals,
 {
     struct sess_ctx *x = vctx;
     struct coll_sample_result *r = x->r;
-    uint64_t need = 0;
+    uint64_t need =
+        x->grouped ? block_need(n, vals[1], ind[1], status) : (uint64_t)n;
 
-    for (size_t k = 0; k < n; k++) {
-        if (!x->grouped) {
-            need = n;
-            break;
-        }
-        if (status[k] != SQL_ROW_ERROR && status[k] != SQL_ROW_NOROW &&
-            ind[1][k] != SQL_NULL_DATA && vals[1][k] > 0)
-            need += (uint64_t)vals[1][k];
-    }
     if (need > SIZE_MAX / 16 ||
         reserve(&r->session_values, &x->cap, r->n_sessions + (size_t)need) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory for %llu sessions",

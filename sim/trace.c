@@ -14,6 +14,7 @@
  * (sim/sim.c), store/ replay, cli/cmd_workload.c (writer).
  */
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,17 +64,6 @@ struct sim_trace_reader {
 /* ---- hashing and interning ----------------------------------------------
  */
 
-static inline uint64_t mix64(uint64_t x)
-{
-    /* splitmix64 finaliser: good avalanche for integer keys */
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
 static inline uint64_t hash_bytes(const char *s, size_t n)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
@@ -81,14 +71,14 @@ static inline uint64_t hash_bytes(const char *s, size_t n)
 
     while (n >= 8) {
         memcpy(&w, s, 8);
-        h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
+        h = (h ^ sim_mix64(w)) * 0x9e3779b97f4a7c15ULL;
         s += 8;
         n -= 8;
     }
     w = 0;
     memcpy(&w, s, n);
-    h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
-    return mix64(h);
+    h = (h ^ sim_mix64(w)) * 0x9e3779b97f4a7c15ULL;
+    return sim_mix64(h);
 }
 
 /*
@@ -105,7 +95,7 @@ struct slot {
 
 static inline uint64_t short_pos(uint64_t packed, size_t n)
 {
-    return mix64(packed + n * 0x9e3779b97f4a7c15ULL);
+    return sim_mix64(packed + n * 0x9e3779b97f4a7c15ULL);
 }
 
 /* Home position of an occupied slot (no access to the key's text). */
@@ -113,7 +103,7 @@ static inline uint64_t slot_pos(const struct sim_trace_reader *r,
                                 const struct slot *sl)
 {
     if (r->fmt == SIM_TRACE_ORACLE)
-        return mix64(sl->k);
+        return sim_mix64(sl->k);
     return sl->len <= 8 ? short_pos(sl->k, sl->len) : sl->k;
 }
 
@@ -196,7 +186,7 @@ static inline void prefetch_slot(const struct sim_trace_reader *r, uint64_t h)
 static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t *id,
                       struct pt_err *err)
 {
-    uint64_t h = mix64(key), mask, j;
+    uint64_t h = sim_mix64(key), mask, j;
     int rc;
 
     if (!r->n_slots && (rc = grow_slots(r, err)))
@@ -542,7 +532,8 @@ static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
     r->off += ORACLE_REC_BYTES;
     /* hide the table's cache miss: prefetch the slot of a record ahead */
     if (r->len - r->off >= (ORACLE_AHEAD + 1) * ORACLE_REC_BYTES)
-        prefetch_slot(r, mix64(le64(p + ORACLE_AHEAD * ORACLE_REC_BYTES + 4)));
+        prefetch_slot(r,
+                      sim_mix64(le64(p + ORACLE_AHEAD * ORACLE_REC_BYTES + 4)));
     /* oracleGeneral times are in seconds (libCacheSim) */
     req->time_ms = (uint64_t)le32(p) * 1000u;
     req->size_bytes = le32(p + 12);
