@@ -132,6 +132,7 @@ struct cli_common {
     enum out_format format; /* --format / --json */
     int force;              /* --force */
     int quiet;              /* --quiet */
+    int format_given;       /* --format or --json was on the command line */
     int progress;           /* progress bars: stderr is a TTY, !quiet */
 };
 
@@ -171,6 +172,15 @@ void cli_print_help(const struct cli_parser *p, FILE *fp);
 #define CLI_HELP_SHOWN 2
 int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
                    const char *arg);
+/*
+ * The next option a command handles itself: the shared ones (-o, --format,
+ * --json, --force, --quiet) are taken into *c on the way. Returns the
+ * option's id and *arg, or CLI_NEXT_END after the last option,
+ * CLI_NEXT_HELP once --help has been printed, CLI_NEXT_USAGE after a
+ * one-line usage error (unknown option, missing value, bad --format).
+ */
+enum { CLI_NEXT_END = -1, CLI_NEXT_USAGE = -2, CLI_NEXT_HELP = -3 };
+int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg);
 /*
  * Handle a connection option (CLI_OPT_CONN_ENTRIES) into *conn: 1 if `id`
  * was one, 0 if not.

@@ -900,13 +900,12 @@ int cmd_advise(int argc, char **argv)
     a.tmp_slot = -1;
     if (cli_parse_begin(&p, "advise", opts, usage, description, argc, argv))
         return 70;
-    while ((id = cli_next_opt(&p, &arg)) != -1) {
-        rc = cli_common_opt(&p, &a.common, id, arg);
-        if (rc == CLI_HELP_SHOWN)
+    while ((id = cli_next(&p, &a.common, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
             return 0;
-        if (rc < 0 || id == -2)
+        if (id == CLI_NEXT_USAGE)
             return 64;
-        if (rc == 1 || cli_conn_opt(&a.conn, id, arg))
+        if (cli_conn_opt(&a.conn, id, arg))
             continue;
         switch (id) {
         case OPT_DEMO:

@@ -571,23 +571,18 @@ static int parse(struct cli_parser *ps, struct cli_common *c,
                  struct ddl_params *p, int argc, char **argv)
 {
     const char *arg;
-    int id, rc;
+    int id;
 
     memset(p, 0, sizeof(*p));
     p->dialect = "db2";
     cli_common_init(c);
     if (cli_parse_begin(ps, "ddl", opts, usage, description, argc, argv) < 0)
         return 70;
-    while ((id = cli_next_opt(ps, &arg)) != -1) {
-        if (id == -2)
-            return 64;
-        rc = cli_common_opt(ps, c, id, arg);
-        if (rc == CLI_HELP_SHOWN)
+    while ((id = cli_next(ps, c, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
             return 0;
-        if (rc < 0)
+        if (id == CLI_NEXT_USAGE)
             return 64;
-        if (rc == 1)
-            continue;
         switch (id) {
         case OPT_REC:
             p->rec_file = arg;

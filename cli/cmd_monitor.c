@@ -59,7 +59,6 @@ struct mon_args {
     struct coll_conn_opts conn;
     double interval_s;
     uint64_t count;
-    int format_given;
 };
 
 static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
@@ -68,7 +67,7 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
     struct cli_parser p;
     struct pt_err err;
     const char *arg;
-    int id, r;
+    int id;
 
     cli_common_init(c);
     memset(a, 0, sizeof(*a));
@@ -78,17 +77,12 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
     if (cli_parse_begin(&p, "monitor", opts, usage, description, argc, argv) <
         0)
         return 70;
-    while ((id = cli_next_opt(&p, &arg)) != -1) {
-        if (id == -2)
-            return 64;
-        if (id == CLI_OPT_FORMAT || id == CLI_OPT_JSON)
-            a->format_given = 1;
-        r = cli_common_opt(&p, c, id, arg);
-        if (r == CLI_HELP_SHOWN)
+    while ((id = cli_next(&p, c, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
             return 0;
-        if (r < 0)
+        if (id == CLI_NEXT_USAGE)
             return 64;
-        if (r == 1 || cli_conn_opt(&a->conn, id, arg))
+        if (cli_conn_opt(&a->conn, id, arg))
             continue;
         err_clear(&err);
         switch (id) {
@@ -124,7 +118,7 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
     if (a->conn.password_file && a->conn.password_env)
         return cli_usage_error("monitor", "--password-file and "
                                           "--password-env are exclusive");
-    if (!a->format_given && strcmp(c->output, "-") != 0)
+    if (!c->format_given && strcmp(c->output, "-") != 0)
         c->format = OUT_JSON;
     return -1;
 }

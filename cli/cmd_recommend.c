@@ -418,7 +418,7 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
 {
     const char *arg;
     struct pt_err err;
-    int id, rc;
+    int id;
 
     memset(o, 0, sizeof(*o));
     o->engine = "db2";
@@ -428,16 +428,11 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     if (cli_parse_begin(p, "recommend", opts, usage, description, argc, argv) <
         0)
         return 70;
-    while ((id = cli_next_opt(p, &arg)) != -1) {
-        if (id == -2)
-            return 64;
-        rc = cli_common_opt(p, c, id, arg);
-        if (rc == CLI_HELP_SHOWN)
+    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
             return 0;
-        if (rc < 0)
+        if (id == CLI_NEXT_USAGE)
             return 64;
-        if (rc == 1)
-            continue;
         switch (id) {
         case OPT_SIZES:
             o->sizes = arg;

@@ -89,7 +89,6 @@ struct sample_args {
     struct coll_sample_opts s;
     int unit_session;
     int no_values;
-    int format_given;
     int group; /* -1 auto, 0 off, 1 on */
 };
 
@@ -125,7 +124,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
     struct cli_parser p;
     struct pt_err err;
     const char *arg;
-    int id, r;
+    int id;
     uint64_t u;
 
     cli_common_init(c);
@@ -136,17 +135,12 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
     a->group = -1;
     if (cli_parse_begin(&p, "sample", opts, usage, description, argc, argv) < 0)
         return 70;
-    while ((id = cli_next_opt(&p, &arg)) != -1) {
-        if (id == -2)
-            return 64;
-        if (id == CLI_OPT_FORMAT || id == CLI_OPT_JSON)
-            a->format_given = 1;
-        r = cli_common_opt(&p, c, id, arg);
-        if (r == CLI_HELP_SHOWN)
+    while ((id = cli_next(&p, c, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
             return 0;
-        if (r < 0)
+        if (id == CLI_NEXT_USAGE)
             return 64;
-        if (r == 1 || cli_conn_opt(&a->conn, id, arg))
+        if (cli_conn_opt(&a->conn, id, arg))
             continue;
         err_clear(&err);
         switch (id) {
@@ -247,7 +241,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
                                          "are exclusive");
     if (a->s.percent > 0 && a->s.rows > 0)
         return cli_usage_error("sample", "--percent and --rows are exclusive");
-    if (!a->format_given && strcmp(c->output, "-") != 0)
+    if (!c->format_given && strcmp(c->output, "-") != 0)
         c->format = OUT_JSON;
     a->s.grouped = a->group < 0 ? !c->progress : a->group;
     return -1;

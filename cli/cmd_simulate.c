@@ -223,14 +223,11 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     if (cli_parse_begin(p, "simulate", opts, usage, description, argc, argv) <
         0)
         return PT_EINTERNAL;
-    while ((id = cli_next_opt(p, &arg)) != -1) {
-        if (id == -2)
+    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
+            return CLI_HELP_SHOWN;
+        if (id == CLI_NEXT_USAGE)
             return PT_EUSAGE;
-        rc = cli_common_opt(p, c, id, arg);
-        if (rc == CLI_HELP_SHOWN || rc < 0)
-            return rc;
-        if (rc == 1)
-            continue;
         switch (id) {
         case OPT_TRACE:
             a->trace = arg;

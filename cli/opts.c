@@ -228,6 +228,7 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
         c->output = arg;
         return 1;
     case CLI_OPT_FORMAT:
+        c->format_given = 1;
         if (strcmp(arg, "table") == 0)
             c->format = OUT_TABLE;
         else if (strcmp(arg, "json") == 0)
@@ -242,6 +243,7 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
         }
         return 1;
     case CLI_OPT_JSON:
+        c->format_given = 1;
         c->format = OUT_JSON;
         return 1;
     case CLI_OPT_FORCE:
@@ -254,6 +256,24 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
     default:
         return 0;
     }
+}
+
+int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
+{
+    int id, rc;
+
+    while ((id = cli_next_opt(p, arg)) != -1) {
+        if (id == -2)
+            return CLI_NEXT_USAGE;
+        rc = cli_common_opt(p, c, id, *arg);
+        if (rc == CLI_HELP_SHOWN)
+            return CLI_NEXT_HELP;
+        if (rc < 0)
+            return CLI_NEXT_USAGE;
+        if (rc == 0)
+            return id;
+    }
+    return CLI_NEXT_END;
 }
 
 int cli_output_open(const struct cli_common *c, struct pt_afile *af,
