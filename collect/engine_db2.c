@@ -35,34 +35,21 @@ static int db2_sample_sql(const struct coll_sample_opts *o, const char *list,
                           const char *qtable, const char *where, char *buf,
                           size_t len, char *method, size_t mlen)
 {
-    int n;
-    char rep[48] = "";
+    char clause[96];
 
-    if (o->has_seed)
-        snprintf(rep, sizeof(rep), " REPEATABLE (%u)", o->seed);
     if (o->percent > 0 && o->percent < 100) {
-        const char *m =
-            o->method == COLL_METHOD_SYSTEM ? "SYSTEM" : "BERNOULLI";
-        n = snprintf(buf, len, "SELECT %s FROM %s TABLESAMPLE %s (%.6g)%s%s%s",
-                     list, qtable, m, o->percent, rep, where ? " WHERE " : "",
-                     where ? where : "");
+        const char *m = coll_tablesample(o, clause, sizeof(clause));
         snprintf(method, mlen, "server-side TABLESAMPLE %s (%.6g percent)%s", m,
                  o->percent, o->has_seed ? ", repeatable" : "");
-    } else if (o->rows > 0) {
-        n = snprintf(buf, len,
-                     "SELECT %s FROM %s%s%s ORDER BY RAND() FETCH FIRST %llu "
-                     "ROWS ONLY",
-                     list, qtable, where ? " WHERE " : "", where ? where : "",
-                     (unsigned long long)o->rows);
-        snprintf(method, mlen,
-                 "server-side ORDER BY RAND() FETCH FIRST %llu ROWS ONLY",
-                 (unsigned long long)o->rows);
-    } else {
-        n = snprintf(buf, len, "SELECT %s FROM %s%s%s", list, qtable,
-                     where ? " WHERE " : "", where ? where : "");
-        snprintf(method, mlen, "full scan: every row");
+        return coll_select_sql(buf, len, list, qtable, clause, NULL, where, "");
     }
-    return n > 0 && (size_t)n < len ? 0 : -1;
+    snprintf(clause, sizeof(clause),
+             " ORDER BY RAND() FETCH FIRST %llu ROWS ONLY",
+             (unsigned long long)o->rows);
+    snprintf(method, mlen,
+             "server-side ORDER BY RAND() FETCH FIRST %llu ROWS ONLY",
+             (unsigned long long)o->rows);
+    return coll_select_sql(buf, len, list, qtable, "", NULL, where, clause);
 }
 
 static uint64_t db2_estimate(struct coll_conn *c, const char *schema,

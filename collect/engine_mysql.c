@@ -25,34 +25,26 @@ static int my_sample_sql(const struct coll_sample_opts *o, const char *list,
                          const char *qtable, const char *where, char *buf,
                          size_t len, char *method, size_t mlen)
 {
-    int n;
-    char rnd[32] = "RAND()";
+    char rnd[32] = "RAND()", sql[96];
 
     if (o->has_seed)
         snprintf(rnd, sizeof(rnd), "RAND(%u)", o->seed);
     if (o->percent > 0 && o->percent < 100) {
-        n = snprintf(buf, len, "SELECT %s FROM %s WHERE %s < %.8g%s%s", list,
-                     qtable, rnd, o->percent / 100.0, where ? " AND " : "",
-                     where ? where : "");
+        snprintf(sql, sizeof(sql), "%s < %.8g", rnd, o->percent / 100.0);
         snprintf(method, mlen,
                  "server-side row filter WHERE %s < %.8g: each row kept with "
                  "probability %.6g%% (MariaDB has no TABLESAMPLE; the scan "
                  "still reads every row's length)",
                  rnd, o->percent / 100.0, o->percent);
-    } else if (o->rows > 0) {
-        n = snprintf(buf, len, "SELECT %s FROM %s%s%s ORDER BY %s LIMIT %llu",
-                     list, qtable, where ? " WHERE " : "", where ? where : "",
-                     rnd, (unsigned long long)o->rows);
-        snprintf(method, mlen,
-                 "server-side ORDER BY %s LIMIT %llu: rows chosen uniformly "
-                 "at random",
-                 rnd, (unsigned long long)o->rows);
-    } else {
-        n = snprintf(buf, len, "SELECT %s FROM %s%s%s", list, qtable,
-                     where ? " WHERE " : "", where ? where : "");
-        snprintf(method, mlen, "full scan: every row");
+        return coll_select_sql(buf, len, list, qtable, "", sql, where, "");
     }
-    return n > 0 && (size_t)n < len ? 0 : -1;
+    snprintf(sql, sizeof(sql), " ORDER BY %s LIMIT %llu", rnd,
+             (unsigned long long)o->rows);
+    snprintf(method, mlen,
+             "server-side ORDER BY %s LIMIT %llu: rows chosen uniformly "
+             "at random",
+             rnd, (unsigned long long)o->rows);
+    return coll_select_sql(buf, len, list, qtable, "", NULL, where, sql);
 }
 
 static uint64_t my_estimate(struct coll_conn *c, const char *schema,

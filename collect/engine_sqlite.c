@@ -30,34 +30,25 @@ static int lite_sample_sql(const struct coll_sample_opts *o, const char *list,
                            const char *qtable, const char *where, char *buf,
                            size_t len, char *method, size_t mlen)
 {
-    int n;
+    char sql[96];
 
     if (o->percent > 0 && o->percent < 100) {
         long long t = (long long)(o->percent * 10000.0 + 0.5);
-        n = snprintf(buf, len,
-                     "SELECT %s FROM %s WHERE abs(random() %% 1000000) < %lld"
-                     "%s%s",
-                     list, qtable, t, where ? " AND " : "", where ? where : "");
+        snprintf(sql, sizeof(sql), "abs(random() %% 1000000) < %lld", t);
         snprintf(method, mlen,
                  "server-side row filter abs(random() %% 1000000) < %lld: "
                  "each row kept with probability %.6g%% (SQLite has no "
                  "TABLESAMPLE; random() has no seed, so not repeatable)",
                  t, o->percent);
-    } else if (o->rows > 0) {
-        n = snprintf(buf, len,
-                     "SELECT %s FROM %s%s%s ORDER BY random() LIMIT %llu", list,
-                     qtable, where ? " WHERE " : "", where ? where : "",
-                     (unsigned long long)o->rows);
-        snprintf(method, mlen,
-                 "server-side ORDER BY random() LIMIT %llu: rows chosen "
-                 "uniformly at random (not repeatable)",
-                 (unsigned long long)o->rows);
-    } else {
-        n = snprintf(buf, len, "SELECT %s FROM %s%s%s", list, qtable,
-                     where ? " WHERE " : "", where ? where : "");
-        snprintf(method, mlen, "full scan: every row");
+        return coll_select_sql(buf, len, list, qtable, "", sql, where, "");
     }
-    return n > 0 && (size_t)n < len ? 0 : -1;
+    snprintf(sql, sizeof(sql), " ORDER BY random() LIMIT %llu",
+             (unsigned long long)o->rows);
+    snprintf(method, mlen,
+             "server-side ORDER BY random() LIMIT %llu: rows chosen "
+             "uniformly at random (not repeatable)",
+             (unsigned long long)o->rows);
+    return coll_select_sql(buf, len, list, qtable, "", NULL, where, sql);
 }
 
 int coll_sqlite_parse_pragmas(const struct coll_rows *rows,

@@ -37,6 +37,23 @@ void coll_mask(const struct coll_conn *c, char *s, size_t len);
 /* A --connect string with its PWD / PASSWORD keys removed, into out. */
 void coll_describe_connect(const char *in, char *out, size_t len);
 
+/*
+ * "SELECT list FROM qtable<after_table>[ WHERE filter[ AND where]]<tail>"
+ * into buf (filter and where may each be NULL); 0, or -1 when it does not
+ * fit. The one place a sampling statement is put together.
+ */
+int coll_select_sql(char *buf, size_t len, const char *list, const char *qtable,
+                    const char *after_table, const char *filter,
+                    const char *where, const char *tail);
+
+/*
+ * The SQL-standard sampling clause DB2 and PostgreSQL share:
+ * " TABLESAMPLE BERNOULLI|SYSTEM (p)[ REPEATABLE (seed)]" into clause;
+ * returns the method's name.
+ */
+const char *coll_tablesample(const struct coll_sample_opts *o, char *clause,
+                             size_t len);
+
 /* One engine adapter: SQL dialect and monitor views. */
 struct coll_engine_ops {
     enum coll_engine id;
@@ -45,7 +62,8 @@ struct coll_engine_ops {
     int fold;   /* +1 upper, -1 lower, 0 keep case (unquoted semantics) */
     /* server-side byte length of quoted column q */
     int (*length_expr)(const char *q, char *buf, size_t len);
-    /* complete sampling statement */
+    /* sampling statement for --percent or --rows (a full scan is
+     * coll_sample_sql's own) */
     int (*sample_sql)(const struct coll_sample_opts *o, const char *list,
                       const char *qtable, const char *where, char *buf,
                       size_t len, char *method, size_t mlen);

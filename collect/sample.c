@@ -71,6 +71,30 @@ int coll_length_expr(enum coll_engine e, const char *qcol, char *buf,
     return 0;
 }
 
+int coll_select_sql(char *buf, size_t len, const char *list, const char *qtable,
+                    const char *after_table, const char *filter,
+                    const char *where, const char *tail)
+{
+    const char *w1 = filter ? filter : where;
+    const char *w2 = filter ? where : NULL;
+    int n = snprintf(buf, len, "SELECT %s FROM %s%s%s%s%s%s%s", list, qtable,
+                     after_table, w1 ? " WHERE " : "", w1 ? w1 : "",
+                     w2 ? " AND " : "", w2 ? w2 : "", tail);
+
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+const char *coll_tablesample(const struct coll_sample_opts *o, char *clause,
+                             size_t len)
+{
+    const char *m = o->method == COLL_METHOD_SYSTEM ? "SYSTEM" : "BERNOULLI";
+    int n = snprintf(clause, len, " TABLESAMPLE %s (%.6g)", m, o->percent);
+
+    if (o->has_seed && n > 0 && (size_t)n < len)
+        snprintf(clause + n, len - (size_t)n, " REPEATABLE (%u)", o->seed);
+    return m;
+}
+
 int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
                     const char *select_list, const char *qtable,
                     const char *where, char *buf, size_t len, char *method,
@@ -85,6 +109,13 @@ int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
     if (o->percent < 0 || o->percent > 100)
         return err_set(err, PT_EUSAGE, "--percent: %g is not in 0 < P <= 100",
                        o->percent);
+    if (!(o->percent > 0 && o->percent < 100) && o->rows == 0) {
+        snprintf(method, method_len, "full scan: every row");
+        if (coll_select_sql(buf, len, select_list, qtable, "", NULL, where,
+                            "") < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+        return 0;
+    }
     if (ops->sample_sql(o, select_list, qtable, where, buf, len, method,
                         method_len) < 0)
         return err_set(err, PT_EINTERNAL, "SQL buffer too small");
