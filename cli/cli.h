@@ -160,8 +160,6 @@ int cli_parse_begin(struct cli_parser *p, const char *cmd,
  * -2 (the command then returns exit code 64).
  */
 int cli_next_opt(struct cli_parser *p, const char **arg);
-/* Index of the first operand after parsing (getopt's optind). */
-int cli_operand_index(void);
 /* Print --help for the parser's command to fp. */
 void cli_print_help(const struct cli_parser *p, FILE *fp);
 /*
@@ -177,7 +175,8 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
  * --json, --force, --quiet) are taken into *c on the way. Returns the
  * option's id and *arg, or CLI_NEXT_END after the last option,
  * CLI_NEXT_HELP once --help has been printed, CLI_NEXT_USAGE after a
- * one-line usage error (unknown option, missing value, bad --format).
+ * one-line usage error (unknown option, missing value, bad --format, an
+ * argument that is not an option: no command takes operands).
  */
 enum { CLI_NEXT_END = -1, CLI_NEXT_USAGE = -2, CLI_NEXT_HELP = -3 };
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg);

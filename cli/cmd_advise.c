@@ -985,9 +985,6 @@ int cmd_advise(int argc, char **argv)
             return 64;
         }
     }
-    if (cli_operand_index() < argc)
-        return cli_usage_error("advise", "unexpected argument '%s'",
-                               argv[cli_operand_index()]);
     if (a.demo && (a.conn.dsn || a.conn.connect))
         return cli_usage_error("advise",
                                "--demo runs on the built-in store; drop "

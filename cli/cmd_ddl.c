@@ -627,9 +627,6 @@ static int parse(struct cli_parser *ps, struct cli_common *c,
             return 70;
         }
     }
-    if (cli_operand_index() < argc)
-        return cli_usage_error("ddl", "unexpected argument '%s'",
-                               argv[cli_operand_index()]);
     if (!p->rec_file && !p->page_size_s)
         return cli_usage_error("ddl",
                                "--recommendation FILE or --page-size SIZE is "

@@ -108,9 +108,6 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
             return 70;
         }
     }
-    if (cli_operand_index() < argc)
-        return cli_usage_error("monitor", "unexpected argument '%s'",
-                               argv[cli_operand_index()]);
     if (!a->conn.dsn == !a->conn.connect)
         return cli_usage_error("monitor",
                                "give exactly one of --dsn NAME or --connect "

@@ -477,9 +477,6 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
             return 70;
         }
     }
-    if (cli_operand_index() < argc)
-        return cli_usage_error("recommend", "unexpected argument '%s'",
-                               argv[cli_operand_index()]);
     if (!o->sizes && !o->trace)
         return cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
                                             "required");

@@ -353,11 +353,6 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
             return PT_EINTERNAL;
         }
     }
-    if (cli_operand_index() < argc) {
-        cli_usage_error("simulate", "unexpected argument '%s'",
-                        argv[cli_operand_index()]);
-        return PT_EUSAGE;
-    }
     if (!a->trace) {
         cli_usage_error("simulate", "--trace FILE is required");
         return PT_EUSAGE;

@@ -174,11 +174,6 @@ int cli_next_opt(struct cli_parser *p, const char **arg)
     return c;
 }
 
-int cli_operand_index(void)
-{
-    return optind;
-}
-
 void cli_print_help(const struct cli_parser *p, FILE *fp)
 {
     const char *prefix = "usage:";
@@ -272,6 +267,10 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
             return CLI_NEXT_USAGE;
         if (rc == 0)
             return id;
+    }
+    if (optind < p->argc) { /* no command takes operands */
+        cli_usage_error(p->cmd, "unexpected argument '%s'", p->argv[optind]);
+        return CLI_NEXT_USAGE;
     }
     return CLI_NEXT_END;
 }
