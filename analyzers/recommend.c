@@ -61,11 +61,6 @@ void rec_reason(struct rec_result *r, const char *fmt, ...)
     r->n_reasons++;
 }
 
-static const char *ksize(uint64_t bytes, char *buf, size_t len)
-{
-    return pt_size_format(bytes, buf, len);
-}
-
 static uint64_t round_up(uint64_t v, uint64_t unit)
 {
     if (unit <= 1)
@@ -319,9 +314,10 @@ static void describe_candidate(struct rec_result *r,
             "rows; pool %llu pages, %s; per access %.2f buffered reads "
             "(the row's page + %.2f out-of-line), %.4f physical; io %.4f "
             "ms = %.4f x (%.3f + %.4f)",
-            ksize(c->page_size_bytes, ps, sizeof(ps)), 100 * c->inline_fraction,
-            c->inline_limit_bytes, outl, c->rows_per_page, 100 * c->page_fill,
-            pages, (unsigned long long)r->sessions,
+            pt_size_format(c->page_size_bytes, ps, sizeof(ps)),
+            100 * c->inline_fraction, c->inline_limit_bytes, outl,
+            c->rows_per_page, 100 * c->page_fill, pages,
+            (unsigned long long)r->sessions,
             (unsigned long long)c->bufferpool_pages, hit, c->buffered_reads,
             c->outline_reads, c->physical_reads, c->io_ms, c->physical_reads,
             in->device->overhead_ms, c->transfer_ms);
@@ -334,9 +330,9 @@ static void describe_candidate(struct rec_result *r,
         "per access 1 buffered read, %.4f physical, %.4f direct reads "
         "(%.1f sectors); io %.4f ms = %.4f x (%.3f + %.4f) + %.4f direct "
         "ms",
-        ksize(c->page_size_bytes, ps, sizeof(ps)), 100 * c->inline_fraction,
-        c->inline_limit_bytes, outl, c->rows_per_page, 100 * c->page_fill,
-        c->data_pages, (unsigned long long)r->sessions,
+        pt_size_format(c->page_size_bytes, ps, sizeof(ps)),
+        100 * c->inline_fraction, c->inline_limit_bytes, outl, c->rows_per_page,
+        100 * c->page_fill, c->data_pages, (unsigned long long)r->sessions,
         (unsigned long long)c->bufferpool_pages, hit, c->physical_reads,
         c->direct_reads, c->direct_sectors, c->io_ms, c->physical_reads,
         in->device->overhead_ms, c->transfer_ms, c->direct_ms);
@@ -502,10 +498,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
             in->memory_bytes ? in->memory_bytes : REC_DEFAULT_MEMORY_BYTES;
     }
     if (r->memory_bytes < e->pages[e->n_pages - 1].page_size_bytes)
-        return err_set(
-            err, PT_EDATA, "buffer-pool budget %s is below one %s page",
-            ksize(r->memory_bytes, b1, sizeof(b1)),
-            ksize(e->pages[e->n_pages - 1].page_size_bytes, b2, sizeof(b2)));
+        return err_set(err, PT_EDATA,
+                       "buffer-pool budget %s is below one %s page",
+                       pt_size_format(r->memory_bytes, b1, sizeof(b1)),
+                       pt_size_format(e->pages[e->n_pages - 1].page_size_bytes,
+                                      b2, sizeof(b2)));
 
     /* 3. how many live sessions (rows) the table holds */
     if (in->sessions) {
@@ -610,9 +607,9 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         const struct rec_candidate *co = &r->cand[r->cost_idx];
         char cps[32], rps[32], ops[32];
 
-        ksize(ch->page_size_bytes, cps, sizeof(cps));
-        ksize(ru->page_size_bytes, rps, sizeof(rps));
-        ksize(co->page_size_bytes, ops, sizeof(ops));
+        pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
+        pt_size_format(ru->page_size_bytes, rps, sizeof(rps));
+        pt_size_format(co->page_size_bytes, ops, sizeof(ops));
         if (r->chosen_by_cost) {
             rec_reason(
                 r,
@@ -632,7 +629,8 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                     "%.1f%% <= %u bytes; %s: only %.1f%%)",
                     cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction,
                     ch->inline_limit_bytes,
-                    ksize(r->cand[prev - 1].page_size_bytes, pps, sizeof(pps)),
+                    pt_size_format(r->cand[prev - 1].page_size_bytes, pps,
+                                   sizeof(pps)),
                     100 * r->cand[prev - 1].inline_fraction);
             } else {
                 rec_reason(r,
@@ -682,17 +680,18 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         {
             char mem[32], line[REC_REASON_LEN];
             size_t off = 0;
-            off += (size_t)snprintf(line, sizeof(line),
-                                    "page sizes compared at equal buffer-pool "
-                                    "memory %s =",
-                                    ksize(r->memory_bytes, mem, sizeof(mem)));
+            off += (size_t)snprintf(
+                line, sizeof(line),
+                "page sizes compared at equal buffer-pool "
+                "memory %s =",
+                pt_size_format(r->memory_bytes, mem, sizeof(mem)));
             for (size_t i = 0; i < r->n_cand && off < sizeof(line); i++) {
                 char ps[32];
-                int k =
-                    snprintf(line + off, sizeof(line) - off, "%s %llu x %s",
-                             i ? "," : "",
-                             (unsigned long long)r->cand[i].bufferpool_pages,
-                             ksize(r->cand[i].page_size_bytes, ps, sizeof(ps)));
+                int k = snprintf(
+                    line + off, sizeof(line) - off, "%s %llu x %s",
+                    i ? "," : "",
+                    (unsigned long long)r->cand[i].bufferpool_pages,
+                    pt_size_format(r->cand[i].page_size_bytes, ps, sizeof(ps)));
                 off += k > 0 ? (size_t)k : 0;
             }
             rec_reason(r, "%s pages (%s)", line,
@@ -733,7 +732,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                 "monitor: current %s pages, %llu pool pages, hit ratio "
                 "%.1f%%, direct-read share %.3f; the model at %s predicts "
                 "%.3f direct reads and %.3f physical reads per access",
-                ksize(m->page_size_bytes, mps, sizeof(mps)),
+                pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
                 (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
                 m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
                 r->cand[mon_idx].physical_reads);
@@ -757,14 +756,16 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                     "monitor: counters from engine %s (current page size "
                     "%s, hit ratio %.1f%%) are not used for a %s "
                     "recommendation",
-                    m->engine, ksize(m->page_size_bytes, mps, sizeof(mps)),
+                    m->engine,
+                    pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
                     m->hit_ratio_pct, e->name);
             else
                 rec_reason(
                     r,
                     "monitor: current page size %s is not a %s page size; "
                     "its counters were not used",
-                    ksize(m->page_size_bytes, mps, sizeof(mps)), e->name);
+                    pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
+                    e->name);
         }
         if (r->pool_from_table)
             rec_reason(r,
@@ -775,7 +776,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                        ch->data_pages + ch->outline_pages * (double)r->sessions,
                        cps, REC_POOL_HEADROOM,
                        (unsigned long long)r->pool_pages,
-                       ksize(r->memory_bytes, b2, sizeof(b2)));
+                       pt_size_format(r->memory_bytes, b2, sizeof(b2)));
         if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
             rec_reason(
                 r,
@@ -785,11 +786,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                 "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
                 "1024000 x %u",
                 r->bufferpool_name, (unsigned long long)r->pool_pages, cps,
-                ksize((uint64_t)r->pool_pages * ch->page_size_bytes, b1,
-                      sizeof(b1)),
+                pt_size_format((uint64_t)r->pool_pages * ch->page_size_bytes,
+                               b1, sizeof(b1)),
                 r->tablespace_name, r->extent_size,
-                ksize((uint64_t)r->extent_size * ch->page_size_bytes, b2,
-                      sizeof(b2)),
+                pt_size_format((uint64_t)r->extent_size * ch->page_size_bytes,
+                               b2, sizeof(b2)),
                 r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
                 ch->page_size_bytes);
         if (strcmp(e->name, "db2") == 0)
