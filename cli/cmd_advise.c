@@ -453,8 +453,9 @@ static double pct_change(double x, double y)
  * What the validation found, current vs recommended page size, for the
  * summary: {"simulation": {"current": {...}, "recommended": {...},
  * "io_change_pct"}, "replay": {..., "ops_change_pct"}}, and one line each
- * for the table in sim_line / rep_line ("" when not run). NULL when
- * neither ran. The files were written by this run's steps.
+ * for the table in sim_line / rep_line ("" when not run), from this run's
+ * simulation.json and replay.json (NULL when not run). NULL when neither
+ * ran.
  */
 /*
  * {"current": {"page_size", k1, k2}, "recommended": {...}, change: %} for
@@ -474,15 +475,14 @@ static json_t *validation_pair(double cur, double rec, const char *k1,
                      num_or_null(pct_change(x1, y1)));
 }
 
-static json_t *validation_summary(const struct advise *a, double cur,
-                                  double rec, char *sim_line, char *rep_line,
-                                  size_t line_len)
+static json_t *validation_summary(const json_t *sim, const json_t *rep,
+                                  double cur, double rec, char *sim_line,
+                                  char *rep_line, size_t line_len)
 {
-    json_t *v = json_object(), *sim = NULL, *rep = NULL;
-    struct pt_err err;
+    json_t *v = json_object();
 
     sim_line[0] = rep_line[0] = '\0';
-    if (a->validate_sim && (sim = load_json(a->path[F_SIM], &err))) {
+    if (sim) {
         const json_t *x = find_setting(sim, cur, "current");
         const json_t *y = find_setting(sim, rec, "recommended");
         double gx = jnum(x, "app.gets"), gy = jnum(y, "app.gets");
@@ -501,7 +501,7 @@ static json_t *validation_summary(const struct advise *a, double cur,
                      iox, ioy, pct_change(iox, ioy), hx, hy);
         }
     }
-    if (a->validate_replay && (rep = load_json(a->path[F_REPLAY], &err))) {
+    if (rep) {
         const json_t *x = find_result(rep, cur), *y = find_result(rep, rec);
         if (x && y) {
             double ox = jnum(x, "ops_per_s"), oy = jnum(y, "ops_per_s");
@@ -517,8 +517,6 @@ static json_t *validation_summary(const struct advise *a, double cur,
                      ox, oy, pct_change(ox, oy), fx, fy);
         }
     }
-    json_decref(sim);
-    json_decref(rep);
     if (json_object_size(v) == 0) {
         json_decref(v);
         return NULL;
@@ -648,9 +646,10 @@ out:
 }
 
 static int write_report(struct advise *a, const json_t *rec, double cur_ps,
+                        const json_t *sim, const json_t *rep,
                         struct pt_err *err)
 {
-    json_t *model = json_object(), *sizes, *sim = NULL, *rep = NULL;
+    json_t *model = json_object(), *sizes;
     json_t *limits = json_array(), *summary = json_array(), *files;
     json_t *assumptions = json_array(), *eprof = NULL;
     struct rec_engine eng;
@@ -666,10 +665,6 @@ static int write_report(struct advise *a, const json_t *rec, double cur_ps,
         rc = err->code;
         goto out;
     }
-    if (a->validate_sim)
-        sim = load_json(a->path[F_SIM], err);
-    if (a->validate_replay)
-        rep = load_json(a->path[F_REPLAY], err);
     if (prof_load_named("engines", a->advise_engine, &eprof, err) == 0 &&
         rec_engine_from_json(&eng, eprof, a->advise_engine, err) == 0) {
         for (size_t k = 0; k < eng.n_pages; k++)
@@ -771,8 +766,6 @@ static int write_report(struct advise *a, const json_t *rec, double cur_ps,
 out:
     json_decref(model);
     json_decref(sizes);
-    json_decref(sim);
-    json_decref(rep);
     json_decref(eprof);
     return rc;
 }
@@ -882,6 +875,7 @@ int cmd_advise(int argc, char **argv)
     struct pt_err err = {0};
     const char *arg;
     json_t *rec = NULL, *mon = NULL, *summary = NULL, *validation = NULL;
+    json_t *sim = NULL, *rep = NULL; /* simulation.json, replay.json */
     char sim_line[256], rep_line[256];
     char bp_bytes[64], pages[32], cur_s[32], rec_s[32], ps_list[80];
     double cur_ps = 0, rec_ps, rec_pages;
@@ -1199,7 +1193,14 @@ int cmd_advise(int argc, char **argv)
     if (rc)
         goto out;
 
-    if (write_report(&a, rec, cur_ps, &err) < 0) {
+    { /* what the validation steps wrote, read once for report and summary */
+        struct pt_err ignored;
+        if (a.validate_sim)
+            sim = load_json(a.path[F_SIM], &ignored);
+        if (a.validate_replay)
+            rep = load_json(a.path[F_REPLAY], &ignored);
+    }
+    if (write_report(&a, rec, cur_ps, sim, rep, &err) < 0) {
         rc = cli_fail("advise", &err);
         goto out;
     }
@@ -1216,8 +1217,8 @@ int cmd_advise(int argc, char **argv)
                           why, sizeof(why));
     }
 
-    validation = validation_summary(&a, cur_ps, rec_ps, sim_line, rep_line,
-                                    sizeof(sim_line));
+    validation = validation_summary(sim, rep, cur_ps, rec_ps, sim_line,
+                                    rep_line, sizeof(sim_line));
     summary = json_pack(
         "{s:i, s:s, s:s, s:b, s:{s:f, s:o}, s:{s:f, s:f, s:O}, s:b, s:s, "
         "s:[s,s,s,s,s,s]}",
@@ -1339,6 +1340,8 @@ int cmd_advise(int argc, char **argv)
 out:
     json_decref(summary);
     json_decref(validation);
+    json_decref(sim);
+    json_decref(rep);
     json_decref(rec);
     json_decref(mon);
     json_decref(a.validation_notes);
