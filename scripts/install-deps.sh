@@ -2,6 +2,8 @@
 # install-deps.sh — install what pagetune needs on Debian 12 (as root).
 #   scripts/install-deps.sh          build + run dependencies
 #   scripts/install-deps.sh --test   also the test servers, ODBC drivers, browser
+#   scripts/install-deps.sh --print build|test   list one set, a name a line
+#                                    (tests/build/test_bare_build.sh reads it)
 # Installs only what is missing; safe to run again.
 set -euo pipefail
 
@@ -11,6 +13,18 @@ test_pkgs=(libcmocka-dev odbc-postgresql odbc-mariadb postgresql
     mariadb-server mariadb-client python3 chromium clang libclang-rt-14-dev
     valgrind)
 
+case "${1:-}" in
+--print)
+    case "${2:-}" in
+    build) printf '%s\n' "${build_pkgs[@]}" ;;
+    test) printf '%s\n' "${test_pkgs[@]}" ;;
+    *) echo "install-deps: --print takes build or test" >&2; exit 64 ;;
+    esac
+    exit 0 ;;
+--test | "") ;;
+*) echo "install-deps: unknown option '$1' (use --test or --print build|test)" >&2
+    exit 64 ;;
+esac
 want=("${build_pkgs[@]}")
 if [ "${1:-}" = "--test" ]; then
     want+=("${test_pkgs[@]}")

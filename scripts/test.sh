@@ -20,13 +20,14 @@ echo "== build (warnings are errors)" >&2
 # valgrind (ctest -T memcheck): a memory error or a definite/indirect leak
 # fails the test
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPT_WERROR=ON \
+    -DBUILD_TESTING=ON \
     "-DMEMORYCHECK_COMMAND_OPTIONS=--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect" \
     >/dev/null
 cmake --build build -j "$jobs"
 
 echo "== build (AddressSanitizer + UndefinedBehaviorSanitizer)" >&2
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPT_SANITIZE=ON \
-    -DPT_WERROR=ON >/dev/null
+    -DPT_WERROR=ON -DBUILD_TESTING=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 
 srv=$(mktemp -d /tmp/pagetune-servers.XXXXXX)
@@ -43,7 +44,7 @@ echo "== tests (integration tests run in the sanitizer pass below)" >&2
 ctest --test-dir build --output-on-failure -j "$jobs" -LE integration
 
 echo "== tests under ASan+UBSan" >&2
-ctest --test-dir build-asan --output-on-failure -j "$jobs"
+ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE build
 
 # A fixed seed keeps CI repeatable (a random run that finds a new bug
 # belongs to scripts/fuzz.sh runs by developers, not to a red main).
