@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_sim.c — simulator benchmarks on a trace (the reference trace of
- * shared/reference/cachesim-baseline.md, or any other). Prints figures and
+ * bench/reference-baseline.md, or any other). Prints figures and
  * ratios measured in one run; asserts nothing (machines are shared).
  *
  *   bench_sim speed   BIN [CSV]  LRU at 100,000 entries: requests/s from
