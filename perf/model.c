@@ -19,33 +19,31 @@ static const struct {
     const char *name;
     size_t off;
 } cost_fields[PERF_N_COSTS] = {
-#define F(x)                                                                   \
-    {                                                                          \
-#x, offsetof(struct perf_costs, x)                                     \
-    }
-    F(app_cpu_fixed_ms),
-    F(app_cpu_per_kb_ms),
-    F(repl_cpu_per_msg_ms),
-    F(net_per_kb_ms),
-    F(db_cpu_per_lread_ms),
-    F(db_cpu_per_row_ms),
-    F(db_cpu_per_logrec_ms),
-    F(fscache_read_ms),
-    F(fscache_per_kb_ms),
-    F(disk_overhead_ms),
-    F(disk_per_kb_ms),
-    F(log_write_ms),
-    F(log_per_kb_ms),
-    F(offload_read_ms),
-    F(offload_write_ms),
-    F(app_servers),
-    F(app_cpus),
-    F(db_cpus),
-#undef F
+    {"app_cpu_fixed_ms", offsetof(struct perf_costs, app_cpu_fixed_ms)},
+    {"app_cpu_per_kb_ms", offsetof(struct perf_costs, app_cpu_per_kb_ms)},
+    {"repl_cpu_per_msg_ms", offsetof(struct perf_costs, repl_cpu_per_msg_ms)},
+    {"net_per_kb_ms", offsetof(struct perf_costs, net_per_kb_ms)},
+    {"db_cpu_per_lread_ms", offsetof(struct perf_costs, db_cpu_per_lread_ms)},
+    {"db_cpu_per_row_ms", offsetof(struct perf_costs, db_cpu_per_row_ms)},
+    {"db_cpu_per_logrec_ms", offsetof(struct perf_costs, db_cpu_per_logrec_ms)},
+    {"fscache_req_ms", offsetof(struct perf_costs, fscache_req_ms)},
+    {"fscache_per_kb_ms", offsetof(struct perf_costs, fscache_per_kb_ms)},
+    {"disk_overhead_ms", offsetof(struct perf_costs, disk_overhead_ms)},
+    {"disk_per_kb_ms", offsetof(struct perf_costs, disk_per_kb_ms)},
+    {"log_write_ms", offsetof(struct perf_costs, log_write_ms)},
+    {"log_per_kb_ms", offsetof(struct perf_costs, log_per_kb_ms)},
+    {"offload_read_ms", offsetof(struct perf_costs, offload_read_ms)},
+    {"offload_write_ms", offsetof(struct perf_costs, offload_write_ms)},
+    {"app_servers", offsetof(struct perf_costs, app_servers)},
+    {"app_cpus", offsetof(struct perf_costs, app_cpus)},
+    {"db_cpus", offsetof(struct perf_costs, db_cpus)},
+    {"db_on_app_host", offsetof(struct perf_costs, db_on_app_host)},
+    {"log_on_data_disk", offsetof(struct perf_costs, log_on_data_disk)},
 };
 
-/* The multiplicities are the last three fields: counts of servers. */
+/* Then three multiplicities (servers, CPUs) and two placements (0/1). */
 #define FIRST_MULTIPLICITY 15
+#define FIRST_PLACEMENT 18
 
 const char *perf_cost_name(int i)
 {
@@ -75,7 +73,9 @@ double perf_cost_get(const struct perf_costs *c, int i)
 void perf_costs_init(struct perf_costs *c)
 {
     for (int i = 0; i < PERF_N_COSTS; i++)
-        *perf_cost_ptr(c, i) = i >= FIRST_MULTIPLICITY ? 1.0 : NAN;
+        *perf_cost_ptr(c, i) = i >= FIRST_PLACEMENT      ? 0.0
+                               : i >= FIRST_MULTIPLICITY ? 1.0
+                                                         : NAN;
 }
 
 int perf_costs_from_json(struct perf_costs *c, const json_t *map,
@@ -102,7 +102,11 @@ int perf_costs_from_json(struct perf_costs *c, const json_t *map,
             return err_set(err, PT_EDATA,
                            "%s: 'perf.%s' must be a finite number >= 0", ctx,
                            key);
-        if (i >= FIRST_MULTIPLICITY && (x < 1 || x != floor(x) || x > 4096))
+        if (i >= FIRST_PLACEMENT && x != 0 && x != 1)
+            return err_set(err, PT_EDATA, "%s: 'perf.%s' must be 0 or 1", ctx,
+                           key);
+        if (i >= FIRST_MULTIPLICITY && i < FIRST_PLACEMENT &&
+            (x < 1 || x != floor(x) || x > 4096))
             return err_set(err, PT_EDATA,
                            "%s: 'perf.%s' must be a whole number 1..4096", ctx,
                            key);
@@ -146,20 +150,35 @@ static int term(double *d, const struct perf_costs *c, int cost, double count,
 
 #define IDX(field) (int)(offsetof(struct perf_costs, field) / sizeof(double))
 
+/* The count fields by name, for messages (struct perf_counts order). */
+static const char *const count_names[] = {
+    "requests",        "app_gets",          "app_hits",
+    "app_misses",      "kb_serialised",     "db_kb",
+    "db_rows",         "logical_reads",     "physical_reads",
+    "physical_writes", "page_size_bytes",   "direct_read_reqs",
+    "direct_read_kb",  "direct_write_reqs", "direct_write_kb",
+    "fscache_share",   "log_records",       "log_writes",
+    "log_kb",          "repl_messages",     "repl_kb",
+    "peer_fetches",    "offload_reads",     "offload_writes",
+};
+
 static int check_counts(const struct perf_counts *n, struct pt_err *err)
 {
-    const double *f = (const double *)n;
-    size_t k = sizeof(*n) / sizeof(double);
+    double f[sizeof(count_names) / sizeof(count_names[0])];
 
+    /* the struct is exactly these doubles, in this order */
+    _Static_assert(sizeof(struct perf_counts) == sizeof(f),
+                   "count_names must name every perf_counts field");
+    memcpy(f, n, sizeof(f));
     if (!(n->requests > 0) || !isfinite(n->requests))
         return err_set(err, PT_EDATA, "counts: requests must be > 0");
-    for (size_t i = 0; i < k; i++)
+    for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         if (!isfinite(f[i]) || f[i] < 0)
             return err_set(err, PT_EDATA,
-                           "counts: field %zu is negative or not finite", i);
-    if (n->direct_fscache_share > 1)
-        return err_set(err, PT_EDATA,
-                       "counts: direct_fscache_share must be 0..1");
+                           "counts: '%s' is negative or not finite",
+                           count_names[i]);
+    if (n->fscache_share > 1)
+        return err_set(err, PT_EDATA, "counts: 'fscache_share' must be 0..1");
     return 0;
 }
 
@@ -167,16 +186,22 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
                 struct perf_model *out, struct pt_err *err)
 {
     double d[PERF_N_CENTRES] = {0};
-    double r, page_kb, pages, fs, dev;
+    double r, page_kb, pages, fs, dev, dreq, dkb;
     int rc;
 
     if ((rc = check_counts(n, err)) < 0)
         return rc;
+    if (c->db_on_app_host == 1 && c->app_servers != 1)
+        return err_set(err, PT_EDATA,
+                       "db_on_app_host needs app_servers 1, got %g",
+                       c->app_servers);
     r = 1.0 / n->requests;
     page_kb = n->page_size_bytes / 1024.0;
     pages = (n->physical_reads + n->physical_writes) * r;
-    fs = n->direct_fscache_share;
+    fs = n->fscache_share;
     dev = 1.0 - fs;
+    dreq = (n->direct_read_reqs + n->direct_write_reqs) * r;
+    dkb = (n->direct_read_kb + n->direct_write_kb) * r;
 
     /* model.md (1) app CPU: fixed + per KB + per replication message;
      * a peer fetch is a request and a reply message */
@@ -193,29 +218,26 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
                    (n->db_kb + n->repl_kb) * r, "KB on the network", err)) < 0)
         return rc;
     /* (3) database CPU: logical reads, rows, log records, and the direct
-     * reads the file-system cache serves (a system call and a copy) */
+     * requests the file-system cache serves (a system call and a copy) */
     if ((rc = term(&d[PERF_DB_CPU], c, IDX(db_cpu_per_lread_ms),
                    n->logical_reads * r, "logical reads", err)) < 0 ||
         (rc = term(&d[PERF_DB_CPU], c, IDX(db_cpu_per_row_ms), n->db_rows * r,
                    "rows", err)) < 0 ||
         (rc = term(&d[PERF_DB_CPU], c, IDX(db_cpu_per_logrec_ms),
                    n->log_records * r, "log records", err)) < 0 ||
-        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_read_ms),
-                   fs * n->direct_read_reqs * r, "cached direct reads", err)) <
-            0 ||
-        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_per_kb_ms),
-                   fs * n->direct_read_kb * r, "cached direct KB", err)) < 0)
+        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_req_ms), fs * dreq,
+                   "cached direct requests", err)) < 0 ||
+        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_per_kb_ms), fs * dkb,
+                   "cached direct KB", err)) < 0)
         return rc;
-    /* (4) table-space device: each page read or written is one random
-     * request plus a page of transfer; direct reads the cache misses and
-     * every direct write (written back) likewise, per request and per KB */
+    /* (4) table-space device: a page read or written is one random request
+     * and a page of transfer; an uncached direct request likewise with its
+     * KB; cached direct writes reach the device later, coalesced by the
+     * file system's write-behind: their KB of transfer, no positioning */
     if ((rc = term(&d[PERF_DB_DISK], c, IDX(disk_overhead_ms),
-                   pages +
-                       (dev * n->direct_read_reqs + n->direct_write_reqs) * r,
-                   "device requests", err)) < 0 ||
+                   pages + dev * dreq, "device requests", err)) < 0 ||
         (rc = term(&d[PERF_DB_DISK], c, IDX(disk_per_kb_ms),
-                   pages * page_kb +
-                       (dev * n->direct_read_kb + n->direct_write_kb) * r,
+                   pages * page_kb + dev * dkb + fs * n->direct_write_kb * r,
                    "device KB", err)) < 0)
         return rc;
     /* (5) log device: one force per commit that logged, plus the bytes */
@@ -230,6 +252,15 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
         (rc = term(&d[PERF_OFFLOAD], c, IDX(offload_write_ms),
                    n->offload_writes * r, "offload writes", err)) < 0)
         return rc;
+    /* placement: shared hosts and devices are one centre */
+    if (c->db_on_app_host == 1) {
+        d[PERF_APP_CPU] += d[PERF_DB_CPU];
+        d[PERF_DB_CPU] = 0;
+    }
+    if (c->log_on_data_disk == 1) {
+        d[PERF_DB_DISK] += d[PERF_LOG_DISK];
+        d[PERF_LOG_DISK] = 0;
+    }
 
     memset(out, 0, sizeof(*out));
     out->n = PERF_N_CENTRES;
@@ -246,6 +277,75 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
     out->c[PERF_OFFLOAD].copies = (unsigned)c->app_servers;
     out->c[PERF_OFFLOAD].demand_ms /= c->app_servers;
     out->c[PERF_DB_CPU].servers = (unsigned)c->db_cpus;
+    return 0;
+}
+
+/* ---- counts from the simulator ------------------------------------------ */
+
+int perf_counts_from_sim(struct perf_counts *out,
+                         const struct sim_app_stats *app,
+                         const struct sim_db_stats *db,
+                         const struct perf_sim_map *map, struct pt_err *err)
+{
+    double obj_kb, writes, unit_kb, rec_bytes;
+
+    if (app->requests == 0)
+        return err_set(err, PT_EDATA, "counts: no requests were simulated");
+    if (!(map->object_bytes >= 0) || !(map->direct_io_unit_bytes >= 0) ||
+        !(map->fscache_share >= 0) || map->fscache_share > 1 ||
+        !(map->log_record_overhead_bytes >= 0))
+        return err_set(err, PT_EDATA,
+                       "counts: object size, direct I/O unit, log record "
+                       "overhead must be >= 0 and fscache_share 0..1");
+    memset(out, 0, sizeof(*out));
+    obj_kb = map->object_bytes / 1024.0;
+    writes = (double)app->db_writes;
+    out->requests = (double)app->requests;
+    out->app_gets = (double)app->gets;
+    out->app_hits = (double)app->hits;
+    out->app_misses = (double)app->misses;
+    /* an object is (de)serialised when it crosses a process: to or from
+     * the database, a peer, or the offload disk */
+    out->kb_serialised =
+        ((double)app->db_reads + writes + (double)app->peer_fetches +
+         (double)app->offload_hits) *
+        obj_kb;
+    out->db_kb = ((double)app->db_reads + writes) * obj_kb;
+    out->db_rows = (double)app->db_reads + writes; /* one row a statement */
+    out->repl_messages = (double)app->replication_messages;
+    /* push messages carry the entry, the others an id or a query; a peer
+     * fetch carries the entry back */
+    out->repl_kb =
+        ((map->sharing == SIM_SHARE_PUSH ? (double)app->replication_messages
+                                         : 0) +
+         (double)app->peer_fetches) *
+        obj_kb;
+    out->peer_fetches = (double)app->peer_fetches;
+    out->offload_reads = (double)app->offload_hits;
+    out->offload_writes = 0; /* not counted by sim/ (model.md, lacks) */
+    /* every write is an autocommitted statement: one log record, one
+     * force (WebSphere's session manager writes a session per request) */
+    out->log_records = writes;
+    out->log_writes = writes;
+    rec_bytes = map->object_bytes + map->log_record_overhead_bytes;
+    out->log_kb = writes * rec_bytes / 1024.0;
+    if (!db)
+        return 0;
+    unit_kb = map->direct_io_unit_bytes / 1024.0;
+    out->logical_reads = (double)db->logical_reads;
+    out->physical_reads = (double)db->physical_reads;
+    out->physical_writes = (double)db->physical_writes;
+    out->page_size_bytes = (double)db->page_size_bytes;
+    out->direct_read_reqs = (double)db->direct_read_reqs;
+    out->direct_read_kb = (double)db->direct_reads * unit_kb;
+    out->direct_write_reqs = (double)db->direct_write_reqs;
+    out->direct_write_kb = (double)db->direct_writes * unit_kb;
+    out->fscache_share = map->fscache_share;
+    if (map->page_logging && db->page_size_bytes > 0) {
+        /* the log holds whole pages: the pages a record spans */
+        double page = (double)db->page_size_bytes;
+        out->log_kb = writes * ceil(rec_bytes / page) * page / 1024.0;
+    }
     return 0;
 }
 

@@ -21,6 +21,7 @@
 
 #include "analyzers/analyzers.h"
 #include "core/core.h"
+#include "sim/sim.h"
 
 /* ---- counts --------------------------------------------------------------
  *
@@ -43,17 +44,42 @@ struct perf_counts {
     double direct_read_kb;    /* KB they transfer */
     double direct_write_reqs; /* out-of-row write requests */
     double direct_write_kb;   /* KB they transfer */
-    double direct_fscache_share; /* 0..1: share of direct reads served by
-                                    the file-system cache (SMS: 1) */
-    double log_records;          /* log records written */
-    double log_writes;           /* log forces (commits that logged) */
-    double log_kb;               /* KB written to the log */
-    double repl_messages;        /* replication messages, summed over peers */
-    double repl_kb;              /* KB those messages carry */
-    double peer_fetches;         /* entries fetched from a peer's cache */
-    double offload_reads;        /* entries read from the disk-offload tier */
-    double offload_writes;       /* entries written to it */
+    double fscache_share;     /* 0..1: share of direct reads and writes that
+                                 go through the file-system cache (SMS: 1) */
+    double log_records;       /* log records written */
+    double log_writes;        /* log forces (commits that logged) */
+    double log_kb;            /* KB written to the log */
+    double repl_messages;     /* replication messages, summed over peers */
+    double repl_kb;           /* KB those messages carry */
+    double peer_fetches;      /* entries fetched from a peer's cache */
+    double offload_reads;     /* entries read from the disk-offload tier */
+    double offload_writes;    /* entries written to it */
 };
+
+/*
+ * What perf_counts_from_sim needs besides the simulator's counters: facts
+ * of the workload, the engine and the table-space set-up (from the trace
+ * and the engine profile), none of them a cost.
+ */
+struct perf_sim_map {
+    double object_bytes;              /* mean serialised object size (trace) */
+    double direct_io_unit_bytes;      /* engine: unit of direct_reads/writes */
+    double fscache_share;             /* 0..1, see perf_counts.fscache_share */
+    int page_logging;                 /* engine logs whole pages (SQLite WAL),
+                                         else one record per row change */
+    double log_record_overhead_bytes; /* engine: header of a log record */
+    enum sim_sharing sharing;         /* push: messages carry the entry */
+};
+
+/*
+ * Map one configuration's simulator counters to counts (docs-draft/
+ * model.md, "Counts from the simulator"); db may be NULL (no database
+ * tier). PT_EDATA when app->requests is 0 or a map field is out of range.
+ */
+int perf_counts_from_sim(struct perf_counts *out,
+                         const struct sim_app_stats *app,
+                         const struct sim_db_stats *db,
+                         const struct perf_sim_map *map, struct pt_err *err);
 
 /* ---- costs ---------------------------------------------------------------
  *
@@ -70,8 +96,8 @@ struct perf_costs {
     double db_cpu_per_lread_ms;  /* database CPU per logical read */
     double db_cpu_per_row_ms;    /* database CPU per row */
     double db_cpu_per_logrec_ms; /* database CPU per log record */
-    double fscache_read_ms;      /* database CPU per direct read request
-                                    served by the file-system cache */
+    double fscache_req_ms;       /* database CPU per direct request (read
+                                    or write) through the file-system cache */
     double fscache_per_kb_ms;    /* database CPU per KB copied from it */
     double disk_overhead_ms;     /* device: DB2 OVERHEAD, per request */
     double disk_per_kb_ms;       /* device: TRANSFERRATE per KB */
@@ -83,10 +109,15 @@ struct perf_costs {
     double app_servers; /* application servers sharing the load (>= 1) */
     double app_cpus;    /* CPUs per application server (>= 1) */
     double db_cpus;     /* CPUs of the database server (>= 1) */
+    /* placement (0 or 1; also from profiles) */
+    double db_on_app_host;   /* 1: database and app server share one host's
+                                CPUs (needs app_servers 1; seed 000) */
+    double log_on_data_disk; /* 1: the log shares the table-space device */
 };
 
-/* The fields above by name, for profiles and calibration. */
-enum { PERF_N_COSTS = 18 };
+/* The fields above by name, for profiles and calibration; the last five
+ * are multiplicities and placements, not fitted by calibration. */
+enum { PERF_N_COSTS = 20 };
 /* Name of cost i (0 <= i < PERF_N_COSTS), e.g. "app_cpu_fixed_ms". */
 const char *perf_cost_name(int i);
 /* Index of a cost by name, or -1. */
@@ -101,7 +132,8 @@ void perf_costs_init(struct perf_costs *c);
  * Read the costs present in `map` (a mapping of cost name → number, e.g.
  * the `perf:` mapping of an application-server, engine or calibration
  * profile) over *c. An unknown key, a negative or non-finite value, or a
- * multiplicity < 1 is PT_EDATA naming `ctx` and the key.
+ * multiplicity not a whole number 1..4096, or a placement not 0 or 1 is
+ * PT_EDATA naming `ctx` and the key.
  */
 int perf_costs_from_json(struct perf_costs *c, const json_t *map,
                          const char *ctx, struct pt_err *err);

@@ -171,7 +171,7 @@ static void full_costs(struct perf_costs *c)
     c->db_cpu_per_lread_ms = 0.02;
     c->db_cpu_per_row_ms = 0.1;
     c->db_cpu_per_logrec_ms = 0.04;
-    c->fscache_read_ms = 0.2;
+    c->fscache_req_ms = 0.2;
     c->fscache_per_kb_ms = 0.003;
     c->disk_overhead_ms = 14.06;
     c->disk_per_kb_ms = 0.33 / 4;
@@ -205,7 +205,7 @@ static void test_demand_formulas(void **state)
     n.direct_read_kb = 1000;  /* 10 */
     n.direct_write_reqs = 50; /* 0.5 */
     n.direct_write_kb = 500;  /* 5 */
-    n.direct_fscache_share = 0.25;
+    n.fscache_share = 0.25;
     n.physical_reads = 30;    /* 0.3 pages */
     n.physical_writes = 20;   /* 0.2 pages */
     n.page_size_bytes = 8192; /* 8 KB */
@@ -220,13 +220,13 @@ static void test_demand_formulas(void **state)
     assert_int_equal(m.c[PERF_APP_CPU].copies, 2);
     /* (2) 6 KB * 0.01 */
     assert_true(fabs(m.c[PERF_NET].demand_ms - 0.06) < 1e-12);
-    /* (3) 4*0.02 + 2*0.1 + 3*0.04 + 0.25*1*0.2 + 0.25*10*0.003 */
-    assert_true(fabs(m.c[PERF_DB_CPU].demand_ms - 0.4575) < 1e-12);
+    /* (3) 4*0.02 + 2*0.1 + 3*0.04 + 0.25*(1 + 0.5)*0.2 + 0.25*(10 + 5)*0.003 */
+    assert_true(fabs(m.c[PERF_DB_CPU].demand_ms - 0.48625) < 1e-12);
     assert_int_equal(m.c[PERF_DB_CPU].servers, 2);
-    /* (4) (0.5 pages + 0.75 + 0.5 requests) * 14.06
-     *     + (0.5 * 8 + 0.75 * 10 + 5) KB * 0.0825 */
+    /* (4) (0.5 pages + 0.75 * 1.5 direct requests) * 14.06
+     *     + (0.5 * 8 + 0.75 * 15 + 0.25 * 5 written back) KB * 0.0825 */
     assert_true(fabs(m.c[PERF_DB_DISK].demand_ms -
-                     (1.75 * 14.06 + 16.5 * 0.0825)) < 1e-12);
+                     (1.625 * 14.06 + 16.5 * 0.0825)) < 1e-12);
     /* (5) 0.5 * 3 + 6 * 0.02 */
     assert_true(fabs(m.c[PERF_LOG_DISK].demand_ms - 1.62) < 1e-12);
     /* (6) (0.4 * 0.5 + 0.1 * 0.7) / 2 servers */
@@ -241,11 +241,103 @@ static void test_demand_formulas(void **state)
     assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
     n.requests = 0;
     assert_int_equal(perf_demand(&c, &n, &m, &err), PT_EDATA);
+    n.requests = 100;
+    n.db_rows = -1;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), PT_EDATA);
+    assert_string_equal(err.msg, "counts: 'db_rows' is negative or not finite");
+}
+
+/* Placement: a shared host adds the database CPU to the app CPU, a shared
+ * device the log to the table space; nothing is lost or counted twice. */
+static void test_demand_placement(void **state)
+{
+    struct perf_costs c;
+    struct perf_counts n = {0};
+    struct perf_model apart, shared;
+    struct pt_err err;
+
+    (void)state;
+    full_costs(&c);
+    n.requests = 10;
+    n.kb_serialised = 40;
+    n.logical_reads = 10;
+    n.db_rows = 10;
+    n.log_records = 5;
+    n.log_writes = 5;
+    n.log_kb = 20;
+    n.physical_reads = 1;
+    n.page_size_bytes = 4096;
+    assert_int_equal(perf_demand(&c, &n, &apart, &err), 0);
+    c.db_on_app_host = 1;
+    c.log_on_data_disk = 1;
+    assert_int_equal(perf_demand(&c, &n, &shared, &err), 0);
+    assert_true(fabs(shared.c[PERF_APP_CPU].demand_ms -
+                     (apart.c[PERF_APP_CPU].demand_ms +
+                      apart.c[PERF_DB_CPU].demand_ms)) < 1e-12);
+    assert_true(shared.c[PERF_DB_CPU].demand_ms == 0);
+    assert_true(fabs(shared.c[PERF_DB_DISK].demand_ms -
+                     (apart.c[PERF_DB_DISK].demand_ms +
+                      apart.c[PERF_LOG_DISK].demand_ms)) < 1e-12);
+    assert_true(shared.c[PERF_LOG_DISK].demand_ms == 0);
+    c.app_servers = 2;
+    assert_int_equal(perf_demand(&c, &n, &shared, &err), PT_EDATA);
+    assert_string_equal(err.msg, "db_on_app_host needs app_servers 1, got 2");
+}
+
+/* The simulator's counters of seed 000's 4 KB object at a 4K page (the
+ * object out of row, LONG VARCHAR) and at 8K (in row), mapped to counts. */
+static void test_counts_from_sim(void **state)
+{
+    struct sim_app_stats app = {0};
+    struct sim_db_stats db = {0};
+    struct perf_sim_map map = {4000, 512, 1, 0, 100, SIM_SHARE_NOT_SHARED};
+    struct perf_counts n;
+    struct pt_err err;
+
+    (void)state;
+    app.requests = 1000;
+    app.gets = app.misses = app.db_reads = 490;
+    app.sets = app.db_writes = 510;
+    db.page_size_bytes = 4096;
+    db.logical_reads = 1000;
+    db.physical_reads = 1;
+    db.direct_reads = 490 * 8; /* 8 sectors of 512 bytes each */
+    db.direct_read_reqs = 490;
+    db.direct_writes = 510 * 8;
+    db.direct_write_reqs = 510;
+    assert_int_equal(perf_counts_from_sim(&n, &app, &db, &map, &err), 0);
+    assert_true(n.requests == 1000 && n.app_misses == 490);
+    assert_true(fabs(n.kb_serialised - 1000 * 4000 / 1024.0) < 1e-9);
+    assert_true(fabs(n.db_kb - n.kb_serialised) < 1e-9);
+    assert_true(n.db_rows == 1000 && n.logical_reads == 1000);
+    assert_true(n.direct_read_reqs == 490 && n.direct_read_kb == 490 * 4);
+    assert_true(n.direct_write_reqs == 510 && n.direct_write_kb == 510 * 4);
+    assert_true(n.fscache_share == 1 && n.page_size_bytes == 4096);
+    assert_true(n.log_records == 510 && n.log_writes == 510);
+    assert_true(fabs(n.log_kb - 510 * 4100 / 1024.0) < 1e-9);
+    assert_true(n.repl_kb == 0 && n.offload_reads == 0);
+    /* page logging: a 4100-byte record spans two 4K pages */
+    map.page_logging = 1;
+    assert_int_equal(perf_counts_from_sim(&n, &app, &db, &map, &err), 0);
+    assert_true(fabs(n.log_kb - 510 * 8.0) < 1e-9);
+    /* push replication: each message carries the entry */
+    app.replication_messages = 30;
+    app.peer_fetches = 5;
+    map.sharing = SIM_SHARE_PUSH;
+    assert_int_equal(perf_counts_from_sim(&n, &app, NULL, &map, &err), 0);
+    assert_true(fabs(n.repl_kb - 35 * 4000 / 1024.0) < 1e-9);
+    assert_true(n.logical_reads == 0 && n.direct_read_reqs == 0);
+    map.sharing = SIM_SHARE_PULL;
+    assert_int_equal(perf_counts_from_sim(&n, &app, NULL, &map, &err), 0);
+    assert_true(fabs(n.repl_kb - 5 * 4000 / 1024.0) < 1e-9);
+    app.requests = 0;
+    assert_int_equal(perf_counts_from_sim(&n, &app, NULL, &map, &err),
+                     PT_EDATA);
 }
 
 /* Seed 000's effect: the same direct reads cost device time on a DMS
  * device and DB CPU through the file-system cache (SMS). */
-static void test_demand_fscache_moves_direct_reads(void **state)
+static void test_demand_fscache_moves_direct_io(void **state)
 {
     struct perf_costs c;
     struct perf_counts n = {0};
@@ -257,7 +349,7 @@ static void test_demand_fscache_moves_direct_reads(void **state)
     n.direct_read_reqs = 1;
     n.direct_read_kb = 4;
     assert_int_equal(perf_demand(&c, &n, &dev, NULL), 0);
-    n.direct_fscache_share = 1;
+    n.fscache_share = 1;
     assert_int_equal(perf_demand(&c, &n, &fs, NULL), 0);
     assert_true(fabs(dev.c[PERF_DB_DISK].demand_ms - (14.06 + 4 * 0.0825)) <
                 1e-12);
@@ -273,6 +365,7 @@ static void test_costs_from_profile(void **state)
     static const char unknown[] = "perf:\n  app_cpu_ms: 4.5\n";
     static const char negative[] = "perf:\n  log_write_ms: -1\n";
     static const char fraction[] = "perf:\n  db_cpus: 1.5\n";
+    static const char placement[] = "perf:\n  db_on_app_host: 2\n";
     struct perf_costs c;
     struct pt_err err;
     json_t *doc = NULL;
@@ -307,6 +400,14 @@ static void test_costs_from_profile(void **state)
     assert_int_equal(
         perf_costs_from_json(&c, json_object_get(doc, "perf"), "f", &err),
         PT_EDATA);
+    json_decref(doc);
+
+    assert_int_equal(prof_loadb(placement, strlen(placement), "p", &doc, &err),
+                     0);
+    assert_int_equal(
+        perf_costs_from_json(&c, json_object_get(doc, "perf"), "p", &err),
+        PT_EDATA);
+    assert_string_equal(err.msg, "p: 'perf.db_on_app_host' must be 0 or 1");
     json_decref(doc);
 
     /* device semantics: 1 / 12 MB/s = 0.0833 ms per KB (IBM's formula) */
@@ -375,7 +476,7 @@ static void synthetic(struct perf_calib *cal, const struct perf_costs *truth)
             p->counts.page_size_bytes = 4096 << k;
             p->counts.direct_read_reqs = 1000 * direct[k];
             p->counts.direct_read_kb = 1000 * direct[k] * 4;
-            p->counts.direct_fscache_share = 1;
+            p->counts.fscache_share = 1;
             p->counts.log_records = 1000;
             p->counts.log_writes = 1000;
             p->counts.log_kb = 1000 * (1 + k);
@@ -399,7 +500,7 @@ static void test_calib_recovers_known_costs(void **state)
     } freec[] = {
         {"app_cpu_fixed_ms", 0.1, 100},
         {"db_cpu_per_lread_ms", 0.001, 10},
-        {"fscache_read_ms", 0.001, 10},
+        {"fscache_req_ms", 0.001, 10},
         {"log_write_ms", 0.01, 50},
     };
     struct pt_err err;
@@ -409,7 +510,7 @@ static void test_calib_recovers_known_costs(void **state)
     full_costs(&truth);
     truth.app_cpu_fixed_ms = 3.0;
     truth.db_cpu_per_lread_ms = 0.6;
-    truth.fscache_read_ms = 1.5;
+    truth.fscache_req_ms = 1.5;
     truth.log_write_ms = 2.5;
     synthetic(cal, &truth);
     cal->n_free = 4;
@@ -554,7 +655,9 @@ int main(void)
         cmocka_unit_test(test_mva_bounds),
         cmocka_unit_test(test_mva_copies_and_servers),
         cmocka_unit_test(test_demand_formulas),
-        cmocka_unit_test(test_demand_fscache_moves_direct_reads),
+        cmocka_unit_test(test_demand_fscache_moves_direct_io),
+        cmocka_unit_test(test_demand_placement),
+        cmocka_unit_test(test_counts_from_sim),
         cmocka_unit_test(test_costs_from_profile),
         cmocka_unit_test(test_shipped_appserver_profiles),
         cmocka_unit_test(test_calib_recovers_known_costs),
