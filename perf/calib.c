@@ -116,6 +116,11 @@ static int check_setup(const struct perf_calib *cal, struct pt_err *err)
 
         if (f->cost < 0 || f->cost >= PERF_N_COSTS)
             return err_set(err, PT_EDATA, "free cost %zu: unknown cost", j + 1);
+        if (f->cost >= PERF_N_FITTABLE)
+            return err_set(err, PT_EDATA,
+                           "'%s' is a count of servers or a placement, not "
+                           "a cost to fit",
+                           perf_cost_name(f->cost));
         if (!(f->lo >= 0) || !(f->hi > f->lo) || !isfinite(f->hi))
             return err_set(err, PT_EDATA,
                            "free cost '%s': bounds must be 0 <= lo < hi",
@@ -138,12 +143,37 @@ static int check_setup(const struct perf_calib *cal, struct pt_err *err)
     return 0;
 }
 
+/* Halton's radical inverse of i in base b: a point in (0, 1). */
+static double radical_inverse(unsigned i, unsigned b)
+{
+    double f = 1.0, r = 0.0;
+
+    for (; i > 0; i /= b) {
+        f /= b;
+        r += f * (double)(i % b);
+    }
+    return r;
+}
+
+/* Start number s (>= 1) for free cost j: the s-th Halton point. */
+static double halton_start(const struct perf_free *f, unsigned s, size_t j)
+{
+    static const unsigned primes[PERF_N_FITTABLE] = {
+        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47};
+    double q = radical_inverse(s, primes[j % PERF_N_FITTABLE]);
+
+    if (f->lo > 0)
+        return f->lo * pow(f->hi / f->lo, q);
+    return f->lo + (f->hi - f->lo) * q;
+}
+
 int perf_calib_fit(struct perf_calib *cal, struct pt_err *err)
 {
     struct fit_ctx ctx = {cal, err, 0};
-    int m, n, lwa, info, rc = 0;
+    int m, n, lwa, info, best_info = 0, rc = 0;
     int *iwa = NULL;
-    double *u = NULL, *fvec = NULL, *wa = NULL;
+    double *u = NULL, *best = NULL, *fvec = NULL, *wa = NULL;
+    double best_rms = INFINITY;
 
     if ((rc = check_setup(cal, err)) < 0)
         return rc;
@@ -152,39 +182,57 @@ int perf_calib_fit(struct perf_calib *cal, struct pt_err *err)
     lwa = m * n + 5 * n + m; /* lmdif1's minimum work array */
     iwa = pt_calloc((size_t)n, sizeof(*iwa));
     u = pt_calloc((size_t)n, sizeof(*u));
+    best = pt_calloc((size_t)n, sizeof(*best));
     fvec = pt_calloc((size_t)m, sizeof(*fvec));
     wa = pt_calloc((size_t)lwa, sizeof(*wa));
-    if (!iwa || !u || !fvec || !wa) {
+    if (!iwa || !u || !best || !fvec || !wa) {
         rc = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;
     }
-    for (int j = 0; j < n; j++) {
-        const struct perf_free *f = &cal->free[j];
-        double s = perf_cost_get(&cal->costs, f->cost);
+    for (unsigned s = 0; s < PERF_FIT_STARTS; s++) {
+        for (int j = 0; j < n; j++) {
+            const struct perf_free *f = &cal->free[j];
+            double v = perf_cost_get(&cal->costs, f->cost);
 
-        if (!(s > f->lo && s < f->hi))
-            s = f->lo > 0 ? sqrt(f->lo * f->hi) : 0.5 * (f->lo + f->hi);
-        u[j] = from_cost(f, s);
+            if (s > 0)
+                v = halton_start(f, s, (size_t)j);
+            else if (!(v > f->lo && v < f->hi))
+                v = f->lo > 0 ? sqrt(f->lo * f->hi) : 0.5 * (f->lo + f->hi);
+            u[j] = from_cost(f, v);
+        }
+        /* tol: relative error wanted in the sum of squares and in u */
+        info = lmdif1(residuals, &ctx, m, n, u, fvec, 1e-12, iwa, wa, lwa);
+        if (ctx.failed) {
+            rc = ctx.failed;
+            goto out;
+        }
+        if (info == 0) {
+            rc = err_set(err, PT_EINTERNAL,
+                         "calibration: improper solver input");
+            goto out;
+        }
+        /* the residuals at the solution (lmdif's last call may have been
+         * a Jacobian column) */
+        if (residuals(&ctx, m, n, u, fvec, 1) < 0) {
+            rc = ctx.failed;
+            goto out;
+        }
+        if (cal->rms_resid < best_rms) {
+            best_rms = cal->rms_resid;
+            best_info = info;
+            memcpy(best, u, (size_t)n * sizeof(*u));
+        }
     }
-    /* tol: relative error wanted in the sum of squares and in u */
-    info = lmdif1(residuals, &ctx, m, n, u, fvec, 1e-12, iwa, wa, lwa);
-    cal->solver_info = info;
-    if (ctx.failed) {
-        rc = ctx.failed;
-        goto out;
-    }
-    if (info == 0) {
-        rc = err_set(err, PT_EINTERNAL, "calibration: improper solver input");
-        goto out;
-    }
+    cal->solver_info = best_info;
     for (int j = 0; j < n; j++) {
-        cal->fitted[j] = to_cost(&cal->free[j], u[j]);
+        cal->fitted[j] = to_cost(&cal->free[j], best[j]);
         *perf_cost_ptr(&cal->costs, cal->free[j].cost) = cal->fitted[j];
     }
     rc = evaluate(cal, err);
 out:
     free(iwa);
     free(u);
+    free(best);
     free(fvec);
     free(wa);
     return rc;

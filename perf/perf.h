@@ -115,9 +115,10 @@ struct perf_costs {
     double log_on_data_disk; /* 1: the log shares the table-space device */
 };
 
-/* The fields above by name, for profiles and calibration; the last five
- * are multiplicities and placements, not fitted by calibration. */
-enum { PERF_N_COSTS = 20 };
+/* The fields above by name, for profiles and calibration; the first
+ * PERF_N_FITTABLE are costs, the last five multiplicities and placements,
+ * which calibration never fits. */
+enum { PERF_N_COSTS = 20, PERF_N_FITTABLE = 15 };
 /* Name of cost i (0 <= i < PERF_N_COSTS), e.g. "app_cpu_fixed_ms". */
 const char *perf_cost_name(int i);
 /* Index of a cost by name, or -1. */
@@ -215,6 +216,7 @@ int perf_mva(const struct perf_model *m, unsigned clients, double think_ms,
 /* ---- calibration --------------------------------------------------------- */
 
 #define PERF_MAX_POINTS 256
+#define PERF_FIT_STARTS 12
 #define PERF_LABEL_LEN 96
 
 /* One measured point: a configuration's counts under a load. */
@@ -257,6 +259,11 @@ struct perf_calib {
  * lo + (hi - lo) / (1 + exp(-u)) and lmdif moves u freely. Starts at the
  * value in cal->costs when it is set and inside the bounds, else at the
  * geometric mean of the bounds (arithmetic when lo = 0).
+ * The sum of squares of a closed network is flat wherever a non-bottleneck
+ * cost moves, so lmdif can stop in a poor local minimum: the fit runs from
+ * that start and from PERF_FIT_STARTS - 1 more, spread over the bound box
+ * by a Halton sequence (log-uniform when lo > 0), and keeps the lowest sum
+ * of squares; deterministic, no random numbers.
  * Fills fitted[], sets them in cal->costs, and fills every prediction and
  * residual. PT_EDATA: fewer points than free costs ("calibration needs at
  * least K points for K free costs, got M"), a bad bound, a duplicate free

@@ -533,6 +533,37 @@ static void test_calib_recovers_known_costs(void **state)
     free(cal);
 }
 
+/* Starts at the far end of every bound, where the logistic map is flat:
+ * the other starts of the fit still find the truth. */
+static void test_calib_recovers_from_bad_start(void **state)
+{
+    struct perf_calib *cal = calloc(1, sizeof(*cal));
+    struct perf_costs truth;
+    struct pt_err err;
+
+    (void)state;
+    assert_non_null(cal);
+    full_costs(&truth);
+    truth.app_cpu_fixed_ms = 3.0;
+    truth.db_cpu_per_lread_ms = 0.6;
+    truth.log_write_ms = 2.5;
+    synthetic(cal, &truth);
+    cal->n_free = 3;
+    cal->free[0] =
+        (struct perf_free){perf_cost_find("app_cpu_fixed_ms"), 0.1, 100};
+    cal->free[1] =
+        (struct perf_free){perf_cost_find("db_cpu_per_lread_ms"), 0.001, 10};
+    cal->free[2] = (struct perf_free){perf_cost_find("log_write_ms"), 0.01, 50};
+    cal->costs.app_cpu_fixed_ms = 99.9;
+    cal->costs.db_cpu_per_lread_ms = 9.99;
+    cal->costs.log_write_ms = 49.9;
+    assert_int_equal(perf_calib_fit(cal, &err), 0);
+    assert_true(fabs(cal->fitted[0] - 3.0) / 3.0 < 0.01);
+    assert_true(fabs(cal->fitted[1] - 0.6) / 0.6 < 0.01);
+    assert_true(fabs(cal->fitted[2] - 2.5) / 2.5 < 0.01);
+    free(cal);
+}
+
 /* A bound that excludes the truth: the fit stops at the bound and says so
  * through its residuals instead of leaving the interval. */
 static void test_calib_respects_bounds(void **state)
@@ -576,6 +607,10 @@ static void test_calib_refuses_too_few_points(void **state)
     cal->free[2] = cal->free[0];
     assert_int_equal(perf_calib_fit(cal, &err), PT_EDATA);
     assert_string_equal(err.msg, "free cost 'app_cpu_fixed_ms' given twice");
+    cal->free[2] = (struct perf_free){perf_cost_find("db_cpus"), 1, 8};
+    assert_int_equal(perf_calib_fit(cal, &err), PT_EDATA);
+    assert_string_equal(err.msg, "'db_cpus' is a count of servers or a "
+                                 "placement, not a cost to fit");
     free(cal);
 }
 
@@ -661,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_costs_from_profile),
         cmocka_unit_test(test_shipped_appserver_profiles),
         cmocka_unit_test(test_calib_recovers_known_costs),
+        cmocka_unit_test(test_calib_recovers_from_bad_start),
         cmocka_unit_test(test_calib_respects_bounds),
         cmocka_unit_test(test_calib_refuses_too_few_points),
         cmocka_unit_test(test_calib_profile_round_trip),
