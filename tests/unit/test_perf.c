@@ -445,6 +445,40 @@ static void test_shipped_appserver_profiles(void **state)
 }
 
 /*
+ * Every shipped calibration loads, names the published cells it was fitted
+ * to in its points, fits no more than four of them (issue 15), and its
+ * stored residuals are those of its stored predictions.
+ */
+static void test_shipped_calibrations(void **state)
+{
+    static const char *const names[] = {"article-000"};
+    struct perf_calib *cal = calloc(1, sizeof(*cal));
+    struct pt_err err;
+
+    (void)state;
+    assert_non_null(cal);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        json_t *doc = NULL;
+
+        assert_int_equal(prof_load_named("calibrations", names[i], &doc, &err),
+                         0);
+        assert_int_equal(perf_calib_from_json(cal, doc, names[i], &err), 0);
+        json_decref(doc);
+        assert_string_equal(cal->name, names[i]);
+        assert_true(cal->n_points >= cal->n_free);
+        assert_true(cal->n_points <= 4);
+        for (size_t k = 0; k < cal->n_points; k++) {
+            const struct perf_point *p = &cal->points[k];
+            assert_non_null(strstr(p->label, "Table"));
+            assert_true(
+                fabs((cal->pred_req_per_s[k] - p->req_per_s) / p->req_per_s -
+                     cal->resid_req_per_s[k]) < 1e-5);
+        }
+    }
+    free(cal);
+}
+
+/*
  * A synthetic, self-consistent data set: four configurations (seed 000's
  * shape: out-of-row reads through the file-system cache at small pages,
  * in-row at large ones) at three client counts, measured values generated
@@ -695,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_counts_from_sim),
         cmocka_unit_test(test_costs_from_profile),
         cmocka_unit_test(test_shipped_appserver_profiles),
+        cmocka_unit_test(test_shipped_calibrations),
         cmocka_unit_test(test_calib_recovers_known_costs),
         cmocka_unit_test(test_calib_recovers_from_bad_start),
         cmocka_unit_test(test_calib_respects_bounds),
