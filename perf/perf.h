@@ -235,6 +235,8 @@ struct perf_free {
     double lo, hi;
 };
 
+/* A calibration: about 90 KB with PERF_MAX_POINTS points, so callers
+ * allocate it (calloc) rather than put it on the stack. */
 struct perf_calib {
     char name[64];
     struct perf_costs costs; /* all costs: fixed ones and fitted ones */
