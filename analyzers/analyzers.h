@@ -120,6 +120,13 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
  */
 double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes);
+/*
+ * The one TRANSFERRATE formula: ms to read `bytes` at read_rate_mb_s,
+ * (1 / MB_per_s) * 1000 / 1024000 * bytes (IBM's CREATE TABLESPACE
+ * TRANSFERRATE; docs in pagetune-ddl(1)). rec_device_transfer_ms() and
+ * rec_device_read_ms() and ddl/'s default TRANSFERRATE use it.
+ */
+double rec_transfer_ms(double read_rate_mb_s, uint64_t bytes);
 /* Time of one random read of `bytes`: overhead + bytes at the read rate. */
 double rec_device_read_ms(const struct rec_device *d, uint64_t bytes);
 
@@ -345,6 +352,50 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);
+
+/*
+ * Default object names, the one place they are made: "SESSBP<n>K" for the
+ * buffer pool, "SESSTS<n>K" for the table space, n = page size / 1024.
+ * Writes into buf (len >= 19 is enough) and returns buf.
+ */
+enum rec_object { REC_OBJ_BUFFERPOOL, REC_OBJ_TABLESPACE };
+char *rec_default_name(enum rec_object kind, uint64_t page_size_bytes,
+                       char *buf, size_t len);
+
+/*
+ * A recommendation document read back (the reader beside
+ * rec_result_to_json): what the document decides, as `pagetune ddl` and
+ * any other consumer need it. Strings and JSON values are borrowed from
+ * the document (valid while it lives); `reasons` is an owned array of
+ * borrowed strings. Release with rec_doc_release().
+ */
+struct rec_doc {
+    const char *engine;          /* "engine" */
+    const char *decided_by;      /* "decided_by" or NULL if absent */
+    const char *bufferpool_name; /* bufferpool.name */
+    const char *tablespace_name; /* tablespace.name */
+    uint64_t page_size_bytes;    /* page_size of both objects */
+    uint64_t bufferpool_pages;   /* bufferpool.pages */
+    uint64_t extent_size;        /* tablespace.extent_size, pages */
+    int prefetch_automatic;      /* tablespace.prefetch_size "AUTOMATIC" */
+    uint64_t prefetch_size;      /* pages, if not automatic */
+    double overhead_ms;          /* tablespace.overhead */
+    double transfer_rate_ms;     /* tablespace.transfer_rate */
+    const json_t *settings;      /* "settings" (any type) or NULL: the
+                                    consumer checks it against its rules */
+    size_t n_reasons;
+    const char **reasons; /* the string entries of "reasons" (owned array) */
+};
+void rec_doc_release(struct rec_doc *d);
+/*
+ * Read a recommendation document (design in pagetune-recommend(1), JSON
+ * OUTPUT). `name` names it in messages. If `engine` is not NULL the
+ * document must be for that engine. PT_EDATA "name: ..." on a missing or
+ * invalid field; PT_EINTERNAL on OOM. On error *d is released.
+ */
+int rec_result_from_json(struct rec_doc *d, const json_t *doc,
+                         const char *engine, const char *name,
+                         struct pt_err *err);
 
 /*
  * Drift: compare the configuration in use with a recommendation. Returns 0

@@ -338,8 +338,17 @@ static void describe_candidate(struct rec_result *r,
         in->device->overhead_ms, c->transfer_ms, c->direct_ms);
 }
 
+char *rec_default_name(enum rec_object kind, uint64_t page_size_bytes,
+                       char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%lluK",
+             kind == REC_OBJ_BUFFERPOOL ? "SESSBP" : "SESSTS",
+             (unsigned long long)(page_size_bytes / 1024));
+    return buf;
+}
+
 static int copy_ident(char *dst, size_t len, const char *given,
-                      const char *prefix, uint32_t page_size,
+                      enum rec_object kind, uint32_t page_size,
                       struct pt_err *err)
 {
     if (given) {
@@ -348,7 +357,7 @@ static int copy_ident(char *dst, size_t len, const char *given,
                            given, len - 1);
         memcpy(dst, given, strlen(given) + 1);
     } else {
-        snprintf(dst, len, "%s%uK", prefix, page_size / 1024);
+        rec_default_name(kind, page_size, dst, len);
     }
     return 0;
 }
@@ -592,11 +601,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
             }
         }
         if ((rc = copy_ident(r->bufferpool_name, sizeof(r->bufferpool_name),
-                             in->bufferpool_name, "SESSBP", c->page_size_bytes,
-                             err)) < 0 ||
+                             in->bufferpool_name, REC_OBJ_BUFFERPOOL,
+                             c->page_size_bytes, err)) < 0 ||
             (rc = copy_ident(r->tablespace_name, sizeof(r->tablespace_name),
-                             in->tablespace_name, "SESSTS", c->page_size_bytes,
-                             err)) < 0)
+                             in->tablespace_name, REC_OBJ_TABLESPACE,
+                             c->page_size_bytes, err)) < 0)
             return rc;
     }
 
@@ -947,4 +956,111 @@ oom:
     json_decref(reasons);
     json_decref(doc);
     return NULL;
+}
+
+/* ---- reading the document back ------------------------------------------
+ */
+
+void rec_doc_release(struct rec_doc *d)
+{
+    free(d->reasons);
+    memset(d, 0, sizeof(*d));
+}
+
+/* bufferpool {name, page_size, pages}, tablespace {name, page_size, ...}. */
+static int read_objects(struct rec_doc *d, const json_t *bpo, const json_t *tso,
+                        const char *f, struct pt_err *err)
+{
+    const json_t *pf;
+    char ctx[4200];
+    uint64_t bps, tps;
+    int rc;
+
+    snprintf(ctx, sizeof(ctx), "%s: bufferpool", f);
+    if ((rc = pt_json_get_str(bpo, "name", &d->bufferpool_name, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_u64(bpo, "page_size", &bps, ctx, err)) < 0 ||
+        (rc = pt_json_get_u64(bpo, "pages", &d->bufferpool_pages, ctx, err)) <
+            0)
+        return rc;
+    snprintf(ctx, sizeof(ctx), "%s: tablespace", f);
+    if ((rc = pt_json_get_str(tso, "name", &d->tablespace_name, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_u64(tso, "page_size", &tps, ctx, err)) < 0 ||
+        (rc = pt_json_get_u64(tso, "extent_size", &d->extent_size, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_num(tso, "overhead", &d->overhead_ms, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_num(tso, "transfer_rate", &d->transfer_rate_ms, ctx,
+                              err)) < 0)
+        return rc;
+    if (bps != tps)
+        return err_set(err, PT_EDATA,
+                       "%s: buffer pool page size %llu differs from table "
+                       "space page size %llu (DB2 SQL1582N)",
+                       f, (unsigned long long)bps, (unsigned long long)tps);
+    d->page_size_bytes = tps;
+    pf = json_object_get(tso, "prefetch_size");
+    if (json_is_string(pf) && strcmp(json_string_value(pf), "AUTOMATIC") == 0) {
+        d->prefetch_automatic = 1;
+    } else if (json_is_integer(pf) && json_integer_value(pf) > 0) {
+        d->prefetch_automatic = 0;
+        d->prefetch_size = (uint64_t)json_integer_value(pf);
+    } else {
+        return err_set(err, PT_EDATA,
+                       "%s: tablespace prefetch_size must be a page count or "
+                       "\"AUTOMATIC\"",
+                       f);
+    }
+    return 0;
+}
+
+static int read_doc(struct rec_doc *d, const json_t *doc, const char *engine,
+                    const char *f, struct pt_err *err)
+{
+    const json_t *bpo, *tso, *reasons, *dec, *x;
+    size_t i;
+    int rc;
+
+    if (!json_is_object(doc))
+        return err_set(err, PT_EDATA, "%s: a recommendation is a JSON object",
+                       f);
+    if ((rc = pt_json_get_str(doc, "engine", &d->engine, f, err)) < 0)
+        return rc;
+    if (engine && strcmp(d->engine, engine) != 0)
+        return err_set(err, PT_EDATA,
+                       "%s: the recommendation is for engine '%s', not "
+                       "dialect '%s'",
+                       f, d->engine, engine);
+    bpo = json_object_get(doc, "bufferpool");
+    tso = json_object_get(doc, "tablespace");
+    if (!json_is_object(bpo) || !json_is_object(tso))
+        return err_set(err, PT_EDATA,
+                       "%s: needs objects 'bufferpool' and 'tablespace'", f);
+    if ((rc = read_objects(d, bpo, tso, f, err)) < 0)
+        return rc;
+    d->settings = json_object_get(doc, "settings");
+    dec = json_object_get(doc, "decided_by");
+    d->decided_by = json_is_string(dec) ? json_string_value(dec) : NULL;
+    reasons = json_object_get(doc, "reasons");
+    if (json_is_array(reasons) && json_array_size(reasons) > 0) {
+        d->reasons = pt_calloc(json_array_size(reasons), sizeof(*d->reasons));
+        if (!d->reasons)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        json_array_foreach(reasons, i, x) if (json_is_string(x))
+            d->reasons[d->n_reasons++] = json_string_value(x);
+    }
+    return 0;
+}
+
+int rec_result_from_json(struct rec_doc *d, const json_t *doc,
+                         const char *engine, const char *name,
+                         struct pt_err *err)
+{
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    if ((rc = read_doc(d, doc, engine, name, err)) < 0)
+        rec_doc_release(d);
+    return rc;
 }
