@@ -238,6 +238,30 @@ struct rec_access {
     const uint64_t *gets;       /* n_keys, reads of that key */
 };
 
+/*
+ * Building that evidence from a trace: the caller reads the requests
+ * (through sim/) and adds each one; the arrays grow by doubling, so the
+ * caller's loop allocates only when a new key id passes the capacity.
+ * Release with rec_trace_evidence_release() (also a zeroed struct).
+ */
+enum rec_trace_op { REC_TRACE_GET, REC_TRACE_SET, REC_TRACE_DEL };
+struct rec_trace_evidence {
+    uint64_t *size_bytes; /* per key id: last size set or read (owned) */
+    uint64_t *gets;       /* per key id: reads (owned) */
+    size_t n_keys, cap;   /* keys seen (highest id + 1), allocated */
+    uint64_t requests;    /* requests added */
+    uint64_t n_gets;      /* of which reads */
+};
+/* Add one request of key `key_id` (a dense id, as sim/ interns them).
+ * PT_EINTERNAL on OOM, PT_EDATA on an absurd key id. */
+int rec_trace_evidence_add(struct rec_trace_evidence *t, uint64_t key_id,
+                           uint64_t size_bytes, enum rec_trace_op op,
+                           struct pt_err *err);
+/* The access view for rec_inputs (borrows t's arrays). */
+void rec_trace_evidence_access(const struct rec_trace_evidence *t,
+                               struct rec_access *acc);
+void rec_trace_evidence_release(struct rec_trace_evidence *t);
+
 /* ---- the cost model and the recommendation --------------------------------
  */
 
@@ -352,6 +376,27 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);
+
+/*
+ * Where a recommendation's figures come from, for the document's "inputs"
+ * object (names and paths as the caller gave them; all borrowed).
+ */
+struct rec_inputs_doc {
+    const char *engine, *engine_profile;    /* name/path given, file read */
+    const char *device, *device_profile;    /* name/path given, file read */
+    int memory_given;                       /* memory_bytes is recorded */
+    uint64_t memory_bytes;                  /* the --memory budget */
+    double inline_target;                   /* as given */
+    uint64_t sessions;                      /* 0 = estimated (null) */
+    const struct rec_size_stats *stats;     /* NULL: no "sizes" */
+    const char *sizes_file, *sizes_format;  /* "json", "text", "trace ..." */
+    const char *trace_file;                 /* NULL: no "trace" */
+    const struct rec_trace_evidence *trace; /* requests, gets, keys */
+    const char *monitor_file;               /* NULL: no "monitor" */
+    const struct rec_monitor *monitor;      /* used if present */
+};
+/* The "inputs" object: a new reference (caller json_decref) or NULL. */
+json_t *rec_inputs_to_json(const struct rec_inputs_doc *d);
 
 /*
  * Default object names, the one place they are made: "SESSBP<n>K" for the
