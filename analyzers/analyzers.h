@@ -123,8 +123,8 @@ double rec_device_transfer_ms(const struct rec_device *d,
 /*
  * The one TRANSFERRATE formula: ms to read `bytes` at read_rate_mb_s,
  * (1 / MB_per_s) * 1000 / 1024000 * bytes (IBM's CREATE TABLESPACE
- * TRANSFERRATE; docs in pagetune-ddl(1)). rec_device_transfer_ms() and
- * rec_device_read_ms() and ddl/'s default TRANSFERRATE use it.
+ * TRANSFERRATE; pagetune-recommend(1), THE CHOICE). rec_device_transfer_ms()
+ * and rec_device_read_ms() and ddl/'s default TRANSFERRATE use it.
  */
 double rec_transfer_ms(double read_rate_mb_s, uint64_t bytes);
 /* Time of one random read of `bytes`: overhead + bytes at the read rate. */
@@ -433,10 +433,10 @@ struct rec_doc {
 };
 void rec_doc_release(struct rec_doc *d);
 /*
- * Read a recommendation document (design in pagetune-recommend(1), JSON
- * OUTPUT). `name` names it in messages. If `engine` is not NULL the
- * document must be for that engine. PT_EDATA "name: ..." on a missing or
- * invalid field; PT_EINTERNAL on OOM. On error *d is released.
+ * Read a recommendation document (pagetune-recommend(1), OUTPUT). `name` names
+ * it in messages. If `engine` is not NULL the document must be for that engine.
+ * PT_EDATA "name: ..." on a missing or invalid field; PT_EINTERNAL on OOM. On
+ * error *d is released.
  */
 int rec_result_from_json(struct rec_doc *d, const json_t *doc,
                          const char *engine, const char *name,

@@ -19,6 +19,8 @@
 
 #include "core/core.h"
 
+struct rec_doc; /* analyzers/analyzers.h: a recommendation read back */
+
 #define DDL_MAX_KINDS 8
 #define DDL_MAX_PREFIXES 4
 #define DDL_MAX_PAGE_SIZES 16
@@ -210,7 +212,6 @@ struct ddl_plan {
  * the value or the file otherwise. Release with ddl_plan_release() (also
  * after an error).
  */
-struct rec_doc;
 int ddl_plan_from_recommendation(
     struct ddl_plan *p, const struct ddl_dialect *d, const struct rec_doc *rec,
     const char *rec_name, const struct ddl_overrides *o, struct pt_err *err);
