@@ -138,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     load_templates();
     if (!loaded) {
+        fuzz_data_dir();
         for (size_t i = 0; i < N_DIALECTS; i++)
             if (ddl_dialect_load(&dia[i], dialects[i], dir[i], sizeof(dir[i]),
                                  NULL) < 0)
