@@ -365,7 +365,8 @@ struct rec_result {
 /*
  * Run the cost model for every page size of the engine and choose (see
  * pagetune-recommend(1), "COST MODEL"). Pure. PT_EDATA on inconsistent
- * inputs (no sizes, target out of range, budget below one page).
+ * inputs (no sizes, target out of range, budget below one page) and when
+ * no object fits any column of the engine (*r then holds the figures).
  */
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err);

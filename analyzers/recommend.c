@@ -882,6 +882,13 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
         return rc;
     rec_engine_advice(r, in);
+    if (r->cand[r->chosen_idx].too_big_fraction >= 1.0)
+        return err_set(
+            err, PT_EDATA,
+            "no object fits any %s column (all exceed %llu bytes)", e->name,
+            e->n_outline
+                ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
+                : 0ULL);
     return 0;
 }
 

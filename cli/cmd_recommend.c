@@ -510,16 +510,6 @@ int cmd_recommend(int argc, char **argv)
     }
     if ((rc = rec_recommend(r, &in, &err)) < 0)
         goto fail;
-    if (r->cand[r->chosen_idx].too_big_fraction >= 1.0) {
-        rc = err_set(&err, PT_EDATA,
-                     "no object fits any %s column (all exceed %llu bytes)",
-                     engine.name,
-                     engine.n_outline ? (unsigned long long)engine
-                                            .outline[engine.n_outline - 1]
-                                            .max_bytes
-                                      : 0ULL);
-        goto fail;
-    }
 
     if ((rc = cli_output_open(&c, &af, &err)) < 0)
         goto fail;
