@@ -842,6 +842,25 @@ static void test_result_json_round_trip(void **state)
     free(r);
 }
 
+static void test_nothing_fits(void **state)
+{
+    uint64_t v[2] = {40000000, 50000000}; /* beyond DB2's LARGE column */
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    (void)state;
+
+    in.engine = &db2;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 2;
+    assert_int_equal(rec_recommend(r, &in, &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "no object fits any db2 column"));
+    v[0] = 4000; /* one fits: a recommendation, with a reason */
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    free(r);
+}
+
 static void test_names_transfer_trace_evidence(void **state)
 {
     struct rec_trace_evidence t = {0};
@@ -910,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_postgresql_knob),
         cmocka_unit_test(test_mysql_sqlite_oracle_advice),
         cmocka_unit_test(test_result_json_round_trip),
+        cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_names_transfer_trace_evidence),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
