@@ -120,6 +120,13 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
  */
 double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes);
+/*
+ * The one TRANSFERRATE formula: ms to read `bytes` at read_rate_mb_s,
+ * (1 / MB_per_s) * 1000 / 1024000 * bytes (IBM's CREATE TABLESPACE
+ * TRANSFERRATE; pagetune-recommend(1), THE CHOICE). rec_device_transfer_ms()
+ * and rec_device_read_ms() and ddl/'s default TRANSFERRATE use it.
+ */
+double rec_transfer_ms(double read_rate_mb_s, uint64_t bytes);
 /* Time of one random read of `bytes`: overhead + bytes at the read rate. */
 double rec_device_read_ms(const struct rec_device *d, uint64_t bytes);
 
@@ -231,6 +238,30 @@ struct rec_access {
     const uint64_t *gets;       /* n_keys, reads of that key */
 };
 
+/*
+ * Building that evidence from a trace: the caller reads the requests
+ * (through sim/) and adds each one; the arrays grow by doubling, so the
+ * caller's loop allocates only when a new key id passes the capacity.
+ * Release with rec_trace_evidence_release() (also a zeroed struct).
+ */
+enum rec_trace_op { REC_TRACE_GET, REC_TRACE_SET, REC_TRACE_DEL };
+struct rec_trace_evidence {
+    uint64_t *size_bytes; /* per key id: last size set or read (owned) */
+    uint64_t *gets;       /* per key id: reads (owned) */
+    size_t n_keys, cap;   /* keys seen (highest id + 1), allocated */
+    uint64_t requests;    /* requests added */
+    uint64_t n_gets;      /* of which reads */
+};
+/* Add one request of key `key_id` (a dense id, as sim/ interns them).
+ * PT_EINTERNAL on OOM, PT_EDATA on an absurd key id. */
+int rec_trace_evidence_add(struct rec_trace_evidence *t, uint64_t key_id,
+                           uint64_t size_bytes, enum rec_trace_op op,
+                           struct pt_err *err);
+/* The access view for rec_inputs (borrows t's arrays). */
+void rec_trace_evidence_access(const struct rec_trace_evidence *t,
+                               struct rec_access *acc);
+void rec_trace_evidence_release(struct rec_trace_evidence *t);
+
 /* ---- the cost model and the recommendation --------------------------------
  */
 
@@ -334,7 +365,8 @@ struct rec_result {
 /*
  * Run the cost model for every page size of the engine and choose (see
  * pagetune-recommend(1), "COST MODEL"). Pure. PT_EDATA on inconsistent
- * inputs (no sizes, target out of range, budget below one page).
+ * inputs (no sizes, target out of range, budget below one page) and when
+ * no object fits any column of the engine (*r then holds the figures).
  */
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err);
@@ -345,6 +377,71 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);
+
+/*
+ * Where a recommendation's figures come from, for the document's "inputs"
+ * object (names and paths as the caller gave them; all borrowed).
+ */
+struct rec_inputs_doc {
+    const char *engine, *engine_profile;    /* name/path given, file read */
+    const char *device, *device_profile;    /* name/path given, file read */
+    int memory_given;                       /* memory_bytes is recorded */
+    uint64_t memory_bytes;                  /* the --memory budget */
+    double inline_target;                   /* as given */
+    uint64_t sessions;                      /* 0 = estimated (null) */
+    const struct rec_size_stats *stats;     /* NULL: no "sizes" */
+    const char *sizes_file, *sizes_format;  /* "json", "text", "trace ..." */
+    const char *trace_file;                 /* NULL: no "trace" */
+    const struct rec_trace_evidence *trace; /* requests, gets, keys */
+    const char *monitor_file;               /* NULL: no "monitor" */
+    const struct rec_monitor *monitor;      /* used if present */
+};
+/* The "inputs" object: a new reference (caller json_decref) or NULL. */
+json_t *rec_inputs_to_json(const struct rec_inputs_doc *d);
+
+/*
+ * Default object names, the one place they are made: "SESSBP<n>K" for the
+ * buffer pool, "SESSTS<n>K" for the table space, n = page size / 1024.
+ * Writes into buf (len >= 19 is enough) and returns buf.
+ */
+enum rec_object { REC_OBJ_BUFFERPOOL, REC_OBJ_TABLESPACE };
+char *rec_default_name(enum rec_object kind, uint64_t page_size_bytes,
+                       char *buf, size_t len);
+
+/*
+ * A recommendation document read back (the reader beside
+ * rec_result_to_json): what the document decides, as `pagetune ddl` and
+ * any other consumer need it. Strings and JSON values are borrowed from
+ * the document (valid while it lives); `reasons` is an owned array of
+ * borrowed strings. Release with rec_doc_release().
+ */
+struct rec_doc {
+    const char *engine;          /* "engine" */
+    const char *decided_by;      /* "decided_by" or NULL if absent */
+    const char *bufferpool_name; /* bufferpool.name */
+    const char *tablespace_name; /* tablespace.name */
+    uint64_t page_size_bytes;    /* page_size of both objects */
+    uint64_t bufferpool_pages;   /* bufferpool.pages */
+    uint64_t extent_size;        /* tablespace.extent_size, pages */
+    int prefetch_automatic;      /* tablespace.prefetch_size "AUTOMATIC" */
+    uint64_t prefetch_size;      /* pages, if not automatic */
+    double overhead_ms;          /* tablespace.overhead */
+    double transfer_rate_ms;     /* tablespace.transfer_rate */
+    const json_t *settings;      /* "settings" (any type) or NULL: the
+                                    consumer checks it against its rules */
+    size_t n_reasons;
+    const char **reasons; /* the string entries of "reasons" (owned array) */
+};
+void rec_doc_release(struct rec_doc *d);
+/*
+ * Read a recommendation document (pagetune-recommend(1), OUTPUT). `name` names
+ * it in messages. If `engine` is not NULL the document must be for that engine.
+ * PT_EDATA "name: ..." on a missing or invalid field; PT_EINTERNAL on OOM. On
+ * error *d is released.
+ */
+int rec_result_from_json(struct rec_doc *d, const json_t *doc,
+                         const char *engine, const char *name,
+                         struct pt_err *err);
 
 /*
  * Drift: compare the configuration in use with a recommendation. Returns 0

@@ -333,13 +333,16 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
 double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes)
 {
+    return rec_transfer_ms(d->transfer_mb_s, page_size_bytes);
+}
+
+double rec_transfer_ms(double read_rate_mb_s, uint64_t bytes)
+{
     /* IBM: TRANSFERRATE = (1 / DEVICE READ RATE) * 1000 / 1024000 * PAGESIZE */
-    return (1.0 / d->transfer_mb_s) * 1000.0 / 1024000.0 *
-           (double)page_size_bytes;
+    return (1.0 / read_rate_mb_s) * 1000.0 / 1024000.0 * (double)bytes;
 }
 
 double rec_device_read_ms(const struct rec_device *d, uint64_t bytes)
 {
-    return d->overhead_ms +
-           (1.0 / d->transfer_mb_s) * 1000.0 / 1024000.0 * (double)bytes;
+    return d->overhead_ms + rec_transfer_ms(d->transfer_mb_s, bytes);
 }

@@ -338,8 +338,17 @@ static void describe_candidate(struct rec_result *r,
         in->device->overhead_ms, c->transfer_ms, c->direct_ms);
 }
 
+char *rec_default_name(enum rec_object kind, uint64_t page_size_bytes,
+                       char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%lluK",
+             kind == REC_OBJ_BUFFERPOOL ? "SESSBP" : "SESSTS",
+             (unsigned long long)(page_size_bytes / 1024));
+    return buf;
+}
+
 static int copy_ident(char *dst, size_t len, const char *given,
-                      const char *prefix, uint32_t page_size,
+                      enum rec_object kind, uint32_t page_size,
                       struct pt_err *err)
 {
     if (given) {
@@ -348,7 +357,7 @@ static int copy_ident(char *dst, size_t len, const char *given,
                            given, len - 1);
         memcpy(dst, given, strlen(given) + 1);
     } else {
-        snprintf(dst, len, "%s%uK", prefix, page_size / 1024);
+        rec_default_name(kind, page_size, dst, len);
     }
     return 0;
 }
@@ -453,41 +462,25 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     return 0;
 }
 
-int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
-                  struct pt_err *err)
+/* The monitored page size's candidate, if the monitor data can be used. */
+static size_t monitor_index(const struct rec_result *r,
+                            const struct rec_inputs *in)
+{
+    const struct rec_monitor *m = in->monitor;
+
+    if (m && m->present &&
+        (!m->engine[0] || strcmp(m->engine, in->engine->name) == 0))
+        return find_page(r, m->page_size_bytes);
+    return (size_t)-1;
+}
+
+/* Step 2. memory: --memory, else the monitored pool's bytes, else default. */
+static int choose_memory(struct rec_result *r, const struct rec_inputs *in,
+                         size_t mon_idx, struct pt_err *err)
 {
     const struct rec_engine *e = in->engine;
-    const struct rec_device *d = in->device;
-    struct cand_sums sums[REC_MAX_PAGE_SIZES];
-    double total_gets = 0;
-    size_t n, mon_idx = (size_t)-1;
     char b1[32], b2[32];
-    int rc;
 
-    memset(r, 0, sizeof(*r));
-    if (!e || !d || e->n_pages == 0)
-        return err_set(err, PT_EINTERNAL, "recommend: engine/device missing");
-    n = obj_count(in);
-    if (n == 0)
-        return err_set(err, PT_EDATA, "no object sizes to recommend from");
-    r->inline_target =
-        in->inline_target > 0 ? in->inline_target : REC_DEFAULT_INLINE_TARGET;
-    if (!(r->inline_target > 0 && r->inline_target <= 1))
-        return err_set(err, PT_EDATA, "--inline-target must be in (0, 1]");
-    r->device = d;
-    if (in->access)
-        for (size_t i = 0; i < n; i++)
-            total_gets += (double)in->access->gets[i];
-
-    /* 1. placement, rows per page, direct reads at every page size */
-    r->n_cand = e->n_pages;
-    for (size_t i = 0; i < e->n_pages; i++)
-        fit_candidate(&r->cand[i], &sums[i], in, &e->pages[i], total_gets);
-
-    /* 2. memory: --memory, else the monitored pool's bytes, else default */
-    if (in->monitor && in->monitor->present &&
-        (!in->monitor->engine[0] || strcmp(in->monitor->engine, e->name) == 0))
-        mon_idx = find_page(r, in->monitor->page_size_bytes);
     if (in->memory_given && in->memory_bytes) {
         r->memory_bytes = in->memory_bytes;
     } else if (mon_idx != (size_t)-1 && in->monitor->bufferpool_pages) {
@@ -503,8 +496,15 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                        pt_size_format(r->memory_bytes, b1, sizeof(b1)),
                        pt_size_format(e->pages[e->n_pages - 1].page_size_bytes,
                                       b2, sizeof(b2)));
+    return 0;
+}
 
-    /* 3. how many live sessions (rows) the table holds */
+/* Step 3. how many live sessions (rows) the table holds. */
+static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
+                              const struct cand_sums *sums, size_t mon_idx)
+{
+    size_t n = obj_count(in);
+
     if (in->sessions) {
         r->sessions = in->sessions;
         r->sessions_basis = "--sessions";
@@ -526,14 +526,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     }
     r->evidence = in->access != NULL || mon_idx != (size_t)-1 ||
                   in->memory_given || in->sessions != 0;
+}
 
-    /* 4. hit ratio and I/O per access at equal memory */
-    for (size_t i = 0; i < r->n_cand; i++)
-        if ((rc = pool_candidate(&r->cand[i], in, &e->pages[i], r,
-                                 sums[i].share_sum, total_gets, err)) < 0)
-            return rc;
-
-    /* 5. the inline rule and the cheapest candidate */
+/* Step 5. the inline rule, the cheapest candidate, and the choice. */
+static void choose_page(struct rec_result *r)
+{
     r->rule_met = 0;
     r->rule_idx = 0;
     for (size_t i = 0; i < r->n_cand; i++)
@@ -562,248 +559,336 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
         r->chosen_idx = r->cost_idx;
         r->chosen_by_cost = 1;
     }
+}
 
-    /* 6. buffer pool and table space settings for the chosen page size */
-    {
-        const struct rec_candidate *c = &r->cand[r->chosen_idx];
-        uint32_t ext = REC_EXTENT_TARGET_BYTES / c->page_size_bytes;
-        r->extent_size = ext < 2 ? 2 : ext > 256 ? 256 : ext;
-        r->prefetch_automatic = 1;
-        r->prefetch_size = 0;
-        r->overhead_ms = d->overhead_ms;
-        r->transfer_rate_ms = c->transfer_ms;
-        /* The pool: the budget. When the budget is only the default (no
-         * --memory, no monitored pool) and the engine's pool is dedicated to
-         * this table (DB2), a pool that holds the whole table with headroom
-         * for growth and index pages is enough: never more than the budget,
-         * never less than DB2's default SIZE 1000. */
-        r->pool_pages = c->bufferpool_pages;
-        r->pool_from_table = 0;
-        if (strcmp(e->name, "db2") == 0 && !in->memory_given &&
-            mon_idx == (size_t)-1) {
-            double need =
-                ceil((c->data_pages + c->outline_pages * (double)r->sessions) *
-                     REC_POOL_HEADROOM);
-            if (need < REC_POOL_MIN_PAGES)
-                need = REC_POOL_MIN_PAGES;
-            if (need < (double)r->pool_pages) {
-                r->pool_pages = (uint64_t)need;
-                r->pool_from_table = 1;
-            }
+/* Step 6. buffer pool and table space settings for the chosen page size. */
+static int settle_objects(struct rec_result *r, const struct rec_inputs *in,
+                          size_t mon_idx, struct pt_err *err)
+{
+    const struct rec_candidate *c = &r->cand[r->chosen_idx];
+    uint32_t ext = REC_EXTENT_TARGET_BYTES / c->page_size_bytes;
+    int rc;
+
+    r->extent_size = ext < 2 ? 2 : ext > 256 ? 256 : ext;
+    r->prefetch_automatic = 1;
+    r->prefetch_size = 0;
+    r->overhead_ms = in->device->overhead_ms;
+    r->transfer_rate_ms = c->transfer_ms;
+    /* The pool: the budget. When the budget is only the default (no
+     * --memory, no monitored pool) and the engine's pool is dedicated to
+     * this table (DB2), a pool that holds the whole table with headroom
+     * for growth and index pages is enough: never more than the budget,
+     * never less than DB2's default SIZE 1000. */
+    r->pool_pages = c->bufferpool_pages;
+    r->pool_from_table = 0;
+    if (strcmp(in->engine->name, "db2") == 0 && !in->memory_given &&
+        mon_idx == (size_t)-1) {
+        double need =
+            ceil((c->data_pages + c->outline_pages * (double)r->sessions) *
+                 REC_POOL_HEADROOM);
+        if (need < REC_POOL_MIN_PAGES)
+            need = REC_POOL_MIN_PAGES;
+        if (need < (double)r->pool_pages) {
+            r->pool_pages = (uint64_t)need;
+            r->pool_from_table = 1;
         }
-        if ((rc = copy_ident(r->bufferpool_name, sizeof(r->bufferpool_name),
-                             in->bufferpool_name, "SESSBP", c->page_size_bytes,
-                             err)) < 0 ||
-            (rc = copy_ident(r->tablespace_name, sizeof(r->tablespace_name),
-                             in->tablespace_name, "SESSTS", c->page_size_bytes,
-                             err)) < 0)
-            return rc;
     }
+    if ((rc = copy_ident(r->bufferpool_name, sizeof(r->bufferpool_name),
+                         in->bufferpool_name, REC_OBJ_BUFFERPOOL,
+                         c->page_size_bytes, err)) < 0 ||
+        (rc = copy_ident(r->tablespace_name, sizeof(r->tablespace_name),
+                         in->tablespace_name, REC_OBJ_TABLESPACE,
+                         c->page_size_bytes, err)) < 0)
+        return rc;
+    return 0;
+}
 
-    /* 7. reasons, in the order a DBA checks them */
-    {
-        const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-        const struct rec_candidate *ru = &r->cand[r->rule_idx];
-        const struct rec_candidate *co = &r->cand[r->cost_idx];
-        char cps[32], rps[32], ops[32];
+/* Step 7a. the first reason: why this page size. */
+static void reason_choice(struct rec_result *r, const struct rec_engine *e)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *ru = &r->cand[r->rule_idx];
+    char cps[32], rps[32];
 
-        pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
-        pt_size_format(ru->page_size_bytes, rps, sizeof(rps));
-        pt_size_format(co->page_size_bytes, ops, sizeof(ops));
-        if (r->chosen_by_cost) {
-            rec_reason(
-                r,
-                "recommend %s pages: the cost model estimates %.4f ms of "
-                "I/O per access at %s against %.4f ms at %s, the page size "
-                "the inline rule (%.1f%% inline) gives: %.0f%% less",
-                cps, ch->io_ms, cps, ru->io_ms, rps, 100 * r->inline_target,
-                ru->io_ms > 0 ? 100 * (1 - ch->io_ms / ru->io_ms) : 0.0);
-        } else if (r->rule_met) {
-            size_t prev = r->rule_idx;
-            if (prev > 0) {
-                char pps[32];
-                rec_reason(
-                    r,
-                    "recommend %s pages: the smallest page size at which at "
-                    "least %.1f%% of the objects are stored inline (%s: "
-                    "%.1f%% <= %u bytes; %s: only %.1f%%)",
-                    cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction,
-                    ch->inline_limit_bytes,
-                    pt_size_format(r->cand[prev - 1].page_size_bytes, pps,
-                                   sizeof(pps)),
-                    100 * r->cand[prev - 1].inline_fraction);
-            } else {
-                rec_reason(r,
-                           "recommend %s pages: the smallest page size, and "
-                           "%.1f%% of the objects are stored inline (<= %u "
-                           "bytes; target %.1f%%)",
-                           cps, 100 * ch->inline_fraction,
-                           ch->inline_limit_bytes, 100 * r->inline_target);
-            }
+    pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
+    pt_size_format(ru->page_size_bytes, rps, sizeof(rps));
+    if (r->chosen_by_cost) {
+        rec_reason(r,
+                   "recommend %s pages: the cost model estimates %.4f ms of "
+                   "I/O per access at %s against %.4f ms at %s, the page size "
+                   "the inline rule (%.1f%% inline) gives: %.0f%% less",
+                   cps, ch->io_ms, cps, ru->io_ms, rps, 100 * r->inline_target,
+                   ru->io_ms > 0 ? 100 * (1 - ch->io_ms / ru->io_ms) : 0.0);
+    } else if (r->rule_met) {
+        size_t prev = r->rule_idx;
+        if (prev > 0) {
+            char pps[32];
+            rec_reason(r,
+                       "recommend %s pages: the smallest page size at which at "
+                       "least %.1f%% of the objects are stored inline (%s: "
+                       "%.1f%% <= %u bytes; %s: only %.1f%%)",
+                       cps, 100 * r->inline_target, cps,
+                       100 * ch->inline_fraction, ch->inline_limit_bytes,
+                       pt_size_format(r->cand[prev - 1].page_size_bytes, pps,
+                                      sizeof(pps)),
+                       100 * r->cand[prev - 1].inline_fraction);
         } else {
             rec_reason(r,
-                       "recommend %s pages: no page size stores %.1f%% of the "
-                       "objects inline; %s stores the most (%.1f%%), the rest "
-                       "%s",
-                       cps, 100 * r->inline_target, cps,
-                       100 * ch->inline_fraction,
-                       e->outline_buffered
-                           ? "is stored out of line (read through the pool)"
-                           : "is read with direct I/O");
+                       "recommend %s pages: the smallest page size, and "
+                       "%.1f%% of the objects are stored inline (<= %u "
+                       "bytes; target %.1f%%)",
+                       cps, 100 * ch->inline_fraction, ch->inline_limit_bytes,
+                       100 * r->inline_target);
         }
-        if (!r->chosen_by_cost && r->cost_idx != r->rule_idx) {
-            if (r->evidence && !r->memory_bound)
-                rec_reason(
-                    r,
-                    "the cost model's cheapest page size is %s (%.4f vs "
-                    "%.4f ms per access), but at %s the pool holds the "
-                    "whole table (hit ratio %.1f%%): the difference is "
-                    "only the direct reads the inline target accepts, so "
-                    "the inline rule stands",
-                    ops, co->io_ms, ru->io_ms, rps, 100 * ru->hit_ratio);
-            else if (r->evidence)
-                rec_reason(r,
-                           "the cost model's cheapest page size is %s (%.4f vs "
-                           "%.4f ms per access), less than %.0f%% better: the "
-                           "inline rule stands",
-                           ops, co->io_ms, ru->io_ms,
-                           100 * REC_OVERRIDE_MARGIN);
-            else
-                rec_reason(
-                    r,
-                    "the cost model alone would pick %s (%.4f vs %.4f ms "
-                    "per access), but only sizes are known: without "
-                    "--memory, --sessions, --monitor or --trace the inline "
-                    "rule decides",
-                    ops, co->io_ms, ru->io_ms);
-        }
-        {
-            char mem[32], line[REC_REASON_LEN];
-            size_t off = 0;
-            off += (size_t)snprintf(
-                line, sizeof(line),
-                "page sizes compared at equal buffer-pool "
-                "memory %s =",
-                pt_size_format(r->memory_bytes, mem, sizeof(mem)));
-            for (size_t i = 0; i < r->n_cand && off < sizeof(line); i++) {
-                char ps[32];
-                int k = snprintf(
-                    line + off, sizeof(line) - off, "%s %llu x %s",
-                    i ? "," : "",
-                    (unsigned long long)r->cand[i].bufferpool_pages,
-                    pt_size_format(r->cand[i].page_size_bytes, ps, sizeof(ps)));
-                off += k > 0 ? (size_t)k : 0;
-            }
-            rec_reason(r, "%s pages (%s)", line,
-                       in->memory_given ? "--memory"
-                       : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
-                           ? "the monitored pool's size"
-                           : "default budget; set --memory");
-        }
+    } else {
+        rec_reason(r,
+                   "recommend %s pages: no page size stores %.1f%% of the "
+                   "objects inline; %s stores the most (%.1f%%), the rest "
+                   "%s",
+                   cps, 100 * r->inline_target, cps, 100 * ch->inline_fraction,
+                   e->outline_buffered
+                       ? "is stored out of line (read through the pool)"
+                       : "is read with direct I/O");
+    }
+}
+
+/* Step 7b. why the cost model's cheapest page size did not win. */
+static void reason_rule_stands(struct rec_result *r)
+{
+    const struct rec_candidate *ru = &r->cand[r->rule_idx];
+    const struct rec_candidate *co = &r->cand[r->cost_idx];
+    char rps[32], ops[32];
+
+    if (r->chosen_by_cost || r->cost_idx == r->rule_idx)
+        return;
+    pt_size_format(ru->page_size_bytes, rps, sizeof(rps));
+    pt_size_format(co->page_size_bytes, ops, sizeof(ops));
+    if (r->evidence && !r->memory_bound)
+        rec_reason(r,
+                   "the cost model's cheapest page size is %s (%.4f vs "
+                   "%.4f ms per access), but at %s the pool holds the "
+                   "whole table (hit ratio %.1f%%): the difference is "
+                   "only the direct reads the inline target accepts, so "
+                   "the inline rule stands",
+                   ops, co->io_ms, ru->io_ms, rps, 100 * ru->hit_ratio);
+    else if (r->evidence)
+        rec_reason(r,
+                   "the cost model's cheapest page size is %s (%.4f vs "
+                   "%.4f ms per access), less than %.0f%% better: the "
+                   "inline rule stands",
+                   ops, co->io_ms, ru->io_ms, 100 * REC_OVERRIDE_MARGIN);
+    else
+        rec_reason(r,
+                   "the cost model alone would pick %s (%.4f vs %.4f ms "
+                   "per access), but only sizes are known: without "
+                   "--memory, --sessions, --monitor or --trace the inline "
+                   "rule decides",
+                   ops, co->io_ms, ru->io_ms);
+}
+
+/* Step 7c. the memory the page sizes were compared at, and the model. */
+static void reason_model(struct rec_result *r, const struct rec_inputs *in,
+                         size_t mon_idx)
+{
+    const struct rec_device *d = in->device;
+    char mem[32], line[REC_REASON_LEN];
+    size_t off = 0;
+
+    off += (size_t)snprintf(line, sizeof(line),
+                            "page sizes compared at equal buffer-pool "
+                            "memory %s =",
+                            pt_size_format(r->memory_bytes, mem, sizeof(mem)));
+    for (size_t i = 0; i < r->n_cand && off < sizeof(line); i++) {
+        char ps[32];
+        int k = snprintf(
+            line + off, sizeof(line) - off, "%s %llu x %s", i ? "," : "",
+            (unsigned long long)r->cand[i].bufferpool_pages,
+            pt_size_format(r->cand[i].page_size_bytes, ps, sizeof(ps)));
+        off += k > 0 ? (size_t)k : 0;
+    }
+    rec_reason(r, "%s pages (%s)", line,
+               in->memory_given ? "--memory"
+               : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
+                   ? "the monitored pool's size"
+                   : "default budget; set --memory");
+    rec_reason(r,
+               "model: %llu live sessions (%s); %s; device %s: OVERHEAD %.3f "
+               "ms, %.0f MB/s",
+               (unsigned long long)r->sessions, r->sessions_basis,
+               in->access ? "access weights and page popularity from the trace"
+                          : "every session equally likely to be read",
+               d->name, d->overhead_ms, d->transfer_mb_s);
+}
+
+/* Step 7d. what the monitor measured against what the model predicts. */
+static void reason_monitor(struct rec_result *r, const struct rec_inputs *in,
+                           size_t mon_idx)
+{
+    const struct rec_monitor *m = in->monitor;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    char mps[32], cps[32];
+
+    if (mon_idx != (size_t)-1) {
+        rec_reason(r,
+                   "monitor: current %s pages, %llu pool pages, hit ratio "
+                   "%.1f%%, direct-read share %.3f; the model at %s predicts "
+                   "%.3f direct reads and %.3f physical reads per access",
+                   pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
+                   (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
+                   m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
+                   r->cand[mon_idx].physical_reads);
+        if (m->page_size_bytes != ch->page_size_bytes)
+            rec_reason(r,
+                       "change from %s to %s pages: %.4f -> %.4f ms I/O per "
+                       "access in the model at the same memory",
+                       mps,
+                       pt_size_format(ch->page_size_bytes, cps, sizeof(cps)),
+                       r->cand[mon_idx].io_ms, ch->io_ms);
+        else
+            rec_reason(r,
+                       "the current page size %s is already the "
+                       "recommended one",
+                       mps);
+    } else if (m && m->present) {
+        if (m->engine[0] && strcmp(m->engine, in->engine->name) != 0)
+            rec_reason(r,
+                       "monitor: counters from engine %s (current page size "
+                       "%s, hit ratio %.1f%%) are not used for a %s "
+                       "recommendation",
+                       m->engine,
+                       pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
+                       m->hit_ratio_pct, in->engine->name);
+        else
+            rec_reason(r,
+                       "monitor: current page size %s is not a %s page size; "
+                       "its counters were not used",
+                       pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
+                       in->engine->name);
+    }
+}
+
+/* Step 7e. the pool, the table space and WebSphere's settings. */
+static void reason_objects(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    char cps[32], b1[32], b2[32];
+
+    pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
+    if (r->pool_from_table)
+        rec_reason(r,
+                   "buffer pool sized to the table: %.0f data pages at %s "
+                   "x %.2f headroom (growth, index pages) = %llu pages, "
+                   "below the default budget %s; give --memory to set the "
+                   "pool to a budget instead",
+                   ch->data_pages + ch->outline_pages * (double)r->sessions,
+                   cps, REC_POOL_HEADROOM, (unsigned long long)r->pool_pages,
+                   pt_size_format(r->memory_bytes, b2, sizeof(b2)));
+    if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
         rec_reason(
             r,
-            "model: %llu live sessions (%s); %s; device %s: OVERHEAD %.3f "
-            "ms, %.0f MB/s",
-            (unsigned long long)r->sessions, r->sessions_basis,
-            in->access ? "access weights and page popularity from the trace"
-                       : "every session equally likely to be read",
-            d->name, d->overhead_ms, d->transfer_mb_s);
-        for (size_t i = 0; i < r->n_cand; i++)
-            describe_candidate(r, in, i);
-        if (ch->too_big_fraction > 0)
-            rec_reason(
-                r,
-                "%.2f%% of the objects exceed every column (largest "
-                "accepts %llu bytes): WebSphere cannot store them at any "
-                "page size",
-                100 * ch->too_big_fraction,
-                e->n_outline
-                    ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
-                    : 0ULL);
-        if (in->sizes_from_histogram)
-            rec_reason(r, "sizes were reconstructed from histogram bin bounds "
-                          "(each object at its bin's upper bound): inline "
-                          "fractions are lower bounds");
-        if (mon_idx != (size_t)-1) {
-            const struct rec_monitor *m = in->monitor;
-            char mps[32];
-            rec_reason(
-                r,
-                "monitor: current %s pages, %llu pool pages, hit ratio "
-                "%.1f%%, direct-read share %.3f; the model at %s predicts "
-                "%.3f direct reads and %.3f physical reads per access",
-                pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
-                (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
-                m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
-                r->cand[mon_idx].physical_reads);
-            if (m->page_size_bytes != ch->page_size_bytes)
-                rec_reason(
-                    r,
-                    "change from %s to %s pages: %.4f -> %.4f ms I/O per "
-                    "access in the model at the same memory",
-                    mps, cps, r->cand[mon_idx].io_ms, ch->io_ms);
-            else
-                rec_reason(r,
-                           "the current page size %s is already the "
-                           "recommended one",
-                           mps);
-        } else if (in->monitor && in->monitor->present) {
-            char mps[32];
-            const struct rec_monitor *m = in->monitor;
-            if (m->engine[0] && strcmp(m->engine, e->name) != 0)
-                rec_reason(
-                    r,
-                    "monitor: counters from engine %s (current page size "
-                    "%s, hit ratio %.1f%%) are not used for a %s "
-                    "recommendation",
-                    m->engine,
-                    pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
-                    m->hit_ratio_pct, e->name);
-            else
-                rec_reason(
-                    r,
-                    "monitor: current page size %s is not a %s page size; "
-                    "its counters were not used",
-                    pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
-                    e->name);
-        }
-        if (r->pool_from_table)
-            rec_reason(r,
-                       "buffer pool sized to the table: %.0f data pages at %s "
-                       "x %.2f headroom (growth, index pages) = %llu pages, "
-                       "below the default budget %s; give --memory to set the "
-                       "pool to a budget instead",
-                       ch->data_pages + ch->outline_pages * (double)r->sessions,
-                       cps, REC_POOL_HEADROOM,
-                       (unsigned long long)r->pool_pages,
-                       pt_size_format(r->memory_bytes, b2, sizeof(b2)));
-        if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
-            rec_reason(
-                r,
-                "buffer pool %s: %llu pages of %s (%s); table space %s: "
-                "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
-                "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
-                "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
-                "1024000 x %u",
-                r->bufferpool_name, (unsigned long long)r->pool_pages, cps,
-                pt_size_format((uint64_t)r->pool_pages * ch->page_size_bytes,
-                               b1, sizeof(b1)),
-                r->tablespace_name, r->extent_size,
-                pt_size_format((uint64_t)r->extent_size * ch->page_size_bytes,
-                               b2, sizeof(b2)),
-                r->overhead_ms, r->transfer_rate_ms, d->transfer_mb_s,
-                ch->page_size_bytes);
-        if (strcmp(e->name, "db2") == 0)
-            rec_reason(
-                r,
-                "WebSphere session manager: set DB2 row size to "
-                "ROW_SIZE_%uKB and table space name to %s; drop SESSIONS "
-                "so WebSphere re-creates it there",
-                ch->page_size_bytes / 1024, r->tablespace_name);
-    }
+            "buffer pool %s: %llu pages of %s (%s); table space %s: "
+            "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
+            "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
+            "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
+            "1024000 x %u",
+            r->bufferpool_name, (unsigned long long)r->pool_pages, cps,
+            pt_size_format((uint64_t)r->pool_pages * ch->page_size_bytes, b1,
+                           sizeof(b1)),
+            r->tablespace_name, r->extent_size,
+            pt_size_format((uint64_t)r->extent_size * ch->page_size_bytes, b2,
+                           sizeof(b2)),
+            r->overhead_ms, r->transfer_rate_ms, in->device->transfer_mb_s,
+            ch->page_size_bytes);
+    if (strcmp(e->name, "db2") == 0)
+        rec_reason(r,
+                   "WebSphere session manager: set DB2 row size to "
+                   "ROW_SIZE_%uKB and table space name to %s; drop SESSIONS "
+                   "so WebSphere re-creates it there",
+                   ch->page_size_bytes / 1024, r->tablespace_name);
+}
+
+/* Step 7. reasons, in the order a DBA checks them. */
+static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
+                         size_t mon_idx)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+
+    reason_choice(r, e);
+    reason_rule_stands(r);
+    reason_model(r, in, mon_idx);
+    for (size_t i = 0; i < r->n_cand; i++)
+        describe_candidate(r, in, i);
+    if (ch->too_big_fraction > 0)
+        rec_reason(
+            r,
+            "%.2f%% of the objects exceed every column (largest "
+            "accepts %llu bytes): WebSphere cannot store them at any "
+            "page size",
+            100 * ch->too_big_fraction,
+            e->n_outline
+                ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
+                : 0ULL);
+    if (in->sizes_from_histogram)
+        rec_reason(r, "sizes were reconstructed from histogram bin bounds "
+                      "(each object at its bin's upper bound): inline "
+                      "fractions are lower bounds");
+    reason_monitor(r, in, mon_idx);
+    reason_objects(r, in);
+}
+
+int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
+                  struct pt_err *err)
+{
+    const struct rec_engine *e = in->engine;
+    struct cand_sums sums[REC_MAX_PAGE_SIZES];
+    double total_gets = 0;
+    size_t n, mon_idx;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    if (!e || !in->device || e->n_pages == 0)
+        return err_set(err, PT_EINTERNAL, "recommend: engine/device missing");
+    n = obj_count(in);
+    if (n == 0)
+        return err_set(err, PT_EDATA, "no object sizes to recommend from");
+    r->inline_target =
+        in->inline_target > 0 ? in->inline_target : REC_DEFAULT_INLINE_TARGET;
+    if (!(r->inline_target > 0 && r->inline_target <= 1))
+        return err_set(err, PT_EDATA, "--inline-target must be in (0, 1]");
+    r->device = in->device;
+    if (in->access)
+        for (size_t i = 0; i < n; i++)
+            total_gets += (double)in->access->gets[i];
+
+    /* 1. placement, rows per page, direct reads at every page size */
+    r->n_cand = e->n_pages;
+    for (size_t i = 0; i < e->n_pages; i++)
+        fit_candidate(&r->cand[i], &sums[i], in, &e->pages[i], total_gets);
+    mon_idx = monitor_index(r, in);
+    if ((rc = choose_memory(r, in, mon_idx, err)) < 0)
+        return rc;
+    estimate_sessions(r, in, sums, mon_idx);
+    /* 4. hit ratio and I/O per access at equal memory */
+    for (size_t i = 0; i < r->n_cand; i++)
+        if ((rc = pool_candidate(&r->cand[i], in, &e->pages[i], r,
+                                 sums[i].share_sum, total_gets, err)) < 0)
+            return rc;
+    choose_page(r);
+    if ((rc = settle_objects(r, in, mon_idx, err)) < 0)
+        return rc;
+    give_reasons(r, in, mon_idx);
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
         return rc;
     rec_engine_advice(r, in);
+    if (r->cand[r->chosen_idx].too_big_fraction >= 1.0)
+        return err_set(
+            err, PT_EDATA,
+            "no object fits any %s column (all exceed %llu bytes)", e->name,
+            e->n_outline
+                ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
+                : 0ULL);
     return 0;
 }
 
@@ -947,4 +1032,111 @@ oom:
     json_decref(reasons);
     json_decref(doc);
     return NULL;
+}
+
+/* ---- reading the document back ------------------------------------------
+ */
+
+void rec_doc_release(struct rec_doc *d)
+{
+    free(d->reasons);
+    memset(d, 0, sizeof(*d));
+}
+
+/* bufferpool {name, page_size, pages}, tablespace {name, page_size, ...}. */
+static int read_objects(struct rec_doc *d, const json_t *bpo, const json_t *tso,
+                        const char *f, struct pt_err *err)
+{
+    const json_t *pf;
+    char ctx[4200];
+    uint64_t bps, tps;
+    int rc;
+
+    snprintf(ctx, sizeof(ctx), "%s: bufferpool", f);
+    if ((rc = pt_json_get_str(bpo, "name", &d->bufferpool_name, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_u64(bpo, "page_size", &bps, ctx, err)) < 0 ||
+        (rc = pt_json_get_u64(bpo, "pages", &d->bufferpool_pages, ctx, err)) <
+            0)
+        return rc;
+    snprintf(ctx, sizeof(ctx), "%s: tablespace", f);
+    if ((rc = pt_json_get_str(tso, "name", &d->tablespace_name, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_u64(tso, "page_size", &tps, ctx, err)) < 0 ||
+        (rc = pt_json_get_u64(tso, "extent_size", &d->extent_size, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_num(tso, "overhead", &d->overhead_ms, ctx, err)) <
+            0 ||
+        (rc = pt_json_get_num(tso, "transfer_rate", &d->transfer_rate_ms, ctx,
+                              err)) < 0)
+        return rc;
+    if (bps != tps)
+        return err_set(err, PT_EDATA,
+                       "%s: buffer pool page size %llu differs from table "
+                       "space page size %llu (DB2 SQL1582N)",
+                       f, (unsigned long long)bps, (unsigned long long)tps);
+    d->page_size_bytes = tps;
+    pf = json_object_get(tso, "prefetch_size");
+    if (json_is_string(pf) && strcmp(json_string_value(pf), "AUTOMATIC") == 0) {
+        d->prefetch_automatic = 1;
+    } else if (json_is_integer(pf) && json_integer_value(pf) > 0) {
+        d->prefetch_automatic = 0;
+        d->prefetch_size = (uint64_t)json_integer_value(pf);
+    } else {
+        return err_set(err, PT_EDATA,
+                       "%s: tablespace prefetch_size must be a page count or "
+                       "\"AUTOMATIC\"",
+                       f);
+    }
+    return 0;
+}
+
+static int read_doc(struct rec_doc *d, const json_t *doc, const char *engine,
+                    const char *f, struct pt_err *err)
+{
+    const json_t *bpo, *tso, *reasons, *dec, *x;
+    size_t i;
+    int rc;
+
+    if (!json_is_object(doc))
+        return err_set(err, PT_EDATA, "%s: a recommendation is a JSON object",
+                       f);
+    if ((rc = pt_json_get_str(doc, "engine", &d->engine, f, err)) < 0)
+        return rc;
+    if (engine && strcmp(d->engine, engine) != 0)
+        return err_set(err, PT_EDATA,
+                       "%s: the recommendation is for engine '%s', not "
+                       "dialect '%s'",
+                       f, d->engine, engine);
+    bpo = json_object_get(doc, "bufferpool");
+    tso = json_object_get(doc, "tablespace");
+    if (!json_is_object(bpo) || !json_is_object(tso))
+        return err_set(err, PT_EDATA,
+                       "%s: needs objects 'bufferpool' and 'tablespace'", f);
+    if ((rc = read_objects(d, bpo, tso, f, err)) < 0)
+        return rc;
+    d->settings = json_object_get(doc, "settings");
+    dec = json_object_get(doc, "decided_by");
+    d->decided_by = json_is_string(dec) ? json_string_value(dec) : NULL;
+    reasons = json_object_get(doc, "reasons");
+    if (json_is_array(reasons) && json_array_size(reasons) > 0) {
+        d->reasons = pt_calloc(json_array_size(reasons), sizeof(*d->reasons));
+        if (!d->reasons)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        json_array_foreach(reasons, i, x) if (json_is_string(x))
+            d->reasons[d->n_reasons++] = json_string_value(x);
+    }
+    return 0;
+}
+
+int rec_result_from_json(struct rec_doc *d, const json_t *doc,
+                         const char *engine, const char *name,
+                         struct pt_err *err)
+{
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    if ((rc = read_doc(d, doc, engine, name, err)) < 0)
+        rec_doc_release(d);
+    return rc;
 }

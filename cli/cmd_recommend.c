@@ -85,45 +85,15 @@ struct rec_opts {
     double target;
 };
 
-/* Trace evidence: per key, last size and number of gets. */
-struct trace_ev {
-    uint64_t *size;
-    uint64_t *gets;
-    size_t n, cap;
-    uint64_t requests, n_gets;
-};
-
-static void trace_ev_release(struct trace_ev *t)
-{
-    free(t->size);
-    free(t->gets);
-    memset(t, 0, sizeof(*t));
-}
-
-static int trace_ev_grow(struct trace_ev *t, size_t need, struct pt_err *err)
-{
-    size_t nc = t->cap ? t->cap : 1024;
-    uint64_t *ns, *ng;
-
-    while (nc < need)
-        nc *= 2;
-    ns = pt_realloc(t->size, nc * sizeof(*ns));
-    if (!ns)
-        return err_set(err, PT_EINTERNAL, "out of memory reading the trace");
-    t->size = ns;
-    ng = pt_realloc(t->gets, nc * sizeof(*ng));
-    if (!ng)
-        return err_set(err, PT_EINTERNAL, "out of memory reading the trace");
-    t->gets = ng;
-    memset(t->size + t->cap, 0, (nc - t->cap) * sizeof(*ns));
-    memset(t->gets + t->cap, 0, (nc - t->cap) * sizeof(*ng));
-    t->cap = nc;
-    return 0;
-}
-
-static int read_trace(const char *path, struct trace_ev *t,
+/* The trace's per-key evidence, read through sim/'s reader. */
+static int read_trace(const char *path, struct rec_trace_evidence *t,
                       const struct cli_common *c, struct pt_err *err)
 {
+    static const enum rec_trace_op ops[] = {
+        [SIM_GET] = REC_TRACE_GET,
+        [SIM_SET] = REC_TRACE_SET,
+        [SIM_DEL] = REC_TRACE_DEL,
+    };
     struct sim_trace_reader *r = NULL;
     struct sim_req req;
     struct cli_progress pg;
@@ -134,29 +104,20 @@ static int read_trace(const char *path, struct trace_ev *t,
         return rc;
     cli_progress_init(&pg, c, "reading trace", sim_trace_size(r));
     while ((rc = sim_trace_next(r, &req, err)) == 1) {
-        if (req.key_id >= t->cap &&
-            (rc = trace_ev_grow(t, (size_t)req.key_id + 1, err)) < 0)
+        if ((rc = rec_trace_evidence_add(t, req.key_id, req.size_bytes,
+                                         ops[req.op], err)) < 0)
             break;
-        if (req.key_id >= t->n)
-            t->n = (size_t)req.key_id + 1;
-        t->requests++;
-        if (req.op != SIM_DEL)
-            t->size[req.key_id] = req.size_bytes;
-        if (req.op == SIM_GET) {
-            t->gets[req.key_id]++;
-            t->n_gets++;
-        }
         if ((t->requests & 0xffff) == 0)
             cli_progress_update(&pg, sim_trace_pos(r));
     }
     cli_progress_done(&pg);
     sim_trace_close(r);
     if (rc < 0) {
-        trace_ev_release(t);
+        rec_trace_evidence_release(t);
         return rc;
     }
-    if (t->n == 0) {
-        trace_ev_release(t);
+    if (t->n_keys == 0) {
+        rec_trace_evidence_release(t);
         return err_set(err, PT_EDATA, "%s: the trace has no requests", path);
     }
     return 0;
@@ -230,54 +191,29 @@ static int load_profiles(const struct rec_opts *o, struct rec_engine *e,
 
 static json_t *inputs_json(const struct rec_opts *o, const char *epath,
                            const char *dpath, const struct rec_size_stats *st,
-                           int sizes_json, const struct trace_ev *t,
+                           int sizes_json, const struct rec_trace_evidence *t,
                            const struct rec_monitor *m)
 {
-    json_t *in = json_object();
+    struct rec_inputs_doc d = {0};
 
-    if (!in)
-        return NULL;
-    json_object_set_new(in, "engine", json_string(o->engine));
-    json_object_set_new(in, "engine_profile", json_string(epath));
-    json_object_set_new(in, "device",
-                        json_string(o->profile ? o->profile : o->device));
-    json_object_set_new(in, "device_profile", json_string(dpath));
-    json_object_set_new(in, "memory_bytes",
-                        o->memory_given ? json_integer((json_int_t)o->memory)
-                                        : json_null());
-    json_object_set_new(in, "inline_target", json_real(o->target));
-    json_object_set_new(in, "sessions",
-                        o->sessions ? json_integer((json_int_t)o->sessions)
-                                    : json_null());
-    if (st) {
-        json_t *s = rec_stats_to_json(st, NULL, 0, NULL);
-        if (s) {
-            json_object_del(s, "schema_version");
-            json_object_set_new(s, "file",
-                                json_string(o->sizes ? o->sizes : o->trace));
-            json_object_set_new(s, "format",
-                                json_string(!o->sizes
-                                                ? "trace (last size per key)"
-                                            : sizes_json ? "json"
-                                                         : "text"));
-            json_object_set_new(in, "sizes", s);
-        }
-    }
-    if (o->trace && t)
-        json_object_set_new(in, "trace",
-                            json_pack("{s:s,s:I,s:I,s:I}", "file", o->trace,
-                                      "requests", (json_int_t)t->requests,
-                                      "gets", (json_int_t)t->n_gets, "keys",
-                                      (json_int_t)t->n));
-    if (o->monitor && m && m->present)
-        json_object_set_new(
-            in, "monitor",
-            json_pack("{s:s,s:I,s:I,s:f,s:f}", "file", o->monitor, "page_size",
-                      (json_int_t)m->page_size_bytes, "bufferpool_pages",
-                      (json_int_t)m->bufferpool_pages, "hit_ratio",
-                      m->hit_ratio_pct, "direct_read_share",
-                      m->direct_read_share));
-    return in;
+    d.engine = o->engine;
+    d.engine_profile = epath;
+    d.device = o->profile ? o->profile : o->device;
+    d.device_profile = dpath;
+    d.memory_given = o->memory_given;
+    d.memory_bytes = o->memory;
+    d.inline_target = o->target;
+    d.sessions = o->sessions;
+    d.stats = st;
+    d.sizes_file = o->sizes ? o->sizes : o->trace;
+    d.sizes_format = !o->sizes    ? "trace (last size per key)"
+                     : sizes_json ? "json"
+                                  : "text";
+    d.trace_file = o->trace;
+    d.trace = t;
+    d.monitor_file = o->monitor;
+    d.monitor = m;
+    return rec_inputs_to_json(&d);
 }
 
 /* Human output: summary, candidates, reasons (three writer tables). */
@@ -497,7 +433,7 @@ int cmd_recommend(int argc, char **argv)
     struct rec_sizes sizes = {0};
     struct rec_size_stats st;
     struct rec_monitor mon = {0};
-    struct trace_ev tev = {0};
+    struct rec_trace_evidence tev = {0};
     struct rec_access acc;
     struct rec_inputs in = {0};
     struct rec_result *r = NULL;
@@ -540,13 +476,13 @@ int cmd_recommend(int argc, char **argv)
         goto fail;
     if (!have_stats && o.trace) {
         /* show the trace's per-session sizes (a sorted copy) */
-        uint64_t *copy = pt_malloc(tev.n * sizeof(*copy));
+        uint64_t *copy = pt_malloc(tev.n_keys * sizeof(*copy));
         if (!copy) {
             rc = err_set(&err, PT_EINTERNAL, "out of memory");
             goto fail;
         }
-        memcpy(copy, tev.size, tev.n * sizeof(*copy));
-        rc = rec_stats_compute(&st, copy, tev.n, &err);
+        memcpy(copy, tev.size_bytes, tev.n_keys * sizeof(*copy));
+        rc = rec_stats_compute(&st, copy, tev.n_keys, &err);
         free(copy);
         if (rc < 0)
             goto fail;
@@ -564,9 +500,7 @@ int cmd_recommend(int argc, char **argv)
     in.sessions = o.sessions;
     in.monitor = o.monitor ? &mon : NULL;
     if (o.trace) {
-        acc.n_keys = tev.n;
-        acc.size_bytes = tev.size;
-        acc.gets = tev.gets;
+        rec_trace_evidence_access(&tev, &acc);
         in.access = &acc;
     }
     r = pt_calloc(1, sizeof(*r));
@@ -576,16 +510,6 @@ int cmd_recommend(int argc, char **argv)
     }
     if ((rc = rec_recommend(r, &in, &err)) < 0)
         goto fail;
-    if (r->cand[r->chosen_idx].too_big_fraction >= 1.0) {
-        rc = err_set(&err, PT_EDATA,
-                     "no object fits any %s column (all exceed %llu bytes)",
-                     engine.name,
-                     engine.n_outline ? (unsigned long long)engine
-                                            .outline[engine.n_outline - 1]
-                                            .max_bytes
-                                      : 0ULL);
-        goto fail;
-    }
 
     if ((rc = cli_output_open(&c, &af, &err)) < 0)
         goto fail;
@@ -616,7 +540,7 @@ out:
     json_decref(doc);
     json_decref(inputs);
     free(r);
-    trace_ev_release(&tev);
+    rec_trace_evidence_release(&tev);
     rec_sizes_release(&sizes);
     return code;
 }

@@ -2,7 +2,8 @@
 /*
  * ddl.c — dialects as data, identifier validation, template variables and
  * the {{name}} renderer, and safe SQL comment blocks. See ddl.h for the
- * contract. Callers: cli/cmd_ddl.c (and `advise`), which read the files.
+ * contract. plan.c reads the dialect files and builds on these; callers
+ * are cli/cmd_ddl.c and `advise`.
  */
 #include "ddl/ddl.h"
 

@@ -3,8 +3,8 @@
  * ddl.h — the public face of ddl/: DDL for review, rendered from templates
  * that live as data in ddl_templates/<dialect>/ (create.sql, rollback.sql,
  * dialect.yaml), with identifier validation per dialect. No SQL text is in
- * C: a dialect is a directory. ddl/ does no I/O; cli/cmd_ddl.c reads the
- * template files and dialect.yaml (through core) and writes the results
+ * C: a dialect is a directory. ddl/ reads the dialect files through core
+ * (plan.c) and writes nothing; cli/cmd_ddl.c writes the results
  * atomically.
  *
  * Template syntax: {{name}} is replaced by the variable `name` ([a-z_]
@@ -18,6 +18,8 @@
 #define PT_DDL_H
 
 #include "core/core.h"
+
+struct rec_doc; /* analyzers/analyzers.h: a recommendation read back */
 
 #define DDL_MAX_KINDS 8
 #define DDL_MAX_PREFIXES 4
@@ -128,5 +130,98 @@ int ddl_render(const char *tmpl, size_t len, const char *name,
  */
 int ddl_comment_block(const char *const *texts, size_t n, const char *prefix,
                       size_t width, char **out, struct pt_err *err);
+
+/* ---- planning: dialect files, parameters, names, rendering -------------
+ *
+ * The steps `pagetune ddl` and `advise` share, so that a caller only parses
+ * its options and writes files: find and load a dialect from the data
+ * directory, resolve the parameters (explicit values over the
+ * recommendation's over the dialect's defaults), check them against the
+ * dialect's ranges and identifier rules, and render create.sql and
+ * rollback.sql in memory. These functions read the data directory's
+ * dialect.yaml and templates (through core); they write nothing.
+ */
+
+#define DDL_DEFAULT_EXTENT_PAGES 32 /* DB2's default EXTENTSIZE */
+#define DDL_DEFAULT_TABLE "SESSIONS"
+#define DDL_DEFAULT_COLUMN "SMALL"
+#define DDL_IDENT_MAX 130
+
+/* Is s a possible dialect name ([a-z0-9_-], 1..31 bytes)? */
+int ddl_dialect_name_valid(const char *s);
+/*
+ * The known dialects (directories of <data>/ddl_templates holding a
+ * dialect.yaml) as "db2, mysql, ..." into buf; "" if none.
+ */
+void ddl_dialect_list(char *buf, size_t len);
+/*
+ * Load dialect `name` from <data>/ddl_templates/<name>/dialect.yaml and
+ * write that directory into dir. PT_EUSAGE "--dialect: unknown dialect"
+ * (listing the known ones) if there is none; profile-loader errors else.
+ */
+int ddl_dialect_load(struct ddl_dialect *d, const char *name, char *dir,
+                     size_t dir_len, struct pt_err *err);
+
+/* Values given explicitly (command-line options); each has_* flag says
+ * whether it overrides the recommendation. Strings are borrowed. */
+struct ddl_overrides {
+    int has_page_size;
+    uint64_t page_size_bytes;
+    int has_bufferpool_pages;
+    uint64_t bufferpool_pages;
+    int has_extent_size;
+    uint64_t extent_size; /* pages */
+    int has_prefetch;
+    int prefetch_automatic;
+    uint64_t prefetch_size; /* pages, if not automatic */
+    int has_overhead;
+    double overhead_ms;
+    int has_transfer_rate;
+    double transfer_rate_ms;
+    const char *tablespace_name; /* NULL: recommendation's, else default */
+    const char *bufferpool_name; /* NULL: recommendation's, else default */
+    const char *table_name;      /* NULL: DDL_DEFAULT_TABLE */
+    const char *column_name;     /* NULL: DDL_DEFAULT_COLUMN */
+};
+
+/* A resolved, checked DDL plan and its template variables. */
+struct ddl_plan {
+    uint64_t page_size_bytes;
+    uint64_t bufferpool_pages;
+    uint64_t extent_size;
+    int prefetch_automatic;
+    uint64_t prefetch_size;
+    double overhead_ms;
+    double transfer_rate_ms;
+    char tablespace[DDL_IDENT_MAX]; /* checked, case-folded; "" if the
+                                       dialect names no such object */
+    char bufferpool[DDL_IDENT_MAX];
+    char table[DDL_IDENT_MAX];
+    char column[DDL_IDENT_MAX];
+    struct ddl_vars vars; /* every {{name}} the templates may use */
+};
+
+/*
+ * Plan the DDL of a recommendation (`rec`, may be NULL: explicit values
+ * only) for dialect `d`: the parameters, their ranges, the object names
+ * and the template variables. `rec_name` names the recommendation in
+ * messages and in the scripts' evidence comment. Defaults: the pool
+ * minimum REC_POOL_MIN_PAGES, DDL_DEFAULT_EXTENT_PAGES, the dialect's
+ * OVERHEAD and read rate (TRANSFERRATE by rec_transfer_ms), the names of
+ * rec_default_name(). PT_EUSAGE if there is no page size; PT_EDATA naming
+ * the value or the file otherwise. Release with ddl_plan_release() (also
+ * after an error).
+ */
+int ddl_plan_from_recommendation(
+    struct ddl_plan *p, const struct ddl_dialect *d, const struct rec_doc *rec,
+    const char *rec_name, const struct ddl_overrides *o, struct pt_err *err);
+void ddl_plan_release(struct ddl_plan *p);
+/*
+ * Render the dialect's create.sql and rollback.sql (read from dir, as
+ * ddl_dialect_load() wrote it) with the plan's variables. *create and
+ * *rollback are malloc'd (caller frees); both NULL on error.
+ */
+int ddl_plan_render(const struct ddl_plan *p, const char *dir, char **create,
+                    char **rollback, struct pt_err *err);
 
 #endif /* PT_DDL_H */

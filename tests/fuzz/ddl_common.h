@@ -24,18 +24,14 @@ static inline const struct ddl_dialect *fuzz_db2_dialect(void)
 {
     static struct ddl_dialect d;
     static int loaded;
-    char path[4096];
-    json_t *doc = NULL;
+    char dir[4200];
 
     if (!loaded) {
-        snprintf(path, sizeof(path), "%s/ddl_templates/db2/dialect.yaml",
-                 fuzz_data_dir());
-        if (prof_load(path, &doc, NULL) < 0 ||
-            ddl_dialect_from_json(&d, doc, path, NULL) < 0) {
-            fprintf(stderr, "fuzz: cannot load %s\n", path);
+        fuzz_data_dir();
+        if (ddl_dialect_load(&d, "db2", dir, sizeof(dir), NULL) < 0) {
+            fprintf(stderr, "fuzz: cannot load the db2 dialect\n");
             abort();
         }
-        json_decref(doc);
         loaded = 1;
     }
     return &d;

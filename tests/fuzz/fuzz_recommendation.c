@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_recommendation.c — fuzz target for the recommendation JSON that
- * `pagetune ddl --recommendation FILE` reads (design.md §4). The reader
- * lives in cli/cmd_ddl.c, so the target runs the command itself, in
- * process, on the input written to a file, with the shipped templates of
- * the dialect its "engine" names (db2 otherwise):
- *   pagetune ddl --recommendation IN -o OUT --force --quiet --dialect D
- * Checks: the exit code is 0 or 65 (bad input data); on success every SQL
- * line of the script is a template line with only names, numbers or words
- * filled in, and there are no more of them than the templates hold —
- * nothing from the document (names, reasons, "decided_by", numbers) can
- * add or change a statement; and no OUT.tmp.* is left behind.
+ * `pagetune ddl --recommendation FILE` reads: the input goes through the
+ * libraries as the command uses them — analyzers/' reader
+ * (rec_result_from_json) and ddl/'s plan and renderer — with the shipped
+ * templates of the dialect its "engine" names (db2 otherwise).
+ * Checks: the result is 0 or PT_EDATA (bad input data, exit 65); on
+ * success every SQL line of both scripts is a template line with only
+ * names, numbers or words filled in, and there are no more of them than
+ * the templates hold — nothing from the document (names, reasons,
+ * "decided_by", numbers) can add or change a statement. (Writing the files
+ * atomically is cmd_ddl.c's and is tested by tests/cli/test_fault_write.sh.)
  */
-#include "cli/cli.h"
+#include "analyzers/analyzers.h"
 #include "tests/fuzz/ddl_common.h"
-
-#include <dirent.h>
-#include <fcntl.h>
 
 #define N_DIALECTS 5
 static const char *const dialects[N_DIALECTS] = {"db2", "postgresql", "mysql",
@@ -127,83 +124,49 @@ static size_t dialect_of(const uint8_t *data, size_t size)
     return d;
 }
 
-/*
- * Run `fn` with stderr (one error line per bad input) sent to a scratch
- * file, truncated for every input, unless PT_FUZZ_VERBOSE is set. If the
- * command crashes, the sanitizer's report is in that file:
- * /tmp/pt-fuzz-<pid>.stderr.
- */
-static int quietly(int (*fn)(int, char **), int argc, char **argv)
-{
-    static int scratch = -2;
-    int saved = -1, rc;
-
-    if (scratch == -2) {
-        char path[64];
-        snprintf(path, sizeof(path), "/tmp/pt-fuzz-%ld.stderr", (long)getpid());
-        scratch = getenv("PT_FUZZ_VERBOSE")
-                      ? -1
-                      : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    }
-    if (scratch >= 0) {
-        fflush(stderr);
-        if (ftruncate(scratch, 0) == 0)
-            lseek(scratch, 0, SEEK_SET);
-        saved = dup(2);
-        dup2(scratch, 2);
-    }
-    rc = fn(argc, argv);
-    if (saved >= 0) {
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
-    }
-    return rc;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char out[80];
-    char in[80];
-    char *argv[10], *sql = NULL;
+    static struct ddl_dialect dia[N_DIALECTS];
+    static char dir[N_DIALECTS][4200];
+    static int loaded;
+    struct rec_doc rd;
+    struct ddl_plan plan;
+    json_t *doc;
+    char *create = NULL, *rollback = NULL;
     int rc;
-    DIR *dir;
-    struct dirent *e;
-
     size_t d = dialect_of(data, size);
 
     load_templates();
-    snprintf(in, sizeof(in), "%s", fuzz_file(data, size));
-    if (!out[0])
-        snprintf(out, sizeof(out), "/tmp/pt-fuzz-%ld.sql", (long)getpid());
-    unlink(out);
-    argv[0] = "ddl";
-    argv[1] = "--recommendation";
-    argv[2] = in;
-    argv[3] = "-o";
-    argv[4] = out;
-    argv[5] = "--force";
-    argv[6] = "--quiet";
-    argv[7] = "--dialect";
-    argv[8] = (char *)dialects[d];
-    argv[9] = NULL;
-    rc = quietly(cmd_ddl, 9, argv);
-    FUZZ_CHECK(rc == 0 || rc == 65);
+    if (!loaded) {
+        fuzz_data_dir();
+        for (size_t i = 0; i < N_DIALECTS; i++)
+            if (ddl_dialect_load(&dia[i], dialects[i], dir[i], sizeof(dir[i]),
+                                 NULL) < 0)
+                abort();
+        loaded = 1;
+    }
+    memset(&plan, 0, sizeof(plan));
+    doc = json_loadb((const char *)data, size, 0, NULL);
+    if (!doc)
+        return 0; /* not JSON: core's loader refuses it before the reader */
+    rc = rec_result_from_json(&rd, doc, dia[d].name, "IN", NULL);
     if (rc == 0) {
-        FUZZ_CHECK(pt_file_read(out, &sql, NULL, NULL) == 0);
-        check_script(d, sql);
-        free(sql);
+        rc =
+            ddl_plan_from_recommendation(&plan, &dia[d], &rd, "IN", NULL, NULL);
+        if (rc == 0)
+            rc = ddl_plan_render(&plan, dir[d], &create, &rollback, NULL);
+        ddl_plan_release(&plan);
+        rec_doc_release(&rd);
+    }
+    FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
+    if (rc == 0) {
+        check_script(d, create);
+        check_script(d, rollback);
     } else {
-        FUZZ_CHECK(access(out, F_OK) != 0); /* no partial output */
+        FUZZ_CHECK(!create && !rollback); /* nothing half-rendered */
     }
-    unlink(out);
-    /* no temporary file left */
-    dir = opendir("/tmp");
-    if (dir) {
-        size_t n = strlen(out + 5);
-        while ((e = readdir(dir)) != NULL)
-            FUZZ_CHECK(strncmp(e->d_name, out + 5, n) != 0);
-        closedir(dir);
-    }
+    free(create);
+    free(rollback);
+    json_decref(doc);
     return 0;
 }

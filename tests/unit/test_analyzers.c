@@ -744,6 +744,171 @@ static void test_mysql_sqlite_oracle_advice(void **state)
     free(r);
 }
 
+/* The recommendation document read back: what the writer wrote. */
+static void check_round_trip(const struct rec_result *r, const json_t *doc)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    struct rec_doc d;
+    struct pt_err err;
+
+    assert_int_equal(rec_result_from_json(&d, doc, "db2", "rec.json", &err), 0);
+    assert_string_equal(d.engine, "db2");
+    assert_string_equal(d.decided_by,
+                        r->chosen_by_cost ? "cost_model" : "inline_rule");
+    assert_string_equal(d.bufferpool_name, r->bufferpool_name);
+    assert_string_equal(d.tablespace_name, r->tablespace_name);
+    assert_int_equal(d.page_size_bytes, ch->page_size_bytes);
+    assert_int_equal(d.bufferpool_pages, r->pool_pages);
+    assert_int_equal(d.extent_size, r->extent_size);
+    assert_int_equal(d.prefetch_automatic, r->prefetch_automatic);
+    assert_true(fabs(d.overhead_ms - r->overhead_ms) < 1e-6);
+    assert_true(fabs(d.transfer_rate_ms - r->transfer_rate_ms) < 1e-6);
+    assert_null(d.settings); /* db2: its objects, no engine settings */
+    assert_int_equal(d.n_reasons, r->n_reasons);
+    for (size_t i = 0; i < r->n_reasons; i++)
+        assert_string_equal(d.reasons[i], r->reasons[i]);
+    rec_doc_release(&d);
+    assert_null(d.reasons);
+}
+
+static void test_result_json_round_trip(void **state)
+{
+    uint64_t v[100];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_doc d;
+    struct pt_err err;
+    json_t *doc, *bad;
+    (void)state;
+
+    /* 2000-byte sessions (see test_memory_changes_choice) */
+    for (size_t i = 0; i < 100; i++)
+        v[i] = 2000;
+    in.engine = &db2;
+    in.device = &hdd;
+    in.sizes = v;
+    in.n_sizes = 100;
+    for (int memory = 0; memory < 2; memory++) {
+        /* the inline rule, then the cost model on a tight pool */
+        in.memory_bytes = memory ? 64ULL << 20 : 0;
+        in.memory_given = memory;
+        in.sessions = memory ? 100000 : 0;
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_int_equal(r->chosen_by_cost, memory);
+        doc = rec_result_to_json(r, &db2, NULL);
+        assert_non_null(doc);
+        check_round_trip(r, doc);
+        json_decref(doc);
+    }
+    doc = rec_result_to_json(r, &db2, NULL);
+
+    /* another engine's document, when one is expected */
+    assert_int_equal(
+        rec_result_from_json(&d, doc, "postgresql", "r.json", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "engine 'db2', not dialect 'postgresql'"));
+    assert_null(d.reasons);
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err), 0);
+    rec_doc_release(&d);
+    /* page sizes that disagree, a bad prefetch size, a missing object */
+    bad = json_deep_copy(doc);
+    json_object_set_new(json_object_get(bad, "bufferpool"), "page_size",
+                        json_integer(4096));
+    assert_int_equal(rec_result_from_json(&d, bad, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "SQL1582N"));
+    json_decref(bad);
+    bad = json_deep_copy(doc);
+    json_object_set_new(json_object_get(bad, "tablespace"), "prefetch_size",
+                        json_integer(0));
+    assert_int_equal(rec_result_from_json(&d, bad, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "prefetch_size"));
+    json_object_set_new(json_object_get(bad, "tablespace"), "prefetch_size",
+                        json_integer(64));
+    assert_int_equal(rec_result_from_json(&d, bad, NULL, "r.json", &err), 0);
+    assert_false(d.prefetch_automatic);
+    assert_int_equal(d.prefetch_size, 64);
+    rec_doc_release(&d);
+    json_object_del(bad, "tablespace");
+    assert_int_equal(rec_result_from_json(&d, bad, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "'tablespace'"));
+    json_decref(bad);
+    bad = json_array();
+    assert_int_equal(rec_result_from_json(&d, bad, NULL, "r.json", &err),
+                     PT_EDATA);
+    json_decref(bad);
+    json_decref(doc);
+    free(r);
+}
+
+static void test_nothing_fits(void **state)
+{
+    uint64_t v[2] = {40000000, 50000000}; /* beyond DB2's LARGE column */
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct pt_err err;
+    (void)state;
+
+    in.engine = &db2;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 2;
+    assert_int_equal(rec_recommend(r, &in, &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "no object fits any db2 column"));
+    v[0] = 4000; /* one fits: a recommendation, with a reason */
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    free(r);
+}
+
+static void test_names_transfer_trace_evidence(void **state)
+{
+    struct rec_trace_evidence t = {0};
+    struct rec_access a;
+    struct pt_err err;
+    char b[32];
+    (void)state;
+
+    assert_string_equal(
+        rec_default_name(REC_OBJ_BUFFERPOOL, 8192, b, sizeof(b)), "SESSBP8K");
+    assert_string_equal(
+        rec_default_name(REC_OBJ_TABLESPACE, 32768, b, sizeof(b)), "SESSTS32K");
+    /* IBM's example: 100 MB/s and 4K pages -> 0.04 ms */
+    assert_true(fabs(rec_transfer_ms(100, 4096) - 0.04) < 1e-12);
+    assert_true(rec_transfer_ms(hdd.transfer_mb_s, 8192) ==
+                rec_device_transfer_ms(&hdd, 8192));
+    assert_true(fabs(rec_device_read_ms(&hdd, 4096) -
+                     (hdd.overhead_ms +
+                      rec_transfer_ms(hdd.transfer_mb_s, 4096))) < 1e-12);
+
+    /* key 2 set then read twice, key 0 read, key 2 deleted: sizes stay */
+    assert_int_equal(rec_trace_evidence_add(&t, 2, 5000, REC_TRACE_SET, &err),
+                     0);
+    assert_int_equal(rec_trace_evidence_add(&t, 2, 6000, REC_TRACE_GET, &err),
+                     0);
+    assert_int_equal(rec_trace_evidence_add(&t, 2, 6000, REC_TRACE_GET, &err),
+                     0);
+    assert_int_equal(rec_trace_evidence_add(&t, 0, 700, REC_TRACE_GET, &err),
+                     0);
+    assert_int_equal(rec_trace_evidence_add(&t, 2, 0, REC_TRACE_DEL, &err), 0);
+    /* a key beyond the first allocation grows the arrays */
+    assert_int_equal(rec_trace_evidence_add(&t, 5000, 10, REC_TRACE_SET, &err),
+                     0);
+    assert_int_equal(t.requests, 6);
+    assert_int_equal(t.n_gets, 3);
+    rec_trace_evidence_access(&t, &a);
+    assert_int_equal(a.n_keys, 5001);
+    assert_int_equal(a.size_bytes[2], 6000);
+    assert_int_equal(a.gets[2], 2);
+    assert_int_equal(a.size_bytes[0], 700);
+    assert_int_equal(a.size_bytes[1], 0);
+    assert_int_equal(a.gets[1], 0);
+    assert_int_equal(a.size_bytes[5000], 10);
+    rec_trace_evidence_release(&t);
+    assert_null(t.gets);
+    rec_trace_evidence_release(&t); /* a released struct is zeroed */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -763,6 +928,9 @@ int main(void)
         cmocka_unit_test(test_engine_profiles),
         cmocka_unit_test(test_postgresql_knob),
         cmocka_unit_test(test_mysql_sqlite_oracle_advice),
+        cmocka_unit_test(test_result_json_round_trip),
+        cmocka_unit_test(test_nothing_fits),
+        cmocka_unit_test(test_names_transfer_trace_evidence),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

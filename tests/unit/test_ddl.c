@@ -4,7 +4,9 @@
  * identifier rules (length, SYS prefix, characters, case folding), the
  * {{name}} renderer and its errors, SQL comment blocks that cannot be
  * escaped, and the shipped db2 templates rendering with every placeholder
- * known and the statement order of rollback.sql.
+ * known and the statement order of rollback.sql; the dialect lookup in
+ * the data directory and the DDL plan (defaults, the recommendation's
+ * values, overrides, ranges, names, rendering).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzers/analyzers.h"
 #include "ddl/ddl.h"
 
 static struct ddl_dialect db2;
@@ -370,6 +373,167 @@ static void test_engine_dialects(void **state)
     assert_true(ddl_dialect_has_page(&d, 512));
 }
 
+static void test_dialect_files(void **state)
+{
+    struct ddl_dialect d;
+    struct pt_err err;
+    char known[512], dir[4200];
+    (void)state;
+
+    assert_true(ddl_dialect_name_valid("db2"));
+    assert_true(ddl_dialect_name_valid("my_sql-8"));
+    assert_false(ddl_dialect_name_valid(""));
+    assert_false(ddl_dialect_name_valid("../etc"));
+    assert_false(ddl_dialect_name_valid("DB2"));
+    assert_false(ddl_dialect_name_valid("a234567890123456789012345678901x"));
+    ddl_dialect_list(known, sizeof(known));
+    assert_non_null(strstr(known, "db2"));
+    assert_non_null(strstr(known, "postgresql"));
+    assert_int_equal(ddl_dialect_load(&d, "informix", dir, sizeof(dir), &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "unknown dialect 'informix'"));
+    assert_non_null(strstr(err.msg, "db2"));
+    assert_int_equal(ddl_dialect_load(&d, "../../etc", dir, sizeof(dir), &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "'?'"));
+    assert_int_equal(ddl_dialect_load(&d, "db2", dir, sizeof(dir), &err), 0);
+    assert_string_equal(d.name, "db2");
+    assert_non_null(strstr(dir, "/ddl_templates/db2"));
+}
+
+/* A recommendation as analyzers' reader returns it. */
+static void db2_rec(struct rec_doc *r, const char **reasons, size_t n)
+{
+    memset(r, 0, sizeof(*r));
+    r->engine = "db2";
+    r->decided_by = "cost_model";
+    r->bufferpool_name = "bp8";
+    r->tablespace_name = "ts8";
+    r->page_size_bytes = 8192;
+    r->bufferpool_pages = 4000;
+    r->extent_size = 32;
+    r->prefetch_automatic = 1;
+    r->overhead_ms = 4;
+    r->transfer_rate_ms = 0.08;
+    r->reasons = reasons;
+    r->n_reasons = n;
+}
+
+static void test_plan_defaults(void **state)
+{
+    struct ddl_overrides o = {0};
+    struct ddl_plan p;
+    struct pt_err err;
+    char dir[4200], *create, *rollback;
+    struct ddl_dialect d;
+    (void)state;
+
+    assert_int_equal(ddl_dialect_load(&d, "db2", dir, sizeof(dir), &err), 0);
+    /* nothing says the page size */
+    assert_int_equal(ddl_plan_from_recommendation(&p, &d, NULL, NULL, &o, &err),
+                     PT_EUSAGE);
+    ddl_plan_release(&p);
+    o.has_page_size = 1;
+    o.page_size_bytes = 8192;
+    assert_int_equal(ddl_plan_from_recommendation(&p, &d, NULL, NULL, &o, &err),
+                     0);
+    assert_int_equal(p.bufferpool_pages, REC_POOL_MIN_PAGES);
+    assert_int_equal(p.extent_size, DDL_DEFAULT_EXTENT_PAGES);
+    assert_true(p.prefetch_automatic);
+    assert_true(p.overhead_ms == d.default_overhead_ms);
+    assert_true(p.transfer_rate_ms ==
+                rec_transfer_ms(d.default_read_rate_mb_s, 8192));
+    assert_string_equal(p.tablespace, "SESSTS8K");
+    assert_string_equal(p.bufferpool, "SESSBP8K");
+    assert_string_equal(ddl_vars_get(&p.vars, "evidence_source"),
+                        "command-line parameters");
+    assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
+    assert_non_null(strstr(create, "SESSBP8K, 1000 pages"));
+    assert_non_null(strstr(create, "IBM's defaults"));
+    assert_non_null(strstr(rollback, "DROP TABLESPACE SESSTS8K;"));
+    free(create);
+    free(rollback);
+    /* the templates' directory must hold them */
+    assert_int_equal(
+        ddl_plan_render(&p, "/nonexistent", &create, &rollback, &err),
+        PT_ENOINPUT);
+    assert_null(create);
+    assert_null(rollback);
+    ddl_plan_release(&p);
+    /* ranges: EXTENTSIZE 300, a pool below the dialect's minimum */
+    o.has_extent_size = 1;
+    o.extent_size = 300;
+    assert_int_equal(ddl_plan_from_recommendation(&p, &d, NULL, NULL, &o, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "EXTENTSIZE 300"));
+    ddl_plan_release(&p);
+    o.has_extent_size = 0;
+    o.has_bufferpool_pages = 1;
+    o.bufferpool_pages = 1;
+    assert_int_equal(ddl_plan_from_recommendation(&p, &d, NULL, NULL, &o, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "buffer-pool size 1 pages"));
+    ddl_plan_release(&p);
+}
+
+static void test_plan_from_recommendation(void **state)
+{
+    static const char *reasons[] = {"first reason", "second\nDROP TABLE X;"};
+    struct ddl_overrides o = {0};
+    struct rec_doc r;
+    struct ddl_plan p;
+    struct pt_err err;
+    char dir[4200], *create, *rollback;
+    struct ddl_dialect d, pg;
+    (void)state;
+
+    assert_int_equal(ddl_dialect_load(&d, "db2", dir, sizeof(dir), &err), 0);
+    db2_rec(&r, reasons, 2);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(p.page_size_bytes, 8192);
+    assert_int_equal(p.bufferpool_pages, 4000);
+    assert_true(p.transfer_rate_ms == 0.08);
+    assert_string_equal(p.tablespace, "TS8"); /* folded to upper case */
+    assert_string_equal(p.bufferpool, "BP8");
+    assert_string_equal(ddl_vars_get(&p.vars, "evidence_source"),
+                        "recommendation rec.json, decided by the cost_model");
+    assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
+    assert_non_null(strstr(create, "--   - first reason"));
+    assert_null(strstr(create, "\nDROP TABLE X;")); /* stays a comment */
+    free(create);
+    free(rollback);
+    ddl_plan_release(&p);
+
+    /* another page size: the same device, so TRANSFERRATE scales with it;
+     * an explicit name wins over the recommendation's */
+    o.has_page_size = 1;
+    o.page_size_bytes = 16384;
+    o.tablespace_name = "mine";
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", &o, &err), 0);
+    assert_true(p.transfer_rate_ms == 0.08 * 16384.0 / 8192.0);
+    assert_string_equal(p.tablespace, "MINE");
+    assert_string_equal(p.bufferpool, "BP8");
+    ddl_plan_release(&p);
+    o.tablespace_name = "SYSTS"; /* a reserved prefix */
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", &o, &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "--name"));
+    ddl_plan_release(&p);
+
+    /* an engine dialect needs the recommendation's settings */
+    assert_int_equal(
+        ddl_dialect_load(&pg, "postgresql", dir, sizeof(dir), &err), 0);
+    r.engine = "postgresql";
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "no engine 'settings'"));
+    ddl_plan_release(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +544,9 @@ int main(void)
         cmocka_unit_test(test_db2_templates),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_engine_dialects),
+        cmocka_unit_test(test_dialect_files),
+        cmocka_unit_test(test_plan_defaults),
+        cmocka_unit_test(test_plan_from_recommendation),
     };
     return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
 }

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * plan.c — from a recommendation (or explicit values) to the text of
+ * create.sql and rollback.sql: finds a dialect in the data directory,
+ * resolves every parameter (explicit value, else the recommendation's,
+ * else the default), checks the dialect's ranges (IBM: CREATE BUFFERPOOL,
+ * CREATE TABLESPACE) and identifier rules, sets the template variables and
+ * renders both templates in memory. See ddl.h for the contract.
+ *
+ * Neighbours: ddl.c (dialect rules, variables, renderer), analyzers/ (the
+ * recommendation document reader, default names, TRANSFERRATE, the pool
+ * minimum), cli/cmd_ddl.c (options in, files out).
+ */
+#include "ddl/ddl.h"
+
+#include "analyzers/analyzers.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- dialects in the data directory -------------------------------------
+ */
+
+void ddl_dialect_list(char *buf, size_t len)
+{
+    char dir[4096];
+    DIR *d;
+    struct dirent *de;
+    size_t off = 0;
+
+    buf[0] = '\0';
+    snprintf(dir, sizeof(dir), "%s/ddl_templates", pt_data_dir());
+    d = opendir(dir);
+    if (!d)
+        return;
+    while ((de = readdir(d)) != NULL) {
+        char f[4400];
+        struct stat st;
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(f, sizeof(f), "%s/%s/dialect.yaml", dir, de->d_name);
+        if (stat(f, &st) == 0 && off < len) {
+            int n = snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+                             de->d_name);
+            off += n > 0 ? (size_t)n : 0;
+        }
+    }
+    closedir(d);
+}
+
+int ddl_dialect_name_valid(const char *s)
+{
+    if (!*s || strlen(s) > 31)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '-'))
+            return 0;
+    return 1;
+}
+
+int ddl_dialect_load(struct ddl_dialect *d, const char *name, char *dir,
+                     size_t dir_len, struct pt_err *err)
+{
+    char path[4400], known[512];
+    json_t *doc = NULL;
+    struct stat st;
+    int rc;
+
+    ddl_dialect_list(known, sizeof(known));
+    snprintf(dir, dir_len, "%s/ddl_templates/%s", pt_data_dir(), name);
+    snprintf(path, sizeof(path), "%s/dialect.yaml", dir);
+    if (!ddl_dialect_name_valid(name) || stat(path, &st) != 0)
+        return err_set(err, PT_EUSAGE,
+                       "--dialect: unknown dialect '%s' "
+                       "(known: %s)",
+                       ddl_dialect_name_valid(name) ? name : "?",
+                       known[0] ? known : "none found in data directory");
+    if ((rc = prof_load(path, &doc, err)) < 0)
+        return rc;
+    rc = ddl_dialect_from_json(d, doc, path, err);
+    json_decref(doc);
+    return rc;
+}
+
+/* ---- parameters ------------------------------------------------------------
+ */
+
+/* Explicit value, else the recommendation's, else the default. */
+static int resolve_values(struct ddl_plan *p, const struct ddl_dialect *d,
+                          const struct rec_doc *rec,
+                          const struct ddl_overrides *o, struct pt_err *err)
+{
+    uint64_t rec_page = 0;
+    int have_transfer = 0;
+
+    p->prefetch_automatic = 1;
+    p->bufferpool_pages = REC_POOL_MIN_PAGES; /* DB2's default SIZE */
+    p->extent_size = DDL_DEFAULT_EXTENT_PAGES;
+    p->overhead_ms = d->default_overhead_ms;
+    if (rec) {
+        p->page_size_bytes = rec_page = rec->page_size_bytes;
+        p->bufferpool_pages = rec->bufferpool_pages;
+        p->extent_size = rec->extent_size;
+        p->overhead_ms = rec->overhead_ms;
+        p->transfer_rate_ms = rec->transfer_rate_ms;
+        p->prefetch_automatic = rec->prefetch_automatic;
+        p->prefetch_size = rec->prefetch_size;
+        have_transfer = 1;
+    }
+    if (o->has_page_size)
+        p->page_size_bytes = o->page_size_bytes;
+    if (!p->page_size_bytes)
+        return err_set(err, PT_EUSAGE,
+                       "--page-size or --recommendation is required");
+    if (o->has_bufferpool_pages)
+        p->bufferpool_pages = o->bufferpool_pages;
+    if (o->has_extent_size)
+        p->extent_size = o->extent_size;
+    if (o->has_prefetch) {
+        p->prefetch_automatic = o->prefetch_automatic;
+        if (!o->prefetch_automatic)
+            p->prefetch_size = o->prefetch_size;
+    }
+    if (o->has_overhead)
+        p->overhead_ms = o->overhead_ms;
+    if (o->has_transfer_rate) {
+        p->transfer_rate_ms = o->transfer_rate_ms;
+    } else if (have_transfer && p->transfer_rate_ms >= 0 && rec_page &&
+               rec_page != p->page_size_bytes) {
+        /* same device, other page size: TRANSFERRATE follows the page */
+        p->transfer_rate_ms =
+            p->transfer_rate_ms * (double)p->page_size_bytes / (double)rec_page;
+    } else if (!have_transfer || p->transfer_rate_ms < 0) {
+        p->transfer_rate_ms =
+            rec_transfer_ms(d->default_read_rate_mb_s, p->page_size_bytes);
+    }
+    return 0;
+}
+
+/* Ranges of the dialect (IBM: CREATE BUFFERPOOL / CREATE TABLESPACE). */
+static int check_ranges(const struct ddl_plan *p, const struct ddl_dialect *d,
+                        struct pt_err *err)
+{
+    if (p->page_size_bytes > UINT32_MAX ||
+        !ddl_dialect_has_page(d, (uint32_t)p->page_size_bytes))
+        return err_set(err, PT_EDATA, "page size %llu is not a %s page size",
+                       (unsigned long long)p->page_size_bytes, d->name);
+    if (d->has_pool && (p->bufferpool_pages < d->pool_min ||
+                        p->bufferpool_pages > d->pool_max))
+        return err_set(
+            err, PT_EDATA, "buffer-pool size %llu pages is outside %llu..%llu",
+            (unsigned long long)p->bufferpool_pages,
+            (unsigned long long)d->pool_min, (unsigned long long)d->pool_max);
+    if (d->has_extent &&
+        (p->extent_size < d->extent_min || p->extent_size > d->extent_max))
+        return err_set(err, PT_EDATA, "EXTENTSIZE %llu is outside %u..%u",
+                       (unsigned long long)p->extent_size, d->extent_min,
+                       d->extent_max);
+    if (d->has_prefetch && p->prefetch_automatic && !d->prefetch_automatic)
+        return err_set(err, PT_EDATA, "%s has no PREFETCHSIZE AUTOMATIC",
+                       d->name);
+    if (d->has_prefetch && !p->prefetch_automatic &&
+        (p->prefetch_size < d->prefetch_min ||
+         p->prefetch_size > d->prefetch_max ||
+         p->prefetch_size % p->extent_size != 0))
+        return err_set(err, PT_EDATA,
+                       "PREFETCHSIZE %llu must be a multiple of EXTENTSIZE "
+                       "%llu within %u..%u, or AUTOMATIC",
+                       (unsigned long long)p->prefetch_size,
+                       (unsigned long long)p->extent_size, d->prefetch_min,
+                       d->prefetch_max);
+    if (!(p->overhead_ms >= 0) || p->overhead_ms > 1000)
+        return err_set(err, PT_EDATA, "OVERHEAD %g ms is outside 0..1000",
+                       p->overhead_ms);
+    if (!(p->transfer_rate_ms > 0) || p->transfer_rate_ms > 1000)
+        return err_set(err, PT_EDATA, "TRANSFERRATE %g ms is outside (0, 1000]",
+                       p->transfer_rate_ms);
+    return 0;
+}
+
+/* One object name: option, else recommendation, else default; checked. */
+static int resolve_name(const struct ddl_dialect *d, const char *kind,
+                        const char *given, const char *given_what,
+                        const char *from_rec, const char *rec_name,
+                        const char *def, char *out, struct pt_err *err)
+{
+    if (!ddl_dialect_has_kind(d, kind))
+        return 0;
+    return ddl_ident_check(d, kind,
+                           given      ? given
+                           : from_rec ? from_rec
+                                      : def,
+                           given      ? given_what
+                           : from_rec ? rec_name
+                                      : "default",
+                           out, DDL_IDENT_MAX, err);
+}
+
+static int resolve_names(struct ddl_plan *p, const struct ddl_dialect *d,
+                         const struct rec_doc *rec, const char *rec_name,
+                         const struct ddl_overrides *o, struct pt_err *err)
+{
+    char def_ts[32], def_bp[32];
+    int rc;
+
+    rec_default_name(REC_OBJ_TABLESPACE, p->page_size_bytes, def_ts,
+                     sizeof(def_ts));
+    rec_default_name(REC_OBJ_BUFFERPOOL, p->page_size_bytes, def_bp,
+                     sizeof(def_bp));
+    if ((rc = resolve_name(d, "tablespace", o->tablespace_name, "--name",
+                           rec ? rec->tablespace_name : NULL, rec_name, def_ts,
+                           p->tablespace, err)) < 0 ||
+        (rc = resolve_name(d, "bufferpool", o->bufferpool_name,
+                           "--bufferpool-name",
+                           rec ? rec->bufferpool_name : NULL, rec_name, def_bp,
+                           p->bufferpool, err)) < 0 ||
+        (rc = resolve_name(d, "table", o->table_name, "--table", NULL, NULL,
+                           DDL_DEFAULT_TABLE, p->table, err)) < 0 ||
+        (rc = resolve_name(d, "column", o->column_name, "--column", NULL, NULL,
+                           DDL_DEFAULT_COLUMN, p->column, err)) < 0)
+        return rc;
+    return 0;
+}
+
+/* ---- template variables ----------------------------------------------------
+ */
+
+#define SET(k, ...)                                                            \
+    do {                                                                       \
+        if (ddl_vars_set(v, k, __VA_ARGS__) < 0)                               \
+            return err_set(err, PT_EINTERNAL, "out of memory");                \
+    } while (0)
+
+/* Engine settings: checked against dialect.yaml, then variables. */
+static int set_settings(struct ddl_vars *v, const struct ddl_plan *p,
+                        const struct ddl_dialect *d, const struct rec_doc *rec,
+                        const char *rec_name, struct pt_err *err)
+{
+    const json_t *settings = rec ? rec->settings : NULL;
+    int rc;
+
+    if (rec && d->n_settings && settings && !json_is_object(settings))
+        return err_set(err, PT_EDATA, "%s: 'settings' must be an object",
+                       rec_name);
+    if (rec && d->n_settings && !settings)
+        return err_set(err, PT_EDATA,
+                       "%s: no engine 'settings' for dialect %s (written by "
+                       "an older pagetune or another engine?)",
+                       rec_name, d->name);
+    for (size_t i = 0; i < d->n_settings; i++) {
+        char val[64];
+        const struct ddl_setting_rule *sr = &d->settings[i];
+        if (sr->page_size_unit) {
+            /* follows the page size in use (--page-size overrides) */
+            json_t *ps = json_integer(
+                (json_int_t)(p->page_size_bytes / sr->page_size_unit));
+            rc =
+                ddl_setting_check(sr, ps, "--page-size", val, sizeof(val), err);
+            json_decref(ps);
+        } else {
+            rc = ddl_setting_check(
+                sr, settings ? json_object_get(settings, sr->name) : NULL,
+                rec ? rec_name : "--page-size (no recommendation)", val,
+                sizeof(val), err);
+        }
+        if (rc < 0)
+            return rc;
+        SET(sr->name, "%s", val);
+    }
+    /* a statement commented out unless the recommendation asks for it */
+    {
+        const char *rw = ddl_vars_get(v, "rewrite");
+        SET("rewrite_prefix", "%s", rw && strcmp(rw, "no") == 0 ? "-- " : "");
+    }
+    return 0;
+}
+
+/* Where the values come from and why: the scripts' comment lines. */
+static int set_evidence(struct ddl_vars *v, const struct ddl_dialect *d,
+                        const struct rec_doc *rec, const char *rec_name,
+                        struct pt_err *err)
+{
+    char *block = NULL;
+    int rc;
+
+    if (rec) {
+        char src[1024];
+        /*
+         * It lands on a "--" comment line: a newline from the file name or
+         * from "decided_by" would start a line of SQL in create.sql.
+         */
+        snprintf(src, sizeof(src), "recommendation %s%s%s", rec_name,
+                 rec->decided_by ? ", decided by the " : "",
+                 rec->decided_by ? rec->decided_by : "");
+        for (char *q = src; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                *q = ' ';
+        SET("evidence_source", "%s", src);
+    } else {
+        SET("evidence_source", "%s", "command-line parameters");
+    }
+    if (!rec || rec->n_reasons == 0) {
+        static const char *const none[] = {
+            "no recommendation reasons: parameters come from the command line "
+            "and IBM's defaults (SIZE 1000, EXTENTSIZE 32, OVERHEAD 6.725 ms, "
+            "100 MB/s)"};
+        static const char *const none_engine[] = {
+            "no recommendation reasons: parameters come from the command line "
+            "and the dialect's defaults (dialect.yaml)"};
+        rc = ddl_comment_block(strcmp(d->name, "db2") == 0 ? none : none_engine,
+                               1, "--   ", 79, &block, err);
+    } else {
+        rc = ddl_comment_block(rec->reasons, rec->n_reasons, "--   ", 79,
+                               &block, err);
+    }
+    if (rc < 0)
+        return rc;
+    rc = ddl_vars_set(v, "evidence", "%s", block);
+    free(block);
+    if (rc < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    return 0;
+}
+
+static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
+                    const struct rec_doc *rec, const char *rec_name,
+                    struct pt_err *err)
+{
+    struct ddl_vars *v = &p->vars;
+    char num[64];
+    int rc;
+
+    SET("version", "%s", PT_VERSION);
+    SET("page_size", "%llu", (unsigned long long)p->page_size_bytes);
+    SET("page_size_k", "%llu", (unsigned long long)(p->page_size_bytes / 1024));
+    SET("bufferpool_name", "%s", p->bufferpool);
+    SET("tablespace_name", "%s", p->tablespace);
+    SET("table", "%s", p->table);
+    SET("column", "%s", p->column);
+    if ((rc = set_settings(v, p, d, rec, rec_name, err)) < 0)
+        return rc;
+    SET("bufferpool_pages", "%llu", (unsigned long long)p->bufferpool_pages);
+    SET("bufferpool_bytes", "%s",
+        pt_size_format(p->bufferpool_pages * p->page_size_bytes, num,
+                       sizeof(num)));
+    SET("extent_size", "%llu", (unsigned long long)p->extent_size);
+    if (p->prefetch_automatic)
+        SET("prefetch_size", "%s", "AUTOMATIC");
+    else
+        SET("prefetch_size", "%llu", (unsigned long long)p->prefetch_size);
+    SET("overhead", "%.6g", p->overhead_ms);
+    SET("transfer_rate", "%.6g", p->transfer_rate_ms);
+    return set_evidence(v, d, rec, rec_name, err);
+}
+
+#undef SET
+
+/* ---- the plan
+ * ----------------------------------------------------------------
+ */
+
+int ddl_plan_from_recommendation(
+    struct ddl_plan *p, const struct ddl_dialect *d, const struct rec_doc *rec,
+    const char *rec_name, const struct ddl_overrides *o, struct pt_err *err)
+{
+    static const struct ddl_overrides none;
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    ddl_vars_init(&p->vars);
+    if (!o)
+        o = &none;
+    if (!rec_name)
+        rec_name = "recommendation";
+    if ((rc = resolve_values(p, d, rec, o, err)) < 0 ||
+        (rc = check_ranges(p, d, err)) < 0 ||
+        (rc = resolve_names(p, d, rec, rec_name, o, err)) < 0)
+        return rc;
+    return set_vars(p, d, rec, rec_name, err);
+}
+
+void ddl_plan_release(struct ddl_plan *p)
+{
+    ddl_vars_release(&p->vars);
+}
+
+static int render_file(const char *dir, const char *file,
+                       const struct ddl_vars *v, char **out, struct pt_err *err)
+{
+    char path[4400], *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    if ((rc = pt_file_read(path, &buf, &len, err)) < 0)
+        return rc;
+    rc = ddl_render(buf, len, path, v, out, err);
+    free(buf);
+    return rc;
+}
+
+int ddl_plan_render(const struct ddl_plan *p, const char *dir, char **create,
+                    char **rollback, struct pt_err *err)
+{
+    int rc;
+
+    *create = *rollback = NULL;
+    if ((rc = render_file(dir, "create.sql", &p->vars, create, err)) < 0 ||
+        (rc = render_file(dir, "rollback.sql", &p->vars, rollback, err)) < 0) {
+        free(*create);
+        *create = NULL;
+        return rc;
+    }
+    return 0;
+}
