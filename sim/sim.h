@@ -7,6 +7,8 @@
  *
  * sim/ does no I/O of its own except reading and writing trace files through
  * the reader/writer below (the trace is its input format); it never prints.
+ * A plan of runs (sim_plan_run) and its document, simulation.json, live here
+ * too, so a caller gets a simulation as structs, without the command.
  * Neighbours: analyzers/ (page-fit rules, device model), store/ (replays the
  * same traces through the reader), cli/cmd_{simulate,workload,replay}.c.
  */
@@ -316,9 +318,9 @@ void sim_free(struct sim *s);
  * application-cache size, each with a database tier per page size and a
  * buffer pool per pool size, all fed the same trace in one pass; the
  * results come back as plain data (struct sim_plan_result), which is also
- * what simulation.json serialises (docs/ and pagetune-simulate(1) describe
- * the document; sim_plan_result_to_json / _from_json are its only writer
- * and reader).
+ * what simulation.json serialises (pagetune-simulate(1), section JSON,
+ * describes the document; sim_plan_result_to_json / _from_json are its only
+ * writer and reader).
  */
 #define SIM_MAX_APP 16      /* application-cache sizes, one run each */
 #define SIM_CURVE_POINTS 40 /* curve points in simulation.json and CSV */

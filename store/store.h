@@ -2,7 +2,9 @@
 /*
  * store.h — public face of store/: the built-in session store (one SQLite
  * database laid out like WebSphere's SESSIONS table) and the replay driver
- * that runs a trace against it (design.md §2, §3 `replay`).
+ * that runs a trace against it (pagetune-replay(1)), and the plan of
+ * replays per page size with its document, replay.json (plan.c,
+ * plan_json.c).
  *
  * Only store/ includes <sqlite3.h>; every SQLite result code is translated
  * to a PT_* status in one place (store_rc_status in store.c). The store
