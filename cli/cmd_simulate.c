@@ -246,11 +246,14 @@ static int app_opt(int id, const char *arg, struct sim_args *a)
     case OPT_OFFLOAD:
         return count_arg("--offload", arg, &pl->offload_entries, 0,
                          0xfffffff0ULL, "a number of entries");
-    case OPT_SERVERS:
-        if ((rc = count_arg("--servers", arg, &v, 1, SIM_MAX_SERVERS,
-                            "a count from 1 to 64")) == 0)
+    case OPT_SERVERS: {
+        char what[32];
+        snprintf(what, sizeof(what), "a count from 1 to %d", SIM_MAX_SERVERS);
+        if ((rc = count_arg("--servers", arg, &v, 1, SIM_MAX_SERVERS, what)) ==
+            0)
             pl->servers = (unsigned)v;
         return rc;
+    }
     case OPT_SHARING:
         if ((rc = sim_sharing_parse(arg)) >= 0) {
             pl->sharing = (enum sim_sharing)rc;
@@ -382,6 +385,7 @@ static void app_row(struct out_table *t, const struct sim_plan_result *res,
                     const struct sim_result_row *r)
 {
     const struct sim_app_stats *s = &r->app;
+    double ratio;
 
     out_table_add_row(t);
     if (res->mode)
@@ -391,8 +395,8 @@ static void app_row(struct out_table *t, const struct sim_plan_result *res,
     out_table_setf(t, 1, "%llu", (unsigned long long)s->gets);
     out_table_setf(t, 2, "%llu", (unsigned long long)s->hits);
     out_table_setf(t, 3, "%llu", (unsigned long long)s->misses);
-    if (s->gets)
-        out_table_setf(t, 4, "%.4f", (double)s->misses / (double)s->gets);
+    if (sim_app_miss_ratio(s, &ratio) == 0)
+        out_table_setf(t, 4, "%.4f", ratio);
     else
         out_table_setf(t, 4, "n/a");
     out_table_setf(t, 5, "%llu", (unsigned long long)s->offload_hits);
@@ -444,6 +448,7 @@ static void db_row(struct out_table *t, const struct sim_plan_result *res,
 {
     const struct sim_db_stats *d = &r->db;
     uint64_t acc = d->inline_accesses + d->outline_accesses;
+    double ratio;
     char b1[32];
 
     out_table_add_row(t);
@@ -457,10 +462,8 @@ static void db_row(struct out_table *t, const struct sim_plan_result *res,
                    pt_size_format(d->pool_pages * d->page_size_bytes, b1, 32));
     out_table_setf(t, 4, "%llu", (unsigned long long)d->logical_reads);
     out_table_setf(t, 5, "%llu", (unsigned long long)d->physical_reads);
-    if (d->logical_reads)
-        out_table_setf(t, 6, "%.4f",
-                       1.0 - (double)d->physical_reads /
-                                 (double)d->logical_reads);
+    if (sim_db_hit_ratio(d, &ratio) == 0)
+        out_table_setf(t, 6, "%.4f", ratio);
     else
         out_table_setf(t, 6, "n/a");
     out_table_setf(t, 7, "%llu", (unsigned long long)d->direct_reads);

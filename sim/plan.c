@@ -218,7 +218,6 @@ static void collect_rows(struct sim *s, const struct sim_config *cfg,
 /* The config part of the result, as the plan names it. */
 static int result_config(const struct sim_plan *p, struct sim_plan_result *res)
 {
-    res->has_config = 1;
     res->mode = p->mode;
     snprintf(res->app_policy, sizeof(res->app_policy), "%s",
              p->app_policy ? p->app_policy->name : "lru");
@@ -331,6 +330,22 @@ int sim_plan_result_compare(const struct sim_plan_result *cur,
     snprintf(out->knob, sizeof(out->knob), "%s", knob);
     out->knob_current = knob_current;
     out->knob_recommended = knob_recommended;
+    return 0;
+}
+
+int sim_app_miss_ratio(const struct sim_app_stats *s, double *ratio)
+{
+    if (!s->gets)
+        return -1;
+    *ratio = (double)s->misses / (double)s->gets;
+    return 0;
+}
+
+int sim_db_hit_ratio(const struct sim_db_stats *d, double *ratio)
+{
+    if (!d->logical_reads)
+        return -1;
+    *ratio = 1.0 - (double)d->physical_reads / (double)d->logical_reads;
     return 0;
 }
 

@@ -73,9 +73,10 @@ static void fields_json(json_t *o, const struct field *f, size_t n,
                             json_integer((json_int_t)field_get(base, &f[i])));
 }
 
-static json_t *ratio_json(uint64_t num, uint64_t den)
+/* A ratio, or null when it has no denominator (rc < 0). */
+static json_t *ratio_json(int rc, double ratio)
 {
-    return den ? json_real((double)num / (double)den) : json_null();
+    return rc == 0 ? json_real(ratio) : json_null();
 }
 
 static json_t *u64_json(uint64_t v)
@@ -88,9 +89,11 @@ static json_t *u64_json(uint64_t v)
 static json_t *app_json(const struct sim_app_stats *s)
 {
     json_t *o = json_object();
+    double ratio = 0;
+    int rc = sim_app_miss_ratio(s, &ratio);
 
     fields_json(o, app_head, N_OF(app_head), s);
-    json_object_set_new(o, "miss_ratio", ratio_json(s->misses, s->gets));
+    json_object_set_new(o, "miss_ratio", ratio_json(rc, ratio));
     fields_json(o, app_tail, N_OF(app_tail), s);
     json_object_set_new(o, "cost_ms", json_real(s->cost_ms));
     return o;
@@ -99,17 +102,15 @@ static json_t *app_json(const struct sim_app_stats *s)
 static void db_json(json_t *o, const struct sim_db_stats *d)
 {
     json_t *bp = json_object();
+    double ratio = 0;
+    int rc = sim_db_hit_ratio(d, &ratio);
 
     json_object_set_new(o, "page_size", json_integer(d->page_size_bytes));
     json_object_set_new(o, "bufferpool_pages", u64_json(d->pool_pages));
     json_object_set_new(o, "bufferpool_bytes",
                         u64_json(d->pool_pages * d->page_size_bytes));
     fields_json(bp, bp_fields, N_OF(bp_fields), d);
-    json_object_set_new(bp, "hit_ratio",
-                        d->logical_reads
-                            ? json_real(1.0 - (double)d->physical_reads /
-                                                  (double)d->logical_reads)
-                            : json_null());
+    json_object_set_new(bp, "hit_ratio", ratio_json(rc, ratio));
     json_object_set_new(o, "bufferpool", bp);
     fields_json(o, db_fields, N_OF(db_fields), d);
     json_object_set_new(o, "io_ms", json_real(d->io_ms));
@@ -372,7 +373,6 @@ static int config_from_json(struct sim_plan_result *res, const json_t *doc,
     if (servers < 1 || servers > SIM_MAX_SERVERS)
         return err_set(err, PT_EDATA, "%s: 'servers' is out of range", ctx);
     res->servers = (unsigned)servers;
-    res->has_config = 1;
     if (!(res->trace = pt_strdup(trace)))
         return err_set(err, PT_EINTERNAL, "out of memory");
     res->has_db = json_object_get(cfg, "engine") != NULL;

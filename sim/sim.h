@@ -408,7 +408,6 @@ struct sim_plan_result {
     char *trace; /* owned; NULL in a comparison */
     uint64_t distinct_keys;
     uint64_t requests; /* requests replayed (not in the document) */
-    int has_config;    /* 0 in a comparison */
     enum sim_cache_mode mode;
     char app_policy[32];
     uint64_t offload_entries;
@@ -466,6 +465,12 @@ json_t *sim_plan_result_to_json(const struct sim_plan_result *res);
  */
 int sim_plan_result_from_json(struct sim_plan_result *res, const json_t *doc,
                               const char *ctx, struct pt_err *err);
+/*
+ * Ratios of a row's counters: 0 and *ratio set, or -1 when the denominator
+ * is 0 (no gets; no logical reads): the documents write null then.
+ */
+int sim_app_miss_ratio(const struct sim_app_stats *s, double *ratio);
+int sim_db_hit_ratio(const struct sim_db_stats *d, double *ratio);
 /* The first row of a page size (with `setting` when not NULL), or NULL. */
 const struct sim_result_row *
 sim_plan_result_find(const struct sim_plan_result *res,
