@@ -231,6 +231,20 @@ static void test_demand_formulas(void **state)
     assert_true(fabs(m.c[PERF_LOG_DISK].demand_ms - 1.62) < 1e-12);
     /* (6) (0.4 * 0.5 + 0.1 * 0.7) / 2 servers */
     assert_true(fabs(m.c[PERF_OFFLOAD].demand_ms - 0.27 / 2) < 1e-12);
+    /* (7) no front tier unless a profile sets one */
+    assert_true(m.c[PERF_FRONT_CPU].demand_ms == 0);
+    c.front_cpu_per_req_ms = 1.5;
+    c.front_cpus = 2;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
+    assert_true(fabs(m.c[PERF_FRONT_CPU].demand_ms - 1.5) < 1e-12);
+    assert_int_equal(m.c[PERF_FRONT_CPU].servers, 2);
+    assert_int_equal(m.c[PERF_FRONT_CPU].copies, 1);
+    assert_string_equal(m.c[PERF_FRONT_CPU].name, "front_cpu");
+    c.front_cpu_per_req_ms = NAN;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), PT_EDATA);
+    assert_string_equal(err.msg, "cost 'front_cpu_per_req_ms' is not set "
+                                 "(requests per request 1)");
+    c.front_cpu_per_req_ms = 0;
 
     /* an unset cost matters only when its count is not zero */
     c.offload_read_ms = NAN;
