@@ -159,7 +159,7 @@ static double radical_inverse(unsigned i, unsigned b)
 static double halton_start(const struct perf_free *f, unsigned s, size_t j)
 {
     static const unsigned primes[PERF_N_FITTABLE] = {
-        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53};
+        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59};
     double q = radical_inverse(s, primes[j % PERF_N_FITTABLE]);
 
     if (f->lo > 0)

@@ -21,6 +21,7 @@ static const struct {
 } cost_fields[PERF_N_COSTS] = {
     {"app_cpu_fixed_ms", offsetof(struct perf_costs, app_cpu_fixed_ms)},
     {"app_cpu_per_kb_ms", offsetof(struct perf_costs, app_cpu_per_kb_ms)},
+    {"app_cpu_per_row_ms", offsetof(struct perf_costs, app_cpu_per_row_ms)},
     {"repl_cpu_per_msg_ms", offsetof(struct perf_costs, repl_cpu_per_msg_ms)},
     {"net_per_kb_ms", offsetof(struct perf_costs, net_per_kb_ms)},
     {"db_cpu_per_lread_ms", offsetof(struct perf_costs, db_cpu_per_lread_ms)},
@@ -44,8 +45,8 @@ static const struct {
 };
 
 /* Then three multiplicities (servers, CPUs) and two placements (0/1). */
-#define FIRST_MULTIPLICITY 16
-#define FIRST_PLACEMENT 20
+#define FIRST_MULTIPLICITY 17
+#define FIRST_PLACEMENT 21
 
 const char *perf_cost_name(int i)
 {
@@ -208,12 +209,15 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
     dreq = (n->direct_read_reqs + n->direct_write_reqs) * r;
     dkb = (n->direct_read_kb + n->direct_write_kb) * r;
 
-    /* model.md (1) app CPU: fixed + per KB + per replication message;
+    /* models.md (1) app CPU: fixed + per KB + per database row (a JDBC
+     * statement) + per replication message;
      * a peer fetch is a request and a reply message */
     if ((rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_fixed_ms), 1.0, "requests",
                    err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_per_kb_ms),
                    n->kb_serialised * r, "KB serialised", err)) < 0 ||
+        (rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_per_row_ms), n->db_rows * r,
+                   "rows", err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(repl_cpu_per_msg_ms),
                    (n->repl_messages + 2 * n->peer_fetches) * r,
                    "replication messages", err)) < 0)

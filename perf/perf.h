@@ -92,6 +92,9 @@ int perf_counts_from_sim(struct perf_counts *out,
 struct perf_costs {
     double app_cpu_fixed_ms;     /* app-server CPU per request */
     double app_cpu_per_kb_ms;    /* app-server CPU per KB (de)serialised */
+    double app_cpu_per_row_ms;   /* app-server CPU per database row read or
+                                    written: the JDBC statement and the
+                                    object built from it */
     double repl_cpu_per_msg_ms;  /* app-server CPU per replication message */
     double net_per_kb_ms;        /* network per KB (database and peers) */
     double db_cpu_per_lread_ms;  /* database CPU per logical read */
@@ -123,7 +126,7 @@ struct perf_costs {
 /* The fields above by name, for profiles and calibration; the first
  * PERF_N_FITTABLE are costs, the last six multiplicities and placements,
  * which calibration never fits. */
-enum { PERF_N_COSTS = 22, PERF_N_FITTABLE = 16 };
+enum { PERF_N_COSTS = 23, PERF_N_FITTABLE = 17 };
 /* Name of cost i (0 <= i < PERF_N_COSTS), e.g. "app_cpu_fixed_ms". */
 const char *perf_cost_name(int i);
 /* Index of a cost by name, or -1. */

@@ -166,6 +166,7 @@ static void full_costs(struct perf_costs *c)
     perf_costs_init(c);
     c->app_cpu_fixed_ms = 2.0;
     c->app_cpu_per_kb_ms = 0.05;
+    c->app_cpu_per_row_ms = 0.15;
     c->repl_cpu_per_msg_ms = 0.3;
     c->net_per_kb_ms = 0.01;
     c->db_cpu_per_lread_ms = 0.02;
@@ -215,8 +216,8 @@ static void test_demand_formulas(void **state)
     n.offload_writes = 10;    /* 0.1 */
     assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
     assert_int_equal(m.n, PERF_N_CENTRES);
-    /* (1) (2 + 8 * 0.05 + (3 + 1) * 0.3) / 2 servers */
-    assert_true(fabs(m.c[PERF_APP_CPU].demand_ms - 3.6 / 2) < 1e-12);
+    /* (1) (2 + 8 * 0.05 + 2 rows * 0.15 + (3 + 1) * 0.3) / 2 servers */
+    assert_true(fabs(m.c[PERF_APP_CPU].demand_ms - 3.9 / 2) < 1e-12);
     assert_int_equal(m.c[PERF_APP_CPU].copies, 2);
     /* (2) 6 KB * 0.01 */
     assert_true(fabs(m.c[PERF_NET].demand_ms - 0.06) < 1e-12);
