@@ -274,7 +274,7 @@ int perf_calib_write(FILE *fp, const struct perf_calib *cal,
     fputs("name: ", fp);
     put_quoted(fp, cal->name);
     fputs("\n# every cost the model used, fitted or fixed (ms; the last "
-          "five are counts of servers and placements)\nperf:\n",
+          "six are counts of servers and placements)\nperf:\n",
           fp);
     for (int i = 0; i < PERF_N_COSTS; i++) {
         double v = perf_cost_get(&cal->costs, i);

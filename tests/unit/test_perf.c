@@ -460,31 +460,43 @@ static void test_shipped_appserver_profiles(void **state)
 }
 
 /*
- * Every shipped calibration loads, names the published cells it was fitted
- * to in its points, fits no more than four of them (issue 15), and its
- * stored residuals are those of its stored predictions.
+ * Every shipped calibration loads, names the seed and the published cell
+ * each point was fitted to, fits no more than issue 15 allows (four cells
+ * of seed 000, two figures of the others) and its stored residuals are
+ * those of its stored predictions.
  */
 static void test_shipped_calibrations(void **state)
 {
-    static const char *const names[] = {"article-000"};
+    static const struct {
+        const char *name, *seed, *cell;
+        size_t max_points;
+    } shipped[] = {
+        {"article-000", "seed 000 ", "Table", 4},
+        {"article-001", "seed 001 ", "Figure", 2},
+        {"article-002", "seed 002 ", "Figure", 2},
+        {"article-004", "seed 004 ", "updates", 2},
+    };
     struct perf_calib *cal = calloc(1, sizeof(*cal));
     struct pt_err err;
 
     (void)state;
     assert_non_null(cal);
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+        const char *name = shipped[i].name;
         json_t *doc = NULL;
 
-        assert_int_equal(prof_load_named("calibrations", names[i], &doc, &err),
-                         0);
-        assert_int_equal(perf_calib_from_json(cal, doc, names[i], &err), 0);
+        assert_int_equal(prof_load_named("calibrations", name, &doc, &err), 0);
+        assert_int_equal(perf_calib_from_json(cal, doc, name, &err), 0);
         json_decref(doc);
-        assert_string_equal(cal->name, names[i]);
+        assert_string_equal(cal->name, name);
+        assert_true(cal->n_free >= 1);
         assert_true(cal->n_points >= cal->n_free);
-        assert_true(cal->n_points <= 4);
+        assert_true(cal->n_points <= shipped[i].max_points);
         for (size_t k = 0; k < cal->n_points; k++) {
             const struct perf_point *p = &cal->points[k];
-            assert_non_null(strstr(p->label, "Table"));
+            assert_true(strncmp(p->label, shipped[i].seed,
+                                strlen(shipped[i].seed)) == 0);
+            assert_non_null(strstr(p->label, shipped[i].cell));
             assert_true(
                 fabs((cal->pred_req_per_s[k] - p->req_per_s) / p->req_per_s -
                      cal->resid_req_per_s[k]) < 1e-5);
