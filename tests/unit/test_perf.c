@@ -522,6 +522,9 @@ static void test_shipped_appserver_profiles(void **state)
         assert_false(isnan(c.app_cpu_fixed_ms));
         assert_false(isnan(c.app_cpu_per_kb_ms));
         assert_false(isnan(c.net_per_kb_ms));
+        assert_false(isnan(c.repl_cpu_per_msg_ms));
+        assert_false(isnan(c.offload_read_ms));
+        assert_false(isnan(c.offload_write_ms));
     }
 }
 
