@@ -73,6 +73,12 @@ static void page_config(const struct store_plan *p,
         cfg->max_pages = p->max_store_bytes / rule->page_size_bytes;
     if (p->max_store_bytes && cfg->max_pages == 0)
         cfg->max_pages = 1;
+    /* The engine's storage semantics: out-of-line data outside the buffer
+     * pool (DB2) gets the LOB area; buffered engines (SQLite) keep it in
+     * the row's overflow pages. */
+    cfg->lob_area = !e->outline_buffered && e->n_outline > 0;
+    cfg->lob_io = p->lob_io;
+    cfg->max_lob_bytes = p->max_store_bytes;
 }
 
 /* The engine's rule for page size i, checked; PT_EUSAGE if it has none. */
@@ -177,6 +183,8 @@ static void store_files_remove(const char *db)
     if (snprintf(side, sizeof(side), "%s-wal", db) < (int)sizeof(side))
         unlink(side);
     if (snprintf(side, sizeof(side), "%s-shm", db) < (int)sizeof(side))
+        unlink(side);
+    if (snprintf(side, sizeof(side), "%s-lob", db) < (int)sizeof(side))
         unlink(side);
 }
 

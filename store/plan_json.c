@@ -33,6 +33,8 @@ static void space_json(json_t *o, const struct store_space *sp)
     json_object_set_new(o, "leaf_pages", u64_json(sp->leaf_pages));
     json_object_set_new(o, "db_bytes", u64_json(sp->db_bytes));
     json_object_set_new(o, "wal_bytes", u64_json(sp->wal_bytes));
+    json_object_set_new(o, "lob_bytes", u64_json(sp->lob_bytes));
+    json_object_set_new(o, "lob_records", u64_json(sp->lob_records));
 }
 
 static json_t *result_json(const struct store_replay_result *r,
@@ -165,6 +167,9 @@ static int counters_from_json(struct store_replay_result *r, const json_t *o,
             0 ||
         (ret = pt_json_get_u64(o, "db_bytes", &sp->db_bytes, ctx, err)) < 0 ||
         (ret = pt_json_get_u64(o, "wal_bytes", &sp->wal_bytes, ctx, err)) < 0 ||
+        (ret = pt_json_opt_u64(o, "lob_bytes", &sp->lob_bytes, ctx, err)) < 0 ||
+        (ret = pt_json_opt_u64(o, "lob_records", &sp->lob_records, ctx, err)) <
+            0 ||
         (ret = get_obj(o, "placement", &pl, ctx, err)) < 0)
         return ret;
     for (int c = 0; c < 3; c++)

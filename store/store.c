@@ -19,6 +19,28 @@
  * connection and reused. SQLITE_BUSY is retried until busy_timeout_ms has
  * passed, so concurrent connections never see it as a failure.
  *
+ * Two storage semantics (store_config.lob_area):
+ *   SQLite's: every object in its row; past U-35 bytes the rest goes to
+ *   overflow pages, which share the page cache and are logged to the WAL
+ *   as whole pages, like the rows.
+ *   DB2's: an object WebSphere places in MEDIUM or LARGE lives in the LOB
+ *   area (lob.c), outside the page cache and the WAL, read and written per
+ *   access like DB2's LONG VARCHAR / LOB data, which bypasses the buffer
+ *   pool. The row keeps a locator (LOBCOL, LOBLEN, LOBOFF, LOBCAP,
+ *   LOBSLOT, LOBGEN); MEDIUM and LARGE become virtual columns that read as
+ *   a zero-filled BLOB of the object's length, so length() and IS NULL
+ *   still tell where an object is and how big (collect/'s sampler).
+ *   A session owns a home of two slots and writes them alternately: the
+ *   record the committed row names is never overwritten in place. One set
+ *   is one write transaction: BEGIN IMMEDIATE, pick the slot (or take a
+ *   home from LOBSPACE, the free list, or from the end of the area,
+ *   LOBMETA.END), write the record (and fdatasync it with synchronous =
+ *   FULL), then write the row and COMMIT. A crash before the commit leaves
+ *   the old row naming the old record; space taken by the lost transaction
+ *   is free again because its allocation rolled back with it, and opening
+ *   the store cuts the file back to END. Deletes and expiry put homes on
+ *   the free list in the same transaction as the row's removal.
+ *
  * This file is the one place SQLite result codes become PT_* statuses
  * (store_rc_status). Neighbours: store/replay.c drives it; store.h is the
  * contract.
@@ -34,6 +56,7 @@
 
 #include <sqlite3.h>
 
+#include "store/lob.h"
 #include "store/store.h"
 
 /* WebSphere writes the virtual host and web module as APPNAME. */
@@ -77,9 +100,76 @@ static const char sql_expire[] =
     " AND LASTACCESS + MAXINACTIVETIME * 1000 < ?1";
 static const char sql_count[] = "SELECT count(*) FROM SESSIONS";
 
+/* ---- DB2 semantics: the LOB area's tables and statements ---------------- */
+
+static const char *const store_schema_lob[] = {
+    "CREATE TABLE SESSIONS ("
+    " ID VARCHAR(128) NOT NULL,"
+    " PROPID VARCHAR(128) NOT NULL,"
+    " APPNAME VARCHAR(128) NOT NULL,"
+    " LISTENERCNT SMALLINT,"
+    " LASTACCESS BIGINT,"
+    " CREATIONTIME BIGINT,"
+    " MAXINACTIVETIME INTEGER,"
+    " USERNAME VARCHAR(256),"
+    " SMALL BLOB,"
+    " LOBCOL INTEGER," /* 1 MEDIUM, 2 LARGE, NULL: in the row */
+    " LOBLEN INTEGER,"
+    " LOBOFF INTEGER," /* the home: 2 slots of LOBCAP bytes at LOBOFF */
+    " LOBCAP INTEGER,"
+    " LOBSLOT INTEGER," /* the slot holding the current record */
+    " LOBGEN INTEGER,"  /* its generation */
+    " MEDIUM BLOB GENERATED ALWAYS AS"
+    " (CASE LOBCOL WHEN 1 THEN zeroblob(LOBLEN) END) VIRTUAL,"
+    " LARGE BLOB GENERATED ALWAYS AS"
+    " (CASE LOBCOL WHEN 2 THEN zeroblob(LOBLEN) END) VIRTUAL,"
+    " PRIMARY KEY (ID, PROPID, APPNAME))",
+    "CREATE TABLE LOBSPACE (CAP INTEGER NOT NULL, OFF INTEGER NOT NULL,"
+    " PRIMARY KEY (CAP, OFF)) WITHOUT ROWID",
+    "CREATE TABLE LOBMETA (K INTEGER PRIMARY KEY, END INTEGER NOT NULL)",
+    "INSERT INTO LOBMETA VALUES (1, 0)",
+};
+
+static const char sql_lget[] =
+    "SELECT SMALL, LOBCOL, LOBLEN, LOBOFF, LOBCAP, LOBSLOT, LOBGEN,"
+    " LASTACCESS, CREATIONTIME, MAXINACTIVETIME"
+    " FROM SESSIONS WHERE ID = ?1 AND PROPID = ?1 AND APPNAME = ?2";
+static const char sql_lhome[] =
+    "SELECT LOBOFF, LOBCAP, LOBSLOT, LOBGEN FROM SESSIONS"
+    " WHERE ID = ?1 AND PROPID = ?1 AND APPNAME = ?2";
+static const char sql_lset[] =
+    "INSERT INTO SESSIONS (ID, PROPID, APPNAME, LISTENERCNT, LASTACCESS,"
+    " CREATIONTIME, MAXINACTIVETIME, USERNAME, SMALL, LOBCOL, LOBLEN, LOBOFF,"
+    " LOBCAP, LOBSLOT, LOBGEN)"
+    " VALUES (?1, ?1, ?2, 0, ?3, ?3, ?4, 'anonymous', ?5, ?6, ?7, ?8, ?9,"
+    " ?10, ?11)"
+    " ON CONFLICT (ID, PROPID, APPNAME) DO UPDATE SET"
+    " LASTACCESS = excluded.LASTACCESS,"
+    " MAXINACTIVETIME = excluded.MAXINACTIVETIME, SMALL = excluded.SMALL,"
+    " LOBCOL = excluded.LOBCOL, LOBLEN = excluded.LOBLEN,"
+    " LOBOFF = excluded.LOBOFF, LOBCAP = excluded.LOBCAP,"
+    " LOBSLOT = excluded.LOBSLOT, LOBGEN = excluded.LOBGEN";
+static const char sql_ftake[] =
+    "SELECT OFF FROM LOBSPACE WHERE CAP = ?1 LIMIT 1";
+static const char sql_fdel[] = "DELETE FROM LOBSPACE WHERE CAP = ?1 AND "
+                               "OFF = ?2";
+static const char sql_fput[] = "INSERT INTO LOBSPACE (CAP, OFF) VALUES (?1, "
+                               "?2)";
+static const char sql_eget[] = "SELECT END FROM LOBMETA WHERE K = 1";
+static const char sql_eset[] = "UPDATE LOBMETA SET END = ?1 WHERE K = 1";
+static const char sql_efree[] =
+    "INSERT INTO LOBSPACE (CAP, OFF) SELECT LOBCAP, LOBOFF FROM SESSIONS"
+    " WHERE APPNAME = ?2 AND MAXINACTIVETIME >= 0"
+    " AND LASTACCESS + MAXINACTIVETIME * 1000 < ?1 AND LOBOFF IS NOT NULL";
+
 struct store {
     sqlite3 *db;
     sqlite3_stmt *get, *set, *del, *expire, *count;
+    /* DB2 semantics only (lob): */
+    sqlite3_stmt *lget, *lhome, *lset, *ftake, *fdel, *fput, *eget, *eset,
+        *efree, *tbegin, *tcommit, *trollback;
+    int lob;              /* the store has a LOB area */
+    struct lob_file lobf; /* "<path>-lob" */
     struct store_config cfg;
     const char *app;
     int app_len;
@@ -259,8 +349,25 @@ static int store_prepare(struct store *s, struct pt_err *err)
         {sql_del, offsetof(struct store, del)},
         {sql_expire, offsetof(struct store, expire)},
         {sql_count, offsetof(struct store, count)},
+        {sql_lget, offsetof(struct store, lget)},
+        {sql_lhome, offsetof(struct store, lhome)},
+        {sql_lset, offsetof(struct store, lset)},
+        {sql_ftake, offsetof(struct store, ftake)},
+        {sql_fdel, offsetof(struct store, fdel)},
+        {sql_fput, offsetof(struct store, fput)},
+        {sql_eget, offsetof(struct store, eget)},
+        {sql_eset, offsetof(struct store, eset)},
+        {sql_efree, offsetof(struct store, efree)},
+        {"BEGIN IMMEDIATE", offsetof(struct store, tbegin)},
+        {"COMMIT", offsetof(struct store, tcommit)},
+        {"ROLLBACK", offsetof(struct store, trollback)},
     };
-    for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
+    /* the first five are the SQLite-semantics statements; a store with a
+     * LOB area prepares them all */
+    size_t n = s->lob ? sizeof(stmts) / sizeof(stmts[0]) : 5;
+    for (size_t i = 0; i < n; i++) {
+        if (s->lob && stmts[i].sql == store_sql_set)
+            continue; /* MEDIUM and LARGE are generated: lset writes */
         sqlite3_stmt **slot = (sqlite3_stmt **)((char *)s + stmts[i].off);
         int rc = sqlite3_prepare_v3(s->db, stmts[i].sql, -1,
                                     SQLITE_PREPARE_PERSISTENT, slot, NULL);
@@ -315,6 +422,7 @@ static int store_new(const char *path, const struct store_config *cfg,
     if (!s)
         return err_set(err, PT_EINTERNAL, "out of memory");
     s->cfg = *cfg;
+    s->lobf.fd = -1;
     if (s->cfg.busy_timeout_ms == 0)
         s->cfg.busy_timeout_ms = STORE_DEFAULT_BUSY_MS;
     if ((unsigned)s->cfg.sync > STORE_SYNC_FULL)
@@ -324,6 +432,70 @@ static int store_new(const char *path, const struct store_config *cfg,
     strcpy(s->path, path);
     *out = s;
     return 0;
+}
+
+/* Open the LOB area "<path>-lob" (create: a new, empty one). Its buffer
+ * holds the largest object the LARGE column accepts, at most 64 MiB. */
+static int store_lob_attach(struct store *s, int create, struct pt_err *err)
+{
+    char lpath[4096 + 8];
+    uint64_t max = s->cfg.large_max_bytes;
+
+    if (max == 0 || max > (UINT64_C(64) << 20))
+        max = UINT64_C(64) << 20;
+    snprintf(lpath, sizeof(lpath), "%s-lob", s->path);
+    s->lob = 1;
+    return lob_file_open(&s->lobf, lpath, create,
+                         s->cfg.lob_io == STORE_LOB_DIRECT, max, err);
+}
+
+/* Step a prepared transaction-control statement (BEGIN IMMEDIATE, COMMIT,
+ * ROLLBACK) and reset it. */
+static int store_tx(struct store *s, sqlite3_stmt *st, struct pt_err *err)
+{
+    int rc = store_step(s, st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return err_set(err, store_rc_status(rc), "store '%s': %s: %s", s->path,
+                       sqlite3_sql(st), sqlite3_errmsg(s->db));
+    return 0;
+}
+
+/* LOBMETA.END, the first byte past every home ever handed out. */
+static int store_lob_end(struct store *s, uint64_t *end, struct pt_err *err)
+{
+    int rc = store_step(s, s->eget);
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(s->eget);
+        return err_set(err, store_rc_status(rc ? rc : SQLITE_CORRUPT),
+                       "store '%s': no LOBMETA row: %s", s->path,
+                       sqlite3_errmsg(s->db));
+    }
+    *end = (uint64_t)sqlite3_column_int64(s->eget, 0);
+    sqlite3_reset(s->eget);
+    return 0;
+}
+
+/*
+ * After a crash: bytes past END were written by a transaction that never
+ * committed (its allocation rolled back): cut them off. Under the write
+ * lock, so no other connection is writing a record meanwhile. Records in
+ * free or current homes that no row names are simply never read.
+ */
+static int store_lob_reclaim(struct store *s, struct pt_err *err)
+{
+    uint64_t end = 0;
+    int ret;
+
+    if ((ret = store_tx(s, s->tbegin, err)) < 0)
+        return ret;
+    if ((ret = store_lob_end(s, &end, err)) == 0)
+        ret = lob_file_trim(&s->lobf, end, err);
+    if (ret < 0) {
+        store_tx(s, s->trollback, NULL);
+        return ret;
+    }
+    return store_tx(s, s->tcommit, err);
 }
 
 int store_create(const char *path, const struct store_config *cfg,
@@ -361,8 +533,16 @@ int store_create(const char *path, const struct store_config *cfg,
         goto fail;
     if ((ret = store_configure(s, err)) < 0)
         goto fail;
-    if ((ret = store_exec(s, store_schema, err)) < 0)
-        goto fail;
+    if (!cfg->lob_area) {
+        if ((ret = store_exec(s, store_schema, err)) < 0)
+            goto fail;
+    } else {
+        for (size_t i = 0; i < sizeof(store_schema_lob) / sizeof(char *); i++)
+            if ((ret = store_exec(s, store_schema_lob[i], err)) < 0)
+                goto fail;
+        if ((ret = store_lob_attach(s, 1, err)) < 0)
+            goto fail;
+    }
     if ((ret = store_query_i64(s, "PRAGMA page_size", &got, err)) < 0)
         goto fail;
     if ((uint64_t)got != cfg->page_size_bytes) {
@@ -386,6 +566,8 @@ fail:
         snprintf(side, sizeof(side), "%s-wal", path);
         unlink(side);
         snprintf(side, sizeof(side), "%s-shm", path);
+        unlink(side);
+        snprintf(side, sizeof(side), "%s-lob", path);
         unlink(side);
     }
     return ret;
@@ -429,7 +611,16 @@ int store_open(const char *path, const struct store_config *cfg,
     }
     if ((ret = store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0)
         goto fail;
+    if ((ret = store_query_i64(s,
+                               "SELECT count(*) FROM sqlite_schema WHERE "
+                               "type = 'table' AND name = 'LOBSPACE'",
+                               &n, err)) < 0)
+        goto fail;
+    if (n == 1 && (ret = store_lob_attach(s, 0, err)) < 0)
+        goto fail;
     if ((ret = store_prepare(s, err)) < 0)
+        goto fail;
+    if (s->lob && (ret = store_lob_reclaim(s, err)) < 0)
         goto fail;
     *out = s;
     return 0;
@@ -447,6 +638,12 @@ void store_close(struct store *s)
     sqlite3_finalize(s->del);
     sqlite3_finalize(s->expire);
     sqlite3_finalize(s->count);
+    sqlite3_stmt *lob_stmts[] = {s->lget,  s->lhome,  s->lset,    s->ftake,
+                                 s->fdel,  s->fput,   s->eget,    s->eset,
+                                 s->efree, s->tbegin, s->tcommit, s->trollback};
+    for (size_t i = 0; i < sizeof(lob_stmts) / sizeof(lob_stmts[0]); i++)
+        sqlite3_finalize(lob_stmts[i]);
+    lob_file_close(&s->lobf);
     sqlite3_close(s->db); /* all statements finalized: never SQLITE_BUSY */
     free(s);
 }
@@ -478,10 +675,303 @@ static int store_stmt_fail(struct store *s, sqlite3_stmt *st, int rc,
     return ret;
 }
 
+/* ---- operations with DB2 semantics (the LOB area) ----------------------- */
+
+/* Whose record: the session id's checksum, kept in the record's header. */
+static uint64_t lob_tag(const char *id, size_t id_len)
+{
+    return lob_checksum(id, id_len);
+}
+
+/*
+ * A get: the row (and its locator) in one statement, then the record with
+ * one read of the LOB area. A record that fails its check was replaced by
+ * another connection's writes between the two (two sets: the home's other
+ * slot, then this one): read the row again, a few times.
+ */
+static int lob_session_get(struct store *s, const char *id, size_t id_len,
+                           struct store_session *out, void *buf, size_t cap,
+                           struct pt_err *err)
+{
+    sqlite3_stmt *st = s->lget;
+    int ret = 0;
+
+    for (int attempt = 0; attempt < 4; attempt++) {
+        int rc = store_bind_key(s, st, id, id_len);
+        if (rc == SQLITE_OK)
+            rc = store_step(s, st);
+        if (rc == SQLITE_DONE) {
+            sqlite3_reset(st);
+            return 0;
+        }
+        if (rc != SQLITE_ROW)
+            return store_stmt_fail(s, st, rc, "cannot read session", id, id_len,
+                                   err);
+        memset(out, 0, sizeof(*out));
+        out->last_access_ms = sqlite3_column_int64(st, 7);
+        out->creation_ms = sqlite3_column_int64(st, 8);
+        out->max_inactive_s = sqlite3_column_int(st, 9);
+        if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
+            const void *p = sqlite3_column_blob(st, 0);
+            int n = sqlite3_column_bytes(st, 0);
+            out->column = sqlite3_column_type(st, 0) == SQLITE_NULL
+                              ? STORE_COL_NONE
+                              : STORE_COL_SMALL;
+            out->n_bytes = (uint64_t)n;
+            if (buf && p && n > 0)
+                memcpy(buf, p, (size_t)n < cap ? (size_t)n : cap);
+            sqlite3_reset(st);
+            return 1;
+        }
+        int col = sqlite3_column_int(st, 1);
+        uint64_t n = (uint64_t)sqlite3_column_int64(st, 2);
+        uint64_t off = (uint64_t)sqlite3_column_int64(st, 3);
+        uint64_t slot_bytes = (uint64_t)sqlite3_column_int64(st, 4);
+        uint64_t slot = (uint64_t)sqlite3_column_int64(st, 5);
+        uint64_t gen = (uint64_t)sqlite3_column_int64(st, 6);
+        sqlite3_reset(st); /* ends the read transaction before the I/O */
+        out->column = col == 2 ? STORE_COL_LARGE : STORE_COL_MEDIUM;
+        out->n_bytes = n;
+        ret = lob_file_read(&s->lobf, off + slot * slot_bytes, gen,
+                            lob_tag(id, id_len), n, buf, buf ? cap : 0, err);
+        if (ret != PT_EDATA)
+            return ret < 0 ? ret : 1;
+    }
+    return ret;
+}
+
+/* Put a home on the free list. */
+static int lob_free_home(struct store *s, uint64_t cap, uint64_t off)
+{
+    int rc = sqlite3_bind_int64(s->fput, 1, (sqlite3_int64)cap);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s->fput, 2, (sqlite3_int64)off);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->fput);
+    sqlite3_reset(s->fput);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A home of two `cap`-byte slots: from the free list, else from the end of
+ * the area (PT_EIO when that passes max_lob_bytes). */
+static int lob_take_home(struct store *s, uint64_t cap, uint64_t *off,
+                         struct pt_err *err)
+{
+    uint64_t end = 0;
+    int rc = sqlite3_bind_int64(s->ftake, 1, (sqlite3_int64)cap), ret;
+
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->ftake);
+    if (rc == SQLITE_ROW) {
+        *off = (uint64_t)sqlite3_column_int64(s->ftake, 0);
+        sqlite3_reset(s->ftake);
+        rc = sqlite3_bind_int64(s->fdel, 1, (sqlite3_int64)cap);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_int64(s->fdel, 2, (sqlite3_int64)*off);
+        if (rc == SQLITE_OK)
+            rc = store_step(s, s->fdel);
+        sqlite3_reset(s->fdel);
+        if (rc != SQLITE_DONE)
+            return store_fail(s->db, rc, err, "cannot take LOB space in",
+                              s->path);
+        return 0;
+    }
+    sqlite3_reset(s->ftake);
+    if (rc != SQLITE_DONE)
+        return store_fail(s->db, rc, err, "cannot read LOB space of", s->path);
+    if ((ret = store_lob_end(s, &end, err)) < 0)
+        return ret;
+    if (s->cfg.max_lob_bytes && end + 2 * cap > s->cfg.max_lob_bytes)
+        return err_set(err, PT_EIO,
+                       "LOB area '%s-lob' is full: %llu bytes, the limit is "
+                       "%llu",
+                       s->path, (unsigned long long)end,
+                       (unsigned long long)s->cfg.max_lob_bytes);
+    *off = end;
+    rc = sqlite3_bind_int64(s->eset, 1, (sqlite3_int64)(end + 2 * cap));
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->eset);
+    sqlite3_reset(s->eset);
+    if (rc != SQLITE_DONE)
+        return store_fail(s->db, rc, err, "cannot grow the LOB area of",
+                          s->path);
+    return 0;
+}
+
+/* The session's home, if it has a row: *has_row, and off/cap/slot/gen
+ * (cap 0: no home). */
+static int lob_home(struct store *s, const char *id, size_t id_len,
+                    int *has_row, uint64_t v[4])
+{
+    sqlite3_stmt *st = s->lhome;
+    int rc = store_bind_key(s, st, id, id_len);
+
+    *has_row = 0;
+    memset(v, 0, 4 * sizeof(v[0]));
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc == SQLITE_ROW) {
+        *has_row = 1;
+        if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+            for (int i = 0; i < 4; i++)
+                v[i] = (uint64_t)sqlite3_column_int64(st, i);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The body of a set, inside the caller's write transaction. */
+static int lob_set_in_tx(struct store *s, const char *id, size_t id_len,
+                         const void *data, uint64_t n, int64_t now_ms,
+                         int32_t max_inactive_s, enum store_column col,
+                         struct pt_err *err)
+{
+    static const char empty[1] = {0};
+    sqlite3_stmt *st = s->lset;
+    uint64_t home[4], off = 0, cap = 0, slot = 0, gen = 0;
+    int has_row, rc, ret;
+
+    if ((rc = lob_home(s, id, id_len, &has_row, home)) != SQLITE_OK)
+        return store_stmt_fail(s, st, rc, "cannot read session", id, id_len,
+                               err);
+    if (col != STORE_COL_SMALL) {
+        uint64_t need = lob_slot_bytes(n);
+        if (home[1] >= need) { /* the other slot of its home */
+            off = home[0];
+            cap = home[1];
+            slot = 1 - home[2];
+        } else {
+            if (home[1] && (rc = lob_free_home(s, home[1], home[0])) != 0)
+                return store_fail(s->db, rc, err, "cannot free LOB space in",
+                                  s->path);
+            if ((ret = lob_take_home(s, need, &off, err)) < 0)
+                return ret;
+            cap = need;
+        }
+        gen = home[3] + 1;
+        /* the record first, durable as the row will be, then the row */
+        if ((ret = lob_file_write(&s->lobf, off + slot * cap, gen,
+                                  lob_tag(id, id_len), data, n, err)) < 0)
+            return ret;
+        if (s->cfg.sync == STORE_SYNC_FULL &&
+            (ret = lob_file_sync(&s->lobf, err)) < 0)
+            return ret;
+    } else if (home[1] && (rc = lob_free_home(s, home[1], home[0])) != 0) {
+        return store_fail(s->db, rc, err, "cannot free LOB space in", s->path);
+    }
+    (void)has_row;
+    rc = store_bind_key(s, st, id, id_len);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 3, now_ms);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 4, max_inactive_s);
+    if (rc == SQLITE_OK && col == STORE_COL_SMALL) {
+        rc = sqlite3_bind_blob64(st, 5, data && n ? data : empty, n,
+                                 SQLITE_STATIC);
+        for (int i = 6; i <= 11 && rc == SQLITE_OK; i++)
+            rc = sqlite3_bind_null(st, i);
+    } else if (rc == SQLITE_OK) {
+        const uint64_t v[] = {
+            col == STORE_COL_LARGE ? 2u : 1u, n, off, cap, slot, gen};
+        rc = sqlite3_bind_null(st, 5);
+        for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
+            rc = sqlite3_bind_int64(st, 6 + i, (sqlite3_int64)v[i]);
+    }
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_DONE)
+        return store_stmt_fail(s, st, rc, "cannot write session", id, id_len,
+                               err);
+    sqlite3_reset(st);
+    return 0;
+}
+
+/* Run `body` in a write transaction of its own unless one is open. */
+static int lob_in_tx(struct store *s, int ret_body, int own, struct pt_err *err)
+{
+    if (!own)
+        return ret_body;
+    if (ret_body < 0) {
+        store_tx(s, s->trollback, NULL);
+        return ret_body;
+    }
+    int ret = store_tx(s, s->tcommit, err);
+    if (ret < 0)
+        store_tx(s, s->trollback, NULL);
+    return ret < 0 ? ret : ret_body;
+}
+
+static int lob_session_set(struct store *s, const char *id, size_t id_len,
+                           const void *data, uint64_t n, int64_t now_ms,
+                           int32_t max_inactive_s, enum store_column col,
+                           struct pt_err *err)
+{
+    int own = sqlite3_get_autocommit(s->db), ret;
+
+    if (own && (ret = store_tx(s, s->tbegin, err)) < 0)
+        return ret;
+    ret =
+        lob_set_in_tx(s, id, id_len, data, n, now_ms, max_inactive_s, col, err);
+    return lob_in_tx(s, ret, own, err);
+}
+
+static int lob_session_invalidate(struct store *s, const char *id,
+                                  size_t id_len, struct pt_err *err)
+{
+    int own = sqlite3_get_autocommit(s->db), ret = 0, has_row, rc;
+    uint64_t home[4];
+
+    if (own && (ret = store_tx(s, s->tbegin, err)) < 0)
+        return ret;
+    rc = lob_home(s, id, id_len, &has_row, home);
+    if (rc == SQLITE_OK && home[1])
+        rc = lob_free_home(s, home[1], home[0]);
+    if (rc == SQLITE_OK &&
+        (rc = store_bind_key(s, s->del, id, id_len)) == SQLITE_OK)
+        rc = store_step(s, s->del);
+    if (rc != SQLITE_DONE)
+        ret = store_stmt_fail(s, s->del, rc, "cannot invalidate session", id,
+                              id_len, err);
+    else
+        ret = sqlite3_changes(s->db) > 0 ? 1 : 0;
+    sqlite3_reset(s->del);
+    return lob_in_tx(s, ret, own, err);
+}
+
+static int lob_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
+                      struct pt_err *err)
+{
+    int own = sqlite3_get_autocommit(s->db), ret = 0, rc = SQLITE_OK;
+    sqlite3_stmt *sts[] = {s->efree, s->expire};
+
+    if (own && (ret = store_tx(s, s->tbegin, err)) < 0)
+        return ret;
+    for (int i = 0; i < 2; i++) {
+        rc = sqlite3_bind_int64(sts[i], 1, now_ms);
+        if (rc == SQLITE_OK)
+            rc =
+                sqlite3_bind_text(sts[i], 2, s->app, s->app_len, SQLITE_STATIC);
+        if (rc == SQLITE_OK)
+            rc = store_step(s, sts[i]);
+        if (rc != SQLITE_DONE) {
+            ret = store_stmt_fail(s, sts[i], rc, "cannot expire", "sessions", 8,
+                                  err);
+            break;
+        }
+        sqlite3_reset(sts[i]);
+    }
+    if (ret == 0 && n_expired)
+        *n_expired = (uint64_t)sqlite3_changes64(s->db);
+    return lob_in_tx(s, ret, own, err);
+}
+
 int store_session_get(struct store *s, const char *id, size_t id_len,
                       struct store_session *out, void *buf, size_t cap,
                       struct pt_err *err)
 {
+    if (s->lob)
+        return lob_session_get(s, id, id_len, out, buf, cap, err);
     sqlite3_stmt *st = s->get;
     int rc = store_bind_key(s, st, id, id_len);
     if (rc == SQLITE_OK)
@@ -529,6 +1019,9 @@ int store_session_set(struct store *s, const char *id, size_t id_len,
                        (int)(id_len > 64 ? 64 : id_len), id,
                        (unsigned long long)n,
                        (unsigned long long)s->cfg.large_max_bytes);
+    if (s->lob)
+        return lob_session_set(s, id, id_len, data, n, now_ms, max_inactive_s,
+                               col, err);
     rc = store_bind_key(s, st, id, id_len);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 3, now_ms);
@@ -554,6 +1047,8 @@ int store_session_set(struct store *s, const char *id, size_t id_len,
 int store_session_invalidate(struct store *s, const char *id, size_t id_len,
                              struct pt_err *err)
 {
+    if (s->lob)
+        return lob_session_invalidate(s, id, id_len, err);
     sqlite3_stmt *st = s->del;
     int rc = store_bind_key(s, st, id, id_len);
     if (rc == SQLITE_OK)
@@ -568,6 +1063,8 @@ int store_session_invalidate(struct store *s, const char *id, size_t id_len,
 int store_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
                  struct pt_err *err)
 {
+    if (s->lob)
+        return lob_expire(s, now_ms, n_expired, err);
     sqlite3_stmt *st = s->expire;
     int rc = sqlite3_bind_int64(st, 1, now_ms);
     if (rc == SQLITE_OK)
@@ -679,6 +1176,15 @@ int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
     snprintf(wal, sizeof(wal), "%s-wal", s->path);
     if (stat(wal, &stbuf) == 0)
         sp->wal_bytes = (uint64_t)stbuf.st_size;
+    if (s->lob) {
+        sp->lob_bytes = lob_file_size(&s->lobf);
+        if ((ret = store_query_i64(s,
+                                   "SELECT count(*) FROM SESSIONS WHERE "
+                                   "LOBCOL IS NOT NULL",
+                                   &v, err)) < 0)
+            return ret;
+        sp->lob_records = (uint64_t)v;
+    }
     return 0;
 }
 
@@ -700,5 +1206,113 @@ int store_integrity_check(struct store *s, struct pt_err *err)
                           s->path, r ? r : "(null)");
     }
     sqlite3_finalize(st);
+    return ret;
+}
+
+/* ---- the LOB area's own check ------------------------------------------- */
+
+int store_has_lob_area(const struct store *s)
+{
+    return s->lob;
+}
+
+const char *store_lob_io_name(enum store_lob_io io)
+{
+    return io == STORE_LOB_DIRECT ? "direct" : "cached";
+}
+
+int store_lob_io_parse(const char *name)
+{
+    if (strcmp(name, "cached") == 0)
+        return STORE_LOB_CACHED;
+    if (strcmp(name, "direct") == 0)
+        return STORE_LOB_DIRECT;
+    return -1;
+}
+
+/*
+ * One pass over homes and free space in offset order (both are [OFF,
+ * OFF + 2 CAP) extents): each must be aligned, inside END and not overlap
+ * the previous; a home's current record must read back whole (lob.c checks
+ * header, generation, length, owner and checksum).
+ */
+static const char sql_extents[] =
+    "SELECT OFF, CAP, LEN, SLOT, GEN, ID FROM ("
+    " SELECT LOBOFF AS OFF, LOBCAP AS CAP, LOBLEN AS LEN, LOBSLOT AS SLOT,"
+    " LOBGEN AS GEN, ID FROM SESSIONS WHERE LOBOFF IS NOT NULL"
+    " UNION ALL SELECT OFF, CAP, NULL, NULL, NULL, NULL FROM LOBSPACE)"
+    " ORDER BY OFF";
+
+static int lob_check_rows(struct store *s, sqlite3_stmt *st, uint64_t end,
+                          uint64_t *n_records, struct pt_err *err)
+{
+    uint64_t prev_end = 0;
+    int rc, ret;
+
+    while ((rc = store_step(s, st)) == SQLITE_ROW) {
+        uint64_t off = (uint64_t)sqlite3_column_int64(st, 0);
+        uint64_t cap = (uint64_t)sqlite3_column_int64(st, 1);
+        const char *id = (const char *)sqlite3_column_text(st, 5);
+        size_t id_len = (size_t)sqlite3_column_bytes(st, 5);
+
+        if (off % LOB_ALIGN || cap == 0 || cap % LOB_ALIGN ||
+            off + 2 * cap > end || off < prev_end)
+            return err_set(err, PT_EDATA,
+                           "LOB area of '%s': extent at %llu (%llu bytes) is "
+                           "misaligned, past the end (%llu) or overlaps",
+                           s->path, (unsigned long long)off,
+                           (unsigned long long)(2 * cap),
+                           (unsigned long long)end);
+        prev_end = off + 2 * cap;
+        if (sqlite3_column_type(st, 2) == SQLITE_NULL)
+            continue; /* free space */
+        uint64_t n = (uint64_t)sqlite3_column_int64(st, 2);
+        uint64_t slot = (uint64_t)sqlite3_column_int64(st, 3);
+        if (slot > 1 || lob_slot_bytes(n) > cap)
+            return err_set(err, PT_EDATA,
+                           "LOB area of '%s': session '%.64s' names slot "
+                           "%llu of %llu bytes for %llu bytes",
+                           s->path, id ? id : "", (unsigned long long)slot,
+                           (unsigned long long)cap, (unsigned long long)n);
+        if ((ret = lob_file_read(&s->lobf, off + slot * cap,
+                                 (uint64_t)sqlite3_column_int64(st, 4),
+                                 lob_tag(id ? id : "", id_len), n, NULL, 0,
+                                 err)) < 0)
+            return err_prefix(err, "session '%.64s'", id ? id : "");
+        (*n_records)++;
+    }
+    if (rc != SQLITE_DONE)
+        return store_fail(s->db, rc, err, "cannot check the LOB area of",
+                          s->path);
+    return 0;
+}
+
+int store_lob_check(struct store *s, uint64_t *n_records, struct pt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    uint64_t end = 0, n = 0;
+    int rc, ret;
+
+    if (n_records)
+        *n_records = 0;
+    if (!s->lob)
+        return 0;
+    /* one read transaction: rows, free list and END from one snapshot */
+    if ((ret = store_exec(s, "BEGIN", err)) < 0)
+        return ret;
+    if ((ret = store_lob_end(s, &end, err)) < 0)
+        goto out;
+    rc = sqlite3_prepare_v2(s->db, sql_extents, -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        ret =
+            store_fail(s->db, rc, err, "cannot check the LOB area of", s->path);
+        goto out;
+    }
+    ret = lob_check_rows(s, st, end, &n, err);
+out:
+    sqlite3_finalize(st);
+    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    if (n_records)
+        *n_records = n;
     return ret;
 }

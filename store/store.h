@@ -38,6 +38,15 @@
  */
 enum store_sync { STORE_SYNC_OFF = 0, STORE_SYNC_NORMAL, STORE_SYNC_FULL };
 
+/*
+ * How the LOB area (DB2 semantics, below) reaches the disk: through the
+ * operating system's file cache, as an SMS table space does (the default:
+ * the article's WebSphere/DB2 set-up, and what works on every file
+ * system), or with O_DIRECT, as DB2 reads LOB data into no cache at all
+ * (refused with PT_EUSAGE where the file system has no O_DIRECT, tmpfs).
+ */
+enum store_lob_io { STORE_LOB_CACHED = 0, STORE_LOB_DIRECT };
+
 /* Column an object lands in (WebSphere's placement rule). */
 enum store_column {
     STORE_COL_NONE = -1, /* too big for LARGE: the write is refused */
@@ -64,6 +73,16 @@ struct store_config {
                                   PT_EUNAVAIL; 0 = 30000 */
     uint64_t max_pages;        /* PRAGMA max_page_count; 0 = no limit (a
                                   full store fails with PT_EIO) */
+    int lob_area;              /* store_create: 1 = DB2 storage semantics:
+                                  an object placed in MEDIUM or LARGE lives
+                                  in the LOB area "<path>-lob", outside
+                                  SQLite's page cache and WAL, read and
+                                  written per access; 0 = SQLite's (every
+                                  object in the row, overflow pages in the
+                                  page cache and WAL). store_open takes it
+                                  from the file. */
+    enum store_lob_io lob_io;  /* how the LOB area is read and written */
+    uint64_t max_lob_bytes;    /* LOB area limit; 0 = none (PT_EIO "full") */
 };
 
 /* Defaults: 4096-byte pages, SQLite's cache, NORMAL, limits of 0 (every
@@ -175,6 +194,8 @@ struct store_space {
     uint64_t overflow_pages;  /* dbstat: pagetype 'overflow', SESSIONS */
     uint64_t leaf_pages;      /* dbstat: table leaf pages of SESSIONS */
     uint64_t free_pages;      /* PRAGMA freelist_count */
+    uint64_t lob_bytes;       /* size of the LOB area file (0: none) */
+    uint64_t lob_records;     /* rows whose object is in the LOB area */
 };
 /*
  * Measure the store. Overflow and leaf pages come from SQLite's dbstat
@@ -185,6 +206,20 @@ int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
                     struct pt_err *err);
 /* PRAGMA integrity_check: 0 if "ok", PT_EDATA with its first line if not. */
 int store_integrity_check(struct store *s, struct pt_err *err);
+/*
+ * The LOB area's own check (a store with DB2 semantics; 0 with nothing to
+ * do otherwise): every row naming a LOB record has it, current (its
+ * generation), of its length and with a matching checksum; homes and free
+ * space lie inside the area and do not overlap. *n_records (may be NULL)
+ * receives the records checked. PT_EDATA with the first problem. Run it on
+ * a store nobody writes to.
+ */
+int store_lob_check(struct store *s, uint64_t *n_records, struct pt_err *err);
+/* Does this store keep out-of-row objects in a LOB area? */
+int store_has_lob_area(const struct store *s);
+/* "cached" / "direct", and back (-1: unknown). */
+const char *store_lob_io_name(enum store_lob_io io);
+int store_lob_io_parse(const char *name);
 
 /* ---- the replay driver -------------------------------------------------- */
 
@@ -309,7 +344,10 @@ struct store_plan {
     int force;                /* replace store files; append to an existing
                                  ack log */
     const char *ack_log;      /* NULL, or a file for committed set/del lines */
-    uint64_t max_store_bytes; /* 0 = no limit */
+    uint64_t max_store_bytes; /* 0 = no limit (database and LOB area
+                                 each) */
+    enum store_lob_io lob_io; /* LOB area I/O (engines whose out-of-line
+                                 data bypasses the buffer pool) */
     /* Hooks (each may be NULL), called from the calling thread with ctx:
      * `ready` once the trace is loaded and the directory exists;
      * `page_begin` / `page_end` around each page size (page_end gets NULL

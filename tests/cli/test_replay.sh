@@ -77,8 +77,21 @@ for k in ops ops_per_s latency_us p50 p95 p99 cache_hit_ratio \
     expect_contains "$OUT" "\"$k\"" "result has $k"
 done
 # Overflow pages per page size, in order 4K, 8K, 16K, 32K.
+# DB2's storage semantics (the default engine): the 100 sessions leave the
+# row at 4K only, into the LOB area, and SQLite overflows nothing.
+field() { printf '%s' "$OUT" | awk -F'[:,]' -v k="\"$1\"" '$1 ~ k { gsub(/ /, "", $2); printf "%s ", $2 }'; }
+expect_eq "$(field lob_records)" "100 0 0 0 " \
+    "db2: 4000-byte sessions go to the LOB area only at 4K"
+expect_eq "$(field overflow_pages)" "0 0 0 0 " \
+    "db2: LOB data is not in SQLite overflow pages"
+# SQLite's storage semantics (engine profile sqlite): the old behaviour.
+expect_rc 0 "fixed run, engine sqlite" "$PAGETUNE" replay -q --json \
+    --trace "$T/fixed.csv" --cache 1M --engine sqlite
 ovf=$(printf '%s' "$OUT" | awk -F'[:,]' '/"overflow_pages"/ { gsub(/ /, "", $2); printf "%s ", $2 }')
 expect_eq "$ovf" "100 0 0 0 " "4000-byte sessions overflow only 4K pages"
+expect_eq "$(field lob_records)" "0 0 0 0 " "sqlite: no LOB area"
+expect_rc 0 "fixed 4000-byte run" "$PAGETUNE" replay -q --json \
+    --trace "$T/fixed.csv" --cache 1M
 ops=$(printf '%s' "$OUT" | awk -F'[:,]' '/"ops":/ { gsub(/ /, "", $2); printf "%s ", $2 }')
 expect_eq "$ops" "400 400 400 400 " "every request replayed at each size"
 psz=$(printf '%s' "$OUT" | awk -F'[:,]' '/"page_size"/ { gsub(/ /, "", $2); printf "%s ", $2 }')

@@ -611,8 +611,11 @@ static void test_plan_run(void **state)
      * stay in it at 32K (WebSphere's SMALL column) */
     assert_int_equal(res.results[0].placed[STORE_COL_SMALL], 0);
     assert_int_equal(res.results[1].placed[STORE_COL_SMALL], 3);
-    assert_true(res.results[0].space.overflow_pages >
-                res.results[1].space.overflow_pages);
+    /* ... and with DB2's storage semantics they go to the LOB area, not
+     * to SQLite overflow pages */
+    assert_true(res.results[0].space.lob_records >
+                res.results[1].space.lob_records);
+    assert_int_equal(res.results[0].space.overflow_pages, 0);
     assert_ptr_equal(store_plan_result_find(&res, 32768), &res.results[1]);
     assert_null(store_plan_result_find(&res, 8192));
     store_plan_result_release(&res);
@@ -850,6 +853,170 @@ static void test_replay_json_fields(void **state)
     store_plan_result_release(&back);
 }
 
+/* ---- DB2 semantics: the LOB area ---------------------------------------- */
+
+static uint64_t file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* Objects placed in MEDIUM / LARGE go to "<store>-lob", come back byte for
+ * byte, read as MEDIUM / LARGE of their length, reuse freed homes, pass the
+ * LOB check; a damaged record is found by the check and by a get. */
+static void lob_area_round_trip(enum store_lob_io io, const char *name)
+{
+    struct store_config cfg;
+    struct store *s = NULL;
+    struct store_session ss;
+    struct store_space sp;
+    struct pt_err err;
+    static unsigned char buf[300000];
+    char lob[300];
+    uint64_t n = 0, size_before;
+    FILE *fp;
+
+    test_config(&cfg, 4096);
+    cfg.lob_area = 1;
+    cfg.lob_io = io;
+    snprintf(lob, sizeof(lob), "%s-lob", path_of(name));
+    int rc = store_create(path_of(name), &cfg, &s, &err);
+    if (rc == PT_EUSAGE && io == STORE_LOB_DIRECT)
+        return; /* a file system without O_DIRECT: refused, clearly */
+    assert_int_equal(rc, 0);
+    assert_true(store_has_lob_area(s));
+    assert_int_equal(store_session_set(s, "s", 1, blob, 900, 1, 60, &err), 0);
+    assert_int_equal(store_session_set(s, "m", 1, blob + 3, 15000, 2, 60, &err),
+                     0);
+    assert_int_equal(
+        store_session_set(s, "l", 1, blob + 5, 150000, 3, 60, &err), 0);
+    assert_int_equal(store_session_get(s, "m", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.column, STORE_COL_MEDIUM);
+    assert_int_equal(ss.n_bytes, 15000);
+    assert_memory_equal(buf, blob + 3, 15000);
+    assert_int_equal(ss.creation_ms, 2);
+    assert_int_equal(store_session_get(s, "l", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.column, STORE_COL_LARGE);
+    assert_memory_equal(buf, blob + 5, 150000);
+    assert_int_equal(store_session_get(s, "s", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.column, STORE_COL_SMALL);
+    assert_memory_equal(buf, blob, 900);
+    /* rewrites alternate the home's slots; the last write is read */
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(
+            store_session_set(s, "m", 1, blob + i, 14000, 10 + i, 60, &err), 0);
+    assert_int_equal(store_session_get(s, "m", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.n_bytes, 14000);
+    assert_memory_equal(buf, blob + 4, 14000);
+    /* a freed home is taken again: the area does not grow */
+    size_before = file_bytes(lob);
+    assert_true(size_before > 15000);
+    assert_int_equal(store_session_invalidate(s, "m", 1, &err), 1);
+    assert_int_equal(store_session_set(s, "n", 1, blob, 14500, 20, 60, &err),
+                     0);
+    assert_int_equal(file_bytes(lob), size_before);
+    /* back into the row: the home goes to the free list */
+    assert_int_equal(store_session_set(s, "n", 1, blob, 100, 21, 60, &err), 0);
+    assert_int_equal(store_session_get(s, "n", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.column, STORE_COL_SMALL);
+    assert_int_equal(store_space_get(s, &sp, 1, &err), 0);
+    assert_int_equal(sp.lob_records, 1);
+    assert_int_equal(sp.overflow_pages, 0);
+    assert_int_equal(sp.lob_bytes, file_bytes(lob));
+    assert_int_equal(store_lob_check(s, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(store_integrity_check(s, &err), 0);
+    /* expiry frees the home of an expired LOB session too */
+    assert_int_equal(store_expire(s, 100000000, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(store_lob_check(s, &n, &err), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(store_session_set(s, "l", 1, blob, 150000, 3, 60, &err),
+                     0);
+    assert_int_equal(file_bytes(lob), size_before);
+    store_close(s);
+
+    /* bytes past the end (a transaction that never committed) are cut off
+     * when the store is opened again */
+    fp = fopen(lob, "ab");
+    assert_non_null(fp);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(fwrite(blob, 1, sizeof(blob), fp), sizeof(blob));
+    fclose(fp);
+    assert_int_equal(store_open(path_of(name), &cfg, &s, &err), 0);
+    /* cut back to the end of the last home (whose second slot may never
+     * have been written), far less than what was appended */
+    assert_true(file_bytes(lob) >= size_before);
+    assert_true(file_bytes(lob) < size_before + 2 * sizeof(blob));
+    assert_int_equal(store_lob_check(s, &n, &err), 0);
+    assert_int_equal(n, 1);
+    store_close(s);
+
+    /* a damaged record: the check and a get both say so */
+    fp = fopen(lob, "r+b");
+    assert_non_null(fp);
+    /* every 512th byte of the whole area: whichever home is current */
+    size_t len = (size_t)file_bytes(lob);
+    unsigned char *rec = malloc(len);
+    assert_non_null(rec);
+    assert_int_equal(fread(rec, 1, len, fp), len);
+    for (size_t i = 100; i < len; i += 512)
+        rec[i] ^= 0x5a;
+    assert_int_equal(fseek(fp, 0, SEEK_SET), 0);
+    assert_int_equal(fwrite(rec, 1, len, fp), len);
+    fclose(fp);
+    free(rec);
+    assert_int_equal(store_open(path_of(name), &cfg, &s, &err), 0);
+    assert_int_equal(store_lob_check(s, &n, &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "checksum"));
+    assert_int_equal(store_session_get(s, "l", 1, &ss, buf, sizeof(buf), &err),
+                     PT_EDATA);
+    store_close(s);
+}
+
+static void test_lob_area(void **state)
+{
+    (void)state;
+    lob_area_round_trip(STORE_LOB_CACHED, "lob-cached.db");
+    lob_area_round_trip(STORE_LOB_DIRECT, "lob-direct.db");
+}
+
+/* A LOB area limit fails a write like a full disk and keeps the store. */
+static void test_lob_area_full(void **state)
+{
+    struct store_config cfg;
+    struct store *s = NULL;
+    struct store_session ss;
+    struct pt_err err;
+    uint64_t n = 0;
+    int ret = 0, i;
+    char id[16];
+    (void)state;
+
+    test_config(&cfg, 4096);
+    cfg.lob_area = 1;
+    cfg.max_lob_bytes = 200000;
+    assert_int_equal(store_create(path_of("lobfull.db"), &cfg, &s, &err), 0);
+    for (i = 0; i < 100 && ret == 0; i++) {
+        snprintf(id, sizeof(id), "k%d", i);
+        ret = store_session_set(s, id, strlen(id), blob, 20000, 1, 60, &err);
+    }
+    assert_int_equal(ret, PT_EIO);
+    assert_non_null(strstr(err.msg, "full"));
+    assert_int_equal(store_session_get(s, id, strlen(id), &ss, NULL, 0, &err),
+                     0);
+    assert_int_equal(store_session_get(s, "k0", 2, &ss, NULL, 0, &err), 1);
+    assert_int_equal(store_lob_check(s, &n, &err), 0);
+    assert_int_equal(n, (uint64_t)(i - 1));
+    assert_int_equal(store_integrity_check(s, &err), 0);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -868,6 +1035,8 @@ int main(void)
         cmocka_unit_test(test_plan_check_and_ack),
         cmocka_unit_test(test_replay_json),
         cmocka_unit_test(test_replay_json_fields),
+        cmocka_unit_test(test_lob_area),
+        cmocka_unit_test(test_lob_area_full),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
