@@ -8,6 +8,7 @@
  * cli/cmd_replay.c; the document of the result is in plan_json.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,9 @@ void store_plan_init(struct store_plan *p)
     p->n_clients = 1;
     p->sync = STORE_SYNC_NORMAL;
     p->engine_name = "db2";
+    p->warmup_rounds = 1;
+    p->rounds = 5;
+    p->tight_rel = 0.02;
 }
 
 /* ---- configurations ----------------------------------------------------- */
@@ -198,6 +202,12 @@ struct plan_run {
     struct store_dir dir;
     int have_dir;
     int ack_fd;
+    uint64_t t0_ns; /* the plan's start */
+    struct store_config cfg[STORE_MAX_PAGE_SIZES];
+    struct store_replay_opts o[STORE_MAX_PAGE_SIZES];
+    struct store_replay *rep[STORE_MAX_PAGE_SIZES];
+    char path[STORE_MAX_PAGE_SIZES][4200];
+    double rps[STORE_MAX_PAGE_SIZES][STORE_MAX_ROUNDS];
 };
 
 static int ack_open(struct plan_run *run, struct pt_err *err)
@@ -215,7 +225,8 @@ static int ack_open(struct plan_run *run, struct pt_err *err)
     return 0;
 }
 
-/* The ack log's header line for the store about to be replayed. */
+/* The ack log's header line for the store about to be replayed (before
+ * every pass: with interleaved rounds the stores take turns). */
 static int ack_header(struct plan_run *run, uint32_t page_size,
                       const char *path, struct pt_err *err)
 {
@@ -232,41 +243,138 @@ static int ack_header(struct plan_run *run, uint32_t page_size,
     return 0;
 }
 
-/* Replay page size i into its store file; the file goes unless kept. */
-static int replay_page(struct plan_run *run, size_t i,
-                       struct store_plan_result *res, struct pt_err *err)
+/* One pass of page size i (measured or a warm-up). */
+static int page_pass(struct plan_run *run, size_t i, int measured, double *rps,
+                     struct pt_err *err)
+{
+    int ret = ack_header(run, run->cfg[i].page_size_bytes, run->path[i], err);
+    return ret < 0 ? ret : store_replay_pass(run->rep[i], measured, rps, err);
+}
+
+/* Create, load and warm up the store of page size i. */
+static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
 {
     const struct store_plan *p = run->p;
     const struct rec_page_rule *rule;
-    struct store_config cfg;
-    struct store_replay_opts o;
-    struct store_replay_result *r = &res->results[i];
-    char path[4200], sz[32];
+    struct store_config *cfg = &run->cfg[i];
+    struct store_replay_opts *o = &run->o[i];
+    char sz[32];
     int ret;
 
     if ((ret = page_rule(p, i, &rule, err)) < 0)
         return ret;
-    page_config(p, rule, &cfg);
-    snprintf(path, sizeof(path), "%s/store-%s.db", run->dir.path,
-             pt_size_format(cfg.page_size_bytes, sz, sizeof(sz)));
+    page_config(p, rule, cfg);
+    snprintf(run->path[i], sizeof(run->path[i]), "%s/store-%s.db",
+             run->dir.path,
+             pt_size_format(cfg->page_size_bytes, sz, sizeof(sz)));
     if (p->force)
-        store_files_remove(path);
-    store_replay_opts_init(&o);
-    o.n_clients = p->n_clients;
-    o.ack_fd = run->ack_fd;
-    o.progress = p->progress;
-    o.progress_ctx = p->ctx;
-    if (p->page_begin)
-        p->page_begin(p->ctx, cfg.page_size_bytes, run->t->n_reqs);
-    if ((ret = ack_header(run, cfg.page_size_bytes, path, err)) == 0) {
-        ret = store_replay_run(run->t, path, &cfg, &o, r, err);
-        /* a store that was created stays for inspection with keep */
-        if (!p->keep && ret != PT_ECANTCREAT)
-            store_files_remove(path);
+        store_files_remove(run->path[i]);
+    store_replay_opts_init(o);
+    o->n_clients = p->n_clients;
+    o->ack_fd = run->ack_fd;
+    o->progress = p->progress;
+    o->progress_ctx = p->ctx;
+    o->think_ms = p->think_ms;
+    if (p->setup)
+        p->setup(p->ctx, cfg->page_size_bytes, run->t->n_reqs);
+    ret = store_replay_open(run->t, run->path[i], cfg, o, &run->rep[i], err);
+    for (unsigned w = 0; ret == 0 && w < p->warmup_rounds; w++)
+        ret = page_pass(run, i, 0, NULL, err);
+    return ret;
+}
+
+/* The difference of page size i against the first, round by round. */
+static void page_diff(struct plan_run *run, size_t i, unsigned n,
+                      struct store_replay_result *r)
+{
+    double d[STORE_MAX_ROUNDS];
+    unsigned m = 0;
+
+    for (unsigned k = 0; k < n; k++)
+        if (run->rps[0][k] > 0)
+            d[m++] = run->rps[i][k] / run->rps[0][k] - 1.0;
+    store_mean_ci95(d, m, &r->diff_mean, &r->diff_lo, &r->diff_hi);
+}
+
+/* Stop measuring after n rounds? Sets res->stopped. */
+static int rounds_done(struct plan_run *run, unsigned n, double round_s,
+                       struct store_plan_result *res)
+{
+    const struct store_plan *p = run->p;
+    unsigned max = p->budget_s > 0 ? STORE_MAX_ROUNDS : p->rounds;
+    double used_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
+    int tight = n >= 3;
+
+    if (p->rounds && p->budget_s > 0 && p->rounds < max)
+        max = p->rounds;
+    for (size_t i = 1; i < p->n_page_sizes && tight; i++) {
+        struct store_replay_result r;
+        page_diff(run, i, n, &r);
+        tight = (r.diff_hi - r.diff_lo) / 2 < p->tight_rel;
     }
+    if (p->budget_s > 0 && tight) {
+        snprintf(res->stopped, sizeof(res->stopped), "tight");
+        return 1;
+    }
+    if (n >= max) {
+        snprintf(res->stopped, sizeof(res->stopped), "rounds");
+        return 1;
+    }
+    if (p->budget_s > 0 && n >= 2 && used_s + round_s > p->budget_s) {
+        snprintf(res->stopped, sizeof(res->stopped), "budget");
+        return 1;
+    }
+    return 0;
+}
+
+/* Measured rounds over every page size, alternating the order. */
+static int run_rounds(struct plan_run *run, struct store_plan_result *res,
+                      struct pt_err *err)
+{
+    const struct store_plan *p = run->p;
+    size_t n = p->n_page_sizes;
+    unsigned max = p->budget_s > 0 ? STORE_MAX_ROUNDS : p->rounds;
+    int ret = 0;
+
+    if (max == 0)
+        max = 1;
+    for (unsigned k = 0; k < STORE_MAX_ROUNDS; k++) {
+        uint64_t t0 = pt_now_ns();
+        if (p->round_begin)
+            p->round_begin(p->ctx, k + 1, max, run->t->n_reqs * n);
+        for (size_t j = 0; j < n && ret == 0; j++) {
+            size_t i = k % 2 == 0 ? j : n - 1 - j;
+            ret = page_pass(run, i, 1, &run->rps[i][k], err);
+        }
+        if (ret < 0)
+            return ret;
+        res->n_rounds = k + 1;
+        if (rounds_done(run, k + 1, (double)(pt_now_ns() - t0) / 1e9, res))
+            break;
+    }
+    return 0;
+}
+
+/* Sum page size i's rounds into its result; its files go unless kept. */
+static int page_finish(struct plan_run *run, size_t i,
+                       struct store_plan_result *res, struct pt_err *err)
+{
+    const struct store_plan *p = run->p;
+    struct store_replay_result *r = &res->results[i];
+    int ret;
+
+    if (p->page_begin)
+        p->page_begin(p->ctx, run->cfg[i].page_size_bytes, run->t->n_reqs);
+    ret = store_replay_finish(run->rep[i], r, err);
+
+    store_replay_close(run->rep[i]);
+    run->rep[i] = NULL;
     if (ret == 0) {
-        res->n_results = i + 1;
-        if (p->keep && !(res->store_paths[i] = pt_strdup(path)))
+        if (i > 0)
+            page_diff(run, i, res->n_rounds, r);
+        if (!p->keep)
+            store_files_remove(run->path[i]);
+        else if (!(res->store_paths[i] = pt_strdup(run->path[i])))
             ret = err_set(err, PT_EINTERNAL, "out of memory");
     }
     if (p->page_end)
@@ -281,6 +389,11 @@ static int result_init(const struct store_plan *p,
     res->cache_bytes = p->cache_bytes;
     res->n_clients = p->n_clients;
     res->sync = p->sync;
+    res->lob_io = p->lob_io;
+    res->think_ms = p->think_ms;
+    res->warmup_rounds = p->warmup_rounds;
+    res->budget_s = p->budget_s;
+    res->tight_rel = p->tight_rel;
     res->trace = pt_strdup(p->trace_path ? p->trace_path : "-");
     res->engine = pt_strdup(p->engine_name ? p->engine_name
                             : p->engine    ? p->engine->name
@@ -312,33 +425,108 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     return 0;
 }
 
+/* After a failure: the stores opened so far are closed; a store that was
+ * created stays for inspection with keep. */
+static void run_abandon(struct plan_run *run, size_t n_open, int ret)
+{
+    const struct store_plan *p = run->p;
+
+    for (size_t i = 0; i < n_open; i++) {
+        store_replay_close(run->rep[i]);
+        run->rep[i] = NULL;
+        if (!p->keep && (ret != PT_ECANTCREAT || i + 1 < n_open))
+            store_files_remove(run->path[i]);
+    }
+    if (p->page_end)
+        p->page_end(p->ctx, NULL);
+}
+
 int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
                    struct pt_err *err)
 {
-    struct plan_run run;
+    struct plan_run *run = pt_calloc(1, sizeof(*run));
+    size_t n_open = 0;
     int ret;
 
-    memset(&run, 0, sizeof(run));
-    run.p = p;
-    run.t = p->trace;
-    run.ack_fd = -1;
+    if (!run)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    run->p = p;
+    run->t = p->trace;
+    run->ack_fd = -1;
+    run->t0_ns = pt_now_ns();
     if ((ret = result_init(p, res, err)) < 0 ||
         (ret = store_plan_check(p, err)) < 0)
-        return ret;
-    if ((ret = run_prepare(&run, err)) < 0)
         goto out;
+    if ((ret = run_prepare(run, err)) < 0)
+        goto out;
+    for (n_open = 0; n_open < p->n_page_sizes && ret == 0; n_open++)
+        ret = page_open(run, n_open, err);
+    if (ret == 0)
+        ret = run_rounds(run, res, err);
+    if (ret < 0) {
+        run_abandon(run, n_open, ret);
+        goto out;
+    }
     for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++)
-        ret = replay_page(&run, i, res, err);
+        ret = page_finish(run, i, res, err);
+    if (ret == 0)
+        res->n_results = p->n_page_sizes;
+    res->elapsed_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
 out:
-    if (run.ack_fd >= 0 && close(run.ack_fd) != 0 && ret == 0)
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++)
+        store_replay_close(run->rep[i]);
+    if (run->ack_fd >= 0 && close(run->ack_fd) != 0 && ret == 0)
         ret = err_set(err, PT_EIO, "cannot write --ack-log '%s': %s",
                       p->ack_log, strerror(errno));
-    if (run.have_dir && run.dir.created && !p->keep)
-        rmdir(run.dir.path);
-    if (run.have_dir)
-        pt_tmpdir_unregister(run.dir.slot);
-    store_trace_release(&run.own);
+    if (run->have_dir && run->dir.created && !p->keep)
+        rmdir(run->dir.path);
+    if (run->have_dir)
+        pt_tmpdir_unregister(run->dir.slot);
+    store_trace_release(&run->own);
+    free(run);
     return ret;
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+/* Student's t, two-sided 95 % (the 0.975 quantile), df = 1..30, from the
+ * standard table (e.g. NIST/SEMATECH e-Handbook of Statistical Methods,
+ * §1.3.6.7.2); past 30 the Cornish-Fisher expansion around z = 1.95996. */
+static const double t975[30] = {
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+
+double store_t975(unsigned df)
+{
+    const double z = 1.959964;
+    double n = (double)df;
+
+    if (df == 0)
+        return 0.0;
+    if (df <= 30)
+        return t975[df - 1];
+    return z + (z * z * z + z) / (4 * n) +
+           (5 * z * z * z * z * z + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+int store_mean_ci95(const double *x, unsigned n, double *mean, double *lo,
+                    double *hi)
+{
+    double sum = 0, ss = 0, m;
+
+    for (unsigned i = 0; i < n; i++)
+        sum += x[i];
+    m = n ? sum / n : 0.0;
+    *mean = *lo = *hi = m;
+    if (n < 2)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        ss += (x[i] - m) * (x[i] - m);
+    double half = store_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt((double)n);
+    *lo = m - half;
+    *hi = m + half;
+    return 1;
 }
 
 void store_plan_result_release(struct store_plan_result *res)

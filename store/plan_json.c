@@ -65,6 +65,17 @@ static json_t *result_json(const struct store_replay_result *r,
     json_object_set_new(o, "busy_retries", u64_json(r->busy_retries));
     json_object_set_new(o, "clients", json_integer(r->n_clients));
     json_object_set_new(o, "cache_bytes", u64_json(r->cache_bytes));
+    json_object_set_new(o, "requests", u64_json(r->requests));
+    json_object_set_new(o, "requests_per_s", json_real(r->requests_per_s));
+    json_object_set_new(o, "response_us", latency_json(&r->response));
+    json_object_set_new(o, "think_ms", json_integer(r->think_ms));
+    json_t *rounds = json_array();
+    for (unsigned k = 0; k < r->n_rounds && k < STORE_MAX_ROUNDS; k++)
+        json_array_append_new(rounds, json_real(r->round_rps[k]));
+    json_object_set_new(o, "rounds_rps", rounds);
+    json_object_set_new(o, "vs_first",
+                        json_pack("{s:f,s:f,s:f}", "mean", r->diff_mean, "lo",
+                                  r->diff_lo, "hi", r->diff_hi));
     if (store_path)
         json_object_set_new(o, "store", json_string(store_path));
     return o;
@@ -87,6 +98,15 @@ json_t *store_plan_result_to_json(const struct store_plan_result *res)
     json_object_set_new(doc, "cache_bytes", u64_json(res->cache_bytes));
     json_object_set_new(doc, "clients", json_integer(res->n_clients));
     json_object_set_new(doc, "sync", json_string(store_sync_name(res->sync)));
+    json_object_set_new(doc, "lob_io",
+                        json_string(store_lob_io_name(res->lob_io)));
+    json_object_set_new(doc, "think_ms", json_integer(res->think_ms));
+    json_object_set_new(doc, "warmup_rounds", json_integer(res->warmup_rounds));
+    json_object_set_new(doc, "rounds", json_integer(res->n_rounds));
+    json_object_set_new(doc, "budget_s", json_real(res->budget_s));
+    json_object_set_new(doc, "tight_rel", json_real(res->tight_rel));
+    json_object_set_new(doc, "stopped", json_string(res->stopped));
+    json_object_set_new(doc, "elapsed_s", json_real(res->elapsed_s));
     for (size_t i = 0; i < res->n_results; i++)
         json_array_append_new(
             arr, result_json(&res->results[i], res->store_paths[i]));
@@ -188,6 +208,55 @@ static int counters_from_json(struct store_replay_result *r, const json_t *o,
     return pt_json_get_u64(o, "cache_bytes", &r->cache_bytes, ctx, err);
 }
 
+/* The request-level fields (absent in documents from before them). */
+static int requests_from_json(struct store_replay_result *r, const json_t *o,
+                              const char *ctx, struct pt_err *err)
+{
+    const json_t *l = json_object_get(o, "response_us");
+    const json_t *rounds = json_object_get(o, "rounds_rps");
+    const json_t *d = json_object_get(o, "vs_first"), *x;
+    uint64_t v = 0;
+    size_t k;
+    int ret;
+
+    if ((ret = pt_json_opt_u64(o, "requests", &r->requests, ctx, err)) < 0 ||
+        (ret = pt_json_opt_num(o, "requests_per_s", &r->requests_per_s, ctx,
+                               err)) < 0 ||
+        (ret = pt_json_opt_u64(o, "think_ms", &v, ctx, err)) < 0)
+        return ret;
+    if (v > UINT32_MAX)
+        return err_set(err, PT_EDATA, "%s: 'think_ms' is out of range", ctx);
+    r->think_ms = (uint32_t)v;
+    if (l && (ret = latency_from_json(&r->response, l, ctx, err)) < 0)
+        return ret;
+    if (rounds) {
+        if (!json_is_array(rounds) ||
+            json_array_size(rounds) > STORE_MAX_ROUNDS)
+            return err_set(err, PT_EDATA,
+                           "%s: 'rounds_rps' must be an array of up to %d "
+                           "numbers",
+                           ctx, STORE_MAX_ROUNDS);
+        json_array_foreach(rounds, k, x)
+        {
+            if (!json_is_number(x))
+                return err_set(err, PT_EDATA,
+                               "%s: 'rounds_rps' must hold numbers", ctx);
+            r->round_rps[k] = json_number_value(x);
+        }
+        r->n_rounds = (unsigned)json_array_size(rounds);
+    }
+    if (d) {
+        if (!json_is_object(d))
+            return err_set(err, PT_EDATA, "%s: 'vs_first' must be an object",
+                           ctx);
+        if ((ret = pt_json_get_num(d, "mean", &r->diff_mean, ctx, err)) < 0 ||
+            (ret = pt_json_get_num(d, "lo", &r->diff_lo, ctx, err)) < 0 ||
+            (ret = pt_json_get_num(d, "hi", &r->diff_hi, ctx, err)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
 static int result_from_json(struct store_plan_result *res, size_t i,
                             const json_t *o, const char *ctx,
                             struct pt_err *err)
@@ -209,10 +278,53 @@ static int result_from_json(struct store_plan_result *res, size_t i,
         (ret = counters_from_json(r, o, ctx, err)) < 0 ||
         (ret = pt_json_opt_str(o, "store", &store, ctx, err)) < 0)
         return ret;
+    if ((ret = requests_from_json(r, o, ctx, err)) < 0)
+        return ret;
     r->page_size_bytes = (uint32_t)v;
     r->space.page_size_bytes = (uint32_t)v;
     if (store && !(res->store_paths[i] = pt_strdup(store)))
         return err_set(err, PT_EINTERNAL, "out of memory");
+    return 0;
+}
+
+/* The measurement fields of the head (absent in older documents). */
+static int head_rounds_from_json(struct store_plan_result *res,
+                                 const json_t *doc, const char *ctx,
+                                 struct pt_err *err)
+{
+    const char *io = NULL, *stopped = NULL;
+    uint64_t think = 0, warm = 0, rounds = 0;
+    int ret, v;
+
+    if ((ret = pt_json_opt_str(doc, "lob_io", &io, ctx, err)) < 0 ||
+        (ret = pt_json_opt_u64(doc, "think_ms", &think, ctx, err)) < 0 ||
+        (ret = pt_json_opt_u64(doc, "warmup_rounds", &warm, ctx, err)) < 0 ||
+        (ret = pt_json_opt_u64(doc, "rounds", &rounds, ctx, err)) < 0 ||
+        (ret = pt_json_opt_num(doc, "budget_s", &res->budget_s, ctx, err)) <
+            0 ||
+        (ret = pt_json_opt_num(doc, "tight_rel", &res->tight_rel, ctx, err)) <
+            0 ||
+        (ret = pt_json_opt_num(doc, "elapsed_s", &res->elapsed_s, ctx, err)) <
+            0 ||
+        (ret = pt_json_opt_str(doc, "stopped", &stopped, ctx, err)) < 0)
+        return ret;
+    if (think > UINT32_MAX || warm > 1000 || rounds > STORE_MAX_ROUNDS)
+        return err_set(err, PT_EDATA,
+                       "%s: 'think_ms', 'warmup_rounds' or 'rounds' is out "
+                       "of range",
+                       ctx);
+    if (io && (v = store_lob_io_parse(io)) < 0)
+        return err_set(err, PT_EDATA, "%s: unknown lob_io '%s'", ctx, io);
+    res->lob_io = io ? (enum store_lob_io)v : STORE_LOB_CACHED;
+    res->think_ms = (uint32_t)think;
+    res->warmup_rounds = (unsigned)warm;
+    res->n_rounds = (unsigned)rounds;
+    if (stopped && *stopped && strcmp(stopped, "rounds") != 0 &&
+        strcmp(stopped, "tight") != 0 && strcmp(stopped, "budget") != 0)
+        return err_set(err, PT_EDATA, "%s: unknown 'stopped' '%.32s'", ctx,
+                       stopped);
+    if (stopped)
+        snprintf(res->stopped, sizeof(res->stopped), "%s", stopped);
     return 0;
 }
 
@@ -237,6 +349,8 @@ static int head_from_json(struct store_plan_result *res, const json_t *doc,
         return ret;
     if ((s = store_sync_parse(sync)) < 0)
         return err_set(err, PT_EDATA, "%s: unknown sync '%s'", ctx, sync);
+    if ((ret = head_rounds_from_json(res, doc, ctx, err)) < 0)
+        return ret;
     res->sync = (enum store_sync)s;
     res->n_clients = (unsigned)v;
     res->trace = pt_strdup(trace);

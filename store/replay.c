@@ -162,6 +162,9 @@ int store_trace_load(struct store_trace *t, const char *path,
         r->key_id = req.key_id;
         r->size_bytes = req.size_bytes;
         r->op = (uint8_t)req.op;
+        /* the servlet's write-back: a set right after a get of the key */
+        r->write_back = req.op == SIM_SET && t->n_reqs >= 2 &&
+                        r[-1].op == SIM_GET && r[-1].key_id == req.key_id;
         if (req.op == SIM_GET)
             t->n_gets++;
         else if (req.op == SIM_SET)
@@ -237,11 +240,12 @@ struct replay_shared {
     const struct store_config *cfg;
     const struct store_replay_opts *o;
     const unsigned char *payload; /* max_bytes of filler, read-only */
-    pthread_mutex_t mu;           /* the start gate: */
+    pthread_mutex_t mu;           /* the start gate of a pass: */
     pthread_cond_t cv;
-    unsigned n_ready; /* clients warmed up and waiting */
+    unsigned n_ready; /* clients ready and waiting */
     int go;           /* 1: start, -1: give up (a client failed to start) */
-    atomic_uint_fast64_t done; /* requests finished, all clients */
+    int warm;         /* this pass first reads every session (the first) */
+    atomic_uint_fast64_t done; /* requests finished in this pass */
     atomic_int stop;           /* set on error or interrupt */
 };
 
@@ -253,6 +257,8 @@ struct replay_client {
     struct store *store;
     unsigned char *readbuf; /* max_bytes, for the objects gets read */
     struct hist hist[STORE_N_OPS - 1];
+    struct hist resp; /* response time per request */
+    uint64_t requests;
     uint64_t gets_found;
     uint64_t placed[3];
     struct store_stats stats;
@@ -302,16 +308,69 @@ static int replay_client_warm(struct replay_client *c)
     return store_stats_get(c->store, &c->stats, 1, &c->err);
 }
 
+/* The end of a request: its response time, then the client thinks. */
+static void replay_request_end(struct replay_client *c, uint64_t t0, int think)
+{
+    uint32_t ms = c->sh->o->think_ms;
+
+    hist_add(&c->resp, pt_now_ns() - t0);
+    c->requests++;
+    if (think && ms) {
+        struct timespec ts = {(time_t)(ms / 1000),
+                              (long)(ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* One operation of the trace on the client's connection. */
+static int replay_op(struct replay_client *c, uint64_t i,
+                     const struct store_trace_req *r)
+{
+    const struct replay_shared *sh = c->sh;
+    const struct store_trace *t = sh->t;
+    struct store_session ss;
+    size_t klen = 0;
+    const char *id = sim_trace_key(t->reader, r->key_id, &klen);
+    int64_t now_ms = STORE_EPOCH_MS + (int64_t)r->time_ms;
+    int ret;
+
+    switch (r->op) {
+    case SIM_GET:
+        ret = store_session_get(c->store, id, klen, &ss, c->readbuf,
+                                t->max_bytes, &c->err);
+        if (ret == 1)
+            c->gets_found++;
+        return ret;
+    case SIM_SET:
+        ret = store_session_set(c->store, id, klen,
+                                sh->payload + replay_slide(i), r->size_bytes,
+                                now_ms, sh->o->max_inactive_s, &c->err);
+        if (ret == 0)
+            c->placed[store_place(sh->cfg, r->size_bytes)]++;
+        return ret;
+    default:
+        return store_session_invalidate(c->store, id, klen, &c->err);
+    }
+}
+
+/*
+ * One pass: the client's requests in trace order, closed loop. A request
+ * starts with an operation that is not a write-back and ends before the
+ * next one starts; between two requests the client thinks. Nothing here
+ * allocates.
+ */
 static void *replay_client_main(void *arg)
 {
     struct replay_client *c = arg;
     struct replay_shared *sh = c->sh;
     const struct store_trace *t = sh->t;
     unsigned k = sh->o->n_clients;
-    struct store_session ss;
-    int ret = 0;
+    uint64_t req_t0 = 0;
+    int ret = 0, open = 0;
 
-    ret = replay_client_warm(c);
+    c->t_start_ns = c->t_end_ns = 0;
+    if (sh->warm)
+        ret = replay_client_warm(c);
     pthread_mutex_lock(&sh->mu);
     sh->n_ready++;
     pthread_cond_broadcast(&sh->cv);
@@ -331,28 +390,16 @@ static void *replay_client_main(void *arg)
             ret = err_set(&c->err, PT_EINTR, "replay interrupted");
             goto out;
         }
-        size_t klen = 0;
-        const char *id = sim_trace_key(t->reader, r->key_id, &klen);
-        int64_t now_ms = STORE_EPOCH_MS + (int64_t)r->time_ms;
-        uint64_t t0 = pt_now_ns();
-        switch (r->op) {
-        case SIM_GET:
-            ret = store_session_get(c->store, id, klen, &ss, c->readbuf,
-                                    t->max_bytes, &c->err);
-            if (ret == 1)
-                c->gets_found++;
-            break;
-        case SIM_SET:
-            ret = store_session_set(
-                c->store, id, klen, sh->payload + replay_slide(i),
-                r->size_bytes, now_ms, sh->o->max_inactive_s, &c->err);
-            if (ret == 0)
-                c->placed[store_place(sh->cfg, r->size_bytes)]++;
-            break;
-        default:
-            ret = store_session_invalidate(c->store, id, klen, &c->err);
-            break;
+        if (open && !r->write_back) {
+            replay_request_end(c, req_t0, 1);
+            open = 0;
         }
+        uint64_t t0 = pt_now_ns();
+        if (!open) {
+            req_t0 = t0;
+            open = 1;
+        }
+        ret = replay_op(c, i, r);
         hist_add(&c->hist[r->op], pt_now_ns() - t0);
         if (ret < 0)
             goto out;
@@ -361,6 +408,8 @@ static void *replay_client_main(void *arg)
             goto out;
         atomic_fetch_add_explicit(&sh->done, 1, memory_order_relaxed);
     }
+    if (open)
+        replay_request_end(c, req_t0, 0);
     c->t_end_ns = pt_now_ns();
     ret = store_stats_get(c->store, &c->stats, 0, &c->err);
 out:
@@ -417,6 +466,22 @@ static unsigned char *replay_payload(uint64_t max_bytes)
     return payload;
 }
 
+struct store_replay {
+    struct replay_shared sh;
+    struct replay_client *cl;
+    unsigned k;
+    struct store *loader;
+    unsigned char *payload;
+    int gate;                           /* the mutex and condition exist */
+    int passes;                         /* passes run, measured or not */
+    unsigned n_rounds;                  /* measured passes */
+    double round_rps[STORE_MAX_ROUNDS]; /* their requests/s */
+    double elapsed_s;                   /* measured passes, summed */
+    uint64_t requests_seen;             /* requests of the measured passes */
+    uint32_t page_size_bytes;
+    uint64_t cache_bytes;
+};
+
 /* Open the clients' connections and read buffers. */
 static int replay_clients_open(struct replay_shared *sh,
                                struct replay_client *cl, unsigned k,
@@ -437,14 +502,17 @@ static int replay_clients_open(struct replay_shared *sh,
     return 0;
 }
 
-/* Start the client threads and open the gate once every client is warm
- * (or abandon the run: go = -1). The gate's mutex must be initialised. */
+/* Start the client threads and open the gate once every client is ready
+ * (or abandon the pass: go = -1). */
 static int replay_clients_start(struct replay_shared *sh,
                                 struct replay_client *cl, unsigned k,
                                 struct pt_err *err)
 {
     int ret = 0;
 
+    sh->n_ready = 0;
+    sh->go = 0;
+    atomic_store(&sh->done, 0);
     for (unsigned i = 0; i < k; i++) {
         if (pthread_create(&cl[i].thread, NULL, replay_client_main, &cl[i]) !=
             0) {
@@ -474,7 +542,7 @@ static double replay_wait(struct replay_shared *sh, struct replay_client *cl,
     uint64_t n_reqs = sh->t->n_reqs, t0, t1;
 
     for (;;) {
-        struct timespec ts = {0, 100 * 1000000L};
+        struct timespec ts = {0, 20 * 1000000L};
         uint64_t done = atomic_load(&sh->done);
         if (o->progress && o->progress(o->progress_ctx, done, n_reqs))
             atomic_store(&sh->stop, 1);
@@ -483,7 +551,8 @@ static double replay_wait(struct replay_shared *sh, struct replay_client *cl,
         nanosleep(&ts, NULL);
     }
     for (unsigned i = 0; i < k; i++) {
-        pthread_join(cl[i].thread, NULL);
+        if (cl[i].started)
+            pthread_join(cl[i].thread, NULL);
         cl[i].started = 0;
     }
     t0 = cl[0].t_start_ns;
@@ -515,35 +584,176 @@ static int replay_status(const struct replay_client *cl, unsigned k,
     return 0;
 }
 
-/* Sum the clients' counters and histograms into res (closing their
- * connections); `all` is STORE_N_OPS zeroed histograms. */
-static void replay_collect(struct replay_client *cl, unsigned k,
-                           struct hist *all, double elapsed_s,
-                           struct store_replay_result *res)
+/* Forget what a warm-up pass counted. */
+static int replay_clients_clear(struct replay_client *cl, unsigned k,
+                                struct pt_err *err)
 {
     for (unsigned i = 0; i < k; i++) {
-        for (int op = 0; op < STORE_N_OPS - 1; op++) {
-            hist_merge(&all[op], &cl[i].hist[op]);
-            hist_merge(&all[STORE_OP_ALL], &cl[i].hist[op]);
+        memset(cl[i].hist, 0, sizeof(cl[i].hist));
+        memset(&cl[i].resp, 0, sizeof(cl[i].resp));
+        cl[i].requests = cl[i].gets_found = 0;
+        memset(cl[i].placed, 0, sizeof(cl[i].placed));
+        if (store_stats_get(cl[i].store, &cl[i].stats, 1, err) < 0)
+            return PT_EIO;
+    }
+    return 0;
+}
+
+void store_replay_close(struct store_replay *r)
+{
+    if (!r)
+        return;
+    if (r->cl) {
+        for (unsigned i = 0; i < r->k; i++) {
+            if (r->cl[i].started)
+                pthread_join(r->cl[i].thread, NULL);
+            store_close(r->cl[i].store);
+            free(r->cl[i].readbuf);
         }
-        res->gets_found += cl[i].gets_found;
-        res->cache_hits += cl[i].stats.cache_hits;
-        res->cache_misses += cl[i].stats.cache_misses;
-        res->busy_retries += cl[i].stats.busy_retries;
-        for (int c = 0; c < 3; c++)
-            res->placed[c] += cl[i].placed[c];
-        store_close(cl[i].store);
-        cl[i].store = NULL;
+    }
+    if (r->gate) {
+        pthread_mutex_destroy(&r->sh.mu);
+        pthread_cond_destroy(&r->sh.cv);
+    }
+    store_close(r->loader);
+    free(r->cl);
+    free(r->payload);
+    free(r);
+}
+
+int store_replay_open(const struct store_trace *t, const char *db_path,
+                      const struct store_config *cfg,
+                      const struct store_replay_opts *o,
+                      struct store_replay **out, struct pt_err *err)
+{
+    struct store_replay *r = pt_calloc(1, sizeof(*r));
+    int ret;
+
+    *out = NULL;
+    if (!r)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    r->k = o->n_clients ? o->n_clients : 1;
+    r->page_size_bytes = cfg->page_size_bytes;
+    r->cache_bytes = cfg->cache_bytes;
+    r->payload = replay_payload(t->max_bytes);
+    r->cl = pt_calloc(r->k, sizeof(*r->cl));
+    if (!r->payload || !r->cl) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto fail;
+    }
+    r->sh.t = t;
+    r->sh.db_path = db_path;
+    r->sh.cfg = cfg;
+    r->sh.o = o;
+    r->sh.payload = r->payload;
+    atomic_init(&r->sh.done, 0);
+    atomic_init(&r->sh.stop, 0);
+    if ((ret = store_create(db_path, cfg, &r->loader, err)) < 0 ||
+        (ret = replay_load(r->loader, t, &r->sh, err)) < 0 ||
+        (ret = replay_clients_open(&r->sh, r->cl, r->k, err)) < 0)
+        goto fail;
+    if (pthread_mutex_init(&r->sh.mu, NULL) != 0 ||
+        pthread_cond_init(&r->sh.cv, NULL) != 0) {
+        ret = err_set(err, PT_EINTERNAL, "cannot create a mutex");
+        goto fail;
+    }
+    r->gate = 1;
+    *out = r;
+    return 0;
+fail:
+    store_replay_close(r);
+    return ret;
+}
+
+int store_replay_pass(struct store_replay *r, int measured, double *rps,
+                      struct pt_err *err)
+{
+    uint64_t requests = 0;
+    double elapsed_s;
+    int ret;
+
+    r->sh.warm = r->passes == 0;
+    r->passes++;
+    if ((ret = replay_clients_start(&r->sh, r->cl, r->k, err)) < 0) {
+        replay_wait(&r->sh, r->cl, r->k);
+        return ret;
+    }
+    elapsed_s = replay_wait(&r->sh, r->cl, r->k);
+    if ((ret = replay_status(r->cl, r->k, err)) < 0)
+        return ret;
+    if (!measured)
+        return replay_clients_clear(r->cl, r->k, err) < 0
+                   ? err_set(err, PT_EIO, "cannot reset counters")
+                   : 0;
+    for (unsigned i = 0; i < r->k; i++)
+        requests += r->cl[i].requests;
+    /* the clients' counts grow by one pass each time */
+    uint64_t per_pass = requests - r->requests_seen;
+    r->requests_seen = requests;
+    double v = elapsed_s > 0 ? (double)per_pass / elapsed_s : 0.0;
+    if (r->n_rounds < STORE_MAX_ROUNDS)
+        r->round_rps[r->n_rounds] = v;
+    r->n_rounds++;
+    r->elapsed_s += elapsed_s;
+    if (rps)
+        *rps = v;
+    return 0;
+}
+
+int store_replay_finish(struct store_replay *r, struct store_replay_result *res,
+                        struct pt_err *err)
+{
+    struct hist *all = pt_calloc(STORE_N_OPS + 1, sizeof(*all));
+    struct hist *resp;
+    unsigned rounds = r->n_rounds ? r->n_rounds : 1;
+
+    memset(res, 0, sizeof(*res));
+    if (!all)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    resp = &all[STORE_N_OPS];
+    res->page_size_bytes = r->page_size_bytes;
+    res->cache_bytes = r->cache_bytes;
+    res->n_clients = r->k;
+    res->think_ms = r->sh.o->think_ms;
+    res->warmup_sessions = r->sh.t->n_keys;
+    for (unsigned i = 0; i < r->k; i++) {
+        struct replay_client *c = &r->cl[i];
+        for (int op = 0; op < STORE_N_OPS - 1; op++) {
+            hist_merge(&all[op], &c->hist[op]);
+            hist_merge(&all[STORE_OP_ALL], &c->hist[op]);
+        }
+        hist_merge(resp, &c->resp);
+        res->requests += c->requests;
+        res->gets_found += c->gets_found;
+        res->cache_hits += c->stats.cache_hits;
+        res->cache_misses += c->stats.cache_misses;
+        res->busy_retries += c->stats.busy_retries;
+        for (int col = 0; col < 3; col++)
+            res->placed[col] += c->placed[col];
     }
     for (int op = 0; op < STORE_N_OPS; op++)
         hist_summary(&all[op], &res->latency[op]);
-    res->ops = all[STORE_OP_ALL].count;
-    res->elapsed_s = elapsed_s;
-    res->ops_per_s =
-        res->elapsed_s > 0 ? (double)res->ops / res->elapsed_s : 0.0;
+    hist_summary(resp, &res->response);
+    res->elapsed_s = r->elapsed_s;
+    res->ops_per_s = res->elapsed_s > 0
+                         ? (double)all[STORE_OP_ALL].count / res->elapsed_s
+                         : 0.0;
+    res->requests_per_s =
+        res->elapsed_s > 0 ? (double)res->requests / res->elapsed_s : 0.0;
+    /* one round's worth (the mean over the measured rounds) */
+    res->ops = all[STORE_OP_ALL].count / rounds;
+    res->requests /= rounds;
+    res->gets_found /= rounds;
+    for (int col = 0; col < 3; col++)
+        res->placed[col] /= rounds;
     if (res->cache_hits + res->cache_misses > 0)
         res->cache_hit_ratio = (double)res->cache_hits /
                                (double)(res->cache_hits + res->cache_misses);
+    res->n_rounds =
+        r->n_rounds < STORE_MAX_ROUNDS ? r->n_rounds : STORE_MAX_ROUNDS;
+    memcpy(res->round_rps, r->round_rps, sizeof(res->round_rps));
+    free(all);
+    return store_space_get(r->loader, &res->space, 1, err);
 }
 
 int store_replay_run(const struct store_trace *t, const char *db_path,
@@ -551,72 +761,16 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
                      const struct store_replay_opts *o,
                      struct store_replay_result *res, struct pt_err *err)
 {
-    struct replay_shared sh;
-    struct replay_client *cl = NULL;
-    struct store *loader = NULL;
-    unsigned char *payload;
-    unsigned k = o->n_clients ? o->n_clients : 1;
-    int gate = 0, ret = 0;
-    double elapsed_s;
-    struct hist *all = NULL;
+    struct store_replay *r = NULL;
+    int ret;
 
     memset(res, 0, sizeof(*res));
-    memset(&sh, 0, sizeof(sh));
     res->page_size_bytes = cfg->page_size_bytes;
     res->cache_bytes = cfg->cache_bytes;
-    res->n_clients = k;
-
-    payload = replay_payload(t->max_bytes);
-    cl = pt_calloc(k, sizeof(*cl));
-    all = pt_calloc(STORE_N_OPS, sizeof(*all));
-    if (!payload || !cl || !all) {
-        ret = err_set(err, PT_EINTERNAL, "out of memory");
-        goto out;
-    }
-    sh.t = t;
-    sh.db_path = db_path;
-    sh.cfg = cfg;
-    sh.o = o;
-    sh.payload = payload;
-    atomic_init(&sh.done, 0);
-    atomic_init(&sh.stop, 0);
-
-    if ((ret = store_create(db_path, cfg, &loader, err)) < 0)
-        goto out;
-    if ((ret = replay_load(loader, t, &sh, err)) < 0)
-        goto out;
-    res->warmup_sessions = t->n_keys;
-    if ((ret = replay_clients_open(&sh, cl, k, err)) < 0)
-        goto out;
-    if (pthread_mutex_init(&sh.mu, NULL) != 0 ||
-        pthread_cond_init(&sh.cv, NULL) != 0) {
-        ret = err_set(err, PT_EINTERNAL, "cannot create a mutex");
-        goto out;
-    }
-    gate = 1;
-    if ((ret = replay_clients_start(&sh, cl, k, err)) < 0)
-        goto out;
-    elapsed_s = replay_wait(&sh, cl, k);
-    if ((ret = replay_status(cl, k, err)) < 0)
-        goto out;
-    replay_collect(cl, k, all, elapsed_s, res);
-    ret = store_space_get(loader, &res->space, 1, err);
-out:
-    if (cl) {
-        for (unsigned i = 0; i < k; i++) {
-            if (cl[i].started)
-                pthread_join(cl[i].thread, NULL);
-            store_close(cl[i].store);
-            free(cl[i].readbuf);
-        }
-    }
-    if (gate) {
-        pthread_mutex_destroy(&sh.mu);
-        pthread_cond_destroy(&sh.cv);
-    }
-    store_close(loader);
-    free(cl);
-    free(all);
-    free(payload);
+    res->n_clients = o->n_clients ? o->n_clients : 1;
+    if ((ret = store_replay_open(t, db_path, cfg, o, &r, err)) == 0 &&
+        (ret = store_replay_pass(r, 1, NULL, err)) == 0)
+        ret = store_replay_finish(r, res, err);
+    store_replay_close(r);
     return ret;
 }

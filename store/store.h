@@ -240,7 +240,10 @@ struct store_trace_req {
     uint64_t time_ms;
     uint64_t key_id;
     uint32_t size_bytes;
-    uint8_t op; /* enum sim_op */
+    uint8_t op;         /* enum sim_op */
+    uint8_t write_back; /* a set that writes back the session the request
+                           before it (a get of the same key) read: the
+                           two are one application request */
 };
 
 /*
@@ -273,12 +276,18 @@ struct store_replay_opts {
     int32_t max_inactive_s; /* MAXINACTIVETIME written (default 1800) */
     int ack_fd;             /* >= 0: after each committed set/del append
                                "INDEX,OP,KEY,SIZE\n" with write(2) */
-    /* Called about every 100 ms from the calling thread with the number of
-     * requests done; a nonzero return stops the replay (PT_EINTR). */
+    /* Called about every 20 ms from the calling thread with the number of
+     * trace operations done in the pass; a nonzero return stops the
+     * replay (PT_EINTR). */
     int (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    uint32_t think_ms; /* each client's think time after a request (closed
+                          loop, like the article's stress tool); 0 = none */
 };
 void store_replay_opts_init(struct store_replay_opts *o);
+
+/* At most this many measured rounds per page size (store_plan.rounds). */
+#define STORE_MAX_ROUNDS 100
 
 struct store_replay_result {
     uint32_t page_size_bytes;
@@ -295,6 +304,21 @@ struct store_replay_result {
     uint64_t busy_retries;
     uint64_t placed[3];       /* sets by column SMALL, MEDIUM, LARGE */
     struct store_space space; /* measured after the replay */
+    /* Requests, as the application sees them: a get and the set writing
+     * the session back are one request (store_trace_req.write_back). */
+    uint64_t requests;             /* per round */
+    double requests_per_s;         /* all measured rounds: requests / s */
+    struct store_latency response; /* response time per request, us */
+    uint32_t think_ms;
+    /* Rounds (store_plan_run): ops, requests, gets_found and placed count
+     * one round (the mean over the measured rounds); the rates, latencies
+     * and cache counters cover every measured round. */
+    unsigned n_rounds;
+    double round_rps[STORE_MAX_ROUNDS]; /* requests/s of each round */
+    /* This page size against the plan's first one: the mean of the
+     * per-round relative differences rps_i / rps_first - 1 and its 95 %
+     * Student t interval (lo = hi = mean with fewer than 2 rounds). */
+    double diff_mean, diff_lo, diff_hi;
 };
 
 /*
@@ -311,6 +335,25 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
                      const struct store_config *cfg,
                      const struct store_replay_opts *o,
                      struct store_replay_result *res, struct pt_err *err);
+
+/*
+ * The same in steps, so several stores can be measured in interleaved
+ * rounds (plan.c): open creates, loads and warms the store and the
+ * clients' connections (t, cfg and o are borrowed until close); each pass
+ * replays the whole trace once, measured or not (an unmeasured pass is a
+ * warm-up: its counts are dropped), and gives its requests/s; finish sums
+ * the measured passes into *res and measures the file. Close accepts NULL.
+ */
+struct store_replay;
+int store_replay_open(const struct store_trace *t, const char *db_path,
+                      const struct store_config *cfg,
+                      const struct store_replay_opts *o,
+                      struct store_replay **out, struct pt_err *err);
+int store_replay_pass(struct store_replay *r, int measured, double *rps,
+                      struct pt_err *err);
+int store_replay_finish(struct store_replay *r, struct store_replay_result *res,
+                        struct pt_err *err);
+void store_replay_close(struct store_replay *r);
 
 /* ---- a plan of replays and its results (plan.c, plan_json.c) ---------- */
 
@@ -348,6 +391,19 @@ struct store_plan {
                                  each) */
     enum store_lob_io lob_io; /* LOB area I/O (engines whose out-of-line
                                  data bypasses the buffer pool) */
+    uint32_t think_ms;        /* clients' think time per request */
+    /* Measurement (pagetune-replay(1), ROUNDS): every store is created and
+     * warmed up (warmup_rounds unmeasured passes), then measured in rounds
+     * that replay the trace once per page size, in plan order on odd
+     * rounds and in reverse on even ones (A B B A ...). */
+    unsigned warmup_rounds; /* default 1 */
+    unsigned rounds;        /* default 5; with budget_s the most rounds */
+    double budget_s;        /* 0: exactly `rounds` rounds; else stop once
+                               every interval is tight (half-width below
+                               tight_rel of the first page size's rate,
+                               at least 3 rounds) or before a round
+                               would pass budget_s seconds since start */
+    double tight_rel;       /* default 0.02 */
     /* Hooks (each may be NULL), called from the calling thread with ctx:
      * `ready` once the trace is loaded and the directory exists;
      * `page_begin` / `page_end` around each page size (page_end gets NULL
@@ -356,6 +412,15 @@ struct store_plan {
     void (*page_begin)(void *ctx, uint32_t page_size_bytes, uint64_t n_reqs);
     int (*progress)(void *ctx, uint64_t done, uint64_t total);
     void (*page_end)(void *ctx, const struct store_replay_result *r);
+    /* `setup` before a page size's store is created, loaded and warmed
+     * up (its warm-up passes report through `progress`); `round_begin`
+     * before each measured round (1-based; `max` rounds at most), whose
+     * passes report through `progress`. With rounds, `page_begin` and
+     * `page_end` come in pairs at the end, as each page size's result is
+     * summed up (page_end gets NULL once if the plan failed). */
+    void (*setup)(void *ctx, uint32_t page_size_bytes, uint64_t n_reqs);
+    void (*round_begin)(void *ctx, unsigned round, unsigned max,
+                        uint64_t n_reqs);
     void *ctx;
 };
 
@@ -370,6 +435,14 @@ struct store_plan_result {
     unsigned n_clients;
     enum store_sync sync;
     size_t n_results; /* page sizes replayed, in plan order */
+    enum store_lob_io lob_io;
+    uint32_t think_ms;
+    unsigned warmup_rounds;
+    unsigned n_rounds; /* measured rounds run */
+    double budget_s;   /* 0: none */
+    double tight_rel;  /* the stopping rule's half-width */
+    double elapsed_s;  /* the whole plan, wall clock */
+    char stopped[16];  /* why rounds stopped: "rounds", "tight", "budget" */
     struct store_replay_result results[STORE_MAX_PAGE_SIZES];
     char *store_paths[STORE_MAX_PAGE_SIZES]; /* owned; NULL unless kept */
 };
@@ -406,6 +479,16 @@ int store_plan_result_from_json(struct store_plan_result *res,
 const struct store_replay_result *
 store_plan_result_find(const struct store_plan_result *res,
                        uint32_t page_size_bytes);
+
+/*
+ * The mean of x[0..n) and its 95 % confidence interval from Student's t
+ * with n - 1 degrees of freedom: mean +- t * s / sqrt(n). With n < 2 the
+ * interval is the mean itself (and 0 is returned; 1 with an interval).
+ */
+int store_mean_ci95(const double *x, unsigned n, double *mean, double *lo,
+                    double *hi);
+/* Student's t quantile 0.975 for df degrees of freedom (df >= 1). */
+double store_t975(unsigned df);
 
 /* "off", "normal", "full", and back (-1: unknown). */
 const char *store_sync_name(enum store_sync s);
