@@ -1,83 +1,124 @@
 #!/usr/bin/env bash
 # replay_article.sh — the founding article's experiment (seeds/000: 4000-,
 # 10000- and 30000-byte session objects at 4K/8K/16K/32K pages, Table 6)
-# replayed on the built-in SQLite session store. Prints, per workload and
-# page size, the median over REPS runs of ops/s and its ratio to 4K, get and
-# set latency, cache hit ratio and overflow pages, next to the article's
-# +14..15 %. Ratios only: the machine is shared and noisy.
+# replayed on the built-in session store with an engine's storage semantics
+# (default db2: objects DB2 places out of the row live in the LOB area,
+# outside the page cache; docs/models.md#replay).
 #
-#   bench/replay_article.sh [PAGETUNE] [CACHE] [REPS] [REQUESTS] [SESSIONS] [GETS]
-#   defaults:               build/pagetune 2M  3      20000      2000       0.5
+#   bench/replay_article.sh [PAGETUNE] [CACHE] [RUNS] [REQUESTS] [SESSIONS]
+#                           [ROUNDS] [ENGINE]
+#   defaults:               build/pagetune 2M 5 5000 1000 5 db2
 #
-# Workloads: `pagetune workload --profile article-4k|10k|30k` when those
-# profiles exist; otherwise a generated trace with the same shape as the
-# article's stress test (every request reads its session and writes it
-# back: GETS = 0.5 get, the rest set, uniform over SESSIONS sessions, fixed size).
-# Page sizes run in a different order each repetition (forward, reverse,
-# ...) so drift of the machine does not favour one size.
+# Workload: the article's stress test — every request reads its session and
+# writes it back (a get and a set of the same key, one request), uniform
+# over SESSIONS sessions, fixed object size. Each run is one `pagetune
+# replay`: a warm-up pass per page size, then ROUNDS interleaved rounds;
+# the replay gives each page size's requests/s against 4K with a 95 %
+# Student t interval over the rounds. The script adds, from the same rounds,
+# each page size against the inflection (the smallest page whose rows hold
+# the object: 8K, 16K, 32K) and checks, per run:
+#   step  the first page size whose interval against 4K lies wholly above
+#         zero is the inflection;
+#   flat  no page size past the inflection is worse than it by more than
+#         the interval (the upper end of its interval against the
+#         inflection is >= 0).
+# Prints one line per run, object size and page size, then the verdicts.
 set -euo pipefail
 PAGETUNE=${1:-build/pagetune}
 CACHE=${2:-2M}
-REPS=${3:-3}
-REQ=${4:-20000}
-SESS=${5:-2000}
-GETS=${6:-0.5}
-# Profiles from this source tree unless the caller points elsewhere.
+RUNS=${3:-5}
+REQ=${4:-5000}
+SESS=${5:-1000}
+ROUNDS=${6:-5}
+ENGINE=${7:-db2}
 export PAGETUNE_DATA_DIR=${PAGETUNE_DATA_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 W=$(mktemp -d /tmp/pt-article.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 
 for size in 4000 10000 30000; do
-    name=article-$((size / 1000))k
-    if "$PAGETUNE" workload --profile "$name" --requests "$REQ" --seed 1 \
-        -o "$W/$size.csv" 2>/dev/null; then
-        echo "workload $name: from profile" >&2
-    else
-        awk -v n="$REQ" -v keys="$SESS" -v size="$size" -v g="$GETS" 'BEGIN {
-            print "time_ms,op,key,size"; srand(1)
-            for (i = 0; i < n; i++)
-                printf "%d,%s,%04dh6aTb2u9DkMzIiNQy5V,%d\n", i,
-                    (rand() < g) ? "get" : "set", int(rand() * keys), size
-        }' >"$W/$size.csv"
-        echo "workload $name: generated ($GETS get, rest set, $SESS sessions)" >&2
-    fi
+    awk -v n="$REQ" -v keys="$SESS" -v size="$size" 'BEGIN {
+        print "time_ms,op,key,size"; srand(1)
+        for (i = 0; i < n; i++) {
+            k = int(rand() * keys)
+            printf "%d,get,%06dh6aTb2u9DkMzIiNQy5V,%d\n", i, k, size
+            printf "%d,set,%06dh6aTb2u9DkMzIiNQy5V,%d\n", i, k, size
+        }
+    }' >"$W/$size.csv"
 done
 
-for size in 4000 10000 30000; do
-    for r in $(seq 1 "$REPS"); do
-        if [ $((r % 2)) -eq 1 ]; then order=4K,8K,16K,32K; else order=32K,16K,8K,4K; fi
+for r in $(seq 1 "$RUNS"); do
+    for size in 4000 10000 30000; do
         "$PAGETUNE" replay -q --json --trace "$W/$size.csv" --cache "$CACHE" \
-            --page-size "$order" -o "$W/r-$size-$r.json"
+            --engine "$ENGINE" --page-size 4K,8K,16K,32K --rounds "$ROUNDS" \
+            -o "$W/r-$size-$r.json"
     done
 done
 
-python3 - "$W" "$REPS" "$CACHE" <<'EOF'
-import json, statistics, sys
-w, reps, cache = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+python3 - "$W" "$RUNS" "$CACHE" "$ENGINE" <<'EOF'
+import json, math, statistics, sys
+w, runs, cache, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 inflection = {4000: 8192, 10000: 16384, 30000: 32768}
 article = {4000: 15, 10000: 14, 30000: 14}  # Table 6, % requests/s
-print(f"cache {cache} per connection (equal bytes at every page size), "
-      f"median of {reps} runs")
-print(f"{'object':>7} {'page':>5} {'ops/s':>8} {'vs 4K':>7} {'get us':>7} "
-      f"{'set us':>7} {'hit':>6} {'overflow':>8}  article")
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+
+def ci(xs):
+    n = len(xs)
+    m = statistics.mean(xs)
+    if n < 2:
+        return m, m, m
+    t = T975[n - 2] if n - 2 < len(T975) else 1.96
+    h = t * statistics.stdev(xs) / math.sqrt(n)
+    return m, m - h, m + h
+
+print(f"engine {engine}, cache {cache} per connection, {runs} runs; "
+      "requests/s; intervals are 95 % over the rounds")
+print(f"{'run':>3} {'object':>6} {'page':>5} {'req/s':>8} "
+      f"{'vs 4K [95% interval]':>26} {'vs inflection':>26} {'resp us':>8} "
+      f"{'p95 us':>7} {'lob':>5} {'ovf':>5}")
+ok = {"step": 0, "flat": 0}
+fails = []
+steps = {s: [] for s in inflection}
+for r in range(1, runs + 1):
+    for size in (4000, 10000, 30000):
+        doc = json.load(open(f"{w}/r-{size}-{r}.json"))
+        res = {x["page_size"]: x for x in doc["results"]}
+        inf = inflection[size]
+        first_up = None
+        flat = True
+        for ps in sorted(res):
+            x = res[ps]
+            v = x["vs_first"]
+            if first_up is None and ps != 4096 and v["lo"] > 0:
+                first_up = ps
+            rel = [a / b - 1 for a, b in zip(x["rounds_rps"],
+                                             res[inf]["rounds_rps"])]
+            m, lo, hi = ci(rel)
+            if ps > inf and hi < 0:
+                flat = False
+            if ps == inf:
+                steps[size].append(v["mean"])
+            print(f"{r:>3} {size:>6} {ps // 1024:>4}K {x['requests_per_s']:>8.0f} "
+                  f"{v['mean'] * 100:>+7.1f}% [{v['lo'] * 100:+6.1f},{v['hi'] * 100:+6.1f}] "
+                  f"{m * 100:>+7.1f}% [{lo * 100:+6.1f},{hi * 100:+6.1f}] "
+                  f"{x['response_us']['mean']:>8.1f} {x['response_us']['p95']:>7.1f} "
+                  f"{x['lob_records']:>5} {x['overflow_pages']:>5}")
+        step = first_up == inf
+        ok["step"] += step
+        ok["flat"] += flat
+        if not step:
+            fails.append(f"run {r} {size} B: first significant step up at "
+                         f"{(first_up or 0) // 1024}K, not {inf // 1024}K")
+        if not flat:
+            fails.append(f"run {r} {size} B: a page past {inf // 1024}K is "
+                         "worse than it beyond its interval")
+n = runs * 3
+print(f"step up exactly at the inflection: {ok['step']}/{n}; "
+      f"flat past it: {ok['flat']}/{n}")
 for size in (4000, 10000, 30000):
-    runs = [json.load(open(f"{w}/r-{size}-{r}.json"))["results"]
-            for r in range(1, reps + 1)]
-    by = {}
-    for res in runs:
-        for x in res:
-            by.setdefault(x["page_size"], []).append(x)
-    med = lambda ps, f: statistics.median(f(x) for x in by[ps])
-    base = med(4096, lambda x: x["ops_per_s"])
-    for ps in sorted(by):
-        ops = med(ps, lambda x: x["ops_per_s"])
-        note = ""
-        if ps == inflection[size]:
-            note = f"inflection; Table 6: +{article[size]} %"
-        print(f"{size:>7} {ps // 1024:>4}K {ops:>8.0f} "
-              f"{(ops / base - 1) * 100:>+6.1f}% "
-              f"{med(ps, lambda x: x['latency_by_op_us']['get']['mean']):>7.1f} "
-              f"{med(ps, lambda x: x['latency_by_op_us']['set']['mean']):>7.1f} "
-              f"{med(ps, lambda x: x['cache_hit_ratio']):>6.3f} "
-              f"{med(ps, lambda x: x['overflow_pages']):>8.0f}  {note}")
+    s = steps[size]
+    print(f"{size} B: step at {inflection[size] // 1024}K, "
+          f"{min(s) * 100:+.1f}..{max(s) * 100:+.1f} % over {len(s)} runs "
+          f"(article Table 6: +{article[size]} %)")
+for f in fails:
+    print("MISS:", f)
 EOF

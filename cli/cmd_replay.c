@@ -20,7 +20,9 @@
 static const char *const usage[] = {
     "pagetune replay --trace FILE [--page-size LIST] [--cache BYTES] "
     "[--store-dir DIR] [--keep] [--clients K] [--sync LEVEL] [-o FILE] "
-    "[--format table|json|csv]",
+    "[--format table|json|csv] [--lob-io cached|direct] [--think-ms MS] "
+    "[--rounds K] [--warmup-rounds W] [--budget SECONDS]",
+    "pagetune replay --check STORE",
     NULL,
 };
 
@@ -30,7 +32,12 @@ static const char description[] =
     "names, replay the trace and measure ops/s, latency p50/p95/p99 per\n"
     "operation, the page-cache hit ratio, overflow pages (dbstat) and the\n"
     "database size. Every page size gets the same cache BYTES, so page size\n"
-    "is compared at equal memory.";
+    "is compared at equal memory. The store follows the engine's storage\n"
+    "semantics: with db2, objects placed in MEDIUM/LARGE live in a LOB area\n"
+    "outside the page cache; with sqlite, in overflow pages. A request is\n"
+    "a get and the set writing the session back; after a warm-up, rounds\n"
+    "replay the trace once per page size (A B B A ...) and give requests/s\n"
+    "and its 95% interval against the first page size.";
 
 enum {
     OPT_TRACE = CLI_OPT_FIRST_CUSTOM,
@@ -43,6 +50,12 @@ enum {
     OPT_ENGINE,
     OPT_ACK_LOG,
     OPT_MAX_STORE,
+    OPT_LOB_IO,
+    OPT_THINK_MS,
+    OPT_ROUNDS,
+    OPT_WARMUP_ROUNDS,
+    OPT_BUDGET,
+    OPT_CHECK,
 };
 
 static const struct cli_option opts[] = {
@@ -74,6 +87,23 @@ static const struct cli_option opts[] = {
     {"max-store", 0, required_argument, OPT_MAX_STORE, "BYTES",
      "let a store grow to at most BYTES; a write past it fails like a full "
      "disk (default: no limit)"},
+    /* measurement and the engine's storage semantics (issue 16) */
+    {"lob-io", 0, required_argument, OPT_LOB_IO, "MODE",
+     "LOB area I/O with DB2 semantics: cached (through the OS file cache, "
+     "as an SMS table space) or direct (O_DIRECT) (default: cached)"},
+    {"think-ms", 0, required_argument, OPT_THINK_MS, "MS",
+     "each client's think time after a request, closed loop (default: 0)"},
+    {"rounds", 'r', required_argument, OPT_ROUNDS, "K",
+     "measured rounds, each replaying the trace once per page size; with "
+     "--budget the most rounds (default: 5)"},
+    {"warmup-rounds", 0, required_argument, OPT_WARMUP_ROUNDS, "W",
+     "unmeasured passes per page size before the rounds (default: 1)"},
+    {"budget", 'b', required_argument, OPT_BUDGET, "SECONDS",
+     "run rounds until every interval's half-width is below 2% or the "
+     "next round would pass SECONDS (default: none, exactly --rounds)"},
+    {"check", 0, required_argument, OPT_CHECK, "STORE",
+     "check a kept store file instead of replaying: PRAGMA integrity_check "
+     "and the LOB area's records (exit 0 or 65)"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -85,6 +115,7 @@ static const struct cli_option opts[] = {
 struct replay_args {
     struct store_plan plan; /* what to replay */
     uint64_t clients;
+    const char *check; /* --check STORE */
 };
 
 /* ---- progress and notes ------------------------------------------------- */
@@ -95,6 +126,9 @@ struct replay_ui {
     uint64_t cache_bytes; /* for the opening note */
     struct cli_progress pg;
     char label[64];
+    int bar;       /* pg is drawn */
+    uint64_t base; /* operations of the round's earlier passes */
+    uint64_t last; /* the last count reported */
 };
 
 static void on_ready(void *ctx, const struct store_trace *t)
@@ -111,14 +145,44 @@ static void on_ready(void *ctx, const struct store_trace *t)
              pt_size_format(ui->cache_bytes, sz, sizeof(sz)));
 }
 
-static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
+static void on_setup(void *ctx, uint32_t page_size, uint64_t n_reqs)
 {
     struct replay_ui *ui = ctx;
     char sz[32];
 
-    snprintf(ui->label, sizeof(ui->label), "replay %s",
+    if (ui->bar)
+        cli_progress_done(&ui->pg);
+    snprintf(ui->label, sizeof(ui->label), "warm-up %s",
              pt_size_format(page_size, sz, sizeof(sz)));
     cli_progress_init(&ui->pg, ui->c, ui->label, n_reqs);
+    ui->bar = 1;
+}
+
+/* A round's passes report operations of one page size at a time: the bar
+ * adds them up over the round. */
+static void on_round_begin(void *ctx, unsigned round, unsigned max,
+                           uint64_t n_reqs)
+{
+    struct replay_ui *ui = ctx;
+
+    if (ui->bar)
+        cli_progress_done(&ui->pg);
+    snprintf(ui->label, sizeof(ui->label), "round %u/%u", round, max);
+    cli_progress_init(&ui->pg, ui->c, ui->label, n_reqs);
+    ui->bar = 1;
+    ui->base = 0;
+    ui->last = 0;
+}
+
+static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
+{
+    struct replay_ui *ui = ctx;
+
+    (void)page_size;
+    (void)n_reqs;
+    if (ui->bar)
+        cli_progress_done(&ui->pg);
+    ui->bar = 0;
 }
 
 static int on_progress(void *ctx, uint64_t done, uint64_t total)
@@ -126,7 +190,10 @@ static int on_progress(void *ctx, uint64_t done, uint64_t total)
     struct replay_ui *ui = ctx;
 
     (void)total;
-    cli_progress_update(&ui->pg, done);
+    if (done < ui->last) /* the next page size's pass of the round */
+        ui->base += ui->last;
+    ui->last = done;
+    cli_progress_update(&ui->pg, ui->base + done);
     return cli_interrupted();
 }
 
@@ -135,12 +202,17 @@ static void on_page_end(void *ctx, const struct store_replay_result *r)
     struct replay_ui *ui = ctx;
     char sz[32];
 
-    cli_progress_done(&ui->pg);
+    if (ui->bar)
+        cli_progress_done(&ui->pg);
+    ui->bar = 0;
     if (r)
-        cli_note(ui->c, "%s: %.0f ops/s, hit ratio %.4f, %llu overflow pages",
+        cli_note(ui->c,
+                 "%s: %.0f requests/s, %.0f ops/s, hit ratio %.4f, %llu "
+                 "overflow pages, %llu LOB records",
                  pt_size_format(r->page_size_bytes, sz, sizeof(sz)),
-                 r->ops_per_s, r->cache_hit_ratio,
-                 (unsigned long long)r->space.overflow_pages);
+                 r->requests_per_s, r->ops_per_s, r->cache_hit_ratio,
+                 (unsigned long long)r->space.overflow_pages,
+                 (unsigned long long)r->space.lob_records);
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -151,27 +223,35 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
     const struct store_replay_result *r = &res->results[i];
     const struct store_latency *l = &r->latency[STORE_OP_ALL];
     uint64_t sets = r->placed[0] + r->placed[1] + r->placed[2];
-    double first = res->results[0].ops_per_s;
     char sz[32];
 
     out_table_add_row(t);
     out_table_setf(t, 0, "%s", pt_size_format(r->page_size_bytes, sz, 32));
     out_table_setf(t, 1, "%llu", (unsigned long long)r->ops);
     out_table_setf(t, 2, "%.0f", r->ops_per_s);
-    if (i == 0 || first <= 0)
-        out_table_setf(t, 3, "-");
+    out_table_setf(t, 3, "%.0f", r->requests_per_s);
+    /* requests/s against the first page size: mean of the rounds' ratios
+     * and its 95 % interval (pagetune-replay(1), ROUNDS) */
+    if (i == 0)
+        out_table_setf(t, 4, "-");
+    else if (r->n_rounds < 2)
+        out_table_setf(t, 4, "%+.1f%%", r->diff_mean * 100);
     else
-        out_table_setf(t, 3, "%+.1f%%", (r->ops_per_s / first - 1) * 100);
-    out_table_setf(t, 4, "%.1f", l->p50_us);
-    out_table_setf(t, 5, "%.1f", l->p95_us);
-    out_table_setf(t, 6, "%.1f", l->p99_us);
-    out_table_setf(t, 7, "%.4f", r->cache_hit_ratio);
-    out_table_setf(t, 8, "%llu", (unsigned long long)r->space.overflow_pages);
-    out_table_setf(t, 9, "%llu", (unsigned long long)r->space.db_bytes);
+        out_table_setf(t, 4, "%+.1f%% [%+.1f, %+.1f]", r->diff_mean * 100,
+                       r->diff_lo * 100, r->diff_hi * 100);
+    out_table_setf(t, 5, "%.1f", r->response.mean_us);
+    out_table_setf(t, 6, "%.1f", r->response.p95_us);
+    out_table_setf(t, 7, "%.1f", l->p50_us);
+    out_table_setf(t, 8, "%.1f", l->p95_us);
+    out_table_setf(t, 9, "%.1f", l->p99_us);
+    out_table_setf(t, 10, "%.4f", r->cache_hit_ratio);
+    out_table_setf(t, 11, "%llu", (unsigned long long)r->space.overflow_pages);
+    out_table_setf(t, 12, "%llu", (unsigned long long)r->space.lob_records);
+    out_table_setf(t, 13, "%llu", (unsigned long long)r->space.db_bytes);
     if (sets == 0)
-        out_table_setf(t, 10, "-");
+        out_table_setf(t, 14, "-");
     else
-        out_table_setf(t, 10, "S %.0f%% M %.0f%% L %.0f%%",
+        out_table_setf(t, 14, "S %.0f%% M %.0f%% L %.0f%%",
                        100.0 * (double)r->placed[0] / (double)sets,
                        100.0 * (double)r->placed[1] / (double)sets,
                        100.0 * (double)r->placed[2] / (double)sets);
@@ -181,21 +261,24 @@ static int write_table(FILE *fp, enum out_format fmt,
                        const struct store_plan_result *res, struct pt_err *err)
 {
     static const char *const headers[] = {
-        ">page",     ">ops",      ">ops/s",   ">vs first",
-        ">p50 us",   ">p95 us",   ">p99 us",  ">hit ratio",
-        ">overflow", ">db bytes", "placement"};
+        ">page",           ">ops",      ">ops/s",       ">req/s",
+        ">req/s vs first", ">resp us",  ">resp p95 us", ">p50 us",
+        ">p95 us",         ">p99 us",   ">hit ratio",   ">overflow",
+        ">lob recs",       ">db bytes", "placement"};
     struct out_table t;
     char sz[32];
     int ret;
 
-    if ((ret = out_table_init(&t, 11, headers)) < 0)
+    if ((ret = out_table_init(&t, 15, headers)) < 0)
         return err_set(err, ret, "out of memory");
-    out_table_set_title(&t,
-                        "replay of %s: cache %s per connection, %llu "
-                        "client(s), synchronous=%s",
-                        res->trace, pt_size_format(res->cache_bytes, sz, 32),
-                        (unsigned long long)res->n_clients,
-                        store_sync_name(res->sync));
+    out_table_set_title(
+        &t,
+        "replay of %s: engine %s, cache %s per connection, "
+        "%llu client(s), think %u ms, synchronous=%s, "
+        "%u round(s) (%s)",
+        res->trace, res->engine, pt_size_format(res->cache_bytes, sz, 32),
+        (unsigned long long)res->n_clients, res->think_ms,
+        store_sync_name(res->sync), res->n_rounds, res->stopped);
     for (size_t i = 0; i < res->n_results; i++)
         table_row(&t, res, i);
     ret = out_table_write(&t, fmt, fp, err);
@@ -228,6 +311,8 @@ static int write_results(const struct cli_common *c,
 }
 
 /* ---- options ------------------------------------------------------------ */
+
+static int parse_measure_opt(int id, const char *arg, struct replay_args *a);
 
 static int parse_opt(int id, const char *arg, struct replay_args *a)
 {
@@ -297,6 +382,71 @@ static int parse_opt(int id, const char *arg, struct replay_args *a)
         }
         return 0;
     default:
+        return parse_measure_opt(id, arg, a);
+    }
+}
+
+/* A whole number lo..hi for option `name`, or a usage error. */
+static int parse_count(const char *arg, const char *name, uint64_t lo,
+                       uint64_t hi, uint64_t *out)
+{
+    struct pt_err err;
+
+    if (pt_u64_parse(arg, out, name, &err) < 0 || *out < lo || *out > hi) {
+        cli_usage_error("replay", "%s: '%s' is not a number from %llu to %llu",
+                        name, arg, (unsigned long long)lo,
+                        (unsigned long long)hi);
+        return PT_EUSAGE;
+    }
+    return 0;
+}
+
+/* The options of measurement and storage semantics. */
+static int parse_measure_opt(int id, const char *arg, struct replay_args *a)
+{
+    struct store_plan *pl = &a->plan;
+    uint64_t v = 0;
+    char *end = NULL;
+    int rc;
+
+    switch (id) {
+    case OPT_LOB_IO:
+        if ((rc = store_lob_io_parse(arg)) < 0) {
+            cli_usage_error(
+                "replay", "--lob-io: unknown mode '%s' (cached, direct)", arg);
+            return PT_EUSAGE;
+        }
+        pl->lob_io = (enum store_lob_io)rc;
+        return 0;
+    case OPT_THINK_MS:
+        if ((rc = parse_count(arg, "--think-ms", 0, 600000, &v)) < 0)
+            return rc;
+        pl->think_ms = (uint32_t)v;
+        return 0;
+    case OPT_ROUNDS:
+        if ((rc = parse_count(arg, "--rounds", 1, STORE_MAX_ROUNDS, &v)) < 0)
+            return rc;
+        pl->rounds = (unsigned)v;
+        return 0;
+    case OPT_WARMUP_ROUNDS:
+        if ((rc = parse_count(arg, "--warmup-rounds", 0, 100, &v)) < 0)
+            return rc;
+        pl->warmup_rounds = (unsigned)v;
+        return 0;
+    case OPT_BUDGET:
+        pl->budget_s = strtod(arg, &end);
+        if (end == arg || *end || !(pl->budget_s > 0) || pl->budget_s > 86400) {
+            cli_usage_error("replay",
+                            "--budget: '%s' is not a number of seconds "
+                            "above 0 and at most 86400",
+                            arg);
+            return PT_EUSAGE;
+        }
+        return 0;
+    case OPT_CHECK:
+        a->check = arg;
+        return 0;
+    default:
         return PT_EINTERNAL;
     }
 }
@@ -321,11 +471,43 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
         if ((rc = parse_opt(id, arg, a)) != 0)
             return rc;
     }
-    if (!a->plan.trace_path) {
+    if (!a->plan.trace_path && !a->check) {
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;
     }
     return 0;
+}
+
+/* --check STORE: the SQLite file's and the LOB area's own check. */
+static int check_store(const struct cli_common *c, const char *path,
+                       struct pt_err *err)
+{
+    static const char *const headers[] = {"store", "integrity", "lob area",
+                                          ">lob records"};
+    struct store_config cfg;
+    struct store *s = NULL;
+    struct out_table t;
+    uint64_t n = 0;
+    int ret;
+
+    store_config_init(&cfg);
+    if ((ret = store_open(path, &cfg, &s, err)) < 0)
+        return ret;
+    if ((ret = store_integrity_check(s, err)) == 0)
+        ret = store_lob_check(s, &n, err);
+    if (ret == 0 && out_table_init(&t, 4, headers) < 0)
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+    else if (ret == 0) {
+        out_table_add_row(&t);
+        out_table_setf(&t, 0, "%s", path);
+        out_table_setf(&t, 1, "ok");
+        out_table_setf(&t, 2, "%s", store_has_lob_area(s) ? "ok" : "none");
+        out_table_setf(&t, 3, "%llu", (unsigned long long)n);
+        ret = out_table_write(&t, c->format, stdout, err);
+        out_table_release(&t);
+    }
+    store_close(s);
+    return ret;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -346,6 +528,11 @@ int cmd_replay(int argc, char **argv)
         return 0;
     if (ret < 0)
         return cli_exit_code(ret);
+    if (a.check) {
+        if ((ret = check_store(&c, a.check, &err)) < 0)
+            return cli_fail("replay", &err);
+        return 0;
+    }
     if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
             0 ||
         (ret = rec_engine_from_json(&engine, prof, a.plan.engine_name, &err)) <
@@ -364,6 +551,8 @@ int cmd_replay(int argc, char **argv)
     ui.cache_bytes = a.plan.cache_bytes;
     a.plan.force = c.force;
     a.plan.ready = on_ready;
+    a.plan.setup = on_setup;
+    a.plan.round_begin = on_round_begin;
     a.plan.page_begin = on_page_begin;
     a.plan.progress = on_progress;
     a.plan.page_end = on_page_end;

@@ -490,6 +490,51 @@ int store_mean_ci95(const double *x, unsigned n, double *mean, double *lo,
 /* Student's t quantile 0.975 for df degrees of freedom (df >= 1). */
 double store_t975(unsigned df);
 
+/* ---- the verdict: a measured difference against a prediction (verdict.c) */
+
+/* A relative difference (a fraction: +0.14 = 14 % more requests/s) with
+ * its range: an interval for a measurement, the model's range for a
+ * prediction. lo <= mean <= hi. */
+struct store_range {
+    double mean, lo, hi;
+};
+
+enum store_verdict {
+    STORE_VERDICT_INCONCLUSIVE = 0, /* the measured interval spans zero */
+    STORE_VERDICT_CONFIRMS,         /* it overlaps the predicted range */
+    STORE_VERDICT_CONTRADICTS,      /* it excludes zero and the prediction */
+};
+
+struct store_verdict_out {
+    enum store_verdict verdict;
+    struct store_range measured, predicted; /* as compared */
+    char why[256]; /* one line with the numbers, for a report */
+};
+
+/*
+ * Judge a measured difference against a predicted one:
+ *   inconclusive  the measured interval contains 0 (or is not finite);
+ *   confirms      it excludes 0 and overlaps the predicted range;
+ *   contradicts   it excludes 0 and the predicted range — `why` says
+ *                 whether the direction or only the size disagrees.
+ * Returns the verdict (also in *out, which may be NULL). Pure; for advise.
+ */
+enum store_verdict store_verdict_judge(const struct store_range *measured,
+                                       const struct store_range *predicted,
+                                       struct store_verdict_out *out);
+/*
+ * The same for page size `page_size_bytes` of a replay (its difference
+ * against the plan's first page size and interval, vs_first in
+ * replay.json). PT_EUSAGE when the page size was not replayed or is the
+ * first; PT_EDATA when it has fewer than 2 rounds (no interval).
+ */
+int store_verdict_for(const struct store_plan_result *res,
+                      uint32_t page_size_bytes,
+                      const struct store_range *predicted,
+                      struct store_verdict_out *out, struct pt_err *err);
+/* "inconclusive", "confirms", "contradicts". */
+const char *store_verdict_name(enum store_verdict v);
+
 /* "off", "normal", "full", and back (-1: unknown). */
 const char *store_sync_name(enum store_sync s);
 int store_sync_parse(const char *name);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1017,6 +1018,157 @@ static void test_lob_area_full(void **state)
     store_close(s);
 }
 
+/* ---- measurement with confidence and the verdict ------------------------ */
+
+static void test_mean_ci95(void **state)
+{
+    const double x[] = {0.10, 0.14, 0.12, 0.16, 0.08};
+    double m, lo, hi;
+    (void)state;
+
+    /* s = sqrt(0.004 / 4) = 0.0316228; t(4) = 2.776; half = 0.039259 */
+    assert_int_equal(store_mean_ci95(x, 5, &m, &lo, &hi), 1);
+    assert_true(fabs((m) - (0.12)) <= 1e-12);
+    assert_true(fabs((hi - m) - (2.776 * 0.0316228 / sqrt(5.0))) <= 1e-6);
+    assert_true(fabs((m - lo) - (hi - m)) <= 1e-12);
+    assert_int_equal(store_mean_ci95(x, 1, &m, &lo, &hi), 0);
+    assert_true(fabs((lo) - (0.10)) <= 0);
+    assert_true(fabs((hi) - (0.10)) <= 0);
+    assert_true(fabs((store_t975(1)) - (12.706)) <= 1e-9);
+    assert_true(fabs((store_t975(30)) - (2.042)) <= 1e-9);
+    /* past the table: t(60) = 2.000, t(120) = 1.980 */
+    assert_true(fabs((store_t975(60)) - (2.000)) <= 2e-3);
+    assert_true(fabs((store_t975(120)) - (1.980)) <= 2e-3);
+    assert_true(store_t975(31) < store_t975(30));
+}
+
+static void test_verdict(void **state)
+{
+    struct store_range pred = {0.15, 0.10, 0.20};
+    struct store_range m;
+    struct store_verdict_out out;
+    (void)state;
+
+    m = (struct store_range){0.14, 0.11, 0.17};
+    assert_int_equal(store_verdict_judge(&m, &pred, &out),
+                     STORE_VERDICT_CONFIRMS);
+    assert_non_null(strstr(out.why, "confirms: measured +14.0 %"));
+    assert_non_null(strstr(out.why, "predicted +15.0 % [+10.0, +20.0]"));
+    /* touching the range still overlaps */
+    m = (struct store_range){0.25, 0.20, 0.30};
+    assert_int_equal(store_verdict_judge(&m, &pred, NULL),
+                     STORE_VERDICT_CONFIRMS);
+    /* spans zero: inconclusive whatever the prediction */
+    m = (struct store_range){0.05, -0.01, 0.11};
+    assert_int_equal(store_verdict_judge(&m, &pred, &out),
+                     STORE_VERDICT_INCONCLUSIVE);
+    assert_non_null(strstr(out.why, "spans zero"));
+    m = (struct store_range){-0.14, -0.20, -0.08};
+    assert_int_equal(store_verdict_judge(&m, &pred, &out),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(out.why, "opposite direction"));
+    assert_non_null(strstr(out.why, "measured -14.0 % [-20.0, -8.0]"));
+    m = (struct store_range){0.50, 0.40, 0.60};
+    assert_int_equal(store_verdict_judge(&m, &pred, &out),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(out.why, "larger than predicted"));
+    m = (struct store_range){0.04, 0.02, 0.06};
+    assert_int_equal(store_verdict_judge(&m, &pred, &out),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(out.why, "smaller than predicted"));
+    /* swapped bounds are put in order; a NaN is inconclusive */
+    m = (struct store_range){0.14, 0.17, 0.11};
+    assert_int_equal(store_verdict_judge(&m, &pred, &out),
+                     STORE_VERDICT_CONFIRMS);
+    assert_true(out.measured.lo < out.measured.hi);
+    m = (struct store_range){NAN, 0.1, 0.2};
+    assert_int_equal(store_verdict_judge(&m, &pred, NULL),
+                     STORE_VERDICT_INCONCLUSIVE);
+    assert_string_equal(store_verdict_name(STORE_VERDICT_CONTRADICTS),
+                        "contradicts");
+}
+
+/* Rounds: every page size replayed in K rounds, per-round rates and the
+ * interval against the first in the result and in replay.json; a request
+ * is a get and its write-back; store_verdict_for reads the interval. */
+static void test_plan_rounds(void **state)
+{
+    static const char pairs[] = "time_ms,op,key,size\n"
+                                "0,get,a,4000\n"
+                                "0,set,a,4000\n"
+                                "1,get,b,9000\n"
+                                "1,set,b,9000\n"
+                                "2,set,c,100\n"
+                                "3,get,a,4000\n"
+                                "4,get,c,100\n"
+                                "4,set,c,200\n";
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res, back;
+    struct store_verdict_out out;
+    struct store_range pred = {0, -10, 10};
+    struct hook_log h;
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    db2_engine(&e);
+    plan_for(&p, &e, &h);
+    p.trace_path = write_trace("pairs.csv", pairs);
+    p.rounds = 4;
+    p.warmup_rounds = 2;
+    p.n_clients = 2;
+    if (store_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_rounds, 4);
+    assert_string_equal(res.stopped, "rounds");
+    for (size_t i = 0; i < 2; i++) {
+        const struct store_replay_result *r = &res.results[i];
+        assert_int_equal(r->ops, 8);
+        /* a+a, b+b, c, a, c+c */
+        assert_int_equal(r->requests, 5);
+        assert_int_equal(r->response.count, 5 * 4);
+        assert_int_equal(r->latency[STORE_OP_ALL].count, 8 * 4);
+        assert_int_equal(r->n_rounds, 4);
+        for (unsigned k = 0; k < 4; k++)
+            assert_true(r->round_rps[k] > 0);
+        assert_true(r->diff_lo <= r->diff_mean);
+        assert_true(r->diff_mean <= r->diff_hi);
+    }
+    assert_true(res.results[0].diff_mean == 0);
+    assert_true(res.results[1].diff_lo < res.results[1].diff_hi);
+    assert_int_equal(store_verdict_for(&res, 32768, &pred, &out, &err), 0);
+    assert_int_equal(out.verdict,
+                     store_verdict_judge(&out.measured, &pred, NULL));
+    assert_int_equal(store_verdict_for(&res, 4096, &pred, &out, &err),
+                     PT_EUSAGE);
+    assert_int_equal(store_verdict_for(&res, 8192, &pred, &out, &err),
+                     PT_EUSAGE);
+    doc = store_plan_result_to_json(&res);
+    assert_non_null(doc);
+    assert_int_equal(store_plan_result_from_json(&back, doc, "r.json", &err),
+                     0);
+    assert_int_equal(back.n_rounds, 4);
+    assert_int_equal(back.warmup_rounds, 2);
+    assert_string_equal(back.stopped, "rounds");
+    assert_int_equal(back.results[1].n_rounds, 4);
+    assert_true(back.results[1].diff_lo == res.results[1].diff_lo);
+    assert_true(back.results[1].round_rps[3] == res.results[1].round_rps[3]);
+    assert_int_equal(back.results[1].requests, 5);
+    json_decref(doc);
+    store_plan_result_release(&back);
+    store_plan_result_release(&res);
+
+    /* a budget: at least 2 rounds, then it stops on tightness or time */
+    p.rounds = 100;
+    p.budget_s = 0.001;
+    if (store_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_rounds, 2);
+    assert_string_equal(res.stopped, "budget");
+    store_plan_result_release(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1037,6 +1189,9 @@ int main(void)
         cmocka_unit_test(test_replay_json_fields),
         cmocka_unit_test(test_lob_area),
         cmocka_unit_test(test_lob_area_full),
+        cmocka_unit_test(test_mean_ci95),
+        cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_plan_rounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
