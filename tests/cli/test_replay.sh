@@ -33,7 +33,7 @@ awk 'BEGIN { print "time_ms,op,key,size";
 expect_rc 0 "--help" "$PAGETUNE" replay --help
 for o in --trace --page-size --cache --store-dir --keep --clients --sync \
     --engine --ack-log --max-store --output --format --json --force \
-    --quiet; do
+    --quiet --lob-io --think-ms --rounds --warmup-rounds --budget --check; do
     expect_contains "$OUT" "$o" "--help lists $o"
 done
 expect_contains "$OUT" "default: 4K,8K,16K,32K" "--help shows the default"
@@ -53,6 +53,15 @@ expect_rc 64 "--sync bogus" "$PAGETUNE" replay --trace "$T/t4k.csv" \
     --sync sometimes
 expect_rc 64 "--cache garbage" "$PAGETUNE" replay --trace "$T/t4k.csv" \
     --cache 12Q
+for bad in "--lob-io sometimes" "--rounds 0" "--rounds 101" \
+    "--warmup-rounds x" "--think-ms -1" "--budget 0" "--budget 3s"; do
+    # shellcheck disable=SC2086
+    expect_rc 64 "$bad" "$PAGETUNE" replay --trace "$T/t4k.csv" $bad
+    expect_one_line_error "$bad"
+    expect_contains "$ERR" "${bad%% *}" "$bad: the option is named"
+done
+expect_rc 66 "--check a missing store" "$PAGETUNE" replay --check "$T/nope.db"
+expect_one_line_error "--check a missing store"
 
 # ---- bad input data ----
 printf 'time_ms,op,key,size\n0,get,a,4000\n1,put,a,4000\n' >"$T/bad.csv"
@@ -154,6 +163,69 @@ mkdir -p "$T/nokeep"
 expect_rc 0 "no keep" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
     --store-dir "$T/nokeep" --page-size 4K
 expect_eq "$(ls -A "$T/nokeep" | wc -l)" 0 "store files removed"
+
+# ---- rounds, requests, intervals (replay.json) ----
+# Each request reads its session and writes it back: one request, two ops.
+awk 'BEGIN { print "time_ms,op,key,size";
+    for (i = 0; i < 200; i++) { k = (i * 7) % 50
+        printf "%d,get,%04dh6aTb2u9DkMzIiNQy5V,%d\n", i, k, 2000 + (k % 3) * 4000
+        printf "%d,set,%04dh6aTb2u9DkMzIiNQy5V,%d\n", i, k, 2000 + (k % 3) * 4000 } }' \
+    >"$T/pairs.csv"
+expect_rc 0 "3 rounds" "$PAGETUNE" replay -q --json --trace "$T/pairs.csv" \
+    --page-size 4K,8K --rounds 3 --warmup-rounds 1 --clients 2 --think-ms 1
+expect_contains "$OUT" '"rounds": 3' "3 rounds recorded"
+expect_contains "$OUT" '"stopped": "rounds"' "stopped after --rounds"
+expect_contains "$OUT" '"think_ms": 1' "think time recorded"
+expect_eq "$(field requests)" "200 200 " "a get and its write-back are one request"
+expect_eq "$(field ops)" "400 400 " "ops count both"
+n=$(printf '%s' "$OUT" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(" ".join(str(len(r["rounds_rps"])) for r in d["results"]),
+      all(r["vs_first"]["lo"] <= r["vs_first"]["mean"] <= r["vs_first"]["hi"]
+          for r in d["results"]),
+      d["results"][0]["vs_first"]["mean"] == 0,
+      d["results"][0]["response_us"]["count"] == 600)')
+expect_eq "$n" "3 3 True True True" "per-round rates, ordered intervals, responses"
+# The budget: at least 2 rounds, then stop when tight or out of time.
+expect_rc 0 "--budget" "$PAGETUNE" replay -q --json --trace "$T/pairs.csv" \
+    --page-size 4K,8K --budget 0.001
+expect_contains "$OUT" '"rounds": 2' "a spent budget stops after 2 rounds"
+expect_contains "$OUT" '"stopped": "budget"' "stopped by the budget"
+expect_rc 0 "table with intervals" "$PAGETUNE" replay -q \
+    --trace "$T/pairs.csv" --page-size 4K,8K --rounds 2
+expect_contains "$OUT" "req/s vs first" "table shows the interval column"
+expect_contains "$OUT" "2 round(s)" "table title names the rounds"
+
+# ---- the LOB area: --check, --lob-io direct ----
+expect_rc 0 "LOB store kept" "$PAGETUNE" replay -q --trace "$T/pairs.csv" \
+    --page-size 4K --store-dir "$T/lob" --keep --rounds 1
+[ -f "$T/lob/store-4K.db-lob" ] && pass || fail "LOB area file kept"
+expect_rc 0 "--check a LOB store" "$PAGETUNE" replay --check \
+    "$T/lob/store-4K.db" --format csv
+expect_contains "$OUT" "store-4K.db,ok,ok," "integrity and LOB area ok"
+# MEDIUM holds an object's length for readers (the sampler), no bytes.
+expect_eq "$(sqlite3 "$T/lob/store-4K.db" 'SELECT count(*) FROM SESSIONS
+    WHERE MEDIUM IS NOT NULL AND length(MEDIUM) IN (6000, 10000)')" 33 \
+    "MEDIUM reads as the object's length"
+python3 -c 'import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+for i in range(200, len(b), 1024):
+    b[i] ^= 0x5a
+open(p, "wb").write(bytes(b))' "$T/lob/store-4K.db-lob"
+expect_rc 65 "--check a damaged LOB area" "$PAGETUNE" replay --check \
+    "$T/lob/store-4K.db"
+expect_one_line_error "--check a damaged LOB area"
+expect_contains "$ERR" "checksum" "the damage is named"
+run "$PAGETUNE" replay -q --json --trace "$T/pairs.csv" --page-size 4K \
+    --lob-io direct --rounds 1 --store-dir "$T/direct"
+if [ "$RC" -eq 0 ]; then
+    pass
+    expect_contains "$OUT" '"lob_io": "direct"' "direct I/O recorded"
+else
+    expect_eq "$RC" 64 "--lob-io direct refused where O_DIRECT is not"
+    expect_contains "$ERR" "O_DIRECT" "the refusal names O_DIRECT"
+fi
 
 # ---- --clients 4: no SQLITE_BUSY surfacing ----
 gen_trace "$T/t4c.csv" 8000 400 4000
