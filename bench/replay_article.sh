@@ -6,8 +6,14 @@
 # outside the page cache; docs/models.md#replay).
 #
 #   bench/replay_article.sh [PAGETUNE] [CACHE] [RUNS] [REQUESTS] [SESSIONS]
-#                           [ROUNDS] [ENGINE]
-#   defaults:               build/pagetune 2M 5 5000 1000 5 db2
+#                           [ROUNDS] [ENGINE] [LOBIO]
+#   defaults:               build/pagetune 2M 5 5000 1000 5 db2 direct
+#
+# LOBIO direct (O_DIRECT) makes every out-of-row access reach the device,
+# as DB2's direct I/O does; `cached` lets the OS file cache serve it (an
+# SMS table space), which on a machine with spare memory costs almost
+# nothing. Direct needs a file system with O_DIRECT: TMPDIR must not be a
+# tmpfs.
 #
 # Workload: the article's stress test — every request reads its session and
 # writes it back (a get and a set of the same key, one request), uniform
@@ -31,6 +37,7 @@ REQ=${4:-5000}
 SESS=${5:-1000}
 ROUNDS=${6:-5}
 ENGINE=${7:-db2}
+LOBIO=${8:-direct}
 export PAGETUNE_DATA_DIR=${PAGETUNE_DATA_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 W=$(mktemp -d /tmp/pt-article.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -50,13 +57,15 @@ for r in $(seq 1 "$RUNS"); do
     for size in 4000 10000 30000; do
         "$PAGETUNE" replay -q --json --trace "$W/$size.csv" --cache "$CACHE" \
             --engine "$ENGINE" --page-size 4K,8K,16K,32K --rounds "$ROUNDS" \
+            --lob-io "$LOBIO" \
             -o "$W/r-$size-$r.json"
     done
 done
 
-python3 - "$W" "$RUNS" "$CACHE" "$ENGINE" <<'EOF'
+python3 - "$W" "$RUNS" "$CACHE" "$ENGINE" "$LOBIO" <<'EOF'
 import json, math, statistics, sys
-w, runs, cache, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+w, runs, cache, engine, lobio = (sys.argv[1], int(sys.argv[2]), sys.argv[3],
+                                 sys.argv[4], sys.argv[5])
 inflection = {4000: 8192, 10000: 16384, 30000: 32768}
 article = {4000: 15, 10000: 14, 30000: 14}  # Table 6, % requests/s
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
@@ -70,7 +79,8 @@ def ci(xs):
     h = t * statistics.stdev(xs) / math.sqrt(n)
     return m, m - h, m + h
 
-print(f"engine {engine}, cache {cache} per connection, {runs} runs; "
+print(f"engine {engine}, --lob-io {lobio}, cache {cache} per connection, "
+      f"{runs} runs; "
       "requests/s; intervals are 95 % over the rounds")
 print(f"{'run':>3} {'object':>6} {'page':>5} {'req/s':>8} "
       f"{'vs 4K [95% interval]':>26} {'vs inflection':>26} {'resp us':>8} "

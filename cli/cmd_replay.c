@@ -95,7 +95,7 @@ static const struct cli_option opts[] = {
      "each client's think time after a request, closed loop (default: 0)"},
     {"rounds", 'r', required_argument, OPT_ROUNDS, "K",
      "measured rounds, each replaying the trace once per page size; with "
-     "--budget the most rounds (default: 5)"},
+     "--budget the most rounds (default: 5; 100 with --budget)"},
     {"warmup-rounds", 0, required_argument, OPT_WARMUP_ROUNDS, "W",
      "unmeasured passes per page size before the rounds (default: 1)"},
     {"budget", 'b', required_argument, OPT_BUDGET, "SECONDS",
@@ -116,6 +116,7 @@ struct replay_args {
     struct store_plan plan; /* what to replay */
     uint64_t clients;
     const char *check; /* --check STORE */
+    int rounds_given;  /* --rounds was given */
 };
 
 /* ---- progress and notes ------------------------------------------------- */
@@ -427,6 +428,7 @@ static int parse_measure_opt(int id, const char *arg, struct replay_args *a)
         if ((rc = parse_count(arg, "--rounds", 1, STORE_MAX_ROUNDS, &v)) < 0)
             return rc;
         pl->rounds = (unsigned)v;
+        a->rounds_given = 1;
         return 0;
     case OPT_WARMUP_ROUNDS:
         if ((rc = parse_count(arg, "--warmup-rounds", 0, 100, &v)) < 0)
@@ -471,6 +473,8 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
         if ((rc = parse_opt(id, arg, a)) != 0)
             return rc;
     }
+    if (a->plan.budget_s > 0 && !a->rounds_given)
+        a->plan.rounds = STORE_MAX_ROUNDS; /* the budget decides */
     if (!a->plan.trace_path && !a->check) {
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;

@@ -296,17 +296,23 @@ static void page_diff(struct plan_run *run, size_t i, unsigned n,
     store_mean_ci95(d, m, &r->diff_mean, &r->diff_lo, &r->diff_hi);
 }
 
+/* The most rounds the plan runs: `rounds` (1..STORE_MAX_ROUNDS). */
+static unsigned plan_max_rounds(const struct store_plan *p)
+{
+    if (p->rounds == 0)
+        return 1;
+    return p->rounds < STORE_MAX_ROUNDS ? p->rounds : STORE_MAX_ROUNDS;
+}
+
 /* Stop measuring after n rounds? Sets res->stopped. */
 static int rounds_done(struct plan_run *run, unsigned n, double round_s,
                        struct store_plan_result *res)
 {
     const struct store_plan *p = run->p;
-    unsigned max = p->budget_s > 0 ? STORE_MAX_ROUNDS : p->rounds;
+    unsigned max = plan_max_rounds(p);
     double used_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
     int tight = n >= 3;
 
-    if (p->rounds && p->budget_s > 0 && p->rounds < max)
-        max = p->rounds;
     for (size_t i = 1; i < p->n_page_sizes && tight; i++) {
         struct store_replay_result r;
         page_diff(run, i, n, &r);
@@ -333,12 +339,10 @@ static int run_rounds(struct plan_run *run, struct store_plan_result *res,
 {
     const struct store_plan *p = run->p;
     size_t n = p->n_page_sizes;
-    unsigned max = p->budget_s > 0 ? STORE_MAX_ROUNDS : p->rounds;
+    unsigned max = plan_max_rounds(p);
     int ret = 0;
 
-    if (max == 0)
-        max = 1;
-    for (unsigned k = 0; k < STORE_MAX_ROUNDS; k++) {
+    for (unsigned k = 0; k < max; k++) {
         uint64_t t0 = pt_now_ns();
         if (p->round_begin)
             p->round_begin(p->ctx, k + 1, max, run->t->n_reqs * n);

@@ -397,7 +397,8 @@ struct store_plan {
      * that replay the trace once per page size, in plan order on odd
      * rounds and in reverse on even ones (A B B A ...). */
     unsigned warmup_rounds; /* default 1 */
-    unsigned rounds;        /* default 5; with budget_s the most rounds */
+    unsigned rounds;        /* default 5 (at most STORE_MAX_ROUNDS); with
+                               budget_s the most rounds */
     double budget_s;        /* 0: exactly `rounds` rounds; else stop once
                                every interval is tight (half-width below
                                tight_rel of the first page size's rate,
