@@ -373,12 +373,12 @@ static int page_finish(struct plan_run *run, size_t i,
 
     store_replay_close(run->rep[i]);
     run->rep[i] = NULL;
+    if (!p->keep)
+        store_files_remove(run->path[i]);
     if (ret == 0) {
         if (i > 0)
             page_diff(run, i, res->n_rounds, r);
-        if (!p->keep)
-            store_files_remove(run->path[i]);
-        else if (!(res->store_paths[i] = pt_strdup(run->path[i])))
+        if (p->keep && !(res->store_paths[i] = pt_strdup(run->path[i])))
             ret = err_set(err, PT_EINTERNAL, "out of memory");
     }
     if (p->page_end)
@@ -448,10 +448,12 @@ static void run_abandon(struct plan_run *run, size_t n_open, int ret)
 int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
                    struct pt_err *err)
 {
-    struct plan_run *run = pt_calloc(1, sizeof(*run));
+    struct plan_run *run;
     size_t n_open = 0;
     int ret;
 
+    memset(res, 0, sizeof(*res)); /* releasable whatever happens next */
+    run = pt_calloc(1, sizeof(*run));
     if (!run)
         return err_set(err, PT_EINTERNAL, "out of memory");
     run->p = p;
@@ -475,6 +477,13 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
         ret = page_finish(run, i, res, err);
     if (ret == 0)
         res->n_results = p->n_page_sizes;
+    for (size_t i = 0; ret < 0 && i < p->n_page_sizes; i++) {
+        /* a summing-up failed: the stores not yet summed go too */
+        store_replay_close(run->rep[i]);
+        run->rep[i] = NULL;
+        if (!p->keep)
+            store_files_remove(run->path[i]);
+    }
     res->elapsed_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
 out:
     for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++)

@@ -27,90 +27,111 @@ static json_t *u64_json(uint64_t v)
     return json_integer((json_int_t)v);
 }
 
-static void space_json(json_t *o, const struct store_space *sp)
+/* Set / append a new reference; -1 (and the value released) when either
+ * side is NULL or jansson runs out of memory, so a document missing a
+ * field is never returned. */
+static int put(json_t *o, const char *key, json_t *v)
 {
-    json_object_set_new(o, "overflow_pages", u64_json(sp->overflow_pages));
-    json_object_set_new(o, "leaf_pages", u64_json(sp->leaf_pages));
-    json_object_set_new(o, "db_bytes", u64_json(sp->db_bytes));
-    json_object_set_new(o, "wal_bytes", u64_json(sp->wal_bytes));
-    json_object_set_new(o, "lob_bytes", u64_json(sp->lob_bytes));
-    json_object_set_new(o, "lob_records", u64_json(sp->lob_records));
+    return json_object_set_new(o, key, v) == 0 ? 0 : 1;
+}
+
+static int append(json_t *arr, json_t *v)
+{
+    return json_array_append_new(arr, v) == 0 ? 0 : 1;
+}
+
+static int space_json(json_t *o, const struct store_space *sp)
+{
+    int bad = 0;
+
+    bad |= put(o, "overflow_pages", u64_json(sp->overflow_pages));
+    bad |= put(o, "leaf_pages", u64_json(sp->leaf_pages));
+    bad |= put(o, "db_bytes", u64_json(sp->db_bytes));
+    bad |= put(o, "wal_bytes", u64_json(sp->wal_bytes));
+    bad |= put(o, "lob_bytes", u64_json(sp->lob_bytes));
+    bad |= put(o, "lob_records", u64_json(sp->lob_records));
+    return bad;
 }
 
 static json_t *result_json(const struct store_replay_result *r,
                            const char *store_path)
 {
     json_t *o = json_object(), *byop = json_object();
+    int bad = 0;
 
-    json_object_set_new(o, "page_size", json_integer(r->page_size_bytes));
-    json_object_set_new(o, "ops", u64_json(r->ops));
-    json_object_set_new(o, "ops_per_s", json_real(r->ops_per_s));
-    json_object_set_new(o, "elapsed_s", json_real(r->elapsed_s));
-    json_object_set_new(o, "latency_us",
-                        latency_json(&r->latency[STORE_OP_ALL]));
+    bad |= put(o, "page_size", json_integer(r->page_size_bytes));
+    bad |= put(o, "ops", u64_json(r->ops));
+    bad |= put(o, "ops_per_s", json_real(r->ops_per_s));
+    bad |= put(o, "elapsed_s", json_real(r->elapsed_s));
+    bad |= put(o, "latency_us", latency_json(&r->latency[STORE_OP_ALL]));
     for (int op = 0; op < STORE_OP_ALL; op++)
-        json_object_set_new(byop, op_names[op], latency_json(&r->latency[op]));
-    json_object_set_new(o, "latency_by_op_us", byop);
-    json_object_set_new(o, "cache_hit_ratio", json_real(r->cache_hit_ratio));
-    json_object_set_new(o, "cache_hits", u64_json(r->cache_hits));
-    json_object_set_new(o, "cache_misses", u64_json(r->cache_misses));
-    space_json(o, &r->space);
-    json_object_set_new(o, "placement",
-                        json_pack("{s:I,s:I,s:I}", col_names[0],
-                                  (json_int_t)r->placed[0], col_names[1],
-                                  (json_int_t)r->placed[1], col_names[2],
-                                  (json_int_t)r->placed[2]));
-    json_object_set_new(o, "warmup_sessions", u64_json(r->warmup_sessions));
-    json_object_set_new(o, "gets_found", u64_json(r->gets_found));
-    json_object_set_new(o, "busy_retries", u64_json(r->busy_retries));
-    json_object_set_new(o, "clients", json_integer(r->n_clients));
-    json_object_set_new(o, "cache_bytes", u64_json(r->cache_bytes));
-    json_object_set_new(o, "requests", u64_json(r->requests));
-    json_object_set_new(o, "requests_per_s", json_real(r->requests_per_s));
-    json_object_set_new(o, "response_us", latency_json(&r->response));
-    json_object_set_new(o, "think_ms", json_integer(r->think_ms));
+        bad |= put(byop, op_names[op], latency_json(&r->latency[op]));
+    bad |= put(o, "latency_by_op_us", byop);
+    bad |= put(o, "cache_hit_ratio", json_real(r->cache_hit_ratio));
+    bad |= put(o, "cache_hits", u64_json(r->cache_hits));
+    bad |= put(o, "cache_misses", u64_json(r->cache_misses));
+    bad |= space_json(o, &r->space);
+    bad |=
+        put(o, "placement",
+            json_pack("{s:I,s:I,s:I}", col_names[0], (json_int_t)r->placed[0],
+                      col_names[1], (json_int_t)r->placed[1], col_names[2],
+                      (json_int_t)r->placed[2]));
+    bad |= put(o, "warmup_sessions", u64_json(r->warmup_sessions));
+    bad |= put(o, "gets_found", u64_json(r->gets_found));
+    bad |= put(o, "busy_retries", u64_json(r->busy_retries));
+    bad |= put(o, "clients", json_integer(r->n_clients));
+    bad |= put(o, "cache_bytes", u64_json(r->cache_bytes));
+    bad |= put(o, "requests", u64_json(r->requests));
+    bad |= put(o, "requests_per_s", json_real(r->requests_per_s));
+    bad |= put(o, "response_us", latency_json(&r->response));
+    bad |= put(o, "think_ms", json_integer(r->think_ms));
     json_t *rounds = json_array();
     for (unsigned k = 0; k < r->n_rounds && k < STORE_MAX_ROUNDS; k++)
-        json_array_append_new(rounds, json_real(r->round_rps[k]));
-    json_object_set_new(o, "rounds_rps", rounds);
-    json_object_set_new(o, "vs_first",
-                        json_pack("{s:f,s:f,s:f}", "mean", r->diff_mean, "lo",
-                                  r->diff_lo, "hi", r->diff_hi));
+        bad |= append(rounds, json_real(r->round_rps[k]));
+    bad |= put(o, "rounds_rps", rounds);
+    bad |= put(o, "vs_first",
+               json_pack("{s:f,s:f,s:f}", "mean", r->diff_mean, "lo",
+                         r->diff_lo, "hi", r->diff_hi));
     if (store_path)
-        json_object_set_new(o, "store", json_string(store_path));
+        bad |= put(o, "store", json_string(store_path));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }
 
 json_t *store_plan_result_to_json(const struct store_plan_result *res)
 {
     json_t *doc = json_object(), *arr = json_array();
+    int bad = 0;
 
     if (!doc || !arr) {
         json_decref(doc);
         json_decref(arr);
         return NULL;
     }
-    json_object_set_new(doc, "schema_version", json_integer(1));
-    json_object_set_new(doc, "trace",
-                        json_string(res->trace ? res->trace : "-"));
-    json_object_set_new(doc, "engine",
-                        json_string(res->engine ? res->engine : ""));
-    json_object_set_new(doc, "cache_bytes", u64_json(res->cache_bytes));
-    json_object_set_new(doc, "clients", json_integer(res->n_clients));
-    json_object_set_new(doc, "sync", json_string(store_sync_name(res->sync)));
-    json_object_set_new(doc, "lob_io",
-                        json_string(store_lob_io_name(res->lob_io)));
-    json_object_set_new(doc, "think_ms", json_integer(res->think_ms));
-    json_object_set_new(doc, "warmup_rounds", json_integer(res->warmup_rounds));
-    json_object_set_new(doc, "rounds", json_integer(res->n_rounds));
-    json_object_set_new(doc, "budget_s", json_real(res->budget_s));
-    json_object_set_new(doc, "tight_rel", json_real(res->tight_rel));
-    json_object_set_new(doc, "stopped", json_string(res->stopped));
-    json_object_set_new(doc, "elapsed_s", json_real(res->elapsed_s));
+    bad |= put(doc, "schema_version", json_integer(1));
+    bad |= put(doc, "trace", json_string(res->trace ? res->trace : "-"));
+    bad |= put(doc, "engine", json_string(res->engine ? res->engine : ""));
+    bad |= put(doc, "cache_bytes", u64_json(res->cache_bytes));
+    bad |= put(doc, "clients", json_integer(res->n_clients));
+    bad |= put(doc, "sync", json_string(store_sync_name(res->sync)));
+    bad |= put(doc, "lob_io", json_string(store_lob_io_name(res->lob_io)));
+    bad |= put(doc, "think_ms", json_integer(res->think_ms));
+    bad |= put(doc, "warmup_rounds", json_integer(res->warmup_rounds));
+    bad |= put(doc, "rounds", json_integer(res->n_rounds));
+    bad |= put(doc, "budget_s", json_real(res->budget_s));
+    bad |= put(doc, "tight_rel", json_real(res->tight_rel));
+    bad |= put(doc, "stopped", json_string(res->stopped));
+    bad |= put(doc, "elapsed_s", json_real(res->elapsed_s));
     for (size_t i = 0; i < res->n_results; i++)
-        json_array_append_new(
-            arr, result_json(&res->results[i], res->store_paths[i]));
-    json_object_set_new(doc, "results", arr);
+        bad |= append(arr, result_json(&res->results[i], res->store_paths[i]));
+    bad |= put(doc, "results", arr);
+    if (bad) {
+        json_decref(doc);
+        return NULL;
+    }
     return doc;
 }
 
