@@ -714,7 +714,13 @@ static void test_mysql_sqlite_oracle_advice(void **state)
     m.page_size_bytes = 8192;
     m.bufferpool_pages = 8192; /* 64M */
     in.monitor = &m;
+    /* 2M sessions do not fit the 64M pool: 16K gains real I/O, enough for
+     * a new instance (with 100 cached rows it would gain none: see
+     * test_change_rule) */
+    in.sessions = 2000000;
     assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_false(r->kept);
+    assert_true(r->gain_io >= e.change_threshold.new_instance);
     assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 16384);
     assert_true(r->cand[1].outline_reads > 0); /* 8K: off-page pages */
     assert_string_equal(setting(r, "innodb_page_size"), "16384");
@@ -724,6 +730,7 @@ static void test_mysql_sqlite_oracle_advice(void **state)
                         "67108864");
     assert_true(has_reason(r, "NEW instance"));
     in.monitor = NULL;
+    in.sessions = 0;
 
     assert_int_equal(load_engine("sqlite", &e), 0);
     in.engine = &e;
