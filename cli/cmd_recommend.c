@@ -19,6 +19,7 @@
 
 static const char *const usage[] = {
     "pagetune recommend --sizes FILE [--monitor FILE] [--trace FILE] "
+    "[--current FILE] "
     "[--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
     "[--format table|json|csv]",
@@ -46,6 +47,7 @@ enum {
     OPT_MEMORY,
     OPT_TARGET,
     OPT_SESSIONS,
+    OPT_CURRENT,
 };
 
 static const struct cli_option opts[] = {
@@ -67,6 +69,10 @@ static const struct cli_option opts[] = {
     {"inline-target", 0, required_argument, OPT_TARGET, "F",
      "share of objects that must be stored inline, 0 < F <= 1 "
      "(default: 0.95)"},
+    {"current", 0, required_argument, OPT_CURRENT, "FILE",
+     "the server's current state: JSON {\"current\": {KNOB: {value, "
+     "source}}} (default: the sizes and monitor files' \"current\", else "
+     "the engine's defaults)"},
     {"sessions", 0, required_argument, OPT_SESSIONS, "N",
      "live sessions (rows) in the table (default: trace keys, monitor "
      "estimate, else one per size)"},
@@ -80,6 +86,7 @@ static const struct cli_option opts[] = {
 
 struct rec_opts {
     const char *sizes, *monitor, *trace, *engine, *device, *profile;
+    const char *current;
     uint64_t memory, sessions;
     int memory_given;
     double target;
@@ -123,9 +130,36 @@ static int read_trace(const char *path, struct rec_trace_evidence *t,
     return 0;
 }
 
+/*
+ * What a sizes or monitor document says of the server beyond sizes: its
+ * "current" knobs (merged into *st) and, in sizes.json, "compress_ratio"
+ * (docs/formats.md).
+ */
+static int read_state(const json_t *doc, const char *path, const char *engine,
+                      struct rec_state *st, double *compress_ratio,
+                      struct pt_err *err)
+{
+    const json_t *cr = json_object_get(doc, "compress_ratio");
+    int rc;
+
+    if (compress_ratio && cr && !json_is_null(cr)) {
+        if (!json_is_number(cr) || !(json_number_value(cr) > 0) ||
+            json_number_value(cr) > 100)
+            return err_set(err, PT_EDATA,
+                           "%s: compress_ratio must be a number > 0 (stored "
+                           "bytes / raw bytes)",
+                           path);
+        *compress_ratio = json_number_value(cr);
+    }
+    rc = rec_state_merge_json(st, json_object_get(doc, "current"), engine,
+                              REC_SOURCE_SERVER, path, err);
+    return rc;
+}
+
 /* A sizes file: JSON if it starts with '{', else the plain list. */
 static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
-                      struct pt_err *err)
+                      const char *engine, struct rec_state *st,
+                      double *compress_ratio, struct pt_err *err)
 {
     char *buf = NULL;
     size_t len = 0, i = 0;
@@ -142,6 +176,8 @@ static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
         rc = pt_json_loadb(buf, len, path, &doc, err);
         if (rc == 0)
             rc = rec_sizes_from_json(s, doc, path, err);
+        if (rc == 0)
+            rc = read_state(doc, path, engine, st, compress_ratio, err);
         json_decref(doc);
     } else {
         rc = rec_sizes_parse_text(s, buf, len, path, err);
@@ -376,6 +412,9 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
         case OPT_MONITOR:
             o->monitor = arg;
             break;
+        case OPT_CURRENT:
+            o->current = arg;
+            break;
         case OPT_TRACE:
             o->trace = arg;
             break;
@@ -433,6 +472,8 @@ int cmd_recommend(int argc, char **argv)
     struct rec_sizes sizes = {0};
     struct rec_size_stats st;
     struct rec_monitor mon = {0};
+    struct rec_state state = {0};
+    double compress_ratio = 0;
     struct rec_trace_evidence tev = {0};
     struct rec_access acc;
     struct rec_inputs in = {0};
@@ -453,7 +494,8 @@ int cmd_recommend(int argc, char **argv)
                             &err)) < 0)
         goto fail;
     if (o.sizes) {
-        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, &err)) < 0 ||
+        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, engine.name, &state,
+                             &compress_ratio, &err)) < 0 ||
             (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
             goto fail;
         have_stats = 1;
@@ -463,6 +505,8 @@ int cmd_recommend(int argc, char **argv)
         if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
             goto fail;
         rc = rec_monitor_from_json(&mon, m, o.monitor, &err);
+        if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
+            rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
         json_decref(m);
         if (rc < 0)
             goto fail;
@@ -471,6 +515,19 @@ int cmd_recommend(int argc, char **argv)
                      "%s: monitor data is from engine '%s'; its counters are "
                      "not used for a %s recommendation",
                      o.monitor, mon.engine, engine.name);
+    }
+    if (o.current) {
+        json_t *cd = NULL;
+        if ((rc = pt_json_load(o.current, &cd, &err)) < 0)
+            goto fail;
+        rc = rec_state_merge_json(
+            &state,
+            json_object_get(cd, "current") ? json_object_get(cd, "current")
+                                           : cd,
+            engine.name, REC_SOURCE_SERVER, o.current, &err);
+        json_decref(cd);
+        if (rc < 0)
+            goto fail;
     }
     if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
         goto fail;
@@ -499,6 +556,8 @@ int cmd_recommend(int argc, char **argv)
     in.inline_target = o.target;
     in.sessions = o.sessions;
     in.monitor = o.monitor ? &mon : NULL;
+    in.current = &state;
+    in.compress_ratio = compress_ratio;
     if (o.trace) {
         rec_trace_evidence_access(&tev, &acc);
         in.access = &acc;

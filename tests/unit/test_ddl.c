@@ -191,6 +191,9 @@ static void test_db2_templates(void **state)
     ddl_vars_set(&v, "prefetch_size", "%s", "AUTOMATIC");
     ddl_vars_set(&v, "overhead", "%s", "6.725");
     ddl_vars_set(&v, "transfer_rate", "%s", "0.08");
+    ddl_vars_set(&v, "file_system_caching", "%s", "FILE SYSTEM CACHING");
+    ddl_vars_set(&v, "if_fs_caching", "%s", "");
+    ddl_vars_set(&v, "if_no_fs_caching", "%s", "-- ");
     for (size_t i = 0; i < 2; i++) {
         snprintf(path, sizeof(path), "%s/ddl_templates/db2/%s", pt_data_dir(),
                  files[i]);
@@ -203,6 +206,10 @@ static void test_db2_templates(void **state)
             assert_non_null(strstr(out, "BUFFERPOOL BPX"));
             assert_non_null(strstr(out, "ROW_SIZE_8KB"));
             assert_non_null(strstr(out, "TRANSFERRATE 0.08"));
+            /* the caching clause the recommendation chose, the other one
+             * a comment */
+            assert_non_null(strstr(out, "\n    FILE SYSTEM CACHING\n"));
+            assert_non_null(strstr(out, "\n--     NO FILE SYSTEM CACHING\n"));
         } else {
             char *ts = strstr(out, "DROP TABLESPACE TSX;");
             char *bp = strstr(out, "DROP BUFFERPOOL BPX;");
