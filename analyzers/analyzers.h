@@ -616,13 +616,16 @@ int rec_drift(const struct rec_current *cur, uint32_t rec_page_size_bytes,
 const char *rec_setting_knob(const char *engine, const char *setting,
                              int64_t *scale);
 /*
- * Drift per knob (`advise --fail-on drift`): every knob of d->current read
- * from the server is compared with what the recommendation sets — the page
- * size, each setting that changes a knob (rec_setting_knob), DB2's buffer
- * pool (smaller than (1 - tolerance) x the recommended pages) and
- * FILE SYSTEM CACHING. Knobs with source "default" were not measured and
- * are not compared. Returns 1 on drift (one line per knob into why), 0
- * when every measured knob matches.
+ * Drift per knob (`advise --fail-on drift`): the recommendation asks for a
+ * value other than the one in use. Compared: the page size and DB2's
+ * buffer pool (smaller than (1 - tolerance) x the recommended pages) and
+ * FILE SYSTEM CACHING when read from the server, and every setting that
+ * changes a knob (rec_setting_knob: toast_tuple_target, STORAGE,
+ * shared_buffers, ROW_FORMAT, innodb_buffer_pool_size, SQLite page_size)
+ * against the knob's value — read from the server, or the engine's
+ * default (said so) when it was not read; an unset knob counts as the
+ * engine's value for it (rec_knob_effective). Returns 1 on drift (one
+ * line per knob into why), 0 when all agree.
  */
 int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
                   size_t why_len);

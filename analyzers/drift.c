@@ -133,8 +133,7 @@ int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
         if (!kn || strcmp(kn, "page_size") == 0)
             continue; /* the page size is compared above */
         k = rec_state_get(&d->current, kn);
-        if (!k || k->source != REC_SOURCE_SERVER ||
-            setting_as_knob(v, scale, &want) < 0)
+        if (!k || setting_as_knob(v, scale, &want) < 0)
             continue;
         {
             /* a knob not set explicitly is the engine's value for it */
@@ -145,8 +144,11 @@ int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
         }
         {
             drift = 1;
-            add_line(why, why_len, &off, "%s %s in use, %s recommended\n", kn,
+            add_line(why, why_len, &off, "%s %s in use%s, %s recommended\n", kn,
                      rec_knob_text(k, a, sizeof(a)),
+                     k->source == REC_SOURCE_SERVER
+                         ? ""
+                         : " (the default, not read)",
                      rec_knob_text(&want, b, sizeof(b)));
         }
     }

@@ -390,6 +390,19 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
             else
                 change = strcasecmp(val, eff.word) != 0;
         }
+        /* a pool read from the server is set even to the size it has:
+         * that changes nothing (rollback.sql resets it) and records the
+         * size the advice relies on */
+        if (k && k->source == REC_SOURCE_SERVER &&
+            (strcmp(kn, "shared_buffers") == 0 ||
+             strcmp(kn, "innodb_buffer_pool_size") == 0))
+            change = 1;
+        /* a row format nobody read may be the server's
+         * innodb_default_row_format, not DYNAMIC: set it (the page-fit
+         * rules assume DYNAMIC's 20-byte off-page pointers) */
+        if (k && k->source != REC_SOURCE_SERVER &&
+            strcmp(kn, "row_format") == 0)
+            change = 1;
         snprintf(var, sizeof(var), "if_change_%s", sr->name);
         SET(var, "%s", change ? "" : "-- ");
     }
