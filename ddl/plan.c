@@ -280,6 +280,13 @@ static int set_settings(struct ddl_vars *v, const struct ddl_plan *p,
     return 0;
 }
 
+/* SET, but releasing set_state()'s buffers on failure. */
+#define SET_OUT(k, ...)                                                        \
+    do {                                                                       \
+        if ((rc = ddl_vars_set(v, k, __VA_ARGS__)) < 0)                        \
+            goto oom;                                                          \
+    } while (0)
+
 /* A duration for a comment: "12 s", "4.5 min", "2.1 h". */
 static void fmt_seconds(double sec, char *buf, size_t len)
 {
@@ -334,10 +341,10 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
 
         rec_knob_text(has_eff ? &eff : k, val, sizeof(val));
         snprintf(var, sizeof(var), "current_%s", k->name);
-        SET(var, "%s", has_eff ? val : "");
+        SET_OUT(var, "%s", has_eff ? val : "");
         snprintf(var, sizeof(var), "current_%s_kb", k->name);
-        SET(var, "%lld",
-            (long long)(has_eff && eff.is_number ? eff.num / 1024 : 0));
+        SET_OUT(var, "%lld",
+                (long long)(has_eff && eff.is_number ? eff.num / 1024 : 0));
         snprintf(var, sizeof(var), "current_%s_mem", k->name);
         {
             /* PostgreSQL memory units, the largest exact one (a value
@@ -350,14 +357,15 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
                 x /= 1024;
                 u++;
             }
-            SET(var, "%lld%s", (long long)x, unit[u]);
+            SET_OUT(var, "%lld%s", (long long)x, unit[u]);
         }
         snprintf(var, sizeof(var), "current_%s_source", k->name);
-        SET(var, "%s", k->source == REC_SOURCE_SERVER ? "server" : "default");
+        SET_OUT(var, "%s",
+                k->source == REC_SOURCE_SERVER ? "server" : "default");
         snprintf(var, sizeof(var), "if_set_%s", k->name);
-        SET(var, "%s", k->is_set ? "" : "-- ");
+        SET_OUT(var, "%s", k->is_set ? "" : "-- ");
         snprintf(var, sizeof(var), "if_unset_%s", k->name);
-        SET(var, "%s", k->is_set ? "-- " : "");
+        SET_OUT(var, "%s", k->is_set ? "-- " : "");
         if (k->is_set)
             rec_knob_text(k, txt, sizeof(txt));
         else if (has_eff)
@@ -404,9 +412,9 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
             strcmp(kn, "row_format") == 0)
             change = 1;
         snprintf(var, sizeof(var), "if_change_%s", sr->name);
-        SET(var, "%s", change ? "" : "-- ");
+        SET_OUT(var, "%s", change ? "" : "-- ");
     }
-    SET("current_state", "%s", lines);
+    SET_OUT("current_state", "%s", lines);
     if (n_dflt == 0) {
         snprintf(basis, cap + 256,
                  "-- It restores the state read from the server before "
@@ -435,6 +443,7 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
                      "this file before\n-- running it.");
     }
     rc = ddl_vars_set(v, "rollback_basis", "%s", basis);
+oom:
     free(lines);
     free(basis);
     if (rc < 0)
@@ -547,6 +556,7 @@ static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
 }
 
 #undef SET
+#undef SET_OUT
 
 /* ---- the plan
  * ----------------------------------------------------------------
