@@ -163,15 +163,16 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
         snprintf(r->reasons[0], REC_REASON_LEN,
                  "keep %uK pages (BLCKSZ, the only page size) and %s: with "
                  "%s %u, %.1f%% of the objects stay in the row (at the "
-                 "default %u: %.1f%%; target %.1f%%)",
+                 "%s %u: %.1f%%; target %.1f%%)",
                  ch->page_size_bytes / 1024,
-                 r->knob_pays ? "raise toast_tuple_target"
-                              : "the default toast_tuple_target",
-                 k->name, r->knob_pays ? r->knob_value : k->default_value,
+                 r->knob_pays          ? "raise toast_tuple_target"
+                 : r->knob_current_set ? "the table's toast_tuple_target"
+                                       : "the default toast_tuple_target",
+                 k->name, r->knob_pays ? r->knob_value : value,
                  100 * (r->knob_pays ? r->tuned.inline_fraction
-                                     : ch->inline_fraction),
-                 k->default_value, 100 * ch->inline_fraction,
-                 100 * r->inline_target);
+                                     : r->knob_base.inline_fraction),
+                 r->knob_current_set ? "current" : "default", value,
+                 100 * r->knob_base.inline_fraction, 100 * r->inline_target);
     rec_reason(r,
                "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
                "compiled (%u bytes); the advice changes what stays in the row "

@@ -128,29 +128,23 @@ int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
     {
         int64_t scale = 1;
         const char *kn = rec_setting_knob(d->engine, name, &scale);
-        struct rec_knob want;
+        struct rec_knob want, eff;
 
         if (!kn || strcmp(kn, "page_size") == 0)
             continue; /* the page size is compared above */
         k = rec_state_get(&d->current, kn);
         if (!k || setting_as_knob(v, scale, &want) < 0)
             continue;
-        {
-            /* a knob not set explicitly is the engine's value for it */
-            struct rec_knob eff;
-            if (rec_knob_effective(d->engine, k, &eff) < 0 ||
-                rec_knob_equal(&eff, &want))
-                continue;
-        }
-        {
-            drift = 1;
-            add_line(why, why_len, &off, "%s %s in use%s, %s recommended\n", kn,
-                     rec_knob_text(k, a, sizeof(a)),
-                     k->source == REC_SOURCE_SERVER
-                         ? ""
-                         : " (the default, not read)",
-                     rec_knob_text(&want, b, sizeof(b)));
-        }
+        /* a knob not set explicitly is the engine's value for it */
+        if (rec_knob_effective(d->engine, k, &eff) < 0 ||
+            rec_knob_equal(&eff, &want))
+            continue;
+        drift = 1;
+        add_line(
+            why, why_len, &off, "%s %s%s in use%s, %s recommended\n", kn,
+            rec_knob_text(&eff, a, sizeof(a)), k->is_set ? "" : " (not set)",
+            k->source == REC_SOURCE_SERVER ? "" : " (the default, not read)",
+            rec_knob_text(&want, b, sizeof(b)));
     }
     return drift;
 }
