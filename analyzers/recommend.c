@@ -1198,6 +1198,20 @@ json_t *rec_result_to_json(const struct rec_result *r,
             "physical_ms_per_access", round6(c->physical_ms),
             "direct_ms_per_access", round6(c->direct_ms), "io_ms_per_access",
             round6(c->io_ms));
+        if (x && r->current_idx != (size_t)-1) {
+            /* the modelled benefit over the page size in use */
+            const struct rec_candidate *cu = &r->cand[r->current_idx];
+            json_object_set_new(
+                x, "gain_io_vs_current",
+                json_real(round6(
+                    cu->io_ms > 0 ? (cu->io_ms - c->io_ms) / cu->io_ms : 0)));
+            json_object_set_new(
+                x, "gain_reads_vs_current",
+                json_real(round6(cu->buffered_reads > 0 ? (cu->buffered_reads -
+                                                           c->buffered_reads) /
+                                                              cu->buffered_reads
+                                                        : 0)));
+        }
         if (x && e->outline_buffered) {
             /* out-of-line pages read through the pool (not DB2) */
             json_object_set_new(x, "outline_reads_per_access",

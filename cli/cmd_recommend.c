@@ -264,6 +264,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         ">sectors/acc", ">io_ms/acc", "choice"};
     static const char *const why_h[] = {"reasons"};
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_knob *pk = rec_state_get(&r->current, "page_size");
+    int page_read = pk && pk->source == REC_SOURCE_SERVER;
     struct out_table sum, cand, why;
     char b[64];
     int rc = 0;
@@ -296,12 +298,15 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         out_table_setf(&cand, 7, "%.4f", c->direct_reads);
         out_table_setf(&cand, 8, "%.2f", c->direct_sectors);
         out_table_setf(&cand, 9, "%.4f", c->io_ms);
-        out_table_setf(&cand, 10, "%s",
+        out_table_setf(&cand, 10, "%s%s",
                        i == r->chosen_idx
                            ? mark
                            : (i == r->rule_idx
                                   ? "inline rule"
-                                  : (i == r->cost_idx ? "cheapest" : "")));
+                                  : (i == r->cost_idx ? "cheapest" : "")),
+                       i != r->current_idx ? ""
+                       : page_read         ? " (in use)"
+                                           : " (default in use)");
     }
     if (fmt == OUT_CSV) {
         rc = out_table_write(&cand, OUT_CSV, fp, err);
@@ -319,12 +324,16 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
     } while (0)
     ROW("page size", "%s (%s)",
         pt_size_format(ch->page_size_bytes, b, sizeof(b)),
-        r->chosen_by_cost ? "chosen by the cost model"
-                          : "chosen by the inline rule");
+        r->kept             ? "kept: a change gains too little"
+        : r->chosen_by_cost ? "chosen by the cost model"
+                            : "chosen by the inline rule");
     if (r->n_settings) {
         /* another engine: its own settings instead of DB2's objects */
-        ROW("buffer pool", "%llu pages of %u bytes",
-            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+        ROW("buffer pool", "%llu pages of %u bytes%s",
+            (unsigned long long)(r->pool_setting_bytes ? r->pool_setting_bytes /
+                                                             ch->page_size_bytes
+                                                       : ch->bufferpool_pages),
+            ch->page_size_bytes, r->pool_kept ? " (kept: no --memory)" : "");
         for (size_t i = 0; i < r->n_settings; i++)
             ROW(r->settings[i].name, "%s", r->settings[i].value);
     } else {
