@@ -7,7 +7,9 @@
 # pg_class.reloptions, pg_attribute.attstorage and the configured setting
 # (pg_file_settings: postgresql.auto.conf, which SHOW does not reflect
 # before a restart) exactly as before — also when create.sql stops after
-# any one of its statements. Incompressible objects keep STORAGE EXTERNAL.
+# any one of its statements. Incompressible objects keep STORAGE EXTERNAL;
+# advise --fail-on drift exits 1 while a toast_tuple_target change is
+# recommended.
 . "$(dirname "$0")/lib.sh"
 need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
 need_cmd psql python3
@@ -116,6 +118,18 @@ for k in $(seq 1 "$NS"); do
     expect_rc 0 "rollback after statement $k" pg_sql -f "$T/ddl/rollback.sql"
     expect_eq "$(state)" "$BEFORE" "stopped after statement $k of $NS: rollback restores the prior state"
 done
+
+# -- --fail-on drift: a toast_tuple_target change is recommended (issue 14:
+# it exited 0). The table is put back to the default target first, which
+# is what the advice assumes without a live read.
+pg_sql -c "ALTER TABLE $TB RESET (toast_tuple_target)" >/dev/null
+expect_rc 1 "advise --fail-on drift: the TOAST target drifts" "$PAGETUNE" advise \
+    --connect "$PT_PG_CONNECT" --table "$TB" --columns SMALL --monitor-seconds 1 \
+    --validate none --out-dir "$T/adv" --fail-on drift --json -q
+printf '%s' "$OUT" >"$T/adv.json"
+expect_py "drift names the knob" \
+    'd["drift"] and "toast_tuple_target" in d["drift_details"]' "$T/adv.json"
+pg_sql -c "ALTER TABLE $TB SET (toast_tuple_target = 2500)" >/dev/null
 
 # -- without a live read: the header says it restores defaults, each named
 expect_rc 0 "recommend without --current" "$PAGETUNE" recommend --engine postgresql \
