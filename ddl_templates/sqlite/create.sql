@@ -30,7 +30,9 @@
 {{if_page_change}}PRAGMA page_size = {{page_size}};
 {{if_page_change}}VACUUM;
 
--- 3. Back to the journal mode it had.
+-- 3. Back to the journal mode it had: {{current_journal_mode}} ({{current_journal_mode_source}}).
+-- "default" means it was not read: run PRAGMA journal_mode; before this
+-- script and write the answer here, or a WAL database stays in DELETE.
 {{if_page_change}}PRAGMA journal_mode = {{current_journal_mode}};
 
 -- cache_size lasts for this connection only: the application must issue
