@@ -286,7 +286,8 @@ static void head(FILE *fp, const json_t *model)
           ".tiles{display:grid;grid-template-columns:repeat(auto-fit,"
           "minmax(min(100%,160px),1fr));gap:.7em;margin:.8em 0}\n"
           ".tile{border:1px solid var(--line);border-radius:.5em;"
-          "padding:.6em .9em;background:var(--bg2)}\n"
+          "padding:.6em .9em;background:var(--bg2);min-width:0;"
+          "overflow-wrap:anywhere}\n"
           ".tile .k{color:var(--mut);font-size:.85em}"
           ".tile .v{font-size:1.4em;font-weight:600;line-height:1.3}"
           ".tile .s{font-size:.85em;color:var(--mut)}\n"
@@ -618,14 +619,18 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
     double H, T, lo = INFINITY, hi = 0, ymax = 0, prev = 0, ystep, ytop;
     double lx0, lx1, pw, ph, tx[MAX_TAGS], tw[MAX_TAGS], tl[MAX_TAGS];
     int trow[MAX_TAGS], rows, k;
-    size_t i, n = json_array_size(hist), nl = json_array_size(limits);
+    size_t i, n = json_array_size(hist), nl = 0;
+    const json_t *lims[MAX_TAGS]; /* the limits that can be drawn */
     char tag[MAX_TAGS][24], buf[64];
     json_t *b;
 
     if (n == 0)
         return;
-    if (nl > MAX_TAGS)
-        nl = MAX_TAGS;
+    json_array_foreach(limits, i, b)
+    {
+        if (nl < MAX_TAGS && num(b, "inline_limit") > 0)
+            lims[nl++] = b;
+    }
     json_array_foreach(hist, i, b)
     {
         double le = num(b, "le");
@@ -637,10 +642,10 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
             ymax = num(b, "count");
     }
     for (i = 0; i < nl; i++) {
-        double lim = num(json_array_get(limits, i), "inline_limit");
+        double lim = num(lims[i], "inline_limit");
         if (lim > hi)
             hi = lim;
-        if (lim > 0 && lim < lo)
+        if (lim < lo)
             lo = lim;
     }
     if (!(hi > 0) || !isfinite(lo) || !(ymax > 0))
@@ -652,10 +657,10 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
     pw = W - L - R;
 #define XS(v) (L + (log2(v) - lx0) / (lx1 - lx0) * pw)
     for (i = 0; i < nl; i++) {
-        const json_t *lim = json_array_get(limits, i);
-        fmt_page(num(lim, "page_size"), tag[i], sizeof(tag[i]));
-        if (str(lim, "label"))
-            strcat(tag[i], "*");
+        const json_t *lim = lims[i];
+        fmt_page(num(lim, "page_size"), buf, sizeof(buf));
+        snprintf(tag[i], sizeof(tag[i]), "%.20s%s", buf,
+                 str(lim, "label") ? "*" : "");
         tx[i] = XS(num(lim, "inline_limit"));
         tw[i] = CHAR_W * (double)strlen(tag[i]) + 6;
     }
@@ -684,6 +689,8 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
         double x0 = XS(from > 0 ? from : lo), x1 = XS(le);
         double h = c / ytop * ph;
         char f[32], t[32];
+        if (!(le > 0) || !(c >= 0)) /* not a bucket that can be drawn */
+            continue;
         fmt_int(c, buf, sizeof(buf));
         fmt_size_tick(i == 0 ? 0 : prev, f, sizeof(f));
         fmt_size_tick(le, t, sizeof(t));
@@ -712,7 +719,7 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
                  NULL, buf);
     }
     for (i = 0; i < nl; i++) {
-        const json_t *lim = json_array_get(limits, i);
+        const json_t *lim = lims[i];
         int rec = num(lim, "page_size") == rec_ps;
         fprintf(fp,
                 "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
@@ -732,7 +739,7 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
                     "object size (log scale, each step doubles)", "objects");
     fputs("</svg>\n<ul class=\"legend\">\n", fp);
     for (i = 0; i < nl; i++) {
-        const json_t *lim = json_array_get(limits, i);
+        const json_t *lim = lims[i];
         fprintf(fp,
                 "<li><span class=\"sw dash\" style=\"border-color:%s\">"
                 "</span>",
@@ -967,8 +974,8 @@ static void cand_cell(FILE *fp, const struct cand_col *c, const json_t *v)
         fmt_page(d, buf, sizeof(buf));
         break;
     case C_BYTES:
-        fmt_int(d, buf, sizeof(buf));
-        strcat(buf, " B");
+        fmt_int(d, buf, sizeof(buf) - 2);
+        memcpy(buf + strlen(buf), " B", 3);
         break;
     case C_PCT:
         snprintf(buf, sizeof(buf), "%.1f %%", d * 100);
