@@ -263,7 +263,10 @@ static void head(FILE *fp, const json_t *model)
           fp);
     esc(fp, title ? title : "pagetune report");
     /* Layout: CSS grid (auto-fit columns) and a 640 px breakpoint below
-     * which tables become one card per row; @page / @media print for A4. */
+     * which tables become one card per row; @page / @media print for A4
+     * (CSS Paged Media Module Level 3, "size" and "margin" of @page; CSS
+     * Color Adjustment Level 1, print-color-adjust keeps the tiles' and
+     * marks' backgrounds in print). */
     fputs("</title>\n<style>\n"
           ":root{--fg:#1d2430;--mut:#566070;--line:#d5dae1;--bg2:#f4f6f9;"
           "--good:#1a7f37;--bad:#b42318;--warn:#8a5a00}\n"

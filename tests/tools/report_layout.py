@@ -93,13 +93,18 @@ MEASURE = r"""
 """
 
 # Headless Chromium's window is at least 500 px wide, so each view is an
-# iframe of exactly the view's width (a srcdoc frame shares the wrapper's
-# origin, so the script can hand its result up). The frame is tall enough
+# iframe of exactly the view's width (a srcdoc frame's document takes the
+# origin of the document that contains it — HTML Living Standard, "the
+# iframe element", srcdoc — so the script can hand its result up). The frame is tall enough
 # for the whole page: no scrollbar narrows it, as on a phone.
 WRAPPER = ('<!DOCTYPE html><html><body style="margin:0">'
            '<iframe style="display:block;border:0;width:%dpx;height:60000px" '
            'srcdoc="%s"></iframe></body></html>')
 
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
 VERDICTS = {"confirms", "contradicts", "inconclusive", "not validated", "none"}
 MM_PER_IN, CSS_PX_PER_IN = 25.4, 96.0
 
@@ -115,7 +120,7 @@ def a4_text_width_px(page):
 
 
 def measure(chromium, path, width, work):
-    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+    cmd = [chromium] + CHROMIUM_FLAGS + [
            "--user-data-dir=" + os.path.join(work, "profile"),
            "--window-size=%d,2000" % max(width, 500), "--dump-dom",
            "file://" + os.path.abspath(path)]
