@@ -33,6 +33,8 @@
  *   action {text, page_size, bufferpool_pages, bufferpool_bytes,
  *           current_page_size?, current_bufferpool_pages?}
  *     without it: recommendation.page_size and recommendation.bufferpool,
+ *     the current ones from recommendation.inputs.monitor {page_size,
+ *     bufferpool_pages} (what the monitor window saw),
  *   predicted {req_per_s_change_pct, lo_pct, hi_pct,
  *              response_ms_change_pct, lo, hi, calibrated}
  *     percent changes, recommended vs current; lo_pct..hi_pct is the
@@ -43,7 +45,8 @@
  *     files named in recommendation.inputs,
  *   pools {current_bytes, recommended_bytes}
  *     marked on the hit-ratio chart, whose memory axis covers both;
- *     without it: recommendation.bufferpool (pages x page_size).
+ *     without it: recommendation.bufferpool (pages x page_size) and
+ *     recommendation.inputs.monitor (bufferpool_pages x page_size).
  */
 #include "cli/report.h"
 
@@ -404,10 +407,19 @@ static void top_verdict(FILE *fp, const json_t *model)
     if (text)
         esc(fp, text);
     else if (!st)
-        fputs("this report carries no validation verdict; the evidence is "
-              "under Current vs recommended",
+        fputs("the validation recorded none; compare current and "
+              "recommended below",
               fp);
     fputs("</h1>\n", fp);
+}
+
+/* What the monitor window saw: the database's current page size and pool
+ * (recommendation.inputs.monitor), the fallback for action and pools. */
+static const json_t *monitored(const json_t *model)
+{
+    return json_object_get(
+        json_object_get(json_object_get(model, "recommendation"), "inputs"),
+        "monitor");
 }
 
 static void tile(FILE *fp, const char *key, const char *value, const char *sub)
@@ -452,10 +464,15 @@ static void top_action(FILE *fp, const json_t *model)
     const json_t *pr = json_object_get(model, "predicted");
     double ps = num(act, "page_size"), pages = num(act, "bufferpool_pages");
     double bytes = num(act, "bufferpool_bytes");
+    const json_t *mon = monitored(model);
     double cur_ps = num(act, "current_page_size");
     double cur_pages = num(act, "current_bufferpool_pages");
     char v[96], s[160], a[48], b[48];
 
+    if (!isfinite(cur_ps) && num(mon, "page_size") > 0)
+        cur_ps = num(mon, "page_size");
+    if (!isfinite(cur_pages) && num(mon, "bufferpool_pages") > 0)
+        cur_pages = num(mon, "bufferpool_pages");
     if (!isfinite(ps))
         ps = num(rec, "page_size");
     if (!isfinite(pages))
@@ -1141,6 +1158,9 @@ int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
         return err_set(err, PT_EINTERNAL, "report model is not an object");
     if (!isfinite(rec_bytes))
         rec_bytes = num(bp, "pages") * num(bp, "page_size");
+    if (!isfinite(cur_bytes))
+        cur_bytes = num(monitored(model), "bufferpool_pages") *
+                    num(monitored(model), "page_size");
     head(fp, model);
     fputs("<header>\n<p class=\"kicker\">", fp);
     esc(fp, str(model, "title") ? str(model, "title") : "pagetune report");

@@ -93,6 +93,7 @@ grep -Eq 'Written [0-9]{4}-[0-9]{2}-[0-9]{2}T' "$R" && pass || fail "demo: no da
 grep -q 'sizes: .*sizes.json' "$R" && pass || fail "demo: inputs not listed"
 grep -q 'object size (log scale' "$R" && pass || fail "demo: size axis is not labelled log"
 grep -q 'recommended pool' "$R" && pass || fail "demo: recommended pool not marked"
+grep -q 'current pool: ' "$R" && pass || fail "demo: current pool (monitored) not marked"
 print_checks "$R" demo "verdict"
 
 # 2. a model with every optional key, as advise is to fill them
