@@ -465,10 +465,13 @@ static void top_action(FILE *fp, const json_t *model)
     double ps = num(act, "page_size"), pages = num(act, "bufferpool_pages");
     double bytes = num(act, "bufferpool_bytes");
     const json_t *mon = monitored(model);
+    const json_t *knob = json_object_get(rec, "inline_knob");
     double cur_ps = num(act, "current_page_size");
     double cur_pages = num(act, "current_bufferpool_pages");
     char v[96], s[160], a[48], b[48];
 
+    if (!json_is_true(json_object_get(knob, "pays")) || !str(knob, "name"))
+        knob = NULL; /* only a knob the recommendation sets */
     if (!isfinite(cur_ps) && num(mon, "page_size") > 0)
         cur_ps = num(mon, "page_size");
     if (!isfinite(cur_pages) && num(mon, "bufferpool_pages") > 0)
@@ -485,7 +488,12 @@ static void top_action(FILE *fp, const json_t *model)
         esc(fp, str(act, "text"));
     else if (isfinite(ps)) {
         fmt_page(ps, a, sizeof(a));
-        fprintf(fp, "use %s pages", a);
+        fprintf(fp, "%s %s pages", cur_ps == ps ? "keep" : "use", a);
+        if (knob) {
+            fputs(", set ", fp);
+            esc(fp, str(knob, "name"));
+            fprintf(fp, " to %.0f", num(knob, "value")); /* as typed */
+        }
         if (isfinite(pages)) {
             fmt_int(pages, b, sizeof(b));
             fprintf(fp, " and a buffer pool of %s pages", b);
@@ -508,6 +516,18 @@ static void top_action(FILE *fp, const json_t *model)
                      cur_ps == ps ? "unchanged (%s now)" : "%s now", a);
         }
         tile(fp, "Page size", v, s[0] ? s : NULL);
+    }
+    if (knob) {
+        snprintf(v, sizeof(v), "%.0f", num(knob, "value"));
+        s[0] = '\0';
+        if (isfinite(num(knob, "default")))
+            snprintf(s, sizeof(s), "default %.0f", num(knob, "default"));
+        fputs("<div class=\"tile\"><div class=\"k\">", fp);
+        esc(fp, str(knob, "name"));
+        fprintf(fp, "</div><div class=\"v\">%s</div>", v);
+        if (s[0])
+            fprintf(fp, "<div class=\"s\">%s</div>", s);
+        fputs("</div>\n", fp);
     }
     if (isfinite(pages)) {
         fmt_int(pages, a, sizeof(a));
@@ -638,7 +658,7 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
     const double W = 480, L = 64, R = 14, B = 46;
     double H, T, lo = INFINITY, hi = 0, ymax = 0, prev = 0, ystep, ytop;
     double lx0, lx1, pw, ph, tx[MAX_TAGS], tw[MAX_TAGS], tl[MAX_TAGS];
-    int trow[MAX_TAGS], rows, k;
+    int trow[MAX_TAGS], rows, k, labelled_at_rec = 0;
     size_t i, n = json_array_size(hist), nl = 0;
     const json_t *lims[MAX_TAGS]; /* the limits that can be drawn */
     char tag[MAX_TAGS][24], buf[64];
@@ -738,9 +758,13 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
                                  : "middle",
                  NULL, buf);
     }
+    for (i = 0; i < nl; i++)
+        if (num(lims[i], "page_size") == rec_ps && str(lims[i], "label"))
+            labelled_at_rec = 1; /* a knob moves the recommended limit */
     for (i = 0; i < nl; i++) {
         const json_t *lim = lims[i];
-        int rec = num(lim, "page_size") == rec_ps;
+        int rec = num(lim, "page_size") == rec_ps &&
+                  (str(lim, "label") || !labelled_at_rec);
         fprintf(fp,
                 "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                 "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\" "
@@ -772,7 +796,8 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
         }
         fmt_int(num(lim, "inline_limit"), buf, sizeof(buf));
         fprintf(fp, ": inline up to %s bytes%s</li>\n", buf,
-                num(lim, "page_size") == rec_ps && !str(lim, "label")
+                num(lim, "page_size") == rec_ps && !str(lim, "label") &&
+                        !labelled_at_rec
                     ? " (recommended)"
                     : "");
     }

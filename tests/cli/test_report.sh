@@ -125,6 +125,7 @@ cat >"$T/model.json" <<'EOF'
              {"page_size": 16384, "inline_limit": 14000, "label": "inline knob 14000 (recommended)"},
              {"page_size": 32768, "inline_limit": 31794}],
   "recommendation": {"page_size": 16384,
+    "inline_knob": {"name": "inline knob", "value": 14000, "default": 2032, "pays": true},
     "bufferpool": {"name": "SESSBP16K", "page_size": 16384, "pages": 1000},
     "candidates": [
       {"page_size": 4096, "inline_limit": 3122, "inline_fraction": 0.540101,
@@ -180,6 +181,8 @@ expect_contains "$H" '<td class="l">buffer pool SESSBP16K</td>' "full: drift ite
 expect_contains "$H" 'Written 2026-11-30T15:00:00Z by pagetune 9.9.9-fixture' "full: date and version"
 expect_contains "$H" '<li>monitor.json</li>' "full: inputs"
 expect_contains "$H" '16K*' "full: the labelled limit is tagged"
+expect_contains "$H" '<div class="k">inline knob</div><div class="v">14000</div><div class="s">default 2032' "full: the knob the advice sets"
+expect_contains "$H" '16K page: inline up to 15,410 bytes</li>' "full: a knob's limit, not the page's, is the recommended one"
 expect_contains "$H" '&lt;script&gt;' "full: hostile title escaped"
 print_checks "$F" full "confirms"
 finish
