@@ -62,7 +62,7 @@ static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73",
 
 /* Chart text: 13 px in the SVG user space; ~0.62 em per glyph is the width
  * estimate used to keep tags apart (the layout test measures the truth). */
-#define CHAR_W 8.0
+#define CHAR_W_PX 8.0
 #define MAX_TAGS 16
 
 static void esc(FILE *fp, const char *s)
@@ -702,7 +702,7 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
         snprintf(tag[i], sizeof(tag[i]), "%.20s%s", buf,
                  str(lim, "label") ? "*" : "");
         tx[i] = XS(num(lim, "inline_limit"));
-        tw[i] = CHAR_W * (double)strlen(tag[i]) + 6;
+        tw[i] = CHAR_W_PX * (double)strlen(tag[i]) + 6;
     }
     rows = tags_place(tx, tw, nl, L, W - R, tl, trow);
     T = 12 + 17.0 * rows;
@@ -747,7 +747,7 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
     /* a tick at every power of two, labelled where a "128 KiB" fits */
     for (k = (int)lx0; k <= (int)lx1; k++) {
         double x = XS(pow(2, k));
-        int every = pw / (lx1 - lx0) < 8 * CHAR_W ? 2 : 1;
+        int every = pw / (lx1 - lx0) < 8 * CHAR_W_PX ? 2 : 1;
         svg_line(fp, x, H - B, x, H - B + 4, "stroke=\"#444\"");
         if ((k - (int)lx0) % every)
             continue;
@@ -883,7 +883,7 @@ static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
         tx[nt++] = XM(cur_bytes);
     }
     for (i = 0; i < nt; i++)
-        tw[i] = CHAR_W * (double)strlen(tag[i]) + 6;
+        tw[i] = CHAR_W_PX * (double)strlen(tag[i]) + 6;
     rows = tags_place(tx, tw, nt, L, W - R, tl, trow);
     T = 14 + 17.0 * rows;
     H = T + 220 + B;
