@@ -257,9 +257,12 @@ int cmd_monitor(int argc, char **argv)
     if (ret < 0)
         goto fail;
     if (c.format == OUT_JSON) {
+        struct coll_source src;
         struct coll_monitor_doc d;
 
-        coll_monitor_doc_init(&d, conn, snaps, n, a.interval_s);
+        coll_source_init(&src, conn);
+        coll_monitor_doc_init(&d, coll_conn_engine(conn), &src, snaps, n,
+                              a.interval_s);
         doc = coll_monitor_doc_to_json(&d);
         if (!doc) {
             ret = err_set(&err, PT_EINTERNAL, "out of memory");

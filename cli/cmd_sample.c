@@ -335,6 +335,7 @@ int cmd_sample(int argc, char **argv)
     struct pt_err err;
     struct coll_conn *conn = NULL;
     struct coll_sample_result r;
+    struct coll_source src;
     struct coll_sizes_doc d;
     struct cli_progress pg;
     struct pt_afile af = {0};
@@ -365,9 +366,12 @@ int cmd_sample(int argc, char **argv)
     a.s.cancelled = cli_interrupted;
     ret = coll_sample_run(conn, &a.s, &r, &err);
     cli_progress_done(&pg);
-    if (ret < 0 ||
-        (ret = coll_sizes_doc_init(&d, &a.s, &r, conn, a.unit_session, taken_at,
-                                   &err)) < 0)
+    if (ret < 0)
+        goto fail;
+    coll_source_init(&src, conn);
+    ret =
+        coll_sizes_doc_init(&d, &a.s, &r, &src, a.unit_session, taken_at, &err);
+    if (ret < 0)
         goto fail;
     if (a.unit_session && !d.have_sessions)
         cli_note(&c, "--unit session: %s", r.session_note);

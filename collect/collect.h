@@ -358,6 +358,15 @@ double coll_hit_ratio(double logical, double physical);
  * into the analyzers' inputs (struct rec_sizes, struct rec_monitor).
  */
 
+/* Where a document's numbers came from: the connection, without secrets. */
+struct coll_source {
+    char dbms[128];        /* coll_conn_dbms() */
+    char driver[128];      /* coll_conn_driver() */
+    char connection[1024]; /* coll_conn_describe() */
+};
+/* Describe connection c (NULL: every field empty). */
+void coll_source_init(struct coll_source *src, const struct coll_conn *c);
+
 /*
  * One sample as the sizes document describes it. Filled by
  * coll_sizes_doc_init(); `opts` and `result` are borrowed (the result's
@@ -366,10 +375,7 @@ double coll_hit_ratio(double logical, double physical);
 struct coll_sizes_doc {
     const struct coll_sample_opts *opts;     /* what was asked */
     const struct coll_sample_result *result; /* what was measured */
-    char engine[16];                         /* coll_engine_name() */
-    char dbms[128];                          /* coll_conn_dbms() */
-    char driver[128];                        /* coll_conn_driver() */
-    char connection[1024];                   /* coll_conn_describe() */
+    struct coll_source source;               /* over which connection */
     char taken_at[32];                       /* UTC ISO 8601 */
     int unit_session;           /* asked for: sessions as the top-level unit */
     struct rec_size_stats rows; /* statistics per row (object) */
@@ -378,18 +384,18 @@ struct coll_sizes_doc {
 };
 
 /*
- * Describe sample `r` of `o` taken over `c` at `taken_at` (NULL: now):
- * computes the statistics (sorting r's value arrays). PT_EDATA when the
- * sample holds no object, or `unit_session` is asked of a multi-row table
- * without one complete session. When `unit_session` cannot be honoured for
- * another layout, have_sessions is 0 and r->session_note says why (the
- * document then falls back to rows).
+ * Describe sample `r` of `o` taken over `src` (may be NULL) at `taken_at`
+ * (NULL: now): computes the statistics (sorting r's value arrays).
+ * PT_EDATA when the sample holds no object, or `unit_session` is asked of
+ * a multi-row table without one complete session. When `unit_session`
+ * cannot be honoured for another layout, have_sessions is 0 and
+ * r->session_note says why (the document then falls back to rows).
  */
 int coll_sizes_doc_init(struct coll_sizes_doc *d,
                         const struct coll_sample_opts *o,
-                        struct coll_sample_result *r, const struct coll_conn *c,
-                        int unit_session, const char *taken_at,
-                        struct pt_err *err);
+                        struct coll_sample_result *r,
+                        const struct coll_source *src, int unit_session,
+                        const char *taken_at, struct pt_err *err);
 /* The statistics of the top-level unit (sessions or rows). */
 const struct rec_size_stats *coll_sizes_doc_top(const struct coll_sizes_doc *d);
 /* The sizes of the top-level unit; *n receives their number. Borrowed. */
@@ -428,14 +434,12 @@ struct coll_monitor_summary {
 
 /*
  * A monitor run as the monitor document describes it: n >= 1 snapshots
- * (borrowed) of one connection. With one snapshot the counters since the
+ * (borrowed) of one engine. With one snapshot the counters since the
  * server started stand for the run; with more, their deltas.
  */
 struct coll_monitor_doc {
     enum coll_engine engine;
-    char dbms[128];                    /* coll_conn_dbms() */
-    char driver[128];                  /* coll_conn_driver() */
-    char connection[1024];             /* coll_conn_describe() */
+    struct coll_source source;         /* over which connection */
     double interval_s;                 /* asked between snapshots */
     const struct coll_snapshot *snaps; /* n snapshots, oldest first */
     size_t n;
@@ -443,9 +447,12 @@ struct coll_monitor_doc {
     struct coll_monitor_summary summary; /* coll_monitor_summarize() */
 };
 
-/* Describe n >= 1 snapshots taken over c (computes current and summary). */
-void coll_monitor_doc_init(struct coll_monitor_doc *d,
-                           const struct coll_conn *c,
+/*
+ * Describe n >= 1 snapshots of engine e taken over `src` (may be NULL):
+ * computes current and summary.
+ */
+void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
+                           const struct coll_source *src,
                            const struct coll_snapshot *snaps, size_t n,
                            double interval_s);
 /*

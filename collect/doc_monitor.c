@@ -78,20 +78,19 @@ void coll_monitor_summarize(const struct coll_snapshot *snaps, size_t n,
     s->hit_ratio = coll_hit_ratio(s->logical_reads, s->physical_reads);
 }
 
-void coll_monitor_doc_init(struct coll_monitor_doc *d,
-                           const struct coll_conn *c,
+void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
+                           const struct coll_source *src,
                            const struct coll_snapshot *snaps, size_t n,
                            double interval_s)
 {
     memset(d, 0, sizeof(*d));
-    d->engine = coll_conn_engine(c);
-    snprintf(d->dbms, sizeof(d->dbms), "%s", coll_conn_dbms(c));
-    snprintf(d->driver, sizeof(d->driver), "%s", coll_conn_driver(c));
-    snprintf(d->connection, sizeof(d->connection), "%s", coll_conn_describe(c));
+    d->engine = e;
+    if (src)
+        d->source = *src;
     d->interval_s = interval_s;
     d->snaps = snaps;
     d->n = n;
-    coll_monitor_current(d->engine, &snaps[n - 1], &d->current);
+    coll_monitor_current(e, &snaps[n - 1], &d->current);
     coll_monitor_summarize(snaps, n, &d->summary);
 }
 
@@ -378,17 +377,18 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
     const struct coll_current *cur = &d->current;
     json_t *doc, *sum = summary_json(d);
 
-    doc = json_pack(
-        "{s:i,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s},s:f,s:I,"
-        "s:{s:I,s:I,s:I,s:s},s:o}",
-        "schema_version", 1, "engine", coll_engine_name(d->engine), "source",
-        "kind", "odbc", "dbms", d->dbms, "driver", d->driver, "connection",
-        d->connection, "first_snapshot", d->snaps[0].taken_at, "last_snapshot",
-        d->snaps[d->n - 1].taken_at, "interval_s", d->interval_s, "count",
-        (json_int_t)d->n, "current", "page_size", (json_int_t)cur->page_size,
-        "bufferpool_pages", (json_int_t)cur->bufferpool_pages,
-        "bufferpool_bytes", (json_int_t)cur->bufferpool_bytes, "bufferpool",
-        cur->bufferpool, "summary", sum);
+    doc = json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s},s:f,s:I,"
+                    "s:{s:I,s:I,s:I,s:s},s:o}",
+                    "schema_version", 1, "engine", coll_engine_name(d->engine),
+                    "source", "kind", "odbc", "dbms", d->source.dbms, "driver",
+                    d->source.driver, "connection", d->source.connection,
+                    "first_snapshot", d->snaps[0].taken_at, "last_snapshot",
+                    d->snaps[d->n - 1].taken_at, "interval_s", d->interval_s,
+                    "count", (json_int_t)d->n, "current", "page_size",
+                    (json_int_t)cur->page_size, "bufferpool_pages",
+                    (json_int_t)cur->bufferpool_pages, "bufferpool_bytes",
+                    (json_int_t)cur->bufferpool_bytes, "bufferpool",
+                    cur->bufferpool, "summary", sum);
     if (!doc)
         return NULL;
     if (add_scopes(doc, d) < 0) {

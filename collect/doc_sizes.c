@@ -21,11 +21,22 @@
 
 /* ---- the document in memory ---------------------------------------------- */
 
+void coll_source_init(struct coll_source *src, const struct coll_conn *c)
+{
+    memset(src, 0, sizeof(*src));
+    if (!c)
+        return;
+    snprintf(src->dbms, sizeof(src->dbms), "%s", coll_conn_dbms(c));
+    snprintf(src->driver, sizeof(src->driver), "%s", coll_conn_driver(c));
+    snprintf(src->connection, sizeof(src->connection), "%s",
+             coll_conn_describe(c));
+}
+
 int coll_sizes_doc_init(struct coll_sizes_doc *d,
                         const struct coll_sample_opts *o,
-                        struct coll_sample_result *r, const struct coll_conn *c,
-                        int unit_session, const char *taken_at,
-                        struct pt_err *err)
+                        struct coll_sample_result *r,
+                        const struct coll_source *src, int unit_session,
+                        const char *taken_at, struct pt_err *err)
 {
     int rc;
 
@@ -33,10 +44,8 @@ int coll_sizes_doc_init(struct coll_sizes_doc *d,
     d->opts = o;
     d->result = r;
     d->unit_session = unit_session;
-    snprintf(d->engine, sizeof(d->engine), "%s", coll_engine_name(r->engine));
-    snprintf(d->dbms, sizeof(d->dbms), "%s", coll_conn_dbms(c));
-    snprintf(d->driver, sizeof(d->driver), "%s", coll_conn_driver(c));
-    snprintf(d->connection, sizeof(d->connection), "%s", coll_conn_describe(c));
+    if (src)
+        d->source = *src;
     if (taken_at) {
         snprintf(d->taken_at, sizeof(d->taken_at), "%s", taken_at);
     } else {
@@ -117,10 +126,10 @@ static json_t *source_json(const struct coll_sizes_doc *d)
     snprintf(table, sizeof(table), "%s%s%s", o->schema, o->schema[0] ? "." : "",
              o->table);
     src = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:b,s:I,s:I}", "kind",
-                    "odbc", "engine", d->engine, "dbms", d->dbms, "driver",
-                    d->driver, "connection", d->connection, "table", table,
-                    "columns", cols, "method", r->method, "query", r->query,
-                    "sampled",
+                    "odbc", "engine", coll_engine_name(r->engine), "dbms",
+                    d->source.dbms, "driver", d->source.driver, "connection",
+                    d->source.connection, "table", table, "columns", cols,
+                    "method", r->method, "query", r->query, "sampled",
                     o->percent > 0 && o->percent < 100 ? 1 : o->rows > 0,
                     "rows_scanned", (json_int_t)r->rows_scanned,
                     "estimated_rows", (json_int_t)r->estimated_rows);
