@@ -7,7 +7,8 @@
  * belong, huge or negative numbers. Input: the first line holds column
  * names separated by '|', every further line a row of cells ('\N' is
  * NULL). Every parser of collect.h gets the same table, then the current
- * configuration is read and deltas are taken between two snapshots.
+ * configuration is read, deltas are taken between two snapshots, and their
+ * monitor document is written and read back.
  */
 #include "collect/collect.h"
 #include "tests/fuzz/fuzz.h"
@@ -111,6 +112,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(strlen(cur.note) < sizeof(cur.note));
         }
         FUZZ_CHECK(coll_hit_ratio(100, 5) == 95);
+        {
+            /* the monitor document of the two snapshots, and back */
+            struct coll_snapshot two[2];
+            struct coll_monitor_doc doc;
+            struct rec_monitor m;
+            json_t *j;
+            int rc;
+
+            two[0] = a;
+            two[1] = b;
+            coll_monitor_doc_init(&doc, COLL_ENGINE_POSTGRESQL, NULL, two, 2,
+                                  1);
+            j = coll_monitor_doc_to_json(&doc);
+            FUZZ_CHECK(j != NULL);
+            rc = coll_monitor_doc_from_json(&m, j, "monitor.json", &err);
+            FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
+            FUZZ_CHECK_ERR(rc, err);
+            json_decref(j);
+        }
     }
     coll_rows_release(&rows);
     coll_snapshot_release(&a);
