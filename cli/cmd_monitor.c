@@ -173,9 +173,11 @@ static int write_table(const struct coll_conn *conn,
                                         "direct_reads");
                 if (!la || !pa || !pb)
                     continue;
-                l = m->value - la->value;
-                p = pb->value - pa->value;
-                d = db && da ? db->value - da->value : 0;
+                /* a counter that went backwards: coll_counter_delta */
+                l = coll_counter_delta(la->value, m->value, NULL);
+                p = coll_counter_delta(pa->value, pb->value, NULL);
+                d = db && da ? coll_counter_delta(da->value, db->value, NULL)
+                             : 0;
                 secs = b->t_s - a->t_s;
             } else {
                 if (!pb)

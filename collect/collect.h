@@ -350,9 +350,9 @@ double coll_hit_ratio(double logical, double physical);
 
 /* ---- documents: sizes.json and monitor.json ------------------------------
  *
- * collect/ owns the two documents it measures (docs/formats: the sizes and
- * monitor JSON; pagetune-sample(1), pagetune-monitor(1)): the writer and the
- * reader of each live here, beside the structs they serialise. An
+ * collect/ owns the two documents it measures (sizes.json and monitor.json,
+ * docs/formats.md; pagetune-sample(1), pagetune-monitor(1)): the writer and
+ * the reader of each live here, beside the structs they serialise. An
  * in-process caller gets the structs and never needs a file; `sample -o`
  * and `monitor -o` write them, `recommend --sizes/--monitor` read them back
  * into the analyzers' inputs (struct rec_sizes, struct rec_monitor).
