@@ -481,5 +481,13 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d);
  */
 int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
                                const char *name, struct pt_err *err);
+/*
+ * The same evidence straight from the run, for an in-process caller: what
+ * coll_monitor_doc_from_json() reads from coll_monitor_doc_to_json(d) (the
+ * hit ratio rounded to 3 decimals, as the document prints it). PT_EDATA
+ * naming "monitor" when the engine reported no usable page size.
+ */
+int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
+                              struct rec_monitor *m, struct pt_err *err);
 
 #endif /* PT_COLLECT_H */

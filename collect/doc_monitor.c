@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the run in memory ----------------------------------------------------
- */
+/* ---- the run in memory --------------------------------------------------- */
 
 double coll_monitor_run_delta(const struct coll_snapshot *snaps, size_t n,
                               const char *scope, const char *object,
@@ -94,8 +93,7 @@ void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
     coll_monitor_summarize(snaps, n, &d->summary);
 }
 
-/* ---- writer: numbers ------------------------------------------------------
- */
+/* ---- writer: numbers ----------------------------------------------------- */
 
 /* Whole numbers as JSON integers, the rest as reals. */
 static json_t *num(double v)
@@ -118,8 +116,7 @@ static json_t *ratio_json(double logical, double physical)
     return r < 0 ? json_null() : real3(r);
 }
 
-/* ---- writer: one object (pool, table, ...) --------------------------------
- */
+/* ---- writer: one object (pool, table, ...) ------------------------------- */
 
 struct group {
     char scope[16];
@@ -248,8 +245,7 @@ static json_t *group_json(const struct coll_snapshot *snaps, size_t n,
     return o;
 }
 
-/* ---- writer: the document -------------------------------------------------
- */
+/* ---- writer: the document ------------------------------------------------ */
 
 /* The scopes, in document order, and the key of each one's array. */
 static const struct {
@@ -399,8 +395,78 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
     return doc;
 }
 
-/* ---- reader ---------------------------------------------------------------
- */
+/* ---- the evidence a recommendation uses (struct rec_monitor) ------------- */
+
+/* The current page size: 1 byte .. 1 MiB, or the evidence is unusable. */
+static int set_page_size(struct rec_monitor *m, uint64_t ps, const char *name,
+                         struct pt_err *err)
+{
+    if (ps == 0 || ps > (1U << 20))
+        return err_set(err, PT_EDATA, "%s: current page_size %llu is invalid",
+                       name, (unsigned long long)ps);
+    m->page_size_bytes = (uint32_t)ps;
+    return 0;
+}
+
+/* Hit ratio -1 (unknown) or 0..100, direct-read share 0..1. */
+static int check_ratios(const struct rec_monitor *m, const char *name,
+                        struct pt_err *err)
+{
+    if (!(m->hit_ratio_pct == -1 ||
+          (m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100)))
+        return err_set(err, PT_EDATA,
+                       "%s: summary hit_ratio must be a percentage 0..100",
+                       name);
+    if (!(m->direct_read_share >= 0 && m->direct_read_share <= 1))
+        return err_set(err, PT_EDATA,
+                       "%s: summary direct_read_share must be 0..1", name);
+    return 0;
+}
+
+/* A summary counter as a count, as the document's reader accepts it. */
+static int count_u64(double v, uint64_t *out, const char *key, const char *name,
+                     struct pt_err *err)
+{
+    if (!(v >= 0 && v < 1.8e19 && v == (double)(uint64_t)v))
+        return err_set(err, PT_EDATA,
+                       "%s: summary: '%s' must be a non-negative integer", name,
+                       key);
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
+                              struct rec_monitor *m, struct pt_err *err)
+{
+    const struct coll_monitor_summary *sm = &d->summary;
+    const char *name = "monitor";
+    int rc;
+
+    memset(m, 0, sizeof(*m));
+    if ((rc = set_page_size(m, d->current.page_size, name, err)) < 0)
+        return rc;
+    m->bufferpool_pages = d->current.bufferpool_pages;
+    snprintf(m->engine, sizeof(m->engine), "%s", coll_engine_name(d->engine));
+    /* rounded as the document prints it, so both paths agree */
+    m->hit_ratio_pct =
+        sm->hit_ratio < 0 ? -1 : round(sm->hit_ratio * 1000) / 1000;
+    m->direct_read_share =
+        sm->direct_reads + sm->logical_reads > 0
+            ? sm->direct_reads / (sm->direct_reads + sm->logical_reads)
+            : 0;
+    if ((rc = count_u64(sm->logical_reads, &m->logical_reads, "logical_reads",
+                        name, err)) < 0 ||
+        (rc = count_u64(sm->physical_reads, &m->physical_reads,
+                        "physical_reads", name, err)) < 0 ||
+        (rc = count_u64(sm->direct_reads, &m->direct_reads, "direct_reads",
+                        name, err)) < 0 ||
+        (rc = check_ratios(m, name, err)) < 0)
+        return rc;
+    m->present = 1;
+    return 0;
+}
+
+/* ---- reader -------------------------------------------------------------- */
 
 /* "current": the page size (required) and pool pages (0 when unknown). */
 static int read_current(struct rec_monitor *m, const json_t *cur,
@@ -420,11 +486,7 @@ static int read_current(struct rec_monitor *m, const json_t *cur,
     else if (bp && !json_is_null(bp) && !json_is_integer(bp))
         return err_set(err, PT_EDATA,
                        "%s: 'bufferpool_pages' must be an integer", ctx);
-    if (ps == 0 || ps > (1U << 20))
-        return err_set(err, PT_EDATA, "%s: current page_size %llu is invalid",
-                       name, (unsigned long long)ps);
-    m->page_size_bytes = (uint32_t)ps;
-    return 0;
+    return set_page_size(m, ps, name, err);
 }
 
 /* "summary": hit ratio, direct-read share, read counters. */
@@ -453,15 +515,7 @@ static int read_summary(struct rec_monitor *m, const json_t *sum,
         (rc = pt_json_opt_u64(sum, "direct_reads", &m->direct_reads, ctx,
                               err)) < 0)
         return rc;
-    if (!(m->hit_ratio_pct == -1 ||
-          (m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100)))
-        return err_set(err, PT_EDATA,
-                       "%s: summary hit_ratio must be a percentage 0..100",
-                       name);
-    if (!(m->direct_read_share >= 0 && m->direct_read_share <= 1))
-        return err_set(err, PT_EDATA,
-                       "%s: summary direct_read_share must be 0..1", name);
-    return 0;
+    return check_ratios(m, name, err);
 }
 
 int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,

@@ -96,8 +96,7 @@ const uint64_t *coll_sizes_doc_values(const struct coll_sizes_doc *d, size_t *n)
     return d->result->values;
 }
 
-/* ---- writer ---------------------------------------------------------------
- */
+/* ---- writer -------------------------------------------------------------- */
 
 /* {column: count} in the order of --columns; NULL when out of memory. */
 static json_t *names_obj(const struct coll_sample_opts *s,
@@ -272,8 +271,7 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
     return 0;
 }
 
-/* ---- reader ---------------------------------------------------------------
- */
+/* ---- reader -------------------------------------------------------------- */
 
 /* "values": every size, each an integer >= 0. */
 static int read_values(struct rec_sizes *s, const json_t *vals,

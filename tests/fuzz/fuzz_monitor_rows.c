@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             /* the monitor document of the two snapshots, and back */
             struct coll_snapshot two[2];
             struct coll_monitor_doc doc;
-            struct rec_monitor m;
+            struct rec_monitor m, e;
             json_t *j;
             int rc;
 
@@ -129,6 +129,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc = coll_monitor_doc_from_json(&m, j, "monitor.json", &err);
             FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
             FUZZ_CHECK_ERR(rc, err);
+            /* in process, the same evidence as through the document */
+            if (rc == 0 && coll_monitor_doc_evidence(&doc, &e, &err) == 0) {
+                FUZZ_CHECK(e.page_size_bytes == m.page_size_bytes);
+                FUZZ_CHECK(e.bufferpool_pages == m.bufferpool_pages);
+                FUZZ_CHECK(e.hit_ratio_pct == m.hit_ratio_pct);
+                FUZZ_CHECK(e.logical_reads == m.logical_reads);
+                FUZZ_CHECK(e.physical_reads == m.physical_reads);
+                FUZZ_CHECK(e.direct_read_share == m.direct_read_share);
+            }
             json_decref(j);
         }
     }

@@ -849,6 +849,24 @@ static void test_monitor_doc_round_trip(void **state)
     assert_int_equal(m.logical_reads, 1500);
     assert_int_equal(m.physical_reads, 100);
     assert_true(m.direct_read_share == 0);
+    /* in process, without the document: the same evidence */
+    {
+        struct rec_monitor e;
+        assert_int_equal(coll_monitor_doc_evidence(&d, &e, &err), 0);
+        assert_int_equal(e.present, m.present);
+        assert_string_equal(e.engine, m.engine);
+        assert_int_equal(e.page_size_bytes, m.page_size_bytes);
+        assert_int_equal(e.bufferpool_pages, m.bufferpool_pages);
+        assert_true(e.hit_ratio_pct == m.hit_ratio_pct);
+        assert_int_equal(e.logical_reads, m.logical_reads);
+        assert_int_equal(e.physical_reads, m.physical_reads);
+        assert_int_equal(e.direct_reads, m.direct_reads);
+        assert_true(e.direct_read_share == m.direct_read_share);
+        /* an engine that reports no page size gives no evidence */
+        d.current.page_size = 0;
+        assert_int_equal(coll_monitor_doc_evidence(&d, &e, &err), PT_EDATA);
+        assert_non_null(strstr(err.msg, "page_size"));
+    }
     json_decref(doc);
 
     /* one snapshot: the counters since the server started */
