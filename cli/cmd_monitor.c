@@ -3,17 +3,14 @@
  * cmd_monitor.c — `pagetune monitor`: N snapshots of the engine's buffer
  * pool, tablespace and table counters, --interval seconds apart, rendered
  * as deltas, rates and hit ratios (design.md §3). The front door: options,
- * then collect/ takes the snapshots (coll_monitor_snapshot) and builds the
- * monitor document that `pagetune recommend --monitor` reads
- * (coll_monitor_doc_to_json); this file loops, sleeps and writes that
- * document or a table.
+ * then collect/ takes the run (coll_monitor_run) and builds the monitor
+ * document that `pagetune recommend --monitor` reads
+ * (coll_monitor_doc_to_json); this file writes that document or a table.
  */
 #include "cli/cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "collect/collect.h"
 
@@ -119,14 +116,10 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
     return -1;
 }
 
-/* Sleep, waking up for an interrupt (the handler exits anyway). */
-static void sleep_s(double s)
+static void on_progress(void *ctx, size_t done, size_t total)
 {
-    struct timespec ts;
-    ts.tv_sec = (time_t)s;
-    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !cli_interrupted())
-        ;
+    (void)ctx;
+    fprintf(stderr, "\rmonitor: snapshot %zu/%zu", done, total);
 }
 
 /* Table: one row per buffer pool and interval. */
@@ -219,6 +212,7 @@ int cmd_monitor(int argc, char **argv)
     struct pt_err err;
     struct coll_conn *conn = NULL;
     struct coll_snapshot *snaps = NULL;
+    struct coll_monitor_opts mo = {0};
     struct pt_afile af = {0};
     size_t n = 0;
     json_t *doc = NULL;
@@ -238,21 +232,13 @@ int cmd_monitor(int argc, char **argv)
         ret = err_set(&err, PT_EINTERNAL, "out of memory");
         goto fail;
     }
-    for (n = 0; n < a.count;) {
-        ret = coll_monitor_snapshot(conn, &snaps[n], &err);
-        if (ret < 0)
-            goto fail;
-        n++;
-        if (c.progress)
-            fprintf(stderr, "\rmonitor: snapshot %zu/%llu", n,
-                    (unsigned long long)a.count);
-        if (n < a.count)
-            sleep_s(a.interval_s);
-        if (cli_interrupted()) {
-            ret = err_set(&err, PT_EINTR, "interrupted");
-            goto fail;
-        }
-    }
+    mo.count = (size_t)a.count;
+    mo.interval_s = a.interval_s;
+    mo.progress = c.progress ? on_progress : NULL;
+    mo.cancelled = cli_interrupted;
+    ret = coll_monitor_run(conn, &mo, snaps, &n, &err);
+    if (ret < 0)
+        goto fail;
     if (c.progress)
         fputs("\r\033[K", stderr);
     ret = cli_output_open(&c, &af, &err);

@@ -289,6 +289,25 @@ struct coll_current {
 /* Take one snapshot of every counter the engine's adapter knows. */
 int coll_monitor_snapshot(struct coll_conn *c, struct coll_snapshot *s,
                           struct pt_err *err);
+/* How to take a monitor run (coll_monitor_run). */
+struct coll_monitor_opts {
+    size_t count;      /* snapshots to take, >= 1 */
+    double interval_s; /* seconds between two snapshots */
+    /* progress: called after each snapshot (done of total) */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+    int (*cancelled)(void); /* polled after each snapshot and when a signal
+                               interrupts the sleep; non-zero: PT_EINTR */
+};
+/*
+ * Take o->count snapshots into snaps[0..count), o->interval_s apart (no
+ * sleep after the last). *n_taken receives how many were taken, also on
+ * failure: the caller releases those (coll_snapshot_release) and owns
+ * `snaps`. Fails as coll_monitor_snapshot, or PT_EINTR when cancelled.
+ */
+int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
+                     struct coll_snapshot *snaps, size_t *n_taken,
+                     struct pt_err *err);
 /* Read the current page size / pool size from a snapshot. */
 void coll_monitor_current(enum coll_engine e, const struct coll_snapshot *s,
                           struct coll_current *cur);

@@ -921,6 +921,69 @@ static void write_file(const char *path, const char *text, mode_t mode)
     chmod(path, mode);
 }
 
+static int cancel_now(void)
+{
+    return 1;
+}
+
+static int n_progress;
+
+static void count_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    assert_int_equal(done, (size_t)++n_progress);
+    assert_int_equal(total, 3);
+}
+
+/* A monitor run through the real SQLite3 ODBC driver: taken, cancelled. */
+static void test_sqlite_monitor_run(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = NULL;
+    struct coll_monitor_opts mo = {0};
+    struct coll_snapshot snaps[3];
+    struct coll_monitor_doc d;
+    struct rec_monitor m;
+    struct pt_err err;
+    char connect[256];
+    size_t n = 99;
+    (void)state;
+
+    if (!have_sqlite_driver()) {
+        if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+            fail_msg("SQLite3 ODBC driver not registered (CI=true)");
+        skip();
+    }
+    snprintf(connect, sizeof(connect), "Driver=SQLite3;Database=%s/m.db;",
+             tmpdir);
+    o.connect = connect;
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    mo.count = 3;
+    mo.interval_s = 0.05;
+    mo.progress = count_progress;
+    n_progress = 0;
+    assert_int_equal(coll_monitor_run(c, &mo, snaps, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(n_progress, 3);
+    assert_true(snaps[2].t_s - snaps[0].t_s >= 0.1);
+    /* SQLite has page settings but no hit counters: evidence without a
+       hit ratio */
+    coll_monitor_doc_init(&d, coll_conn_engine(c), NULL, snaps, n, 0.05);
+    assert_int_equal(coll_monitor_doc_evidence(&d, &m, &err), 0);
+    assert_true(m.page_size_bytes > 0);
+    assert_true(m.hit_ratio_pct == -1);
+    for (size_t i = 0; i < n; i++)
+        coll_snapshot_release(&snaps[i]);
+
+    /* cancelled: the first snapshot is kept, then PT_EINTR */
+    mo.progress = NULL;
+    mo.cancelled = cancel_now;
+    assert_int_equal(coll_monitor_run(c, &mo, snaps, &n, &err), PT_EINTR);
+    assert_int_equal(n, 1);
+    coll_snapshot_release(&snaps[0]);
+    coll_conn_close(c);
+}
+
 static void test_sqlite_odbc(void **state)
 {
     struct coll_conn_opts o = {0};
@@ -1036,6 +1099,8 @@ int main(void)
         cmocka_unit_test(test_sizes_doc_round_trip),
         cmocka_unit_test(test_sizes_doc_errors),
         cmocka_unit_test(test_monitor_doc_round_trip),
+        cmocka_unit_test_setup_teardown(test_sqlite_monitor_run, setup_dir,
+                                        teardown_dir),
         cmocka_unit_test_setup_teardown(test_sqlite_odbc, setup_dir,
                                         teardown_dir),
     };
