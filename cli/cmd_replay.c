@@ -490,6 +490,9 @@ int cmd_replay(int argc, char **argv)
         return 0;
     if (ret < 0)
         return cli_exit_code(ret);
+    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log", a.ack_log,
+                                    &err)) < 0)
+        goto fail;
 
     if ((ret = prof_load_named("engines", a.engine, &prof, &err)) < 0 ||
         (ret = rec_engine_from_json(&engine, prof, a.engine, &err)) < 0)
