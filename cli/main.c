@@ -134,7 +134,8 @@ static void print_main_help(FILE *fp)
     fprintf(fp, "\nexit status: 0 ok, 1 drift found (--fail-on), 64 usage, "
                 "65 bad data,\n66 missing input, 69 database unavailable, "
                 "70 internal, 73 cannot create\noutput, 74 write error, "
-                "77 permission denied, 130 interrupted.\n"
+                "77 permission denied, 130 interrupted (SIGINT;\n"
+                "129 SIGHUP, 143 SIGTERM).\n"
                 "See pagetune(1) and pagetune-COMMAND(1).\n");
 }
 

@@ -131,7 +131,7 @@ int pt_output_check(const char *path, int force, struct pt_err *err);
 
 /*
  * A directory of outputs (advise --out-dir, ddl --out-dir) replaced as one
- * unit (docs: pagetune(1), FILES WRITTEN). pt_outdir_begin() creates an
+ * unit (issue 13). pt_outdir_begin() creates an
  * empty sibling staging directory ".<name>.pagetune.XXXXXX" beside `path`;
  * the command writes its files there (pt_outdir_file); pt_outdir_commit()
  * swaps the staging directory in: renameat2(RENAME_EXCHANGE) where the

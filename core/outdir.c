@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * outdir.c — a directory of outputs replaced as one unit (core.h,
- * pt_outdir_*; pagetune(1), FILES). The new set is written into a sibling
+ * pt_outdir_*). The new set is written into a sibling
  * staging directory, then swapped in:
  *
  *   - renameat2(RENAME_EXCHANGE) (rename(2), Linux 3.15, through syscall(2)
