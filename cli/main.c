@@ -62,12 +62,10 @@ static const char *signal_name(int sig)
  */
 static void on_signal(int sig)
 {
-    int first = pt_interrupted();
+    int first = pt_interrupt_note(sig);
 
-    if (!first) {
-        pt_interrupt_note(sig);
+    if (!first)
         return;
-    }
     pt_cleanup_signal();
     {
         static const char head[] = "pagetune: interrupted by ";

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,7 +34,9 @@
 #define PT_PATH_MAX 4096
 #define PT_RM_DEPTH 8 /* nesting removed by the signal-safe walk */
 
-static volatile sig_atomic_t first_signal;
+/* lock-free, hence async-signal-safe; replay's threads share it too */
+static atomic_int first_signal;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the handler needs a lock-free int");
 
 static char tmpfiles[PT_TMPFILE_SLOTS][PT_PATH_MAX];
 static volatile sig_atomic_t tmpfile_used[PT_TMPFILE_SLOTS];
@@ -41,15 +44,18 @@ static volatile sig_atomic_t tmpfile_used[PT_TMPFILE_SLOTS];
 static char tmpdirs[PT_TMPDIR_SLOTS][PT_PATH_MAX];
 static volatile sig_atomic_t tmpdir_used[PT_TMPDIR_SLOTS];
 
-void pt_interrupt_note(int sig)
+int pt_interrupt_note(int sig)
 {
-    if (!first_signal)
-        first_signal = sig;
+    int none = 0;
+
+    if (atomic_compare_exchange_strong(&first_signal, &none, sig))
+        return 0;
+    return none;
 }
 
 int pt_interrupted(void)
 {
-    return first_signal;
+    return atomic_load(&first_signal);
 }
 
 /*

@@ -185,8 +185,12 @@ void pt_outdir_abort(struct pt_outdir *od);
  * work loops poll pt_interrupted() and unwind through their normal cleanup;
  * a second signal calls pt_cleanup_signal() and exits at once.
  */
-/* Async-signal-safe: record `sig` unless a signal was recorded already. */
-void pt_interrupt_note(int sig);
+/*
+ * Async-signal-safe and atomic (two threads' handlers cannot both be
+ * first): record `sig` unless a signal was recorded already. Returns 0 when
+ * `sig` is the first, else the signal recorded before.
+ */
+int pt_interrupt_note(int sig);
 /* The first signal recorded, 0 if none. */
 int pt_interrupted(void);
 /*

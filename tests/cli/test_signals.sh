@@ -53,6 +53,46 @@ for sig in INT TERM HUP; do
     no_leftovers "replay SIG$sig"
 done
 
+# ---- a second signal does not wait --------------------------------------
+# Stopped, the process gets SIGINT and SIGTERM pending at once: on SIGCONT
+# the first is recorded and the second exits from the handler, removing the
+# registered store directory even though --keep would keep it on the normal
+# path (shown first, with one signal).
+wait_store() {
+    for _ in $(seq 100); do
+        ls "$TMPDIR"/pagetune-replay.*/* >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    fail "replay: no store directory appeared"
+}
+"$PAGETUNE" replay --trace "$W/trace.csv" --page-size 4K,8K,16K,32K \
+    --cache 2M --quiet --keep -o "$W/replay.json" 2>"$T/.err" &
+pid=$!
+wait_store
+kill -INT "$pid"
+wait "$pid"
+expect_interrupted "replay --keep, one SIGINT" "$?" INT
+ls -d "$TMPDIR"/pagetune-replay.* >/dev/null 2>&1 && pass ||
+    fail "replay --keep, one SIGINT: the kept stores are gone"
+rm -rf "${TMPDIR:?}"/pagetune-replay.*
+"$PAGETUNE" replay --trace "$W/trace.csv" --page-size 4K,8K,16K,32K \
+    --cache 2M --quiet --keep -o "$W/replay.json" 2>"$T/.err" &
+pid=$!
+wait_store
+kill -STOP "$pid"
+kill -INT "$pid"
+kill -TERM "$pid"
+kill -CONT "$pid"
+wait "$pid"
+rc=$?
+# replay's threads may take the two signals in either order
+case $rc in
+130) expect_interrupted "second signal" "$rc" INT ;;
+*) expect_interrupted "second signal" "$rc" TERM ;;
+esac
+[ ! -e "$W/replay.json" ] && pass || fail "second signal: output written"
+no_leftovers "second signal"
+
 # ---- a signal mid simulate: a blocking read of a pipe returns too --------
 mkfifo "$T/fifo"
 for sig in INT TERM HUP; do
