@@ -120,7 +120,7 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
     return -1;
 }
 
-/* Sleep, waking up for an interrupt (the handler exits anyway). */
+/* Sleep; an interrupt ends it early (nanosleep returns EINTR). */
 static void sleep_s(double s)
 {
     struct timespec ts;
