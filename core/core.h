@@ -157,7 +157,8 @@ struct pt_outdir {
  * Begin replacing `path`. Without `force`, an existing non-empty directory
  * is refused (PT_ECANTCREAT); a path that exists and is not a directory is
  * always refused (PT_ECANTCREAT), as is a staging directory that cannot be
- * made. On failure *od is in the zero state.
+ * made. On failure *od is in the zero state. Not thread-safe (it reads
+ * the umask): call it before the command starts threads.
  */
 int pt_outdir_begin(struct pt_outdir *od, const char *path, int force,
                     struct pt_err *err);

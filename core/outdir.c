@@ -142,7 +142,10 @@ int pt_outdir_begin(struct pt_outdir *od, const char *path, int force,
     }
     od->slot = pt_tmpdir_register(od->stage);
     if (!mode) {
-        /* mkdtemp makes 0700; a new out-dir is made like any directory */
+        /*
+         * mkdtemp makes 0700; a new out-dir is made like any directory.
+         * Reading the umask sets it for a moment: begin before threads.
+         */
         mode_t mask = umask(0);
         umask(mask);
         mode = 0777 & ~mask;
