@@ -5,6 +5,7 @@
  * temporary-path registry, the interrupt flag and out-dirs replaced as one
  * unit (including a fork + SIGKILL test).
  */
+#define _GNU_SOURCE /* syscall(2), for the seccomp test */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,11 +13,16 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -541,6 +547,54 @@ static void test_outdir(void **state)
     pt_outdir_abort(&od);
 }
 
+/*
+ * The fallback without RENAME_EXCHANGE (kernels before 3.15, file systems
+ * without it): a child makes renameat2 fail with ENOSYS through a seccomp
+ * filter, as such a kernel would, and replaces a set; the old directory is
+ * moved aside, the new one renamed in, the old one removed.
+ */
+static void test_outdir_no_exchange(void **state)
+{
+    char path[128], file[192], *s;
+    pid_t pid;
+    int status;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/plain", tmpdir);
+    assert_int_equal(outdir_write(path, 0, "old\n", 0, NULL), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct sock_filter insns[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                     offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_renameat2, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = {sizeof(insns) / sizeof(insns[0]), insns};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+            _exit(77);
+        if (syscall(SYS_renameat2, AT_FDCWD, "a", AT_FDCWD, "b", 0) == 0 ||
+            errno != ENOSYS)
+            _exit(2);
+        _exit(outdir_write(path, 1, "new\n", 0, NULL) == 0 ? 0 : 3);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77)
+        skip(); /* no seccomp here: the exchange path is tested above */
+    assert_int_equal(WEXITSTATUS(status), 0);
+    snprintf(file, sizeof(file), "%s/a.json", path);
+    s = read_first_line(file);
+    assert_string_equal(s, "new");
+    free(s);
+    assert_int_equal(count_entries(path, ""), 2);
+    /* neither the staging nor the aside directory is left */
+    assert_int_equal(count_entries(tmpdir, ".plain"), 0);
+}
+
 /* The generation line of `name` in the directory open as dfd, or -1. */
 static int read_gen_at(int dfd, const char *name, char *buf, size_t len)
 {
@@ -667,6 +721,8 @@ int main(void)
                                         teardown_dir),
         cmocka_unit_test_setup_teardown(test_outdir, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_outdir_kill, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_outdir_no_exchange, setup_dir,
                                         teardown_dir),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
