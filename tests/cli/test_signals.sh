@@ -122,6 +122,27 @@ for sig in INT TERM HUP; do
     no_leftovers "simulate SIG$sig"
 done
 
+# ---- a signal while monitor sleeps between snapshots ---------------------
+# (SQLite's ODBC driver, as advise --demo uses; the sleep is 30 s)
+if command -v sqlite3 >/dev/null &&
+    odbcinst -q -d 2>/dev/null | grep -q '^\[SQLite3\]'; then
+    sqlite3 "$W/m.db" 'CREATE TABLE t (x INTEGER);'
+    "$PAGETUNE" monitor --connect "Driver=SQLite3;Database=$W/m.db;" \
+        --interval 30 --count 2 --quiet -o "$W/monitor.json" 2>"$T/.err" &
+    pid=$!
+    sleep 1.5
+    start=$SECONDS
+    kill -TERM "$pid"
+    wait "$pid"
+    expect_interrupted "monitor SIGTERM" "$?" TERM
+    [ $((SECONDS - start)) -lt 10 ] && pass ||
+        fail "monitor SIGTERM: slept on for $((SECONDS - start)) s"
+    [ ! -e "$W/monitor.json" ] && pass || fail "monitor SIGTERM: output"
+    no_leftovers "monitor SIGTERM"
+elif [ "${CI:-}" = true ]; then
+    fail "the SQLite3 ODBC driver is missing (needed by advise --demo too)"
+fi
+
 # ---- ulimit -f: EFBIG, the I/O exit code, one line, no temporary file ---
 (
     ulimit -f 64
