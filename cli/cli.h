@@ -204,7 +204,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* A note on stderr unless quiet. */
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* True once SIGINT/SIGTERM arrived (cli/main.c owns the flag). */
+/*
+ * True once SIGINT, SIGTERM or SIGHUP arrived (cli/main.c's handler records
+ * it in core, pt_interrupt_note): a work loop that sees it stops with
+ * PT_EINTR and unwinds; from then on cli_error() prints nothing, and main()
+ * prints the one "interrupted by" line and exits 128 + the signal number.
+ */
 int cli_interrupted(void);
 
 /* ---- progress ----------------------------------------------------------- */
@@ -256,6 +261,17 @@ int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /* Does stdout-style colour apply (NO_COLOR, --color, TTY)? */
 int out_color_enabled(FILE *fp);
+
+/*
+ * Refuse two outputs of one command that name the same file, before any
+ * work: the same path once the directory is resolved (realpath), or the same
+ * device and inode when both exist (hard links, symbolic links). NULL and
+ * "-" never clash. Returns 0 or PT_EUSAGE with a message naming both options
+ * (`opt_a`, `opt_b`, e.g. "-o" and "--mrc-csv").
+ */
+int cli_outputs_distinct(const char *opt_a, const char *path_a,
+                         const char *opt_b, const char *path_b,
+                         struct pt_err *err);
 
 /*
  * Open the command's data output (-o FILE or stdout) atomically; on success

@@ -55,6 +55,8 @@ vmessage(const char *cmd, const char *fmt, va_list ap)
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    if (pt_interrupted()) /* main.c prints the one line of an interrupt */
+        return;
     va_start(ap, fmt);
     vmessage(cmd, fmt, ap);
     va_end(ap);

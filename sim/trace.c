@@ -276,7 +276,7 @@ static int refill(struct sim_trace_reader *r, struct pt_err *err)
     while (r->len < r->buf_cap && !r->eof) {
         n = read(r->fd, r->buf + r->len, r->buf_cap - r->len);
         if (n < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR && !pt_interrupted())
                 continue;
             return err_set(err, PT_ENOINPUT, "cannot read '%s': %s", r->path,
                            strerror(errno));
