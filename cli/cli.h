@@ -191,6 +191,12 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg);
  */
 struct coll_conn_opts;
 int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg);
+/*
+ * After a run that succeeded (a failing run says one line, its error): warn
+ * once on stderr when a --connect value on the command line holds a
+ * password (PWD= / Password=), unless -q / --quiet was given.
+ */
+void cli_warn_cmdline_password(const char *cmd, int argc, char **argv);
 /* Defaults: output "-", table, progress if stderr is a TTY. */
 void cli_common_init(struct cli_common *c);
 

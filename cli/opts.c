@@ -254,6 +254,38 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
     }
 }
 
+/*
+ * A password inside --connect is visible to every user through ps and
+ * /proc/PID/cmdline. A --dsn value holding one is refused by coll_conn_open
+ * (its message masks the value).
+ */
+void cli_warn_cmdline_password(const char *cmd, int argc, char **argv)
+{
+    static const char opt[] = "--connect";
+    int found = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            return;
+        if (strcmp(a, opt) == 0 && i + 1 < argc)
+            v = argv[++i];
+        else if (strncmp(a, opt, sizeof(opt) - 1) == 0 &&
+                 a[sizeof(opt) - 1] == '=')
+            v = a + sizeof(opt);
+        if (v && coll_connstr_has_password(v))
+            found = 1;
+    }
+    if (found)
+        fprintf(stderr,
+                "pagetune %s: warning: the password in --connect is visible "
+                "to other users (ps); use --password-file, --password-env or "
+                "odbc.ini\n",
+                cmd);
+}
+
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
 {
     int id, rc;

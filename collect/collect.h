@@ -63,6 +63,13 @@ struct coll_conn_opts {
 };
 #define COLL_TIMEOUT_DEFAULT_S 30L
 #define COLL_TIMEOUT_MAX_S 86400L
+/*
+ * 1 when a connection string (or a --dsn value) holds a PWD= or Password=
+ * key (any case, blanks around the key allowed): the password is then on
+ * the command line, visible in ps. coll_conn_open refuses it together with
+ * password_file / password_env (PT_EUSAGE: two sources).
+ */
+int coll_connstr_has_password(const char *connstr);
 
 struct coll_conn; /* opaque: environment, connection, engine, masks */
 

@@ -140,7 +140,11 @@ static size_t password_key_at(const char *s, size_t i)
     return 0;
 }
 
-/* Length of a value at v: "{...}" with "}}" escapes, or up to ';'. */
+/*
+ * Length of a value at v to mask: "{...}" with "}}" escapes, or up to ';'.
+ * Text after a closing brace up to the next ';' is masked too: in a
+ * malformed string ("PWD={a;b}c}") it may be the rest of the password.
+ */
 static size_t value_len(const char *v)
 {
     size_t j = 0;
@@ -149,10 +153,11 @@ static size_t value_len(const char *v)
         for (j = 1; v[j]; j++) {
             if (v[j] == '}' && v[j + 1] == '}')
                 j++;
-            else if (v[j] == '}')
-                return j + 1;
+            else if (v[j] == '}') {
+                j++;
+                break;
+            }
         }
-        return j;
     }
     while (v[j] && v[j] != ';')
         j++;
@@ -339,6 +344,11 @@ static int has_key(const char *connstr, const char *key)
         }
     }
     return 0;
+}
+
+int coll_connstr_has_password(const char *connstr)
+{
+    return connstr && (has_key(connstr, "PWD") || has_key(connstr, "PASSWORD"));
 }
 
 /* ---- the inactivity watchdog -------------------------------------------- */
@@ -876,9 +886,24 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         return err_set(err, PT_EUSAGE,
                        "give at most one of --password-file and "
                        "--password-env");
-    if (o->dsn && (!o->dsn[0] || strpbrk(o->dsn, ";{}=[]")))
-        return err_set(err, PT_EUSAGE, "--dsn: invalid data source name '%s'",
-                       o->dsn);
+    if (o->dsn && (!o->dsn[0] || strpbrk(o->dsn, ";{}=[]"))) {
+        /* quoted masked: "--dsn 'x;PWD=secret'" must not echo the secret */
+        char shown[256];
+        snprintf(shown, sizeof(shown), "%s", o->dsn);
+        coll_mask(NULL, shown, sizeof(shown));
+        return err_set(err, PT_EUSAGE, "--dsn: invalid data source name '%s'%s",
+                       shown,
+                       coll_connstr_has_password(o->dsn)
+                           ? " (give the password with --password-file, "
+                             "--password-env or in odbc.ini)"
+                           : "");
+    }
+    if (coll_connstr_has_password(o->connect) &&
+        (o->password_file || o->password_env))
+        return err_set(err, PT_EUSAGE,
+                       "the password is given twice: in --connect and with "
+                       "%s; give it once",
+                       o->password_file ? "--password-file" : "--password-env");
     if (o->connect && !o->connect[0])
         return err_set(err, PT_EUSAGE, "--connect: empty connection string");
     if (idle_s < 1 || idle_s > COLL_TIMEOUT_MAX_S)
