@@ -1103,6 +1103,12 @@ int coll_query_rows(struct coll_conn *c, const char *sql,
     ret = coll_stmt_new(c, &st, err);
     if (ret < 0)
         return ret;
+    /* a small result: the whole statement is one step, so the driver's
+       own limit (psqlODBC: statement_timeout, MariaDB: max_statement_time)
+       may end a server that is alive but stuck (a lock wait) */
+    if (c->wd)
+        SQLSetStmtAttr(st, SQL_ATTR_QUERY_TIMEOUT,
+                       (SQLPOINTER)(uintptr_t)c->wd->timeout_s, 0);
     coll_watch_begin(c, st, "running '%s'", ex);
     rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc)) {
