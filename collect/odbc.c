@@ -360,21 +360,35 @@ int coll_connstr_has_password(const char *connstr)
  * Connector/ODBC: max_statement_time) run inside the frozen server. The
  * login is bounded by SQL_ATTR_LOGIN_TIMEOUT (libpq's connect_timeout,
  * MariaDB's MYSQL_OPT_CONNECT_TIMEOUT) and by this thread, every other wait
- * by this thread alone. Once a call has made no progress for timeout_s:
+ * by this thread alone. Once a call has made no progress (a completed call,
+ * a fetched block) for timeout_s:
+ *   0. a server (not SQLite) is asked whether it is alive: a second
+ *      connection runs "SELECT 1" within WATCH_PROBE_S. If it answers, the
+ *      server is busy, not stopped (a grouped sample scans the whole table
+ *      before its first row): that counts as progress and the wait goes on;
  *   1. SQLCancel on the waiting statement, from a helper thread (ODBC 3
  *      allows SQLCancel from another thread while a function runs on the
  *      statement; psqlODBC sends a PostgreSQL cancel request, MariaDB
- *      Connector/ODBC a KILL QUERY on a second connection: both end a slow
- *      statement on a live server, neither gets through to a stopped one,
- *      and either may itself wait for the stopped server);
+ *      Connector/ODBC a KILL QUERY on a second connection, the SQLite3
+ *      driver interrupts the statement: they end a slow statement, but
+ *      none gets through to a stopped server, and each may itself wait);
  *   2. after WATCH_GRACE_S more: shutdown() of every socket opened since
- *      the connection began (the driver's link and the cancel request's),
- *      so the blocked recv() returns and the driver reports the link lost:
- *      the caller's normal error path then removes temporary files;
+ *      the connection began (the driver's link, the probe's and the cancel
+ *      request's), so the blocked recv() returns and the driver reports the
+ *      link lost: the caller's normal error path removes temporary files;
  *   3. after WATCH_GRACE_S more: the caller's on_stall, the last resort.
  */
 #define WATCH_GRACE_S 3L
+#define WATCH_PROBE_S 10L
 #define WATCH_MAX_FD 1024
+
+enum watch_stage {
+    WATCH_IDLE = 0,  /* watching for progress */
+    WATCH_PROBING,   /* asking a second connection */
+    WATCH_CANCELLED, /* SQLCancel sent */
+    WATCH_SHUT,      /* sockets shut down */
+    WATCH_DONE,      /* on_stall called (or none): nothing more to do */
+};
 
 struct coll_watch {
     pthread_mutex_t mu;
@@ -382,15 +396,21 @@ struct coll_watch {
     pthread_t thread;  /* watch_main */
     long timeout_s;    /* inactivity allowed */
     void (*on_stall)(const char *msg);
-    int stop;             /* the connection is closing */
-    int busy;             /* a call waits on the server */
-    int stage;            /* 0 watching, 1 cancelled, 2 shut down, 3 done */
-    int fired;            /* the timeout expired in the current call */
-    int cancelling;       /* the SQLCancel helper runs */
-    SQLHSTMT st;          /* statement to cancel, or SQL_NULL_HSTMT */
-    struct timespec last; /* last progress, or when stage last changed */
-    char step[192];       /* what the waiting call does */
-    char msg[320];        /* the stall message once fired */
+    char *probe_connstr;    /* connection string for the probe, or NULL
+                               (owned, holds the password: zeroed on free) */
+    const char *probe_sql;  /* "SELECT 1" / "VALUES 1" */
+    int stop;               /* the connection is closing */
+    int busy;               /* a call waits on the server */
+    enum watch_stage stage; /* see above */
+    int fired;              /* the timeout expired in the current call */
+    int cancelling;         /* the SQLCancel helper runs */
+    int probing;            /* the probe helper runs */
+    int probe_alive;        /* its answer: the server answered */
+    SQLHSTMT st;            /* statement to cancel, or SQL_NULL_HSTMT */
+    struct timespec last;   /* last progress */
+    struct timespec since;  /* when the stage last changed */
+    char step[192];         /* what the waiting call does */
+    char msg[320];          /* the stall message once fired */
     unsigned char baseline[WATCH_MAX_FD / 8]; /* sockets before connecting */
 };
 
@@ -407,8 +427,8 @@ static void watch_baseline(struct coll_watch *w)
             w->baseline[fd / 8] |= (unsigned char)(1u << (fd % 8));
 }
 
-/* Stage 2: shut down the sockets this connection opened (not close: the
-   driver still owns the descriptors and closes them itself). */
+/* Stage 2: shut down the sockets opened since the connection began (not
+   close: the driver still owns the descriptors and closes them itself). */
 static void watch_shutdown_sockets(const struct coll_watch *w)
 {
     for (int fd = 0; fd < WATCH_MAX_FD; fd++)
@@ -450,6 +470,78 @@ static void *watch_cancel(void *arg)
     return NULL;
 }
 
+/* How long the probe may take: the timeout, at most WATCH_PROBE_S. */
+static long watch_probe_s(const struct coll_watch *w)
+{
+    return w->timeout_s < WATCH_PROBE_S ? w->timeout_s : WATCH_PROBE_S;
+}
+
+/* Stage 0: does the server answer a second connection? (its own handles,
+   so nothing is shared with the waiting call) */
+static void *watch_probe(void *arg)
+{
+    struct coll_watch *w = arg;
+    SQLHENV env = SQL_NULL_HENV;
+    SQLHDBC dbc = SQL_NULL_HDBC;
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    int alive = 0;
+    long login_s = watch_probe_s(w);
+
+    if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env))) {
+        SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+        if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc))) {
+            SQLSetConnectAttr(dbc, SQL_ATTR_LOGIN_TIMEOUT,
+                              (SQLPOINTER)(intptr_t)login_s, 0);
+            if (SQL_SUCCEEDED(SQLDriverConnect(
+                    dbc, NULL, (SQLCHAR *)w->probe_connstr, SQL_NTS, NULL, 0,
+                    NULL, SQL_DRIVER_NOPROMPT))) {
+                if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st))) {
+                    alive = SQL_SUCCEEDED(SQLExecDirect(
+                                st, (SQLCHAR *)w->probe_sql, SQL_NTS)) &&
+                            SQL_SUCCEEDED(SQLFetch(st));
+                    SQLFreeHandle(SQL_HANDLE_STMT, st);
+                }
+                SQLDisconnect(dbc);
+            }
+            SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+        }
+        SQLFreeHandle(SQL_HANDLE_ENV, env);
+    }
+    pthread_mutex_lock(&w->mu);
+    w->probing = 0;
+    w->probe_alive = alive;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Start a helper thread (detached); 0 if it could not be started. */
+static int watch_spawn(void *(*fn)(void *), struct coll_watch *w)
+{
+    pthread_t t;
+
+    if (pthread_create(&t, NULL, fn, w) != 0)
+        return 0;
+    pthread_detach(t);
+    return 1;
+}
+
+/* Stage 1: the call stalled. */
+static void watch_fire(struct coll_watch *w, const struct timespec *now)
+{
+    w->fired = 1;
+    w->stage = WATCH_CANCELLED;
+    w->since = *now;
+    snprintf(w->msg, sizeof(w->msg),
+             "no answer from the server for %ld s while %s",
+             (long)(now->tv_sec - w->last.tv_sec), w->step);
+    if (w->st != SQL_NULL_HSTMT) {
+        w->cancelling = 1;
+        if (!watch_spawn(watch_cancel, w))
+            w->cancelling = 0;
+    }
+}
+
 static void *watch_main(void *arg)
 {
     struct coll_watch *w = arg;
@@ -457,39 +549,66 @@ static void *watch_main(void *arg)
     pthread_mutex_lock(&w->mu);
     while (!w->stop) {
         struct timespec now, due;
-        if (!w->busy || w->stage >= 3) {
+        if (!w->busy || w->stage == WATCH_DONE) {
             pthread_cond_wait(&w->cv, &w->mu);
             continue;
         }
-        due = ts_add(w->last, w->stage == 0 ? w->timeout_s : WATCH_GRACE_S);
         watch_now(&now);
+        if (w->stage == WATCH_IDLE) {
+            due = ts_add(w->last, w->timeout_s);
+        } else if (w->stage == WATCH_PROBING) {
+            if (!w->probing && w->probe_alive) { /* busy, not stopped */
+                w->last = now;
+                w->stage = WATCH_IDLE;
+                continue;
+            }
+            due = w->probing ? ts_add(w->since, watch_probe_s(w)) : now;
+        } else {
+            due = ts_add(w->since, WATCH_GRACE_S);
+        }
         if (!ts_reached(&now, &due)) {
             pthread_cond_timedwait(&w->cv, &w->mu, &due);
             continue;
         }
-        w->stage++;
-        w->last = now;
-        if (w->stage == 1) {
-            pthread_t t;
-            w->fired = 1;
-            snprintf(w->msg, sizeof(w->msg),
-                     "no answer from the server for %ld s while %s",
-                     w->timeout_s, w->step);
-            if (w->st != SQL_NULL_HSTMT) {
-                w->cancelling = 1;
-                if (pthread_create(&t, NULL, watch_cancel, w) == 0)
-                    pthread_detach(t);
-                else
-                    w->cancelling = 0;
+        switch (w->stage) {
+        case WATCH_IDLE:
+            if (w->probe_connstr) {
+                /* a probe still out from an earlier round is waited for */
+                int out = w->probing;
+                if (!out) {
+                    w->probing = 1;
+                    w->probe_alive = 0;
+                    out = watch_spawn(watch_probe, w);
+                    w->probing = out;
+                }
+                if (out) {
+                    w->stage = WATCH_PROBING;
+                    w->since = now;
+                    break;
+                }
             }
-        } else if (w->stage == 2) {
+            watch_fire(w, &now);
+            break;
+        case WATCH_PROBING:
+            watch_fire(w, &now);
+            break;
+        case WATCH_CANCELLED:
+            w->stage = WATCH_SHUT;
+            w->since = now;
             watch_shutdown_sockets(w);
-        } else if (w->on_stall) {
-            char msg[sizeof(w->msg)];
-            memcpy(msg, w->msg, sizeof(msg));
-            pthread_mutex_unlock(&w->mu);
-            w->on_stall(msg); /* does not return */
-            pthread_mutex_lock(&w->mu);
+            break;
+        case WATCH_SHUT:
+            w->stage = WATCH_DONE;
+            if (w->on_stall) {
+                char msg[sizeof(w->msg)];
+                memcpy(msg, w->msg, sizeof(msg));
+                pthread_mutex_unlock(&w->mu);
+                w->on_stall(msg); /* does not return */
+                pthread_mutex_lock(&w->mu);
+            }
+            break;
+        case WATCH_DONE:
+            break;
         }
     }
     pthread_mutex_unlock(&w->mu);
@@ -523,21 +642,52 @@ static int watch_start(struct coll_conn *c, long timeout_s,
     return 0;
 }
 
+/* Let stage 0 ask the server with this connection string (copied). */
+static void watch_set_probe(struct coll_conn *c, const char *connstr,
+                            enum coll_engine e)
+{
+    struct coll_watch *w = c->wd;
+    char *copy;
+
+    if (!w || e == COLL_ENGINE_SQLITE) /* no server to ask */
+        return;
+    copy = strdup(connstr);
+    if (!copy)
+        return; /* no probe: the watchdog still works, only less patient */
+    pthread_mutex_lock(&w->mu);
+    w->probe_connstr = copy;
+    w->probe_sql = e == COLL_ENGINE_DB2 ? "VALUES 1" : "SELECT 1";
+    pthread_mutex_unlock(&w->mu);
+}
+
 static void watch_stop(struct coll_conn *c)
 {
     struct coll_watch *w = c ? c->wd : NULL;
+    long waited = 0;
 
     if (!w)
         return;
     pthread_mutex_lock(&w->mu);
-    while (w->cancelling)
-        pthread_cond_wait(&w->cv, &w->mu);
+    /* the helpers use *w: wait for them; a probe stuck on a stopped server
+       is freed by shutting the sockets down */
+    while (w->cancelling || w->probing) {
+        struct timespec due;
+        watch_now(&due);
+        due = ts_add(due, 1);
+        pthread_cond_timedwait(&w->cv, &w->mu, &due);
+        if (++waited == WATCH_PROBE_S + 1)
+            watch_shutdown_sockets(w);
+    }
     w->stop = 1;
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);
+    if (w->probe_connstr) {
+        memset(w->probe_connstr, 0, strlen(w->probe_connstr));
+        free(w->probe_connstr);
+    }
     free(w);
     c->wd = NULL;
 }
@@ -555,7 +705,7 @@ void coll_watch_begin(struct coll_conn *c, SQLHSTMT st, const char *fmt, ...)
     va_end(ap);
     w->st = st;
     w->busy = 1;
-    w->stage = 0;
+    w->stage = WATCH_IDLE;
     w->fired = 0;
     w->msg[0] = '\0';
     watch_now(&w->last);
@@ -570,8 +720,10 @@ void coll_watch_tick(struct coll_conn *c)
     if (!w)
         return;
     pthread_mutex_lock(&w->mu);
-    if (w->stage == 0)
+    if (w->stage <= WATCH_PROBING) {
         watch_now(&w->last);
+        w->stage = WATCH_IDLE;
+    }
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -988,6 +1140,7 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
                 goto fail;
         }
     }
+    watch_set_probe(c, connstr, c->engine);
     memset(connstr, 0, sizeof(connstr));
     *out = c;
     return 0;
