@@ -182,5 +182,10 @@ int main(int argc, char **argv)
     cmd = find_command(argv[1]);
     if (!cmd)
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
-    return finish(cmd->fn(argc - 1, argv + 1));
+    {
+        int code = cmd->fn(argc - 1, argv + 1);
+        if (code == 0 || code == 1) /* a failed run says one line */
+            cli_warn_cmdline_password(cmd->name, argc - 1, argv + 1);
+        return finish(code);
+    }
 }
