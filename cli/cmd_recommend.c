@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 
 #include "analyzers/analyzers.h"
+#include "collect/collect.h"
 #include "sim/sim.h"
 
 #include <stdlib.h>
@@ -175,7 +176,7 @@ static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
         json_t *doc = NULL;
         rc = pt_json_loadb(buf, len, path, &doc, err);
         if (rc == 0)
-            rc = rec_sizes_from_json(s, doc, path, err);
+            rc = coll_sizes_doc_from_json(s, doc, path, err);
         if (rc == 0)
             rc = read_state(doc, path, engine, st, compress_ratio, err);
         json_decref(doc);
@@ -513,7 +514,7 @@ int cmd_recommend(int argc, char **argv)
         json_t *m = NULL;
         if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
             goto fail;
-        rc = rec_monitor_from_json(&mon, m, o.monitor, &err);
+        rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
         if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
             rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
         json_decref(m);

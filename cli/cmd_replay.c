@@ -5,23 +5,17 @@
  * (throughput, latency per operation, page-cache hit ratio, overflow pages,
  * database bytes). A simulator predicts; this measures.
  *
- * The command parses options, takes the WebSphere placement limits from the
- * engine profile (analyzers/: SMALL length s at each row size, MEDIUM and
- * LARGE limits), manages the store directory and writes the results; the
- * store and the replay loop live in store/ (store.h).
+ * The command turns options into a struct store_plan, loads the engine
+ * profile (whose page-fit rules give the WebSphere placement limits), runs
+ * the plan (store_plan_run: store directory, one store per page size, the
+ * replay loop, all in store/) with a progress bar and notes, and prints the
+ * result as a table or CSV, or as replay.json (store_plan_result_to_json).
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analyzers/analyzers.h"
 #include "cli/cli.h"
 #include "store/store.h"
-
-#define REPLAY_MAX_PAGES 16
 
 static const char *const usage[] = {
     "pagetune replay --trace FILE [--page-size LIST] [--cache BYTES] "
@@ -89,154 +83,129 @@ static const struct cli_option opts[] = {
 };
 
 struct replay_args {
-    const char *trace;
-    uint64_t page_sizes[REPLAY_MAX_PAGES];
-    int n_page_sizes;
-    uint64_t cache_bytes;
-    const char *store_dir;
-    int keep;
+    struct store_plan plan; /* what to replay */
     uint64_t clients;
-    enum store_sync sync;
-    const char *engine;
-    const char *ack_log;
-    uint64_t max_store_bytes;
 };
 
-/* ---- the store directory ------------------------------------------------ */
+/* ---- progress and notes ------------------------------------------------- */
 
-struct store_dir {
-    char path[4096];
-    int created; /* we made it: remove it at the end unless --keep */
-    int slot;    /* pt_tmpdir_register slot: an interrupt removes it */
+/* The hooks' context: the progress bar of the page size being replayed. */
+struct replay_ui {
+    const struct cli_common *c;
+    uint64_t cache_bytes; /* for the opening note */
+    struct cli_progress pg;
+    char label[64];
 };
 
-static int store_dir_prepare(struct store_dir *d, const char *want,
-                             struct pt_err *err)
+static void on_ready(void *ctx, const struct store_trace *t)
 {
-    struct stat st;
+    struct replay_ui *ui = ctx;
+    char sz[32];
 
-    memset(d, 0, sizeof(*d));
-    d->slot = -1;
-    if (!want) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(d->path, sizeof(d->path), "%s/pagetune-replay.XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(d->path))
-            return err_set(err, PT_ECANTCREAT,
-                           "cannot create a temporary store directory "
-                           "'%s': %s",
-                           d->path, strerror(errno));
-        d->created = 1;
-        d->slot = pt_tmpdir_register(d->path);
-        return 0;
-    }
-    if (strlen(want) >= sizeof(d->path) - 32)
-        return err_set(err, PT_ECANTCREAT, "--store-dir: path too long");
-    snprintf(d->path, sizeof(d->path), "%s", want);
-    if (stat(want, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
-            return err_set(err, PT_ECANTCREAT,
-                           "--store-dir '%s' is not a directory", want);
-        if (access(want, W_OK | X_OK) != 0)
-            return err_set(err, PT_ECANTCREAT,
-                           "cannot write store directory '%s': %s", want,
-                           strerror(errno));
-        return 0;
-    }
-    if (mkdir(want, 0777) != 0)
-        return err_set(err, PT_ECANTCREAT,
-                       "cannot create store directory '%s': %s", want,
-                       strerror(errno));
-    d->created = 1;
-    return 0;
+    cli_note(ui->c,
+             "replaying %llu requests over %llu sessions (%llu get, %llu "
+             "set, %llu del), cache %s per connection",
+             (unsigned long long)t->n_reqs, (unsigned long long)t->n_keys,
+             (unsigned long long)t->n_gets, (unsigned long long)t->n_sets,
+             (unsigned long long)t->n_dels,
+             pt_size_format(ui->cache_bytes, sz, sizeof(sz)));
 }
 
-static void store_files_remove(const char *db)
+static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
 {
-    char side[4200];
-    unlink(db);
-    if (snprintf(side, sizeof(side), "%s-wal", db) < (int)sizeof(side))
-        unlink(side);
-    if (snprintf(side, sizeof(side), "%s-shm", db) < (int)sizeof(side))
-        unlink(side);
+    struct replay_ui *ui = ctx;
+    char sz[32];
+
+    snprintf(ui->label, sizeof(ui->label), "replay %s",
+             pt_size_format(page_size, sz, sizeof(sz)));
+    cli_progress_init(&ui->pg, ui->c, ui->label, n_reqs);
 }
 
-/* ---- progress ----------------------------------------------------------- */
-
-static int replay_progress(void *ctx, uint64_t done, uint64_t total)
+static int on_progress(void *ctx, uint64_t done, uint64_t total)
 {
-    struct cli_progress *pg = ctx;
+    struct replay_ui *ui = ctx;
+
     (void)total;
-    cli_progress_update(pg, done);
+    cli_progress_update(&ui->pg, done);
     return cli_interrupted();
+}
+
+static void on_page_end(void *ctx, const struct store_replay_result *r)
+{
+    struct replay_ui *ui = ctx;
+    char sz[32];
+
+    cli_progress_done(&ui->pg);
+    if (r)
+        cli_note(ui->c, "%s: %.0f ops/s, hit ratio %.4f, %llu overflow pages",
+                 pt_size_format(r->page_size_bytes, sz, sizeof(sz)),
+                 r->ops_per_s, r->cache_hit_ratio,
+                 (unsigned long long)r->space.overflow_pages);
 }
 
 /* ---- output ------------------------------------------------------------- */
 
-static const char *const op_names[] = {"get", "set", "del"};
-
-static json_t *latency_json(const struct store_latency *l)
+static void table_row(struct out_table *t, const struct store_plan_result *res,
+                      size_t i)
 {
-    return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f}", "count", (json_int_t)l->count,
-                     "p50", l->p50_us, "p95", l->p95_us, "p99", l->p99_us,
-                     "max", l->max_us, "mean", l->mean_us);
+    const struct store_replay_result *r = &res->results[i];
+    const struct store_latency *l = &r->latency[STORE_OP_ALL];
+    uint64_t sets = r->placed[0] + r->placed[1] + r->placed[2];
+    double first = res->results[0].ops_per_s;
+    char sz[32];
+
+    out_table_add_row(t);
+    out_table_setf(t, 0, "%s", pt_size_format(r->page_size_bytes, sz, 32));
+    out_table_setf(t, 1, "%llu", (unsigned long long)r->ops);
+    out_table_setf(t, 2, "%.0f", r->ops_per_s);
+    if (i == 0 || first <= 0)
+        out_table_setf(t, 3, "-");
+    else
+        out_table_setf(t, 3, "%+.1f%%", (r->ops_per_s / first - 1) * 100);
+    out_table_setf(t, 4, "%.1f", l->p50_us);
+    out_table_setf(t, 5, "%.1f", l->p95_us);
+    out_table_setf(t, 6, "%.1f", l->p99_us);
+    out_table_setf(t, 7, "%.4f", r->cache_hit_ratio);
+    out_table_setf(t, 8, "%llu", (unsigned long long)r->space.overflow_pages);
+    out_table_setf(t, 9, "%llu", (unsigned long long)r->space.db_bytes);
+    if (sets == 0)
+        out_table_setf(t, 10, "-");
+    else
+        out_table_setf(t, 10, "S %.0f%% M %.0f%% L %.0f%%",
+                       100.0 * (double)r->placed[0] / (double)sets,
+                       100.0 * (double)r->placed[1] / (double)sets,
+                       100.0 * (double)r->placed[2] / (double)sets);
 }
 
-static json_t *result_json(const struct store_replay_result *r,
-                           const char *store_path)
+static int write_table(FILE *fp, enum out_format fmt,
+                       const struct store_plan_result *res, struct pt_err *err)
 {
-    json_t *o = json_object(), *byop = json_object();
-    json_object_set_new(o, "page_size", json_integer(r->page_size_bytes));
-    json_object_set_new(o, "ops", json_integer((json_int_t)r->ops));
-    json_object_set_new(o, "ops_per_s", json_real(r->ops_per_s));
-    json_object_set_new(o, "elapsed_s", json_real(r->elapsed_s));
-    json_object_set_new(o, "latency_us",
-                        latency_json(&r->latency[STORE_OP_ALL]));
-    for (int op = 0; op < STORE_OP_ALL; op++)
-        json_object_set_new(byop, op_names[op], latency_json(&r->latency[op]));
-    json_object_set_new(o, "latency_by_op_us", byop);
-    json_object_set_new(o, "cache_hit_ratio", json_real(r->cache_hit_ratio));
-    json_object_set_new(o, "cache_hits",
-                        json_integer((json_int_t)r->cache_hits));
-    json_object_set_new(o, "cache_misses",
-                        json_integer((json_int_t)r->cache_misses));
-    json_object_set_new(o, "overflow_pages",
-                        json_integer((json_int_t)r->space.overflow_pages));
-    json_object_set_new(o, "leaf_pages",
-                        json_integer((json_int_t)r->space.leaf_pages));
-    json_object_set_new(o, "db_bytes",
-                        json_integer((json_int_t)r->space.db_bytes));
-    json_object_set_new(o, "wal_bytes",
-                        json_integer((json_int_t)r->space.wal_bytes));
-    json_object_set_new(
-        o, "placement",
-        json_pack("{s:I,s:I,s:I}", "SMALL", (json_int_t)r->placed[0], "MEDIUM",
-                  (json_int_t)r->placed[1], "LARGE", (json_int_t)r->placed[2]));
-    json_object_set_new(o, "warmup_sessions",
-                        json_integer((json_int_t)r->warmup_sessions));
-    json_object_set_new(o, "gets_found",
-                        json_integer((json_int_t)r->gets_found));
-    json_object_set_new(o, "busy_retries",
-                        json_integer((json_int_t)r->busy_retries));
-    json_object_set_new(o, "clients", json_integer(r->n_clients));
-    json_object_set_new(o, "cache_bytes",
-                        json_integer((json_int_t)r->cache_bytes));
-    if (store_path)
-        json_object_set_new(o, "store", json_string(store_path));
-    return o;
-}
+    static const char *const headers[] = {
+        ">page",     ">ops",      ">ops/s",   ">vs first",
+        ">p50 us",   ">p95 us",   ">p99 us",  ">hit ratio",
+        ">overflow", ">db bytes", "placement"};
+    struct out_table t;
+    char sz[32];
+    int ret;
 
-static const char *sync_name(enum store_sync s)
-{
-    return s == STORE_SYNC_FULL  ? "full"
-           : s == STORE_SYNC_OFF ? "off"
-                                 : "normal";
+    if ((ret = out_table_init(&t, 11, headers)) < 0)
+        return err_set(err, ret, "out of memory");
+    out_table_set_title(&t,
+                        "replay of %s: cache %s per connection, %llu "
+                        "client(s), synchronous=%s",
+                        res->trace, pt_size_format(res->cache_bytes, sz, 32),
+                        (unsigned long long)res->n_clients,
+                        store_sync_name(res->sync));
+    for (size_t i = 0; i < res->n_results; i++)
+        table_row(&t, res, i);
+    ret = out_table_write(&t, fmt, fp, err);
+    out_table_release(&t);
+    return ret;
 }
 
 static int write_results(const struct cli_common *c,
-                         const struct replay_args *a,
-                         const struct store_replay_result *res, int n,
-                         char (*paths)[4200], struct pt_err *err)
+                         const struct store_plan_result *res,
+                         struct pt_err *err)
 {
     struct pt_afile af = {0};
     int ret;
@@ -244,69 +213,12 @@ static int write_results(const struct cli_common *c,
     if ((ret = cli_output_open(c, &af, err)) < 0)
         return ret;
     if (c->format == OUT_JSON) {
-        json_t *doc = json_object(), *arr = json_array();
-        json_object_set_new(doc, "schema_version", json_integer(1));
-        json_object_set_new(doc, "trace", json_string(a->trace));
-        json_object_set_new(doc, "engine", json_string(a->engine));
-        json_object_set_new(doc, "cache_bytes",
-                            json_integer((json_int_t)a->cache_bytes));
-        json_object_set_new(doc, "clients",
-                            json_integer((json_int_t)a->clients));
-        json_object_set_new(doc, "sync", json_string(sync_name(a->sync)));
-        for (int i = 0; i < n; i++)
-            json_array_append_new(
-                arr, result_json(&res[i], a->keep ? paths[i] : NULL));
-        json_object_set_new(doc, "results", arr);
-        ret = out_json_write(doc, af.fp, err);
+        json_t *doc = store_plan_result_to_json(res);
+        ret = doc ? out_json_write(doc, af.fp, err)
+                  : err_set(err, PT_EINTERNAL, "out of memory");
         json_decref(doc);
     } else {
-        static const char *const headers[] = {
-            ">page",     ">ops",      ">ops/s",   ">vs first",
-            ">p50 us",   ">p95 us",   ">p99 us",  ">hit ratio",
-            ">overflow", ">db bytes", "placement"};
-        struct out_table t;
-        char sz[32];
-        if ((ret = out_table_init(&t, 11, headers)) < 0) {
-            pt_afile_abort(&af);
-            return err_set(err, ret, "out of memory");
-        }
-        out_table_set_title(&t,
-                            "replay of %s: cache %s per connection, %llu "
-                            "client(s), synchronous=%s",
-                            a->trace, pt_size_format(a->cache_bytes, sz, 32),
-                            (unsigned long long)a->clients, sync_name(a->sync));
-        for (int i = 0; i < n; i++) {
-            const struct store_replay_result *r = &res[i];
-            const struct store_latency *l = &r->latency[STORE_OP_ALL];
-            uint64_t sets = r->placed[0] + r->placed[1] + r->placed[2];
-            out_table_add_row(&t);
-            out_table_setf(&t, 0, "%s",
-                           pt_size_format(r->page_size_bytes, sz, 32));
-            out_table_setf(&t, 1, "%llu", (unsigned long long)r->ops);
-            out_table_setf(&t, 2, "%.0f", r->ops_per_s);
-            if (i == 0 || res[0].ops_per_s <= 0)
-                out_table_setf(&t, 3, "-");
-            else
-                out_table_setf(&t, 3, "%+.1f%%",
-                               (r->ops_per_s / res[0].ops_per_s - 1) * 100);
-            out_table_setf(&t, 4, "%.1f", l->p50_us);
-            out_table_setf(&t, 5, "%.1f", l->p95_us);
-            out_table_setf(&t, 6, "%.1f", l->p99_us);
-            out_table_setf(&t, 7, "%.4f", r->cache_hit_ratio);
-            out_table_setf(&t, 8, "%llu",
-                           (unsigned long long)r->space.overflow_pages);
-            out_table_setf(&t, 9, "%llu",
-                           (unsigned long long)r->space.db_bytes);
-            if (sets == 0)
-                out_table_setf(&t, 10, "-");
-            else
-                out_table_setf(&t, 10, "S %.0f%% M %.0f%% L %.0f%%",
-                               100.0 * (double)r->placed[0] / (double)sets,
-                               100.0 * (double)r->placed[1] / (double)sets,
-                               100.0 * (double)r->placed[2] / (double)sets);
-        }
-        ret = out_table_write(&t, c->format, af.fp, err);
-        out_table_release(&t);
+        ret = write_table(af.fp, c->format, res, err);
     }
     if (ret < 0) {
         pt_afile_abort(&af);
@@ -317,23 +229,87 @@ static int write_results(const struct cli_common *c,
 
 /* ---- options ------------------------------------------------------------ */
 
+static int parse_opt(int id, const char *arg, struct replay_args *a)
+{
+    struct store_plan *pl = &a->plan;
+    struct pt_err err;
+    int rc;
+
+    err_clear(&err);
+    switch (id) {
+    case OPT_TRACE:
+        pl->trace_path = arg;
+        return 0;
+    case OPT_PAGE_SIZE:
+        rc = pt_size_list_parse(arg, pl->page_sizes, STORE_MAX_PAGE_SIZES,
+                                "--page-size", &err);
+        if (rc < 0) {
+            cli_usage_error("replay", "%s", err.msg);
+            return PT_EUSAGE;
+        }
+        pl->n_page_sizes = (size_t)rc;
+        return 0;
+    case OPT_CACHE:
+        if (pt_size_parse(arg, &pl->cache_bytes, "--cache", &err) < 0 ||
+            pl->cache_bytes < 1024) {
+            cli_usage_error("replay", "%s",
+                            err.code ? err.msg
+                                     : "--cache: at least 1K, got less");
+            return PT_EUSAGE;
+        }
+        return 0;
+    case OPT_STORE_DIR:
+        pl->store_dir = arg;
+        return 0;
+    case OPT_KEEP:
+        pl->keep = 1;
+        return 0;
+    case OPT_CLIENTS:
+        if (pt_u64_parse(arg, &a->clients, "--clients", &err) < 0 ||
+            a->clients < 1 || a->clients > 256) {
+            cli_usage_error("replay",
+                            "--clients: '%s' is not a number of clients "
+                            "from 1 to 256",
+                            arg);
+            return PT_EUSAGE;
+        }
+        pl->n_clients = (unsigned)a->clients;
+        return 0;
+    case OPT_SYNC:
+        if ((rc = store_sync_parse(arg)) < 0) {
+            cli_usage_error("replay",
+                            "--sync: unknown level '%s' (off, normal, full)",
+                            arg);
+            return PT_EUSAGE;
+        }
+        pl->sync = (enum store_sync)rc;
+        return 0;
+    case OPT_ENGINE:
+        pl->engine_name = arg;
+        return 0;
+    case OPT_ACK_LOG:
+        pl->ack_log = arg;
+        return 0;
+    case OPT_MAX_STORE:
+        if (pt_size_parse(arg, &pl->max_store_bytes, "--max-store", &err) < 0) {
+            cli_usage_error("replay", "%s", err.msg);
+            return PT_EUSAGE;
+        }
+        return 0;
+    default:
+        return PT_EINTERNAL;
+    }
+}
+
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct replay_args *a, struct cli_parser *p)
 {
     const char *arg;
-    struct pt_err err;
     int id, rc;
 
     memset(a, 0, sizeof(*a));
-    a->page_sizes[0] = 4096;
-    a->page_sizes[1] = 8192;
-    a->page_sizes[2] = 16384;
-    a->page_sizes[3] = 32768;
-    a->n_page_sizes = 4;
-    a->cache_bytes = 2u << 20;
+    store_plan_init(&a->plan);
     a->clients = 1;
-    a->sync = STORE_SYNC_NORMAL;
-    a->engine = "db2";
     cli_common_init(c);
     if (cli_parse_begin(p, "replay", opts, usage, description, argc, argv) < 0)
         return PT_EINTERNAL;
@@ -342,127 +318,12 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
             return CLI_HELP_SHOWN;
         if (id == CLI_NEXT_USAGE)
             return PT_EUSAGE;
-        switch (id) {
-        case OPT_TRACE:
-            a->trace = arg;
-            break;
-        case OPT_PAGE_SIZE:
-            rc = pt_size_list_parse(arg, a->page_sizes, REPLAY_MAX_PAGES,
-                                    "--page-size", &err);
-            if (rc < 0) {
-                cli_usage_error("replay", "%s", err.msg);
-                return PT_EUSAGE;
-            }
-            a->n_page_sizes = rc;
-            break;
-        case OPT_CACHE:
-            if (pt_size_parse(arg, &a->cache_bytes, "--cache", &err) < 0 ||
-                a->cache_bytes < 1024) {
-                cli_usage_error("replay", "%s",
-                                err.code ? err.msg
-                                         : "--cache: at least 1K, got less");
-                return PT_EUSAGE;
-            }
-            break;
-        case OPT_STORE_DIR:
-            a->store_dir = arg;
-            break;
-        case OPT_KEEP:
-            a->keep = 1;
-            break;
-        case OPT_CLIENTS:
-            if (pt_u64_parse(arg, &a->clients, "--clients", &err) < 0 ||
-                a->clients < 1 || a->clients > 256) {
-                cli_usage_error("replay",
-                                "--clients: '%s' is not a number of clients "
-                                "from 1 to 256",
-                                arg);
-                return PT_EUSAGE;
-            }
-            break;
-        case OPT_SYNC:
-            if (strcmp(arg, "off") == 0)
-                a->sync = STORE_SYNC_OFF;
-            else if (strcmp(arg, "normal") == 0)
-                a->sync = STORE_SYNC_NORMAL;
-            else if (strcmp(arg, "full") == 0)
-                a->sync = STORE_SYNC_FULL;
-            else {
-                cli_usage_error("replay",
-                                "--sync: unknown level '%s' (off, normal, "
-                                "full)",
-                                arg);
-                return PT_EUSAGE;
-            }
-            break;
-        case OPT_ENGINE:
-            a->engine = arg;
-            break;
-        case OPT_ACK_LOG:
-            a->ack_log = arg;
-            break;
-        case OPT_MAX_STORE:
-            if (pt_size_parse(arg, &a->max_store_bytes, "--max-store", &err) <
-                0) {
-                cli_usage_error("replay", "%s", err.msg);
-                return PT_EUSAGE;
-            }
-            break;
-        default:
-            return PT_EINTERNAL;
-        }
+        if ((rc = parse_opt(id, arg, a)) != 0)
+            return rc;
     }
-    if (!a->trace) {
+    if (!a->plan.trace_path) {
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;
-    }
-    return 0;
-}
-
-/* Check every page size against the engine (and SQLite) and fill in the
- * placement limits; a size the engine does not have is a usage error that
- * lists the allowed ones. */
-static int page_configs(const struct replay_args *a, const struct rec_engine *e,
-                        struct store_config *cfgs)
-{
-    for (int i = 0; i < a->n_page_sizes; i++) {
-        const struct rec_page_rule *rule = NULL;
-        struct store_config *cfg = &cfgs[i];
-        char list[256], sz[32];
-
-        if (a->page_sizes[i] <= UINT32_MAX)
-            rule = rec_engine_page(e, (uint32_t)a->page_sizes[i]);
-        if (!rule || !store_page_size_valid(rule->page_size_bytes)) {
-            cli_usage_error("replay",
-                            "--page-size: %s is not a page size of engine "
-                            "%s (allowed: %s)",
-                            pt_size_format(a->page_sizes[i], sz, sizeof(sz)),
-                            e->name, rec_engine_page_list(e, list, 256));
-            return PT_EUSAGE;
-        }
-        for (int j = 0; j < i; j++)
-            if (a->page_sizes[j] == a->page_sizes[i]) {
-                cli_usage_error("replay", "--page-size: %s given twice",
-                                pt_size_format(a->page_sizes[i], sz, 32));
-                return PT_EUSAGE;
-            }
-        store_config_init(cfg);
-        cfg->page_size_bytes = rule->page_size_bytes;
-        cfg->cache_bytes = a->cache_bytes;
-        cfg->sync = a->sync;
-        /* WebSphere: SMALL if n <= s, else the outline columns in order
-         * (DB2: MEDIUM LONG VARCHAR, then LARGE BLOB). */
-        cfg->small_max_bytes = rule->inline_limit_bytes;
-        cfg->medium_max_bytes = cfg->small_max_bytes;
-        cfg->large_max_bytes = cfg->small_max_bytes;
-        if (e->n_outline >= 1)
-            cfg->medium_max_bytes = (uint32_t)e->outline[0].max_bytes;
-        cfg->large_max_bytes =
-            e->n_outline >= 2 ? e->outline[1].max_bytes : cfg->medium_max_bytes;
-        if (a->max_store_bytes)
-            cfg->max_pages = a->max_store_bytes / rule->page_size_bytes;
-        if (a->max_store_bytes && cfg->max_pages == 0)
-            cfg->max_pages = 1;
     }
     return 0;
 }
@@ -474,110 +335,47 @@ int cmd_replay(int argc, char **argv)
     struct replay_args a;
     struct pt_err err;
     struct rec_engine engine;
-    struct store_trace trace;
-    struct store_config cfgs[REPLAY_MAX_PAGES];
-    struct store_replay_result res[REPLAY_MAX_PAGES];
-    char paths[REPLAY_MAX_PAGES][4200];
-    struct store_dir dir = {{0}, 0, -1};
+    struct store_plan_result res = {0};
+    struct replay_ui ui;
     json_t *prof = NULL;
-    int ret, n_done = 0, ack_fd = -1, have_dir = 0;
-    char sz[32];
+    int ret;
 
-    memset(&trace, 0, sizeof(trace));
     err_clear(&err);
     ret = parse_args(argc, argv, &c, &a, &p);
     if (ret == CLI_HELP_SHOWN)
         return 0;
     if (ret < 0)
         return cli_exit_code(ret);
-
-    if ((ret = prof_load_named("engines", a.engine, &prof, &err)) < 0 ||
-        (ret = rec_engine_from_json(&engine, prof, a.engine, &err)) < 0)
+    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log",
+                                    a.plan.ack_log, &err)) < 0)
         goto fail;
-    if ((ret = page_configs(&a, &engine, cfgs)) < 0) {
+    if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
+            0 ||
+        (ret = rec_engine_from_json(&engine, prof, a.plan.engine_name, &err)) <
+            0)
+        goto fail;
+    a.plan.engine = &engine;
+    if ((ret = store_plan_check(&a.plan, &err)) < 0) {
+        cli_usage_error("replay", "%s", err.msg);
         json_decref(prof);
         return cli_exit_code(ret);
     }
     if ((ret = pt_output_check(c.output, c.force, &err)) < 0)
         goto fail;
-    /* Read (and validate) the whole trace before creating anything. */
-    if ((ret = store_trace_load(&trace, a.trace, &err)) < 0)
+    memset(&ui, 0, sizeof(ui));
+    ui.c = &c;
+    ui.cache_bytes = a.plan.cache_bytes;
+    a.plan.force = c.force;
+    a.plan.ready = on_ready;
+    a.plan.page_begin = on_page_begin;
+    a.plan.progress = on_progress;
+    a.plan.page_end = on_page_end;
+    a.plan.ctx = &ui;
+    if ((ret = store_plan_run(&a.plan, &res, &err)) < 0 ||
+        (ret = write_results(&c, &res, &err)) < 0)
         goto fail;
-    if (a.ack_log) {
-        int flags = O_WRONLY | O_CREAT | O_APPEND | (c.force ? 0 : O_EXCL);
-        ack_fd = open(a.ack_log, flags, 0666);
-        if (ack_fd < 0) {
-            ret = err_set(&err, PT_ECANTCREAT,
-                          "cannot create --ack-log '%s': %s%s", a.ack_log,
-                          strerror(errno),
-                          errno == EEXIST ? " (use --force)" : "");
-            goto fail;
-        }
-    }
-    if ((ret = store_dir_prepare(&dir, a.store_dir, &err)) < 0)
-        goto fail;
-    have_dir = 1;
-    cli_note(&c,
-             "replaying %llu requests over %llu sessions (%llu get, %llu "
-             "set, %llu del), cache %s per connection",
-             (unsigned long long)trace.n_reqs, (unsigned long long)trace.n_keys,
-             (unsigned long long)trace.n_gets, (unsigned long long)trace.n_sets,
-             (unsigned long long)trace.n_dels,
-             pt_size_format(a.cache_bytes, sz, sizeof(sz)));
-
-    for (int i = 0; i < a.n_page_sizes; i++) {
-        struct store_replay_opts o;
-        struct cli_progress pg;
-        char label[64];
-
-        snprintf(paths[i], sizeof(paths[i]), "%s/store-%s.db", dir.path,
-                 pt_size_format(cfgs[i].page_size_bytes, sz, sizeof(sz)));
-        if (c.force)
-            store_files_remove(paths[i]);
-        store_replay_opts_init(&o);
-        o.n_clients = (unsigned)a.clients;
-        o.ack_fd = ack_fd;
-        snprintf(label, sizeof(label), "replay %s", sz);
-        cli_progress_init(&pg, &c, label, trace.n_reqs);
-        o.progress = replay_progress;
-        o.progress_ctx = &pg;
-        if (ack_fd >= 0) {
-            char line[4300];
-            int n = snprintf(line, sizeof(line), "# page_size %u store %s\n",
-                             cfgs[i].page_size_bytes, paths[i]);
-            if (write(ack_fd, line, (size_t)n) != n) {
-                ret = err_set(&err, PT_EIO, "cannot write --ack-log '%s': %s",
-                              a.ack_log, strerror(errno));
-                goto fail;
-            }
-        }
-        ret = store_replay_run(&trace, paths[i], &cfgs[i], &o, &res[i], &err);
-        cli_progress_done(&pg);
-        if (ret < 0) {
-            /* A store that was created stays for inspection with --keep. */
-            if (!a.keep && ret != PT_ECANTCREAT)
-                store_files_remove(paths[i]);
-            goto fail;
-        }
-        n_done++;
-        if (!a.keep)
-            store_files_remove(paths[i]);
-        cli_note(&c, "%s: %.0f ops/s, hit ratio %.4f, %llu overflow pages", sz,
-                 res[i].ops_per_s, res[i].cache_hit_ratio,
-                 (unsigned long long)res[i].space.overflow_pages);
-    }
-    if ((ret = write_results(&c, &a, res, n_done, paths, &err)) < 0)
-        goto fail;
-    ret = 0;
 fail:
-    if (ack_fd >= 0 && close(ack_fd) != 0 && ret == 0)
-        ret = err_set(&err, PT_EIO, "cannot write --ack-log '%s': %s",
-                      a.ack_log, strerror(errno));
-    if (have_dir && dir.created && !a.keep)
-        rmdir(dir.path);
-    if (have_dir)
-        pt_tmpdir_unregister(dir.slot);
-    store_trace_release(&trace);
+    store_plan_result_release(&res);
     json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);

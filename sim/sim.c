@@ -7,7 +7,7 @@
  * page-fit rules (analyzers/). One request at a time (sim_feed), so the
  * caller owns the loop, the progress bar and interruption.
  *
- * The application tier (seeds 001, 002, 004; design.md §4):
+ * The application tier (seeds 001, 002, 004; pagetune-simulate(1)):
  *  - get: a hit in the server's memory cache, or in its disk-offload tier
  *    (then promoted to memory, costing a disk read); otherwise a miss: with
  *    shared-pull the server asks its K-1 peers (K-1 messages) and fetches

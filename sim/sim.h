@@ -7,6 +7,8 @@
  *
  * sim/ does no I/O of its own except reading and writing trace files through
  * the reader/writer below (the trace is its input format); it never prints.
+ * A plan of runs (sim_plan_run) and its document, simulation.json, live here
+ * too, so a caller gets a simulation as structs, without the command.
  * Neighbours: analyzers/ (page-fit rules, device model), store/ (replays the
  * same traces through the reader), cli/cmd_{simulate,workload,replay}.c.
  */
@@ -308,6 +310,178 @@ void sim_db_stats(const struct sim *s, size_t t, size_t p,
  */
 struct sim_mrc *sim_curve(struct sim *s, size_t t);
 void sim_free(struct sim *s);
+
+/* ---- a plan of runs and its results (plan.c, plan_json.c) -------------- */
+
+/*
+ * What `pagetune simulate` does, as a library call: one simulator per
+ * application-cache size, each with a database tier per page size and a
+ * buffer pool per pool size, all fed the same trace in one pass; the
+ * results come back as plain data (struct sim_plan_result), which is also
+ * what simulation.json serialises (pagetune-simulate(1), section JSON,
+ * describes the document; sim_plan_result_to_json / _from_json are its only
+ * writer and reader).
+ */
+#define SIM_MAX_APP 16      /* application-cache sizes, one run each */
+#define SIM_CURVE_POINTS 40 /* curve points in simulation.json and CSV */
+#define SIM_CURVE_BRIEF 12  /* curve points of the compact table view */
+
+/* A buffer-pool size as given: pages, or bytes (the same memory at every
+ * page size: value / page size pages). */
+struct sim_pool_size {
+    uint64_t value;
+    int bytes; /* 1: value is bytes, 0: pages */
+};
+
+struct sim_plan {
+    const char *trace; /* trace path, "-" = stdin; borrowed. The name in
+                          the document even when `reader` is given */
+    enum sim_trace_format trace_format;
+    struct sim_trace_reader *reader; /* NULL: sim_plan_run opens `trace`;
+                                        else borrowed, read from its
+                                        position to the end */
+    /* database tier (n_page_sizes = 0: application tier only) */
+    const struct rec_engine *engine; /* borrowed; needed with page sizes */
+    const struct rec_device *device; /* borrowed; NULL = no io_ms */
+    const char *engine_name;         /* as given (name or file), for the
+                                        document; borrowed */
+    const char *device_name;         /* as given; borrowed */
+    size_t n_page_sizes;
+    uint64_t page_sizes[SIM_MAX_TIERS]; /* bytes, pages of the engine */
+    size_t n_pools;
+    struct sim_pool_size pools[SIM_MAX_POOLS];
+    const struct sim_policy_ops *bp_policy; /* NULL = lru */
+    /* application tier */
+    enum sim_cache_mode mode;
+    size_t n_app;                            /* 0 with SIM_MODE_NONE */
+    uint64_t app_entries[SIM_MAX_APP];       /* per server, one run each */
+    const struct sim_policy_ops *app_policy; /* NULL = lru */
+    uint64_t offload_entries;                /* 0 = off */
+    unsigned servers;                        /* 1..SIM_MAX_SERVERS */
+    enum sim_sharing sharing;
+    int mrc;            /* miss-ratio curves of the first run */
+    double sample_rate; /* 1 = exact, else SHARDS */
+    uint64_t seed;
+    /* called every 2^20 requests; non-zero stops the run (PT_EINTR) */
+    int (*progress)(void *ctx, uint64_t pos, uint64_t size);
+    void *progress_ctx;
+};
+
+/* Defaults: no tiers, 16M of buffer pool (bytes), mode none, 1 server,
+ * not shared, sample rate 1, seed 1 (pagetune-simulate(1)). */
+void sim_plan_init(struct sim_plan *p);
+
+/* One simulated configuration: an application-cache size and, with a
+ * database tier, one (page size, buffer-pool size). */
+struct sim_result_row {
+    uint64_t app_entries; /* per server; 0 in mode none */
+    int has_db;           /* 0: application tier only */
+    struct sim_app_stats app;
+    struct sim_db_stats db; /* when has_db */
+    char setting[16]; /* "" or, in a comparison, "current"/"recommended" */
+};
+
+struct sim_curve_point {
+    uint64_t size; /* pages (page_size_bytes > 0) or entries */
+    double hit_ratio;
+};
+
+/* An LRU miss-ratio curve at log-spaced sizes from 1 to its largest
+ * useful size. */
+struct sim_curve {
+    uint32_t page_size_bytes; /* 0 = the application cache (entries) */
+    double sample_rate;
+    size_t n_points;
+    struct sim_curve_point points[SIM_CURVE_POINTS];
+    size_t n_brief; /* SIM_CURVE_BRIEF points for a compact view; filled by
+                       sim_plan_run only (0 after _from_json) */
+    struct sim_curve_point brief[SIM_CURVE_BRIEF];
+};
+
+/*
+ * The results of a plan, in the order of simulation.json: runs in
+ * app_entries order, within a run page sizes then pools in plan order. A
+ * comparison (two plans of one page size, "current" vs "recommended"
+ * setting of a knob) has no trace or config, its rows carry `setting`.
+ */
+struct sim_plan_result {
+    char *trace; /* owned; NULL in a comparison */
+    uint64_t distinct_keys;
+    uint64_t requests; /* requests replayed (not in the document) */
+    enum sim_cache_mode mode;
+    char app_policy[32];
+    uint64_t offload_entries;
+    unsigned servers;
+    enum sim_sharing sharing;
+    int has_db;   /* a database tier: engine, device, policy below */
+    char *engine; /* owned; NULL without a database tier */
+    char *device; /* owned */
+    char bp_policy[32];
+    size_t n_rows;
+    struct sim_result_row *rows; /* owned */
+    int has_mrc;                 /* curves were asked for */
+    size_t n_curves;
+    struct sim_curve curves[SIM_MAX_TIERS];
+    int comparison; /* 1: the comparison document */
+    char knob[64];  /* the knob compared, e.g. "inline_limit" */
+    double knob_current, knob_recommended;
+};
+
+/*
+ * Validate a plan without running it or allocating: the cache mode against
+ * the application-cache sizes, page sizes the engine has, buffer pools
+ * holding at least one page. PT_EUSAGE naming the option (--page-size,
+ * --bufferpool, ...). sim_new's own limits are reported by sim_plan_run.
+ */
+int sim_plan_check(const struct sim_plan *p, struct pt_err *err);
+/*
+ * Run the plan: check it, build the simulators, read the trace once (open
+ * it unless p->reader) and fill *res (zeroed first; release with
+ * sim_plan_result_release, also after a failure). Errors: sim_plan_check's,
+ * the trace's (PT_ENOINPUT, PT_EDATA "file:line: ..."), PT_EINTR when
+ * progress stopped it, PT_EINTERNAL (out of memory).
+ */
+int sim_plan_run(const struct sim_plan *p, struct sim_plan_result *res,
+                 struct pt_err *err);
+void sim_plan_result_release(struct sim_plan_result *res);
+
+/*
+ * The comparison of two results of one page size (each run alone): the
+ * rows of `cur` marked "current", then those of `rec` marked
+ * "recommended", and rec's curves. *out is new (release it).
+ * PT_EINTERNAL when out of memory.
+ */
+int sim_plan_result_compare(const struct sim_plan_result *cur,
+                            const struct sim_plan_result *rec, const char *knob,
+                            double knob_current, double knob_recommended,
+                            struct sim_plan_result *out, struct pt_err *err);
+
+/* The document simulation.json. New reference (json_decref), NULL on OOM. */
+json_t *sim_plan_result_to_json(const struct sim_plan_result *res);
+/*
+ * Read simulation.json (either form) into *res; `ctx` names the document
+ * in messages. PT_EDATA naming the bad key. Release with
+ * sim_plan_result_release, also after a failure.
+ */
+int sim_plan_result_from_json(struct sim_plan_result *res, const json_t *doc,
+                              const char *ctx, struct pt_err *err);
+/*
+ * Ratios of a row's counters: 0 and *ratio set, or -1 when the denominator
+ * is 0 (no gets; no logical reads): the documents write null then.
+ */
+int sim_app_miss_ratio(const struct sim_app_stats *s, double *ratio);
+int sim_db_hit_ratio(const struct sim_db_stats *d, double *ratio);
+/* The first row of a page size (with `setting` when not NULL), or NULL. */
+const struct sim_result_row *
+sim_plan_result_find(const struct sim_plan_result *res,
+                     uint32_t page_size_bytes, const char *setting);
+
+/* Names of the modes and sharing policies as options and documents spell
+ * them ("distributed-map", "shared-push", ...), and back (-1: unknown). */
+const char *sim_cache_mode_name(enum sim_cache_mode m);
+int sim_cache_mode_parse(const char *name);
+const char *sim_sharing_name(enum sim_sharing s);
+int sim_sharing_parse(const char *name);
 
 /* ---- workload generator (workload.c) ----------------------------------- */
 

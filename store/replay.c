@@ -401,71 +401,50 @@ static int replay_load(struct store *s, const struct store_trace *t,
 
 /* ---- the driver --------------------------------------------------------- */
 
-int store_replay_run(const struct store_trace *t, const char *db_path,
-                     const struct store_config *cfg,
-                     const struct store_replay_opts *o,
-                     struct store_replay_result *res, struct pt_err *err)
+/* The objects' bytes: a fixed pseudo-random pattern (incompressible,
+ * should a filesystem compress). NULL when out of memory. */
+static unsigned char *replay_payload(uint64_t max_bytes)
 {
-    struct replay_shared sh;
-    struct replay_client *cl = NULL;
-    struct store *loader = NULL;
-    unsigned char *payload = NULL;
-    unsigned k = o->n_clients ? o->n_clients : 1;
-    int gate = 0, ret = 0;
-    uint64_t t0 = 0, t1 = 0;
-    struct hist *all = NULL;
+    unsigned char *payload = pt_malloc(max_bytes + REPLAY_SLIDE);
 
-    memset(res, 0, sizeof(*res));
-    memset(&sh, 0, sizeof(sh));
-    res->page_size_bytes = cfg->page_size_bytes;
-    res->cache_bytes = cfg->cache_bytes;
-    res->n_clients = k;
-
-    /* The objects' bytes: a fixed pseudo-random pattern (incompressible,
-     * should a filesystem compress). */
-    payload = pt_malloc(t->max_bytes + REPLAY_SLIDE);
-    cl = pt_calloc(k, sizeof(*cl));
-    all = pt_calloc(STORE_N_OPS, sizeof(*all));
-    if (!payload || !cl || !all) {
-        ret = err_set(err, PT_EINTERNAL, "out of memory");
-        goto out;
-    }
-    for (uint64_t i = 0, x = 88172645463325252u;
-         i < t->max_bytes + REPLAY_SLIDE; i++) {
+    if (!payload)
+        return NULL;
+    for (uint64_t i = 0, x = 88172645463325252u; i < max_bytes + REPLAY_SLIDE;
+         i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         payload[i] = (unsigned char)x;
     }
-    sh.t = t;
-    sh.db_path = db_path;
-    sh.cfg = cfg;
-    sh.o = o;
-    sh.payload = payload;
-    atomic_init(&sh.done, 0);
-    atomic_init(&sh.stop, 0);
+    return payload;
+}
 
-    if ((ret = store_create(db_path, cfg, &loader, err)) < 0)
-        goto out;
-    if ((ret = replay_load(loader, t, &sh, err)) < 0)
-        goto out;
-    res->warmup_sessions = t->n_keys;
+/* Open the clients' connections and read buffers. */
+static int replay_clients_open(struct replay_shared *sh,
+                               struct replay_client *cl, unsigned k,
+                               struct pt_err *err)
+{
+    const struct store_trace *t = sh->t;
+    int ret;
 
     for (unsigned i = 0; i < k; i++) {
-        cl[i].sh = &sh;
+        cl[i].sh = sh;
         cl[i].id = i;
         cl[i].readbuf = pt_malloc(t->max_bytes ? t->max_bytes : 1);
-        if (!cl[i].readbuf) {
-            ret = err_set(err, PT_EINTERNAL, "out of memory");
-            goto out;
-        }
-        if ((ret = store_open(db_path, cfg, &cl[i].store, err)) < 0)
-            goto out;
+        if (!cl[i].readbuf)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        if ((ret = store_open(sh->db_path, sh->cfg, &cl[i].store, err)) < 0)
+            return ret;
     }
-    if (pthread_mutex_init(&sh.mu, NULL) != 0 ||
-        pthread_cond_init(&sh.cv, NULL) != 0) {
-        ret = err_set(err, PT_EINTERNAL, "cannot create a mutex");
-        goto out;
-    }
-    gate = 1;
+    return 0;
+}
+
+/* Start the client threads and open the gate once every client is warm
+ * (or abandon the run: go = -1). The gate's mutex must be initialised. */
+static int replay_clients_start(struct replay_shared *sh,
+                                struct replay_client *cl, unsigned k,
+                                struct pt_err *err)
+{
+    int ret = 0;
+
     for (unsigned i = 0; i < k; i++) {
         if (pthread_create(&cl[i].thread, NULL, replay_client_main, &cl[i]) !=
             0) {
@@ -474,23 +453,32 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
         }
         cl[i].started = 1;
     }
-    /* Open the gate once every client is warm (or abandon the run). */
-    pthread_mutex_lock(&sh.mu);
-    while (ret == 0 && sh.n_ready < k)
-        pthread_cond_wait(&sh.cv, &sh.mu);
-    sh.go = ret == 0 ? 1 : -1;
-    pthread_cond_broadcast(&sh.cv);
-    pthread_mutex_unlock(&sh.mu);
-    if (ret < 0) {
-        atomic_store(&sh.stop, 1);
-        goto out;
-    }
+    pthread_mutex_lock(&sh->mu);
+    while (ret == 0 && sh->n_ready < k)
+        pthread_cond_wait(&sh->cv, &sh->mu);
+    sh->go = ret == 0 ? 1 : -1;
+    pthread_cond_broadcast(&sh->cv);
+    pthread_mutex_unlock(&sh->mu);
+    if (ret < 0)
+        atomic_store(&sh->stop, 1);
+    return ret;
+}
+
+/* Report progress until the clients are done (or told to stop), join
+ * them and return the measured interval: first client start to last
+ * client end (the polling does not add to it). */
+static double replay_wait(struct replay_shared *sh, struct replay_client *cl,
+                          unsigned k)
+{
+    const struct store_replay_opts *o = sh->o;
+    uint64_t n_reqs = sh->t->n_reqs, t0, t1;
+
     for (;;) {
         struct timespec ts = {0, 100 * 1000000L};
-        uint64_t done = atomic_load(&sh.done);
-        if (o->progress && o->progress(o->progress_ctx, done, t->n_reqs))
-            atomic_store(&sh.stop, 1);
-        if (done >= t->n_reqs || atomic_load(&sh.stop))
+        uint64_t done = atomic_load(&sh->done);
+        if (o->progress && o->progress(o->progress_ctx, done, n_reqs))
+            atomic_store(&sh->stop, 1);
+        if (done >= n_reqs || atomic_load(&sh->stop))
             break;
         nanosleep(&ts, NULL);
     }
@@ -498,8 +486,6 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
         pthread_join(cl[i].thread, NULL);
         cl[i].started = 0;
     }
-    /* The measured interval: first client start to last client end (the
-     * polling above does not add to it). */
     t0 = cl[0].t_start_ns;
     t1 = cl[0].t_end_ns;
     for (unsigned i = 1; i < k; i++) {
@@ -509,21 +495,32 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
             t1 = cl[i].t_end_ns;
     }
     if (o->progress)
-        o->progress(o->progress_ctx, atomic_load(&sh.done), t->n_reqs);
+        o->progress(o->progress_ctx, atomic_load(&sh->done), n_reqs);
+    return (double)(t1 - t0) / 1e9;
+}
 
+/* A client's failure (the first real error before an interruption). */
+static int replay_status(const struct replay_client *cl, unsigned k,
+                         struct pt_err *err)
+{
     for (unsigned i = 0; i < k; i++) {
         if (cl[i].status < 0 && cl[i].status != PT_EINTR) {
             *err = cl[i].err;
-            ret = cl[i].status;
-            goto out;
+            return cl[i].status;
         }
     }
-    for (unsigned i = 0; i < k; i++) {
-        if (cl[i].status < 0) {
-            ret = err_set(err, PT_EINTR, "replay interrupted");
-            goto out;
-        }
-    }
+    for (unsigned i = 0; i < k; i++)
+        if (cl[i].status < 0)
+            return err_set(err, PT_EINTR, "replay interrupted");
+    return 0;
+}
+
+/* Sum the clients' counters and histograms into res (closing their
+ * connections); `all` is STORE_N_OPS zeroed histograms. */
+static void replay_collect(struct replay_client *cl, unsigned k,
+                           struct hist *all, double elapsed_s,
+                           struct store_replay_result *res)
+{
     for (unsigned i = 0; i < k; i++) {
         for (int op = 0; op < STORE_N_OPS - 1; op++) {
             hist_merge(&all[op], &cl[i].hist[op]);
@@ -541,12 +538,68 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
     for (int op = 0; op < STORE_N_OPS; op++)
         hist_summary(&all[op], &res->latency[op]);
     res->ops = all[STORE_OP_ALL].count;
-    res->elapsed_s = (double)(t1 - t0) / 1e9;
+    res->elapsed_s = elapsed_s;
     res->ops_per_s =
         res->elapsed_s > 0 ? (double)res->ops / res->elapsed_s : 0.0;
     if (res->cache_hits + res->cache_misses > 0)
         res->cache_hit_ratio = (double)res->cache_hits /
                                (double)(res->cache_hits + res->cache_misses);
+}
+
+int store_replay_run(const struct store_trace *t, const char *db_path,
+                     const struct store_config *cfg,
+                     const struct store_replay_opts *o,
+                     struct store_replay_result *res, struct pt_err *err)
+{
+    struct replay_shared sh;
+    struct replay_client *cl = NULL;
+    struct store *loader = NULL;
+    unsigned char *payload;
+    unsigned k = o->n_clients ? o->n_clients : 1;
+    int gate = 0, ret = 0;
+    double elapsed_s;
+    struct hist *all = NULL;
+
+    memset(res, 0, sizeof(*res));
+    memset(&sh, 0, sizeof(sh));
+    res->page_size_bytes = cfg->page_size_bytes;
+    res->cache_bytes = cfg->cache_bytes;
+    res->n_clients = k;
+
+    payload = replay_payload(t->max_bytes);
+    cl = pt_calloc(k, sizeof(*cl));
+    all = pt_calloc(STORE_N_OPS, sizeof(*all));
+    if (!payload || !cl || !all) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    sh.t = t;
+    sh.db_path = db_path;
+    sh.cfg = cfg;
+    sh.o = o;
+    sh.payload = payload;
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.stop, 0);
+
+    if ((ret = store_create(db_path, cfg, &loader, err)) < 0)
+        goto out;
+    if ((ret = replay_load(loader, t, &sh, err)) < 0)
+        goto out;
+    res->warmup_sessions = t->n_keys;
+    if ((ret = replay_clients_open(&sh, cl, k, err)) < 0)
+        goto out;
+    if (pthread_mutex_init(&sh.mu, NULL) != 0 ||
+        pthread_cond_init(&sh.cv, NULL) != 0) {
+        ret = err_set(err, PT_EINTERNAL, "cannot create a mutex");
+        goto out;
+    }
+    gate = 1;
+    if ((ret = replay_clients_start(&sh, cl, k, err)) < 0)
+        goto out;
+    elapsed_s = replay_wait(&sh, cl, k);
+    if ((ret = replay_status(cl, k, err)) < 0)
+        goto out;
+    replay_collect(cl, k, all, elapsed_s, res);
     ret = store_space_get(loader, &res->space, 1, err);
 out:
     if (cl) {

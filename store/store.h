@@ -2,7 +2,9 @@
 /*
  * store.h — public face of store/: the built-in session store (one SQLite
  * database laid out like WebSphere's SESSIONS table) and the replay driver
- * that runs a trace against it (design.md §2, §3 `replay`).
+ * that runs a trace against it (pagetune-replay(1)), and the plan of
+ * replays per page size with its document, replay.json (plan.c,
+ * plan_json.c).
  *
  * Only store/ includes <sqlite3.h>; every SQLite result code is translated
  * to a PT_* status in one place (store_rc_status in store.c). The store
@@ -274,5 +276,101 @@ int store_replay_run(const struct store_trace *t, const char *db_path,
                      const struct store_config *cfg,
                      const struct store_replay_opts *o,
                      struct store_replay_result *res, struct pt_err *err);
+
+/* ---- a plan of replays and its results (plan.c, plan_json.c) ---------- */
+
+/*
+ * What `pagetune replay` does, as a library call: for each page size a
+ * fresh store in one directory, warmed up and replayed (store_replay_run),
+ * its files removed unless kept; the results come back as plain data
+ * (struct store_plan_result), which is also what replay.json serialises
+ * (store_plan_result_to_json / _from_json are its only writer and reader;
+ * pagetune-replay(1) lists the fields).
+ */
+#define STORE_MAX_PAGE_SIZES 16
+
+struct rec_engine; /* analyzers/analyzers.h */
+
+struct store_plan {
+    const struct store_trace *trace; /* a loaded trace (borrowed), or NULL:
+                                        store_plan_run loads trace_path */
+    const char *trace_path;          /* the trace's name in the document */
+    const struct rec_engine *engine; /* page sizes and the SMALL / MEDIUM /
+                                        LARGE limits; borrowed */
+    const char *engine_name;         /* as given, for the document */
+    size_t n_page_sizes;
+    uint64_t page_sizes[STORE_MAX_PAGE_SIZES]; /* bytes, each once */
+    uint64_t cache_bytes; /* page cache per connection, every page size */
+    enum store_sync sync;
+    unsigned n_clients;       /* 1..256 */
+    const char *store_dir;    /* created if missing; NULL = a temporary
+                                 directory (removed unless keep) */
+    int keep;                 /* keep the store files store-<SIZE>.db */
+    int force;                /* replace store files; append to an existing
+                                 ack log */
+    const char *ack_log;      /* NULL, or a file for committed set/del lines */
+    uint64_t max_store_bytes; /* 0 = no limit */
+    /* Hooks (each may be NULL), called from the calling thread with ctx:
+     * `ready` once the trace is loaded and the directory exists;
+     * `page_begin` / `page_end` around each page size (page_end gets NULL
+     * when that replay failed); `progress` as store_replay_opts.progress. */
+    void (*ready)(void *ctx, const struct store_trace *t);
+    void (*page_begin)(void *ctx, uint32_t page_size_bytes, uint64_t n_reqs);
+    int (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void (*page_end)(void *ctx, const struct store_replay_result *r);
+    void *ctx;
+};
+
+/* Defaults: 4K,8K,16K,32K, 2M of cache, NORMAL, one client, engine "db2"
+ * (to be loaded by the caller), a temporary directory. */
+void store_plan_init(struct store_plan *p);
+
+struct store_plan_result {
+    char *trace;  /* owned */
+    char *engine; /* owned */
+    uint64_t cache_bytes;
+    unsigned n_clients;
+    enum store_sync sync;
+    size_t n_results; /* page sizes replayed, in plan order */
+    struct store_replay_result results[STORE_MAX_PAGE_SIZES];
+    char *store_paths[STORE_MAX_PAGE_SIZES]; /* owned; NULL unless kept */
+};
+
+/*
+ * Check the plan without touching any file: every page size is one of the
+ * engine's and one SQLite accepts, none twice, an engine is given.
+ * PT_EUSAGE naming the option ("--page-size: ...").
+ */
+int store_plan_check(const struct store_plan *p, struct pt_err *err);
+/*
+ * Run the plan: check it, load the trace (unless p->trace), open the ack
+ * log, prepare the store directory, replay each page size. Fills *res
+ * (zeroed first; release with store_plan_result_release, also after a
+ * failure: it then holds the page sizes done). Errors: the check's, the
+ * trace's, PT_ECANTCREAT (directory, ack log), the replay's (PT_EIO,
+ * PT_EINTR, ...). A failed store stays for inspection with keep.
+ */
+int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
+                   struct pt_err *err);
+void store_plan_result_release(struct store_plan_result *res);
+
+/* The document replay.json. New reference (json_decref), NULL on OOM. */
+json_t *store_plan_result_to_json(const struct store_plan_result *res);
+/*
+ * Read replay.json into *res; `ctx` names it in messages. PT_EDATA naming
+ * the bad key. Fields not in the document (space.page_count, free_pages)
+ * stay 0. Release with store_plan_result_release, also after a failure.
+ */
+int store_plan_result_from_json(struct store_plan_result *res,
+                                const json_t *doc, const char *ctx,
+                                struct pt_err *err);
+/* The result of a page size, or NULL. */
+const struct store_replay_result *
+store_plan_result_find(const struct store_plan_result *res,
+                       uint32_t page_size_bytes);
+
+/* "off", "normal", "full", and back (-1: unknown). */
+const char *store_sync_name(enum store_sync s);
+int store_sync_parse(const char *name);
 
 #endif /* PT_STORE_H */

@@ -5,7 +5,9 @@
  * pages measured by dbstat on either side of the page-fit boundary, the
  * page-cache counters, two connections writing at once (no SQLITE_BUSY
  * surfacing), a full store (max_page_count) failing with PT_EIO and staying
- * consistent, error statuses for bad paths and files, and a small replay.
+ * consistent, error statuses for bad paths and files, a small replay, and
+ * the plan API (store_plan_run: directory, files, ack log, hooks) with
+ * replay.json's round trip and refusals.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,8 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyzers/analyzers.h"
 #include "store/store.h"
 
 static char tmpdir[] = "/tmp/pt-store-XXXXXX";
@@ -483,6 +487,369 @@ static void test_replay_small(void **state)
                      PT_ENOINPUT);
 }
 
+/* ---- the plan API and replay.json --------------------------------------- */
+
+static const char plan_trace[] = "time_ms,op,key,size\n"
+                                 "0,get,s1,4000\n"
+                                 "1,set,s1,4000\n"
+                                 "2,get,s2,4000\n"
+                                 "3,set,s3,5000\n"
+                                 "4,del,s2,0\n"
+                                 "5,get,s2,4000\n"
+                                 "6,get,s1,4000\n"
+                                 "7,set,s1,12000\n";
+
+struct hook_log {
+    int ready, begins, ends, failed, progress;
+    uint32_t last_page;
+};
+
+static void h_ready(void *ctx, const struct store_trace *t)
+{
+    struct hook_log *h = ctx;
+    assert_int_equal(t->n_reqs, 8);
+    h->ready++;
+}
+
+static void h_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
+{
+    struct hook_log *h = ctx;
+    assert_int_equal(n_reqs, 8);
+    h->begins++;
+    h->last_page = page_size;
+}
+
+static int h_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    struct hook_log *h = ctx;
+    assert_true(done <= total);
+    h->progress++;
+    return 0;
+}
+
+static void h_end(void *ctx, const struct store_replay_result *r)
+{
+    struct hook_log *h = ctx;
+    h->ends++;
+    if (!r)
+        h->failed++;
+    else
+        assert_int_equal(r->page_size_bytes, h->last_page);
+}
+
+static void db2_engine(struct rec_engine *e)
+{
+    json_t *prof;
+    struct pt_err err;
+
+    if (prof_load_named("engines", "db2", &prof, &err) < 0 ||
+        rec_engine_from_json(e, prof, "db2", &err) < 0)
+        fail_msg("%s", err.msg);
+    json_decref(prof);
+}
+
+static void plan_for(struct store_plan *p, const struct rec_engine *e,
+                     struct hook_log *h)
+{
+    store_plan_init(p);
+    p->trace_path = write_trace("plan.csv", plan_trace);
+    p->engine = e;
+    p->n_page_sizes = 2;
+    p->page_sizes[0] = 4096;
+    p->page_sizes[1] = 32768;
+    p->cache_bytes = 128 * 1024;
+    memset(h, 0, sizeof(*h));
+    p->ready = h_ready;
+    p->page_begin = h_begin;
+    p->progress = h_progress;
+    p->page_end = h_end;
+    p->ctx = h;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void test_plan_run(void **state)
+{
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res;
+    struct hook_log h;
+    struct pt_err err;
+    char dir[256], file[300];
+    (void)state;
+
+    db2_engine(&e);
+    plan_for(&p, &e, &h);
+    snprintf(dir, sizeof(dir), "%s", path_of("keepdir"));
+    p.store_dir = dir;
+    p.keep = 1;
+    p.sync = STORE_SYNC_OFF;
+    if (store_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(h.ready, 1);
+    assert_int_equal(h.begins, 2);
+    assert_int_equal(h.ends, 2);
+    assert_int_equal(h.failed, 0);
+    assert_true(h.progress >= 2);
+    assert_int_equal(res.n_results, 2);
+    assert_string_equal(res.engine, "db2");
+    assert_int_equal(res.sync, STORE_SYNC_OFF);
+    for (size_t i = 0; i < 2; i++) {
+        const struct store_replay_result *r = &res.results[i];
+        assert_int_equal(r->page_size_bytes, p.page_sizes[i]);
+        assert_int_equal(r->ops, 8);
+        assert_int_equal(r->cache_bytes, 128 * 1024);
+        assert_int_equal(r->placed[0] + r->placed[1] + r->placed[2], 3);
+        assert_non_null(res.store_paths[i]);
+        assert_true(exists(res.store_paths[i]));
+    }
+    /* DB2's row limits: 4000-byte sessions leave the row at 4K pages and
+     * stay in it at 32K (WebSphere's SMALL column) */
+    assert_int_equal(res.results[0].placed[STORE_COL_SMALL], 0);
+    assert_int_equal(res.results[1].placed[STORE_COL_SMALL], 3);
+    assert_true(res.results[0].space.overflow_pages >
+                res.results[1].space.overflow_pages);
+    assert_ptr_equal(store_plan_result_find(&res, 32768), &res.results[1]);
+    assert_null(store_plan_result_find(&res, 8192));
+    store_plan_result_release(&res);
+
+    /* the kept files are refused without force, replaced with it */
+    assert_int_equal(store_plan_run(&p, &res, &err), PT_ECANTCREAT);
+    assert_int_equal(res.n_results, 0);
+    assert_int_equal(h.failed, 1);
+    store_plan_result_release(&res);
+    p.force = 1;
+    assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    store_plan_result_release(&res);
+
+    /* without keep the files go, and so does a directory the run made */
+    snprintf(dir, sizeof(dir), "%s", path_of("gonedir"));
+    p.keep = 0;
+    assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    assert_null(res.store_paths[0]);
+    snprintf(file, sizeof(file), "%s/store-4K.db", dir);
+    assert_false(exists(file));
+    assert_false(exists(dir));
+    store_plan_result_release(&res);
+}
+
+/* A loaded trace is used as is; a temporary directory is removed. */
+static void test_plan_loaded_trace_tmpdir(void **state)
+{
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res;
+    struct store_trace t;
+    struct hook_log h;
+    struct pt_err err;
+    char tmp[256], cmd[300];
+    const char *old = getenv("TMPDIR");
+    (void)state;
+
+    db2_engine(&e);
+    plan_for(&p, &e, &h);
+    assert_int_equal(store_trace_load(&t, p.trace_path, &err), 0);
+    p.trace = &t;
+    p.trace_path = "named-only.csv";
+    p.n_page_sizes = 1;
+    snprintf(tmp, sizeof(tmp), "%s", path_of("tmp"));
+    assert_int_equal(mkdir(tmp, 0700), 0);
+    setenv("TMPDIR", tmp, 1);
+    assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    if (old)
+        setenv("TMPDIR", old, 1);
+    else
+        unsetenv("TMPDIR");
+    assert_string_equal(res.trace, "named-only.csv");
+    assert_int_equal(res.results[0].ops, 8);
+    /* nothing left in TMPDIR: rmdir succeeds only on an empty directory */
+    snprintf(cmd, sizeof(cmd), "rmdir '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+    store_plan_result_release(&res);
+    store_trace_release(&t);
+}
+
+static void expect_plan_usage(const struct store_plan *p, const char *what)
+{
+    struct store_plan_result res;
+    struct pt_err err;
+
+    assert_int_equal(store_plan_check(p, &err), PT_EUSAGE);
+    if (!strstr(err.msg, what))
+        fail_msg("'%s' does not name '%s'", err.msg, what);
+    assert_int_equal(store_plan_run(p, &res, &err), PT_EUSAGE);
+    store_plan_result_release(&res);
+}
+
+static void test_plan_check_and_ack(void **state)
+{
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res;
+    struct hook_log h;
+    struct pt_err err;
+    char dir[256], line[512];
+    FILE *fp;
+    (void)state;
+
+    db2_engine(&e);
+    plan_for(&p, &e, &h);
+    snprintf(dir, sizeof(dir), "%s", path_of("neverdir"));
+    p.store_dir = dir;
+    p.page_sizes[1] = 12288;
+    expect_plan_usage(&p, "--page-size: 12K is not a page size of engine db2");
+    p.page_sizes[1] = 4096;
+    expect_plan_usage(&p, "--page-size: 4K given twice");
+    assert_false(exists(dir)); /* nothing created before the check */
+    assert_int_equal(h.ready, 0);
+
+    /* the ack log: a header per store, then committed writes */
+    p.page_sizes[1] = 8192;
+    p.ack_log = path_of("ack.log");
+    assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    store_plan_result_release(&res);
+    fp = fopen(p.ack_log, "r");
+    assert_non_null(fp);
+    assert_non_null(fgets(line, sizeof(line), fp));
+    assert_true(strncmp(line, "# page_size 4096 store ", 23) == 0);
+    fclose(fp);
+    assert_int_equal(store_plan_run(&p, &res, &err), PT_ECANTCREAT);
+    assert_non_null(strstr(err.msg, "use --force"));
+    store_plan_result_release(&res);
+}
+
+static void test_replay_json(void **state)
+{
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res, back, back2;
+    struct hook_log h;
+    struct pt_err err;
+    json_t *doc, *doc2;
+    char *s1, *s2;
+    (void)state;
+
+    db2_engine(&e);
+    plan_for(&p, &e, &h);
+    p.store_dir = path_of("jsondir");
+    p.keep = 1;
+    p.n_clients = 2;
+    p.sync = STORE_SYNC_FULL;
+    assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    doc = store_plan_result_to_json(&res);
+    assert_non_null(doc);
+    if (store_plan_result_from_json(&back, doc, "replay.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    doc2 = store_plan_result_to_json(&back);
+    s1 = json_dumps(doc, JSON_INDENT(2));
+    s2 = json_dumps(doc2, JSON_INDENT(2));
+    assert_string_equal(s1, s2);
+    assert_non_null(strstr(s1, "\"sync\": \"full\""));
+    assert_non_null(strstr(s1, "store-32K.db"));
+    assert_int_equal(back.n_results, 2);
+    assert_int_equal(back.n_clients, 2);
+    assert_int_equal(back.sync, STORE_SYNC_FULL);
+    for (size_t i = 0; i < 2; i++) {
+        const struct store_replay_result *x = &res.results[i],
+                                         *y = &back.results[i];
+        assert_int_equal(y->page_size_bytes, x->page_size_bytes);
+        assert_true(y->ops_per_s == x->ops_per_s);
+        assert_memory_equal(y->latency, x->latency, sizeof(x->latency));
+        assert_memory_equal(y->placed, x->placed, sizeof(x->placed));
+        assert_int_equal(y->space.overflow_pages, x->space.overflow_pages);
+        assert_int_equal(y->space.db_bytes, x->space.db_bytes);
+        assert_int_equal(y->cache_misses, x->cache_misses);
+        assert_string_equal(back.store_paths[i], res.store_paths[i]);
+    }
+    free(s1);
+    free(s2);
+    json_decref(doc2);
+
+    /* a broken document: PT_EDATA naming the file and the key */
+    json_object_set_new(doc, "sync", json_string("sometimes"));
+    assert_int_equal(store_plan_result_from_json(&back2, doc, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "r.json: unknown sync 'sometimes'"));
+    store_plan_result_release(&back2);
+    json_object_set_new(doc, "sync", json_string("off"));
+    json_object_del(
+        json_object_get(json_array_get(json_object_get(doc, "results"), 1),
+                        "latency_by_op_us"),
+        "del");
+    assert_int_equal(store_plan_result_from_json(&back2, doc, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "'del'"));
+    store_plan_result_release(&back2);
+    json_decref(doc);
+    store_plan_result_release(&res);
+    store_plan_result_release(&back);
+}
+
+/* Every field of the document maps to its own struct field: distinct
+ * values by hand, written and read back. */
+static void test_replay_json_fields(void **state)
+{
+    struct store_plan_result res, back;
+    struct store_replay_result *r = &res.results[0];
+    struct pt_err err;
+    double v = 1.5;
+    json_t *doc;
+    (void)state;
+
+    memset(&res, 0, sizeof(res));
+    res.trace = strdup("t.csv");
+    res.engine = strdup("db2");
+    res.cache_bytes = 4096;
+    res.n_clients = 3;
+    res.sync = STORE_SYNC_OFF;
+    res.n_results = 1;
+    r->page_size_bytes = 16384;
+    r->space.page_size_bytes = 16384;
+    r->cache_bytes = 4096;
+    r->n_clients = 3;
+    r->warmup_sessions = 11;
+    r->ops = 12;
+    r->gets_found = 13;
+    r->elapsed_s = 0.25;
+    r->ops_per_s = 48.5;
+    for (int op = 0; op < STORE_N_OPS; op++) {
+        struct store_latency *l = &r->latency[op];
+        l->count = 20 + (uint64_t)op;
+        l->p50_us = v++;
+        l->p95_us = v++;
+        l->p99_us = v++;
+        l->max_us = v++;
+        l->mean_us = v++;
+    }
+    r->cache_hits = 30;
+    r->cache_misses = 31;
+    r->cache_hit_ratio = 30.0 / 61.0;
+    r->busy_retries = 32;
+    r->placed[0] = 40;
+    r->placed[1] = 41;
+    r->placed[2] = 42;
+    r->space.db_bytes = 50;
+    r->space.wal_bytes = 51;
+    r->space.overflow_pages = 52;
+    r->space.leaf_pages = 53;
+    doc = store_plan_result_to_json(&res);
+    assert_non_null(doc);
+    if (store_plan_result_from_json(&back, doc, "replay.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_memory_equal(&back.results[0], r, sizeof(*r));
+    assert_string_equal(back.trace, "t.csv");
+    assert_int_equal(back.cache_bytes, 4096);
+    assert_int_equal(back.n_clients, 3);
+    assert_int_equal(back.sync, STORE_SYNC_OFF);
+    json_decref(doc);
+    store_plan_result_release(&res);
+    store_plan_result_release(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +863,11 @@ int main(void)
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_full_store),
         cmocka_unit_test(test_replay_small),
+        cmocka_unit_test(test_plan_run),
+        cmocka_unit_test(test_plan_loaded_trace_tmpdir),
+        cmocka_unit_test(test_plan_check_and_ack),
+        cmocka_unit_test(test_replay_json),
+        cmocka_unit_test(test_replay_json_fields),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

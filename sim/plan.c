@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * plan.c — a plan of simulator runs: one struct sim per application-cache
+ * size, each with every (page size, buffer-pool size) of the database tier,
+ * all fed the same trace in one pass by sim_run (sim.c); the statistics
+ * come back as plain data in struct sim_plan_result, with the miss-ratio
+ * curves sampled at log-spaced sizes. The front door is
+ * cli/cmd_simulate.c; the document the result serialises to is in
+ * plan_json.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+static const char *const mode_names[] = {"none", "command", "distributed-map"};
+static const char *const sharing_names[] = {"not-shared", "shared-push",
+                                            "shared-pull", "shared-push-pull"};
+
+static int pick(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *sim_cache_mode_name(enum sim_cache_mode m)
+{
+    return (unsigned)m < 3 ? mode_names[m] : "?";
+}
+
+int sim_cache_mode_parse(const char *name)
+{
+    return pick(name, mode_names, 3);
+}
+
+const char *sim_sharing_name(enum sim_sharing s)
+{
+    return (unsigned)s < 4 ? sharing_names[s] : "?";
+}
+
+int sim_sharing_parse(const char *name)
+{
+    return pick(name, sharing_names, 4);
+}
+
+void sim_plan_init(struct sim_plan *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->engine_name = "db2";
+    p->device_name = "ssd";
+    p->mode = SIM_MODE_NONE;
+    p->servers = 1;
+    p->sample_rate = 1.0;
+    p->seed = 1;
+    p->pools[0].value = 16u << 20;
+    p->pools[0].bytes = 1;
+    p->n_pools = 1;
+}
+
+/* ---- configurations ----------------------------------------------------- */
+
+/* The database tier of a run: each page size of the engine, each pool in
+ * pages at that page size. */
+static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
+                      struct pt_err *err)
+{
+    const struct rec_engine *e = p->engine;
+    char list[128], b[32];
+
+    cfg->engine = e;
+    cfg->device = p->device;
+    cfg->bp_policy = p->bp_policy;
+    cfg->n_tiers = p->n_page_sizes;
+    for (size_t k = 0; k < p->n_page_sizes; k++) {
+        struct sim_db_spec *sp = &cfg->tiers[k];
+        if (p->page_sizes[k] > UINT32_MAX ||
+            !rec_engine_page(e, (uint32_t)p->page_sizes[k]))
+            return err_set(err, PT_EUSAGE,
+                           "--page-size: %s is not a page size of engine %s "
+                           "(allowed: %s)",
+                           pt_size_format(p->page_sizes[k], b, 32), e->name,
+                           rec_engine_page_list(e, list, sizeof(list)));
+        sp->page_size_bytes = (uint32_t)p->page_sizes[k];
+        sp->n_pools = p->n_pools;
+        for (size_t i = 0; i < p->n_pools; i++) {
+            uint64_t n = p->pools[i].bytes
+                             ? p->pools[i].value / sp->page_size_bytes
+                             : p->pools[i].value;
+            if (n < 1)
+                return err_set(err, PT_EUSAGE,
+                               "--bufferpool: %s holds no %s page",
+                               pt_size_format(p->pools[i].value, b, 32),
+                               pt_size_format(sp->page_size_bytes, list, 32));
+            sp->pool_pages[i] = n;
+        }
+    }
+    return 0;
+}
+
+/* The simulator configuration of run i (one application-cache size). */
+static int plan_config(const struct sim_plan *p, size_t i,
+                       struct sim_config *cfg, struct pt_err *err)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->mode = p->mode;
+    cfg->app_entries = p->mode && i < p->n_app ? p->app_entries[i] : 0;
+    cfg->app_policy = p->app_policy;
+    cfg->offload_entries = p->offload_entries;
+    cfg->servers = p->servers;
+    cfg->sharing = p->sharing;
+    sim_costs_default(&cfg->costs);
+    cfg->seed = p->seed;
+    cfg->mrc = p->mrc && i == 0;
+    cfg->sample_rate = p->sample_rate;
+    if (p->n_page_sizes && !p->engine)
+        return err_set(err, PT_EUSAGE, "a database tier needs an engine");
+    if (p->n_page_sizes > SIM_MAX_TIERS || p->n_pools > SIM_MAX_POOLS ||
+        p->n_app > SIM_MAX_APP)
+        return err_set(err, PT_EUSAGE,
+                       "at most %d page sizes, %d buffer pools and %d "
+                       "application caches",
+                       SIM_MAX_TIERS, SIM_MAX_POOLS, SIM_MAX_APP);
+    return p->n_page_sizes ? plan_tiers(p, cfg, err) : 0;
+}
+
+/* Runs of a plan: one per application-cache size, at least one. */
+static size_t plan_n_runs(const struct sim_plan *p)
+{
+    return p->n_app ? p->n_app : 1;
+}
+
+int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
+{
+    struct sim_config cfg;
+    int ret;
+
+    if (p->mode != SIM_MODE_NONE && !p->n_app)
+        return err_set(err, PT_EUSAGE, "--cache-mode %s needs --app-cache N",
+                       sim_cache_mode_name(p->mode));
+    if (p->mode == SIM_MODE_NONE && p->n_app)
+        return err_set(err, PT_EUSAGE,
+                       "--app-cache does not apply with --cache-mode none");
+    for (size_t i = 0; i < plan_n_runs(p); i++)
+        if ((ret = plan_config(p, i, &cfg, err)) < 0)
+            return ret;
+    return 0;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+/* Curve sizes: `max` log-spaced points from 1 to the largest useful size
+ * (duplicates after rounding dropped). */
+static size_t curve_points(struct sim_mrc *m, struct sim_curve_point *pts,
+                           size_t max)
+{
+    uint64_t top = sim_mrc_max_size(m), last = 0;
+    size_t n = 0;
+
+    if (top < 1)
+        return 0;
+    for (size_t i = 0; i < max; i++) {
+        double f = max > 1 ? (double)i / (double)(max - 1) : 1.0;
+        uint64_t s = (uint64_t)llround(pow((double)top, f));
+        if (s <= last)
+            continue;
+        pts[n].size = last = s;
+        pts[n++].hit_ratio = sim_mrc_hit_ratio(m, s);
+    }
+    return n;
+}
+
+static void collect_curves(struct sim *s, const struct sim_config *cfg,
+                           struct sim_plan_result *res)
+{
+    size_t n_curves = cfg->n_tiers ? cfg->n_tiers : 1;
+
+    res->has_mrc = cfg->mrc;
+    for (size_t t = 0; cfg->mrc && t < n_curves; t++) {
+        struct sim_mrc *m = sim_curve(s, t);
+        struct sim_curve *c = &res->curves[res->n_curves];
+        if (!m)
+            continue;
+        c->page_size_bytes = cfg->n_tiers ? cfg->tiers[t].page_size_bytes : 0;
+        c->sample_rate = cfg->sample_rate;
+        c->n_points = curve_points(m, c->points, SIM_CURVE_POINTS);
+        c->n_brief = curve_points(m, c->brief, SIM_CURVE_BRIEF);
+        res->n_curves++;
+    }
+}
+
+/* The rows of one run: its application tier alone, or with each (page
+ * size, pool). */
+static void collect_rows(struct sim *s, const struct sim_config *cfg,
+                         struct sim_plan_result *res)
+{
+    struct sim_app_stats app;
+
+    sim_app_stats(s, &app);
+    if (!cfg->n_tiers) {
+        struct sim_result_row *r = &res->rows[res->n_rows++];
+        r->app_entries = cfg->app_entries;
+        r->app = app;
+        return;
+    }
+    for (size_t t = 0; t < cfg->n_tiers; t++)
+        for (size_t k = 0; k < cfg->tiers[t].n_pools; k++) {
+            struct sim_result_row *r = &res->rows[res->n_rows++];
+            r->app_entries = cfg->app_entries;
+            r->has_db = 1;
+            r->app = app;
+            sim_db_stats(s, t, k, &r->db);
+        }
+}
+
+/* The config part of the result, as the plan names it. */
+static int result_config(const struct sim_plan *p, struct sim_plan_result *res)
+{
+    res->mode = p->mode;
+    snprintf(res->app_policy, sizeof(res->app_policy), "%s",
+             p->app_policy ? p->app_policy->name : "lru");
+    res->offload_entries = p->offload_entries;
+    res->servers = p->servers;
+    res->sharing = p->sharing;
+    res->trace = pt_strdup(p->trace ? p->trace : "-");
+    if (!res->trace)
+        return PT_EINTERNAL;
+    if (!p->n_page_sizes)
+        return 0;
+    res->has_db = 1;
+    snprintf(res->bp_policy, sizeof(res->bp_policy), "%s",
+             p->bp_policy ? p->bp_policy->name : "lru");
+    res->engine = pt_strdup(p->engine_name ? p->engine_name : p->engine->name);
+    res->device = pt_strdup(p->device_name ? p->device_name : "");
+    return res->engine && res->device ? 0 : PT_EINTERNAL;
+}
+
+/* Feed the trace through the runs' simulators. */
+static int plan_feed(const struct sim_plan *p, struct sim *const *sims,
+                     size_t n, struct sim_plan_result *res, struct pt_err *err)
+{
+    struct sim_trace_reader *r = p->reader;
+    int64_t done;
+    int ret;
+
+    if (!r && (ret = sim_trace_open(p->trace, p->trace_format, &r, err)) < 0)
+        return ret;
+    done = sim_run(r, sims, n, p->progress, p->progress_ctx, err);
+    res->distinct_keys = sim_trace_n_keys(r);
+    if (r != p->reader)
+        sim_trace_close(r);
+    if (done < 0)
+        return (int)done;
+    res->requests = (uint64_t)done;
+    return 0;
+}
+
+int sim_plan_run(const struct sim_plan *p, struct sim_plan_result *res,
+                 struct pt_err *err)
+{
+    struct sim_config cfg[SIM_MAX_APP];
+    struct sim *sims[SIM_MAX_APP] = {0};
+    size_t n = plan_n_runs(p), per_run, i;
+    int ret;
+
+    memset(res, 0, sizeof(*res));
+    if ((ret = sim_plan_check(p, err)) < 0)
+        return ret;
+    per_run = p->n_page_sizes ? p->n_page_sizes * p->n_pools : 1;
+    res->rows = pt_calloc(n * per_run, sizeof(*res->rows));
+    if (!res->rows || result_config(p, res) < 0) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        if ((ret = plan_config(p, i, &cfg[i], err)) < 0 ||
+            (ret = sim_new(&cfg[i], &sims[i], err)) < 0)
+            goto out;
+    if ((ret = plan_feed(p, sims, n, res, err)) < 0)
+        goto out;
+    for (i = 0; i < n; i++)
+        collect_rows(sims[i], &cfg[i], res);
+    collect_curves(sims[0], &cfg[0], res);
+out:
+    for (i = 0; i < n; i++)
+        sim_free(sims[i]);
+    return ret;
+}
+
+void sim_plan_result_release(struct sim_plan_result *res)
+{
+    if (!res)
+        return;
+    free(res->trace);
+    free(res->engine);
+    free(res->device);
+    free(res->rows);
+    memset(res, 0, sizeof(*res));
+}
+
+/* Append the rows of `from`, each marked `setting`. */
+static void compare_rows(struct sim_plan_result *out,
+                         const struct sim_plan_result *from,
+                         const char *setting)
+{
+    for (size_t i = 0; i < from->n_rows; i++) {
+        struct sim_result_row *r = &out->rows[out->n_rows++];
+        *r = from->rows[i];
+        snprintf(r->setting, sizeof(r->setting), "%s", setting);
+    }
+}
+
+int sim_plan_result_compare(const struct sim_plan_result *cur,
+                            const struct sim_plan_result *rec, const char *knob,
+                            double knob_current, double knob_recommended,
+                            struct sim_plan_result *out, struct pt_err *err)
+{
+    memset(out, 0, sizeof(*out));
+    out->rows = pt_calloc(cur->n_rows + rec->n_rows + 1, sizeof(*out->rows));
+    if (!out->rows)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    compare_rows(out, cur, "current");
+    compare_rows(out, rec, "recommended");
+    out->has_mrc = rec->has_mrc;
+    out->n_curves = rec->n_curves;
+    memcpy(out->curves, rec->curves, sizeof(out->curves));
+    out->comparison = 1;
+    snprintf(out->knob, sizeof(out->knob), "%s", knob);
+    out->knob_current = knob_current;
+    out->knob_recommended = knob_recommended;
+    return 0;
+}
+
+int sim_app_miss_ratio(const struct sim_app_stats *s, double *ratio)
+{
+    if (!s->gets)
+        return -1;
+    *ratio = (double)s->misses / (double)s->gets;
+    return 0;
+}
+
+int sim_db_hit_ratio(const struct sim_db_stats *d, double *ratio)
+{
+    if (!d->logical_reads)
+        return -1;
+    *ratio = 1.0 - (double)d->physical_reads / (double)d->logical_reads;
+    return 0;
+}
+
+const struct sim_result_row *
+sim_plan_result_find(const struct sim_plan_result *res,
+                     uint32_t page_size_bytes, const char *setting)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct sim_result_row *r = &res->rows[i];
+        if (!r->has_db || r->db.page_size_bytes != page_size_bytes)
+            continue;
+        if (!setting || !r->setting[0] || strcmp(r->setting, setting) == 0)
+            return r;
+    }
+    return NULL;
+}
