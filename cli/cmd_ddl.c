@@ -392,6 +392,9 @@ static int set_vars(struct ddl_vars *v, const struct ddl_params *p,
     SET("tablespace_name", "%s", p->ts_ident);
     SET("table", "%s", p->table_ident);
     SET("column", "%s", p->column_ident);
+    /* every identifier quoted the dialect's way (issue 13) */
+    if ((rc = ddl_vars_quote_idents(v, d, err)) < 0)
+        goto out;
     if (rec && d->n_settings && settings && !json_is_object(settings)) {
         rc = err_set(err, PT_EDATA, "%s: 'settings' must be an object",
                      p->rec_file);
