@@ -159,7 +159,7 @@ static double radical_inverse(unsigned i, unsigned b)
 static double halton_start(const struct perf_free *f, unsigned s, size_t j)
 {
     static const unsigned primes[PERF_N_FITTABLE] = {
-        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47};
+        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59};
     double q = radical_inverse(s, primes[j % PERF_N_FITTABLE]);
 
     if (f->lo > 0)
@@ -263,7 +263,7 @@ int perf_calib_write(FILE *fp, const struct perf_calib *cal,
 
     fprintf(fp,
             "# profiles/calibrations/%s.yaml — a pagetune calibration "
-            "(docs-draft/model.md).\n",
+            "(docs/models.md#performance-model).\n",
             cal->name);
     while (s && *s) {
         const char *nl = strchr(s, '\n');
@@ -274,7 +274,7 @@ int perf_calib_write(FILE *fp, const struct perf_calib *cal,
     fputs("name: ", fp);
     put_quoted(fp, cal->name);
     fputs("\n# every cost the model used, fitted or fixed (ms; the last "
-          "five are counts of servers and placements)\nperf:\n",
+          "six are counts of servers and placements)\nperf:\n",
           fp);
     for (int i = 0; i < PERF_N_COSTS; i++) {
         double v = perf_cost_get(&cal->costs, i);

@@ -4,8 +4,8 @@
  * perf_costs, read from profiles), the service demands of one request per
  * resource, and exact Mean Value Analysis of the closed network.
  * Neighbour: calib.c fits the free costs through perf_demand + perf_mva.
- * The formulas are documented in docs-draft/model.md; each one below
- * names its line there.
+ * The formulas are documented in docs/models.md#performance-model; each one
+ * below names its line there.
  */
 #include "perf/perf.h"
 
@@ -21,6 +21,7 @@ static const struct {
 } cost_fields[PERF_N_COSTS] = {
     {"app_cpu_fixed_ms", offsetof(struct perf_costs, app_cpu_fixed_ms)},
     {"app_cpu_per_kb_ms", offsetof(struct perf_costs, app_cpu_per_kb_ms)},
+    {"app_cpu_per_row_ms", offsetof(struct perf_costs, app_cpu_per_row_ms)},
     {"repl_cpu_per_msg_ms", offsetof(struct perf_costs, repl_cpu_per_msg_ms)},
     {"net_per_kb_ms", offsetof(struct perf_costs, net_per_kb_ms)},
     {"db_cpu_per_lread_ms", offsetof(struct perf_costs, db_cpu_per_lread_ms)},
@@ -34,16 +35,18 @@ static const struct {
     {"log_per_kb_ms", offsetof(struct perf_costs, log_per_kb_ms)},
     {"offload_read_ms", offsetof(struct perf_costs, offload_read_ms)},
     {"offload_write_ms", offsetof(struct perf_costs, offload_write_ms)},
+    {"front_cpu_per_req_ms", offsetof(struct perf_costs, front_cpu_per_req_ms)},
     {"app_servers", offsetof(struct perf_costs, app_servers)},
     {"app_cpus", offsetof(struct perf_costs, app_cpus)},
     {"db_cpus", offsetof(struct perf_costs, db_cpus)},
+    {"front_cpus", offsetof(struct perf_costs, front_cpus)},
     {"db_on_app_host", offsetof(struct perf_costs, db_on_app_host)},
     {"log_on_data_disk", offsetof(struct perf_costs, log_on_data_disk)},
 };
 
 /* Then three multiplicities (servers, CPUs) and two placements (0/1). */
-#define FIRST_MULTIPLICITY 15
-#define FIRST_PLACEMENT 18
+#define FIRST_MULTIPLICITY 17
+#define FIRST_PLACEMENT 21
 
 const char *perf_cost_name(int i)
 {
@@ -76,6 +79,8 @@ void perf_costs_init(struct perf_costs *c)
         *perf_cost_ptr(c, i) = i >= FIRST_PLACEMENT      ? 0.0
                                : i >= FIRST_MULTIPLICITY ? 1.0
                                                          : NAN;
+    /* a front tier exists only when a profile describes one */
+    c->front_cpu_per_req_ms = 0;
 }
 
 int perf_costs_from_json(struct perf_costs *c, const json_t *map,
@@ -125,7 +130,8 @@ void perf_costs_set_device(struct perf_costs *c, const struct rec_device *d)
 /* ---- demands ------------------------------------------------------------- */
 
 static const char *const centre_names[PERF_N_CENTRES] = {
-    "app_cpu", "network", "db_cpu", "db_disk", "log_disk", "offload_disk",
+    "app_cpu",  "network",      "db_cpu",    "db_disk",
+    "log_disk", "offload_disk", "front_cpu",
 };
 
 /*
@@ -203,12 +209,15 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
     dreq = (n->direct_read_reqs + n->direct_write_reqs) * r;
     dkb = (n->direct_read_kb + n->direct_write_kb) * r;
 
-    /* model.md (1) app CPU: fixed + per KB + per replication message;
+    /* models.md (1) app CPU: fixed + per KB + per database row (a JDBC
+     * statement) + per replication message;
      * a peer fetch is a request and a reply message */
     if ((rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_fixed_ms), 1.0, "requests",
                    err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_per_kb_ms),
                    n->kb_serialised * r, "KB serialised", err)) < 0 ||
+        (rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_per_row_ms), n->db_rows * r,
+                   "rows", err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(repl_cpu_per_msg_ms),
                    (n->repl_messages + 2 * n->peer_fetches) * r,
                    "replication messages", err)) < 0)
@@ -252,6 +261,10 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
         (rc = term(&d[PERF_OFFLOAD], c, IDX(offload_write_ms),
                    n->offload_writes * r, "offload writes", err)) < 0)
         return rc;
+    /* (7) front tier: every request passes the proxy or web server once */
+    if ((rc = term(&d[PERF_FRONT_CPU], c, IDX(front_cpu_per_req_ms), 1.0,
+                   "requests", err)) < 0)
+        return rc;
     /* placement: shared hosts and devices are one centre */
     if (c->db_on_app_host == 1) {
         d[PERF_APP_CPU] += d[PERF_DB_CPU];
@@ -277,6 +290,7 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
     out->c[PERF_OFFLOAD].copies = (unsigned)c->app_servers;
     out->c[PERF_OFFLOAD].demand_ms /= c->app_servers;
     out->c[PERF_DB_CPU].servers = (unsigned)c->db_cpus;
+    out->c[PERF_FRONT_CPU].servers = (unsigned)c->front_cpus;
     return 0;
 }
 

@@ -14,7 +14,7 @@
  * output is perf_calib_write() to a stream the caller opened.
  * Neighbours: sim/ (the counts), analyzers/ (struct rec_device),
  * cli/ (simulate, recommend, advise, calibrate — next phase).
- * The model and its formulas: docs-draft/model.md.
+ * The model and its formulas: docs/models.md#performance-model.
  */
 #ifndef PT_PERF_H
 #define PT_PERF_H
@@ -72,9 +72,10 @@ struct perf_sim_map {
 };
 
 /*
- * Map one configuration's simulator counters to counts (docs-draft/
- * model.md, "Counts from the simulator"); db may be NULL (no database
- * tier). PT_EDATA when app->requests is 0 or a map field is out of range.
+ * Map one configuration's simulator counters to counts (docs/
+ * models.md#performance-model, "Counts from the simulator"); db may be NULL (no
+ * database tier). PT_EDATA when app->requests is 0 or a map field is out of
+ * range.
  */
 int perf_counts_from_sim(struct perf_counts *out,
                          const struct sim_app_stats *app,
@@ -91,6 +92,9 @@ int perf_counts_from_sim(struct perf_counts *out,
 struct perf_costs {
     double app_cpu_fixed_ms;     /* app-server CPU per request */
     double app_cpu_per_kb_ms;    /* app-server CPU per KB (de)serialised */
+    double app_cpu_per_row_ms;   /* app-server CPU per database row read or
+                                    written: the JDBC statement and the
+                                    object built from it */
     double repl_cpu_per_msg_ms;  /* app-server CPU per replication message */
     double net_per_kb_ms;        /* network per KB (database and peers) */
     double db_cpu_per_lread_ms;  /* database CPU per logical read */
@@ -105,10 +109,14 @@ struct perf_costs {
     double log_per_kb_ms;        /* log device per KB logged */
     double offload_read_ms;      /* offload disk per entry read */
     double offload_write_ms;     /* offload disk per entry written */
+    double front_cpu_per_req_ms; /* front tier (proxy / web server) CPU per
+                                    request; 0 (no front tier) unless a
+                                    profile sets it (seed 004's proxy) */
     /* multiplicities (not costs; also from profiles) */
     double app_servers; /* application servers sharing the load (>= 1) */
     double app_cpus;    /* CPUs per application server (>= 1) */
     double db_cpus;     /* CPUs of the database server (>= 1) */
+    double front_cpus;  /* CPUs of the front tier (>= 1) */
     /* placement (0 or 1; also from profiles) */
     double db_on_app_host;   /* 1: database and app server share one host's
                                 CPUs (needs app_servers 1; seed 000) */
@@ -116,9 +124,9 @@ struct perf_costs {
 };
 
 /* The fields above by name, for profiles and calibration; the first
- * PERF_N_FITTABLE are costs, the last five multiplicities and placements,
+ * PERF_N_FITTABLE are costs, the last six multiplicities and placements,
  * which calibration never fits. */
-enum { PERF_N_COSTS = 20, PERF_N_FITTABLE = 15 };
+enum { PERF_N_COSTS = 23, PERF_N_FITTABLE = 17 };
 /* Name of cost i (0 <= i < PERF_N_COSTS), e.g. "app_cpu_fixed_ms". */
 const char *perf_cost_name(int i);
 /* Index of a cost by name, or -1. */
@@ -127,7 +135,8 @@ int perf_cost_find(const char *name);
 double *perf_cost_ptr(struct perf_costs *c, int i);
 double perf_cost_get(const struct perf_costs *c, int i);
 
-/* Every cost unset (NaN); multiplicities 1. */
+/* Every cost unset (NaN) but front_cpu_per_req_ms (0: no front tier);
+ * multiplicities 1, placements 0. */
 void perf_costs_init(struct perf_costs *c);
 /*
  * Read the costs present in `map` (a mapping of cost name → number, e.g.
@@ -155,6 +164,7 @@ enum perf_centre_id {
     PERF_DB_DISK,     /* table-space device */
     PERF_LOG_DISK,    /* log device */
     PERF_OFFLOAD,     /* app servers' disk-offload devices */
+    PERF_FRONT_CPU,   /* front tier: proxy or web server CPUs */
     PERF_N_CENTRES
 };
 
@@ -175,8 +185,8 @@ struct perf_model {
 };
 
 /*
- * Service demands of one request (docs-draft/model.md, "Demands"): the
- * PERF_N_CENTRES centres in enum order. PT_EDATA if requests <= 0, a count
+ * Service demands of one request (docs/models.md#performance-model, "Demands"):
+ * the PERF_N_CENTRES centres in enum order. PT_EDATA if requests <= 0, a count
  * is negative or not finite, or a cost a non-zero count needs is unset
  * ("cost 'db_cpu_per_row_ms' is not set (rows per request 2)").
  * Does not allocate.
@@ -276,8 +286,8 @@ int perf_calib_fit(struct perf_calib *cal, struct pt_err *err);
 
 /*
  * Write cal as a calibration profile (YAML, profiles/calibrations/,
- * docs-draft/model.md "Calibration profile") to fp: `comment` lines
- * (may be NULL; '\n'-separated) as '#' comments, then name, perf: (every
+ * docs/models.md#performance-model "Calibration profile") to fp: `comment`
+ * lines (may be NULL; '\n'-separated) as '#' comments, then name, perf: (every
  * set cost), fitted: (value and bounds) and points: (measured, predicted,
  * residuals). PT_EIO on a write error.
  */

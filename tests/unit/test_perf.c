@@ -166,6 +166,7 @@ static void full_costs(struct perf_costs *c)
     perf_costs_init(c);
     c->app_cpu_fixed_ms = 2.0;
     c->app_cpu_per_kb_ms = 0.05;
+    c->app_cpu_per_row_ms = 0.15;
     c->repl_cpu_per_msg_ms = 0.3;
     c->net_per_kb_ms = 0.01;
     c->db_cpu_per_lread_ms = 0.02;
@@ -215,8 +216,8 @@ static void test_demand_formulas(void **state)
     n.offload_writes = 10;    /* 0.1 */
     assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
     assert_int_equal(m.n, PERF_N_CENTRES);
-    /* (1) (2 + 8 * 0.05 + (3 + 1) * 0.3) / 2 servers */
-    assert_true(fabs(m.c[PERF_APP_CPU].demand_ms - 3.6 / 2) < 1e-12);
+    /* (1) (2 + 8 * 0.05 + 2 rows * 0.15 + (3 + 1) * 0.3) / 2 servers */
+    assert_true(fabs(m.c[PERF_APP_CPU].demand_ms - 3.9 / 2) < 1e-12);
     assert_int_equal(m.c[PERF_APP_CPU].copies, 2);
     /* (2) 6 KB * 0.01 */
     assert_true(fabs(m.c[PERF_NET].demand_ms - 0.06) < 1e-12);
@@ -231,6 +232,20 @@ static void test_demand_formulas(void **state)
     assert_true(fabs(m.c[PERF_LOG_DISK].demand_ms - 1.62) < 1e-12);
     /* (6) (0.4 * 0.5 + 0.1 * 0.7) / 2 servers */
     assert_true(fabs(m.c[PERF_OFFLOAD].demand_ms - 0.27 / 2) < 1e-12);
+    /* (7) no front tier unless a profile sets one */
+    assert_true(m.c[PERF_FRONT_CPU].demand_ms == 0);
+    c.front_cpu_per_req_ms = 1.5;
+    c.front_cpus = 2;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
+    assert_true(fabs(m.c[PERF_FRONT_CPU].demand_ms - 1.5) < 1e-12);
+    assert_int_equal(m.c[PERF_FRONT_CPU].servers, 2);
+    assert_int_equal(m.c[PERF_FRONT_CPU].copies, 1);
+    assert_string_equal(m.c[PERF_FRONT_CPU].name, "front_cpu");
+    c.front_cpu_per_req_ms = NAN;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), PT_EDATA);
+    assert_string_equal(err.msg, "cost 'front_cpu_per_req_ms' is not set "
+                                 "(requests per request 1)");
+    c.front_cpu_per_req_ms = 0;
 
     /* an unset cost matters only when its count is not zero */
     c.offload_read_ms = NAN;
@@ -445,31 +460,43 @@ static void test_shipped_appserver_profiles(void **state)
 }
 
 /*
- * Every shipped calibration loads, names the published cells it was fitted
- * to in its points, fits no more than four of them (issue 15), and its
- * stored residuals are those of its stored predictions.
+ * Every shipped calibration loads, names the seed and the published cell
+ * each point was fitted to, fits no more than issue 15 allows (four cells
+ * of seed 000, two figures of the others) and its stored residuals are
+ * those of its stored predictions.
  */
 static void test_shipped_calibrations(void **state)
 {
-    static const char *const names[] = {"article-000"};
+    static const struct {
+        const char *name, *seed, *cell;
+        size_t max_points;
+    } shipped[] = {
+        {"article-000", "seed 000 ", "Table", 4},
+        {"article-001", "seed 001 ", "Figure", 2},
+        {"article-002", "seed 002 ", "Figure", 2},
+        {"article-004", "seed 004 ", "updates", 2},
+    };
     struct perf_calib *cal = calloc(1, sizeof(*cal));
     struct pt_err err;
 
     (void)state;
     assert_non_null(cal);
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+        const char *name = shipped[i].name;
         json_t *doc = NULL;
 
-        assert_int_equal(prof_load_named("calibrations", names[i], &doc, &err),
-                         0);
-        assert_int_equal(perf_calib_from_json(cal, doc, names[i], &err), 0);
+        assert_int_equal(prof_load_named("calibrations", name, &doc, &err), 0);
+        assert_int_equal(perf_calib_from_json(cal, doc, name, &err), 0);
         json_decref(doc);
-        assert_string_equal(cal->name, names[i]);
+        assert_string_equal(cal->name, name);
+        assert_true(cal->n_free >= 1);
         assert_true(cal->n_points >= cal->n_free);
-        assert_true(cal->n_points <= 4);
+        assert_true(cal->n_points <= shipped[i].max_points);
         for (size_t k = 0; k < cal->n_points; k++) {
             const struct perf_point *p = &cal->points[k];
-            assert_non_null(strstr(p->label, "Table"));
+            assert_true(strncmp(p->label, shipped[i].seed,
+                                strlen(shipped[i].seed)) == 0);
+            assert_non_null(strstr(p->label, shipped[i].cell));
             assert_true(
                 fabs((cal->pred_req_per_s[k] - p->req_per_s) / p->req_per_s -
                      cal->resid_req_per_s[k]) < 1e-5);
