@@ -198,13 +198,7 @@ void rec_sizes_release(struct rec_sizes *s);
  */
 int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
                          const char *name, struct pt_err *err);
-/*
- * The sizes JSON (design.md §4): "values" if present, else the histogram
- * expanded with each object at its bin's upper bound (a conservative
- * estimate; from_histogram is set). PT_EDATA naming `name` otherwise.
- */
-int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
-                        const char *name, struct pt_err *err);
+/* The sizes JSON itself is read by collect/ (coll_sizes_doc_from_json). */
 
 /* ---- monitor evidence -----------------------------------------------------
  */
@@ -220,9 +214,7 @@ struct rec_monitor {
     uint64_t logical_reads, physical_reads, direct_reads;
     double direct_read_share; /* 0..1 */
 };
-/* Fill *m from a monitor JSON document. PT_EDATA naming `name` and key. */
-int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
-                          const char *name, struct pt_err *err);
+/* Filled from a monitor document by collect/ (coll_monitor_doc_from_json). */
 
 /* ---- access evidence from a trace -----------------------------------------
  */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stats.c — object-size statistics (count, min, max, mean, nearest-rank
- * percentiles, power-of-two histogram), the sizes JSON of design.md §4, and
- * the parsers that turn a sizes file already in memory (plain list or JSON)
- * and a monitor document into numbers. No I/O: cli/ reads the files with
- * core's pt_file_read()/pt_json_load() and hands the bytes over.
+ * percentiles, power-of-two histogram) and their JSON, and the parser of a
+ * plain sizes list already in memory. No I/O: cli/ reads the files with
+ * core's pt_file_read() and hands the bytes over.
  *
- * Neighbours: cli/cmd_recommend.c and the `sample` command (which writes
- * the sizes JSON through rec_stats_to_json()), recommend.c (the model).
+ * Neighbours: collect/doc_sizes.c (the sizes document: it writes these
+ * statistics through rec_stats_to_json() and reads its sizes back into a
+ * struct rec_sizes), cli/cmd_recommend.c, recommend.c (the model).
  */
 #include "analyzers/analyzers.h"
 
@@ -238,154 +238,4 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 fail:
     rec_sizes_release(s);
     return rc;
-}
-
-int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
-                        const char *name, struct pt_err *err)
-{
-    const json_t *vals, *hist, *v;
-    size_t cap = 0, i;
-    int rc;
-
-    memset(s, 0, sizeof(*s));
-    if (!json_is_object(doc))
-        return err_set(err, PT_EDATA, "%s: a sizes document is a JSON object",
-                       name);
-    v = json_object_get(doc, "schema_version");
-    if (v && (!json_is_integer(v) || json_integer_value(v) != 1))
-        return err_set(err, PT_EDATA, "%s: unsupported schema_version (want 1)",
-                       name);
-    vals = json_object_get(doc, "values");
-    if (vals) {
-        if (!json_is_array(vals))
-            return err_set(err, PT_EDATA, "%s: 'values' must be an array",
-                           name);
-        json_array_foreach(vals, i, v)
-        {
-            if (!json_is_integer(v) || json_integer_value(v) < 0) {
-                rc =
-                    err_set(err, PT_EDATA,
-                            "%s: values[%zu] is not a byte size >= 0", name, i);
-                goto fail;
-            }
-            if ((rc = push(s, &cap, (uint64_t)json_integer_value(v), err)) < 0)
-                goto fail;
-        }
-    } else {
-        hist = json_object_get(doc, "histogram");
-        if (!json_is_array(hist))
-            return err_set(err, PT_EDATA,
-                           "%s: neither 'values' nor 'histogram' present",
-                           name);
-        json_array_foreach(hist, i, v)
-        {
-            const json_t *le = json_object_get(v, "le"),
-                         *c = json_object_get(v, "count");
-            if (!json_is_integer(le) || !json_is_integer(c) ||
-                json_integer_value(le) < 0 || json_integer_value(c) < 0) {
-                rc = err_set(err, PT_EDATA,
-                             "%s: histogram[%zu] needs integer 'le' and "
-                             "'count' >= 0",
-                             name, i);
-                goto fail;
-            }
-            /*
-             * Each object is expanded to one value: bound the total, not
-             * only each bin, or a few short lines ask for gigabytes.
-             */
-            if (json_integer_value(c) > 100000000 ||
-                s->n + (uint64_t)json_integer_value(c) > 100000000) {
-                rc = err_set(err, PT_EDATA,
-                             "%s: histogram[%zu] count is implausibly large "
-                             "(more than 100000000 objects in all)",
-                             name, i);
-                goto fail;
-            }
-            for (json_int_t k = 0; k < json_integer_value(c); k++)
-                if ((rc = push(s, &cap, (uint64_t)json_integer_value(le),
-                               err)) < 0)
-                    goto fail;
-        }
-        s->from_histogram = 1;
-    }
-    if (s->n == 0) {
-        rc = err_set(err, PT_EDATA, "%s: no sizes in the document", name);
-        goto fail;
-    }
-    return 0;
-fail:
-    rec_sizes_release(s);
-    return rc;
-}
-
-/* ---- monitor evidence ------------------------------------------------------
- */
-
-int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
-                          const char *name, struct pt_err *err)
-{
-    const json_t *cur, *sum;
-    char ctx[512];
-    uint64_t ps = 0;
-    int rc;
-
-    memset(m, 0, sizeof(*m));
-    if (!json_is_object(doc))
-        return err_set(err, PT_EDATA, "%s: a monitor document is a JSON object",
-                       name);
-    cur = json_object_get(doc, "current");
-    sum = json_object_get(doc, "summary");
-    if (!json_is_object(cur) || !json_is_object(sum))
-        return err_set(err, PT_EDATA,
-                       "%s: needs objects 'current' and 'summary'", name);
-    snprintf(ctx, sizeof(ctx), "%s: current", name);
-    if ((rc = pt_json_get_u64(cur, "page_size", &ps, ctx, err)) < 0)
-        return rc;
-    {
-        /* negative (DB2 NPAGES -2: AUTOMATIC) or null: size unknown */
-        const json_t *bp = json_object_get(cur, "bufferpool_pages");
-        if (json_is_integer(bp) && json_integer_value(bp) > 0)
-            m->bufferpool_pages = (uint64_t)json_integer_value(bp);
-        else if (bp && !json_is_null(bp) && !json_is_integer(bp))
-            return err_set(err, PT_EDATA,
-                           "%s: 'bufferpool_pages' must be an integer", ctx);
-    }
-    if (ps == 0 || ps > (1U << 20))
-        return err_set(err, PT_EDATA, "%s: current page_size %llu is invalid",
-                       name, (unsigned long long)ps);
-    m->page_size_bytes = (uint32_t)ps;
-    {
-        const json_t *en = json_object_get(doc, "engine");
-        if (json_is_string(en))
-            snprintf(m->engine, sizeof(m->engine), "%s", json_string_value(en));
-    }
-    snprintf(ctx, sizeof(ctx), "%s: summary", name);
-    /* null (no logical reads in the interval) means "unknown" */
-    if (json_is_null(json_object_get(sum, "hit_ratio")))
-        m->hit_ratio_pct = -1;
-    else if ((rc = pt_json_get_num(sum, "hit_ratio", &m->hit_ratio_pct, ctx,
-                                   err)) < 0)
-        return rc;
-    if (json_is_null(json_object_get(sum, "direct_read_share")))
-        m->direct_read_share = 0;
-    else if ((rc = pt_json_opt_num(sum, "direct_read_share",
-                                   &m->direct_read_share, ctx, err)) < 0)
-        return rc;
-    if ((rc = pt_json_opt_u64(sum, "logical_reads", &m->logical_reads, ctx,
-                              err)) < 0 ||
-        (rc = pt_json_opt_u64(sum, "physical_reads", &m->physical_reads, ctx,
-                              err)) < 0 ||
-        (rc = pt_json_opt_u64(sum, "direct_reads", &m->direct_reads, ctx,
-                              err)) < 0)
-        return rc;
-    if (!(m->hit_ratio_pct == -1 ||
-          (m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100)))
-        return err_set(err, PT_EDATA,
-                       "%s: summary hit_ratio must be a percentage 0..100",
-                       name);
-    if (!(m->direct_read_share >= 0 && m->direct_read_share <= 1))
-        return err_set(err, PT_EDATA,
-                       "%s: summary direct_read_share must be 0..1", name);
-    m->present = 1;
-    return 0;
 }

@@ -540,7 +540,7 @@ static int empirical_profile(struct advise *a, struct pt_err *err)
         return rc;
     if ((rc = pt_json_load(a->path[F_SIZES], &sizes, err)) < 0)
         goto out;
-    if ((rc = rec_sizes_from_json(&rs, sizes, a->path[F_SIZES], err)) < 0)
+    if ((rc = coll_sizes_doc_from_json(&rs, sizes, a->path[F_SIZES], err)) < 0)
         goto out;
     if (!json_is_object(prof) || !(vals = json_array()) ||
         !(size = json_object())) {

@@ -16,6 +16,7 @@
 
 #include "analyzers/analyzers.h"
 #include "cli/predict.h"
+#include "collect/collect.h"
 #include "sim/sim.h"
 
 #include <stdlib.h>
@@ -307,7 +308,7 @@ static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
         json_t *doc = NULL;
         rc = pt_json_loadb(buf, len, path, &doc, err);
         if (rc == 0)
-            rc = rec_sizes_from_json(s, doc, path, err);
+            rc = coll_sizes_doc_from_json(s, doc, path, err);
         json_decref(doc);
     } else {
         rc = rec_sizes_parse_text(s, buf, len, path, err);
@@ -691,7 +692,7 @@ int cmd_recommend(int argc, char **argv)
         json_t *m = NULL;
         if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
             goto fail;
-        rc = rec_monitor_from_json(&mon, m, o.monitor, &err);
+        rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
         json_decref(m);
         if (rc < 0)
             goto fail;

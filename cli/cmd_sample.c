@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_sample.c — `pagetune sample`: the object-size distribution of a table
- * over ODBC (design.md §3, §4). collect/ measures (server-side lengths in
- * blocks), analyzers/ computes the statistics (rec_stats_compute), this file
- * parses options and renders the sizes JSON or a summary table. The output
- * file is only opened after the whole sample succeeded, so a failed run
- * (link lost mid-fetch, interrupt) leaves no partial file.
+ * over ODBC (design.md §3, §4). The front door: options, then collect/
+ * measures (coll_sample_run: server-side lengths in blocks) and describes
+ * the sample (coll_sizes_doc_init: statistics from analyzers/), and this
+ * file writes the sizes document (coll_sizes_doc_write) or a summary
+ * table. The output file is only opened after the whole sample succeeded,
+ * so a failed run (link lost mid-fetch, interrupt) leaves no partial file.
  */
 #include "cli/cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "analyzers/analyzers.h"
 #include "collect/collect.h"
 
 static const char *const usage[] = {
@@ -251,154 +250,14 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
     cli_progress_update(pg, done);
 }
 
-static json_t *names_obj(const struct coll_sample_opts *s,
-                         const uint64_t *counts)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; o && i < s->n_columns; i++)
-        if (json_object_set_new(o, s->columns[i],
-                                json_integer((json_int_t)counts[i]))) {
-            json_decref(o);
-            return NULL;
-        }
-    return o;
-}
-
-static json_t *source_json(const struct sample_args *a,
-                           const struct coll_conn *conn,
-                           const struct coll_sample_result *r,
-                           const char *taken_at)
-{
-    json_t *src, *cols = json_array();
-    char table[2 * COLL_NAME_MAX + 2];
-
-    for (size_t i = 0; cols && i < a->s.n_columns; i++)
-        json_array_append_new(cols, json_string(a->s.columns[i]));
-    snprintf(table, sizeof(table), "%s%s%s", a->s.schema,
-             a->s.schema[0] ? "." : "", a->s.table);
-    src = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:b,s:I,s:I}", "kind",
-                    "odbc", "engine", coll_engine_name(r->engine), "dbms",
-                    coll_conn_dbms(conn), "driver", coll_conn_driver(conn),
-                    "connection", coll_conn_describe(conn), "table", table,
-                    "columns", cols, "method", r->method, "query", r->query,
-                    "sampled",
-                    a->s.percent > 0 && a->s.percent < 100 ? 1 : a->s.rows > 0,
-                    "rows_scanned", (json_int_t)r->rows_scanned,
-                    "estimated_rows", (json_int_t)r->estimated_rows);
-    if (!src)
-        return NULL;
-    json_object_set_new(src, "taken_at", json_string(taken_at));
-    if (a->s.percent > 0)
-        json_object_set_new(src, "percent", json_real(a->s.percent));
-    if (a->s.rows > 0)
-        json_object_set_new(src, "rows", json_integer((json_int_t)a->s.rows));
-    json_object_set_new(src, "seed",
-                        a->s.has_seed ? json_integer(a->s.seed) : json_null());
-    json_object_set_new(src, "server_grouped", json_boolean(a->s.grouped));
-    return src;
-}
-
-static json_t *
-build_doc(const struct sample_args *a, const struct coll_conn *conn,
-          struct coll_sample_result *r, const struct rec_size_stats *rows_st,
-          const struct rec_size_stats *sess_st, const char *taken_at)
-{
-    json_t *src = source_json(a, conn, r, taken_at), *doc = NULL, *sess;
-    const struct rec_size_stats *top =
-        a->unit_session && sess_st ? sess_st : rows_st;
-    const uint64_t *vals = top == sess_st ? r->session_values : r->values;
-    size_t nv = top == sess_st ? r->n_sessions : r->n_values;
-
-    (void)vals;
-    (void)nv;
-    if (!src)
-        return NULL;
-    /* the values are spliced in by write_doc(), see there */
-    doc = rec_stats_to_json(top, NULL, 0, src);
-    json_decref(src);
-    if (!doc)
-        return NULL;
-    json_object_set_new(doc, "unit",
-                        json_string(top == sess_st ? "session" : "row"));
-    json_object_set_new(doc, "layout",
-                        json_string(coll_layout_name(r->layout)));
-    json_object_set_new(doc, "placement", names_obj(&a->s, r->placement));
-    json_object_set_new(doc, "column_bytes", names_obj(&a->s, r->column_bytes));
-    json_object_set_new(doc, "rows_empty",
-                        json_integer((json_int_t)r->rows_empty));
-    json_object_set_new(doc, "rows_multi_column",
-                        json_integer((json_int_t)r->rows_multi));
-    if (r->layout == COLL_LAYOUT_MULTI_ROW) {
-        json_object_set_new(doc, "header_rows",
-                            json_integer((json_int_t)r->header_rows));
-        json_object_set_new(doc, "attribute_rows",
-                            json_integer((json_int_t)r->attribute_rows));
-    }
-    if (sess_st) {
-        /* the other unit, without its values */
-        const struct rec_size_stats *other = top == sess_st ? rows_st : sess_st;
-        sess = rec_stats_to_json(other, NULL, 0, NULL);
-        if (sess) {
-            json_object_del(sess, "schema_version");
-            json_object_set_new(
-                sess, "unit",
-                json_string(other == sess_st ? "session" : "row"));
-            if (other == sess_st)
-                json_object_set_new(sess, "query",
-                                    json_string(r->session_query));
-            json_object_set_new(
-                doc, other == sess_st ? "per_session" : "per_row", sess);
-        }
-    } else {
-        json_object_set_new(doc, "per_session",
-                            json_pack("{s:s}", "note", r->session_note));
-    }
-    return doc;
-}
-
-/*
- * Write the sizes document with its "values" array. jansson would allocate
- * one node per value and its pretty printer puts each on a line of its
- * own: for 100,000 rows that costs more than the whole scan (measured with
- * bench/bench_sample.sh). So the document is dumped without the values,
- * and the array is appended in the same JSON syntax, 16 values per line.
- */
-static int write_doc(const json_t *doc, const uint64_t *vals, size_t n,
-                     int with_values, FILE *fp, struct pt_err *err)
-{
-    char *text;
-    size_t len;
-
-    if (!with_values)
-        return out_json_write(doc, fp, err);
-    text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                               JSON_REAL_PRECISION(10));
-    if (!text)
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    len = strlen(text);
-    /* an indented object ends with "\n}" */
-    if (len < 2 || text[len - 1] != '}' || text[len - 2] != '\n') {
-        free(text);
-        return err_set(err, PT_EINTERNAL, "unexpected JSON layout");
-    }
-    fwrite(text, 1, len - 2, fp);
-    free(text);
-    fputs(",\n  \"values\": [", fp);
-    for (size_t i = 0; i < n; i++)
-        fprintf(fp, "%s%s%llu", i ? "," : "", i % 16 ? " " : "\n    ",
-                (unsigned long long)vals[i]);
-    fputs(n ? "\n  ]\n}\n" : "]\n}\n", fp);
-    if (ferror(fp))
-        return err_set(err, PT_EIO, "write error: %s", strerror(errno));
-    return 0;
-}
-
-static int write_table(const struct sample_args *a,
-                       const struct coll_sample_result *r,
-                       const struct rec_size_stats *st,
-                       const struct rec_size_stats *sess, enum out_format fmt,
+/* Summary table (and, for the terminal, the histogram of rows). */
+static int write_table(const struct coll_sizes_doc *d, enum out_format fmt,
                        FILE *fp, struct pt_err *err)
 {
+    const struct coll_sample_opts *o = d->opts;
+    const struct coll_sample_result *r = d->result;
+    const struct rec_size_stats *st = coll_sizes_doc_top(d);
+    const struct rec_size_stats *sess = d->have_sessions ? &d->sessions : NULL;
     static const char *const h1[] = {"measure", ">rows", ">sessions"};
     static const char *const h2[] = {">le_bytes", ">count"};
     struct out_table t;
@@ -414,8 +273,8 @@ static int write_table(const struct sample_args *a,
 
     if (out_table_init(&t, 3, h1) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    out_table_set_title(&t, "%s%s%s — %s, layout %s (%s)", a->s.schema,
-                        a->s.schema[0] ? "." : "", a->s.table,
+    out_table_set_title(&t, "%s%s%s — %s, layout %s (%s)", o->schema,
+                        o->schema[0] ? "." : "", o->table,
                         coll_engine_name(r->engine),
                         coll_layout_name(r->layout), r->method);
     {
@@ -440,9 +299,9 @@ static int write_table(const struct sample_args *a,
         snprintf(b1, sizeof(b1), "%.1f", st->mean);
         snprintf(b2, sizeof(b2), "%.1f", sess ? sess->mean : 0);
         ROW2("mean", b1, sess ? b2 : "-");
-        for (size_t i = 0; i < a->s.n_columns; i++) {
+        for (size_t i = 0; i < o->n_columns; i++) {
             char label[COLL_NAME_MAX + 16];
-            snprintf(label, sizeof(label), "in %s", a->s.columns[i]);
+            snprintf(label, sizeof(label), "in %s", o->columns[i]);
             snprintf(b1, sizeof(b1), "%llu",
                      (unsigned long long)r->placement[i]);
             ROW2(label, b1, "-");
@@ -476,14 +335,14 @@ int cmd_sample(int argc, char **argv)
     struct pt_err err;
     struct coll_conn *conn = NULL;
     struct coll_sample_result r;
-    struct rec_size_stats st, sst;
+    struct coll_source src;
+    struct coll_sizes_doc d;
     struct cli_progress pg;
     struct pt_afile af = {0};
-    json_t *doc = NULL;
     char taken_at[32];
     time_t now;
     struct tm tm;
-    int code, ret, have_sess = 0;
+    int code, ret;
 
     memset(&r, 0, sizeof(r));
     code = parse_opts(&c, &a, argc, argv);
@@ -509,49 +368,21 @@ int cmd_sample(int argc, char **argv)
     cli_progress_done(&pg);
     if (ret < 0)
         goto fail;
-    if (r.n_values == 0) {
-        ret = err_set(&err, PT_EDATA,
-                      "table '%s' has no objects to measure (%llu rows, all "
-                      "of %s NULL)",
-                      a.s.table, (unsigned long long)r.rows_scanned,
-                      a.s.n_columns > 1 ? "the columns" : "the column");
+    coll_source_init(&src, conn);
+    ret =
+        coll_sizes_doc_init(&d, &a.s, &r, &src, a.unit_session, taken_at, &err);
+    if (ret < 0)
         goto fail;
-    }
-    if (rec_stats_compute(&st, r.values, r.n_values, &err) < 0)
-        goto fail;
-    if (r.have_sessions && r.n_sessions > 0) {
-        if (rec_stats_compute(&sst, r.session_values, r.n_sessions, &err) < 0)
-            goto fail;
-        have_sess = 1;
-    } else if (a.unit_session && r.layout == COLL_LAYOUT_MULTI_ROW) {
-        ret = err_set(&err, PT_EDATA,
-                      "--unit session: no complete session in the sample");
-        goto fail;
-    }
-    if (a.unit_session && !have_sess)
+    if (a.unit_session && !d.have_sessions)
         cli_note(&c, "--unit session: %s", r.session_note);
 
     ret = cli_output_open(&c, &af, &err);
     if (ret < 0)
         goto fail;
-    if (c.format == OUT_JSON) {
-        doc = build_doc(&a, conn, &r, &st, have_sess ? &sst : NULL, taken_at);
-        if (!doc) {
-            ret = err_set(&err, PT_EINTERNAL, "out of memory");
-            goto fail_out;
-        }
-        if (a.unit_session && have_sess)
-            ret = write_doc(doc, r.session_values, r.n_sessions, !a.no_values,
-                            af.fp, &err);
-        else
-            ret =
-                write_doc(doc, r.values, r.n_values, !a.no_values, af.fp, &err);
-    } else {
-        const struct rec_size_stats *top =
-            a.unit_session && have_sess ? &sst : &st;
-        ret = write_table(&a, &r, top, have_sess ? &sst : NULL, c.format, af.fp,
-                          &err);
-    }
+    if (c.format == OUT_JSON)
+        ret = coll_sizes_doc_write(&d, !a.no_values, af.fp, &err);
+    else
+        ret = write_table(&d, c.format, af.fp, &err);
     if (ret < 0)
         goto fail_out;
     ret = pt_afile_commit(&af, &err);
@@ -567,7 +398,6 @@ fail_out:
 fail:
     code = cli_fail("sample", &err);
 out:
-    json_decref(doc);
     coll_sample_result_release(&r);
     coll_conn_close(conn);
     return code;

@@ -106,7 +106,7 @@ static int op_sizes_json(void *vctx, struct pt_err *err)
 
     if ((rc = pt_json_load(c->path, &doc, err)) < 0)
         return rc;
-    if ((rc = rec_sizes_from_json(&s, doc, c->path, err)) < 0)
+    if ((rc = coll_sizes_doc_from_json(&s, doc, c->path, err)) < 0)
         goto out;
     rc = rec_stats_compute(&st, s.values, s.n, err);
     if (rc == 0) {
@@ -173,7 +173,7 @@ static int op_monitor_json(void *vctx, struct pt_err *err)
 
     if ((rc = pt_json_load(c->path, &doc, err)) < 0)
         return rc;
-    rc = rec_monitor_from_json(&m, doc, c->path, err);
+    rc = coll_monitor_doc_from_json(&m, doc, c->path, err);
     json_decref(doc);
     return rc;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_sizes_json.c — fuzz target for the sizes JSON of design.md §4
- * (`sample -o`, `recommend --sizes`): pt_json_loadb, rec_sizes_from_json
- * ("values" or a histogram), then the statistics and their JSON, as
- * cmd_recommend does.
+ * (`sample -o`, `recommend --sizes`): pt_json_loadb, collect/'s reader
+ * coll_sizes_doc_from_json ("values" or a histogram), then the statistics
+ * and their JSON, as cmd_recommend does.
  */
-#include "analyzers/analyzers.h"
+#include "collect/collect.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK_ERR(rc, err);
     if (rc < 0)
         return 0;
-    rc = rec_sizes_from_json(&s, doc, "sizes.json", &err);
+    rc = coll_sizes_doc_from_json(&s, doc, "sizes.json", &err);
     FUZZ_CHECK(rc == 0 || rc == PT_EDATA || rc == PT_EINTERNAL);
     FUZZ_CHECK_ERR(rc, err);
     if (rc == 0) {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analyzers/analyzers.h"
+#include "collect/collect.h"
 
 static struct rec_engine db2;
 static struct rec_device hdd, ssd;
@@ -215,12 +216,12 @@ static void test_stats(void **state)
     assert_int_equal(json_array_size(json_object_get(doc, "histogram")), 5);
     {
         struct rec_sizes s;
-        assert_int_equal(rec_sizes_from_json(&s, doc, "s.json", &err), 0);
+        assert_int_equal(coll_sizes_doc_from_json(&s, doc, "s.json", &err), 0);
         assert_int_equal(s.n, 10);
         assert_int_equal(s.from_histogram, 0);
         rec_sizes_release(&s);
         json_object_del(doc, "values");
-        assert_int_equal(rec_sizes_from_json(&s, doc, "s.json", &err), 0);
+        assert_int_equal(coll_sizes_doc_from_json(&s, doc, "s.json", &err), 0);
         assert_int_equal(s.n, 10);
         assert_int_equal(s.from_histogram, 1);
         assert_int_equal(s.values[0], 1024); /* upper bin bound */
@@ -472,7 +473,7 @@ static void test_monitor(void **state)
     struct rec_result *r = calloc(1, sizeof(*r));
     (void)state;
 
-    assert_int_equal(rec_monitor_from_json(&m, doc, "m.json", &err), 0);
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
     assert_int_equal(m.page_size_bytes, 4096);
     assert_int_equal(m.bufferpool_pages, 1000);
     assert_true(fabs(m.hit_ratio_pct - 50) < 1e-9);
@@ -490,9 +491,11 @@ static void test_monitor(void **state)
     assert_true(fabs(r->cand[0].hit_ratio - 0.5) < 1e-9);
     json_object_set_new(json_object_get(doc, "summary"), "hit_ratio",
                         json_real(150));
-    assert_int_equal(rec_monitor_from_json(&m, doc, "m.json", &err), PT_EDATA);
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err),
+                     PT_EDATA);
     json_object_del(doc, "current");
-    assert_int_equal(rec_monitor_from_json(&m, doc, "m.json", &err), PT_EDATA);
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err),
+                     PT_EDATA);
     assert_non_null(strstr(err.msg, "m.json"));
     json_decref(doc);
     free(r);

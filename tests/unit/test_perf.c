@@ -435,6 +435,72 @@ static void test_costs_from_profile(void **state)
     assert_int_equal(perf_cost_find("nope"), -1);
 }
 
+/*
+ * Every shipped engine profile carries uncalibrated database-tier costs:
+ * with the ssd device and the websphere-4 application server they price a
+ * request that exercises every database-tier count, with no cost unset,
+ * and the database CPU demand is the sum of its terms.
+ */
+static void test_shipped_engine_costs(void **state)
+{
+    static const char *const names[] = {"db2", "mysql", "oracle", "postgresql",
+                                        "sqlite"};
+    struct pt_err err;
+    struct perf_counts n = {0};
+    struct rec_device dev;
+    json_t *doc = NULL;
+
+    (void)state;
+    assert_int_equal(prof_load_named("devices", "ssd", &doc, &err), 0);
+    assert_int_equal(rec_device_from_json(&dev, doc, "ssd", &err), 0);
+    json_decref(doc);
+    n.requests = 10;
+    n.kb_serialised = 40;
+    n.db_kb = 40;
+    n.db_rows = 10;
+    n.logical_reads = 20;
+    n.physical_reads = 2;
+    n.physical_writes = 1;
+    n.page_size_bytes = 8192;
+    n.direct_read_reqs = 5;
+    n.direct_read_kb = 50;
+    n.direct_write_reqs = 5;
+    n.direct_write_kb = 50;
+    n.fscache_share = 1;
+    n.log_records = 5;
+    n.log_writes = 5;
+    n.log_kb = 25;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        struct perf_costs c;
+        struct perf_model m;
+        double want;
+
+        perf_costs_init(&c);
+        perf_costs_set_device(&c, &dev);
+        assert_int_equal(prof_load_named("engines", names[i], &doc, &err), 0);
+        assert_int_equal(perf_costs_from_json(&c, json_object_get(doc, "perf"),
+                                              names[i], &err),
+                         0);
+        json_decref(doc);
+        assert_int_equal(
+            prof_load_named("appservers", "websphere-4", &doc, &err), 0);
+        assert_int_equal(perf_costs_from_json(&c, json_object_get(doc, "perf"),
+                                              "websphere-4", &err),
+                         0);
+        json_decref(doc);
+        assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
+        want = 2 * c.db_cpu_per_lread_ms + c.db_cpu_per_row_ms +
+               0.5 * c.db_cpu_per_logrec_ms + c.fscache_req_ms +
+               10 * c.fscache_per_kb_ms;
+        assert_true(fabs(m.c[PERF_DB_CPU].demand_ms - want) < 1e-12);
+        assert_true(m.c[PERF_DB_CPU].demand_ms > 0);
+        assert_true(fabs(m.c[PERF_LOG_DISK].demand_ms -
+                         (0.5 * c.log_write_ms + 2.5 * c.log_per_kb_ms)) <
+                    1e-12);
+        assert_true(m.c[PERF_LOG_DISK].demand_ms > 0);
+    }
+}
+
 /* Every shipped application-server profile loads and sets the app tier. */
 static void test_shipped_appserver_profiles(void **state)
 {
@@ -456,6 +522,9 @@ static void test_shipped_appserver_profiles(void **state)
         assert_false(isnan(c.app_cpu_fixed_ms));
         assert_false(isnan(c.app_cpu_per_kb_ms));
         assert_false(isnan(c.net_per_kb_ms));
+        assert_false(isnan(c.repl_cpu_per_msg_ms));
+        assert_false(isnan(c.offload_read_ms));
+        assert_false(isnan(c.offload_write_ms));
     }
 }
 
@@ -757,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_costs_from_profile),
         cmocka_unit_test(test_shipped_appserver_profiles),
         cmocka_unit_test(test_shipped_calibrations),
+        cmocka_unit_test(test_shipped_engine_costs),
         cmocka_unit_test(test_calib_recovers_known_costs),
         cmocka_unit_test(test_calib_recovers_from_bad_start),
         cmocka_unit_test(test_calib_respects_bounds),
