@@ -105,49 +105,81 @@ def number(s):
         return None
 
 
-def in_range(v, accept):
+# issue 15's tolerance for a published response time (the TSVs' notes)
+RESPONSE_ACCEPT_PCT = 12.0
+FMT = "%-46s %-6s %10s %10s %9s  %-14s %s"
+
+
+def check(value, accept, pub):
+    """(error text, ok or None) of a predicted value against its accept:
+    '+-N %' is relative to the published value, 'lo..hi' a range of the
+    value itself (a ratio), '-' none."""
+    m = re.match(r"\+-\s*([0-9.]+)\s*%$", accept)
+    if m and pub:
+        e = 100 * (value / pub - 1)
+        return "%+.1f %%" % e, abs(e) <= float(m.group(1))
     if accept in ("", "-"):
-        return None
+        return ("%+.1f pt" % (100 * (value - pub)) if pub is not None else "-"), None
     lo, hi = accept.split("..")
-    return float(lo) <= v <= (float("inf") if hi == "inf" else float(hi))
+    err = "%+.1f pt" % (100 * (value - pub)) if pub is not None else "-"
+    return err, float(lo) <= value <= (float("inf") if hi == "inf" else float(hi))
+
+
+def table_rows(path):
+    lines = [l for l in open(path) if not l.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
 
 
 misses = []
+
+
+def show(cell, role, published, shown, err, accept, ok, seed):
+    verdict = "-" if ok is None else ("ok" if ok else "MISS")
+    if ok is False:
+        misses.append("%s %s" % (seed, cell))
+    print(FMT % (cell[:46], role, published, shown, err, accept, verdict))
+
+
 for seed in ("000", "001", "002", "004"):
     path = os.path.join(data, "article-%s.tsv" % seed)
     name = "article-" + seed
-    lines = [l for l in open(path) if not l.startswith("#")]
-    rows = list(csv.DictReader(lines, delimiter="\t"))
+    rows = table_rows(path)
     by_cell = {r["cell"]: r for r in rows}
     print("\n== seed %s (profiles/calibrations/%s.yaml; %s) ==" % (seed, name, os.path.relpath(path, root)))
-    print("%-46s %-6s %10s %10s %9s  %-14s %s" % ("cell", "role", "published", "predicted", "error", "accept", "verdict"))
+    print(FMT % ("cell", "role", "published", "predicted", "error", "accept", "verdict"))
     for r in rows:
         if r["role"] == "not-expressible":
-            print("%-46s %-6s %10s %10s %9s  %-14s %s" % (r["cell"][:46], "n/e", "-", "-", "-", "-", "not expressible: " + r["note"]))
+            print(FMT % (r["cell"][:46], "n/e", "-", "-", "-", "-", "not expressible: " + r["note"]))
             continue
-        metric = r.get("metric") or "req_per_s"
         p = predicted(name, r)
         pub = number(r["published"])
         if r["relative_to"] not in ("", "-"):
             ref = predicted(name, by_cell[r["relative_to"]])
             value = p["req_per_s"] / ref["req_per_s"]
-            shown = "%.3f" % value
-            err = "%+.1f pt" % (100 * (value - pub)) if pub is not None else "-"
-            ok = in_range(value, r["accept"])
+            err, ok = check(value, r["accept"], pub)
+            show(r["cell"], r["role"], r["published"], "%.3f" % value, err, r["accept"], ok, seed)
+        elif r["accept"] in ("", "-"):
+            # a ratio article's reference row: its published value is the
+            # normaliser (e.g. no caching = 1.00), not a rate
+            show(r["cell"], r["role"], r["published"], "%.2f" % p["req_per_s"], "-", "-", None, seed)
         else:
-            value = p[metric]
-            shown = "%.2f" % value
-            if pub is None or not r.get("metric"):
-                # a ratio article's reference row: its published value is
-                # the normaliser (e.g. no caching = 1.00), not a rate
-                err, ok = "-", None
-            else:
-                err = "%+.1f %%" % (100 * (value / pub - 1))
-                ok = in_range(value / pub, r["accept"])
-        verdict = "-" if ok is None else ("ok" if ok else "MISS")
-        if ok is False:
-            misses.append("%s %s" % (seed, r["cell"]))
-        print("%-46s %-6s %10s %10s %9s  %-14s %s" % (r["cell"][:46], r["role"], r["published"], shown, err, r["accept"], verdict))
+            err, ok = check(p["req_per_s"], r["accept"], pub)
+            show(r["cell"] + " req/s", r["role"], r["published"], "%.2f" % p["req_per_s"], err, r["accept"], ok, seed)
+        pr = number(r.get("published_response_ms") or "-")
+        if pr is not None:
+            acc = "+-%g %%" % RESPONSE_ACCEPT_PCT
+            err, ok = check(p["response_ms"], acc, pr)
+            show(r["cell"] + " response ms", r["role"], r.get("published_response_ms"), "%.1f" % p["response_ms"], err, acc, ok, seed)
+    steps = os.path.join(data, "article-%s-steps.tsv" % seed)
+    if os.path.exists(steps):
+        for st in table_rows(steps):
+            hi, lo = by_cell[st["cell"]], by_cell[st["over"]]
+            pub = float(hi["published"]) / float(lo["published"])
+            value = predicted(name, hi)["req_per_s"] / predicted(name, lo)["req_per_s"]
+            e = 100 * (value - pub)
+            ok = abs(e) <= float(st["accept_points"])
+            show(st["step"], "check", "%+.1f %%" % (100 * (pub - 1)), "%+.1f %%" % (100 * (value - 1)),
+                 "%+.1f pt" % e, "+-%s pt" % st["accept_points"], ok, seed)
 
 if timing:
     a = cmd("pagetune workload --profile article-30k --requests 1000000 -o timing.csv")
