@@ -45,10 +45,10 @@ expect_py "keep, with the numbers" \
     'd["decided_by"] == "keep_current" and d["change"]["decision"] == "keep" and d["change"]["gain_io"] < d["change"]["threshold"] and any(r.startswith("keep 16K pages") for r in d["reasons"])' "$ADV/recommendation.json"
 C=$(cat "$ADV/create.sql")
 expect_contains "$C" "innodb_page_size CANNOT change on a running instance" "create.sql: new instance"
-expect_contains "$C" "ALTER TABLE SESSIONS ROW_FORMAT=DYNAMIC;" "create.sql: row format"
+expect_contains "$C" "ALTER TABLE \`SESSIONS\` ROW_FORMAT=DYNAMIC;" "create.sql: row format"
 expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size =" "create.sql: buffer pool"
 case "$C" in *BUFFERPOOL*|*"CREATE TABLESPACE"*) fail "DB2 DDL in a MariaDB advice" ;; *) pass ;; esac
-expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE SESSIONS ROW_FORMAT=DEFAULT;" "rollback.sql"
+expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE \`SESSIONS\` ROW_FORMAT=DEFAULT;" "rollback.sql"
 RPS=$(pyjson "$ADV/recommendation.json" 'd["page_size"]')
 expect_py "simulation: 16K, the current and recommended page size, with InnoDB rules" \
     'set(r["page_size"] for r in d["results"]) == {'"$RPS"'} == {16384}' "$ADV/simulation.json"

@@ -61,12 +61,12 @@ expect_rc 0 "ddl" "$PAGETUNE" ddl --recommendation "$T/rec.json" --dialect mysql
 C=$(cat "$T/ddl/create.sql")
 R=$(cat "$T/ddl/rollback.sql")
 expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size = $BIG;" "create.sql: pool"
-expect_contains "$C" "ALTER TABLE $TB ROW_FORMAT=DYNAMIC;" "create.sql: row format"
+expect_contains "$C" "ALTER TABLE \`$TB\` ROW_FORMAT=DYNAMIC;" "create.sql: row format"
 expect_contains "$C" "needs SUPER" "SUPER named"
 expect_contains "$C" "Extra disk: a full" "rebuild's extra disk named"
 expect_contains "$R" "SET GLOBAL innodb_buffer_pool_size = $POOL0;" "rollback: the prior pool"
-expect_contains "$R" "ALTER TABLE $TB ROW_FORMAT=COMPACT;" "rollback: the prior row format"
-expect_contains "$R" "-- ALTER TABLE $TB ROW_FORMAT=DEFAULT;" "rollback: not the default"
+expect_contains "$R" "ALTER TABLE \`$TB\` ROW_FORMAT=COMPACT;" "rollback: the prior row format"
+expect_contains "$R" "-- ALTER TABLE \`$TB\` ROW_FORMAT=DEFAULT;" "rollback: not the default"
 
 expect_rc 0 "apply create.sql" my_sql -e "source $T/ddl/create.sql"
 wait_pool "$BIG" && pass || fail "pool did not reach $BIG: $(pool)"

@@ -78,14 +78,14 @@ expect_rc 0 "ddl" "$PAGETUNE" ddl --recommendation "$T/rec.json" --dialect postg
     --table "$TB" --column SMALL --out-dir "$T/ddl" -q
 C=$(cat "$T/ddl/create.sql")
 R=$(cat "$T/ddl/rollback.sql")
-expect_contains "$C" "-- ALTER TABLE $TB ALTER COLUMN small SET STORAGE EXTERNAL;" "STORAGE unchanged: commented out"
+expect_contains "$C" "-- ALTER TABLE \"$TB\" ALTER COLUMN \"small\" SET STORAGE EXTERNAL;" "STORAGE unchanged: commented out"
 case "$C" in *"SET STORAGE EXTENDED"*) fail "create.sql replaces EXTERNAL by EXTENDED" ;; *) pass ;; esac
 expect_contains "$C" "ALTER SYSTEM SET shared_buffers = '65536kB';" "create.sql sets the pool"
 expect_contains "$C" "needs a SUPERUSER" "superuser named"
-expect_contains "$C" "ACCESS EXCLUSIVE on $TB (no reads, no writes) for the" "VACUUM FULL's lock"
+expect_contains "$C" "ACCESS EXCLUSIVE on \"$TB\" (no reads, no writes) for the" "VACUUM FULL's lock"
 expect_contains "$C" "RESTART" "restart named"
 expect_contains "$R" "It restores the state read from the server" "rollback header: a live read"
-expect_contains "$R" "ALTER TABLE $TB SET (toast_tuple_target = 2500);" "rollback: the prior target"
+expect_contains "$R" "ALTER TABLE \"$TB\" SET (toast_tuple_target = 2500);" "rollback: the prior target"
 expect_contains "$R" "ALTER SYSTEM SET shared_buffers = '48MB';" "rollback: the prior ALTER SYSTEM value"
 
 # -- the whole script, then rollback

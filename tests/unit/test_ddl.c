@@ -455,9 +455,9 @@ static void test_plan_defaults(void **state)
     assert_string_equal(ddl_vars_get(&p.vars, "evidence_source"),
                         "command-line parameters");
     assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
-    assert_non_null(strstr(create, "SESSBP8K, 1000 pages"));
+    assert_non_null(strstr(create, "\"SESSBP8K\", 1000 pages"));
     assert_non_null(strstr(create, "IBM's defaults"));
-    assert_non_null(strstr(rollback, "DROP TABLESPACE SESSTS8K;"));
+    assert_non_null(strstr(rollback, "DROP TABLESPACE \"SESSTS8K\";"));
     free(create);
     free(rollback);
     /* the templates' directory must hold them */
@@ -576,20 +576,22 @@ static void test_plan_current(void **state)
     assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
     /* create.sql: only what changes; STORAGE EXTERNAL stays */
     assert_non_null(strstr(
-        create, "\nALTER TABLE sessions SET (toast_tuple_target = 3304);"));
+        create, "\nALTER TABLE \"sessions\" SET (toast_tuple_target = 3304);"));
     assert_non_null(strstr(
-        create, "\n-- ALTER TABLE sessions ALTER COLUMN small SET STORAGE "
-                "EXTERNAL;"));
+        create,
+        "\n-- ALTER TABLE \"sessions\" ALTER COLUMN \"small\" SET STORAGE "
+        "EXTERNAL;"));
     assert_non_null(strstr(create, "about 10.0 min for 3G"));
     assert_non_null(strstr(create, "\nBEGIN;\n"));
     /* rollback.sql: the values read, not the defaults */
     assert_non_null(
         strstr(rollback, "restores the state read from the server"));
     assert_null(strstr(rollback, "NO LIVE READ"));
+    assert_non_null(
+        strstr(rollback,
+               "\nALTER TABLE \"sessions\" SET (toast_tuple_target = 2500);"));
     assert_non_null(strstr(
-        rollback, "\nALTER TABLE sessions SET (toast_tuple_target = 2500);"));
-    assert_non_null(strstr(
-        rollback, "\n-- ALTER TABLE sessions RESET (toast_tuple_target);"));
+        rollback, "\n-- ALTER TABLE \"sessions\" RESET (toast_tuple_target);"));
     assert_non_null(
         strstr(rollback, "\nALTER SYSTEM SET shared_buffers = '48MB';"));
     assert_non_null(
@@ -610,15 +612,16 @@ static void test_plan_current(void **state)
     assert_non_null(strstr(rollback, "NO LIVE READ of the server: it restores "
                                      "the engine DEFAULTS for"));
     assert_non_null(strstr(rollback, "toast_tuple_target"));
-    assert_non_null(
-        strstr(rollback, "\nALTER TABLE sessions RESET (toast_tuple_target);"));
-    /* EXTERNAL asked for, EXTENDED assumed: changed and restored */
-    assert_non_null(
-        strstr(create, "\nALTER TABLE sessions ALTER COLUMN small SET STORAGE "
-                       "EXTERNAL;"));
     assert_non_null(strstr(
-        rollback, "\nALTER TABLE sessions ALTER COLUMN small SET STORAGE "
-                  "EXTENDED;"));
+        rollback, "\nALTER TABLE \"sessions\" RESET (toast_tuple_target);"));
+    /* EXTERNAL asked for, EXTENDED assumed: changed and restored */
+    assert_non_null(strstr(
+        create, "\nALTER TABLE \"sessions\" ALTER COLUMN \"small\" SET STORAGE "
+                "EXTERNAL;"));
+    assert_non_null(
+        strstr(rollback,
+               "\nALTER TABLE \"sessions\" ALTER COLUMN \"small\" SET STORAGE "
+               "EXTENDED;"));
     assert_non_null(strstr(rollback, "\nALTER SYSTEM RESET shared_buffers;"));
     free(create);
     free(rollback);
