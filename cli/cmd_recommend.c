@@ -37,40 +37,79 @@ static const char description[] =
     "choose otherwise and says why. --sizes takes the sizes JSON written by\n"
     "`pagetune sample` or a plain list: one byte size per line, '#' comments.";
 
-enum {
-    OPT_SIZES = CLI_OPT_FIRST_CUSTOM,
-    OPT_MONITOR,
-    OPT_TRACE,
-    OPT_ENGINE,
-    OPT_DEVICE,
-    OPT_PROFILE,
-    OPT_MEMORY,
-    OPT_TARGET,
-    OPT_SESSIONS,
+struct rec_opts {
+    const char *sizes, *monitor, *trace, *engine, *device, *profile;
+    uint64_t memory, sessions;
+    int memory_given;
+    double target;
 };
 
+#define O struct rec_opts
 static const struct cli_option opts[] = {
-    {"sizes", 0, required_argument, OPT_SIZES, "FILE",
-     "object sizes: sizes JSON or one integer per line, - is stdin "
-     "(required unless --trace)"},
-    {"monitor", 0, required_argument, OPT_MONITOR, "FILE",
-     "monitor JSON from `pagetune monitor` (default: none)"},
-    {"trace", 0, required_argument, OPT_TRACE, "FILE",
-     "access trace (pagetune-trace(5) CSV or oracleGeneral) (default: none)"},
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME",
-     "engine profile name or YAML path (default: db2)"},
-    {"device", 0, required_argument, OPT_DEVICE, "NAME",
-     "storage device profile: hdd, ssd or nvme (default: ssd)"},
-    {"profile", 0, required_argument, OPT_PROFILE, "FILE",
-     "device profile YAML file, instead of --device (default: none)"},
-    {"memory", 0, required_argument, OPT_MEMORY, "BYTES",
-     "buffer-pool budget, e.g. 512M (default: the monitored pool, else 256M)"},
-    {"inline-target", 0, required_argument, OPT_TARGET, "F",
-     "share of objects that must be stored inline, 0 < F <= 1 "
-     "(default: 0.95)"},
-    {"sessions", 0, required_argument, OPT_SESSIONS, "N",
-     "live sessions (rows) in the table (default: trace keys, monitor "
-     "estimate, else one per size)"},
+    {.name = "sizes",
+     .type = CLI_T_PATH,
+     CLI_AT(O, sizes),
+     .arg_name = "FILE",
+     .help = "object sizes: sizes JSON or one integer per line, - is stdin",
+     .def = "none; required unless --trace"},
+    {.name = "monitor",
+     .type = CLI_T_PATH,
+     CLI_AT(O, monitor),
+     .arg_name = "FILE",
+     .help = "monitor JSON from `pagetune monitor`",
+     .def = "none"},
+    {.name = "trace",
+     .type = CLI_T_PATH,
+     CLI_AT(O, trace),
+     .arg_name = "FILE",
+     .help = "access trace (pagetune-trace(5) CSV or oracleGeneral)",
+     .def = "none"},
+    {.name = "engine",
+     .type = CLI_T_STRING,
+     CLI_AT(O, engine),
+     .arg_name = "NAME",
+     .help = "engine profile name or YAML path",
+     .def = "db2",
+     .complete = CLI_C_ENGINE},
+    {.name = "device",
+     .type = CLI_T_STRING,
+     CLI_AT(O, device),
+     .arg_name = "NAME",
+     .help = "storage device profile: hdd, ssd or nvme",
+     .def = "ssd",
+     .complete = CLI_C_DEVICE},
+    {.name = "profile",
+     .type = CLI_T_PATH,
+     CLI_AT(O, profile),
+     .arg_name = "FILE",
+     .help = "device profile YAML file, instead of --device",
+     .def = "none"},
+    {.name = "memory",
+     .type = CLI_T_SIZE,
+     CLI_AT(O, memory),
+     CLI_GIVEN(O, memory_given),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "buffer-pool budget, e.g. 512M",
+     .def = "the monitored pool, else 256M"},
+    {.name = "inline-target",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, target),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of objects that must be stored inline, 0 < F <= 1",
+     .def = "0.95"},
+    {.name = "sessions",
+     .type = CLI_T_UINT,
+     CLI_AT(O, sessions),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "live sessions (rows) in the table",
+     .def = "trace keys, monitor estimate, else one per size"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -78,12 +117,25 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef O
 
-struct rec_opts {
-    const char *sizes, *monitor, *trace, *engine, *device, *profile;
-    uint64_t memory, sessions;
-    int memory_given;
-    double target;
+static const char *const examples[] = {
+    "the page size for sampled object sizes (IBM's procedure)",
+    "pagetune recommend --sizes sizes.json",
+    "with a 1G pool on NVMe and the monitored hit ratios, as JSON for ddl",
+    "pagetune recommend --sizes sizes.json --monitor mon.json --memory 1G "
+    "--device nvme --json -o rec.json",
+    "from an access trace alone",
+    "pagetune recommend --trace trace.csv --engine postgresql",
+    NULL,
+};
+
+const struct cli_spec cli_spec_recommend = {
+    .name = "recommend",
+    .usage = usage,
+    .description = description,
+    .examples = examples,
+    .opts = opts,
 };
 
 /* The trace's per-key evidence, read through sim/'s reader. */
@@ -350,11 +402,11 @@ out:
     return rc;
 }
 
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_parser *p, struct cli_common *c,
                       struct rec_opts *o, int argc, char **argv)
 {
     const char *arg;
-    struct pt_err err;
     int id;
 
     memset(o, 0, sizeof(*o));
@@ -362,65 +414,25 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     o->device = "ssd";
     o->target = REC_DEFAULT_INLINE_TARGET;
     cli_common_init(c);
-    if (cli_parse_begin(p, "recommend", opts, usage, description, argc, argv) <
-        0)
-        return 70;
+    if (cli_parse_spec(p, &cli_spec_recommend, o, argc, argv) < 0)
+        return PT_EINTERNAL;
     while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
         if (id == CLI_NEXT_HELP)
-            return 0;
+            return CLI_HELP_SHOWN;
         if (id == CLI_NEXT_USAGE)
-            return 64;
-        switch (id) {
-        case OPT_SIZES:
-            o->sizes = arg;
-            break;
-        case OPT_MONITOR:
-            o->monitor = arg;
-            break;
-        case OPT_TRACE:
-            o->trace = arg;
-            break;
-        case OPT_ENGINE:
-            o->engine = arg;
-            break;
-        case OPT_DEVICE:
-            o->device = arg;
-            break;
-        case OPT_PROFILE:
-            o->profile = arg;
-            break;
-        case OPT_MEMORY:
-            if (pt_size_parse(arg, &o->memory, "--memory", &err) < 0 ||
-                o->memory == 0)
-                return cli_usage_error("recommend",
-                                       "--memory: '%s' is not a byte size > 0 "
-                                       "(e.g. 512M)",
-                                       arg);
-            o->memory_given = 1;
-            break;
-        case OPT_TARGET:
-            if (pt_double_parse(arg, &o->target, "--inline-target", &err) < 0 ||
-                !(o->target > 0 && o->target <= 1))
-                return cli_usage_error(
-                    "recommend", "--inline-target: '%s' is not in (0, 1]", arg);
-            break;
-        case OPT_SESSIONS:
-            if (pt_u64_parse(arg, &o->sessions, "--sessions", &err) < 0 ||
-                o->sessions == 0)
-                return cli_usage_error(
-                    "recommend", "--sessions: '%s' is not a count >= 1", arg);
-            break;
-        default:
-            return 70;
-        }
+            return PT_EUSAGE;
+        return PT_EINTERNAL; /* every option is typed or shared */
     }
-    if (!o->sizes && !o->trace)
-        return cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
-                                            "required");
-    if (o->profile && strcmp(o->device, "ssd") != 0)
-        return cli_usage_error("recommend",
-                               "--device and --profile are exclusive");
-    return -1; /* go on */
+    if (!o->sizes && !o->trace) {
+        cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
+                                     "required");
+        return PT_EUSAGE;
+    }
+    if (o->profile && strcmp(o->device, "ssd") != 0) {
+        cli_usage_error("recommend", "--device and --profile are exclusive");
+        return PT_EUSAGE;
+    }
+    return 0;
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -443,9 +455,8 @@ int cmd_recommend(int argc, char **argv)
     char epath[4096], dpath[4096];
     int sizes_json = 0, have_stats = 0, rc, code;
 
-    code = parse_opts(&p, &c, &o, argc, argv);
-    if (code >= 0)
-        return code;
+    if ((rc = parse_opts(&p, &c, &o, argc, argv)) != 0)
+        return cli_parse_exit(rc);
     err_clear(&err);
     /* refuse an existing output before doing any work */
     if ((rc = pt_output_check(c.output, c.force, &err)) < 0)
@@ -531,7 +542,7 @@ int cmd_recommend(int argc, char **argv)
         goto fail_out;
     if ((rc = pt_afile_commit(&af, &err)) < 0)
         goto fail;
-    code = 0;
+    code = PT_EXIT_OK;
     goto out;
 fail_out:
     pt_afile_abort(&af);

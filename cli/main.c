@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * main.c — pagetune's entry point: the alphabetical command table, global
- * options (--help, --version, help COMMAND), and the interrupt handler. The
+ * main.c — pagetune's entry point: global options (--help, --version,
+ * help COMMAND), dispatch through the command table (cli/commands.c), the
+ * hidden `__complete` subcommand, and the interrupt handler. The
  * only process-wide mutable state of the program (the interrupt flag) lives
  * here; core/afile.c keeps the list of temp files the handler removes.
  */
@@ -10,24 +11,6 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-
-const struct cli_command cli_commands[] = {
-    {"advise", cmd_advise,
-     "sample, monitor, recommend, validate and write DDL in one run"},
-    {"ddl", cmd_ddl,
-     "write CREATE BUFFERPOOL / TABLESPACE DDL and rollback for review"},
-    {"monitor", cmd_monitor,
-     "buffer-pool counters over ODBC: snapshots, deltas, hit ratios"},
-    {"recommend", cmd_recommend,
-     "page size, buffer pool and tablespace settings, with reasons"},
-    {"replay", cmd_replay,
-     "replay a trace on the built-in SQLite session store per page size"},
-    {"sample", cmd_sample, "object-size distribution of a table over ODBC"},
-    {"simulate", cmd_simulate,
-     "replay a trace through an app-tier cache and a buffer pool"},
-    {"workload", cmd_workload, "generate a trace from a workload profile"},
-    {NULL, NULL, NULL},
-};
 
 static volatile sig_atomic_t interrupted;
 
@@ -42,11 +25,11 @@ static void on_signal(int sig)
     if (interrupted) {
         /* second signal: leave now, without partial files */
         pt_afile_cleanup_signal();
-        _exit(130);
+        _exit(PT_EXIT_INTR);
     }
     interrupted = 1;
     pt_afile_cleanup_signal();
-    _exit(130);
+    _exit(PT_EXIT_INTR);
 }
 
 static void print_main_help(FILE *fp)
@@ -67,14 +50,6 @@ static void print_main_help(FILE *fp)
                 "See pagetune(1) and pagetune-COMMAND(1).\n");
 }
 
-static const struct cli_command *find_command(const char *name)
-{
-    for (const struct cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(c->name, name) == 0)
-            return c;
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     const struct cli_command *cmd;
@@ -89,23 +64,26 @@ int main(int argc, char **argv)
 
     if (argc < 2) {
         print_main_help(stderr);
-        return 64;
+        return PT_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("pagetune %s\ndata directory: %s\n", PT_VERSION, pt_data_dir());
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 74;
+        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                      : PT_EXIT_IOERR;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_main_help(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 74;
+        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                      : PT_EXIT_IOERR;
     }
     if (strcmp(argv[1], "help") == 0) {
         char *hargv[3];
         if (argc < 3) {
             print_main_help(stdout);
-            return 0;
+            return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                          : PT_EXIT_IOERR;
         }
-        cmd = find_command(argv[2]);
+        cmd = cli_command_find(argv[2]);
         if (!cmd)
             return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
         hargv[0] = argv[2];
@@ -113,9 +91,11 @@ int main(int argc, char **argv)
         hargv[2] = NULL;
         return cmd->fn(2, hargv);
     }
+    if (strcmp(argv[1], "__complete") == 0) /* completion/pagetune.bash */
+        return cli_complete(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
-    cmd = find_command(argv[1]);
+    cmd = cli_command_find(argv[1]);
     if (!cmd)
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
     return cmd->fn(argc - 1, argv + 1);
