@@ -210,6 +210,15 @@ static void fmt_double(double v, char *buf, size_t len)
     snprintf(buf, len, "%.10g", v);
 }
 
+/* A size bound: "4K" when exact, else the plain number. */
+static void bound_format(uint64_t v, char *buf, size_t len)
+{
+    if (v % 1024 == 0)
+        pt_size_format(v, buf, len);
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
 static int u64_in_range(const struct cli_option *o, const char *arg, uint64_t v,
                         struct pt_err *err)
 {
@@ -221,8 +230,8 @@ static int u64_in_range(const struct cli_option *o, const char *arg, uint64_t v,
         snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
         snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
     } else {
-        pt_size_format(o->min, lo, sizeof(lo));
-        pt_size_format(o->max, hi, sizeof(hi));
+        bound_format(o->min, lo, sizeof(lo));
+        bound_format(o->max, hi, sizeof(hi));
     }
     if (o->max == UINT64_MAX)
         return err_set(err, PT_EUSAGE, "--%s: %s is out of range (at least %s)",
