@@ -148,6 +148,7 @@ enum {
     CLI_OPT_CONNECT,
     CLI_OPT_PASSWORD_FILE,
     CLI_OPT_PASSWORD_ENV,
+    CLI_OPT_TIMEOUT,
     CLI_OPT_FIRST_CUSTOM = 1100,
 };
 
@@ -177,7 +178,8 @@ extern const char *const cli_format_choices[]; /* table, json, csv */
      .id = CLI_OPT_QUIET, .help = "no progress or notes on stderr, only "     \
      "errors", .def = "off"}
 
-/* --dsn, --connect, --password-file, --password-env (cli_conn_opt). */
+/* --dsn, --connect, --password-file, --password-env, --timeout
+   (cli_conn_opt). */
 #define CLI_OPT_CONN_ENTRIES                                                   \
     {.name = "dsn", .has_arg = required_argument, .id = CLI_OPT_DSN,          \
      .arg_name = "NAME", .help = "ODBC data source name from odbc.ini",       \
@@ -192,7 +194,11 @@ extern const char *const cli_format_choices[]; /* table, json, csv */
     {.name = "password-env", .has_arg = required_argument,                    \
      .id = CLI_OPT_PASSWORD_ENV, .arg_name = "NAME",                          \
      .help = "read the password from environment variable NAME",              \
-     .def = "none"}
+     .def = "none"},                                                          \
+    {.name = "timeout", .has_arg = required_argument, .id = CLI_OPT_TIMEOUT,  \
+     .arg_name = "SEC",                                                       \
+     .help = "give up (exit 69) when the server has not answered for SEC "    \
+     "seconds", .def = "30"}
 /* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
@@ -289,6 +295,12 @@ int cli_parse_exit(int status);
  */
 struct coll_conn_opts;
 int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg);
+/*
+ * After a run that succeeded (a failing run says one line, its error): warn
+ * once on stderr when a --connect value on the command line holds a
+ * password (PWD= / Password=), unless -q / --quiet was given.
+ */
+void cli_warn_cmdline_password(const char *cmd, int argc, char **argv);
 /* Defaults: output "-", table, progress if stderr is a TTY. */
 void cli_common_init(struct cli_common *c);
 
@@ -321,7 +333,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* A note on stderr unless quiet. */
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* True once SIGINT/SIGTERM arrived (cli/main.c owns the flag). */
+/*
+ * True once SIGINT, SIGTERM or SIGHUP arrived (cli/main.c's handler records
+ * it in core, pt_interrupt_note): a work loop that sees it stops with
+ * PT_EINTR and unwinds; from then on cli_error() prints nothing, and main()
+ * prints the one "interrupted by" line and exits 128 + the signal number.
+ */
 int cli_interrupted(void);
 
 /* ---- progress ----------------------------------------------------------- */
@@ -373,6 +390,17 @@ int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /* Does stdout-style colour apply (NO_COLOR, --color, TTY)? */
 int out_color_enabled(FILE *fp);
+
+/*
+ * Refuse two outputs of one command that name the same file, before any
+ * work: the same path once the directory is resolved (realpath), or the same
+ * device and inode when both exist (hard links, symbolic links). NULL and
+ * "-" never clash. Returns 0 or PT_EUSAGE with a message naming both options
+ * (`opt_a`, `opt_b`, e.g. "-o" and "--mrc-csv").
+ */
+int cli_outputs_distinct(const char *opt_a, const char *path_a,
+                         const char *opt_b, const char *path_b,
+                         struct pt_err *err);
 
 /*
  * Open the command's data output (-o FILE or stdout) atomically; on success

@@ -616,6 +616,9 @@ int cmd_simulate(int argc, char **argv)
     err_clear(&err);
     if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
         return cli_parse_exit(ret);
+    if ((ret = cli_outputs_distinct("-o", c.output, "--mrc-csv", a.mrc_csv,
+                                    &err)) < 0)
+        goto fail;
     if (a.plan.n_page_sizes &&
         (ret = load_profiles(&a.plan, &engine, &device, &err)) < 0)
         goto fail;
