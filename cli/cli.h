@@ -154,6 +154,9 @@ enum {
 
 /* Entries for the shared options, to put in a command's table. */
 extern const char *const cli_format_choices[]; /* table, json, csv */
+/* --engine of the ODBC commands: what coll_engine_parse() takes (it also
+   takes aliases), for --help and completion. */
+extern const char *const cli_db_engines[];
 /* clang-format off */
 #define CLI_OPT_HELP_ENTRY                                                     \
     {.name = "help", .short_name = 'h', .has_arg = no_argument,               \
@@ -295,6 +298,11 @@ int cli_parse_exit(int status);
  */
 struct coll_conn_opts;
 int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg);
+/*
+ * After parsing: exactly one of --dsn/--connect, at most one password
+ * source. Returns 0, or PT_EUSAGE after the one-line usage error.
+ */
+int cli_conn_check(const char *cmd, const struct coll_conn_opts *conn);
 /*
  * After a run that succeeded (a failing run says one line, its error): warn
  * once on stderr when a --connect value on the command line holds a

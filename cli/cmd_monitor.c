@@ -30,17 +30,13 @@ struct mon_args {
     uint64_t count;
 };
 
-/* What coll_engine_parse() takes (it also knows aliases). */
-static const char *const engines[] = {"auto",  "db2",    "postgresql",
-                                      "mysql", "sqlite", NULL};
-
 static const struct cli_option opts[] = {
     CLI_OPT_CONN_ENTRIES,
     {.name = "engine",
      .has_arg = required_argument,
      .id = OPT_ENGINE,
      .arg_name = "NAME",
-     .choices = engines,
+     .choices = cli_db_engines,
      .help = "auto, db2, postgresql, mysql or sqlite",
      .def = "auto, from SQL_DBMS_NAME"},
     {.name = "interval",
@@ -122,16 +118,8 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
             return PT_EUSAGE;
         }
     }
-    if (!a->conn.dsn == !a->conn.connect) {
-        cli_usage_error("monitor", "give exactly one of --dsn NAME or "
-                                   "--connect STR");
+    if (cli_conn_check(p.cmd, &a->conn) < 0)
         return PT_EUSAGE;
-    }
-    if (a->conn.password_file && a->conn.password_env) {
-        cli_usage_error("monitor", "--password-file and --password-env are "
-                                   "exclusive");
-        return PT_EUSAGE;
-    }
     if (!c->format_given && strcmp(c->output, "-") != 0)
         c->format = OUT_JSON;
     return 0;

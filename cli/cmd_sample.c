@@ -38,9 +38,6 @@ struct sample_args {
     uint64_t seed, fetch_rows;
 };
 
-/* What coll_engine_parse() takes (it also knows aliases). */
-static const char *const engines[] = {"auto",  "db2",    "postgresql",
-                                      "mysql", "sqlite", NULL};
 static const char *const method_names[] = {"bernoulli", "system", NULL};
 static const char *const unit_names[] = {"row", "session", NULL};
 static const char *const group_names[] = {"auto", "on", "off", NULL};
@@ -52,7 +49,7 @@ static const struct cli_option opts[] = {
      .has_arg = required_argument,
      .id = OPT_ENGINE,
      .arg_name = "NAME",
-     .choices = engines,
+     .choices = cli_db_engines,
      .help = "auto, db2, postgresql, mysql or sqlite",
      .def = "auto, from SQL_DBMS_NAME"},
     {.name = "table",
@@ -236,16 +233,8 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
     a->s.method = (enum coll_method)a->method;
     a->s.seed = (uint32_t)a->seed;
     a->s.block_rows = (size_t)a->fetch_rows;
-    if (!a->conn.dsn == !a->conn.connect) {
-        cli_usage_error("sample", "give exactly one of --dsn NAME or "
-                                  "--connect STR");
+    if (cli_conn_check(p.cmd, &a->conn) < 0)
         return PT_EUSAGE;
-    }
-    if (a->conn.password_file && a->conn.password_env) {
-        cli_usage_error("sample", "--password-file and --password-env are "
-                                  "exclusive");
-        return PT_EUSAGE;
-    }
     if (a->s.percent > 0 && a->s.rows > 0) {
         cli_usage_error("sample", "--percent and --rows are exclusive");
         return PT_EUSAGE;

@@ -36,6 +36,8 @@ static const struct {
 };
 
 const char *const cli_format_choices[] = {"table", "json", "csv", NULL};
+const char *const cli_db_engines[] = {"auto",  "db2",    "postgresql",
+                                      "mysql", "sqlite", NULL};
 
 int cli_exit_code(int status)
 {
@@ -738,4 +740,18 @@ int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg)
     default:
         return 0;
     }
+}
+
+int cli_conn_check(const char *cmd, const struct coll_conn_opts *conn)
+{
+    if (!conn->dsn == !conn->connect) {
+        cli_usage_error(cmd, "give exactly one of --dsn NAME or --connect STR");
+        return PT_EUSAGE;
+    }
+    if (conn->password_file && conn->password_env) {
+        cli_usage_error(cmd, "--password-file and --password-env are "
+                             "exclusive");
+        return PT_EUSAGE;
+    }
+    return 0;
 }
