@@ -131,6 +131,7 @@ static void print_values(const struct cli_option *o)
  * pagetune __complete                 commands, one a line
  * pagetune __complete CMD             "--name KIND" per option
  * pagetune __complete CMD --name      the values to offer for --name
+ * pagetune __complete @KIND           the values of a kind (@engine, ...)
  * KIND is flag, file, dir, value, choice, engine, device, workload, dsn,
  * dialect or policy; DSNs are left to the script (it reads odbc.ini).
  */
@@ -142,6 +143,17 @@ int cli_complete(int argc, char **argv)
         for (const struct cli_command *c = cli_commands; c->name; c++)
             printf("%s\n", c->name);
         return PT_EXIT_OK;
+    }
+    if (argv[1][0] == '@') { /* a value kind, whatever the command */
+        for (int k = CLI_C_ENGINE; k <= CLI_C_POLICY; k++) {
+            struct cli_option o = {.complete = (enum cli_complete)k};
+            if (strcmp(argv[1] + 1, value_kind(&o)) == 0) {
+                print_values(&o);
+                return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                              : PT_EXIT_IOERR;
+            }
+        }
+        return PT_EXIT_USAGE;
     }
     cmd = cli_command_find(argv[1]);
     if (!cmd || !cmd->spec)

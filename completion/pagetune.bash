@@ -28,8 +28,29 @@ _pagetune() {
     fi
     opts=$("$bin" __complete "$cmd" 2>/dev/null)
     if [ -z "$opts" ]; then
-        # a command without a declarative table yet: read its --help
-        opts=$("$bin" "$cmd" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | sed 's/$/ value/')
+        # a command without a declarative table yet: read its --help,
+        # "--name ARG" gives the kind (FILE file, DIR dir, a|b list choice)
+        opts=$("$bin" "$cmd" --help 2>/dev/null |
+            sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z0-9-]*\)\( \([^ ]*\)\)\{0,1\}.*/\2 \4/p' |
+            while read -r o a; do
+                case $a in
+                "") echo "$o flag" ;;
+                PROFILE) echo "$o value" ;;
+                *FILE*) echo "$o file" ;;
+                *DIR*) echo "$o dir" ;;
+                *[a-z]\|[a-z]*) echo "$o words:${a//|/ }" ;;
+                *) echo "$o value" ;;
+                esac
+            done)
+        # advise's fixed value lists, until its table is declarative
+        opts=$(printf '%s\n' "$opts" | sed \
+            -e 's/^--validate value$/--validate words:none sim replay both/' \
+            -e 's/^--color value$/--color words:auto always never/' \
+            -e 's/^--fail-on value$/--fail-on words:drift/' \
+            -e 's/^--format value$/--format words:table json csv/' \
+            -e 's/^--dsn value$/--dsn dsn/' \
+            -e 's/^--engine value$/--engine engine/' \
+            -e 's/^--workload value$/--workload workload/')
     fi
     if [[ $prev == --* ]]; then
         kind=
@@ -43,10 +64,11 @@ _pagetune() {
         dsn) COMPREPLY=($(compgen -W "$(_pagetune_dsns)" -- "$cur")); return ;;
         engine | device | workload)
             # a profile name, or a YAML file
-            COMPREPLY=($(compgen -W "$("$bin" __complete "$cmd" "$prev" 2>/dev/null)" -- "$cur")
+            COMPREPLY=($(compgen -W "$("$bin" __complete "@$kind" 2>/dev/null)" -- "$cur")
                 $(compgen -f -X '!*.y*ml' -- "$cur"))
             return ;;
         value) COMPREPLY=(); return ;;
+        words:*) COMPREPLY=($(compgen -W "${kind#words:}" -- "$cur")); return ;;
         *) COMPREPLY=($(compgen -W "$("$bin" __complete "$cmd" "$prev" 2>/dev/null)" -- "$cur")); return ;;
         esac
     fi
