@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli.h — the front door: command table, option tables, output writers and
- * exit codes. Only cli/ prints; it never computes (design.md §2).
+ * exit codes. Only cli/ prints; it never computes (docs/architecture.md).
  *
  * Recipe for adding a command `foo`:
  *   1. cli/cmd_foo.c: role comment; `static const char *const usage[]`
- *      (SYNOPSIS lines, the source of truth for the man page); a
- *      `static const struct cli_option opts[]` table ending in CLI_OPT_END
- *      (every option with its help text and default); static helpers; one
- *      public `int cmd_foo(int argc, char **argv)` that returns an exit code.
- *   2. Declare cmd_foo below and add {"foo", cmd_foo, "summary"} to the
- *      alphabetical table in cli/main.c; add cmd_foo.c to cli/CMakeLists.txt.
- *   3. man/pagetune-foo.1, and a test in tests/cli/.
- *   Parse with cli_parse_begin()/cli_next_opt(); handle the common options
- *   (-o, --format, --json, --force, --quiet, --help) with cli_common_opt().
+ *      (SYNOPSIS lines, the source of truth for the man page); a struct
+ *      foo_args for the values; a `static const struct cli_option opts[]`
+ *      table ending in CLI_OPT_END, each typed option saying where its
+ *      value goes (CLI_AT), its range or choices, help and default; 2-3
+ *      examples; `const struct cli_spec cli_spec_foo`; static helpers; one
+ *      public `int cmd_foo(int argc, char **argv)` returning a PT_EXIT_*.
+ *   2. Declare cmd_foo and cli_spec_foo below and add {"foo", cmd_foo,
+ *      "summary", &cli_spec_foo} to the alphabetical table in
+ *      cli/commands.c; add foo to PT_COMMANDS in cli/CMakeLists.txt.
+ *   3. man/pagetune-foo.1, and a test in tests/cli/. tests/unit/test_cli.c
+ *      checks the table; completion follows it by itself. A short option
+ *      must mean the same long option in every command.
+ *   Parse with cli_parse_spec()/cli_next(): typed and shared options are
+ *   stored on the way, CLI_T_CUSTOM ones come back by id. The parse
+ *   function returns 0, CLI_HELP_SHOWN or a PT_* status; cmd_foo returns
+ *   cli_parse_exit() of the last two.
  */
 #ifndef PT_CLI_H
 #define PT_CLI_H
