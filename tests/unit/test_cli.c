@@ -442,6 +442,27 @@ static void test_option_parse(void **state)
     assert_int_equal(cli_parse_exit(CLI_HELP_SHOWN), PT_EXIT_OK);
 }
 
+/* COLUMNS first, then the terminal, 80 when not a TTY; never below 40. */
+static void test_term_width(void **state)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    (void)state;
+
+    assert_non_null(fp);
+    setenv("COLUMNS", "100", 1);
+    assert_int_equal(cli_term_width(fp), 100);
+    setenv("COLUMNS", "20", 1);
+    assert_int_equal(cli_term_width(fp), 40);
+    setenv("COLUMNS", "wide", 1);
+    assert_int_equal(cli_term_width(fp), 80);
+    unsetenv("COLUMNS");
+    assert_int_equal(cli_term_width(fp), 80);
+    fclose(fp);
+    free(buf);
+}
+
 /* --help of every command fits the width and shows its examples. */
 static void test_help_width(void **state)
 {
@@ -489,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_option_tables),
         cmocka_unit_test(test_option_types),
         cmocka_unit_test(test_option_parse),
+        cmocka_unit_test(test_term_width),
         cmocka_unit_test(test_help_width),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
