@@ -293,6 +293,13 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
 enum { CLI_NEXT_END = -1, CLI_NEXT_USAGE = -2, CLI_NEXT_HELP = -3 };
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg);
 /*
+ * Parse all of argv for a table of typed and shared options only (no
+ * CLI_T_CUSTOM of the command's own). Returns 0, CLI_HELP_SHOWN, or a
+ * PT_* status after the one line.
+ */
+int cli_parse_all(struct cli_parser *p, const struct cli_spec *spec, void *base,
+                  struct cli_common *c, int argc, char **argv);
+/*
  * The one convention for a command's option parsing: its parse function
  * returns 0 to go on, CLI_HELP_SHOWN after --help, or a negative PT_*
  * status after printing its one line; cli_parse_exit() turns the last two

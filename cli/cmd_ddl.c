@@ -271,21 +271,13 @@ static int write_outputs(const struct ddl_params *p, const struct cli_common *c,
 static int parse(struct cli_parser *ps, struct cli_common *c,
                  struct ddl_params *p, int argc, char **argv)
 {
-    const char *arg;
-    int id;
+    int rc;
 
     memset(p, 0, sizeof(*p));
     p->dialect = "db2";
     cli_common_init(c);
-    if (cli_parse_spec(ps, &cli_spec_ddl, p, argc, argv) < 0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(ps, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        return PT_EINTERNAL; /* every option is typed or shared */
-    }
+    if ((rc = cli_parse_all(ps, &cli_spec_ddl, p, c, argc, argv)) != 0)
+        return rc;
     if (!p->rec_file && !p->has_page_size) {
         cli_usage_error("ddl", "--recommendation FILE or --page-size SIZE is "
                                "required");

@@ -406,23 +406,15 @@ out:
 static int parse_opts(struct cli_parser *p, struct cli_common *c,
                       struct rec_opts *o, int argc, char **argv)
 {
-    const char *arg;
-    int id;
+    int rc;
 
     memset(o, 0, sizeof(*o));
     o->engine = "db2";
     o->device = "ssd";
     o->target = REC_DEFAULT_INLINE_TARGET;
     cli_common_init(c);
-    if (cli_parse_spec(p, &cli_spec_recommend, o, argc, argv) < 0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        return PT_EINTERNAL; /* every option is typed or shared */
-    }
+    if ((rc = cli_parse_all(p, &cli_spec_recommend, o, c, argc, argv)) != 0)
+        return rc;
     if (!o->sizes && !o->trace) {
         cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
                                      "required");

@@ -288,23 +288,15 @@ static int write_results(const struct cli_common *c,
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct replay_args *a, struct cli_parser *p)
 {
-    const char *arg;
-    int id;
+    int rc;
 
     memset(a, 0, sizeof(*a));
     store_plan_init(&a->plan);
     a->clients = a->plan.n_clients;
     a->sync = (int)a->plan.sync;
     cli_common_init(c);
-    if (cli_parse_spec(p, &cli_spec_replay, a, argc, argv) < 0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        return PT_EINTERNAL; /* every option is typed or shared */
-    }
+    if ((rc = cli_parse_all(p, &cli_spec_replay, a, c, argc, argv)) != 0)
+        return rc;
     a->plan.n_clients = (unsigned)a->clients;
     a->plan.sync = (enum store_sync)a->sync;
     if (!a->plan.trace_path) {

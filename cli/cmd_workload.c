@@ -92,20 +92,12 @@ const struct cli_spec cli_spec_workload = {
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct workload_args *a, struct cli_parser *p)
 {
-    const char *arg;
-    int id;
+    int rc;
 
     memset(a, 0, sizeof(*a));
     cli_common_init(c);
-    if (cli_parse_spec(p, &cli_spec_workload, a, argc, argv) < 0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        return PT_EINTERNAL; /* every option is typed or shared */
-    }
+    if ((rc = cli_parse_all(p, &cli_spec_workload, a, c, argc, argv)) != 0)
+        return rc;
     if (!a->profile) {
         cli_usage_error("workload", "--profile NAME|FILE is required");
         return PT_EUSAGE;

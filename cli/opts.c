@@ -643,6 +643,25 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
     return CLI_NEXT_END;
 }
 
+int cli_parse_all(struct cli_parser *p, const struct cli_spec *spec, void *base,
+                  struct cli_common *c, int argc, char **argv)
+{
+    const char *arg;
+    int id;
+
+    if (cli_parse_spec(p, spec, base, argc, argv) < 0)
+        return PT_EINTERNAL;
+    id = cli_next(p, c, &arg);
+    if (id == CLI_NEXT_END)
+        return 0;
+    if (id == CLI_NEXT_HELP)
+        return CLI_HELP_SHOWN;
+    if (id == CLI_NEXT_USAGE)
+        return PT_EUSAGE;
+    cli_error(p->cmd, "option id %d has no handler", id);
+    return PT_EINTERNAL;
+}
+
 int cli_output_open(const struct cli_common *c, struct pt_afile *af,
                     struct pt_err *err)
 {
