@@ -9,7 +9,7 @@
  *      foo_args for the values; a `static const struct cli_option opts[]`
  *      table ending in CLI_OPT_END, each typed option saying where its
  *      value goes (CLI_AT), its range or choices, help and default; 2-3
- *      examples; `const struct cli_spec cli_spec_foo`; static helpers; one
+ *      examples; `CLI_SPEC_DEFINE(foo);` (cli_spec_foo); static helpers; one
  *      public `int cmd_foo(int argc, char **argv)` returning a PT_EXIT_*.
  *   2. Declare cmd_foo and cli_spec_foo below and add {"foo", cmd_foo,
  *      "summary", &cli_spec_foo} to the alphabetical table in
@@ -134,6 +134,14 @@ struct cli_option {
  * A command's front matter: what --help prints and completion reads. The
  * command table (cli/commands.c) points at one per command.
  */
+/* Define cli_spec_<cmd> from the file's usage, description, examples and
+   opts (the names every cmd_<name>.c uses). */
+#define CLI_SPEC_DEFINE(cmd)                                                   \
+    const struct cli_spec cli_spec_##cmd = {.name = #cmd,                      \
+                                            .usage = usage,                    \
+                                            .description = description,        \
+                                            .examples = examples,              \
+                                            .opts = opts}
 struct cli_spec {
     const char *name;              /* "ddl" */
     const char *const *usage;      /* SYNOPSIS lines, NULL-terminated */

@@ -168,13 +168,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_ddl = {
-    .name = "ddl",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(ddl);
 
 /* The explicit values of the options, parsed (in the order they are read). */
 static int overrides(const struct ddl_params *p, struct ddl_overrides *o,

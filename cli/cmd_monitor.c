@@ -79,13 +79,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_monitor = {
-    .name = "monitor",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(monitor);
 
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,

@@ -130,13 +130,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_recommend = {
-    .name = "recommend",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(recommend);
 
 /* The trace's per-key evidence, read through sim/'s reader. */
 static int read_trace(const char *path, struct rec_trace_evidence *t,

@@ -134,13 +134,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_replay = {
-    .name = "replay",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(replay);
 
 /* ---- progress and notes ------------------------------------------------- */
 

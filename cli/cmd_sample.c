@@ -147,13 +147,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_sample = {
-    .name = "sample",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(sample);
 
 static int parse_columns(const char *arg, struct coll_sample_opts *s,
                          struct pt_err *err)

@@ -203,13 +203,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_simulate = {
-    .name = "simulate",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(simulate);
 
 static int policy_arg(const char *opt, const char *arg,
                       const struct sim_policy_ops **out)

@@ -80,13 +80,7 @@ static const char *const examples[] = {
     NULL,
 };
 
-const struct cli_spec cli_spec_workload = {
-    .name = "workload",
-    .usage = usage,
-    .description = description,
-    .examples = examples,
-    .opts = opts,
-};
+CLI_SPEC_DEFINE(workload);
 
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
