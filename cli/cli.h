@@ -41,6 +41,7 @@ struct cli_command {
 };
 
 int cmd_advise(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_ddl(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
@@ -51,8 +52,9 @@ int cmd_workload(int argc, char **argv);
 
 /* Each command's spec (cli/cmd_<name>.c). */
 struct cli_spec;
-extern const struct cli_spec cli_spec_ddl, cli_spec_monitor, cli_spec_recommend,
-    cli_spec_replay, cli_spec_sample, cli_spec_simulate, cli_spec_workload;
+extern const struct cli_spec cli_spec_calibrate, cli_spec_ddl, cli_spec_monitor,
+    cli_spec_recommend, cli_spec_replay, cli_spec_sample, cli_spec_simulate,
+    cli_spec_workload;
 
 /* The alphabetical command table (cli/commands.c); ends with a NULL name. */
 extern const struct cli_command cli_commands[];
@@ -90,13 +92,15 @@ enum cli_opt_type {
 
 /* What completion offers for an option's value. */
 enum cli_complete {
-    CLI_C_AUTO = 0, /* from the type: choices, files, dirs or nothing */
-    CLI_C_ENGINE,   /* profiles/engines/ names, or a YAML file */
-    CLI_C_DEVICE,   /* profiles/devices/ names, or a YAML file */
-    CLI_C_WORKLOAD, /* profiles/workloads/ names, or a YAML file */
-    CLI_C_DSN,      /* data source names from odbc.ini */
-    CLI_C_DIALECT,  /* directories of ddl_templates/ */
-    CLI_C_POLICY,   /* sim/'s registered eviction policies */
+    CLI_C_AUTO = 0,    /* from the type: choices, files, dirs or nothing */
+    CLI_C_ENGINE,      /* profiles/engines/ names, or a YAML file */
+    CLI_C_DEVICE,      /* profiles/devices/ names, or a YAML file */
+    CLI_C_WORKLOAD,    /* profiles/workloads/ names, or a YAML file */
+    CLI_C_DSN,         /* data source names from odbc.ini */
+    CLI_C_DIALECT,     /* directories of ddl_templates/ */
+    CLI_C_POLICY,      /* sim/'s registered eviction policies */
+    CLI_C_CALIBRATION, /* profiles/calibrations/ names, or a YAML file */
+    CLI_C_APPSERVER,   /* profiles/appservers/ names, or a YAML file */
 };
 
 struct cli_option {

@@ -16,6 +16,9 @@
 const struct cli_command cli_commands[] = {
     {"advise", cmd_advise,
      "sample, monitor, recommend, validate and write DDL in one run", NULL},
+    {"calibrate", cmd_calibrate,
+     "fit the performance model's free costs to measured points",
+     &cli_spec_calibrate},
     {"ddl", cmd_ddl,
      "write CREATE BUFFERPOOL / TABLESPACE DDL and rollback for review",
      &cli_spec_ddl},
@@ -50,9 +53,10 @@ const struct cli_command *cli_command_find(const char *name)
 static const char *value_kind(const struct cli_option *o)
 {
     static const char *const kinds[] = {
-        [CLI_C_ENGINE] = "engine",     [CLI_C_DEVICE] = "device",
-        [CLI_C_WORKLOAD] = "workload", [CLI_C_DSN] = "dsn",
-        [CLI_C_DIALECT] = "dialect",   [CLI_C_POLICY] = "policy",
+        [CLI_C_ENGINE] = "engine",           [CLI_C_DEVICE] = "device",
+        [CLI_C_WORKLOAD] = "workload",       [CLI_C_DSN] = "dsn",
+        [CLI_C_DIALECT] = "dialect",         [CLI_C_POLICY] = "policy",
+        [CLI_C_CALIBRATION] = "calibration", [CLI_C_APPSERVER] = "appserver",
     };
 
     if (o->complete != CLI_C_AUTO)
@@ -111,6 +115,12 @@ static void print_values(const struct cli_option *o)
     case CLI_C_WORKLOAD:
         list_dir("profiles/workloads", ".yaml");
         return;
+    case CLI_C_CALIBRATION:
+        list_dir("profiles/calibrations", ".yaml");
+        return;
+    case CLI_C_APPSERVER:
+        list_dir("profiles/appservers", ".yaml");
+        return;
     case CLI_C_DIALECT:
         list_dir("ddl_templates", "");
         return;
@@ -133,7 +143,8 @@ static void print_values(const struct cli_option *o)
  * pagetune __complete CMD --name      the values to offer for --name
  * pagetune __complete @KIND           the values of a kind (@engine, ...)
  * KIND is flag, file, dir, value, choice, engine, device, workload, dsn,
- * dialect or policy; DSNs are left to the script (it reads odbc.ini).
+ * dialect, policy, calibration or appserver; DSNs are left to the script (it
+ * reads odbc.ini).
  */
 int cli_complete(int argc, char **argv)
 {
@@ -145,7 +156,7 @@ int cli_complete(int argc, char **argv)
         return PT_EXIT_OK;
     }
     if (argv[1][0] == '@') { /* a value kind, whatever the command */
-        for (int k = CLI_C_ENGINE; k <= CLI_C_POLICY; k++) {
+        for (int k = CLI_C_ENGINE; k <= CLI_C_APPSERVER; k++) {
             struct cli_option o = {.complete = (enum cli_complete)k};
             if (strcmp(argv[1] + 1, value_kind(&o)) == 0) {
                 print_values(&o);

@@ -62,7 +62,7 @@ _pagetune() {
         file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         dsn) COMPREPLY=($(compgen -W "$(_pagetune_dsns)" -- "$cur")); return ;;
-        engine | device | workload)
+        engine | device | workload | calibration | appserver)
             # a profile name, or a YAML file
             COMPREPLY=($(compgen -W "$("$bin" __complete "@$kind" 2>/dev/null)" -- "$cur")
                 $(compgen -f -X '!*.y*ml' -- "$cur"))

@@ -6,7 +6,7 @@
 expect_rc 0 "--version" "$PAGETUNE" --version
 expect_contains "$OUT" "pagetune " "--version prints the name"
 expect_rc 0 "--help" "$PAGETUNE" --help
-for c in advise ddl monitor recommend replay sample simulate workload; do
+for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
     expect_contains "$OUT" "$c" "--help lists $c"
 done
 expect_rc 64 "no command" "$PAGETUNE"

@@ -264,7 +264,7 @@ static void test_option_tables(void **state)
                 assert_true(o->def || o->required);
         }
     }
-    assert_int_equal(n_specs, 7);
+    assert_int_equal(n_specs, 8);
 }
 
 struct t_args {
