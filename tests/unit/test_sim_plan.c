@@ -196,6 +196,7 @@ static const struct sim_curve_point *curve_at(const struct sim_curve *c,
  */
 static void test_plan_curve_through_pools(void **state)
 {
+    static const uint64_t pools[] = {1, 2, 3, 5, 8, 13, 21, 34, 50, 400, 3000};
     struct sim_plan p;
     struct sim_plan_result res;
     struct pt_err err;
@@ -203,13 +204,12 @@ static void test_plan_curve_through_pools(void **state)
     (void)state;
 
     full_plan(&p);
-    p.mode = SIM_MODE_NONE;
-    p.n_app = 0;
-    p.n_pools = 4;
-    p.pools[0] = (struct sim_pool_size){50, 0};
-    p.pools[1] = (struct sim_pool_size){400, 0};
-    p.pools[2] = (struct sim_pool_size){3000, 0};
-    p.pools[3] = (struct sim_pool_size){1u << 20, 1};
+    p.n_app = 1;
+    p.app_entries[0] = 3; /* the pools see an odd number of references */
+    p.n_pools = 12;
+    for (size_t k = 0; k < 11; k++)
+        p.pools[k] = (struct sim_pool_size){pools[k], 0};
+    p.pools[11] = (struct sim_pool_size){1u << 20, 1};
     if (sim_plan_run(&p, &res, &err) < 0)
         fail_msg("%s", err.msg);
     assert_int_equal(res.n_curves, 2);
@@ -239,19 +239,50 @@ static void test_plan_curve_through_pools(void **state)
         assert_true(found);
         n_given++;
     }
-    assert_int_equal(n_given, 8);
+    assert_int_equal(n_given, 24);
     for (size_t t = 0; t < 2; t++) {
         const struct sim_curve *c = &res.curves[t];
         size_t g = 0;
         assert_true(c->n_points <= SIM_CURVE_POINTS);
-        assert_true(c->n_brief <= SIM_CURVE_BRIEF);
+        assert_true(c->n_brief <= 12 + 2); /* the given ones + both ends */
         assert_int_equal(c->points[0].size, 1);
         for (size_t j = 0; j < c->n_points; j++) {
             g += (size_t)c->points[j].given;
             if (j)
                 assert_true(c->points[j].size > c->points[j - 1].size);
         }
-        assert_int_equal(g, 4); /* and no other point is marked given */
+        assert_int_equal(g, 12); /* and no other point is marked given */
+    }
+    sim_plan_result_release(&res);
+}
+
+/* Likewise the exact application-tier curve: 1 - the run's miss ratio. */
+static void test_plan_app_curve_through_caches(void **state)
+{
+    static const uint64_t sizes[] = {1, 2, 3, 5, 8, 13, 21, 40, 90, 5000};
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct pt_err err;
+    (void)state;
+
+    sim_plan_init(&p);
+    p.trace = tmp_trace;
+    p.mode = SIM_MODE_DMAP;
+    p.n_app = sizeof(sizes) / sizeof(sizes[0]);
+    memcpy(p.app_entries, sizes, sizeof(sizes));
+    p.mrc = 1;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_rows, p.n_app);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_curve_point *pt = curve_at(&res.curves[0], sizes[i]);
+        double miss;
+        assert_non_null(pt);
+        assert_true(pt->given);
+        assert_int_equal(sim_app_miss_ratio(&res.rows[i].app, &miss), 0);
+        if (pt->hit_ratio != 1.0 - miss)
+            fail_msg("%llu entries: curve %.17g, LRU run %.17g",
+                     (unsigned long long)sizes[i], pt->hit_ratio, 1.0 - miss);
     }
     sim_plan_result_release(&res);
 }
@@ -733,6 +764,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_rows_match_direct),
         cmocka_unit_test(test_plan_curve_through_pools),
+        cmocka_unit_test(test_plan_app_curve_through_caches),
         cmocka_unit_test(test_plan_sampled_curve_given),
         cmocka_unit_test(test_plan_reader_and_app_only),
         cmocka_unit_test(test_plan_check),
