@@ -159,8 +159,8 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
  * merged in ascending order, duplicates after rounding dropped. Each point
  * is read off the curve itself, given or not. On a sampled curve a size
  * below 1/R is marked extrapolated: one sampled key stands for 1/R keys,
- * so the curve does not resolve smaller sizes (docs/models.md, section
- * Miss-ratio curves, has the errors measured there).
+ * so the curve does not resolve smaller sizes (docs/models.md#shards has
+ * the errors measured there).
  */
 static size_t curve_points(struct sim_mrc *m, double rate,
                            const uint64_t *given, size_t n_given,

@@ -417,7 +417,7 @@ struct sim_curve_point {
     int given;        /* 1: a size the plan simulated (--bufferpool of
                          this page size, or --app-cache) */
     int extrapolated; /* 1: sampled curve, size < 1/R: below what the
-                         sample resolves (docs/models.md#miss-ratio-curves) */
+                         sample resolves (docs/models.md#shards) */
 };
 
 /*
