@@ -665,18 +665,20 @@ static int write_db_table(FILE *fp, enum out_format fmt,
     return ret;
 }
 
-/* The curves, compactly: hit ratio at the brief log-spaced sizes. */
+/* The curves, compactly: hit ratio at the brief log-spaced sizes and at
+ * the sizes simulated; a note marks those and, on a sampled curve, sizes
+ * below 1/R (extrapolated, docs/models.md#mrc). */
 static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                              const struct sim_plan_result *res,
                              struct pt_err *err)
 {
-    static const char *const mh[] = {"curve", ">size", ">hit ratio"};
+    static const char *const mh[] = {"curve", ">size", ">hit ratio", "note"};
     struct out_table t;
     char b1[32];
     int ret;
 
     fputc('\n', fp);
-    if ((ret = out_table_init(&t, 3, mh)) < 0)
+    if ((ret = out_table_init(&t, 4, mh)) < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(&t, "LRU miss-ratio curves (%s)",
                         pl->sample_rate < 1.0 ? "SHARDS" : "exact");
@@ -691,6 +693,13 @@ static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                 out_table_setf(&t, 0, "app entries");
             out_table_setf(&t, 1, "%llu", (unsigned long long)c->brief[j].size);
             out_table_setf(&t, 2, "%.4f", c->brief[j].hit_ratio);
+            out_table_setf(
+                &t, 3, "%s%s%s",
+                !c->brief[j].given   ? ""
+                : c->page_size_bytes ? "--bufferpool"
+                                     : "--app-cache",
+                c->brief[j].given && c->brief[j].extrapolated ? ", " : "",
+                c->brief[j].extrapolated ? "extrapolated (< 1/R)" : "");
         }
     }
     ret = out_table_write(&t, OUT_TABLE, fp, err);
@@ -728,20 +737,26 @@ static int write_curve_csv(const struct cli_common *c, const char *path,
                            struct pt_err *err)
 {
     struct pt_afile af = {0};
-    int ret;
+    int ret, sampled;
 
     if ((ret = pt_afile_open(&af, path, c->force, err)) < 0)
         return ret;
-    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio\n");
+    /* sampled curves add a column: 1 = size below 1/R (extrapolated) */
+    sampled = res->n_curves && res->curves[0].sample_rate < 1.0;
+    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio%s\n",
+            sampled ? ",extrapolated" : "");
     for (size_t t = 0; t < res->n_curves; t++) {
         const struct sim_curve *cv = &res->curves[t];
         uint32_t ps = cv->page_size_bytes;
         for (size_t i = 0; i < cv->n_points; i++) {
             double h = cv->points[i].hit_ratio;
-            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f\n",
+            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f",
                     ps ? "bufferpool" : "app", ps,
                     (unsigned long long)cv->points[i].size,
                     (unsigned long long)(cv->points[i].size * ps), h, 1.0 - h);
+            if (sampled)
+                fprintf(af.fp, ",%d", cv->points[i].extrapolated);
+            fputc('\n', af.fp);
         }
     }
     if (ferror(af.fp)) {
