@@ -140,6 +140,9 @@ uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
  */
 
 #define REC_HIST_MAX 48
+/* Objects a sizes input may describe: every count and the mean's weights
+ * stay exact in a double (2^53). */
+#define REC_MAX_OBJECTS (1ULL << 53)
 
 /* One histogram bin: objects with previous le < size <= le (not cumulative). */
 struct rec_hist_bin {
@@ -168,8 +171,21 @@ struct rec_size_stats {
  */
 int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
                       struct pt_err *err);
+/*
+ * The same statistics of weighted sizes: values[i] (sorted ascending) held
+ * by counts[i] objects (counts NULL: one each). O(n) time, no allocation,
+ * so a histogram of 10^12 objects costs its bins only. PT_EDATA if there
+ * are no objects or more than REC_MAX_OBJECTS.
+ */
+int rec_stats_compute_weighted(struct rec_size_stats *st,
+                               const uint64_t *values, const uint64_t *counts,
+                               size_t n, struct pt_err *err);
 /* Nearest-rank percentile (0 < pct <= 100) of sorted values; 0 if n == 0. */
 uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct);
+/* The same over weighted sizes (counts NULL: one each) holding `total`
+ * objects in all. */
+uint64_t rec_percentile_weighted(const uint64_t *sorted, const uint64_t *counts,
+                                 size_t n, uint64_t total, double pct);
 /*
  * The sizes JSON of design.md §4 for these statistics: schema_version,
  * count, min, max, mean, p50..p99, histogram [{le, count}], and "values"
@@ -182,14 +198,27 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
 
 /*
  * A list of object sizes parsed from memory (the caller reads the file;
- * analyzers/ does no I/O). Free with rec_sizes_release().
+ * analyzers/ does no I/O), as weighted entries: values[i] is the size of
+ * counts[i] objects. A plain list has counts == NULL (one object each); a
+ * histogram has one entry per non-empty bin, so its size is O(bins) however
+ * many objects the bins hold. Free with rec_sizes_release().
  */
 struct rec_sizes {
-    uint64_t *values; /* n sizes in bytes (owned) */
-    size_t n;
+    uint64_t *values;   /* n sizes in bytes (owned) */
+    uint64_t *counts;   /* n objects per size (owned); NULL: 1 each */
+    size_t n;           /* entries */
+    uint64_t total;     /* objects: sum of counts (n without counts) */
     int from_histogram; /* 1: reconstructed from histogram bin bounds */
 };
 void rec_sizes_release(struct rec_sizes *s);
+/*
+ * Sort the entries by size, ascending (counts move with their values);
+ * uses O(n) temporary memory when there are counts. PT_EINTERNAL on OOM.
+ */
+int rec_sizes_sort(struct rec_sizes *s, struct pt_err *err);
+/* Sort s (rec_sizes_sort) and compute its statistics (weighted). */
+int rec_sizes_stats(struct rec_sizes *s, struct rec_size_stats *st,
+                    struct pt_err *err);
 /*
  * Plain text: one non-negative integer byte size per line; '#' starts a
  * comment (whole line or after the number); blank lines, signs, fractions,
@@ -270,11 +299,12 @@ struct rec_inputs {
     const struct rec_engine *engine; /* required */
     const struct rec_device *device; /* required */
     const uint64_t *sizes;           /* sorted ascending (rec_stats_compute) */
-    size_t n_sizes;
-    uint64_t memory_bytes;             /* buffer-pool budget; 0 = default */
-    int memory_given;                  /* --memory was given explicitly */
-    double inline_target;              /* 0 < t <= 1; 0 = default 0.95 */
-    uint64_t sessions;                 /* live rows; 0 = estimate */
+    const uint64_t *size_counts;     /* objects per size; NULL: 1 each */
+    size_t n_sizes;                  /* entries of sizes (and size_counts) */
+    uint64_t memory_bytes;           /* buffer-pool budget; 0 = default */
+    int memory_given;                /* --memory was given explicitly */
+    double inline_target;            /* 0 < t <= 1; 0 = default 0.95 */
+    uint64_t sessions;               /* live rows; 0 = estimate */
     const struct rec_monitor *monitor; /* may be NULL */
     const struct rec_access *access;   /* may be NULL */
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */

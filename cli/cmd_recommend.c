@@ -455,7 +455,7 @@ int cmd_recommend(int argc, char **argv)
         goto fail;
     if (o.sizes) {
         if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, &err)) < 0 ||
-            (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
+            (rc = rec_sizes_stats(&sizes, &st, &err)) < 0)
             goto fail;
         have_stats = 1;
     }
@@ -493,6 +493,7 @@ int cmd_recommend(int argc, char **argv)
     in.engine = &engine;
     in.device = &device;
     in.sizes = sizes.values;
+    in.size_counts = sizes.counts;
     in.n_sizes = sizes.n;
     in.sizes_from_histogram = sizes.from_histogram;
     in.memory_bytes = o.memory;

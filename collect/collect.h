@@ -453,9 +453,10 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
                          FILE *fp, struct pt_err *err);
 /*
  * Read a sizes document into *s (caller rec_sizes_release): "values" if
- * present, else the histogram expanded with each object at its bin's upper
- * bound (a conservative estimate; from_histogram is set), at most 10^8
- * objects. PT_EDATA naming `name` and the key otherwise; *s is empty then.
+ * present, else the histogram as one weighted entry per non-empty bin,
+ * each object at its bin's upper bound (a conservative estimate;
+ * from_histogram is set; sorted), at most REC_MAX_OBJECTS objects. PT_EDATA
+ * naming `name` and the key otherwise; *s is empty then.
  */
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
                              const char *name, struct pt_err *err);
