@@ -583,6 +583,109 @@ static int has_reason(const struct rec_result *r, const char *needle)
     return 0;
 }
 
+/*
+ * A histogram's cost is its bins, never its objects (issue 13): read,
+ * analyse and recommend from 64 bins of `per_bin` objects each, with
+ * pt_alloc_fail_after() granting n = 0, 1, ... allocations until the run
+ * succeeds. Returns that n, the run's number of pt_* allocations; every
+ * smaller budget must fail cleanly with PT_EINTERNAL.
+ */
+static long hist_run(uint64_t per_bin, struct rec_size_stats *st,
+                     struct rec_result *r)
+{
+    json_t *doc = json_object(), *hist = json_array();
+
+    assert_non_null(doc);
+    assert_non_null(hist);
+    for (int i = 0; i < 64; i++)
+        json_array_append_new(hist, json_pack("{s:I,s:I}", "le",
+                                              (json_int_t)(1024 + i * 4096),
+                                              "count", (json_int_t)per_bin));
+    json_object_set_new(doc, "histogram", hist);
+    for (long n = 0; n < 1000; n++) {
+        struct rec_sizes s;
+        struct rec_inputs in = {0};
+        struct pt_err err;
+        int rc;
+
+        pt_alloc_fail_after(n);
+        rc = coll_sizes_doc_from_json(&s, doc, "h.json", &err);
+        if (rc == 0)
+            rc = rec_sizes_stats(&s, st, &err);
+        if (rc == 0) {
+            in.engine = &db2;
+            in.device = &ssd;
+            in.sizes = s.values;
+            in.size_counts = s.counts;
+            in.n_sizes = s.n;
+            in.sizes_from_histogram = 1;
+            rc = rec_recommend(r, &in, &err);
+        }
+        pt_alloc_fail_after(-1);
+        rec_sizes_release(&s);
+        if (rc == 0) {
+            json_decref(doc);
+            return n;
+        }
+        assert_int_equal(rc, PT_EINTERNAL);
+    }
+    fail_msg("the histogram run never succeeded");
+    return -1;
+}
+
+static void test_histogram_bins_only(void **state)
+{
+    struct rec_size_stats one, big;
+    struct rec_result *r1 = calloc(1, sizeof(*r1)),
+                      *rb = calloc(1, sizeof(*rb));
+    long a1, ab;
+    (void)state;
+
+    assert_non_null(r1);
+    assert_non_null(rb);
+    a1 = hist_run(1, &one, r1);
+    /* 10^12 objects: one allocation per object would need 8 TB */
+    ab = hist_run(15625000000ULL, &big, rb);
+    assert_int_equal(one.count, 64);
+    assert_true(big.count == 1000000000000ULL);
+    /* the same allocations whatever the counts: O(bins) memory */
+    assert_int_equal(a1, ab);
+    assert_true(ab < 16);
+    /* the same distribution, so the same statistics and choice */
+    assert_int_equal(big.p50, one.p50);
+    assert_int_equal(big.p50, 1024 + 31 * 4096);
+    assert_int_equal(big.p90, one.p90);
+    assert_int_equal(big.p99, 1024 + 63 * 4096);
+    assert_int_equal(big.min, 1024);
+    assert_int_equal(big.max, 1024 + 63 * 4096);
+    assert_true(fabs(big.mean - one.mean) < 1e-6);
+    assert_int_equal(big.n_bins, one.n_bins);
+    for (size_t i = 0; i < big.n_bins; i++)
+        assert_true(big.bins[i].count == one.bins[i].count * 15625000000ULL);
+    assert_int_equal(rb->cand[rb->chosen_idx].page_size_bytes,
+                     r1->cand[r1->chosen_idx].page_size_bytes);
+    for (size_t i = 0; i < rb->n_cand; i++)
+        assert_true(fabs(rb->cand[i].inline_fraction -
+                         r1->cand[i].inline_fraction) < 1e-12);
+    assert_true(rb->sessions == 1000000000000ULL);
+    free(r1);
+    free(rb);
+}
+
+/* Weighted percentiles are the plain ones of the expanded list. */
+static void test_percentile_weighted(void **state)
+{
+    const uint64_t v[] = {10, 20, 30, 40}, c[] = {1, 0, 3, 6};
+    const uint64_t x[] = {10, 30, 30, 30, 40, 40, 40, 40, 40, 40};
+    (void)state;
+
+    for (int pct = 1; pct <= 100; pct++)
+        assert_int_equal(rec_percentile_weighted(v, c, 4, 10, pct),
+                         rec_percentile(x, 10, pct));
+    assert_int_equal(rec_percentile_weighted(v, NULL, 4, 4, 50), 20);
+    assert_int_equal(rec_percentile_weighted(v, c, 0, 0, 50), 0);
+}
+
 static void test_engine_profiles(void **state)
 {
     struct rec_engine e;
@@ -929,6 +1032,8 @@ int main(void)
         cmocka_unit_test(test_trace_model),
         cmocka_unit_test(test_monitor),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_histogram_bins_only),
+        cmocka_unit_test(test_percentile_weighted),
         cmocka_unit_test(test_engine_profiles),
         cmocka_unit_test(test_postgresql_knob),
         cmocka_unit_test(test_mysql_sqlite_oracle_advice),
