@@ -136,6 +136,55 @@ double rec_device_read_ms(const struct rec_device *d, uint64_t bytes);
 uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
                                    uint32_t page_overhead_bytes);
 
+/* ---- limits ----------------------------------------------------------------
+ */
+
+/*
+ * One table of the ranges numbers must keep at the border of every reader
+ * (engine and device profiles, sizes, recommendation documents, the
+ * options of recommend) and that recommend's writer respects, so whatever
+ * `recommend` writes, `ddl` accepts. The envelope of the dialects' own
+ * ranges (ddl_templates/<dialect>/dialect.yaml, checked again by ddl/):
+ * pages of 512 B to 64 KiB (SQLite's and InnoDB's extremes), DB2's
+ * CREATE BUFFERPOOL SIZE and EXTENTSIZE, OVERHEAD and TRANSFERRATE as
+ * ddl/plan.c checks them, and a pool budget every dialect's setting
+ * accepts (512 GiB: PostgreSQL shared_buffers_kb, InnoDB
+ * innodb_buffer_pool_size, SQLite cache_size_kib stay below their caps).
+ */
+enum rec_limit_id {
+    REC_LIM_PAGE_BYTES,     /* a page size */
+    REC_LIM_ROW_BYTES,      /* a byte count of a row or page layout */
+    REC_LIM_MEMORY_BYTES,   /* a buffer pool's bytes (profiles, results) */
+    REC_LIM_BUDGET_BYTES,   /* --memory: also above every dialect's minimum
+                               pool (InnoDB: 5 MiB) */
+    REC_LIM_POOL_PAGES,     /* buffer-pool pages */
+    REC_LIM_EXTENT_PAGES,   /* EXTENTSIZE */
+    REC_LIM_PREFETCH_PAGES, /* PREFETCHSIZE */
+    REC_LIM_OVERHEAD_MS,    /* OVERHEAD */
+    REC_LIM_TRANSFER_MS,    /* TRANSFERRATE (above the minimum, not at it) */
+    REC_LIM_SIZE_BYTES,     /* one object's size */
+    REC_LIM_COUNT
+};
+struct rec_limit {
+    double min, max;
+    int min_open; /* 1: the minimum itself is out of range */
+};
+#define REC_MIN_PAGE_BYTES 512U
+#define REC_MAX_PAGE_BYTES 65536U
+#define REC_MAX_MEMORY_BYTES (512ULL << 30)
+#define REC_MIN_BUDGET_BYTES (5ULL << 20)
+#define REC_MAX_POOL_PAGES 2147483647ULL
+#define REC_MAX_SIZE_BYTES (1ULL << 53) /* exact in a double */
+extern const struct rec_limit rec_limits[REC_LIM_COUNT];
+/*
+ * 0 if v is within limit `id`, else PT_EDATA "ctx: FIELD V is outside
+ * MIN..MAX" (ctx may be NULL). The _u64 form prints v exactly.
+ */
+int rec_limit_check(enum rec_limit_id id, double v, const char *ctx,
+                    const char *field, struct pt_err *err);
+int rec_limit_check_u64(enum rec_limit_id id, uint64_t v, const char *ctx,
+                        const char *field, struct pt_err *err);
+
 /* ---- size statistics ------------------------------------------------------
  */
 
@@ -385,6 +434,13 @@ struct rec_result {
 };
 
 /*
+ * What rec_recommend is about to return, against the same rec_limits the
+ * recommendation reader applies (budget, page size, pool pages and bytes,
+ * EXTENTSIZE, OVERHEAD, TRANSFERRATE): PT_EDATA "recommendation: ...".
+ */
+int rec_result_check(const struct rec_result *r, struct pt_err *err);
+
+/*
  * Run the cost model for every page size of the engine and choose (see
  * pagetune-recommend(1), "COST MODEL"). Pure. PT_EDATA on inconsistent
  * inputs (no sizes, target out of range, budget below one page) and when
@@ -455,6 +511,14 @@ struct rec_doc {
     const char **reasons; /* the string entries of "reasons" (owned array) */
 };
 void rec_doc_release(struct rec_doc *d);
+/*
+ * The document's numbers against rec_limits (limits.c): page size, pool
+ * pages and bytes, EXTENTSIZE, PREFETCHSIZE, OVERHEAD, TRANSFERRATE.
+ * PT_EDATA "name: FIELD V is outside MIN..MAX". rec_result_from_json
+ * calls it, so ddl never plans from a number recommend could not write.
+ */
+int rec_doc_check(const struct rec_doc *d, const char *name,
+                  struct pt_err *err);
 /*
  * Read a recommendation document (pagetune-recommend(1), OUTPUT). `name` names
  * it in messages. If `engine` is not NULL the document must be for that engine.

@@ -940,7 +940,8 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
             e->n_outline
                 ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
                 : 0ULL);
-    return 0;
+    /* the same limits ddl's reader applies (limits.c) */
+    return rec_result_check(r, err);
 }
 
 /* ---- JSON ------------------------------------------------------------------
@@ -1164,7 +1165,8 @@ static int read_doc(struct rec_doc *d, const json_t *doc, const char *engine,
     if (!json_is_object(bpo) || !json_is_object(tso))
         return err_set(err, PT_EDATA,
                        "%s: needs objects 'bufferpool' and 'tablespace'", f);
-    if ((rc = read_objects(d, bpo, tso, f, err)) < 0)
+    if ((rc = read_objects(d, bpo, tso, f, err)) < 0 ||
+        (rc = rec_doc_check(d, f, err)) < 0)
         return rc;
     d->settings = json_object_get(doc, "settings");
     dec = json_object_get(doc, "decided_by");

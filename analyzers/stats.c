@@ -321,6 +321,12 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
             }
             v = v * 10 + d;
         }
+        if (v > REC_MAX_SIZE_BYTES) {
+            char where[300];
+            snprintf(where, sizeof(where), "%s:%lu", name, line);
+            rc = rec_limit_check_u64(REC_LIM_SIZE_BYTES, v, where, "size", err);
+            goto fail;
+        }
         if ((rc = push(s, &cap, v, err)) < 0)
             goto fail;
         s->total = s->n;

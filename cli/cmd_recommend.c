@@ -396,6 +396,13 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
                                        "--memory: '%s' is not a byte size > 0 "
                                        "(e.g. 512M)",
                                        arg);
+            /* a budget every ddl dialect's pool setting accepts */
+            if (rec_limit_check_u64(REC_LIM_BUDGET_BYTES, o->memory, NULL,
+                                    "--memory", &err) < 0)
+                return cli_usage_error("recommend",
+                                       "%s bytes (5M..512G: the pools every "
+                                       "ddl dialect accepts)",
+                                       err.msg);
             o->memory_given = 1;
             break;
         case OPT_TARGET:

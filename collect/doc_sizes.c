@@ -284,6 +284,13 @@ static int read_values(struct rec_sizes *s, const json_t *vals,
         if (!json_is_integer(v) || json_integer_value(v) < 0)
             return err_set(err, PT_EDATA,
                            "%s: values[%zu] is not a byte size >= 0", name, i);
+        if ((uint64_t)json_integer_value(v) > REC_MAX_SIZE_BYTES) {
+            char field[64];
+            snprintf(field, sizeof(field), "values[%zu]", i);
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
+                                       (uint64_t)json_integer_value(v), name,
+                                       field, err);
+        }
     }
     if (json_array_size(vals) == 0)
         return 0;
@@ -321,6 +328,13 @@ static int read_histogram(struct rec_sizes *s, const json_t *hist,
                            "%s: histogram[%zu] needs integer 'le' and "
                            "'count' >= 0",
                            name, i);
+        if ((uint64_t)json_integer_value(le) > REC_MAX_SIZE_BYTES) {
+            char field[64];
+            snprintf(field, sizeof(field), "histogram[%zu].le", i);
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
+                                       (uint64_t)json_integer_value(le), name,
+                                       field, err);
+        }
         /* bound the total so every statistic stays exact */
         if ((uint64_t)json_integer_value(c) > REC_MAX_OBJECTS - total)
             return err_set(err, PT_EDATA,

@@ -173,12 +173,12 @@ static int check_ranges(const struct ddl_plan *p, const struct ddl_dialect *d,
                        (unsigned long long)p->prefetch_size,
                        (unsigned long long)p->extent_size, d->prefetch_min,
                        d->prefetch_max);
-    if (!(p->overhead_ms >= 0) || p->overhead_ms > 1000)
-        return err_set(err, PT_EDATA, "OVERHEAD %g ms is outside 0..1000",
-                       p->overhead_ms);
-    if (!(p->transfer_rate_ms > 0) || p->transfer_rate_ms > 1000)
-        return err_set(err, PT_EDATA, "TRANSFERRATE %g ms is outside (0, 1000]",
-                       p->transfer_rate_ms);
+    /* the limits recommend's writer keeps (analyzers/limits.c) */
+    if (rec_limit_check(REC_LIM_OVERHEAD_MS, p->overhead_ms, NULL,
+                        "OVERHEAD (ms)", err) < 0 ||
+        rec_limit_check(REC_LIM_TRANSFER_MS, p->transfer_rate_ms, NULL,
+                        "TRANSFERRATE (ms)", err) < 0)
+        return PT_EDATA;
     return 0;
 }
 

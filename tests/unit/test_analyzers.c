@@ -686,6 +686,72 @@ static void test_percentile_weighted(void **state)
     assert_int_equal(rec_percentile_weighted(v, c, 0, 0, 50), 0);
 }
 
+/* One table of limits at every reader's border (analyzers/limits.c). */
+static void test_limits(void **state)
+{
+    struct rec_sizes s;
+    struct rec_doc d;
+    struct rec_engine e;
+    struct pt_err err;
+    json_t *prof, *doc;
+    (void)state;
+
+    /* the table itself: closed and open minimums, NaN, exact u64 */
+    assert_int_equal(rec_limit_check(REC_LIM_TRANSFER_MS, 0, "f", "t", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "f: t 0 is outside (0..1000"));
+    assert_int_equal(rec_limit_check(REC_LIM_TRANSFER_MS, 1000, "f", "t", &err),
+                     0);
+    assert_int_equal(rec_limit_check(REC_LIM_OVERHEAD_MS, NAN, NULL, "o", &err),
+                     PT_EDATA);
+    assert_int_equal(
+        rec_limit_check_u64(REC_LIM_POOL_PAGES, UINT64_MAX, NULL, "p", &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "p 18446744073709551615 is outside"));
+    assert_int_equal(rec_limit_check_u64(REC_LIM_SIZE_BYTES, REC_MAX_SIZE_BYTES,
+                                         NULL, "s", &err),
+                     0);
+
+    /* sizes: above 2^53 refused with file and line */
+    assert_int_equal(
+        rec_sizes_parse_text(&s, "1\n9007199254740993\n", 19, "t.txt", &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "t.txt:2: size 9007199254740993"));
+    assert_null(s.values);
+
+    /* a recommendation: page_size 0 and a negative transfer_rate */
+    doc = json_loads("{\"engine\":\"db2\",\"bufferpool\":{\"name\":\"B\","
+                     "\"page_size\":0,\"pages\":1000},\"tablespace\":{"
+                     "\"name\":\"T\",\"page_size\":0,\"extent_size\":32,"
+                     "\"prefetch_size\":\"AUTOMATIC\",\"overhead\":0.1,"
+                     "\"transfer_rate\":0.016}}",
+                     0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "r.json: tablespace.page_size 0"));
+    json_object_set_new(json_object_get(doc, "bufferpool"), "page_size",
+                        json_integer(8192));
+    json_object_set_new(json_object_get(doc, "tablespace"), "page_size",
+                        json_integer(8192));
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err), 0);
+    rec_doc_release(&d);
+    json_object_set_new(json_object_get(doc, "tablespace"), "transfer_rate",
+                        json_real(-1));
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "tablespace.transfer_rate -1"));
+    json_decref(doc);
+
+    /* an engine profile whose byte counts would wrap a 32-bit row size */
+    assert_int_equal(prof_load_named("engines", "db2", &prof, &err), 0);
+    json_object_set_new(prof, "row_fixed_bytes", json_integer(4294967295LL));
+    assert_int_equal(rec_engine_from_json(&e, prof, "db2.yaml", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "db2.yaml: row_fixed_bytes 4294967295"));
+    json_decref(prof);
+}
+
 static void test_engine_profiles(void **state)
 {
     struct rec_engine e;
@@ -1034,6 +1100,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_histogram_bins_only),
         cmocka_unit_test(test_percentile_weighted),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_engine_profiles),
         cmocka_unit_test(test_postgresql_knob),
         cmocka_unit_test(test_mysql_sqlite_oracle_advice),
