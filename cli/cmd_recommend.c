@@ -424,6 +424,12 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     if (!o->sizes && !o->trace)
         return cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
                                             "required");
+    /* one stdin cannot be read twice (nor as two formats) */
+    if (o->sizes && o->trace && strcmp(o->sizes, "-") == 0 &&
+        strcmp(o->trace, "-") == 0)
+        return cli_usage_error("recommend",
+                               "--sizes - and --trace - cannot both read "
+                               "stdin: give one of them as a file");
     if (o->profile && strcmp(o->device, "ssd") != 0)
         return cli_usage_error("recommend",
                                "--device and --profile are exclusive");

@@ -166,9 +166,11 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
             break;
         case OPT_ROWS:
             if (pt_u64_parse(arg, &a->s.rows, "--rows", &err) < 0 ||
-                a->s.rows == 0)
+                a->s.rows == 0 || a->s.rows > COLL_MAX_SAMPLE_ROWS)
                 return cli_usage_error("sample",
-                                       "--rows: '%s' is not a count >= 1", arg);
+                                       "--rows: '%s' is not a count in "
+                                       "1..%llu",
+                                       arg, COLL_MAX_SAMPLE_ROWS);
             break;
         case OPT_METHOD:
             if (strcmp(arg, "bernoulli") == 0)
