@@ -212,6 +212,13 @@ int cli_fail(const char *cmd, const struct pt_err *err);
 /* Usage error: one line plus a pointer to --help; returns 64. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * --trace-format of simulate and replay: auto (by content), csv
+ * (pagetune-trace(5)) or oracle (libCacheSim oracleGeneral; also
+ * "binary"). Sets *format to the enum sim_trace_format and returns 0, or
+ * prints a usage error for `cmd` and returns PT_EUSAGE.
+ */
+int cli_trace_format_parse(const char *cmd, const char *arg, int *format);
 /* A note on stderr unless quiet. */
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

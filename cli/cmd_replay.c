@@ -18,7 +18,8 @@
 #include "store/store.h"
 
 static const char *const usage[] = {
-    "pagetune replay --trace FILE [--page-size LIST] [--cache BYTES] "
+    "pagetune replay --trace FILE [--trace-format FMT] [--page-size LIST] "
+    "[--cache BYTES] "
     "[--store-dir DIR] [--keep] [--clients K] [--sync LEVEL] [-o FILE] "
     "[--format table|json|csv]",
     NULL,
@@ -43,11 +44,14 @@ enum {
     OPT_ENGINE,
     OPT_ACK_LOG,
     OPT_MAX_STORE,
+    OPT_TRACE_FORMAT,
 };
 
 static const struct cli_option opts[] = {
     {"trace", 't', required_argument, OPT_TRACE, "FILE",
      "trace to replay, pagetune-trace(5) CSV or oracleGeneral (required)"},
+    {"trace-format", 0, required_argument, OPT_TRACE_FORMAT, "FMT",
+     "auto, csv or oracle (default: auto, by content)"},
     {"page-size", 'p', required_argument, OPT_PAGE_SIZE, "LIST",
      "page sizes to measure, one fresh store each (default: "
      "4K,8K,16K,32K)"},
@@ -240,6 +244,8 @@ static int parse_opt(int id, const char *arg, struct replay_args *a)
     case OPT_TRACE:
         pl->trace_path = arg;
         return 0;
+    case OPT_TRACE_FORMAT:
+        return cli_trace_format_parse("replay", arg, &pl->trace_format);
     case OPT_PAGE_SIZE:
         rc = pt_size_list_parse(arg, pl->page_sizes, STORE_MAX_PAGE_SIZES,
                                 "--page-size", &err);
@@ -346,8 +352,8 @@ int cmd_replay(int argc, char **argv)
         return 0;
     if (ret < 0)
         return cli_exit_code(ret);
-    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log",
-                                    a.plan.ack_log, &err)) < 0)
+    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log", a.plan.ack_log,
+                                    &err)) < 0)
         goto fail;
     if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
             0 ||

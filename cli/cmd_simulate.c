@@ -199,16 +199,11 @@ static int app_cache_arg(const char *arg, struct sim_plan *pl)
 
 static int trace_format_arg(const char *arg, struct sim_plan *pl)
 {
-    static const char *const names[] = {"auto", "csv", "oracle"};
+    int fmt, rc = cli_trace_format_parse("simulate", arg, &fmt);
 
-    for (int i = 0; i < 3; i++)
-        if (strcmp(arg, names[i]) == 0) {
-            pl->trace_format = (enum sim_trace_format)i;
-            return 0;
-        }
-    cli_usage_error("simulate",
-                    "--trace-format: '%s' is not auto, csv or oracle", arg);
-    return PT_EUSAGE;
+    if (rc == 0)
+        pl->trace_format = (enum sim_trace_format)fmt;
+    return rc;
 }
 
 static int count_arg(const char *opt, const char *arg, uint64_t *out,

@@ -6,6 +6,7 @@
  */
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "sim/sim.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -407,4 +408,26 @@ int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg)
     default:
         return 0;
     }
+}
+
+int cli_trace_format_parse(const char *cmd, const char *arg, int *format)
+{
+    static const struct {
+        const char *name;
+        enum sim_trace_format fmt;
+    } names[] = {{"auto", SIM_TRACE_AUTO},
+                 {"csv", SIM_TRACE_CSV},
+                 {"oracle", SIM_TRACE_ORACLE},
+                 {"binary", SIM_TRACE_ORACLE}};
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(arg, names[i].name) == 0) {
+            *format = (int)names[i].fmt;
+            return 0;
+        }
+    cli_usage_error(cmd,
+                    "--trace-format: '%s' is not auto, csv or oracle "
+                    "(binary oracleGeneral)",
+                    arg);
+    return PT_EUSAGE;
 }
