@@ -528,7 +528,8 @@ static json_t *validation_summary(const json_t *sim, const json_t *rep,
 /*
  * The validation trace of a live database: the --workload profile (key
  * popularity, operation mix, sessions) with its object sizes replaced by
- * the sampled ones ({dist: empirical, values: [...]}), written as JSON
+ * the sampled ones ({dist: empirical, values: [...]}, and counts: [...]
+ * for a histogram), written as JSON
  * (valid YAML) into the temporary directory.
  */
 static int empirical_profile(struct advise *a, struct pt_err *err)
@@ -554,6 +555,13 @@ static int empirical_profile(struct advise *a, struct pt_err *err)
     json_object_set_new(size, "dist", json_string("empirical"));
     json_object_set_new(size, "values", vals);
     vals = NULL;
+    if (rs.counts) {
+        /* a histogram: one value per bin, weighted by its count */
+        json_t *cnt = json_array();
+        for (size_t i = 0; cnt && i < rs.n; i++)
+            json_array_append_new(cnt, json_integer((json_int_t)rs.counts[i]));
+        json_object_set_new(size, "counts", cnt);
+    }
     json_object_set_new(prof, "size", size);
     size = NULL;
     snprintf(a->wl_profile, sizeof(a->wl_profile), "%s/workload.yaml",

@@ -77,7 +77,7 @@ static const struct cli_option opts[] = {
      .type = CLI_T_UINT,
      CLI_AT(A, s.rows),
      .min = 1,
-     .max = UINT64_MAX,
+     .max = COLL_MAX_SAMPLE_ROWS,
      .arg_name = "N",
      .help = "sample N random rows on the server",
      .def = "all rows"},

@@ -66,8 +66,7 @@ struct sim_args {
     struct cli_model_opts model; /* profiles of the model */
 };
 
-/* The orders of enum sim_trace_format, sim_cache_mode and sim_sharing. */
-static const char *const trace_formats[] = {"auto", "csv", "oracle", NULL};
+/* The orders of enum sim_cache_mode and sim_sharing. */
 static const char *const cache_modes[] = {"none", "command", "distributed-map",
                                           NULL};
 static const char *const sharings[] = {"not-shared", "shared-push",
@@ -84,8 +83,8 @@ static const struct cli_option opts[] = {
     {.name = "trace-format",
      .type = CLI_T_ENUM,
      CLI_AT(A, trace_format),
-     .choices = trace_formats,
-     .help = "trace file format",
+     .choices = cli_trace_formats,
+     .help = "trace file format (binary: oracleGeneral)",
      .def = "auto, by content"},
     {.name = "app-cache",
      .short_name = 'a',
@@ -333,7 +332,7 @@ static int check_args(struct sim_args *a)
 {
     struct sim_plan *pl = &a->plan;
 
-    pl->trace_format = (enum sim_trace_format)a->trace_format;
+    pl->trace_format = (enum sim_trace_format)cli_trace_format(a->trace_format);
     pl->sharing = (enum sim_sharing)a->sharing;
     pl->servers = (unsigned)a->servers;
     if (!pl->trace) {
@@ -380,7 +379,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     sim_plan_init(&a->plan);
     cli_model_opts_init(&a->model);
     a->mode = -1;
-    a->trace_format = (int)a->plan.trace_format;
+    a->trace_format = 0; /* auto */
     a->sharing = (int)a->plan.sharing;
     a->servers = a->plan.servers;
     cli_common_init(c);

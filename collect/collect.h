@@ -187,13 +187,17 @@ enum coll_layout {
 };
 const char *coll_layout_name(enum coll_layout l);
 
+/* --rows at most: every engine's LIMIT / FETCH FIRST takes it as an
+ * INTEGER, and a sample of more rows does not fit in memory anyway. */
+#define COLL_MAX_SAMPLE_ROWS 2147483647ULL
 struct coll_sample_opts {
     char schema[COLL_NAME_MAX + 1]; /* empty: the connection's default */
     char table[COLL_NAME_MAX + 1];  /* default SESSIONS */
     size_t n_columns;
     char columns[COLL_MAX_COLUMNS][COLL_NAME_MAX + 1]; /* SMALL,MEDIUM,LARGE */
     double percent;          /* 0 < p <= 100; 0 = no percentage sampling */
-    uint64_t rows;           /* > 0: N random rows; 0 = no row limit */
+    uint64_t rows;           /* > 0: N random rows (at most
+                                COLL_MAX_SAMPLE_ROWS); 0 = no row limit */
     enum coll_method method; /* for --percent on PostgreSQL / DB2 */
     int has_seed;            /* REPEATABLE (seed) / RAND(seed) */
     uint32_t seed;
@@ -453,9 +457,10 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
                          FILE *fp, struct pt_err *err);
 /*
  * Read a sizes document into *s (caller rec_sizes_release): "values" if
- * present, else the histogram expanded with each object at its bin's upper
- * bound (a conservative estimate; from_histogram is set), at most 10^8
- * objects. PT_EDATA naming `name` and the key otherwise; *s is empty then.
+ * present, else the histogram as one weighted entry per non-empty bin,
+ * each object at its bin's upper bound (a conservative estimate;
+ * from_histogram is set; sorted), at most REC_MAX_OBJECTS objects. PT_EDATA
+ * naming `name` and the key otherwise; *s is empty then.
  */
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
                              const char *name, struct pt_err *err);

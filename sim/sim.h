@@ -552,6 +552,8 @@ struct sim_workload {
     uint32_t size_min, size_max;
     uint32_t *sizes; /* empirical values (owned) */
     size_t n_sizes;
+    uint64_t *size_cum; /* empirical weights, running sums of size.counts
+                           (owned); NULL: every value equally likely */
     double p_get, p_set, p_del;  /* operation mix, sums to 1 */
     int sessions;                /* session life cycle instead of keys */
     uint64_t concurrent;         /* live sessions (clients) at any time */
