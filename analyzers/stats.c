@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stats.c — object-size statistics (count, min, max, mean, nearest-rank
- * percentiles, power-of-two histogram), the sizes JSON of design.md §4, and
- * the parsers that turn a sizes file already in memory (plain list or JSON)
- * and a monitor document into numbers. No I/O: cli/ reads the files with
- * core's pt_file_read()/pt_json_load() and hands the bytes over.
+ * percentiles, power-of-two histogram) and their JSON, and the parser of a
+ * plain sizes list already in memory. No I/O: cli/ reads the files with
+ * core's pt_file_read() and hands the bytes over.
  *
- * Neighbours: cli/cmd_recommend.c and the `sample` command (which writes
- * the sizes JSON through rec_stats_to_json()), recommend.c (the model).
+ * Neighbours: collect/doc_sizes.c (the sizes document: it writes these
+ * statistics through rec_stats_to_json() and reads its sizes back into a
+ * struct rec_sizes), cli/cmd_recommend.c, recommend.c (the model).
  */
 #include "analyzers/analyzers.h"
 
@@ -24,51 +24,99 @@ static int cmp_u64(const void *a, const void *b)
 
 uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct)
 {
-    double rank;
-    size_t idx;
+    return rec_percentile_weighted(sorted, NULL, n, n, pct);
+}
 
-    if (n == 0)
+/*
+ * Nearest-rank over weighted entries: the object of rank ceil(pct% of
+ * total) (1-based) is the first entry whose running count reaches it. With
+ * counts == NULL this is sorted[rank - 1], the plain definition.
+ */
+uint64_t rec_percentile_weighted(const uint64_t *sorted, const uint64_t *counts,
+                                 size_t n, uint64_t total, double pct)
+{
+    double rank;
+    uint64_t idx, seen = 0;
+
+    if (n == 0 || total == 0)
         return 0;
     if (pct <= 0)
         return sorted[0];
-    rank = ceil(pct / 100.0 * (double)n);
-    idx = rank < 1 ? 0 : (size_t)rank - 1;
-    if (idx >= n)
-        idx = n - 1;
-    return sorted[idx];
+    rank = ceil(pct / 100.0 * (double)total);
+    idx = rank < 1 ? 0 : (uint64_t)rank - 1;
+    if (idx >= total)
+        idx = total - 1;
+    if (!counts)
+        return sorted[idx < n ? idx : n - 1];
+    for (size_t i = 0; i < n; i++) {
+        seen += counts[i];
+        if (seen > idx)
+            return sorted[i];
+    }
+    return sorted[n - 1];
 }
 
 int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
                       struct pt_err *err)
 {
+    if (n == 0) {
+        memset(st, 0, sizeof(*st));
+        return err_set(err, PT_EDATA, "no sizes to analyse");
+    }
+    qsort(values, n, sizeof(values[0]), cmp_u64);
+    return rec_stats_compute_weighted(st, values, NULL, n, err);
+}
+
+int rec_stats_compute_weighted(struct rec_size_stats *st,
+                               const uint64_t *values, const uint64_t *counts,
+                               size_t n, struct pt_err *err)
+{
     long double sum = 0;
-    uint64_t le = 1024;
+    uint64_t le = 1024, total = 0;
     size_t i = 0;
 
     memset(st, 0, sizeof(*st));
-    if (n == 0)
+    for (size_t k = 0; k < n; k++) {
+        uint64_t c = counts ? counts[k] : 1;
+        if (c > REC_MAX_OBJECTS - total)
+            return err_set(err, PT_EDATA, "more than %llu objects to analyse",
+                           (unsigned long long)REC_MAX_OBJECTS);
+        total += c;
+        sum += counts ? (long double)values[k] * c : values[k];
+    }
+    if (total == 0)
         return err_set(err, PT_EDATA, "no sizes to analyse");
-    qsort(values, n, sizeof(values[0]), cmp_u64);
-    st->count = n;
-    st->min = values[0];
-    st->max = values[n - 1];
+    st->count = total;
+    /* the first and last entries that hold objects */
     for (size_t k = 0; k < n; k++)
-        sum += values[k];
-    st->mean = (double)(sum / n);
-    st->p50 = rec_percentile(values, n, 50);
-    st->p90 = rec_percentile(values, n, 90);
-    st->p95 = rec_percentile(values, n, 95);
-    st->p99 = rec_percentile(values, n, 99);
+        if (!counts || counts[k]) {
+            st->min = values[k];
+            break;
+        }
+    for (size_t k = n; k-- > 0;)
+        if (!counts || counts[k]) {
+            st->max = values[k];
+            break;
+        }
+    st->mean = (double)(sum / total);
+    st->p50 = rec_percentile_weighted(values, counts, n, total, 50);
+    st->p90 = rec_percentile_weighted(values, counts, n, total, 90);
+    st->p95 = rec_percentile_weighted(values, counts, n, total, 95);
+    st->p99 = rec_percentile_weighted(values, counts, n, total, 99);
 
-    /* bins (le/2, le], the first one [0, 1024] */
+    /* bins (le/2, le], the first one [0, 1024]; empty entries skipped */
+    while (i < n && counts && counts[i] == 0)
+        i++;
     while (i < n && st->n_bins < REC_HIST_MAX) {
         uint64_t c = 0;
         if (st->n_bins == REC_HIST_MAX - 1)
             le = UINT64_MAX; /* last bin takes the rest */
         while (i < n && values[i] <= le) {
-            c++;
+            c += counts ? counts[i] : 1;
             i++;
         }
+        while (i < n && counts && counts[i] == 0)
+            i++;
         st->bins[st->n_bins].le = le == UINT64_MAX ? st->max : le;
         st->bins[st->n_bins].count = c;
         st->n_bins++;
@@ -141,7 +189,44 @@ void rec_sizes_release(struct rec_sizes *s)
     if (!s)
         return;
     free(s->values);
+    free(s->counts);
     memset(s, 0, sizeof(*s));
+}
+
+struct size_entry {
+    uint64_t value, count;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct size_entry *x = a, *y = b;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+int rec_sizes_sort(struct rec_sizes *s, struct pt_err *err)
+{
+    struct size_entry *e;
+
+    if (!s->counts) {
+        qsort(s->values, s->n, sizeof(*s->values), cmp_u64);
+        return 0;
+    }
+    if (s->n < 2)
+        return 0;
+    e = pt_malloc(s->n * sizeof(*e));
+    if (!e)
+        return err_set(err, PT_EINTERNAL, "out of memory sorting sizes");
+    for (size_t i = 0; i < s->n; i++) {
+        e[i].value = s->values[i];
+        e[i].count = s->counts[i];
+    }
+    qsort(e, s->n, sizeof(*e), cmp_entry);
+    for (size_t i = 0; i < s->n; i++) {
+        s->values[i] = e[i].value;
+        s->counts[i] = e[i].count;
+    }
+    free(e);
+    return 0;
 }
 
 static int push(struct rec_sizes *s, size_t *cap, uint64_t v,
@@ -157,6 +242,18 @@ static int push(struct rec_sizes *s, size_t *cap, uint64_t v,
     }
     s->values[s->n++] = v;
     return 0;
+}
+
+int rec_sizes_stats(struct rec_sizes *s, struct rec_size_stats *st,
+                    struct pt_err *err)
+{
+    int rc = rec_sizes_sort(s, err);
+
+    if (rc < 0) {
+        memset(st, 0, sizeof(*st));
+        return rc;
+    }
+    return rec_stats_compute_weighted(st, s->values, s->counts, s->n, err);
 }
 
 static int is_space(char c)
@@ -224,8 +321,15 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
             }
             v = v * 10 + d;
         }
+        if (v > REC_MAX_SIZE_BYTES) {
+            char where[300];
+            snprintf(where, sizeof(where), "%s:%lu", name, line);
+            rc = rec_limit_check_u64(REC_LIM_SIZE_BYTES, v, where, "size", err);
+            goto fail;
+        }
         if ((rc = push(s, &cap, v, err)) < 0)
             goto fail;
+        s->total = s->n;
     }
     if (s->n == 0) {
         rc = err_set(err, PT_EDATA,
@@ -238,154 +342,4 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 fail:
     rec_sizes_release(s);
     return rc;
-}
-
-int rec_sizes_from_json(struct rec_sizes *s, const json_t *doc,
-                        const char *name, struct pt_err *err)
-{
-    const json_t *vals, *hist, *v;
-    size_t cap = 0, i;
-    int rc;
-
-    memset(s, 0, sizeof(*s));
-    if (!json_is_object(doc))
-        return err_set(err, PT_EDATA, "%s: a sizes document is a JSON object",
-                       name);
-    v = json_object_get(doc, "schema_version");
-    if (v && (!json_is_integer(v) || json_integer_value(v) != 1))
-        return err_set(err, PT_EDATA, "%s: unsupported schema_version (want 1)",
-                       name);
-    vals = json_object_get(doc, "values");
-    if (vals) {
-        if (!json_is_array(vals))
-            return err_set(err, PT_EDATA, "%s: 'values' must be an array",
-                           name);
-        json_array_foreach(vals, i, v)
-        {
-            if (!json_is_integer(v) || json_integer_value(v) < 0) {
-                rc =
-                    err_set(err, PT_EDATA,
-                            "%s: values[%zu] is not a byte size >= 0", name, i);
-                goto fail;
-            }
-            if ((rc = push(s, &cap, (uint64_t)json_integer_value(v), err)) < 0)
-                goto fail;
-        }
-    } else {
-        hist = json_object_get(doc, "histogram");
-        if (!json_is_array(hist))
-            return err_set(err, PT_EDATA,
-                           "%s: neither 'values' nor 'histogram' present",
-                           name);
-        json_array_foreach(hist, i, v)
-        {
-            const json_t *le = json_object_get(v, "le"),
-                         *c = json_object_get(v, "count");
-            if (!json_is_integer(le) || !json_is_integer(c) ||
-                json_integer_value(le) < 0 || json_integer_value(c) < 0) {
-                rc = err_set(err, PT_EDATA,
-                             "%s: histogram[%zu] needs integer 'le' and "
-                             "'count' >= 0",
-                             name, i);
-                goto fail;
-            }
-            /*
-             * Each object is expanded to one value: bound the total, not
-             * only each bin, or a few short lines ask for gigabytes.
-             */
-            if (json_integer_value(c) > 100000000 ||
-                s->n + (uint64_t)json_integer_value(c) > 100000000) {
-                rc = err_set(err, PT_EDATA,
-                             "%s: histogram[%zu] count is implausibly large "
-                             "(more than 100000000 objects in all)",
-                             name, i);
-                goto fail;
-            }
-            for (json_int_t k = 0; k < json_integer_value(c); k++)
-                if ((rc = push(s, &cap, (uint64_t)json_integer_value(le),
-                               err)) < 0)
-                    goto fail;
-        }
-        s->from_histogram = 1;
-    }
-    if (s->n == 0) {
-        rc = err_set(err, PT_EDATA, "%s: no sizes in the document", name);
-        goto fail;
-    }
-    return 0;
-fail:
-    rec_sizes_release(s);
-    return rc;
-}
-
-/* ---- monitor evidence ------------------------------------------------------
- */
-
-int rec_monitor_from_json(struct rec_monitor *m, const json_t *doc,
-                          const char *name, struct pt_err *err)
-{
-    const json_t *cur, *sum;
-    char ctx[512];
-    uint64_t ps = 0;
-    int rc;
-
-    memset(m, 0, sizeof(*m));
-    if (!json_is_object(doc))
-        return err_set(err, PT_EDATA, "%s: a monitor document is a JSON object",
-                       name);
-    cur = json_object_get(doc, "current");
-    sum = json_object_get(doc, "summary");
-    if (!json_is_object(cur) || !json_is_object(sum))
-        return err_set(err, PT_EDATA,
-                       "%s: needs objects 'current' and 'summary'", name);
-    snprintf(ctx, sizeof(ctx), "%s: current", name);
-    if ((rc = pt_json_get_u64(cur, "page_size", &ps, ctx, err)) < 0)
-        return rc;
-    {
-        /* negative (DB2 NPAGES -2: AUTOMATIC) or null: size unknown */
-        const json_t *bp = json_object_get(cur, "bufferpool_pages");
-        if (json_is_integer(bp) && json_integer_value(bp) > 0)
-            m->bufferpool_pages = (uint64_t)json_integer_value(bp);
-        else if (bp && !json_is_null(bp) && !json_is_integer(bp))
-            return err_set(err, PT_EDATA,
-                           "%s: 'bufferpool_pages' must be an integer", ctx);
-    }
-    if (ps == 0 || ps > (1U << 20))
-        return err_set(err, PT_EDATA, "%s: current page_size %llu is invalid",
-                       name, (unsigned long long)ps);
-    m->page_size_bytes = (uint32_t)ps;
-    {
-        const json_t *en = json_object_get(doc, "engine");
-        if (json_is_string(en))
-            snprintf(m->engine, sizeof(m->engine), "%s", json_string_value(en));
-    }
-    snprintf(ctx, sizeof(ctx), "%s: summary", name);
-    /* null (no logical reads in the interval) means "unknown" */
-    if (json_is_null(json_object_get(sum, "hit_ratio")))
-        m->hit_ratio_pct = -1;
-    else if ((rc = pt_json_get_num(sum, "hit_ratio", &m->hit_ratio_pct, ctx,
-                                   err)) < 0)
-        return rc;
-    if (json_is_null(json_object_get(sum, "direct_read_share")))
-        m->direct_read_share = 0;
-    else if ((rc = pt_json_opt_num(sum, "direct_read_share",
-                                   &m->direct_read_share, ctx, err)) < 0)
-        return rc;
-    if ((rc = pt_json_opt_u64(sum, "logical_reads", &m->logical_reads, ctx,
-                              err)) < 0 ||
-        (rc = pt_json_opt_u64(sum, "physical_reads", &m->physical_reads, ctx,
-                              err)) < 0 ||
-        (rc = pt_json_opt_u64(sum, "direct_reads", &m->direct_reads, ctx,
-                              err)) < 0)
-        return rc;
-    if (!(m->hit_ratio_pct == -1 ||
-          (m->hit_ratio_pct >= 0 && m->hit_ratio_pct <= 100)))
-        return err_set(err, PT_EDATA,
-                       "%s: summary hit_ratio must be a percentage 0..100",
-                       name);
-    if (!(m->direct_read_share >= 0 && m->direct_read_share <= 1))
-        return err_set(err, PT_EDATA,
-                       "%s: summary direct_read_share must be 0..1", name);
-    m->present = 1;
-    return 0;
 }

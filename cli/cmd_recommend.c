@@ -7,11 +7,16 @@
  * candidates (csv) or the recommendation document of design.md §4 (json).
  *
  * This file reads files and prints; the arithmetic is analyzers/'s
- * (rec_recommend), the trace is read through sim/'s reader.
+ * (rec_recommend), the trace is read through sim/'s reader. With --clients
+ * the trace is also simulated at the current and the recommended page size
+ * and the performance model (perf/, through predict.c) states the change
+ * in requests/s and response time.
  */
 #include "cli/cli.h"
 
 #include "analyzers/analyzers.h"
+#include "cli/predict.h"
+#include "collect/collect.h"
 #include "sim/sim.h"
 
 #include <stdlib.h>
@@ -19,10 +24,12 @@
 
 static const char *const usage[] = {
     "pagetune recommend --sizes FILE [--monitor FILE] [--trace FILE] "
-    "[--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
+    "[--current FILE] [--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
     "[--format table|json|csv]",
     "pagetune recommend --trace FILE [OPTIONS]",
+    "pagetune recommend --trace FILE ... --clients N [--think-ms Z] "
+    "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F]",
     NULL,
 };
 
@@ -36,40 +43,137 @@ static const char description[] =
     "choose otherwise and says why. --sizes takes the sizes JSON written by\n"
     "`pagetune sample` or a plain list: one byte size per line, '#' comments.";
 
-enum {
-    OPT_SIZES = CLI_OPT_FIRST_CUSTOM,
-    OPT_MONITOR,
-    OPT_TRACE,
-    OPT_ENGINE,
-    OPT_DEVICE,
-    OPT_PROFILE,
-    OPT_MEMORY,
-    OPT_TARGET,
-    OPT_SESSIONS,
+struct rec_opts {
+    const char *sizes, *monitor, *trace, *engine, *device, *profile;
+    const char *current; /* --current FILE */
+    uint64_t memory, sessions;
+    int memory_given;
+    double target;
+    uint64_t clients; /* --clients, 0 = no prediction */
+    double think_ms;
+    int model_opt; /* a model option besides --clients */
+    struct cli_model_opts model;
 };
 
+#define O struct rec_opts
 static const struct cli_option opts[] = {
-    {"sizes", 0, required_argument, OPT_SIZES, "FILE",
-     "object sizes: sizes JSON or one integer per line, - is stdin "
-     "(required unless --trace)"},
-    {"monitor", 0, required_argument, OPT_MONITOR, "FILE",
-     "monitor JSON from `pagetune monitor` (default: none)"},
-    {"trace", 0, required_argument, OPT_TRACE, "FILE",
-     "access trace (pagetune-trace(5) CSV or oracleGeneral) (default: none)"},
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME",
-     "engine profile name or YAML path (default: db2)"},
-    {"device", 0, required_argument, OPT_DEVICE, "NAME",
-     "storage device profile: hdd, ssd or nvme (default: ssd)"},
-    {"profile", 0, required_argument, OPT_PROFILE, "FILE",
-     "device profile YAML file, instead of --device (default: none)"},
-    {"memory", 0, required_argument, OPT_MEMORY, "BYTES",
-     "buffer-pool budget, e.g. 512M (default: the monitored pool, else 256M)"},
-    {"inline-target", 0, required_argument, OPT_TARGET, "F",
-     "share of objects that must be stored inline, 0 < F <= 1 "
-     "(default: 0.95)"},
-    {"sessions", 0, required_argument, OPT_SESSIONS, "N",
-     "live sessions (rows) in the table (default: trace keys, monitor "
-     "estimate, else one per size)"},
+    {.name = "sizes",
+     .type = CLI_T_PATH,
+     CLI_AT(O, sizes),
+     .arg_name = "FILE",
+     .help = "object sizes: sizes JSON or one integer per line, - is stdin",
+     .def = "none; required unless --trace"},
+    {.name = "monitor",
+     .type = CLI_T_PATH,
+     CLI_AT(O, monitor),
+     .arg_name = "FILE",
+     .help = "monitor JSON from `pagetune monitor`",
+     .def = "none"},
+    {.name = "trace",
+     .type = CLI_T_PATH,
+     CLI_AT(O, trace),
+     .arg_name = "FILE",
+     .help = "access trace (pagetune-trace(5) CSV or oracleGeneral)",
+     .def = "none"},
+    {.name = "current",
+     .type = CLI_T_PATH,
+     CLI_AT(O, current),
+     .arg_name = "FILE",
+     .help = "the server's current state: JSON {\"current\": {KNOB: "
+             "{value, source}}}",
+     .def = "the sizes and monitor files' \"current\", else the engine's "
+            "defaults"},
+    {.name = "engine",
+     .type = CLI_T_STRING,
+     CLI_AT(O, engine),
+     .arg_name = "NAME",
+     .help = "engine profile name or YAML path",
+     .def = "db2",
+     .complete = CLI_C_ENGINE},
+    {.name = "device",
+     .type = CLI_T_STRING,
+     CLI_AT(O, device),
+     .arg_name = "NAME",
+     .help = "storage device profile: hdd, ssd or nvme",
+     .def = "ssd",
+     .complete = CLI_C_DEVICE},
+    {.name = "profile",
+     .type = CLI_T_PATH,
+     CLI_AT(O, profile),
+     .arg_name = "FILE",
+     .help = "device profile YAML file, instead of --device",
+     .def = "none"},
+    {.name = "memory",
+     .type = CLI_T_SIZE,
+     CLI_AT(O, memory),
+     CLI_GIVEN(O, memory_given),
+     /* a budget every ddl dialect's pool setting accepts (limits.c) */
+     .min = REC_MIN_BUDGET_BYTES,
+     .max = REC_MAX_MEMORY_BYTES,
+     .arg_name = "BYTES",
+     .help = "buffer-pool budget, e.g. 512M",
+     .def = "the monitored pool, else 256M"},
+    {.name = "inline-target",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, target),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of objects that must be stored inline, 0 < F <= 1",
+     .def = "0.95"},
+    {.name = "sessions",
+     .type = CLI_T_UINT,
+     CLI_AT(O, sessions),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "live sessions (rows) in the table",
+     .def = "trace keys, monitor estimate, else one per size"},
+    /* the performance model (pagetune-simulate(1) MODEL) */
+    {.name = "clients",
+     .type = CLI_T_UINT,
+     CLI_AT(O, clients),
+     .min = 1,
+     .max = 100000,
+     .arg_name = "N",
+     .help = "with --trace: predict requests/s and response time of N "
+             "clients, current vs recommended",
+     .def = "no prediction"},
+    {.name = "think-ms",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, think_ms),
+     CLI_GIVEN(O, model_opt),
+     .dmin = 0,
+     .dmax = 1e9,
+     .arg_name = "Z",
+     .help = "think time between a client's requests, ms",
+     .def = "0"},
+    {.name = "calibration",
+     .type = CLI_T_STRING,
+     CLI_AT(O, model.calibration),
+     CLI_GIVEN(O, model_opt),
+     .arg_name = "NAME|FILE",
+     .help = "calibration profile for the prediction",
+     .def = "none, uncalibrated",
+     .complete = CLI_C_CALIBRATION},
+    {.name = "appserver",
+     .type = CLI_T_STRING,
+     CLI_AT(O, model.appserver),
+     CLI_GIVEN(O, model_opt),
+     .arg_name = "NAME|FILE",
+     .help = "application-server profile",
+     .def = "websphere-4",
+     .complete = CLI_C_APPSERVER},
+    {.name = "fscache-share",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, model.fscache_share),
+     CLI_GIVEN(O, model_opt),
+     .dmin = 0,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of direct I/O the file-system cache serves",
+     .def = "1"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -77,13 +181,157 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef O
 
-struct rec_opts {
-    const char *sizes, *monitor, *trace, *engine, *device, *profile;
-    uint64_t memory, sessions;
-    int memory_given;
-    double target;
+static const char *const examples[] = {
+    "the page size for sampled object sizes (IBM's procedure)",
+    "pagetune recommend --sizes sizes.json",
+    "with a 1G pool on NVMe and the monitored hit ratios, as JSON for ddl",
+    "pagetune recommend --sizes sizes.json --monitor mon.json --memory 1G "
+    "--device nvme --json -o rec.json",
+    "from an access trace alone",
+    "pagetune recommend --trace trace.csv --engine postgresql",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(recommend);
+
+/* ---- the predicted change (--clients) ------------------------------------
+ */
+
+/* Current and recommended configurations under the performance model. */
+struct rec_pred {
+    struct sim_plan_result res;
+    const struct sim_result_row *cur, *rec;
+};
+
+/*
+ * Simulate the trace at the current page size (the monitor's, else the
+ * engine's default, else its smallest) with its pool (the monitor's, else the
+ * candidate's at equal memory) and at the recommended one, and predict both
+ * rows.
+ */
+static int predict_change(struct rec_opts *o, const struct rec_engine *e,
+                          const struct rec_device *d,
+                          const struct rec_result *r,
+                          const struct rec_monitor *mon, struct rec_pred *pr,
+                          struct pt_err *err)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    uint32_t cur_page = e->current_page_bytes;
+    uint64_t cur_pool = 0;
+    struct sim_plan pl;
+    struct cli_model m;
+    int ret;
+
+    if (mon->present && mon->page_size_bytes)
+        cur_page = mon->page_size_bytes;
+    /* no default in the profile: the smallest page size (DB2's default
+     * table space page size is 4 KB) */
+    for (size_t i = 0; !cur_page && i < r->n_cand; i++)
+        if (!i || r->cand[i].page_size_bytes < cur_page)
+            cur_page = r->cand[i].page_size_bytes;
+    if (mon->present && mon->page_size_bytes && mon->bufferpool_pages)
+        cur_pool = mon->bufferpool_pages;
+    for (size_t i = 0; !cur_pool && i < r->n_cand; i++)
+        if (r->cand[i].page_size_bytes == cur_page)
+            cur_pool = r->cand[i].bufferpool_pages;
+    if (!cur_pool)
+        return err_set(err, PT_EDATA,
+                       "--clients: no buffer-pool size for the current %u-byte "
+                       "pages",
+                       cur_page);
+    sim_plan_init(&pl);
+    pl.trace = o->trace;
+    pl.engine = e;
+    pl.device = d;
+    pl.engine_name = o->engine;
+    pl.device_name = o->model.device;
+    pl.n_page_sizes = cur_page == ch->page_size_bytes ? 1 : 2;
+    pl.page_sizes[0] = cur_page;
+    pl.page_sizes[1] = ch->page_size_bytes;
+    pl.n_pools = cur_pool == r->pool_pages ? 1 : 2;
+    pl.pools[0] = (struct sim_pool_size){cur_pool, 0};
+    pl.pools[1] = (struct sim_pool_size){r->pool_pages, 0};
+    if ((ret = sim_plan_run(&pl, &pr->res, err)) < 0 ||
+        (ret = cli_model_load(&m, &o->model, err)) < 0)
+        return ret;
+    pr->cur = pr->rec = NULL;
+    for (size_t i = 0; i < pr->res.n_rows; i++) {
+        struct sim_result_row *row = &pr->res.rows[i];
+        int is_cur = row->db.page_size_bytes == cur_page &&
+                     row->db.pool_pages == cur_pool;
+        int is_rec = row->db.page_size_bytes == ch->page_size_bytes &&
+                     row->db.pool_pages == r->pool_pages;
+        if (!is_cur && !is_rec)
+            continue;
+        if ((ret = cli_model_predict(&m, &pr->res, row, (unsigned)o->clients,
+                                     o->think_ms, err)) < 0)
+            return ret;
+        if (is_cur)
+            pr->cur = row;
+        if (is_rec)
+            pr->rec = row;
+    }
+    if (!pr->cur || !pr->rec)
+        return err_set(err, PT_EINTERNAL, "prediction rows missing");
+    return 0;
+}
+
+static json_t *pred_side_json(const struct sim_result_row *row)
+{
+    const struct sim_predicted *p = &row->predicted;
+    json_t *o =
+        json_pack("{s:i, s:I, s:f, s:f, s:s}", "page_size",
+                  (int)row->db.page_size_bytes, "bufferpool_pages",
+                  (json_int_t)row->db.pool_pages, "req_per_s", p->req_per_s,
+                  "response_ms", p->response_ms, "bottleneck", p->bottleneck);
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "range",
+                        p->has_range
+                            ? json_pack("{s:[f,f], s:[f,f]}", "req_per_s",
+                                        p->req_per_s_lo, p->req_per_s_hi,
+                                        "response_ms", p->response_ms_lo,
+                                        p->response_ms_hi)
+                            : json_null());
+    return o;
+}
+
+/* "predicted" of the recommendation document. */
+static json_t *pred_json(const struct rec_pred *pr)
+{
+    const struct sim_predicted *c = &pr->cur->predicted,
+                               *r = &pr->rec->predicted;
+
+    return json_pack("{s:i, s:f, s:b, s:o, s:o, s:o, s:{s:f, s:f}}", "clients",
+                     (int)c->clients, "think_ms", c->think_ms, "calibrated",
+                     c->calibrated, "calibration",
+                     c->calibrated ? json_string(c->calibration) : json_null(),
+                     "current", pred_side_json(pr->cur), "recommended",
+                     pred_side_json(pr->rec), "change", "req_per_s_pct",
+                     100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
+                     100 * (r->response_ms / c->response_ms - 1));
+}
+
+/* One figure with its range: "139.9 req/s (133.3..146.5)". */
+static void pred_figure(char *buf, size_t len, const struct sim_result_row *row)
+{
+    const struct sim_predicted *p = &row->predicted;
+    char b[32];
+    int n = snprintf(buf, len, "%s pages, %llu-page pool: %.1f req/s",
+                     pt_size_format(row->db.page_size_bytes, b, sizeof(b)),
+                     (unsigned long long)row->db.pool_pages, p->req_per_s);
+
+    if (p->has_range && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " (%.1f..%.1f)",
+                      p->req_per_s_lo, p->req_per_s_hi);
+    if (n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", %.0f ms", p->response_ms);
+    if (p->has_range && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " (%.0f..%.0f)", p->response_ms_lo,
+                 p->response_ms_hi);
+}
 
 /* The trace's per-key evidence, read through sim/'s reader. */
 static int read_trace(const char *path, struct rec_trace_evidence *t,
@@ -123,9 +371,34 @@ static int read_trace(const char *path, struct rec_trace_evidence *t,
     return 0;
 }
 
+/*
+ * What a sizes or monitor document says of the server beyond sizes: its
+ * "current" knobs (merged into *st) and, in sizes.json, "compress_ratio"
+ * (docs/formats.md).
+ */
+static int read_state(const json_t *doc, const char *path, const char *engine,
+                      struct rec_state *st, double *compress_ratio,
+                      struct pt_err *err)
+{
+    const json_t *cr = json_object_get(doc, "compress_ratio");
+
+    if (compress_ratio && cr && !json_is_null(cr)) {
+        if (!json_is_number(cr) || !(json_number_value(cr) > 0) ||
+            json_number_value(cr) > 100)
+            return err_set(err, PT_EDATA,
+                           "%s: compress_ratio must be a number > 0 (stored "
+                           "bytes / raw bytes)",
+                           path);
+        *compress_ratio = json_number_value(cr);
+    }
+    return rec_state_merge_json(st, json_object_get(doc, "current"), engine,
+                                REC_SOURCE_SERVER, path, err);
+}
+
 /* A sizes file: JSON if it starts with '{', else the plain list. */
 static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
-                      struct pt_err *err)
+                      const char *engine, struct rec_state *st,
+                      double *compress_ratio, struct pt_err *err)
 {
     char *buf = NULL;
     size_t len = 0, i = 0;
@@ -141,7 +414,9 @@ static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
         json_t *doc = NULL;
         rc = pt_json_loadb(buf, len, path, &doc, err);
         if (rc == 0)
-            rc = rec_sizes_from_json(s, doc, path, err);
+            rc = coll_sizes_doc_from_json(s, doc, path, err);
+        if (rc == 0)
+            rc = read_state(doc, path, engine, st, compress_ratio, err);
         json_decref(doc);
     } else {
         rc = rec_sizes_parse_text(s, buf, len, path, err);
@@ -218,7 +493,8 @@ static json_t *inputs_json(const struct rec_opts *o, const char *epath,
 
 /* Human output: summary, candidates, reasons (three writer tables). */
 static int write_tables(const struct rec_result *r, const struct rec_engine *e,
-                        const struct rec_size_stats *st, enum out_format fmt,
+                        const struct rec_size_stats *st,
+                        const struct rec_pred *pr, enum out_format fmt,
                         FILE *fp, struct pt_err *err)
 {
     static const char *const sum_h[] = {"setting", "value"};
@@ -228,6 +504,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         ">sectors/acc", ">io_ms/acc", "choice"};
     static const char *const why_h[] = {"reasons"};
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_knob *pk = rec_state_get(&r->current, "page_size");
+    int page_read = pk && pk->source == REC_SOURCE_SERVER;
     struct out_table sum, cand, why;
     char b[64];
     int rc = 0;
@@ -260,12 +538,15 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         out_table_setf(&cand, 7, "%.4f", c->direct_reads);
         out_table_setf(&cand, 8, "%.2f", c->direct_sectors);
         out_table_setf(&cand, 9, "%.4f", c->io_ms);
-        out_table_setf(&cand, 10, "%s",
+        out_table_setf(&cand, 10, "%s%s",
                        i == r->chosen_idx
                            ? mark
                            : (i == r->rule_idx
                                   ? "inline rule"
-                                  : (i == r->cost_idx ? "cheapest" : "")));
+                                  : (i == r->cost_idx ? "cheapest" : "")),
+                       i != r->current_idx ? ""
+                       : page_read         ? " (in use)"
+                                           : " (default in use)");
     }
     if (fmt == OUT_CSV) {
         rc = out_table_write(&cand, OUT_CSV, fp, err);
@@ -283,12 +564,16 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
     } while (0)
     ROW("page size", "%s (%s)",
         pt_size_format(ch->page_size_bytes, b, sizeof(b)),
-        r->chosen_by_cost ? "chosen by the cost model"
-                          : "chosen by the inline rule");
+        r->kept             ? "kept: a change gains too little"
+        : r->chosen_by_cost ? "chosen by the cost model"
+                            : "chosen by the inline rule");
     if (r->n_settings) {
         /* another engine: its own settings instead of DB2's objects */
-        ROW("buffer pool", "%llu pages of %u bytes",
-            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+        ROW("buffer pool", "%llu pages of %u bytes%s",
+            (unsigned long long)(r->pool_setting_bytes ? r->pool_setting_bytes /
+                                                             ch->page_size_bytes
+                                                       : ch->bufferpool_pages),
+            ch->page_size_bytes, r->pool_kept ? " (kept: no --memory)" : "");
         for (size_t i = 0; i < r->n_settings; i++)
             ROW(r->settings[i].name, "%s", r->settings[i].value);
     } else {
@@ -310,6 +595,24 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
             (unsigned long long)st->p50, (unsigned long long)st->p90,
             (unsigned long long)st->p95, (unsigned long long)st->p99,
             (unsigned long long)st->max, st->mean);
+    if (pr) {
+        const struct sim_predicted *pc = &pr->cur->predicted,
+                                   *pp = &pr->rec->predicted;
+        char fig[192];
+        ROW(pc->calibrated ? "predicted, clients" : "predicted (UNCALIBRATED)",
+            "%u clients, think %g ms, %s", pc->clients, pc->think_ms,
+            pc->calibrated ? pc->calibration
+                           : "costs are profile defaults, see --calibration");
+        pred_figure(fig, sizeof(fig), pr->cur);
+        ROW("  current", "%s", fig);
+        pred_figure(fig, sizeof(fig), pr->rec);
+        ROW("  recommended", "%s", fig);
+        ROW("  change", "%+.1f %% req/s, %+.1f %% response time%s",
+            100 * (pp->req_per_s / pc->req_per_s - 1),
+            100 * (pp->response_ms / pc->response_ms - 1),
+            pc->has_range ? " (ranges: +- the calibration's largest residual)"
+                          : "");
+    }
 #undef ROW
     out_table_set_title(&cand,
                         "\ncandidates at equal buffer-pool memory (%s), per "
@@ -348,78 +651,49 @@ out:
     out_table_release(&why);
     return rc;
 }
-
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_parser *p, struct cli_common *c,
                       struct rec_opts *o, int argc, char **argv)
 {
-    const char *arg;
-    struct pt_err err;
-    int id;
+    int rc;
 
     memset(o, 0, sizeof(*o));
+    cli_model_opts_init(&o->model);
     o->engine = "db2";
     o->device = "ssd";
     o->target = REC_DEFAULT_INLINE_TARGET;
     cli_common_init(c);
-    if (cli_parse_begin(p, "recommend", opts, usage, description, argc, argv) <
-        0)
-        return 70;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return 0;
-        if (id == CLI_NEXT_USAGE)
-            return 64;
-        switch (id) {
-        case OPT_SIZES:
-            o->sizes = arg;
-            break;
-        case OPT_MONITOR:
-            o->monitor = arg;
-            break;
-        case OPT_TRACE:
-            o->trace = arg;
-            break;
-        case OPT_ENGINE:
-            o->engine = arg;
-            break;
-        case OPT_DEVICE:
-            o->device = arg;
-            break;
-        case OPT_PROFILE:
-            o->profile = arg;
-            break;
-        case OPT_MEMORY:
-            if (pt_size_parse(arg, &o->memory, "--memory", &err) < 0 ||
-                o->memory == 0)
-                return cli_usage_error("recommend",
-                                       "--memory: '%s' is not a byte size > 0 "
-                                       "(e.g. 512M)",
-                                       arg);
-            o->memory_given = 1;
-            break;
-        case OPT_TARGET:
-            if (pt_double_parse(arg, &o->target, "--inline-target", &err) < 0 ||
-                !(o->target > 0 && o->target <= 1))
-                return cli_usage_error(
-                    "recommend", "--inline-target: '%s' is not in (0, 1]", arg);
-            break;
-        case OPT_SESSIONS:
-            if (pt_u64_parse(arg, &o->sessions, "--sessions", &err) < 0 ||
-                o->sessions == 0)
-                return cli_usage_error(
-                    "recommend", "--sessions: '%s' is not a count >= 1", arg);
-            break;
-        default:
-            return 70;
-        }
+    if ((rc = cli_parse_all(p, &cli_spec_recommend, o, c, argc, argv)) != 0)
+        return rc;
+    if (!o->sizes && !o->trace) {
+        cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
+                                     "required");
+        return PT_EUSAGE;
     }
-    if (!o->sizes && !o->trace)
-        return cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
-                                            "required");
-    if (o->profile && strcmp(o->device, "ssd") != 0)
-        return cli_usage_error("recommend",
-                               "--device and --profile are exclusive");
-    return -1; /* go on */
+    /* one stdin cannot be read twice (nor as two formats) */
+    if (o->sizes && o->trace && strcmp(o->sizes, "-") == 0 &&
+        strcmp(o->trace, "-") == 0) {
+        cli_usage_error("recommend", "--sizes - and --trace - cannot both "
+                                     "read stdin: give one of them as a file");
+        return PT_EUSAGE;
+    }
+    if (o->profile && strcmp(o->device, "ssd") != 0) {
+        cli_usage_error("recommend", "--device and --profile are exclusive");
+        return PT_EUSAGE;
+    }
+    if (o->model_opt && !o->clients) {
+        cli_usage_error("recommend", "--think-ms, --calibration, --appserver "
+                                     "and --fscache-share need --clients N");
+        return PT_EUSAGE;
+    }
+    if (o->clients && !o->trace) {
+        cli_usage_error("recommend", "--clients needs --trace FILE (the "
+                                     "prediction simulates it)");
+        return PT_EUSAGE;
+    }
+    o->model.engine = o->engine;
+    o->model.device = o->profile ? o->profile : o->device;
+    return 0;
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -433,18 +707,20 @@ int cmd_recommend(int argc, char **argv)
     struct rec_sizes sizes = {0};
     struct rec_size_stats st;
     struct rec_monitor mon = {0};
+    struct rec_state state = {0};
+    double compress_ratio = 0;
     struct rec_trace_evidence tev = {0};
     struct rec_access acc;
     struct rec_inputs in = {0};
     struct rec_result *r = NULL;
+    struct rec_pred pred = {0};
     struct pt_afile af = {0};
     json_t *inputs = NULL, *doc = NULL;
     char epath[4096], dpath[4096];
     int sizes_json = 0, have_stats = 0, rc, code;
 
-    code = parse_opts(&p, &c, &o, argc, argv);
-    if (code >= 0)
-        return code;
+    if ((rc = parse_opts(&p, &c, &o, argc, argv)) != 0)
+        return cli_parse_exit(rc);
     err_clear(&err);
     /* refuse an existing output before doing any work */
     if ((rc = pt_output_check(c.output, c.force, &err)) < 0)
@@ -453,8 +729,9 @@ int cmd_recommend(int argc, char **argv)
                             &err)) < 0)
         goto fail;
     if (o.sizes) {
-        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, &err)) < 0 ||
-            (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
+        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, engine.name, &state,
+                             &compress_ratio, &err)) < 0 ||
+            (rc = rec_sizes_stats(&sizes, &st, &err)) < 0)
             goto fail;
         have_stats = 1;
     }
@@ -462,7 +739,9 @@ int cmd_recommend(int argc, char **argv)
         json_t *m = NULL;
         if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
             goto fail;
-        rc = rec_monitor_from_json(&mon, m, o.monitor, &err);
+        rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
+        if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
+            rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
         json_decref(m);
         if (rc < 0)
             goto fail;
@@ -471,6 +750,19 @@ int cmd_recommend(int argc, char **argv)
                      "%s: monitor data is from engine '%s'; its counters are "
                      "not used for a %s recommendation",
                      o.monitor, mon.engine, engine.name);
+    }
+    if (o.current) {
+        json_t *cd = NULL;
+        if ((rc = pt_json_load(o.current, &cd, &err)) < 0)
+            goto fail;
+        rc = rec_state_merge_json(
+            &state,
+            json_object_get(cd, "current") ? json_object_get(cd, "current")
+                                           : cd,
+            engine.name, REC_SOURCE_SERVER, o.current, &err);
+        json_decref(cd);
+        if (rc < 0)
+            goto fail;
     }
     if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
         goto fail;
@@ -492,6 +784,7 @@ int cmd_recommend(int argc, char **argv)
     in.engine = &engine;
     in.device = &device;
     in.sizes = sizes.values;
+    in.size_counts = sizes.counts;
     in.n_sizes = sizes.n;
     in.sizes_from_histogram = sizes.from_histogram;
     in.memory_bytes = o.memory;
@@ -499,6 +792,8 @@ int cmd_recommend(int argc, char **argv)
     in.inline_target = o.target;
     in.sessions = o.sessions;
     in.monitor = o.monitor ? &mon : NULL;
+    in.current = &state;
+    in.compress_ratio = compress_ratio;
     if (o.trace) {
         rec_trace_evidence_access(&tev, &acc);
         in.access = &acc;
@@ -510,6 +805,14 @@ int cmd_recommend(int argc, char **argv)
     }
     if ((rc = rec_recommend(r, &in, &err)) < 0)
         goto fail;
+    if (o.clients) {
+        if ((rc = predict_change(&o, &engine, &device, r, &mon, &pred, &err)) <
+            0)
+            goto fail;
+        if (!o.model.calibration)
+            cli_note(&c, "predictions are uncalibrated: the costs are the "
+                         "profiles' defaults (see --calibration)");
+    }
 
     if ((rc = cli_output_open(&c, &af, &err)) < 0)
         goto fail;
@@ -517,20 +820,25 @@ int cmd_recommend(int argc, char **argv)
         inputs = inputs_json(&o, epath, dpath, have_stats ? &st : NULL,
                              sizes_json, o.trace ? &tev : NULL, &mon);
         doc = rec_result_to_json(r, &engine, inputs);
+        if (doc && o.clients &&
+            json_object_set_new(doc, "predicted", pred_json(&pred)) < 0) {
+            json_decref(doc);
+            doc = NULL;
+        }
         if (!doc) {
             rc = err_set(&err, PT_EINTERNAL, "out of memory");
             goto fail_out;
         }
         rc = out_json_write(doc, af.fp, &err);
     } else {
-        rc = write_tables(r, &engine, have_stats ? &st : NULL, c.format, af.fp,
-                          &err);
+        rc = write_tables(r, &engine, have_stats ? &st : NULL,
+                          o.clients ? &pred : NULL, c.format, af.fp, &err);
     }
     if (rc < 0)
         goto fail_out;
     if ((rc = pt_afile_commit(&af, &err)) < 0)
         goto fail;
-    code = 0;
+    code = PT_EXIT_OK;
     goto out;
 fail_out:
     pt_afile_abort(&af);
@@ -540,6 +848,7 @@ out:
     json_decref(doc);
     json_decref(inputs);
     free(r);
+    sim_plan_result_release(&pred.res);
     rec_trace_evidence_release(&tev);
     rec_sizes_release(&sizes);
     return code;

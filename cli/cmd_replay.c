@@ -18,7 +18,8 @@
 #include "store/store.h"
 
 static const char *const usage[] = {
-    "pagetune replay --trace FILE [--page-size LIST] [--cache BYTES] "
+    "pagetune replay --trace FILE [--trace-format FMT] [--page-size LIST] "
+    "[--cache BYTES] "
     "[--store-dir DIR] [--keep] [--clients K] [--sync LEVEL] [-o FILE] "
     "[--format table|json|csv] [--lob-io cached|direct] [--think-ms MS] "
     "[--rounds K] [--warmup-rounds W] [--budget SECONDS]",
@@ -39,71 +40,154 @@ static const char description[] =
     "replay the trace once per page size (A B B A ...) and give requests/s\n"
     "and its 95% interval against the first page size.";
 
-enum {
-    OPT_TRACE = CLI_OPT_FIRST_CUSTOM,
-    OPT_PAGE_SIZE,
-    OPT_CACHE,
-    OPT_STORE_DIR,
-    OPT_KEEP,
-    OPT_CLIENTS,
-    OPT_SYNC,
-    OPT_ENGINE,
-    OPT_ACK_LOG,
-    OPT_MAX_STORE,
-    OPT_LOB_IO,
-    OPT_THINK_MS,
-    OPT_ROUNDS,
-    OPT_WARMUP_ROUNDS,
-    OPT_BUDGET,
-    OPT_CHECK,
+struct replay_args {
+    struct store_plan plan; /* what to replay */
+    uint64_t clients;
+    int sync;         /* index of sync_names (enum store_sync) */
+    int trace_format; /* index of cli_trace_formats */
+    int lob_io;       /* index of lob_io_names (enum store_lob_io) */
+    uint64_t think_ms;
+    uint64_t rounds;
+    int rounds_given; /* --rounds was given */
+    uint64_t warmup_rounds;
+    const char *check; /* --check STORE */
 };
 
+static const char *const sync_names[] = {"off", "normal", "full", NULL};
+/* in the order of enum store_lob_io */
+static const char *const lob_io_names[] = {"cached", "direct", NULL};
+
+#define A struct replay_args
 static const struct cli_option opts[] = {
-    {"trace", 't', required_argument, OPT_TRACE, "FILE",
-     "trace to replay, pagetune-trace(5) CSV or oracleGeneral (required)"},
-    {"page-size", 'p', required_argument, OPT_PAGE_SIZE, "LIST",
-     "page sizes to measure, one fresh store each (default: "
-     "4K,8K,16K,32K)"},
-    {"cache", 'c', required_argument, OPT_CACHE, "BYTES",
-     "page-cache budget per connection, the same bytes at every page size "
-     "(default: 2M, SQLite's own default)"},
-    {"store-dir", 'd', required_argument, OPT_STORE_DIR, "DIR",
-     "directory for the store files store-<SIZE>.db, created if missing "
-     "(default: a temporary directory)"},
-    {"keep", 'k', no_argument, OPT_KEEP, NULL,
-     "keep the store files after the run (default: remove them)"},
-    {"clients", 'j', required_argument, OPT_CLIENTS, "K",
-     "client threads, each with its own connection; sessions are dealt to "
-     "clients by key (default: 1)"},
-    {"sync", 0, required_argument, OPT_SYNC, "LEVEL",
-     "durability, PRAGMA synchronous in WAL mode: off, normal or full "
-     "(default: normal)"},
-    {"engine", 'e', required_argument, OPT_ENGINE, "NAME",
-     "engine profile whose page sizes and SMALL/MEDIUM/LARGE limits apply "
-     "(default: db2)"},
-    {"ack-log", 0, required_argument, OPT_ACK_LOG, "FILE",
-     "append a line INDEX,OP,KEY,SIZE for each set/del after it committed "
-     "(default: none)"},
-    {"max-store", 0, required_argument, OPT_MAX_STORE, "BYTES",
-     "let a store grow to at most BYTES; a write past it fails like a full "
-     "disk (default: no limit)"},
+    {.name = "trace",
+     .type = CLI_T_PATH,
+     CLI_AT(A, plan.trace_path),
+     .arg_name = "FILE",
+     .help = "trace to replay, pagetune-trace(5) CSV or oracleGeneral",
+     .def = "none, required unless --check"},
+    {.name = "trace-format",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, trace_format),
+     .choices = cli_trace_formats,
+     .help = "trace file format (binary: oracleGeneral)",
+     .def = "auto, by content"},
+    {.name = "page-size",
+     .type = CLI_T_SIZE_LIST,
+     CLI_LIST(A, plan.page_sizes, plan.n_page_sizes),
+     .max = UINT64_MAX,
+     .arg_name = "LIST",
+     .help = "page sizes to measure, one fresh store each",
+     .def = "4K,8K,16K,32K"},
+    {.name = "cache",
+     .type = CLI_T_SIZE,
+     CLI_AT(A, plan.cache_bytes),
+     .min = 1024,
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "page-cache budget per connection, the same bytes at every page "
+             "size",
+     .def = "2M, SQLite's own default"},
+    {.name = "store-dir",
+     .type = CLI_T_DIR,
+     CLI_AT(A, plan.store_dir),
+     .arg_name = "DIR",
+     .help = "directory for the store files store-<SIZE>.db, created if "
+             "missing",
+     .def = "a temporary directory"},
+    {.name = "keep",
+     .type = CLI_T_FLAG,
+     CLI_AT(A, plan.keep),
+     .help = "keep the store files after the run",
+     .def = "remove them"},
+    {.name = "clients",
+     .short_name = 'j',
+     .type = CLI_T_UINT,
+     CLI_AT(A, clients),
+     .min = 1,
+     .max = 256,
+     .arg_name = "K",
+     .help = "client threads, each with its own connection; sessions are "
+             "dealt to clients by key",
+     .def = "1"},
+    {.name = "sync",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, sync),
+     .choices = sync_names,
+     .help = "durability, PRAGMA synchronous in WAL mode",
+     .def = "normal"},
+    {.name = "engine",
+     .short_name = 'e',
+     .type = CLI_T_STRING,
+     CLI_AT(A, plan.engine_name),
+     .arg_name = "NAME",
+     .help = "engine profile whose page sizes and SMALL/MEDIUM/LARGE limits "
+             "apply",
+     .def = "db2",
+     .complete = CLI_C_ENGINE},
+    {.name = "ack-log",
+     .type = CLI_T_PATH,
+     CLI_AT(A, plan.ack_log),
+     .arg_name = "FILE",
+     .help = "append a line INDEX,OP,KEY,SIZE for each set/del after it "
+             "committed",
+     .def = "none"},
+    {.name = "max-store",
+     .type = CLI_T_SIZE,
+     CLI_AT(A, plan.max_store_bytes),
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "let a store grow to at most BYTES; a write past it fails like a "
+             "full disk",
+     .def = "no limit"},
     /* measurement and the engine's storage semantics (issue 16) */
-    {"lob-io", 0, required_argument, OPT_LOB_IO, "MODE",
-     "LOB area I/O with DB2 semantics: cached (through the OS file cache, "
-     "as an SMS table space) or direct (O_DIRECT) (default: cached)"},
-    {"think-ms", 0, required_argument, OPT_THINK_MS, "MS",
-     "each client's think time after a request, closed loop (default: 0)"},
-    {"rounds", 'r', required_argument, OPT_ROUNDS, "K",
-     "measured rounds, each replaying the trace once per page size; with "
-     "--budget the most rounds (default: 5; 100 with --budget)"},
-    {"warmup-rounds", 0, required_argument, OPT_WARMUP_ROUNDS, "W",
-     "unmeasured passes per page size before the rounds (default: 1)"},
-    {"budget", 'b', required_argument, OPT_BUDGET, "SECONDS",
-     "run rounds until every interval's half-width is below 2% or the "
-     "next round would pass SECONDS (default: none, exactly --rounds)"},
-    {"check", 0, required_argument, OPT_CHECK, "STORE",
-     "check a kept store file instead of replaying: PRAGMA integrity_check "
-     "and the LOB area's records (exit 0 or 65)"},
+    {.name = "lob-io",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, lob_io),
+     .choices = lob_io_names,
+     .help = "LOB area I/O with DB2 semantics: through the OS file cache, as "
+             "an SMS table space, or O_DIRECT",
+     .def = "cached"},
+    {.name = "think-ms",
+     .type = CLI_T_UINT,
+     CLI_AT(A, think_ms),
+     .max = 600000,
+     .arg_name = "MS",
+     .help = "each client's think time after a request, closed loop",
+     .def = "0"},
+    {.name = "rounds",
+     .type = CLI_T_UINT,
+     CLI_AT(A, rounds),
+     CLI_GIVEN(A, rounds_given),
+     .min = 1,
+     .max = STORE_MAX_ROUNDS,
+     .arg_name = "K",
+     .help = "measured rounds, each replaying the trace once per page size; "
+             "with --budget the most rounds",
+     .def = "5; 100 with --budget"},
+    {.name = "warmup-rounds",
+     .type = CLI_T_UINT,
+     CLI_AT(A, warmup_rounds),
+     .max = 100,
+     .arg_name = "W",
+     .help = "unmeasured passes per page size before the rounds",
+     .def = "1"},
+    {.name = "budget",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, plan.budget_s),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 86400,
+     .arg_name = "SECONDS",
+     .help = "run rounds until every interval's half-width is below 2% or the "
+             "next round would pass SECONDS",
+     .def = "none, exactly --rounds"},
+    {.name = "check",
+     .type = CLI_T_PATH,
+     CLI_AT(A, check),
+     .arg_name = "STORE",
+     .help = "check a kept store file instead of replaying: PRAGMA "
+             "integrity_check and the LOB area's records (exit 0 or 65)",
+     .def = "none, replay the trace"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -111,13 +195,21 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef A
 
-struct replay_args {
-    struct store_plan plan; /* what to replay */
-    uint64_t clients;
-    const char *check; /* --check STORE */
-    int rounds_given;  /* --rounds was given */
+static const char *const examples[] = {
+    "measure 4K..32K pages with a 2M page cache",
+    "pagetune replay --trace trace.csv",
+    "8K and 16K with 64M of cache, 4 clients, as JSON",
+    "pagetune replay --trace trace.csv --page-size 8K,16K --cache 64M "
+    "--clients 4 --json -o replay.json",
+    "10 rounds of 4K against 8K, LOB I/O bypassing the OS file cache",
+    "pagetune replay --trace trace.csv --page-size 4K,8K --rounds 10 "
+    "--lob-io direct",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(replay);
 
 /* ---- progress and notes ------------------------------------------------- */
 
@@ -313,166 +405,30 @@ static int write_results(const struct cli_common *c,
 
 /* ---- options ------------------------------------------------------------ */
 
-static int parse_measure_opt(int id, const char *arg, struct replay_args *a);
-
-static int parse_opt(int id, const char *arg, struct replay_args *a)
-{
-    struct store_plan *pl = &a->plan;
-    struct pt_err err;
-    int rc;
-
-    err_clear(&err);
-    switch (id) {
-    case OPT_TRACE:
-        pl->trace_path = arg;
-        return 0;
-    case OPT_PAGE_SIZE:
-        rc = pt_size_list_parse(arg, pl->page_sizes, STORE_MAX_PAGE_SIZES,
-                                "--page-size", &err);
-        if (rc < 0) {
-            cli_usage_error("replay", "%s", err.msg);
-            return PT_EUSAGE;
-        }
-        pl->n_page_sizes = (size_t)rc;
-        return 0;
-    case OPT_CACHE:
-        if (pt_size_parse(arg, &pl->cache_bytes, "--cache", &err) < 0 ||
-            pl->cache_bytes < 1024) {
-            cli_usage_error("replay", "%s",
-                            err.code ? err.msg
-                                     : "--cache: at least 1K, got less");
-            return PT_EUSAGE;
-        }
-        return 0;
-    case OPT_STORE_DIR:
-        pl->store_dir = arg;
-        return 0;
-    case OPT_KEEP:
-        pl->keep = 1;
-        return 0;
-    case OPT_CLIENTS:
-        if (pt_u64_parse(arg, &a->clients, "--clients", &err) < 0 ||
-            a->clients < 1 || a->clients > 256) {
-            cli_usage_error("replay",
-                            "--clients: '%s' is not a number of clients "
-                            "from 1 to 256",
-                            arg);
-            return PT_EUSAGE;
-        }
-        pl->n_clients = (unsigned)a->clients;
-        return 0;
-    case OPT_SYNC:
-        if ((rc = store_sync_parse(arg)) < 0) {
-            cli_usage_error("replay",
-                            "--sync: unknown level '%s' (off, normal, full)",
-                            arg);
-            return PT_EUSAGE;
-        }
-        pl->sync = (enum store_sync)rc;
-        return 0;
-    case OPT_ENGINE:
-        pl->engine_name = arg;
-        return 0;
-    case OPT_ACK_LOG:
-        pl->ack_log = arg;
-        return 0;
-    case OPT_MAX_STORE:
-        if (pt_size_parse(arg, &pl->max_store_bytes, "--max-store", &err) < 0) {
-            cli_usage_error("replay", "%s", err.msg);
-            return PT_EUSAGE;
-        }
-        return 0;
-    default:
-        return parse_measure_opt(id, arg, a);
-    }
-}
-
-/* A whole number lo..hi for option `name`, or a usage error. */
-static int parse_count(const char *arg, const char *name, uint64_t lo,
-                       uint64_t hi, uint64_t *out)
-{
-    struct pt_err err;
-
-    if (pt_u64_parse(arg, out, name, &err) < 0 || *out < lo || *out > hi) {
-        cli_usage_error("replay", "%s: '%s' is not a number from %llu to %llu",
-                        name, arg, (unsigned long long)lo,
-                        (unsigned long long)hi);
-        return PT_EUSAGE;
-    }
-    return 0;
-}
-
-/* The options of measurement and storage semantics. */
-static int parse_measure_opt(int id, const char *arg, struct replay_args *a)
-{
-    struct store_plan *pl = &a->plan;
-    uint64_t v = 0;
-    char *end = NULL;
-    int rc;
-
-    switch (id) {
-    case OPT_LOB_IO:
-        if ((rc = store_lob_io_parse(arg)) < 0) {
-            cli_usage_error(
-                "replay", "--lob-io: unknown mode '%s' (cached, direct)", arg);
-            return PT_EUSAGE;
-        }
-        pl->lob_io = (enum store_lob_io)rc;
-        return 0;
-    case OPT_THINK_MS:
-        if ((rc = parse_count(arg, "--think-ms", 0, 600000, &v)) < 0)
-            return rc;
-        pl->think_ms = (uint32_t)v;
-        return 0;
-    case OPT_ROUNDS:
-        if ((rc = parse_count(arg, "--rounds", 1, STORE_MAX_ROUNDS, &v)) < 0)
-            return rc;
-        pl->rounds = (unsigned)v;
-        a->rounds_given = 1;
-        return 0;
-    case OPT_WARMUP_ROUNDS:
-        if ((rc = parse_count(arg, "--warmup-rounds", 0, 100, &v)) < 0)
-            return rc;
-        pl->warmup_rounds = (unsigned)v;
-        return 0;
-    case OPT_BUDGET:
-        pl->budget_s = strtod(arg, &end);
-        if (end == arg || *end || !(pl->budget_s > 0) || pl->budget_s > 86400) {
-            cli_usage_error("replay",
-                            "--budget: '%s' is not a number of seconds "
-                            "above 0 and at most 86400",
-                            arg);
-            return PT_EUSAGE;
-        }
-        return 0;
-    case OPT_CHECK:
-        a->check = arg;
-        return 0;
-    default:
-        return PT_EINTERNAL;
-    }
-}
-
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct replay_args *a, struct cli_parser *p)
 {
-    const char *arg;
-    int id, rc;
+    int rc;
 
     memset(a, 0, sizeof(*a));
     store_plan_init(&a->plan);
-    a->clients = 1;
+    a->clients = a->plan.n_clients;
+    a->sync = (int)a->plan.sync;
     cli_common_init(c);
-    if (cli_parse_begin(p, "replay", opts, usage, description, argc, argv) < 0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        if ((rc = parse_opt(id, arg, a)) != 0)
-            return rc;
-    }
+    a->lob_io = (int)a->plan.lob_io;
+    a->think_ms = a->plan.think_ms;
+    a->rounds = a->plan.rounds;
+    a->warmup_rounds = a->plan.warmup_rounds;
+    if ((rc = cli_parse_all(p, &cli_spec_replay, a, c, argc, argv)) != 0)
+        return rc;
+    a->plan.n_clients = (unsigned)a->clients;
+    a->plan.sync = (enum store_sync)a->sync;
+    a->plan.trace_format = cli_trace_format(a->trace_format);
+    a->plan.lob_io = (enum store_lob_io)a->lob_io;
+    a->plan.think_ms = (uint32_t)a->think_ms;
+    a->plan.rounds = (unsigned)a->rounds;
+    a->plan.warmup_rounds = (unsigned)a->warmup_rounds;
     if (a->plan.budget_s > 0 && !a->rounds_given)
         a->plan.rounds = STORE_MAX_ROUNDS; /* the budget decides */
     if (!a->plan.trace_path && !a->check) {
@@ -527,16 +483,16 @@ int cmd_replay(int argc, char **argv)
     int ret;
 
     err_clear(&err);
-    ret = parse_args(argc, argv, &c, &a, &p);
-    if (ret == CLI_HELP_SHOWN)
-        return 0;
-    if (ret < 0)
-        return cli_exit_code(ret);
+    if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
+        return cli_parse_exit(ret);
     if (a.check) {
         if ((ret = check_store(&c, a.check, &err)) < 0)
             return cli_fail("replay", &err);
         return 0;
     }
+    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log", a.plan.ack_log,
+                                    &err)) < 0)
+        goto fail;
     if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
             0 ||
         (ret = rec_engine_from_json(&engine, prof, a.plan.engine_name, &err)) <
@@ -569,5 +525,5 @@ fail:
     json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);
-    return 0;
+    return PT_EXIT_OK;
 }

@@ -1,34 +1,69 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.c — report.html: one self-contained page (no network, no scripts)
- * that shows a DBA the evidence behind the advice: the size distribution
- * with each page size's inline limit drawn on it, the buffer-pool hit-ratio
- * curve per page size at equal memory, current vs recommended, the
- * candidates, the DDL and every assumption. Charts are inline SVG.
+ * laid out as a dashboard for a DBA. Top to bottom: the validation verdict
+ * (the page's first heading) and the one action to take with its predicted
+ * change; current vs recommended with a change column and better / worse
+ * marks; the size distribution on a log-scale size axis with each page
+ * size's inline limit; the buffer-pool hit-ratio curve per page size at
+ * equal memory with the current and recommended pool marked; drift; the
+ * reasons and candidates; the DDL; every assumption; date, version and
+ * inputs. Charts are inline SVG with a viewBox (they scale to the column);
+ * tables reflow into cards below 640 px; print styles target A4.
  *
  * It renders a report model (a JSON tree assembled by cmd_advise.c); it
- * computes nothing beyond chart geometry. Neighbours: cli/cmd_advise.c.
+ * computes nothing beyond chart geometry and display arithmetic (percent
+ * change between two shown values, pages x page size). Neighbours:
+ * cli/cmd_advise.c (the model), man/pagetune-advise.1 (REPORT).
  *
  * Model keys (all optional except title):
  *   title, subtitle, summary[] (strings), assumptions[] (strings),
  *   sizes {count, min, max, mean, p50, p90, p95, p99, histogram[{le,count}]},
- *   limits[{page_size, inline_limit}],
+ *   limits[{page_size, inline_limit, label?}],
  *   recommendation {page_size, candidates[…], reasons[…], bufferpool{…},
- *                   tablespace{…}},
- *   mrc[{page_size, points[{pages, hit_ratio}]}],
- *   comparison {columns[], rows[{label, values[]}]},
- *   files[{name, text}]
+ *                   tablespace{…}, inputs{…}},
+ *   mrc[{page_size, points[{pages, bytes?, hit_ratio}]}],
+ *   comparison {columns[], rows[{label, values[], flags[]?}]}
+ *     flags[i] ("better" | "worse" | "same" | null) marks values[i]; the
+ *     change column compares the last value with the first,
+ *   files[{name, text}],
+ *   verdict {word: "confirms" | "contradicts" | "inconclusive" |
+ *            "not validated", text}
+ *     the first heading; without it the heading says no verdict was given,
+ *   action {text, page_size, bufferpool_pages, bufferpool_bytes,
+ *           current_page_size?, current_bufferpool_pages?}
+ *     without it: recommendation.page_size and recommendation.bufferpool,
+ *     the current ones from recommendation.inputs.monitor {page_size,
+ *     bufferpool_pages} (what the monitor window saw),
+ *   predicted {req_per_s_change_pct, lo_pct, hi_pct,
+ *              response_ms_change_pct, lo, hi, calibrated}
+ *     percent changes, recommended vs current; lo_pct..hi_pct is the
+ *     throughput range and lo..hi the response-time range,
+ *   drift {items[{knob, current, recommended}]} (empty items: no drift),
+ *   meta {generated_at, pagetune_version, inputs[] (strings)}
+ *     without it: the time of writing, this binary's version and the
+ *     files named in recommendation.inputs,
+ *   pools {current_bytes, recommended_bytes}
+ *     marked on the hit-ratio chart, whose memory axis covers both;
+ *     without it: recommendation.bufferpool (pages x page_size) and
+ *     recommendation.inputs.monitor (bufferpool_pages x page_size).
  */
 #include "cli/report.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
-/* Page-size colours (colour-blind safe palette). */
+/* Page-size colours (Okabe-Ito, colour-blind safe). */
 static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73",
                                       "#cc79a7", "#d55e00", "#56b4e9"};
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
+
+/* Chart text: 13 px in the SVG user space; ~0.62 em per glyph is the width
+ * estimate used to keep tags apart (the layout test measures the truth). */
+#define CHAR_W_PX 8.0
+#define MAX_TAGS 16
 
 static void esc(FILE *fp, const char *s)
 {
@@ -61,16 +96,63 @@ static double num(const json_t *o, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+static const char *str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* Binary units: "15.6 MiB", "512 B". */
 static void fmt_bytes(double b, char *buf, size_t len)
 {
-    if (b >= 1024.0 * 1024 * 1024)
-        snprintf(buf, len, "%.1f GiB", b / (1024.0 * 1024 * 1024));
-    else if (b >= 1024.0 * 1024)
-        snprintf(buf, len, "%.1f MiB", b / (1024.0 * 1024));
-    else if (b >= 1024.0)
-        snprintf(buf, len, "%.1f KiB", b / 1024.0);
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+
+    while (fabs(b) >= 1024.0 && u < 4) {
+        b /= 1024.0;
+        u++;
+    }
+    if (u == 0 || b == floor(b))
+        snprintf(buf, len, "%.0f %s", b, unit[u]);
     else
-        snprintf(buf, len, "%.0f B", b);
+        snprintf(buf, len, "%.1f %s", b, unit[u]);
+}
+
+/* An integer with thousands separators: "63,462". */
+static void fmt_int(double d, char *buf, size_t len)
+{
+    char raw[32];
+    size_t n, i, o = 0;
+    int neg = d < 0;
+
+    snprintf(raw, sizeof(raw), "%.0f", fabs(d));
+    n = strlen(raw);
+    if (neg && o + 1 < len)
+        buf[o++] = '-';
+    for (i = 0; i < n && o + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = raw[i];
+    }
+    buf[o] = '\0';
+}
+
+/* A page size as DBAs write it: "16K". */
+static void fmt_page(double ps, char *buf, size_t len)
+{
+    if (ps >= 1024 && fmod(ps, 1024) == 0)
+        snprintf(buf, len, "%.0fK", ps / 1024);
+    else
+        snprintf(buf, len, "%.0f B", ps);
+}
+
+/* A signed percentage with a true minus sign (HTML): "+12.3 %". */
+static void fmt_pct(double p, char *buf, size_t len)
+{
+    const char *sign = p > 0 ? "+" : p < 0 ? "&minus;" : "";
+    double a = fabs(p);
+
+    snprintf(buf, len, a >= 10 ? "%s%.0f&#8201;%%" : "%s%.1f&#8201;%%", sign,
+             a);
 }
 
 /* A JSON scalar as text for a table cell. */
@@ -80,12 +162,10 @@ static void cell(FILE *fp, const json_t *v)
 
     if (json_is_string(v))
         esc(fp, json_string_value(v));
-    else if (json_is_integer(v))
-        fprintf(fp, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v)) {
-        double d = json_real_value(v);
-        if (fabs(d) >= 1000 || d == (double)(long long)d)
-            snprintf(buf, sizeof(buf), "%.0f", d);
+    else if (json_is_number(v)) {
+        double d = json_number_value(v);
+        if (d == floor(d) || fabs(d) >= 1000)
+            fmt_int(d, buf, sizeof(buf));
         else
             snprintf(buf, sizeof(buf), "%.4g", d);
         fputs(buf, fp);
@@ -95,38 +175,190 @@ static void cell(FILE *fp, const json_t *v)
         fputs("&ndash;", fp);
 }
 
+/* A step of 1, 2 or 5 x 10^k giving about n intervals over range. */
+static double nice_step(double range, int n)
+{
+    double raw = range / n, mag, f;
+
+    if (!(raw > 0))
+        return 1;
+    mag = pow(10, floor(log10(raw)));
+    f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/*
+ * Tags (short labels over vertical marker lines) placed so they never
+ * overlap: sorted by x, each goes to the first row whose last tag ends
+ * left of it, centred on its line but kept inside [xmin, xmax]. Sets
+ * left[i] and row[i]; returns the number of rows used.
+ */
+static int tags_place(const double *x, const double *w, size_t n, double xmin,
+                      double xmax, double *left, int *row)
+{
+    size_t order[MAX_TAGS], i, j;
+    double row_end[MAX_TAGS];
+    int rows = 0;
+
+    for (i = 0; i < n; i++)
+        order[i] = i;
+    for (i = 1; i < n; i++) /* insertion sort by x */
+        for (j = i; j > 0 && x[order[j]] < x[order[j - 1]]; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (i = 0; i < n; i++) {
+        size_t k = order[i];
+        double l = x[k] - w[k] / 2;
+        int r;
+        if (l + w[k] > xmax)
+            l = xmax - w[k];
+        if (l < xmin)
+            l = xmin;
+        for (r = 0; r < rows && row_end[r] + 6 > l; r++)
+            ;
+        if (r == rows)
+            rows++;
+        row_end[r] = l + w[k];
+        left[k] = l;
+        row[k] = r;
+    }
+    return rows;
+}
+
+static void svg_line(FILE *fp, double x1, double y1, double x2, double y2,
+                     const char *attrs)
+{
+    fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n",
+            x1, y1, x2, y2, attrs);
+}
+
+static void svg_text(FILE *fp, double x, double y, const char *anchor,
+                     const char *cls, const char *text)
+{
+    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s%s>", x, y,
+            anchor, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+    esc(fp, text);
+    fputs("</text>\n", fp);
+}
+
+/* Axis titles: x centred under the plot, y rotated along the left edge. */
+static void svg_axis_titles(FILE *fp, double W, double H, double L, double R,
+                            double T, double B, const char *xt, const char *yt)
+{
+    svg_text(fp, L + (W - L - R) / 2, H - 8, "middle", "axis", xt);
+    fprintf(fp,
+            "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" class=\"axis\" "
+            "transform=\"rotate(-90 14 %.1f)\">",
+            T + (H - T - B) / 2, T + (H - T - B) / 2);
+    esc(fp, yt);
+    fputs("</text>\n", fp);
+}
+
 static void head(FILE *fp, const json_t *model)
 {
-    const char *title = json_string_value(json_object_get(model, "title"));
+    const char *title = str(model, "title");
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-          "<meta name=\"viewport\" content=\"width=device-width\">"
-          "<title>",
+          "<meta name=\"viewport\" content=\"width=device-width, "
+          "initial-scale=1\">\n<title>",
           fp);
     esc(fp, title ? title : "pagetune report");
+    /* Layout: CSS grid (auto-fit columns) and a 640 px breakpoint below
+     * which tables become one card per row; @page / @media print for A4
+     * (CSS Paged Media Module Level 3, "size" and "margin" of @page; CSS
+     * Color Adjustment Level 1, print-color-adjust keeps the tiles' and
+     * marks' backgrounds in print). */
     fputs("</title>\n<style>\n"
-          "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;"
-          "max-width:1000px;color:#222;padding:0 1em}\n"
-          "h1{font-size:1.6em}h2{font-size:1.2em;border-bottom:1px solid "
-          "#ccc;padding-bottom:.2em;margin-top:2em}\n"
-          "table{border-collapse:collapse;margin:.5em 0}"
-          "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}"
-          "th{background:#f3f3f3}td.l,th.l{text-align:left}\n"
-          "tr.rec td{background:#eef7ee;font-weight:bold}\n"
-          "pre{background:#f7f7f7;border:1px solid #ddd;padding:.8em;"
-          "overflow:auto;font-size:12px}\n"
-          ".summary{background:#eef4fb;border-left:4px solid #0072b2;"
-          "padding:.6em 1em}\nsvg{background:#fff;border:1px solid #ddd}\n"
-          "svg text{font:11px sans-serif}\n"
-          "</style></head><body>\n<h1>",
+          ":root{--fg:#1d2430;--mut:#566070;--line:#d5dae1;--bg2:#f4f6f9;"
+          "--good:#1a7f37;--bad:#b42318;--warn:#8a5a00}\n"
+          "*{box-sizing:border-box}\n"
+          "body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;"
+          "color:var(--fg);margin:0 auto;max-width:1200px;padding:1rem}\n"
+          "p,li,h1,h2,figcaption{overflow-wrap:anywhere}\n"
+          ".kicker{color:var(--mut);margin:0;font-size:.9em}\n"
+          "h1{font-size:1.45em;line-height:1.3;margin:.3em 0 .5em}\n"
+          ".badge{display:inline-block;padding:0 .45em;border:2px solid;"
+          "border-radius:.3em;margin-right:.35em;white-space:nowrap}\n"
+          ".v-confirms .badge{color:var(--good)}"
+          ".v-contradicts .badge{color:var(--bad)}"
+          ".v-inconclusive .badge{color:var(--warn)}"
+          ".v-not-validated .badge,.v-none .badge{color:var(--mut)}\n"
+          "h2{font-size:1.2em;border-bottom:1px solid var(--line);"
+          "padding-bottom:.2em;margin:1.8em 0 .6em}\n"
+          ".action{border-left:5px solid #0072b2;background:#eef4fb;"
+          "padding:.6em 1em;font-size:1.1em;margin:.5em 0}\n"
+          ".tiles{display:grid;grid-template-columns:repeat(auto-fit,"
+          "minmax(min(100%,160px),1fr));gap:.7em;margin:.8em 0}\n"
+          ".tile{border:1px solid var(--line);border-radius:.5em;"
+          "padding:.6em .9em;background:var(--bg2);min-width:0;"
+          "overflow-wrap:anywhere}\n"
+          ".tile .k{color:var(--mut);font-size:.85em}"
+          ".tile .v{font-size:1.4em;font-weight:600;line-height:1.3}"
+          ".tile .s{font-size:.85em;color:var(--mut)}\n"
+          ".brief{margin:.5em 0;padding-left:1.2em}\n"
+          ".charts{display:grid;grid-template-columns:repeat(auto-fit,"
+          "minmax(min(100%,460px),1fr));gap:1.5em}\n"
+          "figure{margin:0;min-width:0}figcaption{font-size:.9em;"
+          "color:var(--mut)}\n"
+          "svg.chart{display:block;width:100%;height:auto;background:#fff}\n"
+          "svg text{font-family:system-ui,sans-serif;font-size:13px;"
+          "fill:#333}svg text.axis{font-weight:600}\n"
+          ".legend{list-style:none;padding:0;margin:.4em 0;display:flex;"
+          "flex-wrap:wrap;gap:.2em 1.2em;font-size:.9em}\n"
+          ".sw{display:inline-block;width:1.8em;height:0;border-top:3px solid;"
+          "vertical-align:middle;margin-right:.4em}.sw.dash{border-top-style:"
+          "dashed}.sw.dot{border-top-style:dotted}\n"
+          ".scroll{overflow-x:auto;max-width:100%}\n"
+          "table{border-collapse:collapse;margin:.5em 0;"
+          "font-variant-numeric:tabular-nums}\n"
+          "td,th{border:1px solid var(--line);padding:.3em .6em;"
+          "text-align:right;vertical-align:top}td{white-space:nowrap}\n"
+          "th{background:var(--bg2);font-weight:600}"
+          "td.l,th.l{text-align:left;white-space:normal}\n"
+          "tr.rec td{background:#eef7ee;font-weight:600}\n"
+          ".mk{white-space:nowrap;font-weight:600;margin-left:.3em}"
+          ".mk.better{color:var(--good)}.mk.worse{color:var(--bad)}"
+          ".mk.same{color:var(--mut)}td .mk.own{display:block;margin:0}\n"
+          "pre{background:var(--bg2);border:1px solid var(--line);"
+          "padding:.8em;font-size:12px;white-space:pre-wrap;"
+          "overflow-wrap:anywhere}\n"
+          ".stats{display:grid;grid-template-columns:repeat(auto-fit,"
+          "minmax(7.5em,1fr));gap:.4em;margin:.6em 0}\n"
+          ".stats div{border:1px solid var(--line);border-radius:.4em;"
+          "padding:.25em .6em}.stats dt{color:var(--mut);font-size:.85em}"
+          ".stats dd{margin:0;font-weight:600;"
+          "font-variant-numeric:tabular-nums}\n"
+          "footer{margin-top:2em;border-top:1px solid var(--line);"
+          "color:var(--mut);font-size:.9em}\n"
+          "@media (max-width:640px){\n"
+          "table.reflow,table.reflow tbody,table.reflow tr{display:block}\n"
+          "table.reflow thead{display:none}\n"
+          "table.reflow tr{border:1px solid var(--line);border-radius:.4em;"
+          "margin:.6em 0}\n"
+          "table.reflow td{display:flex;justify-content:space-between;"
+          "gap:1em;border:0;border-top:1px solid var(--line);"
+          "white-space:normal}\n"
+          "table.reflow td:first-child{border-top:0}\n"
+          "table.reflow td::before{content:attr(data-label);"
+          "color:var(--mut);font-weight:400;text-align:left}\n"
+          "table.reflow td.l{display:block;background:var(--bg2);"
+          "font-weight:600}table.reflow td.l::before{content:none}\n"
+          "}\n"
+          "@page{size:A4;margin:12mm}\n"
+          "@media print{\n"
+          "body{font-size:10pt;max-width:none;padding:0}\n"
+          "h2{break-after:avoid}figure,table,tr,.tiles,.tile{"
+          "break-inside:avoid}\n"
+          "svg.chart{max-width:125mm;margin:0 auto}\n"
+          ".scroll{overflow:visible}\n"
+          "pre{font-size:8pt}\n"
+          "table{font-size:8pt}td,th{padding:.2em .4em}\n"
+          "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+          "}\n"
+          "</style></head><body>\n",
           fp);
-    esc(fp, title ? title : "pagetune report");
-    fputs("</h1>\n", fp);
-    if (json_is_string(json_object_get(model, "subtitle"))) {
-        fputs("<p>", fp);
-        esc(fp, json_string_value(json_object_get(model, "subtitle")));
-        fputs("</p>\n", fp);
-    }
 }
 
 static void string_list(FILE *fp, const json_t *arr, const char *cls)
@@ -144,305 +376,882 @@ static void string_list(FILE *fp, const json_t *arr, const char *cls)
     fputs("</ul>\n", fp);
 }
 
-/* Histogram bars (log2 buckets as given) and inline-limit lines. */
-static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits)
-{
-    const json_t *hist = json_object_get(sizes, "histogram");
-    const double W = 900, H = 300, L = 60, R = 20, T = 20, B = 50;
-    double xmax = 0, ymax = 0, prev = 0;
-    size_t i, n = json_array_size(hist);
-    json_t *b;
+/* ---- the top: verdict, action, predicted change ------------------------ */
 
-    if (n == 0)
-        return;
-    json_array_foreach(hist, i, b)
-    {
-        if (num(b, "le") > xmax)
-            xmax = num(b, "le");
-        if (num(b, "count") > ymax)
-            ymax = num(b, "count");
-    }
-    json_array_foreach(limits, i, b) if (num(b, "inline_limit") > xmax) xmax =
-        num(b, "inline_limit") * 1.05;
-    if (xmax <= 0 || ymax <= 0)
-        return;
-    fprintf(fp,
-            "<svg id=\"chart-sizes\" role=\"img\" width=\"%.0f\" "
-            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n"
-            "<title>object size distribution with inline limits</title>\n",
-            W, H, W, H);
-    fprintf(fp,
-            "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-            "stroke=\"#444\"/>\n",
-            L, H - B, W - R, H - B);
-    fprintf(fp,
-            "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-            "stroke=\"#444\"/>\n",
-            L, T, L, H - B);
-    json_array_foreach(hist, i, b)
-    {
-        double le = num(b, "le"), c = num(b, "count");
-        double x0 = L + (prev / xmax) * (W - L - R);
-        double x1 = L + (le / xmax) * (W - L - R);
-        double h = (c / ymax) * (H - T - B);
-        if (x1 - x0 < 1)
-            x1 = x0 + 1;
-        fprintf(fp,
-                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                "height=\"%.1f\" fill=\"#9ab\"><title>&le; %.0f bytes: %.0f "
-                "objects</title></rect>\n",
-                x0, H - B - h, x1 - x0 - 0.5 > 0.5 ? x1 - x0 - 0.5 : 0.5, h, le,
-                c);
-        prev = le;
-    }
-    json_array_foreach(limits, i, b)
-    {
-        double lim = num(b, "inline_limit");
-        double x = L + (lim / xmax) * (W - L - R);
-        const char *col = palette[i % N_PALETTE];
-        const char *label = json_string_value(json_object_get(b, "label"));
-        fprintf(fp,
-                "<line class=\"limit\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
-                "y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\" "
-                "stroke-dasharray=\"6 3\"/>\n"
-                "<text x=\"%.1f\" y=\"%.0f\" fill=\"%s\">%.0fK page",
-                x, T, x, H - B, col, x + 3, T + 12 + 13.0 * (double)i, col,
-                num(b, "page_size") / 1024);
-        if (label) {
-            fputs(", ", fp);
-            esc(fp, label); /* e.g. the recommended toast_tuple_target */
-        }
-        fprintf(fp, ": inline &le; %.0f B</text>\n", lim);
-    }
-    for (int k = 0; k <= 4; k++) {
-        double v = xmax * k / 4;
-        fprintf(fp,
-                "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%.0f"
-                "</text>\n",
-                L + (W - L - R) * k / 4, H - B + 16, v);
-    }
-    fprintf(fp,
-            "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">object size "
-            "(bytes)</text>\n<text x=\"12\" y=\"%.0f\" "
-            "transform=\"rotate(-90 12 %.0f)\" text-anchor=\"middle\">"
-            "objects</text>\n</svg>\n",
-            (W + L) / 2, H - 10, (H - B + T) / 2, (H - B + T) / 2);
+static const struct verdict_style {
+    const char *word;   /* model word */
+    const char *cls;    /* CSS class (colour) */
+    const char *symbol; /* the mark that does not rely on colour */
+} verdicts[] = {
+    {"confirms", "v-confirms", "&#10003;"},
+    {"contradicts", "v-contradicts", "&#10007;"},
+    {"inconclusive", "v-inconclusive", "?"},
+    {"not validated", "v-not-validated", "&ndash;"},
+};
+
+static void top_verdict(FILE *fp, const json_t *model)
+{
+    const json_t *v = json_object_get(model, "verdict");
+    const char *word = str(v, "word"), *text = str(v, "text");
+    const struct verdict_style *st = NULL;
+
+    for (size_t i = 0; word && i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+        if (strcmp(word, verdicts[i].word) == 0)
+            st = &verdicts[i];
+    fprintf(fp, "<h1 id=\"verdict\" class=\"%s\" data-verdict=\"",
+            st ? st->cls : "v-none");
+    esc(fp, st ? st->word : "none");
+    fprintf(fp, "\"><span class=\"badge\">%s ", st ? st->symbol : "&ndash;");
+    esc(fp, st ? st->word : "no verdict");
+    fputs("</span> ", fp);
+    if (text)
+        esc(fp, text);
+    else if (!st)
+        fputs("the validation recorded none; compare current and "
+              "recommended below",
+              fp);
+    fputs("</h1>\n", fp);
 }
 
-/* Hit ratio against buffer-pool bytes, one polyline per page size. */
-static void chart_mrc(FILE *fp, const json_t *mrc)
+/* What the monitor window saw: the database's current page size and pool
+ * (recommendation.inputs.monitor), the fallback for action and pools. */
+static const json_t *monitored(const json_t *model)
 {
-    const double W = 900, H = 320, L = 60, R = 160, T = 20, B = 50;
-    double xmax = 0;
-    size_t i, j;
-    json_t *curve, *pt;
-
-    json_array_foreach(mrc, i, curve)
-    {
-        double ps = num(curve, "page_size");
-        json_array_foreach(json_object_get(curve, "points"), j, pt)
-        {
-            double x = num(pt, "pages") * ps;
-            if (x > xmax)
-                xmax = x;
-        }
-    }
-    if (xmax <= 0)
-        return;
-    fprintf(fp,
-            "<svg id=\"chart-mrc\" role=\"img\" width=\"%.0f\" "
-            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n"
-            "<title>buffer-pool hit ratio by pool size and page "
-            "size</title>\n",
-            W, H, W, H);
-    fprintf(fp,
-            "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-            "stroke=\"#444\"/><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" "
-            "y2=\"%.0f\" stroke=\"#444\"/>\n",
-            L, H - B, W - R, H - B, L, T, L, H - B);
-    for (int k = 0; k <= 4; k++) {
-        char b[32];
-        fmt_bytes(xmax * k / 4, b, sizeof(b));
-        fprintf(fp,
-                "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s"
-                "</text>\n<text x=\"%.0f\" y=\"%.0f\" "
-                "text-anchor=\"end\">%d%%</text>\n",
-                L + (W - L - R) * k / 4, H - B + 16, b, L - 4,
-                H - B - (H - T - B) * k / 4 + 4, k * 25);
-    }
-    json_array_foreach(mrc, i, curve)
-    {
-        double ps = num(curve, "page_size");
-        const char *col = palette[i % N_PALETTE];
-        fprintf(fp,
-                "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" "
-                "stroke-width=\"2\" points=\"",
-                col);
-        json_array_foreach(json_object_get(curve, "points"), j, pt)
-        {
-            double x = L + (num(pt, "pages") * ps / xmax) * (W - L - R);
-            double hr = num(pt, "hit_ratio");
-            double y;
-            if (!isfinite(hr))
-                continue;
-            if (hr > 1.0) /* percent */
-                hr /= 100.0;
-            y = H - B - hr * (H - T - B);
-            fprintf(fp, "%.1f,%.1f ", x, y);
-        }
-        fprintf(fp,
-                "\"/>\n<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">%.0fK "
-                "pages</text>\n",
-                W - R + 10, T + 14 + 16.0 * (double)i, col, ps / 1024);
-    }
-    fprintf(fp,
-            "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">buffer-pool "
-            "memory (equal bytes across page sizes)</text>\n"
-            "<text x=\"12\" y=\"%.0f\" transform=\"rotate(-90 12 %.0f)\" "
-            "text-anchor=\"middle\">hit ratio</text>\n</svg>\n",
-            (W - R + L) / 2, H - 10, (H - B + T) / 2, (H - B + T) / 2);
+    return json_object_get(
+        json_object_get(json_object_get(model, "recommendation"), "inputs"),
+        "monitor");
 }
 
-static void table_candidates(FILE *fp, const json_t *rec)
+static void tile(FILE *fp, const char *key, const char *value, const char *sub)
 {
-    const json_t *cands = json_object_get(rec, "candidates");
-    double chosen = num(rec, "page_size");
-    const char *keys[16];
-    size_t nk = 0, i;
-    const char *k;
-    json_t *v, *c;
+    fputs("<div class=\"tile\"><div class=\"k\">", fp);
+    esc(fp, key);
+    fprintf(fp, "</div><div class=\"v\">%s</div>", value);
+    if (sub)
+        fprintf(fp, "<div class=\"s\">%s</div>", sub);
+    fputs("</div>\n", fp);
+}
 
-    if (json_array_size(cands) == 0)
+/* "+12 % (range +5.0 % to +19 %)" pieces of the predicted tiles. */
+static void tile_change(FILE *fp, const char *key, double pct, double lo,
+                        double hi, const char *better_when)
+{
+    char v[64], a[48], b[48], sub[192];
+
+    if (!isfinite(pct))
         return;
-    /* columns: the scalar keys of the first candidate, in its order */
-    json_object_foreach(json_array_get(cands, 0), k, v)
-    {
-        if (nk < 16 &&
-            (json_is_number(v) || json_is_string(v) || json_is_boolean(v)))
-            keys[nk++] = k;
-    }
-    fputs("<table id=\"candidates\"><tr>", fp);
-    for (i = 0; i < nk; i++) {
-        fputs("<th>", fp);
-        esc(fp, keys[i]);
-        fputs("</th>", fp);
-    }
-    fputs("</tr>\n", fp);
-    json_array_foreach(cands, i, c)
-    {
-        fprintf(fp, "<tr%s>",
-                num(c, "page_size") == chosen ? " class=\"rec\"" : "");
-        for (size_t j = 0; j < nk; j++) {
-            fputs("<td>", fp);
-            cell(fp, json_object_get(c, keys[j]));
-            fputs("</td>", fp);
+    fmt_pct(pct, a, sizeof(a));
+    snprintf(v, sizeof(v), "%s %s",
+             pct > 0   ? "&#9650;"
+             : pct < 0 ? "&#9660;"
+                       : "",
+             a);
+    if (isfinite(lo) && isfinite(hi)) {
+        fmt_pct(lo, a, sizeof(a));
+        fmt_pct(hi, b, sizeof(b));
+        snprintf(sub, sizeof(sub), "range %s to %s; %s is better", a, b,
+                 better_when);
+    } else
+        snprintf(sub, sizeof(sub), "%s is better", better_when);
+    tile(fp, key, v, sub);
+}
+
+static void top_action(FILE *fp, const json_t *model)
+{
+    const json_t *act = json_object_get(model, "action");
+    const json_t *rec = json_object_get(model, "recommendation");
+    const json_t *bp = json_object_get(rec, "bufferpool");
+    const json_t *pr = json_object_get(model, "predicted");
+    double ps = num(act, "page_size"), pages = num(act, "bufferpool_pages");
+    double bytes = num(act, "bufferpool_bytes");
+    const json_t *mon = monitored(model);
+    const json_t *knob = json_object_get(rec, "inline_knob");
+    double cur_ps = num(act, "current_page_size");
+    double cur_pages = num(act, "current_bufferpool_pages");
+    char v[96], s[160], a[48], b[48];
+
+    if (!json_is_true(json_object_get(knob, "pays")) || !str(knob, "name"))
+        knob = NULL; /* only a knob the recommendation sets */
+    if (!isfinite(cur_ps) && num(mon, "page_size") > 0)
+        cur_ps = num(mon, "page_size");
+    if (!isfinite(cur_pages) && num(mon, "bufferpool_pages") > 0)
+        cur_pages = num(mon, "bufferpool_pages");
+    if (!isfinite(ps))
+        ps = num(rec, "page_size");
+    if (!isfinite(pages))
+        pages = num(bp, "pages");
+    if (!isfinite(bytes) && isfinite(pages) && isfinite(ps))
+        bytes = pages *
+                (isfinite(num(bp, "page_size")) ? num(bp, "page_size") : ps);
+    fputs("<p class=\"action\"><strong>Action:</strong> ", fp);
+    if (str(act, "text"))
+        esc(fp, str(act, "text"));
+    else if (isfinite(ps)) {
+        fmt_page(ps, a, sizeof(a));
+        fprintf(fp, "%s %s pages", cur_ps == ps ? "keep" : "use", a);
+        if (knob) {
+            fputs(", set ", fp);
+            esc(fp, str(knob, "name"));
+            fprintf(fp, " to %.0f", num(knob, "value")); /* as typed */
         }
-        fputs("</tr>\n", fp);
+        if (isfinite(pages)) {
+            fmt_int(pages, b, sizeof(b));
+            fprintf(fp, " and a buffer pool of %s pages", b);
+            if (str(bp, "name")) {
+                fputs(" (", fp);
+                esc(fp, str(bp, "name"));
+                fputs(")", fp);
+            }
+        }
+        fputs("; review create.sql below before running it", fp);
+    } else
+        fputs("none recommended", fp);
+    fputs("</p>\n<div class=\"tiles\">\n", fp);
+    if (isfinite(ps)) {
+        fmt_page(ps, v, sizeof(v));
+        s[0] = '\0';
+        if (isfinite(cur_ps)) {
+            fmt_page(cur_ps, a, sizeof(a));
+            snprintf(s, sizeof(s),
+                     cur_ps == ps ? "unchanged (%s now)" : "%s now", a);
+        }
+        tile(fp, "Page size", v, s[0] ? s : NULL);
     }
-    fputs("</table>\n", fp);
+    if (knob) {
+        snprintf(v, sizeof(v), "%.0f", num(knob, "value"));
+        s[0] = '\0';
+        if (isfinite(num(knob, "default")))
+            snprintf(s, sizeof(s), "default %.0f", num(knob, "default"));
+        fputs("<div class=\"tile\"><div class=\"k\">", fp);
+        esc(fp, str(knob, "name"));
+        fprintf(fp, "</div><div class=\"v\">%s</div>", v);
+        if (s[0])
+            fprintf(fp, "<div class=\"s\">%s</div>", s);
+        fputs("</div>\n", fp);
+    }
+    if (isfinite(pages)) {
+        fmt_int(pages, a, sizeof(a));
+        snprintf(v, sizeof(v), "%s pages", a);
+        s[0] = '\0';
+        if (isfinite(bytes))
+            fmt_bytes(bytes, s, sizeof(s));
+        if (isfinite(cur_pages)) {
+            fmt_int(cur_pages, a, sizeof(a));
+            snprintf(s + strlen(s), sizeof(s) - strlen(s),
+                     "%scurrently %s pages", s[0] ? "; " : "", a);
+        }
+        tile(fp, "Buffer pool", v, s[0] ? s : NULL);
+    }
+    if (json_is_object(pr)) {
+        tile_change(fp, "Predicted requests per second",
+                    num(pr, "req_per_s_change_pct"), num(pr, "lo_pct"),
+                    num(pr, "hi_pct"), "higher");
+        tile_change(fp, "Predicted response time",
+                    num(pr, "response_ms_change_pct"), num(pr, "lo"),
+                    num(pr, "hi"), "lower");
+        if (json_is_boolean(json_object_get(pr, "calibrated")))
+            tile(fp, "Prediction",
+                 json_is_true(json_object_get(pr, "calibrated"))
+                     ? "&#10003; calibrated"
+                     : "&ndash; not calibrated",
+                 json_is_true(json_object_get(pr, "calibrated"))
+                     ? "model fitted to measurements of this system"
+                     : "model defaults; treat the range as a guess");
+    }
+    fputs("</div>\n", fp);
+}
+
+/* ---- current vs recommended -------------------------------------------- */
+
+static void mark(FILE *fp, const char *flag)
+{
+    if (!flag)
+        return;
+    if (strcmp(flag, "better") == 0)
+        fputs("<span class=\"mk better\">&#10003; better</span>", fp);
+    else if (strcmp(flag, "worse") == 0)
+        fputs("<span class=\"mk worse\">&#10007; worse</span>", fp);
+    else if (strcmp(flag, "same") == 0)
+        fputs("<span class=\"mk same\">= same</span>", fp);
 }
 
 static void table_comparison(FILE *fp, const json_t *cmp)
 {
-    size_t i, j;
+    const json_t *cols = json_object_get(cmp, "columns");
+    size_t i, j, n = json_array_size(cols);
     json_t *v, *row;
 
-    fputs("<table id=\"comparison\"><tr><th class=\"l\"></th>", fp);
-    json_array_foreach(json_object_get(cmp, "columns"), i, v)
+    fputs("<div class=\"scroll\"><table id=\"comparison\" class=\"reflow\">"
+          "<thead><tr><th class=\"l\">Measure</th>",
+          fp);
+    json_array_foreach(cols, i, v)
     {
         fputs("<th>", fp);
         esc(fp, json_string_value(v));
         fputs("</th>", fp);
     }
-    fputs("</tr>\n", fp);
+    fputs("<th>Change</th></tr></thead>\n<tbody>\n", fp);
     json_array_foreach(json_object_get(cmp, "rows"), i, row)
     {
+        const json_t *vals = json_object_get(row, "values");
+        const json_t *flags = json_object_get(row, "flags");
+        double x = json_number_value(json_array_get(vals, 0));
+        double y = json_number_value(json_array_get(vals, n ? n - 1 : 0));
+        char buf[64];
+
         fputs("<tr><td class=\"l\">", fp);
-        esc(fp, json_string_value(json_object_get(row, "label")));
+        esc(fp, str(row, "label"));
         fputs("</td>", fp);
-        json_array_foreach(json_object_get(row, "values"), j, v)
+        for (j = 0; j < n; j++) {
+            fputs("<td data-label=\"", fp);
+            esc(fp, json_string_value(json_array_get(cols, j)));
+            fputs("\">", fp);
+            fputs("<span>", fp); /* value and mark stay together */
+            cell(fp, json_array_get(vals, j));
+            mark(fp, json_string_value(json_array_get(flags, j)));
+            fputs("</span></td>", fp);
+        }
+        fputs("<td data-label=\"Change\">", fp);
+        if (n < 2 || !json_is_number(json_array_get(vals, 0)) ||
+            !json_is_number(json_array_get(vals, n - 1)))
+            fputs("&ndash;", fp);
+        else if (x == y)
+            fputs("none", fp);
+        else if (x != 0) {
+            fmt_pct((y / x - 1) * 100, buf, sizeof(buf));
+            fprintf(fp, "%s %s", y > x ? "&#9650;" : "&#9660;", buf);
+        } else {
+            fputs(y > x ? "&#9650; +" : "&#9660; &minus;", fp);
+            cell(fp, json_array_get(vals, n - 1));
+        }
+        fputs("</td></tr>\n", fp);
+    }
+    fputs("</tbody></table></div>\n", fp);
+    fputs("<p class=\"note\">Change: the last column against the first "
+          "(&#9650; up, &#9660; down). &#10003; better and &#10007; worse "
+          "mark what the advice improves or costs.</p>\n",
+          fp);
+}
+
+/* ---- size distribution -------------------------------------------------- */
+
+static void fmt_size_tick(double b, char *buf, size_t len)
+{
+    if (b < 1024)
+        snprintf(buf, len, "%.0f B", b);
+    else if (b < 1024.0 * 1024)
+        snprintf(buf, len, "%.0f KiB", b / 1024);
+    else
+        snprintf(buf, len, "%.0f MiB", b / (1024.0 * 1024));
+}
+
+/*
+ * Histogram bars on a log2 size axis (the buckets double, so each is one
+ * equal-width step; the first is drawn from half its upper edge), a count
+ * axis with a scale, and one dashed line per inline limit. The lines carry
+ * short tags placed by tags_place(); the full text is in the HTML legend.
+ */
+static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
+                        double rec_ps)
+{
+    const json_t *hist = json_object_get(sizes, "histogram");
+    const double W = 480, L = 64, R = 14, B = 46;
+    double H, T, lo = INFINITY, hi = 0, ymax = 0, prev = 0, ystep, ytop;
+    double lx0, lx1, pw, ph, tx[MAX_TAGS], tw[MAX_TAGS], tl[MAX_TAGS];
+    int trow[MAX_TAGS], rows, k, labelled_at_rec = 0;
+    size_t i, n = json_array_size(hist), nl = 0;
+    const json_t *lims[MAX_TAGS]; /* the limits that can be drawn */
+    char tag[MAX_TAGS][24], buf[64];
+    json_t *b;
+
+    if (n == 0)
+        return;
+    json_array_foreach(limits, i, b)
+    {
+        if (nl < MAX_TAGS && num(b, "inline_limit") > 0)
+            lims[nl++] = b;
+    }
+    json_array_foreach(hist, i, b)
+    {
+        double le = num(b, "le");
+        if (i == 0 && le > 0)
+            lo = le / 2;
+        if (le > hi)
+            hi = le;
+        if (num(b, "count") > ymax)
+            ymax = num(b, "count");
+    }
+    for (i = 0; i < nl; i++) {
+        double lim = num(lims[i], "inline_limit");
+        if (lim > hi)
+            hi = lim;
+        if (lim < lo)
+            lo = lim;
+    }
+    if (!(hi > 0) || !isfinite(lo) || !(ymax > 0))
+        return;
+    lx0 = floor(log2(lo));
+    lx1 = ceil(log2(hi));
+    if (lx1 <= lx0)
+        lx1 = lx0 + 1;
+    pw = W - L - R;
+#define XS(v) (L + (log2(v) - lx0) / (lx1 - lx0) * pw)
+    for (i = 0; i < nl; i++) {
+        const json_t *lim = lims[i];
+        fmt_page(num(lim, "page_size"), buf, sizeof(buf));
+        snprintf(tag[i], sizeof(tag[i]), "%.20s%s", buf,
+                 str(lim, "label") ? "*" : "");
+        tx[i] = XS(num(lim, "inline_limit"));
+        tw[i] = CHAR_W_PX * (double)strlen(tag[i]) + 6;
+    }
+    rows = tags_place(tx, tw, nl, L, W - R, tl, trow);
+    T = 12 + 17.0 * rows;
+    H = T + 210 + B;
+    ph = H - T - B;
+    ystep = nice_step(ymax, 4);
+    ytop = ceil(ymax / ystep) * ystep;
+    fprintf(fp,
+            "<svg id=\"chart-sizes\" class=\"chart\" role=\"img\" "
+            "viewBox=\"0 0 %.0f %.0f\" preserveAspectRatio=\"xMidYMid "
+            "meet\">\n<title>object sizes (log scale) with each page size's "
+            "inline limit</title>\n",
+            W, H);
+    for (double y = 0; y <= ytop + ystep / 2; y += ystep) {
+        double py = H - B - y / ytop * ph;
+        svg_line(fp, L, py, W - R, py, "stroke=\"#e4e7ec\"");
+        fmt_int(y, buf, sizeof(buf));
+        svg_text(fp, L - 6, py + 4, "end", NULL, buf);
+    }
+    json_array_foreach(hist, i, b)
+    {
+        double le = num(b, "le"), c = num(b, "count");
+        double from = i == 0 ? le / 2 : prev;
+        double x0 = XS(from > 0 ? from : lo), x1 = XS(le);
+        double h = c / ytop * ph;
+        char f[32], t[32];
+        if (!(le > 0) || !(c >= 0)) /* not a bucket that can be drawn */
+            continue;
+        fmt_int(c, buf, sizeof(buf));
+        fmt_size_tick(i == 0 ? 0 : prev, f, sizeof(f));
+        fmt_size_tick(le, t, sizeof(t));
+        fprintf(fp,
+                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s to %s: %s "
+                "objects</title></rect>\n",
+                x0 + 0.5, H - B - h, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, h,
+                i == 0 ? "up to " : "", i == 0 ? "" : f, t, buf);
+        prev = le;
+    }
+    svg_line(fp, L, H - B, W - R, H - B, "stroke=\"#444\"");
+    svg_line(fp, L, T, L, H - B, "stroke=\"#444\"");
+    /* a tick at every power of two, labelled where a "128 KiB" fits */
+    for (k = (int)lx0; k <= (int)lx1; k++) {
+        double x = XS(pow(2, k));
+        int every = pw / (lx1 - lx0) < 8 * CHAR_W_PX ? 2 : 1;
+        svg_line(fp, x, H - B, x, H - B + 4, "stroke=\"#444\"");
+        if ((k - (int)lx0) % every)
+            continue;
+        fmt_size_tick(pow(2, k), buf, sizeof(buf));
+        svg_text(fp, x, H - B + 18,
+                 k == (int)lx0   ? "start"
+                 : k == (int)lx1 ? "end"
+                                 : "middle",
+                 NULL, buf);
+    }
+    for (i = 0; i < nl; i++)
+        if (num(lims[i], "page_size") == rec_ps && str(lims[i], "label"))
+            labelled_at_rec = 1; /* a knob moves the recommended limit */
+    for (i = 0; i < nl; i++) {
+        const json_t *lim = lims[i];
+        int rec = num(lim, "page_size") == rec_ps &&
+                  (str(lim, "label") || !labelled_at_rec);
+        fprintf(fp,
+                "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\" "
+                "stroke-dasharray=\"6 3\"/>\n",
+                tx[i], T, tx[i], H - B, palette[i % N_PALETTE],
+                rec ? "3" : "2");
+        fprintf(fp,
+                "<text class=\"tag\" x=\"%.1f\" y=\"%.1f\" "
+                "style=\"fill:%s;font-weight:600\">",
+                tl[i] + 3, 12 + 17.0 * trow[i], palette[i % N_PALETTE]);
+        esc(fp, tag[i]);
+        fputs("</text>\n", fp);
+    }
+#undef XS
+    svg_axis_titles(fp, W, H, L, R, T, B,
+                    "object size (log scale, each step doubles)", "objects");
+    fputs("</svg>\n<ul class=\"legend\">\n", fp);
+    for (i = 0; i < nl; i++) {
+        const json_t *lim = lims[i];
+        fprintf(fp,
+                "<li><span class=\"sw dash\" style=\"border-color:%s\">"
+                "</span>",
+                palette[i % N_PALETTE]);
+        esc(fp, tag[i]);
+        fputs(" page", fp);
+        if (str(lim, "label")) {
+            fputs(", ", fp);
+            esc(fp, str(lim, "label")); /* e.g. the recommended knob */
+        }
+        fmt_int(num(lim, "inline_limit"), buf, sizeof(buf));
+        fprintf(fp, ": inline up to %s bytes%s</li>\n", buf,
+                num(lim, "page_size") == rec_ps && !str(lim, "label") &&
+                        !labelled_at_rec
+                    ? " (recommended)"
+                    : "");
+    }
+    fputs("</ul>\n", fp);
+}
+
+/* The distribution's figures as small tiles: they reflow at any width. */
+static void stats_sizes(FILE *fp, const json_t *sizes)
+{
+    static const struct {
+        const char *key, *name;
+    } stats[] = {{"count", "Objects"},       {"min", "Smallest"},
+                 {"p50", "Median"},          {"p90", "90th percentile"},
+                 {"p95", "95th percentile"}, {"p99", "99th percentile"},
+                 {"max", "Largest"},         {"mean", "Mean"}};
+    char buf[64];
+
+    fputs("<dl class=\"stats\" id=\"size-stats\">\n", fp);
+    for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+        double v = num(sizes, stats[i].key);
+        fprintf(fp, "<div><dt>%s</dt><dd>", stats[i].name);
+        if (!isfinite(v))
+            fputs("&ndash;", fp);
+        else {
+            fmt_int(v, buf, sizeof(buf));
+            fprintf(fp, "%s%s", buf, i == 0 ? "" : " B");
+        }
+        fputs("</dd></div>\n", fp);
+    }
+    fputs("</dl>\n", fp);
+}
+
+/* ---- hit-ratio curves --------------------------------------------------- */
+
+/*
+ * Hit ratio against buffer-pool bytes, one polyline per page size. The
+ * memory axis runs from 0 past the larger of the current and recommended
+ * pools (both marked); a curve that ends earlier (the whole table fits) is
+ * continued dotted at its last hit ratio, which an LRU curve keeps.
+ */
+static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
+                      double rec_bytes, double rec_ps)
+{
+    const double W = 480, L = 56, R = 16, B = 46;
+    double H, T, ph, pw, xmax = 0, unit = 1, step, tx[2], tw[2], tl[2];
+    int trow[2], rows;
+    size_t i, j, nt = 0;
+    const char *tag[2], *unit_name = "B";
+    json_t *curve, *pt;
+    char buf[64];
+
+    json_array_foreach(mrc, i, curve)
+    {
+        double ps = num(curve, "page_size");
+        json_array_foreach(json_object_get(curve, "points"), j, pt)
         {
-            fputs("<td>", fp);
-            cell(fp, v);
+            double x = isfinite(num(pt, "bytes")) ? num(pt, "bytes")
+                                                  : num(pt, "pages") * ps;
+            if (x > xmax)
+                xmax = x;
+        }
+    }
+    if (cur_bytes * 1.08 > xmax)
+        xmax = cur_bytes * 1.08;
+    if (rec_bytes * 1.08 > xmax)
+        xmax = rec_bytes * 1.08;
+    if (!(xmax > 0))
+        return;
+    for (int u = 0; u < 3 && xmax / unit >= 1024; u++) {
+        unit *= 1024;
+        unit_name = u == 0 ? "KiB" : u == 1 ? "MiB" : "GiB";
+    }
+    step = nice_step(xmax / unit, 4) * unit;
+    xmax = ceil(xmax / step) * step;
+    pw = W - L - R;
+#define XM(v) (L + (v) / xmax * pw)
+    if (rec_bytes > 0) {
+        tag[nt] = "recommended";
+        tx[nt++] = XM(rec_bytes);
+    }
+    if (cur_bytes > 0) {
+        tag[nt] = "current";
+        tx[nt++] = XM(cur_bytes);
+    }
+    for (i = 0; i < nt; i++)
+        tw[i] = CHAR_W_PX * (double)strlen(tag[i]) + 6;
+    rows = tags_place(tx, tw, nt, L, W - R, tl, trow);
+    T = 14 + 17.0 * rows;
+    H = T + 220 + B;
+    ph = H - T - B;
+    fprintf(fp,
+            "<svg id=\"chart-mrc\" class=\"chart\" role=\"img\" "
+            "viewBox=\"0 0 %.0f %.0f\" preserveAspectRatio=\"xMidYMid "
+            "meet\">\n<title>buffer-pool hit ratio by pool memory and page "
+            "size</title>\n",
+            W, H);
+    for (int k = 0; k <= 4; k++) {
+        double py = H - B - ph * k / 4;
+        svg_line(fp, L, py, W - R, py, "stroke=\"#e4e7ec\"");
+        snprintf(buf, sizeof(buf), "%d%%", k * 25);
+        svg_text(fp, L - 6, py + 4, "end", NULL, buf);
+    }
+    for (double x = 0; x <= xmax + step / 2; x += step) {
+        svg_line(fp, XM(x), H - B, XM(x), H - B + 4, "stroke=\"#444\"");
+        if (x == 0)
+            snprintf(buf, sizeof(buf), "0");
+        else
+            snprintf(buf, sizeof(buf), "%g %s", x / unit, unit_name);
+        svg_text(fp, XM(x), H - B + 18,
+                 x == 0                ? "start"
+                 : x + step / 2 > xmax ? "end"
+                                       : "middle",
+                 NULL, buf);
+    }
+    svg_line(fp, L, H - B, W - R, H - B, "stroke=\"#444\"");
+    svg_line(fp, L, T, L, H - B, "stroke=\"#444\"");
+    json_array_foreach(mrc, i, curve)
+    {
+        double ps = num(curve, "page_size"), lastx = NAN, lasty = NAN;
+        const char *col = palette[i % N_PALETTE];
+        fprintf(fp,
+                "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" "
+                "stroke-width=\"%s\" points=\"",
+                col, ps == rec_ps ? "3" : "2");
+        json_array_foreach(json_object_get(curve, "points"), j, pt)
+        {
+            double b = isfinite(num(pt, "bytes")) ? num(pt, "bytes")
+                                                  : num(pt, "pages") * ps;
+            double hr = num(pt, "hit_ratio");
+            if (!isfinite(hr) || !isfinite(b))
+                continue;
+            if (hr > 1.0) /* percent */
+                hr /= 100.0;
+            lastx = XM(b);
+            lasty = H - B - hr * ph;
+            fprintf(fp, "%.1f,%.1f ", lastx, lasty);
+        }
+        fputs("\"/>\n", fp);
+        if (isfinite(lastx) && lastx < W - R - 1)
+            fprintf(fp,
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                    "stroke=\"%s\" stroke-width=\"2\" "
+                    "stroke-dasharray=\"2 4\"/>\n",
+                    lastx, lasty, W - R, lasty, col);
+    }
+    for (i = 0; i < nt; i++) {
+        int rec = strcmp(tag[i], "recommended") == 0;
+        svg_line(fp, tx[i], T, tx[i], H - B,
+                 rec ? "stroke=\"#222\" stroke-width=\"2\""
+                     : "stroke=\"#666\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"2 3\"");
+        svg_text(fp, tl[i] + 3, 14 + 17.0 * trow[i], "start", "tag", tag[i]);
+    }
+#undef XM
+    svg_axis_titles(fp, W, H, L, R, T, B,
+                    "buffer-pool memory (equal bytes for every page size)",
+                    "hit ratio");
+    fputs("</svg>\n<ul class=\"legend\">\n", fp);
+    json_array_foreach(mrc, i, curve)
+    {
+        fmt_page(num(curve, "page_size"), buf, sizeof(buf));
+        fprintf(fp,
+                "<li><span class=\"sw\" style=\"border-color:%s\"></span>"
+                "%s pages%s</li>\n",
+                palette[i % N_PALETTE], buf,
+                num(curve, "page_size") == rec_ps ? " (recommended)" : "");
+    }
+    if (rec_bytes > 0) {
+        fmt_bytes(rec_bytes, buf, sizeof(buf));
+        fprintf(fp,
+                "<li><span class=\"sw\" style=\"border-color:#222\"></span>"
+                "recommended pool: %s</li>\n",
+                buf);
+    }
+    if (cur_bytes > 0) {
+        fmt_bytes(cur_bytes, buf, sizeof(buf));
+        fprintf(fp,
+                "<li><span class=\"sw dot\" style=\"border-color:#666\">"
+                "</span>current pool: %s</li>\n",
+                buf);
+    }
+    fputs("</ul>\n", fp);
+}
+
+/* ---- candidates, drift, about ------------------------------------------ */
+
+enum cand_fmt { C_PAGE, C_BYTES, C_PCT, C_INT, C_NUM };
+
+static const struct cand_col {
+    const char *key;  /* candidate key in recommendation.json */
+    const char *name; /* column header */
+    enum cand_fmt fmt;
+} cand_cols[] = {
+    {"page_size", "Page size", C_PAGE},
+    {"inline_limit", "Inline limit", C_BYTES},
+    {"inline_fraction", "Stored inline", C_PCT},
+    {"too_big_fraction", "Too big for a row", C_PCT},
+    {"rows_per_page", "Rows per page", C_NUM},
+    {"page_fill", "Page fill", C_PCT},
+    {"data_pages", "Data pages", C_INT},
+    {"bufferpool_pages", "Pool pages", C_INT},
+    {"hit_ratio", "Hit ratio", C_PCT},
+    {"direct_reads_per_access", "Direct reads per access", C_NUM},
+    {"io_ms_per_access", "I/O per access (ms)", C_NUM},
+};
+#define N_CAND_COLS (sizeof(cand_cols) / sizeof(cand_cols[0]))
+
+static void cand_cell(FILE *fp, const struct cand_col *c, const json_t *v)
+{
+    double d = json_number_value(v);
+    char buf[64];
+
+    if (!json_is_number(v)) {
+        cell(fp, v);
+        return;
+    }
+    switch (c->fmt) {
+    case C_PAGE:
+        fmt_page(d, buf, sizeof(buf));
+        break;
+    case C_BYTES:
+        fmt_int(d, buf, sizeof(buf) - 2);
+        memcpy(buf + strlen(buf), " B", 3);
+        break;
+    case C_PCT:
+        snprintf(buf, sizeof(buf), "%.1f %%", d * 100);
+        break;
+    case C_INT:
+        fmt_int(d, buf, sizeof(buf));
+        break;
+    default:
+        snprintf(buf, sizeof(buf), fabs(d) >= 100 ? "%.0f" : "%.3g", d);
+    }
+    fputs(buf, fp);
+}
+
+/* Only the columns named in cand_cols (recommendation.json has them all). */
+static void table_candidates(FILE *fp, const json_t *rec)
+{
+    const json_t *cands = json_object_get(rec, "candidates");
+    const json_t *first = json_array_get(cands, 0);
+    double chosen = num(rec, "page_size");
+    size_t i, j;
+    json_t *c;
+
+    if (json_array_size(cands) == 0)
+        return;
+    fputs("<div class=\"scroll\"><table id=\"candidates\" class=\"reflow\">"
+          "<thead><tr>",
+          fp);
+    for (j = 0; j < N_CAND_COLS; j++)
+        if (json_object_get(first, cand_cols[j].key))
+            fprintf(fp, "<th>%s</th>", cand_cols[j].name);
+    fputs("</tr></thead>\n<tbody>\n", fp);
+    json_array_foreach(cands, i, c)
+    {
+        int is_rec = num(c, "page_size") == chosen;
+        fprintf(fp, "<tr%s>", is_rec ? " class=\"rec\"" : "");
+        for (j = 0; j < N_CAND_COLS; j++) {
+            if (!json_object_get(first, cand_cols[j].key))
+                continue;
+            fprintf(fp, "<td data-label=\"%s\">", cand_cols[j].name);
+            cand_cell(fp, &cand_cols[j], json_object_get(c, cand_cols[j].key));
+            if (j == 0 && is_rec)
+                fputs(
+                    "<span class=\"mk better own\">&#10003; recommended</span>",
+                    fp);
             fputs("</td>", fp);
         }
         fputs("</tr>\n", fp);
     }
-    fputs("</table>\n", fp);
+    fputs("</tbody></table></div>\n", fp);
 }
 
-static void table_sizes(FILE *fp, const json_t *sizes)
+static void section_drift(FILE *fp, const json_t *drift)
 {
-    static const char *const keys[] = {"count", "min", "p50", "p90",
-                                       "p95",   "p99", "max", "mean"};
+    const json_t *items = json_object_get(drift, "items");
+    size_t i;
+    json_t *it;
 
-    fputs("<table id=\"size-stats\"><tr>", fp);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-        fprintf(fp, "<th>%s</th>", keys[i]);
-    fputs("</tr><tr>", fp);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        fputs("<td>", fp);
-        cell(fp, json_object_get(sizes, keys[i]));
-        fputs("</td>", fp);
+    fputs("<h2 id=\"drift\">Drift</h2>\n", fp);
+    if (!json_is_array(items)) {
+        fputs("<p>No drift check in this report.</p>\n", fp);
+        return;
     }
-    fputs("</tr></table>\n", fp);
+    if (json_array_size(items) == 0) {
+        fputs("<p>&#10003; No drift: the database runs what is "
+              "recommended.</p>\n",
+              fp);
+        return;
+    }
+    fputs("<p>&#10007; The database differs from the advice:</p>\n"
+          "<div class=\"scroll\"><table id=\"drift-items\" class=\"reflow\">"
+          "<thead><tr><th class=\"l\">Setting</th><th>Current</th>"
+          "<th>Recommended</th></tr></thead>\n<tbody>\n",
+          fp);
+    json_array_foreach(items, i, it)
+    {
+        fputs("<tr><td class=\"l\">", fp);
+        esc(fp, str(it, "knob"));
+        fputs("</td><td data-label=\"Current\">", fp);
+        cell(fp, json_object_get(it, "current"));
+        fputs("</td><td data-label=\"Recommended\">", fp);
+        cell(fp, json_object_get(it, "recommended"));
+        fputs("</td></tr>\n", fp);
+    }
+    fputs("</tbody></table></div>\n", fp);
+}
+
+/* The file names in recommendation.inputs: the fallback input list. */
+static void inputs_from_recommendation(FILE *fp, const json_t *inputs)
+{
+    const char *k;
+    json_t *v;
+
+    json_object_foreach((json_t *)inputs, k, v)
+    {
+        const char *path = json_is_object(v)      ? str(v, "file")
+                           : strstr(k, "profile") ? json_string_value(v)
+                                                  : NULL;
+        if (!path)
+            continue;
+        fputs("<li>", fp);
+        esc(fp, k);
+        fputs(": ", fp);
+        esc(fp, path);
+        fputs("</li>\n", fp);
+    }
+}
+
+static void footer(FILE *fp, const json_t *model)
+{
+    const json_t *meta = json_object_get(model, "meta");
+    const json_t *inputs = json_object_get(meta, "inputs");
+    const char *when = str(meta, "generated_at");
+    const char *ver = str(meta, "pagetune_version");
+    char now[32];
+
+    if (!when) {
+        time_t t = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&t, &tm))
+            strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+        else
+            snprintf(now, sizeof(now), "unknown");
+        when = now;
+    }
+    fputs("<footer id=\"about\">\n<h2>About this report</h2>\n<p>Written ", fp);
+    esc(fp, when);
+    fputs(" by pagetune ", fp);
+    esc(fp, ver ? ver : PT_VERSION);
+    fputs(". Self-contained: no scripts, no network.</p>\n<p>Inputs:</p>\n"
+          "<ul class=\"inputs\">\n",
+          fp);
+    if (json_is_array(inputs)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(inputs, i, v)
+        {
+            fputs("<li>", fp);
+            esc(fp, json_string_value(v));
+            fputs("</li>\n", fp);
+        }
+    } else
+        inputs_from_recommendation(
+            fp, json_object_get(json_object_get(model, "recommendation"),
+                                "inputs"));
+    fputs("</ul>\n</footer>\n", fp);
 }
 
 int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
 {
     const json_t *v, *rec = json_object_get(model, "recommendation");
+    const json_t *pools = json_object_get(model, "pools");
+    const json_t *bp = json_object_get(rec, "bufferpool");
+    double rec_ps = num(rec, "page_size");
+    double cur_bytes = num(pools, "current_bytes");
+    double rec_bytes = num(pools, "recommended_bytes");
     size_t i;
     json_t *f;
 
     if (!json_is_object(model))
         return err_set(err, PT_EINTERNAL, "report model is not an object");
+    if (!isfinite(rec_bytes))
+        rec_bytes = num(bp, "pages") * num(bp, "page_size");
+    if (!isfinite(cur_bytes))
+        cur_bytes = num(monitored(model), "bufferpool_pages") *
+                    num(monitored(model), "page_size");
     head(fp, model);
-    if (json_array_size(v = json_object_get(model, "summary"))) {
-        fputs("<h2>Summary</h2>\n<div class=\"summary\">", fp);
-        string_list(fp, v, "summary");
-        fputs("</div>\n", fp);
+    fputs("<header>\n<p class=\"kicker\">", fp);
+    esc(fp, str(model, "title") ? str(model, "title") : "pagetune report");
+    if (str(model, "subtitle")) {
+        fputs(" &middot; ", fp);
+        esc(fp, str(model, "subtitle"));
     }
-    if (json_is_object(v = json_object_get(model, "sizes"))) {
-        fputs("<h2>Object sizes and inline limits</h2>\n", fp);
-        table_sizes(fp, v);
-        chart_sizes(fp, v, json_object_get(model, "limits"));
-        fputs("<p>Dashed lines: the largest object stored in the row at "
-              "each page size. Objects to the right of a page size's line "
-              "are stored out of line at that page size.</p>\n",
-              fp);
-    }
-    if (json_array_size(v = json_object_get(model, "mrc"))) {
-        fputs("<h2>Buffer-pool hit ratio by memory (simulated)</h2>\n", fp);
-        chart_mrc(fp, v);
-    }
+    fputs("</p>\n", fp);
+    top_verdict(fp, model);
+    top_action(fp, model);
+    if (json_array_size(v = json_object_get(model, "summary")))
+        string_list(fp, v, "brief");
+    fputs("</header>\n", fp);
     if (json_is_object(v = json_object_get(model, "comparison"))) {
-        fputs("<h2>Current vs recommended</h2>\n", fp);
+        fputs("<h2 id=\"current-vs-recommended\">Current vs recommended</h2>\n",
+              fp);
         table_comparison(fp, v);
     }
+    if (json_is_object(json_object_get(model, "sizes")) ||
+        json_array_size(json_object_get(model, "mrc"))) {
+        fputs("<h2 id=\"evidence\">Evidence</h2>\n<div class=\"charts\">\n",
+              fp);
+        if (json_is_object(v = json_object_get(model, "sizes"))) {
+            fputs("<figure>\n<figcaption><strong>Object sizes and inline "
+                  "limits.</strong> Objects right of a page size's dashed "
+                  "line are stored out of line at that page size.</figcaption>"
+                  "\n",
+                  fp);
+            chart_sizes(fp, v, json_object_get(model, "limits"), rec_ps);
+            stats_sizes(fp, v);
+            fputs("</figure>\n", fp);
+        }
+        if (json_array_size(v = json_object_get(model, "mrc"))) {
+            fputs("<figure>\n<figcaption><strong>Buffer-pool hit ratio by "
+                  "memory (simulated).</strong> Dotted: the curve flat "
+                  "beyond its last point (the whole table fits).</figcaption>"
+                  "\n",
+                  fp);
+            chart_mrc(fp, v, cur_bytes, rec_bytes, rec_ps);
+            fputs("</figure>\n", fp);
+        }
+        fputs("</div>\n", fp);
+    }
+    section_drift(fp, json_object_get(model, "drift"));
     if (json_is_object(rec)) {
-        fputs("<h2>Candidates</h2>\n", fp);
-        table_candidates(fp, rec);
         if (json_array_size(json_object_get(rec, "reasons"))) {
-            fputs("<h3>Reasons</h3>\n", fp);
+            fputs("<h2 id=\"reasons\">Why</h2>\n", fp);
             string_list(fp, json_object_get(rec, "reasons"), "reasons");
         }
+        fputs("<h2 id=\"candidates-h\">Page sizes compared</h2>\n", fp);
+        table_candidates(fp, rec);
     }
     json_array_foreach(json_object_get(model, "files"), i, f)
     {
         fputs("<h2>", fp);
-        esc(fp, json_string_value(json_object_get(f, "name")));
+        esc(fp, str(f, "name"));
         fputs("</h2>\n<pre>", fp);
-        esc(fp, json_string_value(json_object_get(f, "text")));
+        esc(fp, str(f, "text"));
         fputs("</pre>\n", fp);
     }
     if (json_array_size(v = json_object_get(model, "assumptions"))) {
-        fputs("<h2>Assumptions</h2>\n", fp);
+        fputs("<h2 id=\"assumptions\">Assumptions</h2>\n", fp);
         string_list(fp, v, "assumptions");
     }
-    fputs("<p><small>Written by pagetune " PT_VERSION
-          ". Self-contained: no scripts, no network.</small></p>\n"
-          "</body></html>\n",
-          fp);
+    footer(fp, model);
+    fputs("</body></html>\n", fp);
     if (ferror(fp))
         return err_set(err, PT_EIO, "cannot write report: %s", strerror(errno));
     return 0;

@@ -14,12 +14,16 @@
  * password (Pwd=/Password= values and the password itself are masked).
  *
  * collect measures, it never decides (design.md §2): statistics over the
- * sizes live in analyzers/, rendering in cli/. Neighbours: cli/cmd_sample.c,
- * cli/cmd_monitor.c, later cli/cmd_advise.c and the DDL applier.
+ * sizes are analyzers/' (rec_stats_compute), tables and terminal output
+ * cli/'s. collect owns the sizes and monitor documents (writer and reader,
+ * at the end of this header). Neighbours: cli/cmd_sample.c,
+ * cli/cmd_monitor.c, cli/cmd_recommend.c, cli/cmd_advise.c and the DDL
+ * applier.
  */
 #ifndef PT_COLLECT_H
 #define PT_COLLECT_H
 
+#include "analyzers/analyzers.h"
 #include "core/core.h"
 
 /* ---- engines ------------------------------------------------------------ */
@@ -52,7 +56,24 @@ struct coll_conn_opts {
                                   add UseDeclareFetch=1;Fetch=N (psqlODBC)
                                   or NO_CACHE=1 (MariaDB) unless already set */
     long login_timeout_s;      /* SQL_ATTR_LOGIN_TIMEOUT; 0 = driver default */
+    /* --- the inactivity watchdog (odbc.c; pagetune(1) --timeout) --- */
+    long timeout_s; /* no answer for this long ends the call waiting on the
+                       server with PT_EUNAVAIL; 0 = COLL_TIMEOUT_DEFAULT_S */
+    /* last resort when neither SQLCancel nor closing the connection's
+       sockets unblocks the driver: called on the watchdog thread with the
+       one-line message; it must not return (clean up and _exit). NULL:
+       keep waiting. */
+    void (*on_stall)(const char *msg);
 };
+#define COLL_TIMEOUT_DEFAULT_S 30L
+#define COLL_TIMEOUT_MAX_S 86400L
+/*
+ * 1 when a connection string (or a --dsn value) holds a PWD= or Password=
+ * key (any case, blanks around the key allowed): the password is then on
+ * the command line, visible in ps. coll_conn_open refuses it together with
+ * password_file / password_env (PT_EUSAGE: two sources).
+ */
+int coll_connstr_has_password(const char *connstr);
 
 struct coll_conn; /* opaque: environment, connection, engine, masks */
 
@@ -166,13 +187,17 @@ enum coll_layout {
 };
 const char *coll_layout_name(enum coll_layout l);
 
+/* --rows at most: every engine's LIMIT / FETCH FIRST takes it as an
+ * INTEGER, and a sample of more rows does not fit in memory anyway. */
+#define COLL_MAX_SAMPLE_ROWS 2147483647ULL
 struct coll_sample_opts {
     char schema[COLL_NAME_MAX + 1]; /* empty: the connection's default */
     char table[COLL_NAME_MAX + 1];  /* default SESSIONS */
     size_t n_columns;
     char columns[COLL_MAX_COLUMNS][COLL_NAME_MAX + 1]; /* SMALL,MEDIUM,LARGE */
     double percent;          /* 0 < p <= 100; 0 = no percentage sampling */
-    uint64_t rows;           /* > 0: N random rows; 0 = no row limit */
+    uint64_t rows;           /* > 0: N random rows (at most
+                                COLL_MAX_SAMPLE_ROWS); 0 = no row limit */
     enum coll_method method; /* for --percent on PostgreSQL / DB2 */
     int has_seed;            /* REPEATABLE (seed) / RAND(seed) */
     uint32_t seed;
@@ -285,6 +310,25 @@ struct coll_current {
 /* Take one snapshot of every counter the engine's adapter knows. */
 int coll_monitor_snapshot(struct coll_conn *c, struct coll_snapshot *s,
                           struct pt_err *err);
+/* How to take a monitor run (coll_monitor_run). */
+struct coll_monitor_opts {
+    size_t count;      /* snapshots to take, >= 1 */
+    double interval_s; /* seconds between two snapshots */
+    /* progress: called after each snapshot (done of total) */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+    int (*cancelled)(void); /* polled after each snapshot and when a signal
+                               interrupts the sleep; non-zero: PT_EINTR */
+};
+/*
+ * Take o->count snapshots into snaps[0..count), o->interval_s apart (no
+ * sleep after the last). *n_taken receives how many were taken, also on
+ * failure: the caller releases those (coll_snapshot_release) and owns
+ * `snaps`. Fails as coll_monitor_snapshot, or PT_EINTR when cancelled.
+ */
+int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
+                     struct coll_snapshot *snaps, size_t *n_taken,
+                     struct pt_err *err);
 /* Read the current page size / pool size from a snapshot. */
 void coll_monitor_current(enum coll_engine e, const struct coll_snapshot *s,
                           struct coll_current *cur);
@@ -331,9 +375,160 @@ int coll_snapshot_deltas(const struct coll_snapshot *a,
                          const struct coll_snapshot *b, struct coll_delta **out,
                          size_t *n, struct pt_err *err);
 /*
+ * The work a cumulative counter counted from `before` to `after`: their
+ * difference, or `after` itself when the counter went backwards (server
+ * restart, pool recreated: the best estimate of the work since); *reset
+ * (may be NULL) says which. The one reset rule of coll_snapshot_deltas and
+ * coll_monitor_run_delta.
+ */
+double coll_counter_delta(double before, double after, int *reset);
+/*
  * Hit ratio in percent, (1 - physical / logical) * 100, clamped to
  * 0..100; returns -1 when logical is 0 (undefined).
  */
 double coll_hit_ratio(double logical, double physical);
+
+/* ---- documents: sizes.json and monitor.json ------------------------------
+ *
+ * collect/ owns the two documents it measures (sizes.json and monitor.json,
+ * docs/formats.md; pagetune-sample(1), pagetune-monitor(1)): the writer and
+ * the reader of each live here, beside the structs they serialise. An
+ * in-process caller gets the structs and never needs a file; `sample -o`
+ * and `monitor -o` write them, `recommend --sizes/--monitor` read them back
+ * into the analyzers' inputs (struct rec_sizes, struct rec_monitor).
+ */
+
+/* Where a document's numbers came from: the connection, without secrets. */
+struct coll_source {
+    char dbms[128];        /* coll_conn_dbms() */
+    char driver[128];      /* coll_conn_driver() */
+    char connection[1024]; /* coll_conn_describe() */
+};
+/* Describe connection c (NULL: every field empty). */
+void coll_source_init(struct coll_source *src, const struct coll_conn *c);
+
+/*
+ * One sample as the sizes document describes it. Filled by
+ * coll_sizes_doc_init(); `opts` and `result` are borrowed (the result's
+ * value arrays are sorted in place by the statistics).
+ */
+struct coll_sizes_doc {
+    const struct coll_sample_opts *opts;     /* what was asked */
+    const struct coll_sample_result *result; /* what was measured */
+    struct coll_source source;               /* over which connection */
+    char taken_at[32];                       /* UTC ISO 8601 */
+    int unit_session;           /* asked for: sessions as the top-level unit */
+    struct rec_size_stats rows; /* statistics per row (object) */
+    struct rec_size_stats sessions; /* per session, if have_sessions */
+    int have_sessions;              /* multi-row layout, sessions summed */
+};
+
+/*
+ * Describe sample `r` of `o` taken over `src` (may be NULL) at `taken_at`
+ * (NULL: now): computes the statistics (sorting r's value arrays).
+ * PT_EDATA when the sample holds no object, or `unit_session` is asked of
+ * a multi-row table without one complete session. When `unit_session`
+ * cannot be honoured for another layout, have_sessions is 0 and
+ * r->session_note says why (the document then falls back to rows).
+ */
+int coll_sizes_doc_init(struct coll_sizes_doc *d,
+                        const struct coll_sample_opts *o,
+                        struct coll_sample_result *r,
+                        const struct coll_source *src, int unit_session,
+                        const char *taken_at, struct pt_err *err);
+/* The statistics of the top-level unit (sessions or rows). */
+const struct rec_size_stats *coll_sizes_doc_top(const struct coll_sizes_doc *d);
+/* The sizes of the top-level unit; *n receives their number. Borrowed. */
+const uint64_t *coll_sizes_doc_values(const struct coll_sizes_doc *d,
+                                      size_t *n);
+/*
+ * The sizes document as JSON: schema_version, source, the statistics of the
+ * top-level unit, unit, layout, placement, column_bytes, row counts, the
+ * other unit's statistics, and "values" (every size, last) if with_values.
+ * A new reference (caller json_decref), or NULL when out of memory.
+ */
+json_t *coll_sizes_doc_to_json(const struct coll_sizes_doc *d, int with_values);
+/*
+ * Write the document to fp as coll_sizes_doc_to_json() lays it out
+ * (2-space indent, keys in order), the values 16 to a line without a JSON
+ * node per value. PT_EIO on a write error, PT_EINTERNAL out of memory.
+ */
+int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
+                         FILE *fp, struct pt_err *err);
+/*
+ * Read a sizes document into *s (caller rec_sizes_release): "values" if
+ * present, else the histogram as one weighted entry per non-empty bin,
+ * each object at its bin's upper bound (a conservative estimate;
+ * from_histogram is set; sorted), at most REC_MAX_OBJECTS objects. PT_EDATA
+ * naming `name` and the key otherwise; *s is empty then.
+ */
+int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
+                             const char *name, struct pt_err *err);
+
+/* Buffer-pool totals over a monitor run, summed over every pool. */
+struct coll_monitor_summary {
+    double logical_reads, physical_reads; /* over the run (see basis) */
+    double direct_reads, direct_writes;   /* requests over the run */
+    double elapsed_s;                     /* first to last snapshot */
+    double hit_ratio;                     /* percent, -1 undefined */
+};
+
+/*
+ * A monitor run as the monitor document describes it: n >= 1 snapshots
+ * (borrowed) of one engine. With one snapshot the counters since the
+ * server started stand for the run; with more, their deltas.
+ */
+struct coll_monitor_doc {
+    enum coll_engine engine;
+    struct coll_source source;         /* over which connection */
+    double interval_s;                 /* asked between snapshots */
+    const struct coll_snapshot *snaps; /* n snapshots, oldest first */
+    size_t n;
+    struct coll_current current;         /* from the last snapshot */
+    struct coll_monitor_summary summary; /* coll_monitor_summarize() */
+};
+
+/*
+ * Describe n >= 1 snapshots of engine e taken over `src` (may be NULL):
+ * computes current and summary.
+ */
+void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
+                           const struct coll_source *src,
+                           const struct coll_snapshot *snaps, size_t n,
+                           double interval_s);
+/*
+ * What a counter counted over the run: the sum of its deltas between
+ * consecutive snapshots (coll_counter_delta: a reset counts from zero), or
+ * its value when n == 1. *found is 0 when no pair (or snapshot) has it.
+ */
+double coll_monitor_run_delta(const struct coll_snapshot *snaps, size_t n,
+                              const char *scope, const char *object,
+                              const char *name, int *found);
+/* Sum the buffer-pool counters of the run into *s. */
+void coll_monitor_summarize(const struct coll_snapshot *snaps, size_t n,
+                            struct coll_monitor_summary *s);
+/*
+ * The monitor document as JSON: engine, source, snapshot times, "current"
+ * and "summary" (the keys `recommend --monitor` relies on), then per scope
+ * (bufferpools, tablespaces, tables, ...) each object's gauges, snapshots,
+ * deltas and hit ratios, and notes. New reference, NULL when out of memory.
+ */
+json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d);
+/*
+ * Read the evidence a recommendation uses from a monitor document into *m:
+ * current page size (1..1 MiB) and pool pages, summary hit ratio (0..100 or
+ * null), direct-read share (0..1), read counters, engine. PT_EDATA naming
+ * `name` and the key.
+ */
+int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
+                               const char *name, struct pt_err *err);
+/*
+ * The same evidence straight from the run, for an in-process caller: what
+ * coll_monitor_doc_from_json() reads from coll_monitor_doc_to_json(d) (the
+ * hit ratio rounded to 3 decimals, as the document prints it). PT_EDATA
+ * naming "monitor" when the engine reported no usable page size.
+ */
+int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
+                              struct rec_monitor *m, struct pt_err *err);
 
 #endif /* PT_COLLECT_H */

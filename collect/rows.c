@@ -192,6 +192,17 @@ const struct coll_metric *coll_snapshot_find(const struct coll_snapshot *s,
     return NULL;
 }
 
+double coll_counter_delta(double before, double after, int *reset)
+{
+    int back = after < before;
+
+    if (reset)
+        *reset = back;
+    /* a counter reset (server restart, pool recreated): the best estimate
+       of the work since is the new value itself */
+    return back ? after : after - before;
+}
+
 int coll_snapshot_deltas(const struct coll_snapshot *a,
                          const struct coll_snapshot *b, struct coll_delta **out,
                          size_t *n, struct pt_err *err)
@@ -213,13 +224,7 @@ int coll_snapshot_deltas(const struct coll_snapshot *a,
         if (!ma)
             continue;
         d[k].m = mb;
-        d[k].delta = mb->value - ma->value;
-        if (d[k].delta < 0) {
-            /* counter reset (server restart, pool recreated): the best
-               estimate of the work since is the new value itself */
-            d[k].reset = 1;
-            d[k].delta = mb->value;
-        }
+        d[k].delta = coll_counter_delta(ma->value, mb->value, &d[k].reset);
         d[k].rate_per_s = dt > 0 ? d[k].delta / dt : 0;
         k++;
     }

@@ -14,8 +14,8 @@
  * over the rows of one ID) are computed by a second, grouped query.
  *
  * Neighbours: engine_*.c give the SQL dialect (length function, sampling
- * clause); odbc.c the connection and error mapping; cli/cmd_sample.c turns
- * the result into the sizes JSON with analyzers/ statistics.
+ * clause); odbc.c the connection and error mapping; doc_sizes.c turns the
+ * result into the sizes document with analyzers/ statistics.
  */
 #include "collect/internal.h"
 
@@ -106,6 +106,9 @@ int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
     if (o->percent > 0 && o->rows > 0)
         return err_set(err, PT_EUSAGE,
                        "give at most one of --percent and --rows");
+    if (o->rows > COLL_MAX_SAMPLE_ROWS)
+        return err_set(err, PT_EUSAGE, "--rows: %llu is not in 1..%llu",
+                       (unsigned long long)o->rows, COLL_MAX_SAMPLE_ROWS);
     if (o->percent < 0 || o->percent > 100)
         return err_set(err, PT_EUSAGE, "--percent: %g is not in 0 < P <= 100",
                        o->percent);
@@ -190,6 +193,7 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
             goto out;
         }
     }
+    coll_watch_begin(c, st, "fetching rows from '%s'", fs->o->table);
     rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
         ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "sample query", err);
@@ -206,7 +210,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
             ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "fetch", err);
             goto out;
         }
-        if (fetched > R) { /* a driver ignoring the array size cannot */
+        coll_watch_tick(c); /* a block arrived: the server is alive */
+        if (fetched > R) {  /* a driver ignoring the array size cannot */
             ret = err_set(err, PT_EINTERNAL,
                           "driver returned %lu rows for an array of %zu",
                           (unsigned long)fetched, R);
@@ -228,6 +233,7 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
 oom:
     ret = err_set(err, PT_EINTERNAL, "out of memory");
 out:
+    coll_watch_end(c);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     for (size_t i = 0; i < fs->n_cols; i++) {
         free(vals[i]);
@@ -395,32 +401,21 @@ static int probe(struct coll_conn *c, const char *list, const char *qtable,
     return coll_exec(c, sql, err);
 }
 
-int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
-                    struct coll_sample_result *r, struct pt_err *err)
-{
-    const struct coll_engine_ops *ops = coll_engine_ops_get(c->engine);
-    char qtable[2 * COLL_NAME_MAX + 8], qs[COLL_NAME_MAX + 4];
+/* The names of a sample, checked and quoted the engine's way. */
+struct sample_names {
+    char qtable[2 * COLL_NAME_MAX + 8]; /* [schema.]table, quoted */
     char qcol[COLL_MAX_COLUMNS][COLL_NAME_MAX + 4];
     char qid[COLL_NAME_MAX + 4], qprop[COLL_NAME_MAX + 4];
-    char list[2048], expr[512], display[2 * COLL_NAME_MAX + 2];
-    struct row_ctx rx;
-    struct fetch_spec fs;
-    size_t o_len = 0, R;
-    int ret, sessions_layout;
-    struct pt_err probe_err;
+    char display[2 * COLL_NAME_MAX + 2]; /* [schema.]table as given */
+    int sessions_layout; /* the table has ID and PROPID (WebSphere) */
+};
 
-    memset(r, 0, sizeof(*r));
-    r->engine = c->engine;
-    if (!ops)
-        return err_set(err, PT_EINTERNAL, "no adapter for the engine");
-    if (o->n_columns == 0 || o->n_columns > COLL_MAX_COLUMNS)
-        return err_set(err, PT_EUSAGE, "--columns: give 1 to %d columns",
-                       COLL_MAX_COLUMNS);
-    R = o->block_rows ? o->block_rows : 1024;
-    if (R > MAX_BLOCK_ROWS)
-        R = MAX_BLOCK_ROWS;
+static int quote_names(enum coll_engine e, const struct coll_sample_opts *o,
+                       struct sample_names *q, struct pt_err *err)
+{
+    char qs[COLL_NAME_MAX + 4];
+    int ret;
 
-    /* names: checked, then quoted the engine's way */
     if (o->schema[0]) {
         ret = coll_ident_check(o->schema, "--table schema", err);
         if (ret < 0)
@@ -433,141 +428,341 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
         ret = coll_ident_check(o->columns[i], "--columns", err);
         if (ret < 0)
             return ret;
-        coll_ident_quote(c->engine, o->columns[i], qcol[i], sizeof(qcol[i]),
+        coll_ident_quote(e, o->columns[i], q->qcol[i], sizeof(q->qcol[i]),
                          NULL);
     }
-    qtable[0] = '\0';
+    q->qtable[0] = '\0';
     if (o->schema[0]) {
-        coll_ident_quote(c->engine, o->schema, qs, sizeof(qs), NULL);
-        snprintf(qtable, sizeof(qtable), "%s.", qs);
+        coll_ident_quote(e, o->schema, qs, sizeof(qs), NULL);
+        snprintf(q->qtable, sizeof(q->qtable), "%s.", qs);
     }
-    coll_ident_quote(c->engine, o->table, qs, sizeof(qs), NULL);
-    strcat(qtable, qs);
-    snprintf(display, sizeof(display), "%s%s%s", o->schema,
+    coll_ident_quote(e, o->table, qs, sizeof(qs), NULL);
+    strcat(q->qtable, qs);
+    snprintf(q->display, sizeof(q->display), "%s%s%s", o->schema,
              o->schema[0] ? "." : "", o->table);
-    coll_ident_quote(c->engine, "ID", qid, sizeof(qid), NULL);
-    coll_ident_quote(c->engine, "PROPID", qprop, sizeof(qprop), NULL);
+    coll_ident_quote(e, "ID", q->qid, sizeof(q->qid), NULL);
+    coll_ident_quote(e, "PROPID", q->qprop, sizeof(q->qprop), NULL);
+    return 0;
+}
 
-    /*
-     * Does the table exist, with these columns, and ID / PROPID? One probe
-     * for the usual case (each is a round trip, several with psqlODBC's
-     * cursors); on failure, one probe per name for a clear error.
-     */
-    {
-        char all[COLL_MAX_COLUMNS * (COLL_NAME_MAX + 4) + 2 * COLL_NAME_MAX +
-                 16];
-        size_t al = 0;
-        for (size_t i = 0; i < o->n_columns; i++) {
-            cat(all, sizeof(all), &al, qcol[i]);
-            cat(all, sizeof(all), &al, ", ");
-        }
-        cat(all, sizeof(all), &al, qid);
+/*
+ * Does the table exist, with these columns, and ID / PROPID? One probe for
+ * the usual case (each is a round trip, several with psqlODBC's cursors);
+ * on failure, one probe per name for a clear error. Sets
+ * q->sessions_layout.
+ */
+static int probe_table(struct coll_conn *c, const struct coll_sample_opts *o,
+                       struct sample_names *q, struct pt_err *err)
+{
+    char all[COLL_MAX_COLUMNS * (COLL_NAME_MAX + 4) + 2 * COLL_NAME_MAX + 16];
+    size_t al = 0;
+    struct pt_err probe_err;
+    int ret;
+
+    for (size_t i = 0; i < o->n_columns; i++) {
+        cat(all, sizeof(all), &al, q->qcol[i]);
         cat(all, sizeof(all), &al, ", ");
-        cat(all, sizeof(all), &al, qprop);
-        ret = probe(c, all, qtable, &probe_err);
-        if (ret < 0 && ret != PT_EDATA && ret != PT_ENOINPUT) {
-            if (err)
-                *err = probe_err;
-            return ret;
-        }
-        sessions_layout = ret == 0;
     }
-    if (!sessions_layout) {
-        ret = probe(c, "1", qtable, err);
-        if (ret == PT_ENOINPUT || ret == PT_EDATA) {
-            err_prefix(err, "table '%s' not found", display);
+    cat(all, sizeof(all), &al, q->qid);
+    cat(all, sizeof(all), &al, ", ");
+    cat(all, sizeof(all), &al, q->qprop);
+    ret = probe(c, all, q->qtable, &probe_err);
+    if (ret < 0 && ret != PT_EDATA && ret != PT_ENOINPUT) {
+        if (err)
+            *err = probe_err;
+        return ret;
+    }
+    q->sessions_layout = ret == 0;
+    if (q->sessions_layout)
+        return 0;
+    ret = probe(c, "1", q->qtable, err);
+    if (ret == PT_ENOINPUT || ret == PT_EDATA) {
+        err_prefix(err, "table '%s' not found", q->display);
+        if (err)
+            err->code = PT_ENOINPUT;
+        return PT_ENOINPUT;
+    }
+    if (ret < 0)
+        return ret;
+    for (size_t i = 0; i < o->n_columns; i++) {
+        ret = probe(c, q->qcol[i], q->qtable, err);
+        if (ret == PT_EDATA || ret == PT_ENOINPUT) {
+            err_prefix(err, "table '%s' has no column '%s'", q->display,
+                       o->columns[i]);
             if (err)
-                err->code = PT_ENOINPUT;
-            return PT_ENOINPUT;
+                err->code = PT_EDATA;
+            return PT_EDATA;
         }
         if (ret < 0)
             return ret;
-        for (size_t i = 0; i < o->n_columns; i++) {
-            ret = probe(c, qcol[i], qtable, err);
-            if (ret == PT_EDATA || ret == PT_ENOINPUT) {
-                err_prefix(err, "table '%s' has no column '%s'", display,
-                           o->columns[i]);
-                if (err)
-                    err->code = PT_EDATA;
-                return PT_EDATA;
-            }
-            if (ret < 0)
-                return ret;
-        }
-        /* the columns are there: no ID / PROPID, a plain table */
     }
+    /* the columns are there: no ID / PROPID, a plain table */
+    return 0;
+}
 
-    /* the select list: one byte length per column, then the row kind */
+/*
+ * Server-side grouping of the row query: the server returns each distinct
+ * (lengths, row kind) once with its row count instead of one row per
+ * object. Exact (the client expands the counts), and far fewer rows to
+ * transfer and convert; but nothing arrives before the scan ends, so no
+ * progress.
+ */
+static int group_rows_query(const struct coll_sample_opts *o,
+                            const struct sample_names *q,
+                            struct coll_sample_result *r, struct pt_err *err)
+{
+    char outer[sizeof(r->query)], cols[256];
+    size_t cl = 0, ml;
+    int n;
+
+    cols[0] = '\0';
+    for (size_t i = 0; i < o->n_columns; i++) {
+        char a[40];
+        snprintf(a, sizeof(a), "%spt_l%zu", i ? ", " : "", i);
+        cat(cols, sizeof(cols), &cl, a);
+    }
+    if (q->sessions_layout)
+        cat(cols, sizeof(cols), &cl, ", pt_f");
+    n = snprintf(outer, sizeof(outer),
+                 "SELECT %s, COUNT(*) FROM (%s) pt_x GROUP BY %s", cols,
+                 r->query, cols);
+    if (n < 0 || (size_t)n >= sizeof(outer))
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    memcpy(r->query, outer, (size_t)n + 1);
+    ml = strlen(r->method);
+    cat(r->method, sizeof(r->method), &ml,
+        "; lengths grouped on the server (exact counts)");
+    return 0;
+}
+
+/* The row query into r->query: one byte length per column, the row kind. */
+static int rows_query(const struct coll_engine_ops *ops,
+                      const struct coll_sample_opts *o,
+                      const struct sample_names *q,
+                      struct coll_sample_result *r, struct pt_err *err)
+{
+    char list[2048], expr[512];
+    size_t ll = 0;
+    int ret;
+
     list[0] = '\0';
     for (size_t i = 0; i < o->n_columns; i++) {
         char alias[40];
-        ops->length_expr(qcol[i], expr, sizeof(expr));
+        ops->length_expr(q->qcol[i], expr, sizeof(expr));
         snprintf(alias, sizeof(alias), " AS pt_l%zu", i);
-        if ((i && cat(list, sizeof(list), &o_len, ", ") < 0) ||
-            cat(list, sizeof(list), &o_len, expr) < 0 ||
-            cat(list, sizeof(list), &o_len, alias) < 0)
+        if ((i && cat(list, sizeof(list), &ll, ", ") < 0) ||
+            cat(list, sizeof(list), &ll, expr) < 0 ||
+            cat(list, sizeof(list), &ll, alias) < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
-    if (sessions_layout) {
+    if (q->sessions_layout) {
         snprintf(expr, sizeof(expr),
-                 ", CASE WHEN %s = %s THEN 0 ELSE 1 END AS pt_f", qprop, qid);
-        if (cat(list, sizeof(list), &o_len, expr) < 0)
+                 ", CASE WHEN %s = %s THEN 0 ELSE 1 END AS pt_f", q->qprop,
+                 q->qid);
+        if (cat(list, sizeof(list), &ll, expr) < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
-    ret = coll_sample_sql(c->engine, o, list, qtable, NULL, r->query,
+    ret = coll_sample_sql(ops->id, o, list, q->qtable, NULL, r->query,
                           sizeof(r->query), r->method, sizeof(r->method), err);
     if (ret < 0)
         return ret;
-    if (o->grouped) {
-        /*
-         * Server-side grouping: the server returns each distinct
-         * (lengths, row kind) once with its row count instead of one row
-         * per object. Exact (the client expands the counts), and far fewer
-         * rows to transfer and convert; but nothing arrives before the
-         * scan ends, so no progress.
-         */
-        char outer[sizeof(r->query)], cols[256];
-        size_t cl = 0;
-        int n;
-        cols[0] = '\0';
-        for (size_t i = 0; i < o->n_columns; i++) {
-            char a[40];
-            snprintf(a, sizeof(a), "%spt_l%zu", i ? ", " : "", i);
-            cat(cols, sizeof(cols), &cl, a);
-        }
-        if (sessions_layout)
-            cat(cols, sizeof(cols), &cl, ", pt_f");
-        n = snprintf(outer, sizeof(outer),
-                     "SELECT %s, COUNT(*) FROM (%s) pt_x GROUP BY %s", cols,
-                     r->query, cols);
-        if (n < 0 || (size_t)n >= sizeof(outer))
+    return o->grouped ? group_rows_query(o, q, r, err) : 0;
+}
+
+/* The catalog's row estimate scaled to the sampling, for progress. */
+static void estimate_rows(const struct coll_engine_ops *ops,
+                          struct coll_conn *c, const struct coll_sample_opts *o,
+                          struct coll_sample_result *r)
+{
+    if (!o->progress || !ops->estimate_rows)
+        return;
+    r->estimated_rows = ops->estimate_rows(c, o->schema, o->table);
+    if (o->rows && (r->estimated_rows == 0 || o->rows < r->estimated_rows))
+        r->estimated_rows = o->rows;
+    else if (o->percent > 0)
+        r->estimated_rows =
+            (uint64_t)((double)r->estimated_rows * o->percent / 100.0);
+}
+
+/*
+ * The per-session query into r->session_query: the sum of the attribute
+ * rows of each session. Sampled runs pick sessions (their PROPID = ID
+ * header rows) with the same method, so a chosen session is always
+ * complete.
+ */
+static int sessions_query(const struct coll_engine_ops *ops,
+                          const struct coll_sample_opts *o,
+                          const struct sample_names *q,
+                          struct coll_sample_result *r, struct pt_err *err)
+{
+    char sum[1536], inner[1024], idsel[COLL_NAME_MAX + 16], expr[512];
+    char where[2 * COLL_NAME_MAX + 16], m2[256];
+    const char *qid = q->qid, *qprop = q->qprop, *qtable = q->qtable;
+    size_t so = 0;
+    int n, ret;
+
+    for (size_t i = 0; i < o->n_columns; i++) {
+        char qq[COLL_NAME_MAX + 16];
+        memcpy(qq, "pt_t.", 5);
+        memcpy(qq + 5, q->qcol[i], strlen(q->qcol[i]) + 1);
+        ops->length_expr(qq, expr, sizeof(expr));
+        if (cat(sum, sizeof(sum), &so, i ? " + COALESCE(" : "COALESCE(") < 0 ||
+            cat(sum, sizeof(sum), &so, expr) < 0 ||
+            cat(sum, sizeof(sum), &so, ", 0)") < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
-        memcpy(r->query, outer, (size_t)n + 1);
-        o_len = strlen(r->method);
-        cat(r->method, sizeof(r->method), &o_len,
-            "; lengths grouped on the server (exact counts)");
     }
+    if (!(o->percent > 0 || o->rows > 0)) {
+        n = snprintf(r->session_query, sizeof(r->session_query),
+                     "SELECT SUM(%s) AS pt_size FROM %s pt_t WHERE "
+                     "pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
+                     sum, qtable, qprop, qid, qid);
+        goto check;
+    }
+    snprintf(idsel, sizeof(idsel), "%s AS pt_sid", qid);
+    snprintf(where, sizeof(where), "%s = %s", qprop, qid);
+    ret = coll_sample_sql(ops->id, o, idsel, qtable, where, inner,
+                          sizeof(inner), m2, sizeof(m2), err);
+    if (ret < 0)
+        return ret;
+    /*
+     * The chosen IDs must be drawn once, not once per joined row: a filter
+     * on random() in a derived table that the optimizer merges into the
+     * join would pick a session for some of its rows only. SQLite
+     * evaluates a non-correlated IN (SELECT ...) once; MariaDB never merges
+     * a derived table with a LIMIT, so it is materialized once; PostgreSQL
+     * and DB2 sample the table scan itself (TABLESAMPLE) or order by
+     * random() under a LIMIT, both evaluated once.
+     */
+    if (ops->id == COLL_ENGINE_MYSQL && !o->rows)
+        cat(inner, sizeof(inner), &(size_t){strlen(inner)},
+            " LIMIT 18446744073709551615");
+    if (ops->id == COLL_ENGINE_SQLITE)
+        n = snprintf(r->session_query, sizeof(r->session_query),
+                     "SELECT SUM(%s) AS pt_size FROM %s pt_t WHERE pt_t.%s IN "
+                     "(%s) AND pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
+                     sum, qtable, qid, inner, qprop, qid, qid);
+    else
+        n = snprintf(r->session_query, sizeof(r->session_query),
+                     "SELECT SUM(%s) AS pt_size FROM %s pt_t JOIN (%s) pt_s ON "
+                     "pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> pt_t.%s "
+                     "GROUP BY pt_t.%s",
+                     sum, qtable, inner, qid, qprop, qid, qid);
+check:
+    if (n < 0 || (size_t)n >= sizeof(r->session_query))
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    return 0;
+}
+
+/* Grouped: the server counts the sessions of each size. */
+static int group_sessions_query(struct coll_sample_result *r,
+                                struct pt_err *err)
+{
+    char outer[sizeof(r->session_query)];
+    int n = snprintf(outer, sizeof(outer),
+                     "SELECT pt_size, COUNT(*) FROM (%s) pt_y GROUP BY "
+                     "pt_size",
+                     r->session_query);
+
+    if (n < 0 || (size_t)n >= sizeof(outer))
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    memcpy(r->session_query, outer, (size_t)n + 1);
+    return 0;
+}
+
+/* Multi-row layout: fetch the size of every (sampled) session. */
+static int sample_sessions(struct coll_conn *c,
+                           const struct coll_engine_ops *ops,
+                           const struct coll_sample_opts *o,
+                           const struct sample_names *q, struct fetch_spec *fs,
+                           struct coll_sample_result *r, struct pt_err *err)
+{
+    struct sess_ctx sx;
+    int ret;
+
+    ret = sessions_query(ops, o, q, r, err);
+    if (ret < 0)
+        return ret;
     if (ops->sample_prepare) {
         ret = ops->sample_prepare(c, o, err);
         if (ret < 0)
             return ret;
     }
-    if (o->progress && ops->estimate_rows) {
-        r->estimated_rows = ops->estimate_rows(c, o->schema, o->table);
-        if (o->rows && (r->estimated_rows == 0 || o->rows < r->estimated_rows))
-            r->estimated_rows = o->rows;
-        else if (o->percent > 0)
-            r->estimated_rows =
-                (uint64_t)((double)r->estimated_rows * o->percent / 100.0);
+    if (o->grouped && (ret = group_sessions_query(r, err)) < 0)
+        return ret;
+    memset(&sx, 0, sizeof(sx));
+    sx.r = r;
+    sx.grouped = o->grouped;
+    fs->n_cols = o->grouped ? 2 : 1;
+    fs->fn = on_sessions;
+    fs->ctx = &sx;
+    fs->total = 0;
+    ret = fetch_blocks(c, r->session_query, fs, err);
+    if (ret < 0)
+        return ret;
+    r->have_sessions = 1;
+    return 0;
+}
+
+/* The layout from what the row fetch saw; the session note if not multi. */
+static void set_layout(const struct sample_names *q,
+                       struct coll_sample_result *r)
+{
+    r->layout = !q->sessions_layout ? COLL_LAYOUT_PLAIN
+                : r->attribute_rows ? COLL_LAYOUT_MULTI_ROW
+                                    : COLL_LAYOUT_SINGLE_ROW;
+    if (r->layout != COLL_LAYOUT_MULTI_ROW)
+        snprintf(r->session_note, sizeof(r->session_note),
+                 "%s layout: one row per %s, so per-session sizes equal the "
+                 "row sizes",
+                 coll_layout_name(r->layout),
+                 r->layout == COLL_LAYOUT_PLAIN ? "object" : "session");
+}
+
+/*
+ * The steps: check and quote the names, probe the table (layout), build
+ * the row query, fetch the rows in blocks, and for the multi-row layout
+ * build and fetch the per-session query.
+ */
+int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
+                    struct coll_sample_result *r, struct pt_err *err)
+{
+    const struct coll_engine_ops *ops = coll_engine_ops_get(c->engine);
+    struct sample_names q;
+    struct row_ctx rx;
+    struct fetch_spec fs;
+    size_t R;
+    int ret;
+
+    memset(r, 0, sizeof(*r));
+    r->engine = c->engine;
+    if (!ops)
+        return err_set(err, PT_EINTERNAL, "no adapter for the engine");
+    if (o->n_columns == 0 || o->n_columns > COLL_MAX_COLUMNS)
+        return err_set(err, PT_EUSAGE, "--columns: give 1 to %d columns",
+                       COLL_MAX_COLUMNS);
+    R = o->block_rows ? o->block_rows : 1024;
+    if (R > MAX_BLOCK_ROWS)
+        R = MAX_BLOCK_ROWS;
+    memset(&q, 0, sizeof(q));
+    if ((ret = quote_names(c->engine, o, &q, err)) < 0 ||
+        (ret = probe_table(c, o, &q, err)) < 0 ||
+        (ret = rows_query(ops, o, &q, r, err)) < 0)
+        return ret;
+    if (ops->sample_prepare) {
+        ret = ops->sample_prepare(c, o, err);
+        if (ret < 0)
+            return ret;
     }
+    estimate_rows(ops, c, o, r);
 
     memset(&rx, 0, sizeof(rx));
     rx.r = r;
     rx.n_cols = o->n_columns;
-    rx.has_flag = sessions_layout;
+    rx.has_flag = q.sessions_layout;
     rx.grouped = o->grouped;
     memset(&fs, 0, sizeof(fs));
-    fs.n_cols = o->n_columns + (sessions_layout ? 1 : 0) + (o->grouped ? 1 : 0);
+    fs.n_cols =
+        o->n_columns + (q.sessions_layout ? 1 : 0) + (o->grouped ? 1 : 0);
     fs.block_rows = R;
     fs.fn = on_rows;
     fs.ctx = &rx;
@@ -576,115 +771,12 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     ret = fetch_blocks(c, r->query, &fs, err);
     if (ret < 0)
         goto fail;
-    r->layout = !sessions_layout    ? COLL_LAYOUT_PLAIN
-                : r->attribute_rows ? COLL_LAYOUT_MULTI_ROW
-                                    : COLL_LAYOUT_SINGLE_ROW;
-    if (r->layout != COLL_LAYOUT_MULTI_ROW) {
-        snprintf(r->session_note, sizeof(r->session_note),
-                 "%s layout: one row per %s, so per-session sizes equal the "
-                 "row sizes",
-                 coll_layout_name(r->layout),
-                 r->layout == COLL_LAYOUT_PLAIN ? "object" : "session");
+    set_layout(&q, r);
+    if (r->layout != COLL_LAYOUT_MULTI_ROW)
         return 0;
-    }
-
-    /*
-     * Multi-row: sum the attribute rows of each session. Sampled runs pick
-     * sessions (their PROPID = ID header rows) with the same method, so a
-     * chosen session is always complete.
-     */
-    {
-        char sum[1536], inner[1024], idsel[COLL_NAME_MAX + 16];
-        char where[2 * COLL_NAME_MAX + 16], m2[256];
-        size_t so = 0;
-        int n;
-        struct sess_ctx sx;
-        for (size_t i = 0; i < o->n_columns; i++) {
-            char qq[COLL_NAME_MAX + 16];
-            memcpy(qq, "pt_t.", 5);
-            memcpy(qq + 5, qcol[i], strlen(qcol[i]) + 1);
-            ops->length_expr(qq, expr, sizeof(expr));
-            if (cat(sum, sizeof(sum), &so, i ? " + COALESCE(" : "COALESCE(") <
-                    0 ||
-                cat(sum, sizeof(sum), &so, expr) < 0 ||
-                cat(sum, sizeof(sum), &so, ", 0)") < 0)
-                return err_set(err, PT_EINTERNAL, "SQL buffer too small");
-        }
-        if (o->percent > 0 || o->rows > 0) {
-            snprintf(idsel, sizeof(idsel), "%s AS pt_sid", qid);
-            snprintf(where, sizeof(where), "%s = %s", qprop, qid);
-            ret = coll_sample_sql(c->engine, o, idsel, qtable, where, inner,
-                                  sizeof(inner), m2, sizeof(m2), err);
-            if (ret < 0)
-                goto fail;
-            /*
-             * The chosen IDs must be drawn once, not once per joined row:
-             * a filter on random() in a derived table that the optimizer
-             * merges into the join would pick a session for some of its
-             * rows only. SQLite evaluates a non-correlated IN (SELECT ...)
-             * once; MariaDB never merges a derived table with a LIMIT, so
-             * it is materialized once; PostgreSQL and DB2 sample the
-             * table scan itself (TABLESAMPLE) or order by random() under
-             * a LIMIT, both evaluated once.
-             */
-            if (c->engine == COLL_ENGINE_MYSQL && !o->rows)
-                cat(inner, sizeof(inner), &(size_t){strlen(inner)},
-                    " LIMIT 18446744073709551615");
-            if (c->engine == COLL_ENGINE_SQLITE)
-                n = snprintf(
-                    r->session_query, sizeof(r->session_query),
-                    "SELECT SUM(%s) AS pt_size FROM %s pt_t WHERE pt_t.%s IN "
-                    "(%s) AND pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
-                    sum, qtable, qid, inner, qprop, qid, qid);
-            else
-                n = snprintf(
-                    r->session_query, sizeof(r->session_query),
-                    "SELECT SUM(%s) AS pt_size FROM %s pt_t JOIN (%s) pt_s ON "
-                    "pt_t.%s = pt_s.pt_sid WHERE pt_t.%s <> pt_t.%s "
-                    "GROUP BY pt_t.%s",
-                    sum, qtable, inner, qid, qprop, qid, qid);
-            if (n < 0 || (size_t)n >= sizeof(r->session_query)) {
-                ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
-                goto fail;
-            }
-        } else if ((size_t)snprintf(
-                       r->session_query, sizeof(r->session_query),
-                       "SELECT SUM(%s) AS pt_size FROM %s pt_t WHERE "
-                       "pt_t.%s <> pt_t.%s GROUP BY pt_t.%s",
-                       sum, qtable, qprop, qid,
-                       qid) >= sizeof(r->session_query)) {
-            ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
-            goto fail;
-        }
-        if (ops->sample_prepare) {
-            ret = ops->sample_prepare(c, o, err);
-            if (ret < 0)
-                goto fail;
-        }
-        if (o->grouped) {
-            char outer[sizeof(r->session_query)];
-            n = snprintf(outer, sizeof(outer),
-                         "SELECT pt_size, COUNT(*) FROM (%s) pt_y GROUP BY "
-                         "pt_size",
-                         r->session_query);
-            if (n < 0 || (size_t)n >= sizeof(outer)) {
-                ret = err_set(err, PT_EINTERNAL, "SQL buffer too small");
-                goto fail;
-            }
-            memcpy(r->session_query, outer, (size_t)n + 1);
-        }
-        memset(&sx, 0, sizeof(sx));
-        sx.r = r;
-        sx.grouped = o->grouped;
-        fs.n_cols = o->grouped ? 2 : 1;
-        fs.fn = on_sessions;
-        fs.ctx = &sx;
-        fs.total = 0;
-        ret = fetch_blocks(c, r->session_query, &fs, err);
-        if (ret < 0)
-            goto fail;
-        r->have_sessions = 1;
-    }
+    ret = sample_sessions(c, ops, o, &q, &fs, r, err);
+    if (ret < 0)
+        goto fail;
     return 0;
 fail:
     coll_sample_result_release(r);

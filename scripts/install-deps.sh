@@ -10,8 +10,8 @@ set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config libjansson-dev libyaml-dev
     libsqlite3-dev unixodbc unixodbc-dev libsqliteodbc sqlite3 libcminpack-dev)
 test_pkgs=(libcmocka-dev odbc-postgresql odbc-mariadb postgresql
-    mariadb-server mariadb-client python3 chromium clang libclang-rt-14-dev
-    valgrind)
+    mariadb-server mariadb-client python3 chromium poppler-utils clang
+    libclang-rt-14-dev valgrind)
 
 case "${1:-}" in
 --print)

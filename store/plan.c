@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan.c — a plan of replays: one fresh store per page size in a store
- * directory, each warmed up and replayed by store_replay_run (replay.c),
- * with the WebSphere placement limits taken from the engine's page-fit
- * rules (analyzers/). Manages the directory (a temporary one registered for
- * removal on interrupt), the store files and the ack log. The front door is
- * cli/cmd_replay.c; the document of the result is in plan_json.c.
+ * directory, each opened and warmed up, then all measured in interleaved
+ * rounds (store_replay_open/pass/finish, replay.c), with the WebSphere
+ * placement limits taken from the engine's page-fit rules (analyzers/).
+ * Manages the directory (a temporary one registered for removal on
+ * interrupt), its lock (flock(2) on DIR/.pagetune.lock, holding the
+ * owner's pid, so two replays never share a store directory), the store
+ * files (registered from their creation to the end of the run: an
+ * interrupted run removes every store it created, kept or not, so the next
+ * run starts clean) and the ack log. The front door is cli/cmd_replay.c; the
+ * document of the result is in plan_json.c.
  */
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -178,18 +185,115 @@ static int store_dir_prepare(struct store_dir *d, const char *want,
     return 0;
 }
 
-/* Remove a store file and its WAL side files. */
+/*
+ * The store directory's lock: DIR/.pagetune.lock, flock(2)ed exclusively
+ * for the whole run and holding the owner's pid for the message of the
+ * one that finds it taken (PT_ECANTCREAT, 73). The file is unlinked while
+ * still locked at the end; a locker that got the old, unlinked file finds
+ * its inode gone from the path and tries again.
+ */
+#define LOCK_NAME ".pagetune.lock"
+
+struct dir_lock {
+    int fd;
+    int slot; /* pt_tmpfile_register: a hard exit removes the file */
+    char path[4200];
+};
+
+static int lock_holder(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+static int dir_lock_take(struct dir_lock *l, const char *dir,
+                         struct pt_err *err)
+{
+    char pid[32] = "", line[32];
+    struct stat a, b;
+
+    l->fd = -1;
+    l->slot = -1;
+    snprintf(l->path, sizeof(l->path), "%s/%s", dir, LOCK_NAME);
+    for (int tries = 0; tries < 10; tries++) {
+        l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (l->fd < 0)
+            return err_set(err, PT_ECANTCREAT,
+                           "cannot create the lock '%s': %s", l->path,
+                           strerror(errno));
+        if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            close(l->fd);
+            l->fd = -1;
+            if (e != EWOULDBLOCK)
+                return err_set(err, PT_ECANTCREAT, "cannot lock '%s': %s",
+                               l->path, strerror(e));
+            if (lock_holder(l->path, pid, sizeof(pid)) < 0 || !pid[0])
+                snprintf(pid, sizeof(pid), "unknown");
+            return err_set(err, PT_ECANTCREAT,
+                           "store directory '%s' is in use by another "
+                           "replay (pid %s; lock %s)",
+                           dir, pid, l->path);
+        }
+        /* locked: is it still the file at the path? */
+        if (fstat(l->fd, &a) == 0 && stat(l->path, &b) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            break;
+        close(l->fd);
+        l->fd = -1;
+    }
+    if (l->fd < 0)
+        return err_set(err, PT_ECANTCREAT,
+                       "cannot lock '%s': it keeps "
+                       "changing",
+                       l->path);
+    snprintf(line, sizeof(line), "%ld\n", (long)getpid());
+    if (ftruncate(l->fd, 0) != 0 ||
+        pwrite(l->fd, line, strlen(line), 0) != (ssize_t)strlen(line)) {
+        int e = errno;
+        unlink(l->path);
+        close(l->fd);
+        l->fd = -1;
+        return err_set(err, PT_ECANTCREAT, "cannot write the lock '%s': %s",
+                       l->path, strerror(e));
+    }
+    l->slot = pt_tmpfile_register(l->path);
+    return 0;
+}
+
+static void dir_lock_release(struct dir_lock *l)
+{
+    if (l->fd < 0)
+        return;
+    unlink(l->path);
+    pt_tmpfile_unregister(l->slot);
+    close(l->fd); /* drops the lock */
+    l->fd = -1;
+    l->slot = -1;
+}
+
+/* A store's files: the database, its WAL side files and its LOB area. */
+#define STORE_N_FILES 4
+static const char *const store_file_sfx[STORE_N_FILES] = {"", "-wal", "-shm",
+                                                          "-lob"};
+
+/* Remove a store file and its side files. */
 static void store_files_remove(const char *db)
 {
-    char side[4200];
+    char side[4300];
 
-    unlink(db);
-    if (snprintf(side, sizeof(side), "%s-wal", db) < (int)sizeof(side))
-        unlink(side);
-    if (snprintf(side, sizeof(side), "%s-shm", db) < (int)sizeof(side))
-        unlink(side);
-    if (snprintf(side, sizeof(side), "%s-lob", db) < (int)sizeof(side))
-        unlink(side);
+    for (int k = 0; k < STORE_N_FILES; k++)
+        if (snprintf(side, sizeof(side), "%s%s", db, store_file_sfx[k]) <
+            (int)sizeof(side))
+            unlink(side);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -201,6 +305,7 @@ struct plan_run {
     struct store_trace own; /* when the run loaded the trace */
     struct store_dir dir;
     int have_dir;
+    struct dir_lock lock; /* held while the run uses dir */
     int ack_fd;
     uint64_t t0_ns; /* the plan's start */
     struct store_config cfg[STORE_MAX_PAGE_SIZES];
@@ -208,7 +313,35 @@ struct plan_run {
     struct store_replay *rep[STORE_MAX_PAGE_SIZES];
     char path[STORE_MAX_PAGE_SIZES][4200];
     double rps[STORE_MAX_PAGE_SIZES][STORE_MAX_ROUNDS];
+    /* the stores this run created (an existing one is refused, never
+       removed), each registered with its side files from its creation to
+       the end of the run, so a second signal removes them too */
+    int created[STORE_MAX_PAGE_SIZES];
+    int slot[STORE_MAX_PAGE_SIZES][STORE_N_FILES];
 };
+
+/* Register store i's files for removal on a hard exit (a second signal);
+ * a slot stays -1 when the table is full. */
+static void store_register(struct plan_run *run, size_t i)
+{
+    char path[4300];
+
+    run->created[i] = 1;
+    for (int k = 0; k < STORE_N_FILES; k++) {
+        run->slot[i][k] = -1;
+        if (snprintf(path, sizeof(path), "%s%s", run->path[i],
+                     store_file_sfx[k]) < (int)sizeof(path))
+            run->slot[i][k] = pt_tmpfile_register(path);
+    }
+}
+
+static void store_unregister(struct plan_run *run, size_t i)
+{
+    for (int k = 0; k < STORE_N_FILES; k++) {
+        pt_tmpfile_unregister(run->slot[i][k]);
+        run->slot[i][k] = -1;
+    }
+}
 
 static int ack_open(struct plan_run *run, struct pt_err *err)
 {
@@ -277,6 +410,9 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
     o->think_ms = p->think_ms;
     if (p->setup)
         p->setup(p->ctx, cfg->page_size_bytes, run->t->n_reqs);
+    /* only a store this run creates (an existing one is refused) */
+    if (access(run->path[i], F_OK) != 0)
+        store_register(run, i);
     ret = store_replay_open(run->t, run->path[i], cfg, o, &run->rep[i], err);
     for (unsigned w = 0; ret == 0 && w < p->warmup_rounds; w++)
         ret = page_pass(run, i, 0, NULL, err);
@@ -359,7 +495,8 @@ static int run_rounds(struct plan_run *run, struct store_plan_result *res,
     return 0;
 }
 
-/* Sum page size i's rounds into its result; its files go unless kept. */
+/* Sum page size i's rounds into its result and close its store (its files
+ * go at the end of the run unless kept). */
 static int page_finish(struct plan_run *run, size_t i,
                        struct store_plan_result *res, struct pt_err *err)
 {
@@ -373,8 +510,6 @@ static int page_finish(struct plan_run *run, size_t i,
 
     store_replay_close(run->rep[i]);
     run->rep[i] = NULL;
-    if (!p->keep)
-        store_files_remove(run->path[i]);
     if (ret == 0) {
         if (i > 0)
             page_diff(run, i, res->n_rounds, r);
@@ -415,7 +550,8 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     int ret;
 
     if (!run->t) {
-        if ((ret = store_trace_load(&run->own, p->trace_path, err)) < 0)
+        if ((ret = store_trace_load_as(&run->own, p->trace_path,
+                                       p->trace_format, err)) < 0)
             return ret;
         run->t = &run->own;
     }
@@ -424,25 +560,49 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     if ((ret = store_dir_prepare(&run->dir, p->store_dir, err)) < 0)
         return ret;
     run->have_dir = 1;
+    /* before any store file is touched (--force removes old ones) */
+    if (p->store_dir &&
+        (ret = dir_lock_take(&run->lock, run->dir.path, err)) < 0)
+        return ret;
     if (p->ready)
         p->ready(p->ctx, run->t);
     return 0;
 }
 
-/* After a failure: the stores opened so far are closed; a store that was
- * created stays for inspection with keep. */
-static void run_abandon(struct plan_run *run, size_t n_open, int ret)
+/* After a failure: the stores opened so far are closed (store_plan_run
+ * then removes the files of those it created, unless kept). */
+static void run_abandon(struct plan_run *run, size_t n_open)
 {
     const struct store_plan *p = run->p;
 
     for (size_t i = 0; i < n_open; i++) {
         store_replay_close(run->rep[i]);
         run->rep[i] = NULL;
-        if (!p->keep && (ret != PT_ECANTCREAT || i + 1 < n_open))
-            store_files_remove(run->path[i]);
     }
     if (p->page_end)
         p->page_end(p->ctx, NULL);
+}
+
+/* The end of a run: every store it created is closed and removed unless
+ * kept; an interrupted run writes no result, so none of its stores stays
+ * (kept ones included) and the next run does not find them (73). The
+ * cleanup registrations go after the files. */
+static void run_stores_end(struct plan_run *run, int ret,
+                           struct store_plan_result *res)
+{
+    const struct store_plan *p = run->p;
+
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++) {
+        store_replay_close(run->rep[i]);
+        run->rep[i] = NULL;
+        if (run->created[i] && (!p->keep || ret == PT_EINTR))
+            store_files_remove(run->path[i]);
+        if (ret == PT_EINTR) {
+            free(res->store_paths[i]);
+            res->store_paths[i] = NULL;
+        }
+        store_unregister(run, i);
+    }
 }
 
 int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
@@ -460,6 +620,11 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
     run->t = p->trace;
     run->ack_fd = -1;
     run->t0_ns = pt_now_ns();
+    run->lock.fd = -1;
+    run->lock.slot = -1;
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++)
+        for (int k = 0; k < STORE_N_FILES; k++)
+            run->slot[i][k] = -1;
     if ((ret = result_init(p, res, err)) < 0 ||
         (ret = store_plan_check(p, err)) < 0)
         goto out;
@@ -470,24 +635,17 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
     if (ret == 0)
         ret = run_rounds(run, res, err);
     if (ret < 0) {
-        run_abandon(run, n_open, ret);
+        run_abandon(run, n_open);
         goto out;
     }
     for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++)
         ret = page_finish(run, i, res, err);
     if (ret == 0)
         res->n_results = p->n_page_sizes;
-    for (size_t i = 0; ret < 0 && i < p->n_page_sizes; i++) {
-        /* a summing-up failed: the stores not yet summed go too */
-        store_replay_close(run->rep[i]);
-        run->rep[i] = NULL;
-        if (!p->keep)
-            store_files_remove(run->path[i]);
-    }
     res->elapsed_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
 out:
-    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++)
-        store_replay_close(run->rep[i]);
+    run_stores_end(run, ret, res);
+    dir_lock_release(&run->lock);
     if (run->ack_fd >= 0 && close(run->ack_fd) != 0 && ret == 0)
         ret = err_set(err, PT_EIO, "cannot write --ack-log '%s': %s",
                       p->ack_log, strerror(errno));

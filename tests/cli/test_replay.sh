@@ -295,4 +295,45 @@ else
     echo "note: cannot mount tmpfs, real disk-full case not run" >&2
 fi
 
+# ---- interrupted during the rounds: every store goes, kept ones too ----
+# All stores are open across the interleaved rounds; an interrupt while the
+# rounds run removes each store this run created with its -wal/-shm/-lob
+# files and the lock, a second signal (exit from the handler) as well.
+awk 'BEGIN { print "time_ms,op,key,size"; srand(9)
+    for (i = 0; i < 40000; i++)
+        printf "%d,%s,s%04d,%d\n", i, rand() < 0.3 ? "get" : "set",
+            int(rand() * 300), 3000 + int(rand() * 60000) }' >"$T/rounds.csv"
+# wait_store FILE PID: until FILE exists (or PID ended); 0 if it exists
+wait_store() {
+    local i=0
+    while [ "$i" -lt 600 ]; do
+        [ -e "$1" ] && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+for sigs in "INT" "INT TERM"; do
+    D=$T/int-${sigs// /-}
+    mkdir "$D"
+    "$PAGETUNE" replay -q --trace "$T/rounds.csv" --page-size 4K,8K \
+        --warmup-rounds 0 --rounds 100 --store-dir "$D" --keep \
+        >/dev/null 2>"$T/int.err" &
+    pid=$!
+    if wait_store "$D/store-8K.db-lob" "$pid"; then
+        sleep 0.5
+        for s in $sigs; do kill -"$s" "$pid"; done
+        wait "$pid"
+        rc=$?
+        [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ] && pass ||
+            fail "$sigs during the rounds: exit $rc, $(cat "$T/int.err")"
+        expect_eq "$(ls -A "$D")" "" "$sigs during the rounds: nothing stays"
+    else
+        kill "$pid" 2>/dev/null
+        wait "$pid"
+        fail "$sigs: the second store's LOB area was never created"
+    fi
+done
+
 finish

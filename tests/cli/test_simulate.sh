@@ -68,6 +68,44 @@ expect_eq "$(echo "$OUT" | jq '.mrc[0].sample_rate')" 0.5 "sample rate in the cu
 expect_rc 0 "mrc per page size" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K --mrc --json
 expect_eq "$(echo "$OUT" | jq -c '[.mrc[].page_size]')" "[4096,8192]" "one curve per page size"
 
+# the curve passes through the sizes asked for (issue 17 item 6): the exact
+# curve equals the fixed LRU runs to the last printed digit, at every page
+# size, a pool past the curve's end included; the table marks them
+python3 "$(dirname "$0")/../../bench/gen_zipf_trace.py" --n-req 300000 --n-obj 30000 \
+    --alpha 1.0 --seed 7 --out "$T/zipf" --formats pagetune >/dev/null || fail "gen_zipf_trace.py"
+Z=$T/zipf.pagetune.csv
+expect_rc 0 "mrc at the pools" "$PAGETUNE" simulate --trace "$Z" --page-size 8K,16K --bufferpool 50,400,3000,64M --mrc --json
+want=$(echo "$OUT" | jq -c '[.results[] | [.page_size, .bufferpool_pages, .bufferpool.hit_ratio]]')
+got=$(echo "$OUT" | jq -c '[.mrc[] | .page_size as $p | .points[] | select(.given) | [$p, .pages, .hit_ratio]]')
+expect_eq "$got" "$want" "exact curve = fixed LRU runs at every pool"
+expect_eq "$(echo "$OUT" | jq '[.mrc[].points | length <= 40] | all')" true "curve keeps 40 points"
+expect_eq "$(echo "$OUT" | jq '[.mrc[].points[] | select(.extrapolated)] | length')" 0 "exact: nothing extrapolated"
+expect_rc 0 "mrc at the app caches" "$PAGETUNE" simulate --trace "$Z" --cache-mode distributed-map --app-cache 7,300,5000 --mrc --json
+# (the document prints 10 digits of the miss ratio, 1 - it loses one)
+want=$(echo "$OUT" | jq -c '[.results[] | [.app_entries, .app.miss_ratio]]')
+got=$(echo "$OUT" | jq -c '[.mrc[0].points[] | select(.given) | [.entries, .hit_ratio]]')
+expect_eq "$(jq -n --argjson w "$want" --argjson g "$got" '[range($w | length) | $w[.][0] == $g[.][0] and ($w[.][1] + $g[.][1] - 1 | fabs) < 1e-10] | all')" true \
+    "exact app curve = fixed LRU runs: $got vs miss ratios $want"
+expect_rc 0 "mrc table" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 50,400,3000 --mrc
+expect_eq "$(echo "$OUT" | grep -cE '^8K pages +(50|400|3000) .*--bufferpool')" 3 "table marks the pools"
+
+# a sampled curve: the pools are read off the curve, within the sampling
+# error from 1/R up (on this 300k-request trace up to 0.03 at R = 0.1, see
+# docs/models.md#shards); below 1/R the points are marked extrapolated in
+# JSON, CSV and table
+expect_rc 0 "sampled mrc" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 3,9,10,50,400,3000 --mrc --sample-rate 0.1 --json --mrc-csv "$T/shards.csv"
+echo "$OUT" | jq -r '([.results[] | {key: (.bufferpool_pages | tostring), value: .bufferpool.hit_ratio}] | from_entries) as $f
+    | .mrc[0].points[] | select(.given) | "\(.pages) \(.extrapolated // false) \(.hit_ratio) \($f[.pages | tostring])"' >"$T/given"
+expect_eq "$(wc -l <"$T/given")" 6 "a sampled point at every pool"
+expect_eq "$(awk '$2 == "true" { printf "%s ", $1 }' "$T/given")" "3 9 " "extrapolated below 1/R = 10"
+expect_eq "$(awk '$2 == "false" { d = $3 - $4; if (d < 0) d = -d; if (d > 0.03) printf "%s:%s/%s ", $1, $3, $4 }' "$T/given")" "" "sampled within 0.03 of the runs from 1/R up"
+expect_eq "$(awk '$3 != $4' "$T/given" | wc -l)" 6 "sampled points are the curve's, not the runs'"
+expect_eq "$(echo "$OUT" | jq '[.mrc[0].points[] | (.pages < 10) == (.extrapolated // false)] | all')" true "json: extrapolated iff size < 1/R"
+expect_eq "$(head -1 "$T/shards.csv")" "tier,page_size,size,bytes,hit_ratio,miss_ratio,extrapolated" "sampled curve csv header"
+expect_eq "$(awk -F, 'NR > 1 && ($3 < 10) != ($7 == 1)' "$T/shards.csv" | wc -l)" 0 "csv: extrapolated iff size < 1/R"
+expect_rc 0 "sampled table" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 3,400 --mrc --sample-rate 0.1
+expect_contains "$OUT" "--bufferpool, extrapolated" "table marks an extrapolated pool"
+
 # sharing and offload options reach the model
 expect_rc 0 "push" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 500 --servers 4 --sharing shared-push --json
 expect_eq "$(echo "$OUT" | jq '.results[0].app.replication_messages > 0')" true "push sends messages"
@@ -105,6 +143,69 @@ expect_contains "$OUT" "n/a" "ratios n/a"
 expect_rc 0 "empty trace json" "$PAGETUNE" simulate --trace "$T/empty.csv" --app-cache 10 --json -q
 expect_eq "$(echo "$OUT" | jq '.results[0].app.miss_ratio')" null "miss ratio null"
 
+# the performance model (--clients, pagetune-simulate(1) MODEL): every cost
+# 0 but 10 ms of app CPU per request, so one queue: N = 5 clients, Z = 0
+# give X = 1000 / 10 = 100 req/s and R = N / X = 50 ms (Little's law)
+expect_rc 0 "object bytes" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --json
+expect_eq "$(echo "$OUT" | jq '.results[0].app.object_bytes')" 800 "object bytes: gets and sets"
+cat >"$T/as.yaml" <<'Y'
+name: flat
+perf:
+  app_cpu_fixed_ms: 10
+  app_cpu_per_kb_ms: 0
+  app_cpu_per_row_ms: 0
+  net_per_kb_ms: 0
+  db_cpu_per_lread_ms: 0
+  db_cpu_per_row_ms: 0
+  db_cpu_per_logrec_ms: 0
+  fscache_req_ms: 0
+  fscache_per_kb_ms: 0
+  log_write_ms: 0
+  log_per_kb_ms: 0
+Y
+expect_rc 0 "--clients uncalibrated" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 5 --appserver "$T/as.yaml" --json
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.clients, .think_ms, .req_per_s, .response_ms, .bottleneck, .utilisation.app_cpu]')" '[5,0,100,50,"app_cpu",1]' "MVA of one queue"
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.calibrated, .calibration, .range]')" '[false,null,null]' "uncalibrated: no range"
+expect_contains "$ERR" "uncalibrated" "uncalibrated note"
+expect_rc 0 "--clients table" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 5 --appserver "$T/as.yaml"
+expect_contains "$OUT" "UNCALIBRATED" "table title says uncalibrated"
+expect_contains "$OUT" "req/s (uncalibrated)" "column header says uncalibrated"
+# think time: X = N / (D + Z) below saturation (N D < D + Z): 1 client,
+# Z = 90 ms: X = 1000 / 100 = 10 req/s, R = 10 ms
+expect_rc 0 "--think-ms" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 1 --think-ms 90 --appserver "$T/as.yaml" --json -q
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.req_per_s, .response_ms, .think_ms]')" '[10,10,90]' "think time"
+# a calibration: its costs win, the range is +- its largest residual
+cat >"$T/cal.yaml" <<'Y'
+name: "flat-cal"
+perf:
+  app_cpu_fixed_ms: 20
+fitted:
+  - {cost: app_cpu_fixed_ms, value: 20, lo: 1, hi: 100}
+points:
+  - {label: "a", clients: 5, think_ms: 0, req_per_s: 52.6, response_ms: 95, residual_req_per_s: -0.05, residual_response_ms: 0.1}
+  - {label: "b", clients: 5, think_ms: 0, req_per_s: 49, response_ms: 100, residual_req_per_s: 0.02, residual_response_ms: 0}
+Y
+expect_rc 0 "--calibration FILE" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 5 --appserver "$T/as.yaml" --calibration "$T/cal.yaml" --json
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.req_per_s, .response_ms, .calibrated, .calibration]')" '[50,100,true,"flat-cal"]' "calibrated costs"
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted.range | [(.req_per_s[], .response_ms[]) * 1000 | round]')" '[47500,52500,90000,110000]' "range: +- max residual"
+expect_rc 0 "--clients csv" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2,4 --clients 5 --appserver "$T/as.yaml" --calibration "$T/cal.yaml" --format csv
+expect_contains "$(echo "$OUT" | head -1)" "predicted_req_per_s,predicted_req_per_s_lo,predicted_req_per_s_hi,predicted_response_ms" "csv predicted columns"
+expect_contains "$(echo "$OUT" | head -1)" "predicted_util_app_cpu" "csv utilisation columns"
+expect_eq "$(echo "$OUT" | wc -l)" 3 "csv: header and one line per run"
+expect_contains "$(echo "$OUT" | sed -n 2p)" ",5,0,50,47.5,52.5,100,90,110,app_cpu,true,flat-cal," "csv predicted cells"
+# with a database tier every row is predicted
+expect_rc 0 "--clients db tier" "$PAGETUNE" simulate --trace "$T/tiny.csv" --page-size 4K,8K --clients 5 --appserver "$T/as.yaml" --json -q
+expect_eq "$(echo "$OUT" | jq '[.results[].predicted.req_per_s] | length')" 2 "every row predicted"
+expect_rc 64 "--think-ms needs --clients" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --think-ms 5
+expect_one_line_error "--think-ms needs --clients"
+expect_rc 64 "--clients 0" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 0
+expect_rc 64 "bad --fscache-share" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --fscache-share 2
+expect_rc 66 "missing calibration" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --calibration "$T/none.yaml"
+expect_one_line_error "missing calibration"
+printf 'name: x\nperf:\n  app_cpu_fixed_ms: -1\n' >"$T/badcal.yaml"
+expect_rc 65 "bad calibration" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --calibration "$T/badcal.yaml"
+expect_contains "$ERR" "app_cpu_fixed_ms" "bad calibration names the key"
+
 # usage errors
 expect_rc 64 "unknown policy" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --app-policy mru
 expect_one_line_error "unknown policy"
@@ -128,7 +229,7 @@ expect_rc 65 "bad input leaves no output" "$PAGETUNE" simulate --trace "$T/bad.c
 [ ! -e "$T/new.json" ] && pass || fail "partial output left"
 
 expect_rc 0 "--help" "$PAGETUNE" simulate --help
-for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed; do
+for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed --clients --think-ms --calibration --appserver --fscache-share; do
     expect_contains "$OUT" "$o" "--help lists $o"
 done
 finish

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_monitor_json.c — fuzz target for the monitor JSON that
- * `recommend --monitor` reads (rec_monitor_from_json over pt_json_loadb):
- * on success the fields are within their documented ranges.
+ * `recommend --monitor` reads (collect/'s coll_monitor_doc_from_json over
+ * pt_json_loadb): on success the fields are within their documented
+ * ranges.
  */
-#include "analyzers/analyzers.h"
+#include "collect/collect.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -19,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK_ERR(rc, err);
     if (rc < 0)
         return 0;
-    rc = rec_monitor_from_json(&m, doc, "monitor.json", &err);
+    rc = coll_monitor_doc_from_json(&m, doc, "monitor.json", &err);
     FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
     FUZZ_CHECK_ERR(rc, err);
     if (rc == 0) {

@@ -7,7 +7,8 @@
  * belong, huge or negative numbers. Input: the first line holds column
  * names separated by '|', every further line a row of cells ('\N' is
  * NULL). Every parser of collect.h gets the same table, then the current
- * configuration is read and deltas are taken between two snapshots.
+ * configuration is read, deltas are taken between two snapshots, and their
+ * monitor document is written and read back.
  */
 #include "collect/collect.h"
 #include "tests/fuzz/fuzz.h"
@@ -111,6 +112,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(strlen(cur.note) < sizeof(cur.note));
         }
         FUZZ_CHECK(coll_hit_ratio(100, 5) == 95);
+        {
+            /* the monitor document of the two snapshots, and back */
+            struct coll_snapshot two[2];
+            struct coll_monitor_doc doc;
+            struct rec_monitor m, e;
+            json_t *j;
+            int rc;
+
+            two[0] = a;
+            two[1] = b;
+            coll_monitor_doc_init(&doc, COLL_ENGINE_POSTGRESQL, NULL, two, 2,
+                                  1);
+            j = coll_monitor_doc_to_json(&doc);
+            FUZZ_CHECK(j != NULL);
+            rc = coll_monitor_doc_from_json(&m, j, "monitor.json", &err);
+            FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
+            FUZZ_CHECK_ERR(rc, err);
+            /* in process, the same evidence as through the document */
+            if (rc == 0 && coll_monitor_doc_evidence(&doc, &e, &err) == 0) {
+                FUZZ_CHECK(e.page_size_bytes == m.page_size_bytes);
+                FUZZ_CHECK(e.bufferpool_pages == m.bufferpool_pages);
+                FUZZ_CHECK(e.hit_ratio_pct == m.hit_ratio_pct);
+                FUZZ_CHECK(e.logical_reads == m.logical_reads);
+                FUZZ_CHECK(e.physical_reads == m.physical_reads);
+                FUZZ_CHECK(e.direct_read_share == m.direct_read_share);
+            }
+            json_decref(j);
+        }
     }
     coll_rows_release(&rows);
     coll_snapshot_release(&a);

@@ -5,7 +5,8 @@
  * engine's documented column sets (DB2 cannot run here: this is how its
  * result handling is tested), deltas and hit ratios; and, through the real
  * SQLite3 ODBC driver on a temporary file (no server), connection secrets,
- * script execution and block fetching.
+ * script execution and block fetching; the sizes and monitor documents,
+ * writer to reader.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collect/collect.h"
@@ -569,6 +571,340 @@ static void test_sqlite_parse(void **state)
 
 /* ---- through the SQLite3 ODBC driver (a file, no server) --------------- */
 
+/* ---- documents: sizes.json and monitor.json ----------------------------- */
+
+/* A multi-row sample of 4 attribute rows in 2 sessions, by hand. */
+static void sample_by_hand(struct coll_sample_opts *o,
+                           struct coll_sample_result *r)
+{
+    static const uint64_t rows[] = {5000, 100, 3000, 100};
+    static const uint64_t sess[] = {8100, 100};
+
+    coll_sample_opts_init(o);
+    strcpy(o->schema, "WAS");
+    memset(r, 0, sizeof(*r));
+    r->engine = COLL_ENGINE_POSTGRESQL;
+    r->layout = COLL_LAYOUT_MULTI_ROW;
+    strcpy(r->query, "SELECT lengths");
+    strcpy(r->method, "full scan: every row");
+    r->rows_scanned = 6;
+    r->header_rows = 2;
+    r->attribute_rows = 4;
+    r->placement[0] = 3;
+    r->placement[1] = 1;
+    r->column_bytes[0] = 3200;
+    r->column_bytes[1] = 5000;
+    r->values = malloc(sizeof(rows));
+    r->session_values = malloc(sizeof(sess));
+    assert_non_null(r->values);
+    assert_non_null(r->session_values);
+    memcpy(r->values, rows, sizeof(rows));
+    memcpy(r->session_values, sess, sizeof(sess));
+    r->n_values = 4;
+    r->n_sessions = 2;
+    r->have_sessions = 1;
+    strcpy(r->session_query, "SELECT SUM");
+}
+
+/* What coll_sizes_doc_write() puts in a file, parsed back. */
+static json_t *written(const struct coll_sizes_doc *d, int with_values)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    struct pt_err err;
+    json_t *doc = NULL;
+
+    assert_non_null(fp);
+    assert_int_equal(coll_sizes_doc_write(d, with_values, fp, &err), 0);
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(pt_json_loadb(buf, len, "sizes.json", &doc, &err), 0);
+    free(buf);
+    return doc;
+}
+
+static void test_sizes_doc_round_trip(void **state)
+{
+    struct coll_sample_opts o;
+    struct coll_sample_result r;
+    struct coll_source src;
+    struct coll_sizes_doc d;
+    struct rec_sizes s;
+    struct pt_err err;
+    json_t *doc, *file;
+    (void)state;
+
+    sample_by_hand(&o, &r);
+    coll_source_init(&src, NULL);
+    strcpy(src.dbms, "PostgreSQL 15");
+    strcpy(src.connection, "DSN=x");
+    assert_int_equal(
+        coll_sizes_doc_init(&d, &o, &r, &src, 0, "2026-01-02T03:04:05Z", &err),
+        0);
+    assert_int_equal(d.rows.count, 4);
+    assert_int_equal(d.rows.p50, 100);
+    assert_int_equal(d.rows.max, 5000);
+    assert_true(d.have_sessions);
+    assert_int_equal(d.sessions.count, 2);
+    assert_ptr_equal(coll_sizes_doc_top(&d), &d.rows);
+
+    /* the streamed file and the in-memory JSON are the same document */
+    doc = coll_sizes_doc_to_json(&d, 1);
+    file = written(&d, 1);
+    assert_non_null(doc);
+    assert_true(json_equal(doc, file));
+    assert_string_equal(json_string_value(json_object_get(doc, "unit")), "row");
+    assert_string_equal(json_string_value(json_object_get(doc, "layout")),
+                        "multi-row");
+    assert_int_equal(json_integer_value(json_object_get(doc, "attribute_rows")),
+                     4);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(doc, "placement"), "SMALL")),
+                     3);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(doc, "source"), "table")),
+                        "WAS.SESSIONS");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(doc, "source"), "taken_at")),
+                        "2026-01-02T03:04:05Z");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(doc, "source"), "engine")),
+                        "postgresql");
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(doc, "per_session"), "count")),
+                     2);
+    /* read back: every size, sorted by the statistics */
+    assert_int_equal(coll_sizes_doc_from_json(&s, file, "f.json", &err), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.from_histogram, 0);
+    assert_int_equal(s.values[0], 100);
+    assert_int_equal(s.values[3], 5000);
+    rec_sizes_release(&s);
+    json_decref(doc);
+    json_decref(file);
+
+    /* without values: the histogram comes back, each at its bin's bound */
+    file = written(&d, 0);
+    assert_null(json_object_get(file, "values"));
+    assert_int_equal(coll_sizes_doc_from_json(&s, file, "f.json", &err), 0);
+    assert_int_equal(s.total, 4);
+    assert_int_equal(s.from_histogram, 1);
+    /* one weighted entry per non-empty bin, not one per object */
+    assert_non_null(s.counts);
+    assert_true(s.n < 4);
+    assert_int_equal(s.values[0], 1024);
+    assert_int_equal(s.values[s.n - 1], 8192);
+    rec_sizes_release(&s);
+    json_decref(file);
+
+    /* sessions as the top level: their sizes, the rows beside them */
+    assert_int_equal(coll_sizes_doc_init(&d, &o, &r, &src, 1, NULL, &err), 0);
+    assert_ptr_equal(coll_sizes_doc_top(&d), &d.sessions);
+    file = written(&d, 1);
+    assert_string_equal(json_string_value(json_object_get(file, "unit")),
+                        "session");
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(file, "per_row"), "count")),
+                     4);
+    assert_int_equal(coll_sizes_doc_from_json(&s, file, "f.json", &err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.values[1], 8100);
+    rec_sizes_release(&s);
+    json_decref(file);
+    coll_sample_result_release(&r);
+}
+
+static void test_sizes_doc_errors(void **state)
+{
+    struct coll_sample_opts o;
+    struct coll_sample_result r;
+    struct coll_sizes_doc d;
+    struct rec_sizes s;
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    /* multi-row without a complete session: no per-session unit */
+    sample_by_hand(&o, &r);
+    r.have_sessions = 0;
+    assert_int_equal(coll_sizes_doc_init(&d, &o, &r, NULL, 1, NULL, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "--unit session"));
+    assert_int_equal(coll_sizes_doc_init(&d, &o, &r, NULL, 0, NULL, &err), 0);
+    doc = coll_sizes_doc_to_json(&d, 0);
+    assert_non_null(
+        json_object_get(json_object_get(doc, "per_session"), "note"));
+    json_decref(doc);
+    /* nothing measured */
+    r.n_values = 0;
+    assert_int_equal(coll_sizes_doc_init(&d, &o, &r, NULL, 0, NULL, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "'SESSIONS' has no objects"));
+    coll_sample_result_release(&r);
+
+    /* the reader names the file and the key */
+    doc = json_loads("{\"values\":[1,-2]}", 0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "a.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "a.json: values[1]"));
+    assert_null(s.values);
+    json_decref(doc);
+    doc = json_loads("{\"schema_version\":2,\"values\":[1]}", 0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "b.json", &err),
+                     PT_EDATA);
+    json_decref(doc);
+    /* a total beyond REC_MAX_OBJECTS (2^53) is refused at the bin that
+       passes it; 1.2 * 10^8 objects are fine now (weighted, not expanded) */
+    doc = json_loads("{\"histogram\":[{\"le\":1024,\"count\":60000000},"
+                     "{\"le\":2048,\"count\":60000000}]}",
+                     0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "c.json", &err), 0);
+    assert_int_equal(s.total, 120000000);
+    assert_int_equal(s.n, 2);
+    rec_sizes_release(&s);
+    json_decref(doc);
+    doc = json_loads("{\"histogram\":[{\"le\":1024,\"count\":"
+                     "5000000000000000},{\"le\":2048,\"count\":"
+                     "5000000000000000}]}",
+                     0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "c.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "histogram[1]"));
+    json_decref(doc);
+    doc = json_loads("{\"values\":[]}", 0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "d.json", &err),
+                     PT_EDATA);
+    json_decref(doc);
+}
+
+/* A PostgreSQL-like snapshot at t_s with cumulative pool counters. */
+static void pg_snap(struct coll_snapshot *s, double t_s, double logical,
+                    double physical)
+{
+    memset(s, 0, sizeof(*s));
+    s->t_s = t_s;
+    strcpy(s->taken_at, "2026-01-02T03:04:05Z");
+    coll_snapshot_add(s, "bufferpool", "shared_buffers", "page_size", 8192, 0);
+    coll_snapshot_add(s, "bufferpool", "shared_buffers", "pages", 16384, 0);
+    coll_snapshot_add(s, "bufferpool", "shared_buffers", "logical_reads",
+                      logical, 1);
+    coll_snapshot_add(s, "bufferpool", "shared_buffers", "physical_reads",
+                      physical, 1);
+    coll_snapshot_add(s, "bufferpool", "shared_buffers", "direct_reads", 0, 1);
+    coll_snapshot_add(s, "table", "public.sessions", "HEAP_BLKS_HIT",
+                      logical / 2, 1);
+    coll_snapshot_add(s, "table", "public.sessions", "HEAP_BLKS_READ",
+                      physical / 2, 1);
+}
+
+static void test_monitor_doc_round_trip(void **state)
+{
+    struct coll_snapshot snaps[3];
+    struct coll_source src;
+    struct coll_monitor_doc d;
+    struct rec_monitor m;
+    struct pt_err err;
+    json_t *doc, *pool, *dl;
+    int reset = 0, found = 0;
+    (void)state;
+
+    /* the one reset rule */
+    assert_true(coll_counter_delta(4, 10, &reset) == 6 && reset == 0);
+    assert_true(coll_counter_delta(10, 4, &reset) == 4 && reset == 1);
+
+    /* the server restarts between the second and third snapshot */
+    pg_snap(&snaps[0], 100, 1000, 100);
+    pg_snap(&snaps[1], 110, 2000, 150);
+    pg_snap(&snaps[2], 120, 500, 50);
+    assert_true(coll_monitor_run_delta(snaps, 3, "bufferpool", "shared_buffers",
+                                       "logical_reads", &found) == 1500);
+    assert_true(found);
+    coll_monitor_run_delta(snaps, 3, "bufferpool", "nope", "logical_reads",
+                           &found);
+    assert_false(found);
+    coll_source_init(&src, NULL);
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, &src, snaps, 3, 10);
+    assert_true(d.summary.logical_reads == 1500);
+    assert_true(d.summary.physical_reads == 100);
+    assert_true(d.summary.elapsed_s == 20);
+    assert_int_equal(d.current.page_size, 8192);
+    assert_int_equal(d.current.bufferpool_pages, 16384);
+
+    doc = coll_monitor_doc_to_json(&d);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(doc, "engine")),
+                        "postgresql");
+    assert_int_equal(json_integer_value(json_object_get(doc, "count")), 3);
+    assert_true(json_real_value(json_object_get(json_object_get(doc, "summary"),
+                                                "hit_ratio")) == 93.333);
+    pool = json_array_get(json_object_get(doc, "bufferpools"), 0);
+    assert_string_equal(json_string_value(json_object_get(pool, "name")),
+                        "shared_buffers");
+    assert_int_equal(json_integer_value(json_object_get(pool, "pages")), 16384);
+    assert_int_equal(json_array_size(json_object_get(pool, "snapshots")), 3);
+    dl = json_object_get(pool, "deltas");
+    assert_int_equal(json_array_size(dl), 2);
+    assert_int_equal(
+        json_integer_value(json_object_get(
+            json_object_get(json_array_get(dl, 1), "delta"), "logical_reads")),
+        500);
+    assert_true(json_real_value(
+                    json_object_get(json_array_get(dl, 0), "hit_ratio")) == 95);
+    assert_non_null(json_object_get(
+        json_array_get(json_object_get(doc, "tables"), 0), "heap_hit_ratio"));
+    /* scopes without objects are left out, bufferpools/tables never */
+    assert_null(json_object_get(doc, "tablespaces"));
+
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
+    assert_true(m.present);
+    assert_string_equal(m.engine, "postgresql");
+    assert_int_equal(m.page_size_bytes, 8192);
+    assert_int_equal(m.bufferpool_pages, 16384);
+    assert_true(m.hit_ratio_pct == 93.333);
+    assert_int_equal(m.logical_reads, 1500);
+    assert_int_equal(m.physical_reads, 100);
+    assert_true(m.direct_read_share == 0);
+    /* in process, without the document: the same evidence */
+    {
+        struct rec_monitor e;
+        assert_int_equal(coll_monitor_doc_evidence(&d, &e, &err), 0);
+        assert_int_equal(e.present, m.present);
+        assert_string_equal(e.engine, m.engine);
+        assert_int_equal(e.page_size_bytes, m.page_size_bytes);
+        assert_int_equal(e.bufferpool_pages, m.bufferpool_pages);
+        assert_true(e.hit_ratio_pct == m.hit_ratio_pct);
+        assert_int_equal(e.logical_reads, m.logical_reads);
+        assert_int_equal(e.physical_reads, m.physical_reads);
+        assert_int_equal(e.direct_reads, m.direct_reads);
+        assert_true(e.direct_read_share == m.direct_read_share);
+        /* an engine that reports no page size gives no evidence */
+        d.current.page_size = 0;
+        assert_int_equal(coll_monitor_doc_evidence(&d, &e, &err), PT_EDATA);
+        assert_non_null(strstr(err.msg, "page_size"));
+    }
+    json_decref(doc);
+
+    /* one snapshot: the counters since the server started */
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, &snaps[1], 1, 10);
+    doc = coll_monitor_doc_to_json(&d);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(doc, "summary"),
+                                          "hit_ratio_basis")),
+        "counters since server start (one snapshot)");
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
+    assert_int_equal(m.logical_reads, 2000);
+    assert_true(m.hit_ratio_pct == 92.5);
+    /* the reader checks what recommend relies on */
+    json_object_set_new(json_object_get(doc, "current"), "page_size",
+                        json_integer(0));
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "m.json"));
+    json_decref(doc);
+    for (size_t i = 0; i < 3; i++)
+        coll_snapshot_release(&snaps[i]);
+}
+
 static char tmpdir[64];
 
 static int setup_dir(void **state)
@@ -598,6 +934,69 @@ static void write_file(const char *path, const char *text, mode_t mode)
     fputs(text, fp);
     fclose(fp);
     chmod(path, mode);
+}
+
+static int cancel_now(void)
+{
+    return 1;
+}
+
+static int n_progress;
+
+static void count_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    assert_int_equal(done, (size_t)++n_progress);
+    assert_int_equal(total, 3);
+}
+
+/* A monitor run through the real SQLite3 ODBC driver: taken, cancelled. */
+static void test_sqlite_monitor_run(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = NULL;
+    struct coll_monitor_opts mo = {0};
+    struct coll_snapshot snaps[3];
+    struct coll_monitor_doc d;
+    struct rec_monitor m;
+    struct pt_err err;
+    char connect[256];
+    size_t n = 99;
+    (void)state;
+
+    if (!have_sqlite_driver()) {
+        if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+            fail_msg("SQLite3 ODBC driver not registered (CI=true)");
+        skip();
+    }
+    snprintf(connect, sizeof(connect), "Driver=SQLite3;Database=%s/m.db;",
+             tmpdir);
+    o.connect = connect;
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    mo.count = 3;
+    mo.interval_s = 0.05;
+    mo.progress = count_progress;
+    n_progress = 0;
+    assert_int_equal(coll_monitor_run(c, &mo, snaps, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(n_progress, 3);
+    assert_true(snaps[2].t_s - snaps[0].t_s >= 0.1);
+    /* SQLite has page settings but no hit counters: evidence without a
+       hit ratio */
+    coll_monitor_doc_init(&d, coll_conn_engine(c), NULL, snaps, n, 0.05);
+    assert_int_equal(coll_monitor_doc_evidence(&d, &m, &err), 0);
+    assert_true(m.page_size_bytes > 0);
+    assert_true(m.hit_ratio_pct == -1);
+    for (size_t i = 0; i < n; i++)
+        coll_snapshot_release(&snaps[i]);
+
+    /* cancelled: the first snapshot is kept, then PT_EINTR */
+    mo.progress = NULL;
+    mo.cancelled = cancel_now;
+    assert_int_equal(coll_monitor_run(c, &mo, snaps, &n, &err), PT_EINTR);
+    assert_int_equal(n, 1);
+    coll_snapshot_release(&snaps[0]);
+    coll_conn_close(c);
 }
 
 static void test_sqlite_odbc(void **state)
@@ -697,6 +1096,98 @@ static void test_sqlite_odbc(void **state)
     assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
 }
 
+/* ---- secrets on the command line, --timeout (no server needed) ---------- */
+
+static void test_conn_password_sources(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = (void *)1;
+    struct pt_err err;
+    (void)state;
+
+    assert_true(coll_connstr_has_password("Driver=x;PWD=a;"));
+    assert_true(coll_connstr_has_password("Driver=x; pAsSwOrD = {a;b}"));
+    assert_true(coll_connstr_has_password("pwd=a"));
+    assert_false(coll_connstr_has_password("Driver=x;Uid=pwd;"));
+    assert_false(coll_connstr_has_password("Driver=x;NOPWD=a;"));
+    assert_false(coll_connstr_has_password(NULL));
+
+    /* two sources: refused before anything is read or connected */
+    setenv("PT_UNIT_PW", "from-env", 1);
+    o.connect = "Driver=SQLite3;Database=/nonexistent/x.db;Pwd = {s3c;ret}";
+    o.password_env = "PT_UNIT_PW";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_null(c);
+    assert_non_null(strstr(err.msg, "password is given twice"));
+    assert_null(strstr(err.msg, "s3c"));
+    o.password_env = NULL;
+    o.password_file = "/nonexistent/pw";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--password-file"));
+
+    /* a --dsn value with a password is refused with the value masked */
+    o = (struct coll_conn_opts){0};
+    o.dsn = "x;pwd={s3c;r}}et};y=1";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_null(strstr(err.msg, "s3c"));
+    assert_null(strstr(err.msg, "et}"));
+    assert_non_null(strstr(err.msg, "--password-file"));
+
+    /* --timeout out of range (cli_conn_opt turns garbage into -1) */
+    o = (struct coll_conn_opts){0};
+    o.connect = "Driver=SQLite3;Database=/nonexistent/x.db;";
+    o.timeout_s = -1;
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--timeout"));
+    o.timeout_s = COLL_TIMEOUT_MAX_S + 1;
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+}
+
+/*
+ * The watchdog on a driver that honours SQLCancel from another thread (the
+ * SQLite3 driver interrupts the statement): a statement that produces no
+ * row for longer than timeout_s ends with the watchdog's message, and the
+ * connection still closes cleanly.
+ */
+static void test_sqlite_watchdog(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = NULL;
+    struct pt_err err;
+    char connect[256];
+    int64_t v = 0;
+    struct timespec t0, t1;
+    (void)state;
+
+    if (!have_sqlite_driver()) {
+        if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+            fail_msg("SQLite3 ODBC driver not registered (CI=true)");
+        skip();
+    }
+    snprintf(connect, sizeof(connect), "Driver=SQLite3;Database=%s/w.db;",
+             tmpdir);
+    o.connect = connect;
+    o.timeout_s = 1;
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    /* a quick statement is not disturbed */
+    assert_int_equal(coll_query_i64(c, "SELECT 42", &v, &err), 0);
+    assert_int_equal(v, 42);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(
+        coll_query_i64(c,
+                       "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT "
+                       "n + 1 FROM g WHERE n < 4000000000) SELECT count(*) "
+                       "FROM g",
+                       &v, &err),
+        PT_EUNAVAIL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_non_null(
+        strstr(err.msg, "no answer from the server for 1 s while running"));
+    /* cancelled at the first stage: well before the socket stage (+3 s) */
+    assert_true(t1.tv_sec - t0.tv_sec < 4);
+    coll_conn_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -712,7 +1203,15 @@ int main(void)
         cmocka_unit_test(test_pg_parse),
         cmocka_unit_test(test_mysql_parse),
         cmocka_unit_test(test_sqlite_parse),
+        cmocka_unit_test(test_sizes_doc_round_trip),
+        cmocka_unit_test(test_sizes_doc_errors),
+        cmocka_unit_test(test_monitor_doc_round_trip),
+        cmocka_unit_test_setup_teardown(test_sqlite_monitor_run, setup_dir,
+                                        teardown_dir),
         cmocka_unit_test_setup_teardown(test_sqlite_odbc, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test(test_conn_password_sources),
+        cmocka_unit_test_setup_teardown(test_sqlite_watchdog, setup_dir,
                                         teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -794,6 +794,60 @@ static void test_workload_bad_profiles(void **state)
     }
 }
 
+/*
+ * size.counts weights size.values (a sizes histogram in advise's
+ * validation trace): draws follow the counts, a zero count is never drawn,
+ * and a counts list of the wrong length or with no objects is PT_EDATA.
+ */
+static void test_workload_weighted_sizes(void **state)
+{
+    const char *good = "{\"requests\":20000,\"keys\":5000,"
+                       "\"size\":{\"dist\":\"empirical\","
+                       "\"values\":[100,200,300],\"counts\":[1,0,3]},"
+                       "\"mix\":{\"get\":0,\"set\":1,\"del\":0}}";
+    uint64_t seen[3] = {0, 0, 0};
+    struct sim_workload w;
+    struct sim_wgen *g;
+    struct pt_err err;
+    json_t *prof = json_loads(good, 0, NULL);
+    (void)state;
+
+    assert_non_null(prof);
+    if (sim_workload_from_json(&w, prof, "w.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_wgen_new(&w, 3, &g, &err), 0);
+    for (int i = 0; i < 20000; i++) {
+        struct sim_wrec r;
+        assert_int_equal(sim_wgen_next(g, &r), 1);
+        assert_true(r.size_bytes == 100 || r.size_bytes == 300);
+        seen[r.size_bytes / 100 - 1]++;
+    }
+    /* 1:3 by count (keys keep their size: compare with slack) */
+    assert_true(seen[2] > 2 * seen[0]);
+    assert_int_equal(seen[1], 0);
+    sim_wgen_free(g);
+    sim_workload_release(&w);
+    json_decref(prof);
+
+    prof = json_loads("{\"requests\":10,\"keys\":5,\"size\":{\"dist\":"
+                      "\"empirical\",\"values\":[1,2],\"counts\":[1]},"
+                      "\"mix\":{\"get\":0,\"set\":1,\"del\":0}}",
+                      0, NULL);
+    assert_int_equal(sim_workload_from_json(&w, prof, "w.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "size.counts"));
+    sim_workload_release(&w);
+    json_decref(prof);
+    prof = json_loads("{\"requests\":10,\"keys\":5,\"size\":{\"dist\":"
+                      "\"empirical\",\"values\":[1,2],\"counts\":[0,0]},"
+                      "\"mix\":{\"get\":0,\"set\":1,\"del\":0}}",
+                      0, NULL);
+    assert_int_equal(sim_workload_from_json(&w, prof, "w.json", &err),
+                     PT_EDATA);
+    sim_workload_release(&w);
+    json_decref(prof);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -811,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_buffered_outline),
         cmocka_unit_test(test_workload_deterministic),
         cmocka_unit_test(test_workload_bad_profiles),
+        cmocka_unit_test(test_workload_weighted_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  * simulation.json (plan_json.c): a plan's rows and curves against the same
  * configurations run by hand through sim_new/sim_feed, the plan's checks,
  * a trace reader handed in, the JSON round trip of both document forms,
- * and the reader's refusals.
+ * the reader's refusals, and the object bytes and the performance model's
+ * prediction a row carries through simulation.json.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,6 +155,201 @@ static void assert_db_equal(const struct sim_db_stats *x,
     assert_true(x->io_ms == y->io_ms);
 }
 
+/* Is `size` a point of the curve? */
+static int curve_has(const struct sim_curve *c, uint64_t size)
+{
+    for (size_t j = 0; j < c->n_points; j++)
+        if (c->points[j].size == size)
+            return 1;
+    return 0;
+}
+
+/* The largest pool (pages) of the first run's rows at a page size. */
+static uint64_t largest_pool(const struct sim_plan_result *res,
+                             uint32_t page_size_bytes)
+{
+    uint64_t n = 0;
+
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct sim_result_row *r = &res->rows[i];
+        if (r->app_entries == res->rows[0].app_entries &&
+            r->db.page_size_bytes == page_size_bytes && r->db.pool_pages > n)
+            n = r->db.pool_pages;
+    }
+    return n;
+}
+
+/* The point of a curve at `size`, or NULL. */
+static const struct sim_curve_point *curve_at(const struct sim_curve *c,
+                                              uint64_t size)
+{
+    for (size_t j = 0; j < c->n_points; j++)
+        if (c->points[j].size == size)
+            return &c->points[j];
+    return NULL;
+}
+
+/*
+ * The exact curve passes through every buffer pool simulated, equal to the
+ * fixed LRU run to the last bit; the brief view too. Pools past the curve's
+ * largest useful size included.
+ */
+static void test_plan_curve_through_pools(void **state)
+{
+    static const uint64_t pools[] = {1, 2, 3, 5, 8, 13, 21, 34, 50, 400, 3000};
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct pt_err err;
+    size_t n_given = 0;
+    (void)state;
+
+    full_plan(&p);
+    p.n_app = 1;
+    p.app_entries[0] = 3; /* the pools see an odd number of references */
+    p.n_pools = 12;
+    for (size_t k = 0; k < 11; k++)
+        p.pools[k] = (struct sim_pool_size){pools[k], 0};
+    p.pools[11] = (struct sim_pool_size){1u << 20, 1};
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_curves, 2);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_result_row *r = &res.rows[i];
+        const struct sim_curve *c =
+            &res.curves[r->db.page_size_bytes == 4096 ? 0 : 1];
+        const struct sim_curve_point *pt = curve_at(c, r->db.pool_pages);
+        double want;
+        int found = 0;
+        assert_int_equal(sim_db_hit_ratio(&r->db, &want), 0);
+        if (!pt)
+            fail_msg("%u-byte pages: no point at %llu pages",
+                     (unsigned)r->db.page_size_bytes,
+                     (unsigned long long)r->db.pool_pages);
+        assert_true(pt->given);
+        assert_false(pt->extrapolated);
+        if (pt->hit_ratio != want)
+            fail_msg("%llu pages: curve %.17g, LRU run %.17g",
+                     (unsigned long long)r->db.pool_pages, pt->hit_ratio, want);
+        for (size_t j = 0; j < c->n_brief; j++)
+            if (c->brief[j].size == pt->size) {
+                found = 1;
+                assert_true(c->brief[j].hit_ratio == want);
+                assert_true(c->brief[j].given);
+            }
+        assert_true(found);
+        n_given++;
+    }
+    assert_int_equal(n_given, 24);
+    for (size_t t = 0; t < 2; t++) {
+        const struct sim_curve *c = &res.curves[t];
+        size_t g = 0;
+        assert_true(c->n_points <= SIM_CURVE_POINTS);
+        assert_true(c->n_brief <= 12 + 2); /* the given ones + both ends */
+        assert_int_equal(c->points[0].size, 1);
+        for (size_t j = 0; j < c->n_points; j++) {
+            g += (size_t)c->points[j].given;
+            if (j)
+                assert_true(c->points[j].size > c->points[j - 1].size);
+        }
+        assert_int_equal(g, 12); /* and no other point is marked given */
+    }
+    sim_plan_result_release(&res);
+}
+
+/* Likewise the exact application-tier curve: 1 - the run's miss ratio. */
+static void test_plan_app_curve_through_caches(void **state)
+{
+    static const uint64_t sizes[] = {1, 2, 3, 5, 8, 13, 21, 40, 90, 5000};
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct pt_err err;
+    (void)state;
+
+    sim_plan_init(&p);
+    p.trace = tmp_trace;
+    p.mode = SIM_MODE_DMAP;
+    p.n_app = sizeof(sizes) / sizeof(sizes[0]);
+    memcpy(p.app_entries, sizes, sizeof(sizes));
+    p.mrc = 1;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_rows, p.n_app);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_curve_point *pt = curve_at(&res.curves[0], sizes[i]);
+        double miss;
+        assert_non_null(pt);
+        assert_true(pt->given);
+        assert_int_equal(sim_app_miss_ratio(&res.rows[i].app, &miss), 0);
+        if (pt->hit_ratio != 1.0 - miss)
+            fail_msg("%llu entries: curve %.17g, LRU run %.17g",
+                     (unsigned long long)sizes[i], pt->hit_ratio, 1.0 - miss);
+    }
+    sim_plan_result_release(&res);
+}
+
+/*
+ * A sampled application-tier curve: its given points are read off the
+ * curve (equal to a sim_mrc fed the same references, not copied from the
+ * fixed runs) and marked extrapolated below 1/R, as are the grid's. Its
+ * error against the runs is checked on a Zipf trace in test_simulate.sh
+ * (this trace has too few keys for a sample).
+ */
+static void test_plan_sampled_curve_given(void **state)
+{
+    const double rate = 0.05; /* 1/R = 20 entries */
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct sim_trace_reader *r;
+    struct sim_mrc *m = sim_mrc_new(rate, 1);
+    struct sim_req q;
+    struct pt_err err;
+    size_t n_extra = 0;
+    int rc;
+    (void)state;
+
+    sim_plan_init(&p);
+    p.trace = tmp_trace;
+    p.mode = SIM_MODE_DMAP;
+    p.n_app = 4;
+    p.app_entries[0] = 7;
+    p.app_entries[1] = 50;
+    p.app_entries[2] = 400;
+    p.app_entries[3] = 3000;
+    p.mrc = 1;
+    p.sample_rate = rate;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_non_null(m);
+    assert_int_equal(sim_trace_open(tmp_trace, SIM_TRACE_AUTO, &r, &err), 0);
+    while ((rc = sim_trace_next(r, &q, &err)) == 1) {
+        if (q.op == SIM_DEL)
+            sim_mrc_remove(m, (uint32_t)q.key_id);
+        else
+            assert_int_equal(
+                sim_mrc_access(m, (uint32_t)q.key_id, q.op == SIM_GET), 0);
+    }
+    assert_int_equal(rc, 0);
+    sim_trace_close(r);
+    assert_int_equal(res.n_curves, 1);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_result_row *row = &res.rows[i];
+        const struct sim_curve_point *pt =
+            curve_at(&res.curves[0], row->app_entries);
+        assert_non_null(pt);
+        assert_true(pt->given);
+        assert_true(pt->hit_ratio == sim_mrc_hit_ratio(m, pt->size));
+        assert_int_equal(pt->extrapolated, row->app_entries < 20);
+    }
+    for (size_t j = 0; j < res.curves[0].n_points; j++) {
+        const struct sim_curve_point *pt = &res.curves[0].points[j];
+        assert_int_equal(pt->extrapolated, pt->size < 20);
+        n_extra += (size_t)pt->extrapolated;
+    }
+    assert_true(n_extra >= 2); /* the grid's small sizes and 7 */
+    sim_mrc_free(m);
+    sim_plan_result_release(&res);
+}
+
 /* Rows in plan order, each equal to the hand-run simulator's. */
 static void test_plan_rows_match_direct(void **state)
 {
@@ -193,8 +389,14 @@ static void test_plan_rows_match_direct(void **state)
                 assert_true(c->n_points > 1 && c->n_points <= 40);
                 assert_true(c->n_brief > 1 && c->n_brief <= 12);
                 assert_int_equal(c->points[0].size, 1);
+                /* the grid ends at the largest useful size; a pool past
+                   it is still a point (the last) */
+                assert_true(curve_has(c, sim_mrc_max_size(m)));
                 assert_int_equal(c->points[c->n_points - 1].size,
-                                 sim_mrc_max_size(m));
+                                 largest_pool(&res, c->page_size_bytes) >
+                                         sim_mrc_max_size(m)
+                                     ? largest_pool(&res, c->page_size_bytes)
+                                     : sim_mrc_max_size(m));
                 for (size_t j = 0; j < c->n_points; j++) {
                     if (j)
                         assert_true(c->points[j].size > c->points[j - 1].size);
@@ -459,15 +661,117 @@ static void test_json_refused(void **state)
     }
 }
 
+/* article-4k's objects are 4000 bytes: object_bytes = 4000 x (gets + sets),
+ * the mean sim_app_object_bytes gives back; a prediction (filled by the
+ * caller) survives the round trip, an old row without either still reads. */
+static void test_json_object_bytes_and_predicted(void **state)
+{
+    struct sim_plan p;
+    struct sim_plan_result res, back;
+    struct sim_predicted *pr;
+    struct pt_err err;
+    double mean = 0;
+    json_t *doc;
+    (void)state;
+
+    full_plan(&p);
+    p.mrc = 0;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_app_stats *a = &res.rows[i].app;
+        assert_int_equal(a->object_bytes, 4000 * (a->gets + a->sets));
+        assert_int_equal(sim_app_object_bytes(a, &mean), 0);
+        assert_true(mean == 4000.0);
+    }
+    pr = &res.rows[1].predicted;
+    pr->present = 1;
+    pr->clients = 47;
+    pr->think_ms = 5;
+    pr->req_per_s = 139.868612;
+    pr->response_ms = 331.029644;
+    snprintf(pr->bottleneck, sizeof(pr->bottleneck), "app_cpu");
+    pr->n_util = 2;
+    snprintf(pr->util[0].name, SIM_PRED_NAME, "app_cpu");
+    pr->util[0].util = 0.999;
+    snprintf(pr->util[1].name, SIM_PRED_NAME, "db_disk");
+    pr->util[1].util = 0.25;
+    pr->calibrated = 1;
+    snprintf(pr->calibration, sizeof(pr->calibration), "article-000");
+    pr->has_range = 1;
+    pr->req_per_s_lo = 133.3;
+    pr->req_per_s_hi = 146.5;
+    pr->response_ms_lo = 320;
+    pr->response_ms_hi = 342;
+    doc = sim_plan_result_to_json(&res);
+    assert_non_null(doc);
+    assert_null(json_object_get(
+        json_array_get(json_object_get(doc, "results"), 0), "predicted"));
+    if (sim_plan_result_from_json(&back, doc, "sim.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back.n_rows, res.n_rows);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        assert_int_equal(back.rows[i].app.object_bytes,
+                         res.rows[i].app.object_bytes);
+        assert_int_equal(back.rows[i].predicted.present, i == 1);
+    }
+    pr = &back.rows[1].predicted;
+    assert_int_equal(pr->clients, 47);
+    assert_true(pr->think_ms == 5 && pr->req_per_s == 139.868612 &&
+                pr->response_ms == 331.029644);
+    assert_string_equal(pr->bottleneck, "app_cpu");
+    assert_int_equal(pr->n_util, 2);
+    assert_string_equal(pr->util[1].name, "db_disk");
+    assert_true(pr->util[1].util == 0.25);
+    assert_true(pr->calibrated && pr->has_range);
+    assert_string_equal(pr->calibration, "article-000");
+    assert_true(pr->req_per_s_lo == 133.3 && pr->req_per_s_hi == 146.5 &&
+                pr->response_ms_lo == 320 && pr->response_ms_hi == 342);
+    sim_plan_result_release(&back);
+
+    /* a bad range is refused, naming the key */
+    json_object_set_new(
+        json_object_get(json_array_get(json_object_get(doc, "results"), 1),
+                        "predicted"),
+        "range",
+        json_pack("{s:[f], s:[f,f]}", "req_per_s", 1.0, "response_ms", 1.0,
+                  2.0));
+    err_clear(&err);
+    assert_int_equal(sim_plan_result_from_json(&back, doc, "sim.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "predicted.range.req_per_s"));
+    sim_plan_result_release(&back);
+
+    /* an older document: no object_bytes, no predicted */
+    json_object_del(
+        json_object_get(json_array_get(json_object_get(doc, "results"), 0),
+                        "app"),
+        "object_bytes");
+    json_object_del(json_array_get(json_object_get(doc, "results"), 1),
+                    "predicted");
+    if (sim_plan_result_from_json(&back, doc, "sim.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back.rows[0].app.object_bytes, 0);
+    assert_int_equal(sim_app_object_bytes(&back.rows[0].app, &mean), -1);
+    assert_false(back.rows[1].predicted.present);
+    sim_plan_result_release(&back);
+    json_decref(doc);
+    sim_plan_result_release(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_rows_match_direct),
+        cmocka_unit_test(test_plan_curve_through_pools),
+        cmocka_unit_test(test_plan_app_curve_through_caches),
+        cmocka_unit_test(test_plan_sampled_curve_given),
         cmocka_unit_test(test_plan_reader_and_app_only),
         cmocka_unit_test(test_plan_check),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_comparison),
         cmocka_unit_test(test_json_refused),
+        cmocka_unit_test(test_json_object_bytes_and_predicted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * doc_sizes.c — the sizes document (pagetune-sample(1) FILES, read by
+ * pagetune-recommend(1) --sizes): a sample's statistics (analyzers/'
+ * rec_stats_compute), where it came from, how the objects are placed, and
+ * every size. Writer and reader in one place, beside the sample result
+ * they describe (sample.c). No printing: the caller opens the file.
+ *
+ * Neighbours: cli/cmd_sample.c writes it, cli/cmd_recommend.c and
+ * cli/cmd_advise.c read it into a struct rec_sizes.
+ */
+#include "collect/collect.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the document in memory ---------------------------------------------- */
+
+void coll_source_init(struct coll_source *src, const struct coll_conn *c)
+{
+    memset(src, 0, sizeof(*src));
+    if (!c)
+        return;
+    snprintf(src->dbms, sizeof(src->dbms), "%s", coll_conn_dbms(c));
+    snprintf(src->driver, sizeof(src->driver), "%s", coll_conn_driver(c));
+    snprintf(src->connection, sizeof(src->connection), "%s",
+             coll_conn_describe(c));
+}
+
+int coll_sizes_doc_init(struct coll_sizes_doc *d,
+                        const struct coll_sample_opts *o,
+                        struct coll_sample_result *r,
+                        const struct coll_source *src, int unit_session,
+                        const char *taken_at, struct pt_err *err)
+{
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    d->opts = o;
+    d->result = r;
+    d->unit_session = unit_session;
+    if (src)
+        d->source = *src;
+    if (taken_at) {
+        snprintf(d->taken_at, sizeof(d->taken_at), "%s", taken_at);
+    } else {
+        time_t now = time(NULL);
+        struct tm tm;
+
+        gmtime_r(&now, &tm);
+        strftime(d->taken_at, sizeof(d->taken_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
+    if (r->n_values == 0)
+        return err_set(err, PT_EDATA,
+                       "table '%s' has no objects to measure (%llu rows, all "
+                       "of %s NULL)",
+                       o->table, (unsigned long long)r->rows_scanned,
+                       o->n_columns > 1 ? "the columns" : "the column");
+    if ((rc = rec_stats_compute(&d->rows, r->values, r->n_values, err)) < 0)
+        return rc;
+    if (r->have_sessions && r->n_sessions > 0) {
+        rc = rec_stats_compute(&d->sessions, r->session_values, r->n_sessions,
+                               err);
+        if (rc < 0)
+            return rc;
+        d->have_sessions = 1;
+    } else if (unit_session && r->layout == COLL_LAYOUT_MULTI_ROW) {
+        return err_set(err, PT_EDATA,
+                       "--unit session: no complete session in the sample");
+    }
+    return 0;
+}
+
+static int top_is_session(const struct coll_sizes_doc *d)
+{
+    return d->unit_session && d->have_sessions;
+}
+
+const struct rec_size_stats *coll_sizes_doc_top(const struct coll_sizes_doc *d)
+{
+    return top_is_session(d) ? &d->sessions : &d->rows;
+}
+
+const uint64_t *coll_sizes_doc_values(const struct coll_sizes_doc *d, size_t *n)
+{
+    if (top_is_session(d)) {
+        *n = d->result->n_sessions;
+        return d->result->session_values;
+    }
+    *n = d->result->n_values;
+    return d->result->values;
+}
+
+/* ---- writer -------------------------------------------------------------- */
+
+/* {column: count} in the order of --columns; NULL when out of memory. */
+static json_t *names_obj(const struct coll_sample_opts *s,
+                         const uint64_t *counts)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < s->n_columns; i++)
+        if (json_object_set_new(o, s->columns[i],
+                                json_integer((json_int_t)counts[i]))) {
+            json_decref(o);
+            return NULL;
+        }
+    return o;
+}
+
+/* "source": the connection, the table and how its rows were chosen. */
+static json_t *source_json(const struct coll_sizes_doc *d)
+{
+    const struct coll_sample_opts *o = d->opts;
+    const struct coll_sample_result *r = d->result;
+    json_t *src, *cols = json_array();
+    char table[2 * COLL_NAME_MAX + 2];
+
+    for (size_t i = 0; cols && i < o->n_columns; i++)
+        json_array_append_new(cols, json_string(o->columns[i]));
+    snprintf(table, sizeof(table), "%s%s%s", o->schema, o->schema[0] ? "." : "",
+             o->table);
+    src = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:b,s:I,s:I}", "kind",
+                    "odbc", "engine", coll_engine_name(r->engine), "dbms",
+                    d->source.dbms, "driver", d->source.driver, "connection",
+                    d->source.connection, "table", table, "columns", cols,
+                    "method", r->method, "query", r->query, "sampled",
+                    o->percent > 0 && o->percent < 100 ? 1 : o->rows > 0,
+                    "rows_scanned", (json_int_t)r->rows_scanned,
+                    "estimated_rows", (json_int_t)r->estimated_rows);
+    if (!src)
+        return NULL;
+    json_object_set_new(src, "taken_at", json_string(d->taken_at));
+    if (o->percent > 0)
+        json_object_set_new(src, "percent", json_real(o->percent));
+    if (o->rows > 0)
+        json_object_set_new(src, "rows", json_integer((json_int_t)o->rows));
+    json_object_set_new(src, "seed",
+                        o->has_seed ? json_integer(o->seed) : json_null());
+    json_object_set_new(src, "server_grouped", json_boolean(o->grouped));
+    return src;
+}
+
+/* The statistics of the unit that is not the top level, without values. */
+static json_t *other_unit_json(const struct coll_sizes_doc *d)
+{
+    int other_is_session = !top_is_session(d);
+    json_t *s = rec_stats_to_json(other_is_session ? &d->sessions : &d->rows,
+                                  NULL, 0, NULL);
+
+    if (!s)
+        return NULL;
+    json_object_del(s, "schema_version");
+    json_object_set_new(s, "unit",
+                        json_string(other_is_session ? "session" : "row"));
+    if (other_is_session)
+        json_object_set_new(s, "query", json_string(d->result->session_query));
+    return s;
+}
+
+/* Everything but "values". */
+static json_t *doc_json(const struct coll_sizes_doc *d)
+{
+    const struct coll_sample_result *r = d->result;
+    json_t *src = source_json(d), *doc;
+
+    if (!src)
+        return NULL;
+    doc = rec_stats_to_json(coll_sizes_doc_top(d), NULL, 0, src);
+    json_decref(src);
+    if (!doc)
+        return NULL;
+    json_object_set_new(doc, "unit",
+                        json_string(top_is_session(d) ? "session" : "row"));
+    json_object_set_new(doc, "layout",
+                        json_string(coll_layout_name(r->layout)));
+    json_object_set_new(doc, "placement", names_obj(d->opts, r->placement));
+    json_object_set_new(doc, "column_bytes",
+                        names_obj(d->opts, r->column_bytes));
+    json_object_set_new(doc, "rows_empty",
+                        json_integer((json_int_t)r->rows_empty));
+    json_object_set_new(doc, "rows_multi_column",
+                        json_integer((json_int_t)r->rows_multi));
+    if (r->layout == COLL_LAYOUT_MULTI_ROW) {
+        json_object_set_new(doc, "header_rows",
+                            json_integer((json_int_t)r->header_rows));
+        json_object_set_new(doc, "attribute_rows",
+                            json_integer((json_int_t)r->attribute_rows));
+    }
+    if (d->have_sessions) {
+        json_t *other = other_unit_json(d);
+        if (other)
+            json_object_set_new(
+                doc, top_is_session(d) ? "per_row" : "per_session", other);
+    } else {
+        json_object_set_new(doc, "per_session",
+                            json_pack("{s:s}", "note", r->session_note));
+    }
+    return doc;
+}
+
+json_t *coll_sizes_doc_to_json(const struct coll_sizes_doc *d, int with_values)
+{
+    json_t *doc = doc_json(d), *vals;
+    const uint64_t *v;
+    size_t n;
+
+    if (!doc || !with_values)
+        return doc;
+    v = coll_sizes_doc_values(d, &n);
+    vals = json_array();
+    for (size_t i = 0; vals && i < n; i++)
+        if (json_array_append_new(vals, json_integer((json_int_t)v[i]))) {
+            json_decref(vals);
+            vals = NULL;
+        }
+    if (!vals || json_object_set_new(doc, "values", vals)) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/*
+ * With the values, jansson would allocate one node per value and its
+ * pretty printer puts each on a line of its own: for 100,000 rows that
+ * costs more than the whole scan (measured with bench/bench_sample.sh). So
+ * the document is dumped without them and the array appended in the same
+ * JSON syntax, 16 values per line.
+ */
+int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
+                         FILE *fp, struct pt_err *err)
+{
+    json_t *doc = doc_json(d);
+    const uint64_t *v;
+    char *text;
+    size_t len, n;
+
+    if (!doc)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    if (!with_values) {
+        int rc = pt_json_dumpf(doc, fp, err);
+        json_decref(doc);
+        return rc;
+    }
+    text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                               JSON_REAL_PRECISION(10));
+    json_decref(doc);
+    if (!text)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    len = strlen(text);
+    /* an indented object ends with "\n}" */
+    if (len < 2 || text[len - 1] != '}' || text[len - 2] != '\n') {
+        free(text);
+        return err_set(err, PT_EINTERNAL, "unexpected JSON layout");
+    }
+    fwrite(text, 1, len - 2, fp);
+    free(text);
+    fputs(",\n  \"values\": [", fp);
+    v = coll_sizes_doc_values(d, &n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "%s%s%llu", i ? "," : "", i % 16 ? " " : "\n    ",
+                (unsigned long long)v[i]);
+    fputs(n ? "\n  ]\n}\n" : "]\n}\n", fp);
+    if (ferror(fp))
+        return err_set(err, PT_EIO, "write error: %s", strerror(errno));
+    return 0;
+}
+
+/* ---- reader -------------------------------------------------------------- */
+
+/* "values": every size, each an integer >= 0. */
+static int read_values(struct rec_sizes *s, const json_t *vals,
+                       const char *name, struct pt_err *err)
+{
+    const json_t *v;
+    size_t i;
+
+    if (!json_is_array(vals))
+        return err_set(err, PT_EDATA, "%s: 'values' must be an array", name);
+    json_array_foreach(vals, i, v)
+    {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return err_set(err, PT_EDATA,
+                           "%s: values[%zu] is not a byte size >= 0", name, i);
+        if ((uint64_t)json_integer_value(v) > REC_MAX_SIZE_BYTES) {
+            char field[64];
+            snprintf(field, sizeof(field), "values[%zu]", i);
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
+                                       (uint64_t)json_integer_value(v), name,
+                                       field, err);
+        }
+    }
+    if (json_array_size(vals) == 0)
+        return 0;
+    s->values = pt_malloc(json_array_size(vals) * sizeof(*s->values));
+    if (!s->values)
+        return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
+    json_array_foreach(vals, i, v) s->values[s->n++] =
+        (uint64_t)json_integer_value(v);
+    s->total = s->n;
+    return 0;
+}
+
+/*
+ * "histogram": each of a bin's objects at its upper bound "le", kept as one
+ * weighted entry per non-empty bin (never expanded object by object: a
+ * histogram of 10^12 objects costs its bins only), sorted by size.
+ */
+static int read_histogram(struct rec_sizes *s, const json_t *hist,
+                          const char *name, struct pt_err *err)
+{
+    const json_t *v;
+    uint64_t total = 0;
+    size_t i, bins = 0;
+
+    if (!json_is_array(hist))
+        return err_set(err, PT_EDATA,
+                       "%s: neither 'values' nor 'histogram' present", name);
+    json_array_foreach(hist, i, v)
+    {
+        const json_t *le = json_object_get(v, "le"),
+                     *c = json_object_get(v, "count");
+        if (!json_is_integer(le) || !json_is_integer(c) ||
+            json_integer_value(le) < 0 || json_integer_value(c) < 0)
+            return err_set(err, PT_EDATA,
+                           "%s: histogram[%zu] needs integer 'le' and "
+                           "'count' >= 0",
+                           name, i);
+        if ((uint64_t)json_integer_value(le) > REC_MAX_SIZE_BYTES) {
+            char field[64];
+            snprintf(field, sizeof(field), "histogram[%zu].le", i);
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
+                                       (uint64_t)json_integer_value(le), name,
+                                       field, err);
+        }
+        /* bound the total so every statistic stays exact */
+        if ((uint64_t)json_integer_value(c) > REC_MAX_OBJECTS - total)
+            return err_set(err, PT_EDATA,
+                           "%s: histogram[%zu] count is implausibly large "
+                           "(more than %llu objects in all)",
+                           name, i, (unsigned long long)REC_MAX_OBJECTS);
+        total += (uint64_t)json_integer_value(c);
+        bins += json_integer_value(c) > 0;
+    }
+    s->from_histogram = 1;
+    if (total == 0)
+        return 0;
+    s->values = pt_malloc(bins * sizeof(*s->values));
+    s->counts = pt_malloc(bins * sizeof(*s->counts));
+    if (!s->values || !s->counts)
+        return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
+    json_array_foreach(hist, i, v)
+    {
+        json_int_t c = json_integer_value(json_object_get(v, "count"));
+        if (c == 0)
+            continue;
+        s->values[s->n] =
+            (uint64_t)json_integer_value(json_object_get(v, "le"));
+        s->counts[s->n++] = (uint64_t)c;
+    }
+    s->total = total;
+    return rec_sizes_sort(s, err);
+}
+
+int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
+                             const char *name, struct pt_err *err)
+{
+    const json_t *v, *vals;
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    if (!json_is_object(doc))
+        return err_set(err, PT_EDATA, "%s: a sizes document is a JSON object",
+                       name);
+    v = json_object_get(doc, "schema_version");
+    if (v && (!json_is_integer(v) || json_integer_value(v) != 1))
+        return err_set(err, PT_EDATA, "%s: unsupported schema_version (want 1)",
+                       name);
+    vals = json_object_get(doc, "values");
+    rc = vals ? read_values(s, vals, name, err)
+              : read_histogram(s, json_object_get(doc, "histogram"), name, err);
+    if (rc == 0 && s->n == 0)
+        rc = err_set(err, PT_EDATA, "%s: no sizes in the document", name);
+    if (rc < 0)
+        rec_sizes_release(s);
+    return rc;
+}
