@@ -75,6 +75,7 @@ enum {
     CLI_OPT_CONNECT,
     CLI_OPT_PASSWORD_FILE,
     CLI_OPT_PASSWORD_ENV,
+    CLI_OPT_TIMEOUT,
     CLI_OPT_FIRST_CUSTOM = 1100,
 };
 
@@ -110,7 +111,8 @@ enum {
             "no progress or notes on stderr, only errors (default: off)"       \
     }
 
-/* --dsn, --connect, --password-file, --password-env (cli_conn_opt). */
+/* --dsn, --connect, --password-file, --password-env, --timeout
+   (cli_conn_opt). */
 /* clang-format off */
 #define CLI_OPT_CONN_ENTRIES                                                   \
     {"dsn", 0, required_argument, CLI_OPT_DSN, "NAME",                        \
@@ -121,7 +123,10 @@ enum {
      "read the password from FILE, which must have mode 0600 "                \
      "(default: none)"},                                                      \
     {"password-env", 0, required_argument, CLI_OPT_PASSWORD_ENV, "NAME",      \
-     "read the password from environment variable NAME (default: none)"}
+     "read the password from environment variable NAME (default: none)"},     \
+    {"timeout", 0, required_argument, CLI_OPT_TIMEOUT, "SEC",                 \
+     "give up (exit 69) when the server has not answered for SEC seconds "    \
+     "(default: 30)"}
 /* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
@@ -186,6 +191,12 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg);
  */
 struct coll_conn_opts;
 int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg);
+/*
+ * After a run that succeeded (a failing run says one line, its error): warn
+ * once on stderr when a --connect value on the command line holds a
+ * password (PWD= / Password=), unless -q / --quiet was given.
+ */
+void cli_warn_cmdline_password(const char *cmd, int argc, char **argv);
 /* Defaults: output "-", table, progress if stderr is a TTY. */
 void cli_common_init(struct cli_common *c);
 
@@ -204,7 +215,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* A note on stderr unless quiet. */
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* True once SIGINT/SIGTERM arrived (cli/main.c owns the flag). */
+/*
+ * True once SIGINT, SIGTERM or SIGHUP arrived (cli/main.c's handler records
+ * it in core, pt_interrupt_note): a work loop that sees it stops with
+ * PT_EINTR and unwinds; from then on cli_error() prints nothing, and main()
+ * prints the one "interrupted by" line and exits 128 + the signal number.
+ */
 int cli_interrupted(void);
 
 /* ---- progress ----------------------------------------------------------- */
@@ -256,6 +272,17 @@ int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /* Does stdout-style colour apply (NO_COLOR, --color, TTY)? */
 int out_color_enabled(FILE *fp);
+
+/*
+ * Refuse two outputs of one command that name the same file, before any
+ * work: the same path once the directory is resolved (realpath), or the same
+ * device and inode when both exist (hard links, symbolic links). NULL and
+ * "-" never clash. Returns 0 or PT_EUSAGE with a message naming both options
+ * (`opt_a`, `opt_b`, e.g. "-o" and "--mrc-csv").
+ */
+int cli_outputs_distinct(const char *opt_a, const char *path_a,
+                         const char *opt_b, const char *path_b,
+                         struct pt_err *err);
 
 /*
  * Open the command's data output (-o FILE or stdout) atomically; on success

@@ -655,6 +655,9 @@ int cmd_simulate(int argc, char **argv)
         return 0;
     if (ret < 0)
         return cli_exit_code(ret);
+    if ((ret = cli_outputs_distinct("-o", c.output, "--mrc-csv", a.mrc_csv,
+                                    &err)) < 0)
+        goto fail;
     if (a.plan.n_page_sizes &&
         (ret = load_profiles(&a.plan, &engine, &device, &err)) < 0)
         goto fail;

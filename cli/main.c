@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * main.c — pagetune's entry point: the alphabetical command table, global
- * options (--help, --version, help COMMAND), and the interrupt handler. The
- * only process-wide mutable state of the program (the interrupt flag) lives
- * here; core/afile.c keeps the list of temp files the handler removes.
+ * options (--help, --version, help COMMAND), and the signal handling of the
+ * interruption model (pagetune(1), SIGNALS). The first SIGINT, SIGTERM or
+ * SIGHUP is recorded in core (pt_interrupt_note); the command's loops see it
+ * through cli_interrupted() and unwind through their normal cleanup; main()
+ * then prints the one line and returns 128 + the signal number. A second
+ * signal removes the registered temporary paths and exits at once.
  */
 #include "cli/cli.h"
 
@@ -29,24 +32,90 @@ const struct cli_command cli_commands[] = {
     {NULL, NULL, NULL},
 };
 
-static volatile sig_atomic_t interrupted;
-
 int cli_interrupted(void)
 {
-    return interrupted != 0;
+    return pt_interrupted() != 0;
 }
 
+/* The signals that stop a run, with the names used in the one line. */
+static const struct {
+    int sig;
+    const char *name;
+} stop_signals[] = {
+    {SIGINT, "SIGINT"},
+    {SIGTERM, "SIGTERM"},
+    {SIGHUP, "SIGHUP"},
+};
+
+static const char *signal_name(int sig)
+{
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+        if (stop_signals[i].sig == sig)
+            return stop_signals[i].name;
+    return "a signal";
+}
+
+/*
+ * Async-signal-safe only (signal-safety(7)): the first signal is recorded;
+ * the second removes the registered temporary files and directories, writes
+ * the one line with write(2) and _exits with the first signal's code.
+ */
 static void on_signal(int sig)
 {
-    (void)sig;
-    if (interrupted) {
-        /* second signal: leave now, without partial files */
-        pt_afile_cleanup_signal();
-        _exit(130);
+    int first = pt_interrupt_note(sig);
+
+    if (!first)
+        return;
+    pt_cleanup_signal();
+    {
+        static const char head[] = "pagetune: interrupted by ";
+        const char *name = signal_name(first);
+        ssize_t ignored;
+        ignored = write(STDERR_FILENO, head, sizeof(head) - 1);
+        ignored = write(STDERR_FILENO, name, strlen(name));
+        ignored = write(STDERR_FILENO, "\n", 1);
+        (void)ignored;
     }
-    interrupted = 1;
-    pt_afile_cleanup_signal();
-    _exit(130);
+    _exit(128 + first);
+}
+
+/*
+ * SA_RESTART is left out on purpose: a blocking read or sleep returns EINTR
+ * so the loop around it sees the flag. SIGXFSZ (ulimit -f) is ignored so
+ * that write(2) fails with EFBIG and the normal error path cleans up (exit
+ * 74) instead of the default core dump; SIGPIPE likewise becomes EPIPE.
+ */
+static void signals_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+        sigaddset(&sa.sa_mask, stop_signals[i].sig);
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+        sigaction(stop_signals[i].sig, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+/*
+ * After the command: a temporary path it left registered is removed; if a
+ * signal arrived, whatever the command returned, the run was interrupted:
+ * one line (the command's own error lines are held back, cli_error) and
+ * 128 + the signal number (130 for SIGINT, pagetune(1) EXIT STATUS).
+ */
+static int finish(int rc)
+{
+    int sig;
+
+    pt_cleanup_all();
+    sig = pt_interrupted();
+    if (!sig)
+        return rc;
+    fprintf(stderr, "pagetune: interrupted by %s\n", signal_name(sig));
+    return 128 + sig;
 }
 
 static void print_main_help(FILE *fp)
@@ -63,7 +132,8 @@ static void print_main_help(FILE *fp)
     fprintf(fp, "\nexit status: 0 ok, 1 drift found (--fail-on), 64 usage, "
                 "65 bad data,\n66 missing input, 69 database unavailable, "
                 "70 internal, 73 cannot create\noutput, 74 write error, "
-                "77 permission denied, 130 interrupted.\n"
+                "77 permission denied, 130 interrupted (SIGINT;\n"
+                "129 SIGHUP, 143 SIGTERM).\n"
                 "See pagetune(1) and pagetune-COMMAND(1).\n");
 }
 
@@ -78,14 +148,8 @@ static const struct cli_command *find_command(const char *name)
 int main(int argc, char **argv)
 {
     const struct cli_command *cmd;
-    struct sigaction sa;
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    signals_install();
 
     if (argc < 2) {
         print_main_help(stderr);
@@ -118,5 +182,10 @@ int main(int argc, char **argv)
     cmd = find_command(argv[1]);
     if (!cmd)
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
-    return cmd->fn(argc - 1, argv + 1);
+    {
+        int code = cmd->fn(argc - 1, argv + 1);
+        if (code == 0 || code == 1) /* a failed run says one line */
+            cli_warn_cmdline_password(cmd->name, argc - 1, argv + 1);
+        return finish(code);
+    }
 }

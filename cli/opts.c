@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,6 +56,8 @@ vmessage(const char *cmd, const char *fmt, va_list ap)
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    if (pt_interrupted()) /* main.c prints the one line of an interrupt */
+        return;
     va_start(ap, fmt);
     vmessage(cmd, fmt, ap);
     va_end(ap);
@@ -253,6 +256,38 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
     }
 }
 
+/*
+ * A password inside --connect is visible to every user through ps and
+ * /proc/PID/cmdline. A --dsn value holding one is refused by coll_conn_open
+ * (its message masks the value).
+ */
+void cli_warn_cmdline_password(const char *cmd, int argc, char **argv)
+{
+    static const char opt[] = "--connect";
+    int found = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            return;
+        if (strcmp(a, opt) == 0 && i + 1 < argc)
+            v = argv[++i];
+        else if (strncmp(a, opt, sizeof(opt) - 1) == 0 &&
+                 a[sizeof(opt) - 1] == '=')
+            v = a + sizeof(opt);
+        if (v && coll_connstr_has_password(v))
+            found = 1;
+    }
+    if (found)
+        fprintf(stderr,
+                "pagetune %s: warning: the password in --connect is visible "
+                "to other users (ps); use --password-file, --password-env or "
+                "odbc.ini\n",
+                cmd);
+}
+
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
 {
     int id, rc;
@@ -325,8 +360,27 @@ void cli_progress_done(struct cli_progress *pg)
     pg->drawn = 0;
 }
 
+/*
+ * The watchdog's last resort (collect.h on_stall), on its own thread: the
+ * driver ignored both SQLCancel and the shutdown of its sockets, so the
+ * main thread cannot unwind. Remove the temporary files as the signal path
+ * does, say one line, exit 69 (EX_UNAVAILABLE).
+ */
+static void conn_stall_exit(const char *msg)
+{
+    char line[512];
+    int n = snprintf(line, sizeof(line), "pagetune: %s\n", msg);
+
+    pt_cleanup_signal();
+    if (n > 0)
+        (void)!write(STDERR_FILENO, line,
+                     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+    _exit(69);
+}
+
 int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg)
 {
+    conn->on_stall = conn_stall_exit;
     switch (id) {
     case CLI_OPT_DSN:
         conn->dsn = arg;
@@ -340,6 +394,16 @@ int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg)
     case CLI_OPT_PASSWORD_ENV:
         conn->password_env = arg;
         return 1;
+    case CLI_OPT_TIMEOUT: {
+        /* whole seconds; anything else becomes -1, which coll_conn_open
+           refuses with a usage error naming --timeout */
+        char *end;
+        long v;
+        errno = 0;
+        v = strtol(arg, &end, 10);
+        conn->timeout_s = errno || end == arg || *end || v < 1 ? -1 : v;
+        return 1;
+    }
     default:
         return 0;
     }

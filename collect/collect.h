@@ -56,7 +56,24 @@ struct coll_conn_opts {
                                   add UseDeclareFetch=1;Fetch=N (psqlODBC)
                                   or NO_CACHE=1 (MariaDB) unless already set */
     long login_timeout_s;      /* SQL_ATTR_LOGIN_TIMEOUT; 0 = driver default */
+    /* --- the inactivity watchdog (odbc.c; pagetune(1) --timeout) --- */
+    long timeout_s; /* no answer for this long ends the call waiting on the
+                       server with PT_EUNAVAIL; 0 = COLL_TIMEOUT_DEFAULT_S */
+    /* last resort when neither SQLCancel nor closing the connection's
+       sockets unblocks the driver: called on the watchdog thread with the
+       one-line message; it must not return (clean up and _exit). NULL:
+       keep waiting. */
+    void (*on_stall)(const char *msg);
 };
+#define COLL_TIMEOUT_DEFAULT_S 30L
+#define COLL_TIMEOUT_MAX_S 86400L
+/*
+ * 1 when a connection string (or a --dsn value) holds a PWD= or Password=
+ * key (any case, blanks around the key allowed): the password is then on
+ * the command line, visible in ps. coll_conn_open refuses it together with
+ * password_file / password_env (PT_EUSAGE: two sources).
+ */
+int coll_connstr_has_password(const char *connstr);
 
 struct coll_conn; /* opaque: environment, connection, engine, masks */
 

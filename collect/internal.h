@@ -19,9 +19,26 @@ struct coll_conn {
     enum coll_engine engine;
     char dbms[128];
     char driver[128];
-    char describe[1024]; /* connection without secrets */
-    char secret[256];    /* password to mask in messages ("" if none) */
+    char describe[1024];   /* connection without secrets */
+    char secret[256];      /* password to mask in messages ("" if none) */
+    struct coll_watch *wd; /* the inactivity watchdog (odbc.c), or NULL */
 };
+
+/*
+ * The inactivity watchdog (odbc.c). Around every call that waits on the
+ * server: coll_watch_begin names the step ("fetching rows from 'T'") and the
+ * statement to cancel (or SQL_NULL_HSTMT), coll_watch_tick marks progress
+ * (a fetched block, a completed call), coll_watch_end leaves. When no
+ * progress is seen for the connection's timeout the watchdog thread calls
+ * SQLCancel, then shuts down the connection's sockets, so the waiting call
+ * returns an error that coll_diag turns into "no answer from the server for
+ * N s while <step>" (PT_EUNAVAIL). All three accept c == NULL and cost a
+ * mutex lock and a clock read: fine in the fetch loop (once per block).
+ */
+void coll_watch_begin(struct coll_conn *c, SQLHSTMT st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void coll_watch_tick(struct coll_conn *c);
+void coll_watch_end(struct coll_conn *c);
 
 /*
  * Translate the diagnostics of handle h (type htype) into err with the

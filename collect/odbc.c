@@ -13,10 +13,15 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* ---- engines ------------------------------------------------------------ */
 
@@ -135,7 +140,11 @@ static size_t password_key_at(const char *s, size_t i)
     return 0;
 }
 
-/* Length of a value at v: "{...}" with "}}" escapes, or up to ';'. */
+/*
+ * Length of a value at v to mask: "{...}" with "}}" escapes, or up to ';'.
+ * Text after a closing brace up to the next ';' is masked too: in a
+ * malformed string ("PWD={a;b}c}") it may be the rest of the password.
+ */
 static size_t value_len(const char *v)
 {
     size_t j = 0;
@@ -144,10 +153,11 @@ static size_t value_len(const char *v)
         for (j = 1; v[j]; j++) {
             if (v[j] == '}' && v[j + 1] == '}')
                 j++;
-            else if (v[j] == '}')
-                return j + 1;
+            else if (v[j] == '}') {
+                j++;
+                break;
+            }
         }
-        return j;
     }
     while (v[j] && v[j] != ';')
         j++;
@@ -336,6 +346,418 @@ static int has_key(const char *connstr, const char *key)
     return 0;
 }
 
+int coll_connstr_has_password(const char *connstr)
+{
+    return connstr && (has_key(connstr, "PWD") || has_key(connstr, "PASSWORD"));
+}
+
+/* ---- the inactivity watchdog -------------------------------------------- */
+
+/*
+ * Why a thread: a stopped server (SIGSTOP) still acknowledges TCP, so
+ * keepalives never fire, and the server-side limits the drivers map
+ * SQL_ATTR_QUERY_TIMEOUT to (psqlODBC: statement_timeout; MariaDB
+ * Connector/ODBC: max_statement_time) run inside the frozen server. The
+ * login is bounded by SQL_ATTR_LOGIN_TIMEOUT (libpq's connect_timeout,
+ * MariaDB's MYSQL_OPT_CONNECT_TIMEOUT) and by this thread, every other wait
+ * by this thread alone. Once a call has made no progress (a completed call,
+ * a fetched block) for timeout_s:
+ *   0. a server (not SQLite) is asked whether it is alive: a second
+ *      connection runs "SELECT 1" within WATCH_PROBE_S. If it answers, the
+ *      server is busy, not stopped (a grouped sample scans the whole table
+ *      before its first row): that counts as progress and the wait goes on;
+ *   1. SQLCancel on the waiting statement, from a helper thread (ODBC 3
+ *      allows SQLCancel from another thread while a function runs on the
+ *      statement; psqlODBC sends a PostgreSQL cancel request, MariaDB
+ *      Connector/ODBC a KILL QUERY on a second connection, the SQLite3
+ *      driver interrupts the statement: they end a slow statement, but
+ *      none gets through to a stopped server, and each may itself wait);
+ *   2. after WATCH_GRACE_S more: shutdown() of every socket opened since
+ *      the connection began (the driver's link, the probe's and the cancel
+ *      request's), so the blocked recv() returns and the driver reports the
+ *      link lost: the caller's normal error path removes temporary files;
+ *   3. after WATCH_GRACE_S more: the caller's on_stall, the last resort.
+ */
+#define WATCH_GRACE_S 3L
+#define WATCH_PROBE_S 10L
+#define WATCH_MAX_FD 1024
+
+enum watch_stage {
+    WATCH_IDLE = 0,  /* watching for progress */
+    WATCH_PROBING,   /* asking a second connection */
+    WATCH_CANCELLED, /* SQLCancel sent */
+    WATCH_SHUT,      /* sockets shut down */
+    WATCH_DONE,      /* on_stall called (or none): nothing more to do */
+};
+
+struct coll_watch {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* CLOCK_MONOTONIC */
+    pthread_t thread;  /* watch_main */
+    long timeout_s;    /* inactivity allowed */
+    void (*on_stall)(const char *msg);
+    char *probe_connstr;    /* connection string for the probe, or NULL
+                               (owned, holds the password: zeroed on free) */
+    const char *probe_sql;  /* "SELECT 1" / "VALUES 1" */
+    int stop;               /* the connection is closing */
+    int busy;               /* a call waits on the server */
+    enum watch_stage stage; /* see above */
+    int fired;              /* the timeout expired in the current call */
+    int cancelling;         /* the SQLCancel helper runs */
+    int probing;            /* the probe helper runs */
+    int probe_alive;        /* its answer: the server answered */
+    SQLHSTMT st;            /* statement to cancel, or SQL_NULL_HSTMT */
+    struct timespec last;   /* last progress */
+    struct timespec since;  /* when the stage last changed */
+    char step[192];         /* what the waiting call does */
+    char msg[320];          /* the stall message once fired */
+    unsigned char baseline[WATCH_MAX_FD / 8]; /* sockets before connecting */
+};
+
+static int fd_is_socket(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+static void watch_baseline(struct coll_watch *w)
+{
+    for (int fd = 0; fd < WATCH_MAX_FD; fd++)
+        if (fd_is_socket(fd))
+            w->baseline[fd / 8] |= (unsigned char)(1u << (fd % 8));
+}
+
+/* Stage 2: shut down the sockets opened since the connection began (not
+   close: the driver still owns the descriptors and closes them itself). */
+static void watch_shutdown_sockets(const struct coll_watch *w)
+{
+    for (int fd = 0; fd < WATCH_MAX_FD; fd++)
+        if (!(w->baseline[fd / 8] & (1u << (fd % 8))) && fd_is_socket(fd))
+            shutdown(fd, SHUT_RDWR);
+}
+
+static void watch_now(struct timespec *t)
+{
+    clock_gettime(CLOCK_MONOTONIC, t);
+}
+
+/* a + s seconds */
+static struct timespec ts_add(struct timespec a, long s)
+{
+    a.tv_sec += (time_t)s;
+    return a;
+}
+
+static int ts_reached(const struct timespec *now, const struct timespec *t)
+{
+    return now->tv_sec > t->tv_sec ||
+           (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
+}
+
+static void *watch_cancel(void *arg)
+{
+    struct coll_watch *w = arg;
+    SQLHSTMT st;
+
+    pthread_mutex_lock(&w->mu);
+    st = w->st;
+    pthread_mutex_unlock(&w->mu);
+    SQLCancel(st);
+    pthread_mutex_lock(&w->mu);
+    w->cancelling = 0;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* How long the probe may take: the timeout, at most WATCH_PROBE_S. */
+static long watch_probe_s(const struct coll_watch *w)
+{
+    return w->timeout_s < WATCH_PROBE_S ? w->timeout_s : WATCH_PROBE_S;
+}
+
+/* Stage 0: does the server answer a second connection? (its own handles,
+   so nothing is shared with the waiting call) */
+static void *watch_probe(void *arg)
+{
+    struct coll_watch *w = arg;
+    SQLHENV env = SQL_NULL_HENV;
+    SQLHDBC dbc = SQL_NULL_HDBC;
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    int alive = 0;
+    long login_s = watch_probe_s(w);
+
+    if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env))) {
+        SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+        if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc))) {
+            SQLSetConnectAttr(dbc, SQL_ATTR_LOGIN_TIMEOUT,
+                              (SQLPOINTER)(intptr_t)login_s, 0);
+            if (SQL_SUCCEEDED(SQLDriverConnect(
+                    dbc, NULL, (SQLCHAR *)w->probe_connstr, SQL_NTS, NULL, 0,
+                    NULL, SQL_DRIVER_NOPROMPT))) {
+                if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st))) {
+                    alive = SQL_SUCCEEDED(SQLExecDirect(
+                                st, (SQLCHAR *)w->probe_sql, SQL_NTS)) &&
+                            SQL_SUCCEEDED(SQLFetch(st));
+                    SQLFreeHandle(SQL_HANDLE_STMT, st);
+                }
+                SQLDisconnect(dbc);
+            }
+            SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+        }
+        SQLFreeHandle(SQL_HANDLE_ENV, env);
+    }
+    pthread_mutex_lock(&w->mu);
+    w->probing = 0;
+    w->probe_alive = alive;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Start a helper thread (detached); 0 if it could not be started. */
+static int watch_spawn(void *(*fn)(void *), struct coll_watch *w)
+{
+    pthread_t t;
+
+    if (pthread_create(&t, NULL, fn, w) != 0)
+        return 0;
+    pthread_detach(t);
+    return 1;
+}
+
+/* Stage 1: the call stalled. */
+static void watch_fire(struct coll_watch *w, const struct timespec *now)
+{
+    w->fired = 1;
+    w->stage = WATCH_CANCELLED;
+    w->since = *now;
+    snprintf(w->msg, sizeof(w->msg),
+             "no answer from the server for %ld s while %s",
+             (long)(now->tv_sec - w->last.tv_sec), w->step);
+    if (w->st != SQL_NULL_HSTMT) {
+        w->cancelling = 1;
+        if (!watch_spawn(watch_cancel, w))
+            w->cancelling = 0;
+    }
+}
+
+static void *watch_main(void *arg)
+{
+    struct coll_watch *w = arg;
+
+    pthread_mutex_lock(&w->mu);
+    while (!w->stop) {
+        struct timespec now, due;
+        if (!w->busy || w->stage == WATCH_DONE) {
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        watch_now(&now);
+        if (w->stage == WATCH_IDLE) {
+            due = ts_add(w->last, w->timeout_s);
+        } else if (w->stage == WATCH_PROBING) {
+            if (!w->probing && w->probe_alive) { /* busy, not stopped */
+                w->last = now;
+                w->stage = WATCH_IDLE;
+                continue;
+            }
+            due = w->probing ? ts_add(w->since, watch_probe_s(w)) : now;
+        } else {
+            due = ts_add(w->since, WATCH_GRACE_S);
+        }
+        if (!ts_reached(&now, &due)) {
+            pthread_cond_timedwait(&w->cv, &w->mu, &due);
+            continue;
+        }
+        switch (w->stage) {
+        case WATCH_IDLE:
+            if (w->probe_connstr) {
+                /* a probe still out from an earlier round is waited for */
+                int out = w->probing;
+                if (!out) {
+                    w->probing = 1;
+                    w->probe_alive = 0;
+                    out = watch_spawn(watch_probe, w);
+                    w->probing = out;
+                }
+                if (out) {
+                    w->stage = WATCH_PROBING;
+                    w->since = now;
+                    break;
+                }
+            }
+            watch_fire(w, &now);
+            break;
+        case WATCH_PROBING:
+            watch_fire(w, &now);
+            break;
+        case WATCH_CANCELLED:
+            w->stage = WATCH_SHUT;
+            w->since = now;
+            watch_shutdown_sockets(w);
+            break;
+        case WATCH_SHUT:
+            w->stage = WATCH_DONE;
+            if (w->on_stall) {
+                char msg[sizeof(w->msg)];
+                memcpy(msg, w->msg, sizeof(msg));
+                pthread_mutex_unlock(&w->mu);
+                w->on_stall(msg); /* does not return */
+                pthread_mutex_lock(&w->mu);
+            }
+            break;
+        case WATCH_DONE:
+            break;
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static int watch_start(struct coll_conn *c, long timeout_s,
+                       void (*on_stall)(const char *), struct pt_err *err)
+{
+    struct coll_watch *w = calloc(1, sizeof(*w));
+    pthread_condattr_t ca;
+
+    if (!w)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    w->timeout_s = timeout_s;
+    w->on_stall = on_stall;
+    w->st = SQL_NULL_HSTMT;
+    watch_baseline(w);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&w->thread, NULL, watch_main, w) != 0) {
+        pthread_cond_destroy(&w->cv);
+        pthread_mutex_destroy(&w->mu);
+        free(w);
+        return err_set(err, PT_EINTERNAL, "cannot start the watchdog thread");
+    }
+    c->wd = w;
+    return 0;
+}
+
+/* Let stage 0 ask the server with this connection string (copied). */
+static void watch_set_probe(struct coll_conn *c, const char *connstr,
+                            enum coll_engine e)
+{
+    struct coll_watch *w = c->wd;
+    char *copy;
+
+    if (!w || e == COLL_ENGINE_SQLITE) /* no server to ask */
+        return;
+    copy = strdup(connstr);
+    if (!copy)
+        return; /* no probe: the watchdog still works, only less patient */
+    pthread_mutex_lock(&w->mu);
+    w->probe_connstr = copy;
+    w->probe_sql = e == COLL_ENGINE_DB2 ? "VALUES 1" : "SELECT 1";
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void watch_stop(struct coll_conn *c)
+{
+    struct coll_watch *w = c ? c->wd : NULL;
+    long waited = 0;
+
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->mu);
+    /* the helpers use *w: wait for them; a probe stuck on a stopped server
+       is freed by shutting the sockets down */
+    while (w->cancelling || w->probing) {
+        struct timespec due;
+        watch_now(&due);
+        due = ts_add(due, 1);
+        pthread_cond_timedwait(&w->cv, &w->mu, &due);
+        if (++waited == WATCH_PROBE_S + 1)
+            watch_shutdown_sockets(w);
+    }
+    w->stop = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    if (w->probe_connstr) {
+        memset(w->probe_connstr, 0, strlen(w->probe_connstr));
+        free(w->probe_connstr);
+    }
+    free(w);
+    c->wd = NULL;
+}
+
+void coll_watch_begin(struct coll_conn *c, SQLHSTMT st, const char *fmt, ...)
+{
+    struct coll_watch *w = c ? c->wd : NULL;
+    va_list ap;
+
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->mu);
+    va_start(ap, fmt);
+    vsnprintf(w->step, sizeof(w->step), fmt, ap);
+    va_end(ap);
+    w->st = st;
+    w->busy = 1;
+    w->stage = WATCH_IDLE;
+    w->fired = 0;
+    w->msg[0] = '\0';
+    watch_now(&w->last);
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void coll_watch_tick(struct coll_conn *c)
+{
+    struct coll_watch *w = c ? c->wd : NULL;
+
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->mu);
+    if (w->stage <= WATCH_PROBING) {
+        watch_now(&w->last);
+        w->stage = WATCH_IDLE;
+    }
+    pthread_mutex_unlock(&w->mu);
+}
+
+void coll_watch_end(struct coll_conn *c)
+{
+    struct coll_watch *w = c ? c->wd : NULL;
+
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->mu);
+    /* the helper may still use the statement: the caller frees it next */
+    while (w->cancelling)
+        pthread_cond_wait(&w->cv, &w->mu);
+    w->busy = 0;
+    w->st = SQL_NULL_HSTMT;
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* The stall message into buf when the current call was timed out. */
+static int watch_fired(const struct coll_conn *c, char *buf, size_t len)
+{
+    struct coll_watch *w = c ? c->wd : NULL;
+    int fired;
+
+    if (!w)
+        return 0;
+    pthread_mutex_lock(&w->mu);
+    fired = w->fired;
+    if (fired)
+        snprintf(buf, len, "%s", w->msg);
+    pthread_mutex_unlock(&w->mu);
+    return fired;
+}
+
 /* ---- diagnostics -------------------------------------------------------- */
 
 static int contains_ci(const char *hay, const char *needle)
@@ -430,6 +852,9 @@ int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
 
     if (rc == SQL_INVALID_HANDLE)
         return err_set(err, PT_EINTERNAL, "%s: invalid ODBC handle", what);
+    /* the watchdog ended this call: its message says which step stalled */
+    if (watch_fired(c, line, sizeof(line)))
+        return err_set(err, PT_EUNAVAIL, "%s", line);
     if (SQLGetDiagRec(htype, h, 1, state, &native, msg, sizeof(msg), &mlen) !=
             SQL_SUCCESS &&
         !msg[0]) {
@@ -474,8 +899,12 @@ static void conn_free(struct coll_conn *c)
 {
     if (!c)
         return;
-    if (c->connected)
+    if (c->connected) {
+        coll_watch_begin(c, SQL_NULL_HSTMT, "disconnecting");
         SQLDisconnect(c->dbc);
+        coll_watch_end(c);
+    }
+    watch_stop(c);
     if (c->dbc)
         SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
     if (c->env)
@@ -490,7 +919,7 @@ void coll_conn_close(struct coll_conn *c)
 }
 
 static int driver_connect(struct coll_conn *c, const char *connstr,
-                          long timeout_s, struct pt_err *err)
+                          long timeout_s, long idle_s, struct pt_err *err)
 {
     SQLRETURN rc;
     SQLCHAR out[2048];
@@ -510,11 +939,20 @@ static int driver_connect(struct coll_conn *c, const char *connstr,
     if (timeout_s > 0)
         SQLSetConnectAttr(c->dbc, SQL_ATTR_LOGIN_TIMEOUT,
                           (SQLPOINTER)(intptr_t)timeout_s, 0);
+    /* ODBC's own limit for requests other than login and queries, where a
+       driver honours it; the watchdog covers the drivers that do not */
+    SQLSetConnectAttr(c->dbc, SQL_ATTR_CONNECTION_TIMEOUT,
+                      (SQLPOINTER)(intptr_t)idle_s, 0);
+    coll_watch_begin(c, SQL_NULL_HSTMT, "connecting");
     rc = SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, out,
                           sizeof(out), &outlen, SQL_DRIVER_NOPROMPT);
     memset(out, 0, sizeof(out)); /* may echo the password */
-    if (!SQL_SUCCEEDED(rc))
-        return coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "connect", err);
+    if (!SQL_SUCCEEDED(rc)) {
+        int ret = coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "connect", err);
+        coll_watch_end(c);
+        return ret;
+    }
+    coll_watch_end(c);
     c->connected = 1;
     return 0;
 }
@@ -589,6 +1027,8 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
     char connstr[4096] = "", pw[256] = "";
     int ret;
     SQLRETURN rc;
+    long idle_s = o->timeout_s ? o->timeout_s : COLL_TIMEOUT_DEFAULT_S;
+    long login_s;
 
     *out = NULL;
     if ((o->dsn != NULL) == (o->connect != NULL))
@@ -598,11 +1038,33 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         return err_set(err, PT_EUSAGE,
                        "give at most one of --password-file and "
                        "--password-env");
-    if (o->dsn && (!o->dsn[0] || strpbrk(o->dsn, ";{}=[]")))
-        return err_set(err, PT_EUSAGE, "--dsn: invalid data source name '%s'",
-                       o->dsn);
+    if (o->dsn && (!o->dsn[0] || strpbrk(o->dsn, ";{}=[]"))) {
+        /* quoted masked: "--dsn 'x;PWD=secret'" must not echo the secret */
+        char shown[256];
+        snprintf(shown, sizeof(shown), "%s", o->dsn);
+        coll_mask(NULL, shown, sizeof(shown));
+        return err_set(err, PT_EUSAGE, "--dsn: invalid data source name '%s'%s",
+                       shown,
+                       coll_connstr_has_password(o->dsn)
+                           ? " (give the password with --password-file, "
+                             "--password-env or in odbc.ini)"
+                           : "");
+    }
+    if (coll_connstr_has_password(o->connect) &&
+        (o->password_file || o->password_env))
+        return err_set(err, PT_EUSAGE,
+                       "the password is given twice: in --connect and with "
+                       "%s; give it once",
+                       o->password_file ? "--password-file" : "--password-env");
     if (o->connect && !o->connect[0])
         return err_set(err, PT_EUSAGE, "--connect: empty connection string");
+    if (idle_s < 1 || idle_s > COLL_TIMEOUT_MAX_S)
+        return err_set(err, PT_EUSAGE,
+                       "--timeout: expected whole seconds from 1 to %ld",
+                       COLL_TIMEOUT_MAX_S);
+    login_s = o->login_timeout_s > 0 && o->login_timeout_s < idle_s
+                  ? o->login_timeout_s
+                  : idle_s;
     if (o->password_file) {
         ret = read_password_file(o->password_file, pw, sizeof(pw), err);
         if (ret < 0)
@@ -649,7 +1111,10 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         goto fail;
     }
     SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
-    ret = driver_connect(c, connstr, o->login_timeout_s, err);
+    ret = watch_start(c, idle_s, o->on_stall, err);
+    if (ret < 0)
+        goto fail;
+    ret = driver_connect(c, connstr, login_s, idle_s, err);
     if (ret < 0)
         goto fail;
     info_string(c, SQL_DBMS_NAME, SQL_DBMS_VER, c->dbms, sizeof(c->dbms));
@@ -670,11 +1135,12 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         if (changed < 0)
             goto toolong;
         if (changed) {
-            ret = driver_connect(c, connstr, o->login_timeout_s, err);
+            ret = driver_connect(c, connstr, login_s, idle_s, err);
             if (ret < 0)
                 goto fail;
         }
     }
+    watch_set_probe(c, connstr, c->engine);
     memset(connstr, 0, sizeof(connstr));
     *out = c;
     return 0;
@@ -721,18 +1187,19 @@ int coll_exec(struct coll_conn *c, const char *sql, struct pt_err *err)
     SQLHSTMT st = SQL_NULL_HSTMT;
     SQLRETURN rc;
     int ret;
-    char what[128];
+    char what[128], ex[100];
 
     ret = coll_stmt_new(c, &st, err);
     if (ret < 0)
         return ret;
+    sql_excerpt(sql, ex, sizeof(ex));
+    coll_watch_begin(c, st, "running '%s'", ex);
     rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
-        char ex[100];
-        sql_excerpt(sql, ex, sizeof(ex));
         snprintf(what, sizeof(what), "'%s'", ex);
         ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, what, err);
     }
+    coll_watch_end(c);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     return ret;
 }
@@ -789,11 +1256,19 @@ int coll_query_rows(struct coll_conn *c, const char *sql,
     ret = coll_stmt_new(c, &st, err);
     if (ret < 0)
         return ret;
+    /* a small result: the whole statement is one step, so the driver's
+       own limit (psqlODBC: statement_timeout, MariaDB: max_statement_time)
+       may end a server that is alive but stuck (a lock wait) */
+    if (c->wd)
+        SQLSetStmtAttr(st, SQL_ATTR_QUERY_TIMEOUT,
+                       (SQLPOINTER)(uintptr_t)c->wd->timeout_s, 0);
+    coll_watch_begin(c, st, "running '%s'", ex);
     rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc)) {
         ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, what, err);
         goto out;
     }
+    coll_watch_tick(c);
     rc = SQLNumResultCols(st, &ncols);
     if (!SQL_SUCCEEDED(rc) || ncols <= 0) {
         ret = err_set(err, PT_EDATA, "%s returned no result set", what);
@@ -830,6 +1305,7 @@ int coll_query_rows(struct coll_conn *c, const char *sql,
             ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, what, err);
             goto out;
         }
+        coll_watch_tick(c);
         for (SQLSMALLINT i = 0; i < ncols; i++) {
             int is_null;
             ret = get_text(c, st, (SQLUSMALLINT)(i + 1), &buf, &cap, &is_null,
@@ -858,6 +1334,7 @@ out:
     free(names);
     free(cells);
     free(buf);
+    coll_watch_end(c);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     return ret;
 }

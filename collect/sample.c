@@ -190,6 +190,7 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
             goto out;
         }
     }
+    coll_watch_begin(c, st, "fetching rows from '%s'", fs->o->table);
     rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
         ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "sample query", err);
@@ -206,7 +207,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
             ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "fetch", err);
             goto out;
         }
-        if (fetched > R) { /* a driver ignoring the array size cannot */
+        coll_watch_tick(c); /* a block arrived: the server is alive */
+        if (fetched > R) {  /* a driver ignoring the array size cannot */
             ret = err_set(err, PT_EINTERNAL,
                           "driver returned %lu rows for an array of %zu",
                           (unsigned long)fetched, R);
@@ -228,6 +230,7 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
 oom:
     ret = err_set(err, PT_EINTERNAL, "out of memory");
 out:
+    coll_watch_end(c);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     for (size_t i = 0; i < fs->n_cols; i++) {
         free(vals[i]);

@@ -1,128 +1,81 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * afile.c — atomic output files (design.md §3): temp file in the same
- * directory, fsync, rename; a failed or interrupted run leaves no partial
- * file. Devices and "-" (stdout) are written in place.
+ * afile.c — atomic output files (pagetune(1), COMMON OPTIONS): temp file in
+ * the same directory, fsync, rename; a failed or interrupted run leaves no
+ * partial file. Devices and "-" (stdout) are written in place.
  *
- * The one piece of process-wide state outside cli/main.c lives here: the
- * table of temporary paths still open, so that the SIGINT/SIGTERM handler in
- * cli/main.c can unlink them with async-signal-safe calls only.
+ * A temporary file is registered in cleanup.c while it is open, so that a
+ * second interrupt (cli/main.c's handler) can unlink it with
+ * async-signal-safe calls only.
  */
 #include "core/core.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#define PT_AFILE_SLOTS 32
-
-static char pending_tmp[PT_AFILE_SLOTS][4096];
-static volatile sig_atomic_t pending_used[PT_AFILE_SLOTS];
-
-static int slot_take(const char *tmp)
-{
-    size_t len = strlen(tmp);
-
-    if (len >= sizeof(pending_tmp[0]))
-        return -1;
-    for (int i = 0; i < PT_AFILE_SLOTS; i++) {
-        if (!pending_used[i]) {
-            memcpy(pending_tmp[i], tmp, len + 1);
-            pending_used[i] = 1;
-            return i;
-        }
-    }
-    return -1;
-}
-
-static void slot_release(int i)
-{
-    if (i >= 0 && i < PT_AFILE_SLOTS)
-        pending_used[i] = 0;
-}
-
-#define PT_TMPDIR_SLOTS 8
-
-static char tmpdirs[PT_TMPDIR_SLOTS][4096];
-static volatile sig_atomic_t tmpdir_used[PT_TMPDIR_SLOTS];
-
-int pt_tmpdir_register(const char *path)
-{
-    size_t len = strlen(path);
-
-    if (len >= sizeof(tmpdirs[0]))
-        return -1;
-    for (int i = 0; i < PT_TMPDIR_SLOTS; i++) {
-        if (!tmpdir_used[i]) {
-            memcpy(tmpdirs[i], path, len + 1);
-            tmpdir_used[i] = 1;
-            return i;
-        }
-    }
-    return -1;
-}
-
-void pt_tmpdir_unregister(int slot)
-{
-    if (slot >= 0 && slot < PT_TMPDIR_SLOTS)
-        tmpdir_used[slot] = 0;
-}
-
-void pt_afile_cleanup_signal(void)
-{
-    char *argv[PT_TMPDIR_SLOTS + 3];
-    int n = 0;
-    pid_t pid;
-
-    for (int i = 0; i < PT_AFILE_SLOTS; i++)
-        if (pending_used[i])
-            unlink(pending_tmp[i]);
-    argv[n++] = "rm";
-    argv[n++] = "-rf";
-    for (int i = 0; i < PT_TMPDIR_SLOTS; i++)
-        if (tmpdir_used[i])
-            argv[n++] = tmpdirs[i];
-    argv[n] = NULL;
-    if (n == 2)
-        return;
-    pid = fork();
-    if (pid == 0) {
-        char *envp[] = {NULL};
-        execve("/bin/rm", argv, envp);
-        _exit(127);
-    }
-    if (pid > 0)
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-}
-
+/*
+ * Refuse an output that exists: a regular file or a symbolic link (dangling
+ * or not: a dangling link's target would be created wherever it points,
+ * and renaming over the link would silently drop it) without `force`; a
+ * directory always.
+ */
 int pt_output_check(const char *path, int force, struct pt_err *err)
 {
-    struct stat st;
+    struct stat st, lst;
 
     if (!path || strcmp(path, "-") == 0)
         return 0;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return err_set(err, PT_ECANTCREAT, "output '%s' is a directory",
-                           path);
-        if (S_ISREG(st.st_mode) && !force)
-            return err_set(err, PT_ECANTCREAT,
-                           "output '%s' exists (use --force to overwrite)",
-                           path);
+    if (lstat(path, &lst) != 0)
+        return 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return err_set(err, PT_ECANTCREAT, "output '%s' is a directory", path);
+    if ((S_ISREG(lst.st_mode) || S_ISLNK(lst.st_mode)) && !force) {
+        /* a link to a device (-o /dev/stdout) is written in place */
+        if (S_ISLNK(lst.st_mode) && stat(path, &st) == 0 &&
+            !S_ISREG(st.st_mode))
+            return 0;
+        return err_set(err, PT_ECANTCREAT,
+                       "output '%s' exists (use --force to overwrite)", path);
     }
     return 0;
+}
+
+/*
+ * Create "<path>.tmp.XXXXXX" with O_EXCL and mode 0666, so the umask applies
+ * as to any file the user creates (mkstemp would force 0600). The suffix
+ * comes from the clock and the pid; a collision is retried.
+ */
+static int tmp_create(char *tmp, size_t len, const char *path, mode_t mode)
+{
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    uint64_t seed = pt_now_ns() ^ ((uint64_t)getpid() << 32);
+
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char sfx[7];
+        int fd;
+        for (int i = 0; i < 6; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            sfx[i] = digits[(seed >> 33) % (sizeof(digits) - 1)];
+        }
+        sfx[6] = '\0';
+        snprintf(tmp, len, "%s.tmp.%s", path, sfx);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
 }
 
 int pt_afile_open(struct pt_afile *af, const char *path, int force,
                   struct pt_err *err)
 {
     struct stat st;
+    mode_t mode = 0666;
+    size_t tmp_len;
     int fd, rc;
 
     memset(af, 0, sizeof(*af));
@@ -149,13 +102,13 @@ int pt_afile_open(struct pt_afile *af, const char *path, int force,
         }
         return 0;
     }
-    af->tmp = pt_malloc(strlen(path) + 16);
+    tmp_len = strlen(path) + 16;
+    af->tmp = pt_malloc(tmp_len);
     if (!af->tmp) {
         pt_afile_abort(af);
         return err_set(err, PT_EINTERNAL, "out of memory");
     }
-    sprintf(af->tmp, "%s.tmp.XXXXXX", path);
-    fd = mkstemp(af->tmp);
+    fd = tmp_create(af->tmp, tmp_len, path, mode);
     if (fd < 0) {
         rc = err_set(err, PT_ECANTCREAT, "cannot create output '%s': %s", path,
                      strerror(errno));
@@ -164,8 +117,16 @@ int pt_afile_open(struct pt_afile *af, const char *path, int force,
         pt_afile_abort(af);
         return rc;
     }
-    af->slot = slot_take(af->tmp);
-    fchmod(fd, 0644);
+    af->slot = pt_tmpfile_register(af->tmp);
+    /* --force over a file keeps its mode (a 0600 file stays 0600) */
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        fchmod(fd, st.st_mode & 07777) != 0) {
+        rc = err_set(err, PT_ECANTCREAT, "cannot keep the mode of '%s': %s",
+                     path, strerror(errno));
+        close(fd);
+        pt_afile_abort(af);
+        return rc;
+    }
     af->fp = fdopen(fd, "w");
     if (!af->fp) {
         close(fd);
@@ -190,6 +151,13 @@ int pt_afile_commit(struct pt_afile *af, struct pt_err *err)
         af->fp = NULL;
         return rc;
     }
+    if (pt_interrupted()) {
+        /* an interrupted run commits nothing new (pagetune(1), SIGNALS) */
+        rc = err_set(err, PT_EINTR, "interrupted before '%s' was written",
+                     af->path);
+        pt_afile_abort(af);
+        return rc;
+    }
     if (fflush(af->fp) != 0 || ferror(af->fp))
         rc = err_set(err, PT_EIO, "cannot write '%s': %s", af->path,
                      strerror(errno));
@@ -204,7 +172,7 @@ int pt_afile_commit(struct pt_afile *af, struct pt_err *err)
         rc = err_set(err, PT_EIO, "cannot rename into '%s': %s", af->path,
                      strerror(errno));
     if (rc == 0 && af->tmp) {
-        slot_release(af->slot);
+        pt_tmpfile_unregister(af->slot);
         af->slot = -1;
         free(af->tmp);
         af->tmp = NULL;
@@ -224,8 +192,8 @@ void pt_afile_abort(struct pt_afile *af)
         unlink(af->tmp);
         free(af->tmp);
         af->tmp = NULL;
+        pt_tmpfile_unregister(af->slot);
     }
-    slot_release(af->slot);
     af->slot = -1;
     free(af->path);
     af->path = NULL;

@@ -90,47 +90,146 @@ int pt_double_parse(const char *s, double *out, const char *what,
  * leaves a partial target. "-" means stdout; a target that exists and is not
  * a regular file (a device such as /dev/full, a FIFO) is written in place.
  *
- * While a temporary file is open its path is held in a small signal-safe
- * table, so an interrupt handler can remove it (pt_afile_cleanup_signal()).
+ * While a temporary file is open its path is registered (cleanup.c), so a
+ * second interrupt removes it before the program exits.
+ *
+ * The temporary file is created like any file (mode 0666 minus the umask);
+ * with `force`, an existing regular file's mode is kept. A symbolic link at
+ * `path`, dangling or not, counts as an existing output.
  */
 struct pt_afile {
     FILE *fp;      /* write here between open and commit */
     char *path;    /* target path (owned) */
     char *tmp;     /* temporary path, NULL when writing in place (owned) */
-    int slot;      /* index in the signal-safe table, -1 if none */
+    int slot;      /* pt_tmpfile_register slot, -1 if none */
     int is_stdout; /* fp is stdout: commit only flushes */
 };
 
 /*
  * Open `path` for atomic writing. Without `force`, an existing regular file
- * is refused (PT_ECANTCREAT, the file is left untouched). PT_ECANTCREAT also
- * when the temporary file cannot be created.
+ * or symbolic link is refused (PT_ECANTCREAT, left untouched). PT_ECANTCREAT
+ * also when the temporary file cannot be created.
  */
 int pt_afile_open(struct pt_afile *af, const char *path, int force,
                   struct pt_err *err);
-/* Flush, fsync, rename. On failure the target is untouched (PT_EIO). */
+/*
+ * Flush, fsync, rename. On failure the target is untouched (PT_EIO). Once an
+ * interrupt was recorded (pt_interrupted) nothing is renamed: the temporary
+ * file is removed and PT_EINTR returned. stdout is only flushed.
+ */
 int pt_afile_commit(struct pt_afile *af, struct pt_err *err);
 /* Discard: close and remove the temporary file. Accepts the zero state. */
 void pt_afile_abort(struct pt_afile *af);
 /*
- * Async-signal-safe: unlink every temporary file still open, and remove
- * every registered temporary directory (fork + execve of rm -rf, both
- * async-signal-safe; the caller then _exits).
+ * Refuse early (before any work) if `path` exists as a regular file or a
+ * symbolic link (dangling or not) and `force` is not set: PT_ECANTCREAT.
+ * "-" and devices always pass; a directory never does.
  */
-void pt_afile_cleanup_signal(void);
+int pt_output_check(const char *path, int force, struct pt_err *err);
+
+/* ---- out-dirs replaced as one unit (outdir.c) -------------------------- */
+
 /*
- * Register a temporary directory the program created (mkdtemp) so that an
- * interrupt removes it with its contents; unregister it once removed or
- * kept. Returns a slot (>= 0) or -1 when the table is full (the directory
- * is then only removed by the normal path).
+ * A directory of outputs (advise --out-dir, ddl --out-dir) replaced as one
+ * unit (issue 13). pt_outdir_begin() creates an
+ * empty sibling staging directory ".<name>.pagetune.XXXXXX" beside `path`;
+ * the command writes its files there (pt_outdir_file); pt_outdir_commit()
+ * swaps the staging directory in: renameat2(RENAME_EXCHANGE) where the
+ * kernel and file system offer it, else the old directory is moved aside and
+ * the new one renamed in with signals blocked between the two renames. The
+ * old set is then removed. Whatever happens, `path` holds the old set (or
+ * nothing, if there was none) or the complete new set: never a mix, never
+ * an empty new directory. pt_outdir_abort() removes the staging directory.
+ *
+ * The staging directory is registered (pt_tmpdir_register), so a second
+ * interrupt removes it too. Its mode is the old directory's, or 0777 minus
+ * the umask. The directory replaced is the whole directory: files in it that
+ * the command does not write are not carried over.
  */
+struct pt_outdir {
+    char *path;  /* the target directory (owned) */
+    char *stage; /* the staging directory, NULL when not begun (owned) */
+    int slot;    /* pt_tmpdir_register slot of stage, -1 if none */
+    int n_files; /* files named through pt_outdir_file */
+};
+
+/*
+ * Begin replacing `path`. Without `force`, an existing non-empty directory
+ * is refused (PT_ECANTCREAT); a path that exists and is not a directory is
+ * always refused (PT_ECANTCREAT), as is a staging directory that cannot be
+ * made. On failure *od is in the zero state. Not thread-safe (it reads
+ * the umask): call it before the command starts threads.
+ */
+int pt_outdir_begin(struct pt_outdir *od, const char *path, int force,
+                    struct pt_err *err);
+/*
+ * The path of file `name` (no '/') inside the staging directory, into buf
+ * (PT_EINTERNAL if it does not fit). Write it with pt_afile_open(.., 1, ..).
+ */
+int pt_outdir_file(struct pt_outdir *od, const char *name, char *buf,
+                   size_t len, struct pt_err *err);
+/*
+ * Swap the staging directory in (see above) and release *od. A staging
+ * directory with no file in it is not swapped in: PT_EINTERNAL, the old set
+ * stays. PT_EIO if the swap fails (the old set stays); PT_EINTR, nothing
+ * swapped, once an interrupt was recorded. *od is released either way.
+ */
+int pt_outdir_commit(struct pt_outdir *od, struct pt_err *err);
+/* Remove the staging directory and release *od. Accepts the zero state. */
+void pt_outdir_abort(struct pt_outdir *od);
+
+/* ---- interruption and temporary paths (cleanup.c) ---------------------- */
+
+/*
+ * The interruption model (pagetune(1), SIGNALS): the first SIGINT, SIGTERM
+ * or SIGHUP is only recorded (pt_interrupt_note, async-signal-safe); the
+ * work loops poll pt_interrupted() and unwind through their normal cleanup;
+ * a second signal calls pt_cleanup_signal() and exits at once.
+ */
+/*
+ * Async-signal-safe and atomic (two threads' handlers cannot both be
+ * first): record `sig` unless a signal was recorded already. Returns 0 when
+ * `sig` is the first, else the signal recorded before.
+ */
+int pt_interrupt_note(int sig);
+/* The first signal recorded, 0 if none. */
+int pt_interrupted(void);
+/*
+ * Register a temporary file (pt_afile does) or a temporary directory the
+ * program created (mkdtemp) so that pt_cleanup_signal() and
+ * pt_cleanup_all() remove it; unregister it once removed, renamed or kept.
+ * Returns a slot (>= 0) or -1 when the table is full or the path too long
+ * (the path is then only removed by the normal path). Unregister accepts -1.
+ */
+int pt_tmpfile_register(const char *path);
+void pt_tmpfile_unregister(int slot);
 int pt_tmpdir_register(const char *path);
 void pt_tmpdir_unregister(int slot);
 /*
- * Refuse early (before any work) if `path` exists as a regular file and
- * `force` is not set: PT_ECANTCREAT. "-" and devices always pass.
+ * mkdtemp "$TMPDIR/pagetune-<tag>.XXXXXX" (TMPDIR unset or empty: /tmp)
+ * into path[len] and register it (*slot, -1 if the table is full).
+ * PT_ECANTCREAT when it cannot be made.
  */
-int pt_output_check(const char *path, int force, struct pt_err *err);
+int pt_tmpdir_make(const char *tag, char *path, size_t len, int *slot,
+                   struct pt_err *err);
+/* Remove a temporary directory with its contents, then unregister slot. */
+void pt_tmpdir_remove(const char *path, int slot);
+/*
+ * Remove directory `path` with its contents (nesting up to 8 levels),
+ * without following symbolic links; async-signal-safe. 0 when `path` is
+ * gone (or never was), -1 otherwise.
+ */
+int pt_rmtree(const char *path);
+/*
+ * Async-signal-safe: remove every registered temporary file and directory
+ * (the table stays as it is; the caller then _exits).
+ */
+void pt_cleanup_signal(void);
+/*
+ * The normal-path sweep before exit: remove whatever is still registered
+ * and empty the tables (a path a command forgot to unregister).
+ */
+void pt_cleanup_all(void);
 
 /* ---- JSON (jansson) --------------------------------------------------- */
 

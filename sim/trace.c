@@ -276,7 +276,7 @@ static int refill(struct sim_trace_reader *r, struct pt_err *err)
     while (r->len < r->buf_cap && !r->eof) {
         n = read(r->fd, r->buf + r->len, r->buf_cap - r->len);
         if (n < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR && !pt_interrupted())
                 continue;
             return err_set(err, PT_ENOINPUT, "cannot read '%s': %s", r->path,
                            strerror(errno));
@@ -474,6 +474,12 @@ static int csv_header(struct sim_trace_reader *r, struct pt_err *err)
     size_t n;
     int rc;
 
+    /* a UTF-8 byte order mark before the first line is not data */
+    if (r->buf_base == 0 && r->off == 0 && !r->len && (rc = refill(r, err)) < 0)
+        return rc;
+    if (r->buf_base == 0 && r->off == 0 && r->len >= 3 &&
+        memcmp(r->buf, "\xef\xbb\xbf", 3) == 0)
+        r->off = 3;
     for (;;) {
         if ((rc = csv_line(r, &line, &n, err)) < 0)
             return rc;
@@ -546,24 +552,101 @@ static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
 /* ---- public API ---------------------------------------------------------
  */
 
+/*
+ * Length of a valid UTF-8 sequence at p (at most n bytes), 0 if invalid.
+ * RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF.
+ */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    size_t k;
+    uint32_t cp;
+
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        k = 2, cp = p[0] & 0x1fu;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        k = 3, cp = p[0] & 0x0fu;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        k = 4, cp = p[0] & 0x07u;
+    else
+        return 0;
+    if (k > n)
+        return 0;
+    for (size_t i = 1; i < k; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return k;
+}
+
+/* A line that reads as a (possibly wrong) CSV line: UTF-8 text without
+   control bytes other than tab, holding a comma. */
+static int text_csv_line(const unsigned char *p, size_t n)
+{
+    int comma = 0;
+
+    for (size_t i = 0, k; i < n; i += k) {
+        if (p[i] < 0x20 && p[i] != '\t')
+            return 0;
+        if ((k = utf8_len(p + i, n - i)) == 0)
+            return 0;
+        comma |= p[i] == ',';
+    }
+    return comma;
+}
+
+/*
+ * Which format: oracleGeneral has no magic number (pagetune-trace(5)), but
+ * a CSV trace must begin, after an optional UTF-8 byte order mark, '#'
+ * comment lines and empty lines, with the header line
+ * "time_ms,op,key,size": that header is the CSV's magic. A file whose
+ * first such line is the header is CSV, whatever bytes its keys or
+ * comments hold (UTF-8, a NUL: the CSV parser then names FILE:LINE). A
+ * first line that is UTF-8 text with a comma is taken for CSV too, so a
+ * wrong header is a clear "bad header" at its line rather than garbage
+ * requests. Anything else is oracleGeneral.
+ */
 static int detect(struct sim_trace_reader *r, struct pt_err *err)
 {
-    size_t i, n;
+    const unsigned char *p, *end, *nl;
+    size_t bom = 0;
     int rc;
 
     if ((rc = refill(r, err)) < 0)
         return rc;
-    n = r->len < 64 ? r->len : 64;
-    if (n == 0) { /* an empty file is an empty trace */
+    if (r->len == 0) { /* an empty file is an empty trace */
         r->fmt = SIM_TRACE_ORACLE;
         return 0;
     }
-    for (i = 0; i < n; i++) {
-        unsigned char c = r->buf[i];
-        if (!(c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7f)))
-            break;
+    if (r->len >= 3 && memcmp(r->buf, "\xef\xbb\xbf", 3) == 0)
+        bom = 3;
+    r->fmt = SIM_TRACE_ORACLE;
+    p = r->buf + bom;
+    end = r->buf + r->len;
+    while (p < end) {
+        size_t n;
+        nl = memchr(p, '\n', (size_t)(end - p));
+        n = (size_t)((nl ? nl : end) - p);
+        if (!nl && !r->eof)
+            break; /* a first line longer than the buffer: not a trace */
+        if (n && p[n - 1] == '\r')
+            n--;
+        if (n == 0 || p[0] == '#') {
+            p = nl ? nl + 1 : end;
+            continue;
+        }
+        if ((n == strlen(CSV_HEADER) && memcmp(p, CSV_HEADER, n) == 0) ||
+            text_csv_line(p, n))
+            r->fmt = SIM_TRACE_CSV;
+        break;
     }
-    r->fmt = (i == n) ? SIM_TRACE_CSV : SIM_TRACE_ORACLE;
+    if (bom) /* a BOM is text: let the header check speak */
+        r->fmt = SIM_TRACE_CSV;
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cli.c — unit tests for cli/ pieces that do not need the binary: the
- * output writers (table, csv, json), the exit-code table and report.html.
+ * output writers (table, csv, json), the exit-code table, report.html and
+ * the check that two outputs name different files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/report.h"
@@ -80,6 +83,57 @@ static void test_exit_codes(void **state)
     assert_int_equal(cli_exit_code(-12345), 70);
 }
 
+/* Two outputs of one command must be different files (issue 13). */
+static void test_outputs_distinct(void **state)
+{
+    char dir[64], a[128], a2[160], b[128], ln[128], hard[128];
+    struct pt_err err;
+    FILE *fp;
+    (void)state;
+
+    strcpy(dir, "/tmp/pt-cli-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof(a), "%s/out.json", dir);
+    snprintf(b, sizeof(b), "%s/mrc.csv", dir);
+    snprintf(ln, sizeof(ln), "%s/link.json", dir);
+    snprintf(hard, sizeof(hard), "%s/hard.json", dir);
+    snprintf(a2, sizeof(a2), "%s/sub", dir);
+    assert_int_equal(mkdir(a2, 0700), 0);
+    snprintf(a2, sizeof(a2), "%s/./sub/../out.json", dir);
+
+    /* neither exists yet: the same name through another directory path */
+    assert_int_equal(cli_outputs_distinct("-o", a, "--mrc-csv", a2, &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--mrc-csv"));
+    assert_non_null(strstr(err.msg, "same file"));
+    assert_int_equal(cli_outputs_distinct("-o", a, "--mrc-csv", a, &err),
+                     PT_EUSAGE);
+    assert_int_equal(cli_outputs_distinct("-o", a, "--mrc-csv", b, NULL), 0);
+    assert_int_equal(cli_outputs_distinct("-o", "-", "--ack-log", "-", NULL),
+                     0);
+    assert_int_equal(cli_outputs_distinct("-o", a, "--ack-log", NULL, NULL), 0);
+    /* a symbolic link to the other output, dangling then not */
+    assert_int_equal(symlink(a, ln), 0);
+    assert_int_equal(cli_outputs_distinct("-o", a, "--ack-log", ln, &err),
+                     PT_EUSAGE);
+    fp = fopen(a, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    assert_int_equal(cli_outputs_distinct("-o", ln, "--ack-log", a, &err),
+                     PT_EUSAGE);
+    /* a hard link: same device and inode */
+    assert_int_equal(link(a, hard), 0);
+    assert_int_equal(cli_outputs_distinct("-o", hard, "--ack-log", a, &err),
+                     PT_EUSAGE);
+    assert_int_equal(cli_outputs_distinct("-o", hard, "--ack-log", b, &err), 0);
+    unlink(ln);
+    unlink(hard);
+    unlink(a);
+    snprintf(a2, sizeof(a2), "%s/sub", dir);
+    rmdir(a2);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_report(void **state)
 {
     const char *model_text =
@@ -131,6 +185,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_outputs_distinct),
         cmocka_unit_test(test_report),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collect/collect.h"
@@ -1081,6 +1082,98 @@ static void test_sqlite_odbc(void **state)
     assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
 }
 
+/* ---- secrets on the command line, --timeout (no server needed) ---------- */
+
+static void test_conn_password_sources(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = (void *)1;
+    struct pt_err err;
+    (void)state;
+
+    assert_true(coll_connstr_has_password("Driver=x;PWD=a;"));
+    assert_true(coll_connstr_has_password("Driver=x; pAsSwOrD = {a;b}"));
+    assert_true(coll_connstr_has_password("pwd=a"));
+    assert_false(coll_connstr_has_password("Driver=x;Uid=pwd;"));
+    assert_false(coll_connstr_has_password("Driver=x;NOPWD=a;"));
+    assert_false(coll_connstr_has_password(NULL));
+
+    /* two sources: refused before anything is read or connected */
+    setenv("PT_UNIT_PW", "from-env", 1);
+    o.connect = "Driver=SQLite3;Database=/nonexistent/x.db;Pwd = {s3c;ret}";
+    o.password_env = "PT_UNIT_PW";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_null(c);
+    assert_non_null(strstr(err.msg, "password is given twice"));
+    assert_null(strstr(err.msg, "s3c"));
+    o.password_env = NULL;
+    o.password_file = "/nonexistent/pw";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--password-file"));
+
+    /* a --dsn value with a password is refused with the value masked */
+    o = (struct coll_conn_opts){0};
+    o.dsn = "x;pwd={s3c;r}}et};y=1";
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_null(strstr(err.msg, "s3c"));
+    assert_null(strstr(err.msg, "et}"));
+    assert_non_null(strstr(err.msg, "--password-file"));
+
+    /* --timeout out of range (cli_conn_opt turns garbage into -1) */
+    o = (struct coll_conn_opts){0};
+    o.connect = "Driver=SQLite3;Database=/nonexistent/x.db;";
+    o.timeout_s = -1;
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--timeout"));
+    o.timeout_s = COLL_TIMEOUT_MAX_S + 1;
+    assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
+}
+
+/*
+ * The watchdog on a driver that honours SQLCancel from another thread (the
+ * SQLite3 driver interrupts the statement): a statement that produces no
+ * row for longer than timeout_s ends with the watchdog's message, and the
+ * connection still closes cleanly.
+ */
+static void test_sqlite_watchdog(void **state)
+{
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = NULL;
+    struct pt_err err;
+    char connect[256];
+    int64_t v = 0;
+    struct timespec t0, t1;
+    (void)state;
+
+    if (!have_sqlite_driver()) {
+        if (getenv("CI") && strcmp(getenv("CI"), "true") == 0)
+            fail_msg("SQLite3 ODBC driver not registered (CI=true)");
+        skip();
+    }
+    snprintf(connect, sizeof(connect), "Driver=SQLite3;Database=%s/w.db;",
+             tmpdir);
+    o.connect = connect;
+    o.timeout_s = 1;
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    /* a quick statement is not disturbed */
+    assert_int_equal(coll_query_i64(c, "SELECT 42", &v, &err), 0);
+    assert_int_equal(v, 42);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(
+        coll_query_i64(c,
+                       "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT "
+                       "n + 1 FROM g WHERE n < 4000000000) SELECT count(*) "
+                       "FROM g",
+                       &v, &err),
+        PT_EUNAVAIL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_non_null(
+        strstr(err.msg, "no answer from the server for 1 s while running"));
+    /* cancelled at the first stage: well before the socket stage (+3 s) */
+    assert_true(t1.tv_sec - t0.tv_sec < 4);
+    coll_conn_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1102,6 +1195,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sqlite_monitor_run, setup_dir,
                                         teardown_dir),
         cmocka_unit_test_setup_teardown(test_sqlite_odbc, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test(test_conn_password_sources),
+        cmocka_unit_test_setup_teardown(test_sqlite_watchdog, setup_dir,
                                         teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,17 +1,30 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_core.c — unit tests for core/: sizes, numbers, atomic files, JSON
- * and YAML loading, error formatting, the allocation-failure hook.
+ * and YAML loading, error formatting, the allocation-failure hook, the
+ * temporary-path registry, the interrupt flag and out-dirs replaced as one
+ * unit (including a fork + SIGKILL test).
  */
+#define _GNU_SOURCE /* syscall(2), for the seccomp test */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -246,9 +259,433 @@ static void test_tmpdir_cleanup(void **state)
     slot = pt_tmpdir_register(dir);
     assert_true(slot >= 0);
     /* what the interrupt handler runs */
-    pt_afile_cleanup_signal();
+    pt_cleanup_signal();
     assert_int_not_equal(access(dir, F_OK), 0);
     pt_tmpdir_unregister(slot);
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+static void write_afile(const char *path, int force, const char *text)
+{
+    struct pt_afile af;
+    struct pt_err err;
+
+    assert_int_equal(pt_afile_open(&af, path, force, &err), 0);
+    fputs(text, af.fp);
+    assert_int_equal(pt_afile_commit(&af, &err), 0);
+}
+
+/* Outputs are created like any file; --force keeps a file's mode. */
+static void test_afile_modes(void **state)
+{
+    char path[128];
+    mode_t old;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/m.txt", tmpdir);
+    old = umask(077);
+    write_afile(path, 0, "a\n");
+    assert_int_equal(mode_of(path), 0600);
+    umask(022);
+    /* --force over a 0600 file: still 0600, not widened to 0644 */
+    write_afile(path, 1, "b\n");
+    assert_int_equal(mode_of(path), 0600);
+    assert_int_equal(unlink(path), 0);
+    write_afile(path, 0, "c\n");
+    assert_int_equal(mode_of(path), 0644);
+    assert_int_equal(chmod(path, 0640), 0);
+    write_afile(path, 1, "d\n");
+    assert_int_equal(mode_of(path), 0640);
+    umask(old);
+}
+
+/* A symbolic link at the output path, dangling or not, already exists. */
+static void test_afile_symlink(void **state)
+{
+    struct pt_afile af;
+    struct pt_err err;
+    char link[128], target[128], other[128], buf[16];
+    struct stat st;
+    (void)state;
+
+    snprintf(link, sizeof(link), "%s/link.json", tmpdir);
+    snprintf(target, sizeof(target), "%s/nowhere.json", tmpdir);
+    snprintf(other, sizeof(other), "%s/real.json", tmpdir);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(pt_output_check(link, 0, &err), PT_ECANTCREAT);
+    assert_non_null(strstr(err.msg, "--force"));
+    assert_int_equal(pt_afile_open(&af, link, 0, &err), PT_ECANTCREAT);
+    /* untouched: still a dangling link, nothing created behind it */
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_not_equal(access(target, F_OK), 0);
+    /* with --force the link is replaced by the file */
+    write_afile(link, 1, "x\n");
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_not_equal(access(target, F_OK), 0);
+    /* a link to an existing file is refused as well */
+    write_afile(other, 0, "y\n");
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(symlink(other, link), 0);
+    assert_int_equal(pt_output_check(link, 0, &err), PT_ECANTCREAT);
+    /* a link to a device is written in place, like the device */
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(symlink("/dev/null", link), 0);
+    assert_int_equal(pt_output_check(link, 0, &err), 0);
+    assert_int_equal(readlink(link, buf, sizeof(buf)), 9);
+}
+
+/*
+ * Once an interrupt is recorded nothing new is committed: run in a child,
+ * since the flag is process-wide and stays set.
+ */
+static void test_interrupt_commit(void **state)
+{
+    char path[128];
+    pid_t pid;
+    int status;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/late.txt", tmpdir);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct pt_afile af;
+        struct pt_err err;
+        if (pt_interrupted() != 0 || pt_afile_open(&af, path, 0, &err) != 0)
+            _exit(1);
+        fputs("late\n", af.fp);
+        pt_interrupt_note(SIGTERM);
+        pt_interrupt_note(SIGINT); /* the first signal is the one kept */
+        if (pt_interrupted() != SIGTERM)
+            _exit(2);
+        _exit(pt_afile_commit(&af, &err) == PT_EINTR ? 0 : 3);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_not_equal(access(path, F_OK), 0);
+    {
+        char cmd[256];
+        snprintf(cmd, sizeof(cmd), "test -z \"$(ls %s | grep tmp)\"", tmpdir);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
+/* The signal-safe removal: temp files and nested temp dirs. */
+static void test_cleanup_registry(void **state)
+{
+    struct pt_afile af;
+    struct pt_err err;
+    char dir[64], sub[96], file[128], out[128], tmp[160];
+    int slot;
+    FILE *fp;
+    (void)state;
+
+    strcpy(dir, "/tmp/pt-tmpdir-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof(sub), "%s/a", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(sub, sizeof(sub), "%s/a/b", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(file, sizeof(file), "%s/a/b/store.db-wal", dir);
+    fp = fopen(file, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    slot = pt_tmpdir_register(dir);
+    assert_true(slot >= 0);
+    snprintf(out, sizeof(out), "%s/pending.json", tmpdir);
+    assert_int_equal(pt_afile_open(&af, out, 0, &err), 0);
+    snprintf(tmp, sizeof(tmp), "%s", af.tmp);
+    assert_int_equal(access(tmp, F_OK), 0);
+    pt_cleanup_signal();
+    assert_int_not_equal(access(dir, F_OK), 0);
+    assert_int_not_equal(access(tmp, F_OK), 0);
+    pt_afile_abort(&af);
+    pt_tmpdir_unregister(slot);
+
+    /* the normal-path sweep empties the table */
+    assert_int_equal(pt_tmpdir_make("unit", dir, sizeof(dir), &slot, &err), 0);
+    assert_true(slot >= 0);
+    assert_non_null(strstr(dir, "/pagetune-unit."));
+    pt_cleanup_all();
+    assert_int_not_equal(access(dir, F_OK), 0);
+    assert_int_equal(pt_tmpdir_make("unit", dir, sizeof(dir), &slot, &err), 0);
+    pt_tmpdir_remove(dir, slot);
+    assert_int_not_equal(access(dir, F_OK), 0);
+    /* a symbolic link is removed, never followed */
+    assert_int_equal(pt_rmtree("/nonexistent-pt-dir"), 0);
+}
+
+/* Names in directory `dir` starting with `prefix`, counted. */
+static int count_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* Write files a and b holding `text` as one out-dir set. */
+static int outdir_write(const char *path, int force, const char *text,
+                        size_t pad, struct pt_err *err)
+{
+    static const char *const names[] = {"a.json", "b.sql"};
+    struct pt_outdir od;
+    char file[256];
+    int rc;
+
+    if ((rc = pt_outdir_begin(&od, path, force, err)) < 0)
+        return rc;
+    for (int i = 0; i < 2; i++) {
+        struct pt_afile af;
+        if ((rc = pt_outdir_file(&od, names[i], file, sizeof(file), err)) < 0 ||
+            (rc = pt_afile_open(&af, file, 1, err)) < 0) {
+            pt_outdir_abort(&od);
+            return rc;
+        }
+        fputs(text, af.fp);
+        for (size_t k = 0; k < pad; k++)
+            fputc(' ', af.fp);
+        if ((rc = pt_afile_commit(&af, err)) < 0) {
+            pt_outdir_abort(&od);
+            return rc;
+        }
+    }
+    return pt_outdir_commit(&od, err);
+}
+
+static char *read_first_line(const char *path)
+{
+    char *buf;
+    size_t len;
+
+    if (pt_file_read(path, &buf, &len, NULL) < 0)
+        return NULL;
+    buf[strcspn(buf, " \n")] = '\0';
+    return buf;
+}
+
+static void test_outdir(void **state)
+{
+    struct pt_outdir od;
+    struct pt_err err;
+    char path[128], file[192], *s;
+    mode_t old;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/advice", tmpdir);
+    /* no old set, abort: nothing at all, no staging directory left */
+    assert_int_equal(pt_outdir_begin(&od, path, 0, &err), 0);
+    assert_int_equal(pt_outdir_file(&od, "a.json", file, sizeof(file), &err),
+                     0);
+    pt_outdir_abort(&od);
+    pt_outdir_abort(&od); /* zero state */
+    assert_int_not_equal(access(path, F_OK), 0);
+    assert_int_equal(count_entries(tmpdir, ".advice"), 0);
+    /* nothing written: no empty new directory */
+    assert_int_equal(pt_outdir_begin(&od, path, 0, &err), 0);
+    assert_int_equal(pt_outdir_commit(&od, &err), PT_EINTERNAL);
+    assert_int_not_equal(access(path, F_OK), 0);
+    /* the first set, made like any directory */
+    old = umask(027);
+    assert_int_equal(outdir_write(path, 0, "one\n", 0, &err), 0);
+    umask(old);
+    assert_int_equal(mode_of(path), 0750);
+    snprintf(file, sizeof(file), "%s/a.json", path);
+    s = read_first_line(file);
+    assert_string_equal(s, "one");
+    free(s);
+    /* an existing non-empty set needs force */
+    assert_int_equal(outdir_write(path, 0, "two\n", 0, &err), PT_ECANTCREAT);
+    assert_non_null(strstr(err.msg, "--force"));
+    /* replaced as a whole: a stray file of the old set is gone too */
+    snprintf(file, sizeof(file), "%s/stale.html", path);
+    fclose(fopen(file, "w"));
+    assert_int_equal(chmod(path, 0700), 0);
+    assert_int_equal(outdir_write(path, 1, "two\n", 0, &err), 0);
+    assert_int_not_equal(access(file, F_OK), 0);
+    assert_int_equal(mode_of(path), 0700);
+    snprintf(file, sizeof(file), "%s/b.sql", path);
+    s = read_first_line(file);
+    assert_string_equal(s, "two");
+    free(s);
+    assert_int_equal(count_entries(tmpdir, ".advice"), 0);
+    /* abort after writing: the old set stays whole */
+    assert_int_equal(pt_outdir_begin(&od, path, 1, &err), 0);
+    assert_int_equal(pt_outdir_file(&od, "a.json", file, sizeof(file), &err),
+                     0);
+    fclose(fopen(file, "w"));
+    pt_outdir_abort(&od);
+    snprintf(file, sizeof(file), "%s/a.json", path);
+    s = read_first_line(file);
+    assert_string_equal(s, "two");
+    free(s);
+    assert_int_equal(count_entries(tmpdir, ".advice"), 0);
+    /* a file, a trailing slash, a bad name */
+    assert_int_equal(pt_outdir_begin(&od, file, 1, &err), PT_ECANTCREAT);
+    snprintf(file, sizeof(file), "%s/", path);
+    assert_int_equal(pt_outdir_begin(&od, file, 1, &err), PT_ECANTCREAT);
+    assert_int_equal(pt_outdir_begin(&od, path, 1, &err), 0);
+    assert_int_equal(pt_outdir_file(&od, "../x", file, sizeof(file), &err),
+                     PT_EINTERNAL);
+    pt_outdir_abort(&od);
+}
+
+/*
+ * The fallback without RENAME_EXCHANGE (kernels before 3.15, file systems
+ * without it): a child makes renameat2 fail with ENOSYS through a seccomp
+ * filter, as such a kernel would, and replaces a set; the old directory is
+ * moved aside, the new one renamed in, the old one removed.
+ */
+static void test_outdir_no_exchange(void **state)
+{
+    char path[128], file[192], *s;
+    pid_t pid;
+    int status;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/plain", tmpdir);
+    assert_int_equal(outdir_write(path, 0, "old\n", 0, NULL), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct sock_filter insns[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                     offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_renameat2, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = {sizeof(insns) / sizeof(insns[0]), insns};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+            _exit(77);
+        if (syscall(SYS_renameat2, AT_FDCWD, "a", AT_FDCWD, "b", 0) == 0 ||
+            errno != ENOSYS)
+            _exit(2);
+        _exit(outdir_write(path, 1, "new\n", 0, NULL) == 0 ? 0 : 3);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77)
+        skip(); /* no seccomp here: the exchange path is tested above */
+    assert_int_equal(WEXITSTATUS(status), 0);
+    snprintf(file, sizeof(file), "%s/a.json", path);
+    s = read_first_line(file);
+    assert_string_equal(s, "new");
+    free(s);
+    assert_int_equal(count_entries(path, ""), 2);
+    /* neither the staging nor the aside directory is left */
+    assert_int_equal(count_entries(tmpdir, ".plain"), 0);
+}
+
+/* The generation line of `name` in the directory open as dfd, or -1. */
+static int read_gen_at(int dfd, const char *name, char *buf, size_t len)
+{
+    int fd = openat(dfd, name, O_RDONLY);
+    ssize_t n;
+
+    if (fd < 0)
+        return -1;
+    n = read(fd, buf, len - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    buf[strcspn(buf, " \n")] = '\0';
+    return 0;
+}
+
+/*
+ * One look at the out-dir as a reader sees it: 0 when it holds no set (only
+ * allowed while `seen` is 0) or one whole generation, -1 otherwise. The
+ * directory is pinned by a descriptor so a swap between the two reads is
+ * told apart from a set with a file missing: a file may vanish only from a
+ * directory that is no longer the out-dir.
+ */
+static int observe(const char *path, int seen)
+{
+    char a[64], b[64];
+    struct stat pinned, now;
+    int dfd = open(path, O_RDONLY | O_DIRECTORY);
+    int ok_a, ok_b, rc = 0;
+
+    if (dfd < 0)
+        return seen ? -1 : 0;
+    ok_a = read_gen_at(dfd, "a.json", a, sizeof(a)) == 0;
+    ok_b = read_gen_at(dfd, "b.sql", b, sizeof(b)) == 0;
+    if (ok_a && ok_b)
+        rc = strcmp(a, b) == 0 ? 0 : -1;
+    else if (fstat(dfd, &pinned) == 0 && stat(path, &now) == 0 &&
+             pinned.st_ino == now.st_ino)
+        rc = -1; /* still the out-dir, and a file is missing */
+    close(dfd);
+    return rc;
+}
+
+/*
+ * fork + SIGKILL: a child replaces the set again and again (generation N in
+ * both files) while the parent looks at the out-dir; killed at any moment,
+ * the out-dir holds no set (before the first commit) or one whole
+ * generation, both files alike, never an empty directory.
+ */
+static void test_outdir_kill(void **state)
+{
+    char path[128], cmd[256];
+    int seen = 0, looks = 0, bad = 0;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/killed", tmpdir);
+    for (int round = 0; round < 30; round++) {
+        uint64_t until = pt_now_ns() + (uint64_t)(round % 10 + 1) * 4000000u;
+        int status;
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            char text[32];
+            for (unsigned gen = 0;; gen++) {
+                snprintf(text, sizeof(text), "%u-%d\n", gen, round);
+                if (outdir_write(path, 1, text, 4000, NULL) < 0)
+                    _exit(1);
+            }
+        }
+        /* no assert while the child runs: a failure would orphan it */
+        while (!bad && pt_now_ns() < until) {
+            bad = observe(path, seen) != 0;
+            seen |= access(path, F_OK) == 0;
+            looks++;
+        }
+        kill(pid, SIGKILL);
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_false(bad);
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(observe(path, seen), 0);
+        if (access(path, F_OK) == 0) {
+            seen = 1;
+            assert_int_equal(count_entries(path, ""), 2);
+        }
+        /* SIGKILL may leave a staging directory: not the target's concern */
+        snprintf(cmd, sizeof(cmd), "rm -rf %s/.killed.pagetune*", tmpdir);
+        assert_int_equal(system(cmd), 0);
+    }
+    assert_true(seen);
+    assert_true(looks > 100);
 }
 
 static void test_err(void **state)
@@ -274,6 +711,19 @@ int main(void)
         cmocka_unit_test(test_alloc_hook),
         cmocka_unit_test(test_tmpdir_cleanup),
         cmocka_unit_test(test_err),
+        cmocka_unit_test_setup_teardown(test_afile_modes, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_afile_symlink, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_interrupt_commit, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_cleanup_registry, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_outdir, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_outdir_kill, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_outdir_no_exchange, setup_dir,
+                                        teardown_dir),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

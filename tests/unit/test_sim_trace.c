@@ -307,6 +307,99 @@ static void test_oracle_roundtrip(void **state)
     sim_trace_close(r);
 }
 
+/* Open `path` (AUTO), expect CSV, read every request; returns n read. */
+static int read_all_csv(const char *path, struct pt_err *err)
+{
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    int n = 0, rc;
+
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, err), 0);
+    assert_int_equal(sim_trace_format_of(r), SIM_TRACE_CSV);
+    while ((rc = sim_trace_next(r, &q, err)) == 1)
+        n++;
+    sim_trace_close(r);
+    return rc < 0 ? rc : n;
+}
+
+/*
+ * Detection decides from the CSV header (the only "magic" either format
+ * has), never from byte statistics: UTF-8 keys, a byte order mark and a
+ * NUL in a key are all CSV (the NUL a clear FILE:LINE error).
+ */
+static void test_detect_text_is_csv(void **state)
+{
+    static const char utf8[] = "time_ms,op,key,size\n"
+                               "0,get,s\xc3\xa9ssion-\xe2\x82\xac,4000\n"
+                               "1,get,\xf0\x9f\x98\x80,10\n";
+    static const char bom[] = "\xef\xbb\xbftime_ms,op,key,size\r\n"
+                              "0,set,a,1\r\n"
+                              "1,get,a,1\r\n";
+    static const char bom_comment[] = "\xef\xbb\xbf# made on Windows\n"
+                                      "time_ms,op,key,size\n"
+                                      "0,get,a,1\n";
+    static const char nul[] = "time_ms,op,key,size\n"
+                              "0,get,a,1\n"
+                              "1,get,b\0c,1\n";
+    static const char badhdr[] = "time,op,key,size\n0,get,\xc3\xa9,1\n";
+    struct sim_trace_reader *r = (void *)1;
+    struct pt_err err;
+    const char *path;
+    (void)state;
+
+    assert_int_equal(
+        read_all_csv(write_file("utf8.csv", utf8, sizeof(utf8) - 1), &err), 2);
+    assert_int_equal(
+        read_all_csv(write_file("bom.csv", bom, sizeof(bom) - 1), &err), 2);
+    assert_int_equal(
+        read_all_csv(
+            write_file("bomc.csv", bom_comment, sizeof(bom_comment) - 1), &err),
+        1);
+    /* the BOM is skipped with an explicit --trace-format csv too */
+    path = write_file("bom2.csv", bom, sizeof(bom) - 1);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_CSV, &r, &err), 0);
+    sim_trace_close(r);
+
+    assert_int_equal(
+        read_all_csv(write_file("nul.csv", nul, sizeof(nul) - 1), &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "nul.csv:3:"));
+    assert_non_null(strstr(err.msg, "NUL"));
+
+    /* UTF-8 text with a wrong header: a clear error at line 1 */
+    path = write_file("badhdr.csv", badhdr, sizeof(badhdr) - 1);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), PT_EDATA);
+    assert_null(r);
+    assert_non_null(strstr(err.msg, "badhdr.csv:1: bad header"));
+}
+
+/* Binary records that begin like a comment line are still oracleGeneral. */
+static void test_detect_binary(void **state)
+{
+    char path[256];
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    struct pt_err err;
+    FILE *fp;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/hash.oracleGeneral.bin", tmpdir);
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    /* time 0x0a23 is the bytes "#\n\0\0"; obj_id 0x2c2c2c2c ",,,,\0\0\0\0" */
+    assert_int_equal(
+        sim_trace_write_oracle(fp, 0x0a23u, 0x2c2c2c2cu, 7u, -1, &err), 0);
+    assert_int_equal(sim_trace_write_oracle(fp, 0x0a24u, 5u, 8u, -1, &err), 0);
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_trace_format_of(r), SIM_TRACE_ORACLE);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(q.size_bytes, 7u);
+    assert_int_equal(sim_trace_next(r, &q, &err), 1);
+    assert_int_equal(sim_trace_next(r, &q, &err), 0);
+    sim_trace_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +409,8 @@ int main(void)
         cmocka_unit_test(test_csv_roundtrip_large),
         cmocka_unit_test(test_writer_rejects_bad_keys),
         cmocka_unit_test(test_oracle_roundtrip),
+        cmocka_unit_test(test_detect_text_is_csv),
+        cmocka_unit_test(test_detect_binary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

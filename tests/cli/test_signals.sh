@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# test_signals.sh — the interruption model and file safety (pagetune(1),
+# SIGNALS; issues 12 and 13): SIGINT, SIGTERM and SIGHUP mid replay and mid
+# simulate unwind through the normal cleanup (one stderr line, 128 + the
+# signal number, no *.tmp.*, no $TMPDIR/pagetune-replay.*, no output);
+# ulimit -f gives 74 instead of SIGXFSZ; outputs honour the umask, --force
+# keeps a file's mode, a dangling symbolic link is not replaced without
+# --force; two outputs naming one file are refused (64) before any work.
+. "$(dirname "$0")/lib.sh"
+
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+W=$T/work
+mkdir -p "$W"
+
+# no_leftovers DESC: nothing temporary in $W or $TMPDIR
+no_leftovers() {
+    local left
+    left=$(ls -A "$TMPDIR"; ls -A "$W" | grep '\.tmp\.')
+    if [ -n "$left" ]; then fail "$1: left behind: $left"; else pass; fi
+}
+
+# expect_interrupted DESC RC SIG: the one line and the code of signal SIG
+expect_interrupted() {
+    local desc=$1 rc=$2 sig=$3 want
+    want=$((128 + $(kill -l "$sig")))
+    expect_eq "$rc" "$want" "$desc: exit code"
+    ERR=$(cat "$T/.err")
+    expect_one_line_error "$desc"
+    expect_contains "$ERR" "pagetune: interrupted by SIG$sig" "$desc"
+}
+
+"$PAGETUNE" workload --profile article-4k --requests 100000 --seed 3 \
+    -o "$W/trace.csv" --quiet || fail "workload for the trace"
+
+# ---- a signal mid replay: the temporary store directory goes too --------
+for sig in INT TERM HUP; do
+    "$PAGETUNE" replay --trace "$W/trace.csv" --page-size 4K,8K,16K,32K \
+        --cache 2M --quiet -o "$W/replay.json" 2>"$T/.err" &
+    pid=$!
+    # wait until the store exists: the replay is under way
+    for _ in $(seq 100); do
+        ls "$TMPDIR"/pagetune-replay.*/* >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    ls "$TMPDIR"/pagetune-replay.* >/dev/null 2>&1 ||
+        fail "replay $sig: no store directory appeared"
+    kill -"$sig" "$pid"
+    wait "$pid"
+    expect_interrupted "replay SIG$sig" "$?" "$sig"
+    [ ! -e "$W/replay.json" ] && pass || fail "replay SIG$sig: output written"
+    no_leftovers "replay SIG$sig"
+done
+
+# ---- a second signal does not wait --------------------------------------
+# Stopped, the process gets SIGINT and SIGTERM pending at once: on SIGCONT
+# the first is recorded and the second exits from the handler, removing the
+# registered store directory even though --keep would keep it on the normal
+# path (shown first, with one signal).
+wait_store() {
+    for _ in $(seq 100); do
+        ls "$TMPDIR"/pagetune-replay.*/* >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    fail "replay: no store directory appeared"
+}
+"$PAGETUNE" replay --trace "$W/trace.csv" --page-size 4K,8K,16K,32K \
+    --cache 2M --quiet --keep -o "$W/replay.json" 2>"$T/.err" &
+pid=$!
+wait_store
+kill -INT "$pid"
+wait "$pid"
+expect_interrupted "replay --keep, one SIGINT" "$?" INT
+ls -d "$TMPDIR"/pagetune-replay.* >/dev/null 2>&1 && pass ||
+    fail "replay --keep, one SIGINT: the kept stores are gone"
+rm -rf "${TMPDIR:?}"/pagetune-replay.*
+"$PAGETUNE" replay --trace "$W/trace.csv" --page-size 4K,8K,16K,32K \
+    --cache 2M --quiet --keep -o "$W/replay.json" 2>"$T/.err" &
+pid=$!
+wait_store
+kill -STOP "$pid"
+kill -INT "$pid"
+kill -TERM "$pid"
+kill -CONT "$pid"
+wait "$pid"
+rc=$?
+# replay's threads may take the two signals in either order
+case $rc in
+130) expect_interrupted "second signal" "$rc" INT ;;
+*) expect_interrupted "second signal" "$rc" TERM ;;
+esac
+[ ! -e "$W/replay.json" ] && pass || fail "second signal: output written"
+no_leftovers "second signal"
+
+# ---- a signal mid simulate: a blocking read of a pipe returns too --------
+mkfifo "$T/fifo"
+for sig in INT TERM HUP; do
+    { cat "$W/trace.csv"; exec sleep 60; } >"$T/fifo" &
+    writer=$!
+    "$PAGETUNE" simulate --trace "$T/fifo" --engine db2 --page-size 4K,8K \
+        --bufferpool 64M --mrc --quiet -o "$W/sim.json" \
+        --mrc-csv "$W/mrc.csv" 2>"$T/.err" &
+    pid=$!
+    # wait until it reads the pipe (its handlers are installed by then)
+    for _ in $(seq 100); do
+        ls -l "/proc/$pid/fd" 2>/dev/null | grep -q fifo && break
+        sleep 0.1
+    done
+    sleep 0.5
+    start=$SECONDS
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    kill "$writer" 2>/dev/null
+    wait "$writer" 2>/dev/null
+    expect_interrupted "simulate SIG$sig" "$rc" "$sig"
+    [ $((SECONDS - start)) -lt 10 ] && pass ||
+        fail "simulate SIG$sig: took $((SECONDS - start)) s to stop"
+    [ ! -e "$W/sim.json" ] && [ ! -e "$W/mrc.csv" ] && pass ||
+        fail "simulate SIG$sig: output written"
+    no_leftovers "simulate SIG$sig"
+done
+
+# ---- a signal while monitor sleeps between snapshots ---------------------
+# (SQLite's ODBC driver, as advise --demo uses; the sleep is 30 s)
+if command -v sqlite3 >/dev/null &&
+    odbcinst -q -d 2>/dev/null | grep -q '^\[SQLite3\]'; then
+    sqlite3 "$W/m.db" 'CREATE TABLE t (x INTEGER);'
+    "$PAGETUNE" monitor --connect "Driver=SQLite3;Database=$W/m.db;" \
+        --interval 30 --count 2 --quiet -o "$W/monitor.json" 2>"$T/.err" &
+    pid=$!
+    sleep 1.5
+    start=$SECONDS
+    kill -TERM "$pid"
+    wait "$pid"
+    expect_interrupted "monitor SIGTERM" "$?" TERM
+    [ $((SECONDS - start)) -lt 10 ] && pass ||
+        fail "monitor SIGTERM: slept on for $((SECONDS - start)) s"
+    [ ! -e "$W/monitor.json" ] && pass || fail "monitor SIGTERM: output"
+    no_leftovers "monitor SIGTERM"
+elif [ "${CI:-}" = true ]; then
+    fail "the SQLite3 ODBC driver is missing (needed by advise --demo too)"
+fi
+
+# ---- ulimit -f: EFBIG, the I/O exit code, one line, no temporary file ---
+(
+    ulimit -f 64
+    exec "$PAGETUNE" workload --profile article-4k --requests 100000 \
+        --quiet -o "$W/big.csv"
+) 2>"$T/.err"
+expect_eq "$?" "74" "ulimit -f: exit code"
+ERR=$(cat "$T/.err")
+expect_one_line_error "ulimit -f"
+[ ! -e "$W/big.csv" ] && pass || fail "ulimit -f: partial output left"
+no_leftovers "ulimit -f"
+
+# ---- modes: the umask applies, --force keeps the mode --------------------
+(umask 077 && "$PAGETUNE" workload --profile article-4k --requests 10 \
+    --quiet -o "$W/private.csv") || fail "umask 077 workload"
+expect_eq "$(stat -c %a "$W/private.csv")" "600" "umask 077 output mode"
+(umask 022 && "$PAGETUNE" workload --profile article-4k --requests 20 \
+    --quiet --force -o "$W/private.csv") || fail "--force workload"
+expect_eq "$(stat -c %a "$W/private.csv")" "600" "--force keeps mode 0600"
+(umask 022 && "$PAGETUNE" workload --profile article-4k --requests 10 \
+    --quiet -o "$W/public.csv") || fail "umask 022 workload"
+expect_eq "$(stat -c %a "$W/public.csv")" "644" "umask 022 output mode"
+
+# ---- a dangling symbolic link is an existing output ----------------------
+ln -s "$W/elsewhere.csv" "$W/dangling.csv"
+expect_rc 73 "dangling symlink -o" "$PAGETUNE" workload \
+    --profile article-4k --requests 10 --quiet -o "$W/dangling.csv"
+expect_one_line_error "dangling symlink -o"
+[ -L "$W/dangling.csv" ] && [ ! -e "$W/elsewhere.csv" ] && pass ||
+    fail "dangling symlink replaced or followed"
+
+# ---- two outputs naming one file: 64 before any work ---------------------
+expect_rc 64 "simulate -o = --mrc-csv" "$PAGETUNE" simulate \
+    --trace "$W/trace.csv" --engine db2 --page-size 4K --bufferpool 1M \
+    --mrc -o "$W/same.csv" --mrc-csv "$W/./same.csv"
+expect_one_line_error "simulate -o = --mrc-csv"
+[ ! -e "$W/same.csv" ] && pass || fail "simulate wrote the clashing output"
+expect_rc 64 "replay --ack-log = -o" "$PAGETUNE" replay \
+    --trace "$W/trace.csv" --page-size 4K --cache 1M \
+    --ack-log "$W/ack" -o "$T/work/../work/ack"
+expect_one_line_error "replay --ack-log = -o"
+[ ! -e "$W/ack" ] && pass || fail "replay wrote the clashing output"
+no_leftovers "outputs refused"
+
+finish
