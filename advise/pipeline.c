@@ -14,20 +14,16 @@
  * through a file. Neighbours: decide.c (the decisions), model.c (report
  * model and summary), write.c (the out-dir).
  */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "advise/advise.h"
 #include "advise/internal.h"
 
 #include "ddl/ddl.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 /* Paths of one run's scratch directory. */
 struct scratch {
@@ -81,33 +77,17 @@ static int poll_cancel(void *ctx, uint64_t done, uint64_t total)
     return c->cancelled ? c->cancelled() : 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
 static int scratch_open(struct scratch *s, struct pt_err *err)
 {
-    const char *tmp = getenv("TMPDIR");
+    int rc;
 
     memset(s, 0, sizeof(*s));
     s->slot = -1;
-    snprintf(s->dir, sizeof(s->dir), "%s/pagetune-advise.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(s->dir)) {
+    if ((rc = pt_tmpdir_make("advise", s->dir, sizeof(s->dir), &s->slot, err)) <
+        0) {
         s->dir[0] = '\0';
-        return err_set(err, PT_ECANTCREAT,
-                       "cannot create a temporary directory: %s",
-                       strerror(errno));
+        return rc;
     }
-    s->slot = pt_tmpdir_register(s->dir);
     snprintf(s->trace, sizeof(s->trace), "%s/trace.csv", s->dir);
     return 0;
 }
@@ -115,8 +95,7 @@ static int scratch_open(struct scratch *s, struct pt_err *err)
 static void scratch_close(struct scratch *s)
 {
     if (s->dir[0])
-        nftw(s->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    pt_tmpdir_unregister(s->slot);
+        pt_tmpdir_remove(s->dir, s->slot);
     s->dir[0] = '\0';
 }
 

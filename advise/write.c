@@ -3,13 +3,8 @@
  * write.c — the out-dir of an advise run: sizes.json and monitor.json
  * (collect/'s writers), recommendation.json, simulation.json, replay.json
  * (each module's document), create.sql, rollback.sql and report.html (the
- * caller's renderer). Every file is written to a temporary file first and
- * renamed only once all of them are complete, so a failure while writing
- * leaves the old files; a directory this run created is removed again
- * when nothing could be written into it.
- *
- * All out-dir handling is in out_dir_unit(), the one function to swap for
- * core's out-dir-as-one-unit API (pt_outdir_*) when it lands.
+ * caller's renderer), replaced as one unit by core's out-dir API
+ * (pagetune-advise(1), FILES).
  * Neighbours: pipeline.c fills the result, cli/cmd_advise.c calls
  * adv_out_dir_check() before the run and adv_result_write() after it.
  */
@@ -17,8 +12,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Write file f of r to fp. */
 static int write_one(const struct adv_config *c, const struct adv_result *r,
@@ -63,55 +56,42 @@ static int has_file(const struct adv_config *c, const struct adv_result *r,
 }
 
 /*
- * The out-dir: with r == NULL only check that it can take the files
- * (before any work); else write r's files as one unit.
+ * The out-dir as one unit (core's pt_outdir_*): the files go into a
+ * staging directory beside it, swapped in only once all are complete; a
+ * failure or an interrupt leaves the old set (or none), never a mix and
+ * never an empty directory. With r == NULL only check, before any work,
+ * that the out-dir can be replaced (an existing non-empty one needs
+ * force).
  */
 static int out_dir_unit(const struct adv_config *c, const struct adv_result *r,
                         struct pt_err *err)
 {
-    struct pt_afile af[ADV_F_COUNT];
+    struct pt_outdir od;
+    struct pt_afile af = {0};
     char path[4200];
-    struct stat st;
-    int rc = 0, created = 0, f;
+    int rc;
 
-    memset(af, 0, sizeof(af));
-    if (stat(c->out_dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
-            return err_set(err, PT_ECANTCREAT,
-                           "--out-dir '%s' exists and is not a directory",
-                           c->out_dir);
-    } else if (!r) {
-        return 0; /* created when the files are written */
-    } else if (mkdir(c->out_dir, 0777) != 0) {
-        return err_set(err, PT_ECANTCREAT, "cannot create --out-dir '%s': %s",
-                       c->out_dir, strerror(errno));
-    } else {
-        created = 1;
-    }
-    if (access(c->out_dir, W_OK) != 0)
-        return err_set(err, PT_ECANTCREAT, "cannot write to --out-dir '%s'",
-                       c->out_dir);
-    for (f = 0; f < ADV_F_COUNT && rc == 0; f++) {
-        snprintf(path, sizeof(path), "%s/%s", c->out_dir,
-                 adv_file_name((enum adv_file)f));
-        if (!r) {
-            rc = pt_output_check(path, c->force, err);
-        } else if (has_file(c, r, (enum adv_file)f) &&
-                   (rc = pt_afile_open(&af[f], path, c->force, err)) == 0 &&
-                   (rc = write_one(c, r, (enum adv_file)f, af[f].fp, err)) < 0)
-            rc = err_prefix(err, "'%s'", path);
-    }
-    for (f = 0; r && f < ADV_F_COUNT; f++) {
-        if (!af[f].fp)
+    if ((rc = pt_outdir_begin(&od, c->out_dir, c->force, err)) < 0)
+        return rc;
+    for (int f = 0; r && f < ADV_F_COUNT && rc == 0; f++) {
+        if (!has_file(c, r, (enum adv_file)f))
             continue;
-        if (rc == 0)
-            rc = pt_afile_commit(&af[f], err);
-        else
-            pt_afile_abort(&af[f]);
+        if ((rc = pt_outdir_file(&od, adv_file_name((enum adv_file)f), path,
+                                 sizeof(path), err)) < 0 ||
+            (rc = pt_afile_open(&af, path, 1, err)) < 0)
+            break;
+        if ((rc = write_one(c, r, (enum adv_file)f, af.fp, err)) < 0) {
+            pt_afile_abort(&af);
+            rc = err_prefix(err, "%s", adv_file_name((enum adv_file)f));
+        } else {
+            rc = pt_afile_commit(&af, err);
+        }
     }
-    if (rc < 0 && created)
-        rmdir(c->out_dir); /* only succeeds while it is empty */
-    return rc;
+    if (!r || rc < 0) {
+        pt_outdir_abort(&od);
+        return rc;
+    }
+    return pt_outdir_commit(&od, err);
 }
 
 int adv_out_dir_check(const struct adv_config *c, struct pt_err *err)

@@ -4,8 +4,8 @@
 
 Usage: json_diff.py A.json B.json [--ignore KEY ...] [--digits N]
 
-Keys named with --ignore (at any depth; "a.b" names a path suffix) are
-skipped: timings, timestamps, temporary paths. Numbers are compared up to
+Keys named with --ignore (at any depth; "a.b" names a path suffix,
+"/a.b" the path from the root) are skipped: timings, timestamps, temporary paths. Numbers are compared up to
 the last digit pagetune prints (JSON_REAL_PRECISION(10) in core/json.c:
 10 significant digits), so a value that passed in-process instead of
 through text compares equal. Prints one line per difference and exits 1
@@ -33,7 +33,8 @@ def same_num(a, b, digits):
 
 def ignored(path, ignore):
     dotted = ".".join(str(p) for p in path if not isinstance(p, int))
-    return any(dotted == k or dotted.endswith("." + k) for k in ignore)
+    return any(dotted == k[1:] if k.startswith("/") else
+               dotted == k or dotted.endswith("." + k) for k in ignore)
 
 
 def diff(a, b, path, ignore, digits, out):
