@@ -190,7 +190,9 @@ static json_t *drift_json(const struct adv_config *c,
                               json_pack("{s:s, s:I, s:I}", "knob", "page size",
                                         "current", (json_int_t)r->cur_page_size,
                                         "recommended", (json_int_t)rec));
-    if (adv_drift(rec, r->cur_pool_pages, rec, r->rec->pool_pages,
+    /* pools compare in pages of one page size only (rec_drift) */
+    if (r->cur_page_size == rec &&
+        adv_drift(rec, r->cur_pool_pages, rec, r->rec->pool_pages,
                   c->drift_tolerance, why, sizeof(why)))
         json_array_append_new(
             items, json_pack("{s:s, s:I, s:I}", "knob", "buffer pool pages",
