@@ -266,11 +266,11 @@ static int step_sample(const struct adv_config *c, struct coll_conn_opts conn,
 
     note(c, "sampling object sizes of %s", c->table ? c->table : "SESSIONS");
     if ((rc = sample_opts(c, &r->sample_opts, err)) < 0)
-        return rc;
+        return err_prefix(err, "sample");
     conn.streaming = 1;
     conn.login_timeout_s = ADV_LOGIN_TIMEOUT_S;
     if ((rc = coll_conn_open(&cn, &conn, err)) < 0)
-        return rc;
+        return err_prefix(err, "sample");
     gmtime_r(&now, &tm);
     strftime(taken_at, sizeof(taken_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
     rc = coll_sample_run(cn, &r->sample_opts, &r->sample, err);
