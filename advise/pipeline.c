@@ -265,8 +265,6 @@ static int step_sample(const struct adv_config *c, struct coll_conn_opts conn,
     int rc;
 
     note(c, "sampling object sizes of %s", c->table ? c->table : "SESSIONS");
-    if ((rc = sample_opts(c, &r->sample_opts, err)) < 0)
-        return err_prefix(err, "sample");
     conn.streaming = 1;
     conn.login_timeout_s = ADV_LOGIN_TIMEOUT_S;
     if ((rc = coll_conn_open(&cn, &conn, err)) < 0)
@@ -712,7 +710,9 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
 
     memset(r, 0, sizeof(*r));
     r->demo = c->demo;
-    if ((rc = check_config(c, err)) < 0)
+    /* --table and --columns are checked before any work */
+    if ((rc = check_config(c, err)) < 0 ||
+        (rc = sample_opts(c, &r->sample_opts, err)) < 0)
         return rc;
     r->out_dir = pt_strdup(c->out_dir);
     r->notes = json_array();
