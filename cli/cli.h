@@ -32,6 +32,7 @@ struct cli_command {
 };
 
 int cmd_advise(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_ddl(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);

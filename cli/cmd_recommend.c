@@ -7,11 +7,15 @@
  * candidates (csv) or the recommendation document of design.md §4 (json).
  *
  * This file reads files and prints; the arithmetic is analyzers/'s
- * (rec_recommend), the trace is read through sim/'s reader.
+ * (rec_recommend), the trace is read through sim/'s reader. With --clients
+ * the trace is also simulated at the current and the recommended page size
+ * and the performance model (perf/, through predict.c) states the change
+ * in requests/s and response time.
  */
 #include "cli/cli.h"
 
 #include "analyzers/analyzers.h"
+#include "cli/predict.h"
 #include "collect/collect.h"
 #include "sim/sim.h"
 
@@ -24,6 +28,8 @@ static const char *const usage[] = {
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
     "[--format table|json|csv]",
     "pagetune recommend --trace FILE [OPTIONS]",
+    "pagetune recommend --trace FILE ... --clients N [--think-ms Z] "
+    "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F]",
     NULL,
 };
 
@@ -47,6 +53,12 @@ enum {
     OPT_MEMORY,
     OPT_TARGET,
     OPT_SESSIONS,
+    /* the performance model (one block) */
+    OPT_CLIENTS,
+    OPT_THINK_MS,
+    OPT_CALIBRATION,
+    OPT_APPSERVER,
+    OPT_FSCACHE_SHARE,
 };
 
 static const struct cli_option opts[] = {
@@ -71,6 +83,19 @@ static const struct cli_option opts[] = {
     {"sessions", 0, required_argument, OPT_SESSIONS, "N",
      "live sessions (rows) in the table (default: trace keys, monitor "
      "estimate, else one per size)"},
+    /* the performance model (pagetune-simulate(1) MODEL) */
+    {"clients", 0, required_argument, OPT_CLIENTS, "N",
+     "with --trace: predict requests/s and response time of N clients, "
+     "current vs recommended (default: no prediction)"},
+    {"think-ms", 0, required_argument, OPT_THINK_MS, "Z",
+     "think time between a client's requests, ms (default: 0)"},
+    {"calibration", 0, required_argument, OPT_CALIBRATION, "NAME|FILE",
+     "calibration profile for the prediction (default: none, "
+     "uncalibrated)"},
+    {"appserver", 0, required_argument, OPT_APPSERVER, "NAME|FILE",
+     "application-server profile (default: websphere-4)"},
+    {"fscache-share", 0, required_argument, OPT_FSCACHE_SHARE, "F",
+     "share 0..1 of direct I/O the file-system cache serves (default: 1)"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -84,7 +109,148 @@ struct rec_opts {
     uint64_t memory, sessions;
     int memory_given;
     double target;
+    unsigned clients; /* --clients, 0 = no prediction */
+    double think_ms;
+    int model_opt; /* a model option besides --clients */
+    struct cli_model_opts model;
 };
+
+/* ---- the predicted change (--clients) ------------------------------------
+ */
+
+/* Current and recommended configurations under the performance model. */
+struct rec_pred {
+    struct sim_plan_result res;
+    const struct sim_result_row *cur, *rec;
+};
+
+/*
+ * Simulate the trace at the current page size (the monitor's, else the
+ * engine's default, else its smallest) with its pool (the monitor's, else the
+ * candidate's at equal memory) and at the recommended one, and predict both
+ * rows.
+ */
+static int predict_change(struct rec_opts *o, const struct rec_engine *e,
+                          const struct rec_device *d,
+                          const struct rec_result *r,
+                          const struct rec_monitor *mon, struct rec_pred *pr,
+                          struct pt_err *err)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    uint32_t cur_page = e->current_page_bytes;
+    uint64_t cur_pool = 0;
+    struct sim_plan pl;
+    struct cli_model m;
+    int ret;
+
+    if (mon->present && mon->page_size_bytes)
+        cur_page = mon->page_size_bytes;
+    /* no default in the profile: the smallest page size (DB2's default
+     * table space page size is 4 KB) */
+    for (size_t i = 0; !cur_page && i < r->n_cand; i++)
+        if (!i || r->cand[i].page_size_bytes < cur_page)
+            cur_page = r->cand[i].page_size_bytes;
+    if (mon->present && mon->page_size_bytes && mon->bufferpool_pages)
+        cur_pool = mon->bufferpool_pages;
+    for (size_t i = 0; !cur_pool && i < r->n_cand; i++)
+        if (r->cand[i].page_size_bytes == cur_page)
+            cur_pool = r->cand[i].bufferpool_pages;
+    if (!cur_pool)
+        return err_set(err, PT_EDATA,
+                       "--clients: no buffer-pool size for the current %u-byte "
+                       "pages",
+                       cur_page);
+    sim_plan_init(&pl);
+    pl.trace = o->trace;
+    pl.engine = e;
+    pl.device = d;
+    pl.engine_name = o->engine;
+    pl.device_name = o->model.device;
+    pl.n_page_sizes = cur_page == ch->page_size_bytes ? 1 : 2;
+    pl.page_sizes[0] = cur_page;
+    pl.page_sizes[1] = ch->page_size_bytes;
+    pl.n_pools = cur_pool == r->pool_pages ? 1 : 2;
+    pl.pools[0] = (struct sim_pool_size){cur_pool, 0};
+    pl.pools[1] = (struct sim_pool_size){r->pool_pages, 0};
+    if ((ret = sim_plan_run(&pl, &pr->res, err)) < 0 ||
+        (ret = cli_model_load(&m, &o->model, err)) < 0)
+        return ret;
+    pr->cur = pr->rec = NULL;
+    for (size_t i = 0; i < pr->res.n_rows; i++) {
+        struct sim_result_row *row = &pr->res.rows[i];
+        int is_cur = row->db.page_size_bytes == cur_page &&
+                     row->db.pool_pages == cur_pool;
+        int is_rec = row->db.page_size_bytes == ch->page_size_bytes &&
+                     row->db.pool_pages == r->pool_pages;
+        if (!is_cur && !is_rec)
+            continue;
+        if ((ret = cli_model_predict(&m, &pr->res, row, o->clients, o->think_ms,
+                                     err)) < 0)
+            return ret;
+        if (is_cur)
+            pr->cur = row;
+        if (is_rec)
+            pr->rec = row;
+    }
+    if (!pr->cur || !pr->rec)
+        return err_set(err, PT_EINTERNAL, "prediction rows missing");
+    return 0;
+}
+
+static json_t *pred_side_json(const struct sim_result_row *row)
+{
+    const struct sim_predicted *p = &row->predicted;
+    json_t *o =
+        json_pack("{s:i, s:I, s:f, s:f, s:s}", "page_size",
+                  (int)row->db.page_size_bytes, "bufferpool_pages",
+                  (json_int_t)row->db.pool_pages, "req_per_s", p->req_per_s,
+                  "response_ms", p->response_ms, "bottleneck", p->bottleneck);
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "range",
+                        p->has_range
+                            ? json_pack("{s:[f,f], s:[f,f]}", "req_per_s",
+                                        p->req_per_s_lo, p->req_per_s_hi,
+                                        "response_ms", p->response_ms_lo,
+                                        p->response_ms_hi)
+                            : json_null());
+    return o;
+}
+
+/* "predicted" of the recommendation document. */
+static json_t *pred_json(const struct rec_pred *pr)
+{
+    const struct sim_predicted *c = &pr->cur->predicted,
+                               *r = &pr->rec->predicted;
+
+    return json_pack("{s:i, s:f, s:b, s:o, s:o, s:o, s:{s:f, s:f}}", "clients",
+                     (int)c->clients, "think_ms", c->think_ms, "calibrated",
+                     c->calibrated, "calibration",
+                     c->calibrated ? json_string(c->calibration) : json_null(),
+                     "current", pred_side_json(pr->cur), "recommended",
+                     pred_side_json(pr->rec), "change", "req_per_s_pct",
+                     100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
+                     100 * (r->response_ms / c->response_ms - 1));
+}
+
+/* One figure with its range: "139.9 req/s (133.3..146.5)". */
+static void pred_figure(char *buf, size_t len, const struct sim_result_row *row)
+{
+    const struct sim_predicted *p = &row->predicted;
+    char b[32];
+    int n = snprintf(buf, len, "%s pages, %llu-page pool: %.1f req/s",
+                     pt_size_format(row->db.page_size_bytes, b, sizeof(b)),
+                     (unsigned long long)row->db.pool_pages, p->req_per_s);
+
+    if (p->has_range && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " (%.1f..%.1f)",
+                      p->req_per_s_lo, p->req_per_s_hi);
+    if (n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", %.0f ms", p->response_ms);
+    if (p->has_range && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " (%.0f..%.0f)", p->response_ms_lo,
+                 p->response_ms_hi);
+}
 
 /* The trace's per-key evidence, read through sim/'s reader. */
 static int read_trace(const char *path, struct rec_trace_evidence *t,
@@ -219,7 +385,8 @@ static json_t *inputs_json(const struct rec_opts *o, const char *epath,
 
 /* Human output: summary, candidates, reasons (three writer tables). */
 static int write_tables(const struct rec_result *r, const struct rec_engine *e,
-                        const struct rec_size_stats *st, enum out_format fmt,
+                        const struct rec_size_stats *st,
+                        const struct rec_pred *pr, enum out_format fmt,
                         FILE *fp, struct pt_err *err)
 {
     static const char *const sum_h[] = {"setting", "value"};
@@ -311,6 +478,24 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
             (unsigned long long)st->p50, (unsigned long long)st->p90,
             (unsigned long long)st->p95, (unsigned long long)st->p99,
             (unsigned long long)st->max, st->mean);
+    if (pr) {
+        const struct sim_predicted *pc = &pr->cur->predicted,
+                                   *pp = &pr->rec->predicted;
+        char fig[192];
+        ROW(pc->calibrated ? "predicted, clients" : "predicted (UNCALIBRATED)",
+            "%u clients, think %g ms, %s", pc->clients, pc->think_ms,
+            pc->calibrated ? pc->calibration
+                           : "costs are profile defaults, see --calibration");
+        pred_figure(fig, sizeof(fig), pr->cur);
+        ROW("  current", "%s", fig);
+        pred_figure(fig, sizeof(fig), pr->rec);
+        ROW("  recommended", "%s", fig);
+        ROW("  change", "%+.1f %% req/s, %+.1f %% response time%s",
+            100 * (pp->req_per_s / pc->req_per_s - 1),
+            100 * (pp->response_ms / pc->response_ms - 1),
+            pc->has_range ? " (ranges: +- the calibration's largest residual)"
+                          : "");
+    }
 #undef ROW
     out_table_set_title(&cand,
                         "\ncandidates at equal buffer-pool memory (%s), per "
@@ -358,6 +543,7 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     int id;
 
     memset(o, 0, sizeof(*o));
+    cli_model_opts_init(&o->model);
     o->engine = "db2";
     o->device = "ssd";
     o->target = REC_DEFAULT_INLINE_TARGET;
@@ -410,6 +596,39 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
                 return cli_usage_error(
                     "recommend", "--sessions: '%s' is not a count >= 1", arg);
             break;
+        case OPT_CLIENTS: {
+            uint64_t v;
+            if (pt_u64_parse(arg, &v, "--clients", &err) < 0 || v < 1 ||
+                v > 100000)
+                return cli_usage_error(
+                    "recommend", "--clients: '%s' is not a count 1..100000",
+                    arg);
+            o->clients = (unsigned)v;
+            break;
+        }
+        case OPT_THINK_MS:
+            if (pt_double_parse(arg, &o->think_ms, "--think-ms", &err) < 0 ||
+                !(o->think_ms >= 0) || o->think_ms > 1e9)
+                return cli_usage_error(
+                    "recommend", "--think-ms: '%s' is not a time >= 0 ms", arg);
+            o->model_opt = 1;
+            break;
+        case OPT_CALIBRATION:
+            o->model.calibration = arg;
+            o->model_opt = 1;
+            break;
+        case OPT_APPSERVER:
+            o->model.appserver = arg;
+            o->model_opt = 1;
+            break;
+        case OPT_FSCACHE_SHARE:
+            if (pt_double_parse(arg, &o->model.fscache_share, "--fscache-share",
+                                &err) < 0 ||
+                !(o->model.fscache_share >= 0) || o->model.fscache_share > 1)
+                return cli_usage_error(
+                    "recommend", "--fscache-share: '%s' is not in [0, 1]", arg);
+            o->model_opt = 1;
+            break;
         default:
             return 70;
         }
@@ -420,6 +639,15 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     if (o->profile && strcmp(o->device, "ssd") != 0)
         return cli_usage_error("recommend",
                                "--device and --profile are exclusive");
+    if (o->model_opt && !o->clients)
+        return cli_usage_error("recommend",
+                               "--think-ms, --calibration, --appserver and "
+                               "--fscache-share need --clients N");
+    if (o->clients && !o->trace)
+        return cli_usage_error("recommend", "--clients needs --trace FILE (the "
+                                            "prediction simulates it)");
+    o->model.engine = o->engine;
+    o->model.device = o->profile ? o->profile : o->device;
     return -1; /* go on */
 }
 
@@ -438,6 +666,7 @@ int cmd_recommend(int argc, char **argv)
     struct rec_access acc;
     struct rec_inputs in = {0};
     struct rec_result *r = NULL;
+    struct rec_pred pred = {0};
     struct pt_afile af = {0};
     json_t *inputs = NULL, *doc = NULL;
     char epath[4096], dpath[4096];
@@ -511,6 +740,14 @@ int cmd_recommend(int argc, char **argv)
     }
     if ((rc = rec_recommend(r, &in, &err)) < 0)
         goto fail;
+    if (o.clients) {
+        if ((rc = predict_change(&o, &engine, &device, r, &mon, &pred, &err)) <
+            0)
+            goto fail;
+        if (!o.model.calibration)
+            cli_note(&c, "predictions are uncalibrated: the costs are the "
+                         "profiles' defaults (see --calibration)");
+    }
 
     if ((rc = cli_output_open(&c, &af, &err)) < 0)
         goto fail;
@@ -518,14 +755,19 @@ int cmd_recommend(int argc, char **argv)
         inputs = inputs_json(&o, epath, dpath, have_stats ? &st : NULL,
                              sizes_json, o.trace ? &tev : NULL, &mon);
         doc = rec_result_to_json(r, &engine, inputs);
+        if (doc && o.clients &&
+            json_object_set_new(doc, "predicted", pred_json(&pred)) < 0) {
+            json_decref(doc);
+            doc = NULL;
+        }
         if (!doc) {
             rc = err_set(&err, PT_EINTERNAL, "out of memory");
             goto fail_out;
         }
         rc = out_json_write(doc, af.fp, &err);
     } else {
-        rc = write_tables(r, &engine, have_stats ? &st : NULL, c.format, af.fp,
-                          &err);
+        rc = write_tables(r, &engine, have_stats ? &st : NULL,
+                          o.clients ? &pred : NULL, c.format, af.fp, &err);
     }
     if (rc < 0)
         goto fail_out;
@@ -541,6 +783,7 @@ out:
     json_decref(doc);
     json_decref(inputs);
     free(r);
+    sim_plan_result_release(&pred.res);
     rec_trace_evidence_release(&tev);
     rec_sizes_release(&sizes);
     return code;

@@ -346,8 +346,8 @@ int cmd_replay(int argc, char **argv)
         return 0;
     if (ret < 0)
         return cli_exit_code(ret);
-    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log",
-                                    a.plan.ack_log, &err)) < 0)
+    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log", a.plan.ack_log,
+                                    &err)) < 0)
         goto fail;
     if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
             0 ||

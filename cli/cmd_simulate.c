@@ -7,13 +7,16 @@
  * sim/ (sim.h): this file turns options into a struct sim_plan, loads the
  * engine and device profiles, runs the plan (sim_plan_run, with a progress
  * bar and interruption) and prints the result as a table or CSV, or as
- * simulation.json through sim_plan_result_to_json.
+ * simulation.json through sim_plan_result_to_json. With --clients, each
+ * row also gets the performance model's prediction (perf/, through
+ * predict.c): requests/s, response time, bottleneck, utilisation.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzers/analyzers.h"
 #include "cli/cli.h"
+#include "cli/predict.h"
 #include "sim/sim.h"
 
 static const char *const usage[] = {
@@ -25,6 +28,8 @@ static const char *const usage[] = {
     "[--policy NAME] [--engine NAME|FILE] [--device NAME|FILE] "
     "[--app-cache LIST ...] [--mrc [--sample-rate R] [--mrc-csv FILE]] "
     "[-o FILE] [--format table|json|csv]",
+    "pagetune simulate ... --clients N [--think-ms Z] "
+    "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F]",
     NULL,
 };
 
@@ -37,7 +42,10 @@ static const char description[] =
     "overflow pages. Without --page-size only the application tier is\n"
     "simulated. --bufferpool sizes given in bytes (8M, 1G) compare page\n"
     "sizes at equal memory; plain numbers are pages. --mrc adds an exact\n"
-    "one-pass LRU miss-ratio curve (or SHARDS with --sample-rate < 1).";
+    "one-pass LRU miss-ratio curve (or SHARDS with --sample-rate < 1).\n"
+    "--clients N predicts requests/s and response time of N clients per\n"
+    "configuration (performance model, pagetune-simulate(1) MODEL);\n"
+    "without --calibration the figures are labelled uncalibrated.";
 
 enum {
     OPT_TRACE = CLI_OPT_FIRST_CUSTOM,
@@ -57,6 +65,12 @@ enum {
     OPT_SAMPLE_RATE,
     OPT_MRC_CSV,
     OPT_SEED,
+    /* the performance model (one block) */
+    OPT_CLIENTS,
+    OPT_THINK_MS,
+    OPT_CALIBRATION,
+    OPT_APPSERVER,
+    OPT_FSCACHE_SHARE,
 };
 
 static const struct cli_option opts[] = {
@@ -98,6 +112,20 @@ static const struct cli_option opts[] = {
      "also write the curves as CSV for plotting (default: none)"},
     {"seed", 0, required_argument, OPT_SEED, "S",
      "seed for random eviction and sampling (default: 1)"},
+    /* the performance model (pagetune-simulate(1) MODEL) */
+    {"clients", 0, required_argument, OPT_CLIENTS, "N",
+     "predict requests/s and response time for N clients (default: no "
+     "prediction)"},
+    {"think-ms", 0, required_argument, OPT_THINK_MS, "Z",
+     "think time between a client's requests, ms (default: 0)"},
+    {"calibration", 0, required_argument, OPT_CALIBRATION, "NAME|FILE",
+     "calibration profile (profiles/calibrations/) (default: none, "
+     "uncalibrated)"},
+    {"appserver", 0, required_argument, OPT_APPSERVER, "NAME|FILE",
+     "application-server profile with its costs (default: websphere-4)"},
+    {"fscache-share", 0, required_argument, OPT_FSCACHE_SHARE, "F",
+     "share 0..1 of direct (LONG/LOB) I/O the file-system cache serves: "
+     "1 SMS, 0 raw DMS (default: 1)"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -110,6 +138,10 @@ struct sim_args {
     struct sim_plan plan; /* what to simulate */
     int mode;             /* --cache-mode, -1 = default */
     const char *mrc_csv;
+    unsigned clients;            /* --clients, 0 = no prediction */
+    double think_ms;             /* --think-ms */
+    int model_opt;               /* a model option other than --clients */
+    struct cli_model_opts model; /* profiles of the model */
 };
 
 static int policy_arg(const char *opt, const char *arg,
@@ -223,6 +255,49 @@ static int count_arg(const char *opt, const char *arg, uint64_t *out,
     return 0;
 }
 
+/* The performance model's options. 1 = not one of them. */
+static int model_opt(int id, const char *arg, struct sim_args *a)
+{
+    struct pt_err err;
+    uint64_t v;
+
+    switch (id) {
+    case OPT_CLIENTS:
+        if (count_arg("--clients", arg, &v, 1, 100000,
+                      "a count from 1 to 100000"))
+            return PT_EUSAGE;
+        a->clients = (unsigned)v;
+        return 0;
+    case OPT_THINK_MS:
+        if (pt_double_parse(arg, &a->think_ms, "--think-ms", &err) < 0 ||
+            !(a->think_ms >= 0) || a->think_ms > 1e9) {
+            cli_usage_error("simulate",
+                            "--think-ms: '%s' is not a time >= 0 ms", arg);
+            return PT_EUSAGE;
+        }
+        break;
+    case OPT_CALIBRATION:
+        a->model.calibration = arg;
+        break;
+    case OPT_APPSERVER:
+        a->model.appserver = arg;
+        break;
+    case OPT_FSCACHE_SHARE:
+        if (pt_double_parse(arg, &a->model.fscache_share, "--fscache-share",
+                            &err) < 0 ||
+            !(a->model.fscache_share >= 0) || a->model.fscache_share > 1) {
+            cli_usage_error("simulate",
+                            "--fscache-share: '%s' is not in [0, 1]", arg);
+            return PT_EUSAGE;
+        }
+        break;
+    default:
+        return 1;
+    }
+    a->model_opt = 1;
+    return 0;
+}
+
 /* The application-tier options. 1 = not one of them. */
 static int app_opt(int id, const char *arg, struct sim_args *a)
 {
@@ -315,6 +390,8 @@ static int parse_opt(int id, const char *arg, struct sim_args *a)
         return 0;
     default: {
         int rc = app_opt(id, arg, a);
+        if (rc == 1)
+            rc = model_opt(id, arg, a);
         return rc == 1 ? PT_EINTERNAL : rc;
     }
     }
@@ -347,6 +424,11 @@ static int check_args(struct sim_args *a)
                                     "and/or --page-size LIST");
         return PT_EUSAGE;
     }
+    if (a->model_opt && !a->clients) {
+        cli_usage_error("simulate", "--think-ms, --calibration, --appserver "
+                                    "and --fscache-share need --clients N");
+        return PT_EUSAGE;
+    }
     if ((pl->sample_rate < 1.0 || a->mrc_csv) && !pl->mrc) {
         cli_usage_error("simulate", "--sample-rate and --mrc-csv need --mrc");
         return PT_EUSAGE;
@@ -362,6 +444,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
 
     memset(a, 0, sizeof(*a));
     sim_plan_init(&a->plan);
+    cli_model_opts_init(&a->model);
     a->mode = -1;
     cli_common_init(c);
     if (cli_parse_begin(p, "simulate", opts, usage, description, argc, argv) <
@@ -380,6 +463,142 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
 
 /* ---- output -------------------------------------------------------------
  */
+
+/* ---- predictions ---------------------------------------------------------
+ * The performance model's columns: a table of their own in table format,
+ * appended to the result rows in CSV (one line per configuration).
+ */
+
+#define PRED_CSV_COLS (11 + PERF_N_CENTRES)
+static const char *const pred_csv_h[PRED_CSV_COLS - PERF_N_CENTRES] = {
+    ">predicted_clients",        ">predicted_think_ms",
+    ">predicted_req_per_s",      ">predicted_req_per_s_lo",
+    ">predicted_req_per_s_hi",   ">predicted_response_ms",
+    ">predicted_response_ms_lo", ">predicted_response_ms_hi",
+    "predicted_bottleneck",      "predicted_calibrated",
+    "predicted_calibration",
+};
+
+/* The CSV headers of a table of n_base columns plus the predictions. */
+static int pred_csv_init(struct out_table *t, size_t n_base,
+                         const char *const *base, const struct sim_predicted *p)
+{
+    char util_h[PERF_N_CENTRES][SIM_PRED_NAME + 24]; /* copied by init */
+    const char *h[11 + PRED_CSV_COLS];
+    size_t n = 0;
+
+    for (size_t i = 0; i < n_base; i++)
+        h[n++] = base[i];
+    for (size_t i = 0; i < PRED_CSV_COLS - PERF_N_CENTRES; i++)
+        h[n++] = pred_csv_h[i];
+    for (size_t k = 0; k < p->n_util && k < PERF_N_CENTRES; k++) {
+        snprintf(util_h[k], sizeof(util_h[k]), ">predicted_util_%s",
+                 p->util[k].name);
+        h[n++] = util_h[k];
+    }
+    return out_table_init(t, n, h);
+}
+
+static void pred_csv_cells(struct out_table *t, size_t col,
+                           const struct sim_predicted *p)
+{
+    out_table_setf(t, col++, "%u", p->clients);
+    out_table_setf(t, col++, "%.6g", p->think_ms);
+    out_table_setf(t, col++, "%.6g", p->req_per_s);
+    if (p->has_range) {
+        out_table_setf(t, col++, "%.6g", p->req_per_s_lo);
+        out_table_setf(t, col++, "%.6g", p->req_per_s_hi);
+    } else {
+        out_table_setf(t, col++, "%s", "");
+        out_table_setf(t, col++, "%s", "");
+    }
+    out_table_setf(t, col++, "%.6g", p->response_ms);
+    if (p->has_range) {
+        out_table_setf(t, col++, "%.6g", p->response_ms_lo);
+        out_table_setf(t, col++, "%.6g", p->response_ms_hi);
+    } else {
+        out_table_setf(t, col++, "%s", "");
+        out_table_setf(t, col++, "%s", "");
+    }
+    out_table_setf(t, col++, "%s", p->bottleneck);
+    out_table_setf(t, col++, "%s", p->calibrated ? "true" : "false");
+    out_table_setf(t, col++, "%s", p->calibrated ? p->calibration : "");
+    for (size_t k = 0; k < p->n_util && k < PERF_N_CENTRES; k++)
+        out_table_setf(t, col++, "%.4f", p->util[k].util);
+}
+
+/* Table format: one row per configuration, ranges as "lo..hi". */
+static int write_pred_table(FILE *fp, const struct sim_plan_result *res,
+                            struct pt_err *err)
+{
+    static const char *const cal_h[] = {
+        ">app entries", ">page",  ">pool pages", ">req/s", ">range",
+        ">response ms", ">range", "bottleneck",  ">busy %"};
+    static const char *const unc_h[] = {
+        ">app entries", ">page",
+        ">pool pages",  ">req/s (uncalibrated)",
+        ">range",       ">response ms (uncalibrated)",
+        ">range",       "bottleneck",
+        ">busy %"};
+    const struct sim_predicted *p0 = &res->rows[0].predicted;
+    struct out_table t;
+    char b1[32];
+    int ret;
+
+    fputc('\n', fp);
+    if ((ret = out_table_init(&t, 9, p0->calibrated ? cal_h : unc_h)) < 0)
+        return err_set(err, ret, "out of memory");
+    if (p0->calibrated)
+        out_table_set_title(&t,
+                            "predicted for %u clients, think %g ms, "
+                            "calibration %s (range: +- its largest residual)",
+                            p0->clients, p0->think_ms, p0->calibration);
+    else
+        out_table_set_title(&t,
+                            "predicted for %u clients, think %g ms: "
+                            "UNCALIBRATED (costs are profile defaults, not "
+                            "fitted to measurements; see --calibration)",
+                            p0->clients, p0->think_ms);
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct sim_result_row *r = &res->rows[i];
+        const struct sim_predicted *p = &r->predicted;
+        double busy = 0;
+
+        for (size_t k = 0; k < p->n_util; k++)
+            if (strcmp(p->util[k].name, p->bottleneck) == 0)
+                busy = p->util[k].util;
+        out_table_add_row(&t);
+        if (res->mode)
+            out_table_setf(&t, 0, "%llu", (unsigned long long)r->app_entries);
+        else
+            out_table_setf(&t, 0, "-");
+        if (r->has_db) {
+            out_table_setf(&t, 1, "%s",
+                           pt_size_format(r->db.page_size_bytes, b1, 32));
+            out_table_setf(&t, 2, "%llu", (unsigned long long)r->db.pool_pages);
+        } else {
+            out_table_setf(&t, 1, "-");
+            out_table_setf(&t, 2, "-");
+        }
+        out_table_setf(&t, 3, "%.2f", p->req_per_s);
+        if (p->has_range)
+            out_table_setf(&t, 4, "%.1f..%.1f", p->req_per_s_lo,
+                           p->req_per_s_hi);
+        else
+            out_table_setf(&t, 4, "n/a");
+        out_table_setf(&t, 5, "%.1f", p->response_ms);
+        if (p->has_range)
+            out_table_setf(&t, 6, "%.0f..%.0f", p->response_ms_lo,
+                           p->response_ms_hi);
+        else
+            out_table_setf(&t, 6, "n/a");
+        out_table_setf(&t, 7, "%s", p->bottleneck);
+        out_table_setf(&t, 8, "%.1f", 100 * busy);
+    }
+    ret = out_table_write(&t, OUT_TABLE, fp, err);
+    out_table_release(&t);
+    return ret;
+}
 
 static void app_row(struct out_table *t, const struct sim_plan_result *res,
                     const struct sim_result_row *r)
@@ -422,7 +641,10 @@ static int write_app_table(FILE *fp, enum out_format fmt,
     char b1[32];
     int ret;
 
-    if ((ret = out_table_init(&t, 11, app_h)) < 0)
+    int pred = fmt == OUT_CSV && res->n_rows && res->rows[0].predicted.present;
+
+    if ((ret = pred ? pred_csv_init(&t, 11, app_h, &res->rows[0].predicted)
+                    : out_table_init(&t, 11, app_h)) < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(
         &t,
@@ -436,8 +658,11 @@ static int write_app_table(FILE *fp, enum out_format fmt,
             ? pt_size_format(res->offload_entries, b1, sizeof(b1))
             : "",
         (unsigned long long)res->distinct_keys);
-    for (size_t i = 0; i < res->n_rows; i += per_run)
+    for (size_t i = 0; i < res->n_rows; i += per_run) {
         app_row(&t, res, &res->rows[i]);
+        if (pred)
+            pred_csv_cells(&t, 11, &res->rows[i].predicted);
+    }
     ret = out_table_write(&t, fmt, fp, err);
     out_table_release(&t);
     return ret;
@@ -483,17 +708,22 @@ static int write_db_table(FILE *fp, enum out_format fmt,
         ">app entries",   ">page",      ">pool pages", ">pool bytes",
         ">logical",       ">physical",  ">hit ratio",  ">direct reads",
         ">direct writes", ">outline %", ">io ms"};
+    int pred = fmt == OUT_CSV && res->n_rows && res->rows[0].predicted.present;
     struct out_table t;
     int ret;
 
-    if ((ret = out_table_init(&t, 11, db_h)) < 0)
+    if ((ret = pred ? pred_csv_init(&t, 11, db_h, &res->rows[0].predicted)
+                    : out_table_init(&t, 11, db_h)) < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(&t,
                         "database tier: engine %s, device %s, buffer pool "
                         "%s",
                         res->engine, res->device, res->bp_policy);
-    for (size_t i = 0; i < res->n_rows; i++)
+    for (size_t i = 0; i < res->n_rows; i++) {
         db_row(&t, res, &res->rows[i]);
+        if (pred)
+            pred_csv_cells(&t, 11, &res->rows[i].predicted);
+    }
     ret = out_table_write(&t, fmt, fp, err);
     out_table_release(&t);
     return ret;
@@ -536,18 +766,24 @@ static int write_tables(FILE *fp, enum out_format fmt,
                         const struct sim_plan *pl,
                         const struct sim_plan_result *res, struct pt_err *err)
 {
+    int pred = res->n_rows && res->rows[0].predicted.present;
     int ret;
 
     if (fmt == OUT_TABLE || !pl->n_page_sizes) {
         ret = write_app_table(fp, fmt, pl, res, err);
-        if (ret < 0 || !pl->n_page_sizes)
+        if (ret < 0)
             return ret;
+        if (!pl->n_page_sizes)
+            return fmt == OUT_TABLE && pred ? write_pred_table(fp, res, err)
+                                            : 0;
         fputc('\n', fp);
     }
     ret = write_db_table(fp, fmt, res, err);
-    if (ret < 0 || fmt != OUT_TABLE || !pl->mrc)
+    if (ret < 0 || fmt != OUT_TABLE)
         return ret;
-    return write_curve_table(fp, pl, res, err);
+    if (pred && (ret = write_pred_table(fp, res, err)) < 0)
+        return ret;
+    return pl->mrc ? write_curve_table(fp, pl, res, err) : 0;
 }
 
 /* --mrc-csv: the curves' points, one line each. */
@@ -628,6 +864,25 @@ static int load_profiles(struct sim_plan *pl, struct rec_engine *e,
     return ret;
 }
 
+/* --clients: every row's prediction. MVA is O(clients x centres) per row
+ * and allocates nothing. */
+static int predict_rows(struct sim_args *a, struct sim_plan_result *res,
+                        struct pt_err *err)
+{
+    struct cli_model m;
+    int ret;
+
+    a->model.engine = a->plan.engine_name;
+    a->model.device = a->plan.device_name;
+    if ((ret = cli_model_load(&m, &a->model, err)) < 0)
+        return ret;
+    for (size_t i = 0; i < res->n_rows; i++)
+        if ((ret = cli_model_predict(&m, res, &res->rows[i], a->clients,
+                                     a->think_ms, err)) < 0)
+            return ret;
+    return 0;
+}
+
 static int on_progress(void *ctx, uint64_t pos, uint64_t size)
 {
     struct cli_progress *pg = ctx;
@@ -677,6 +932,19 @@ int cmd_simulate(int argc, char **argv)
                  "trace '%s' has no requests: nothing was cached, ratios "
                  "are n/a",
                  a.plan.trace);
+    if (a.clients) {
+        if (res.requests == 0) {
+            ret = err_set(&err, PT_EDATA,
+                          "trace '%s' has no requests: nothing to predict",
+                          a.plan.trace);
+            goto fail;
+        }
+        if ((ret = predict_rows(&a, &res, &err)) < 0)
+            goto fail;
+        if (!a.model.calibration)
+            cli_note(&c, "predictions are uncalibrated: the costs are the "
+                         "profiles' defaults (see --calibration)");
+    }
     if ((ret = write_output(&c, &a, &res, &err)) < 0)
         goto fail;
     sim_plan_result_release(&res);

@@ -17,6 +17,8 @@
 const struct cli_command cli_commands[] = {
     {"advise", cmd_advise,
      "sample, monitor, recommend, validate and write DDL in one run"},
+    {"calibrate", cmd_calibrate,
+     "fit the performance model's free costs to measured points"},
     {"ddl", cmd_ddl,
      "write CREATE BUFFERPOOL / TABLESPACE DDL and rollback for review"},
     {"monitor", cmd_monitor,

@@ -5,12 +5,12 @@ _pagetune() {
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "advise ddl help monitor recommend replay sample simulate workload --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "advise calibrate ddl help monitor recommend replay sample simulate workload --help --version" -- "$cur"))
         return
     fi
     cmd=${COMP_WORDS[1]}
     if [ "$cmd" = help ] && [ "$COMP_CWORD" -eq 2 ]; then
-        COMPREPLY=($(compgen -W "advise ddl monitor recommend replay sample simulate workload" -- "$cur"))
+        COMPREPLY=($(compgen -W "advise calibrate ddl monitor recommend replay sample simulate workload" -- "$cur"))
         return
     fi
     case $prev in

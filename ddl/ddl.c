@@ -311,7 +311,8 @@ int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
                                &d->default_read_rate_mb_s, ctx, err)) < 0))
         return rc;
     if ((rc = settings_from_json(d, json_object_get(doc, "settings"), ctx,
-                                 err)) < 0)
+                                 err)) < 0 ||
+        (rc = ddl_quote_from_json(d, doc, ctx, err)) < 0)
         return rc;
     if (!(d->default_read_rate_mb_s > 0) || !(d->default_overhead_ms >= 0))
         return err_set(err, PT_EDATA, "%s: default device figures must be > 0",

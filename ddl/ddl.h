@@ -55,6 +55,8 @@ struct ddl_setting_rule {
                                 0 = from the recommendation */
 };
 
+#define DDL_KEYWORD_BYTES 16384 /* room for a dialect's keyword list */
+
 /* A dialect, read from ddl_templates/<name>/dialect.yaml. */
 struct ddl_dialect {
     char name[32];
@@ -73,6 +75,12 @@ struct ddl_dialect {
     uint64_t pool_min, pool_max; /* buffer-pool pages */
     double default_overhead_ms;
     double default_read_rate_mb_s;
+    /* quote.c: dialect.yaml "quote" and "keywords" (ddl_quote_from_json) */
+    char quote_open[4];   /* "" = the dialect cannot quote identifiers */
+    char quote_close[4];  /* closing delimiter */
+    char quote_escape[8]; /* how quote_close is written inside a name */
+    size_t n_keywords;
+    char keywords[DDL_KEYWORD_BYTES]; /* upper case, each NUL-terminated */
 };
 
 /* Fill *d from a loaded dialect.yaml; `ctx` names the file. PT_EDATA. */
@@ -223,5 +231,42 @@ void ddl_plan_release(struct ddl_plan *p);
  */
 int ddl_plan_render(const struct ddl_plan *p, const char *dir, char **create,
                     char **rollback, struct pt_err *err);
+
+/* ---- quoting identifiers (quote.c) --------------------------------------
+ *
+ * Every identifier that reaches a template is written the dialect's way
+ * after the engine's case folding (ddl_ident_check folds): between the
+ * delimiters of dialect.yaml "quote" {open, close, escape}, so a name that
+ * is also a keyword (PostgreSQL `VACUUM FULL verbose;`) cannot change the
+ * statement. A dialect without "quote" cannot quote: a name that is one of
+ * its "keywords" (reserved or nonreserved) is refused instead.
+ */
+
+/*
+ * Read "quote" and "keywords" of a dialect.yaml into d (called by
+ * ddl_dialect_from_json). PT_EDATA naming `ctx` for a malformed rule or
+ * word, or a list larger than DDL_KEYWORD_BYTES.
+ */
+int ddl_quote_from_json(struct ddl_dialect *d, const json_t *doc,
+                        const char *ctx, struct pt_err *err);
+/* Is `word` one of the dialect's keywords (ASCII case-insensitive)? */
+int ddl_dialect_is_keyword(const struct ddl_dialect *d, const char *word);
+/*
+ * Write the (already checked and folded) identifier `folded` of `kind`
+ * as SQL into out: quoted when the dialect can quote, else as it is.
+ * PT_EDATA when the dialect cannot quote and the name is a keyword;
+ * PT_EINTERNAL when out_len is too small.
+ */
+int ddl_ident_quote(const struct ddl_dialect *d, const char *kind,
+                    const char *folded, char *out, size_t out_len,
+                    struct pt_err *err);
+/*
+ * Replace the identifier variables that are set ({{table}}, {{column}},
+ * {{tablespace_name}}, {{bufferpool_name}}: each with a rule in d) by
+ * their ddl_ident_quote() form (also where a template names them in a
+ * comment). Errors of ddl_ident_quote; PT_EINTERNAL on OOM.
+ */
+int ddl_vars_quote_idents(struct ddl_vars *v, const struct ddl_dialect *d,
+                          struct pt_err *err);
 
 #endif /* PT_DDL_H */

@@ -341,6 +341,8 @@ static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
     SET("tablespace_name", "%s", p->tablespace);
     SET("table", "%s", p->table);
     SET("column", "%s", p->column);
+    if ((rc = ddl_vars_quote_idents(v, d, err)) < 0)
+        return rc;
     if ((rc = set_settings(v, p, d, rec, rec_name, err)) < 0)
         return rc;
     SET("bufferpool_pages", "%llu", (unsigned long long)p->bufferpool_pages);

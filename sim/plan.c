@@ -341,6 +341,14 @@ int sim_app_miss_ratio(const struct sim_app_stats *s, double *ratio)
     return 0;
 }
 
+int sim_app_object_bytes(const struct sim_app_stats *s, double *bytes)
+{
+    if (!s->object_bytes || !(s->gets + s->sets))
+        return -1;
+    *bytes = (double)s->object_bytes / (double)(s->gets + s->sets);
+    return 0;
+}
+
 int sim_db_hit_ratio(const struct sim_db_stats *d, double *ratio)
 {
     if (!d->logical_reads)

@@ -95,7 +95,47 @@ static json_t *app_json(const struct sim_app_stats *s)
     fields_json(o, app_head, N_OF(app_head), s);
     json_object_set_new(o, "miss_ratio", ratio_json(rc, ratio));
     fields_json(o, app_tail, N_OF(app_tail), s);
+    json_object_set_new(o, "object_bytes", u64_json(s->object_bytes));
     json_object_set_new(o, "cost_ms", json_real(s->cost_ms));
+    return o;
+}
+
+/* [lo, hi] */
+static json_t *pair_json(double lo, double hi)
+{
+    json_t *a = json_array();
+
+    json_array_append_new(a, json_real(lo));
+    json_array_append_new(a, json_real(hi));
+    return a;
+}
+
+/* The performance model's prediction (pagetune-simulate(1), MODEL). */
+static json_t *predicted_json(const struct sim_predicted *p)
+{
+    json_t *o = json_object(), *u = json_object();
+
+    json_object_set_new(o, "clients", json_integer(p->clients));
+    json_object_set_new(o, "think_ms", json_real(p->think_ms));
+    json_object_set_new(o, "req_per_s", json_real(p->req_per_s));
+    json_object_set_new(o, "response_ms", json_real(p->response_ms));
+    json_object_set_new(o, "bottleneck", json_string(p->bottleneck));
+    for (size_t k = 0; k < p->n_util; k++)
+        json_object_set_new(u, p->util[k].name, json_real(p->util[k].util));
+    json_object_set_new(o, "utilisation", u);
+    json_object_set_new(o, "calibrated", json_boolean(p->calibrated));
+    json_object_set_new(o, "calibration",
+                        p->calibrated ? json_string(p->calibration)
+                                      : json_null());
+    if (p->has_range)
+        json_object_set_new(
+            o, "range",
+            json_pack("{s:o, s:o}", "req_per_s",
+                      pair_json(p->req_per_s_lo, p->req_per_s_hi),
+                      "response_ms",
+                      pair_json(p->response_ms_lo, p->response_ms_hi)));
+    else
+        json_object_set_new(o, "range", json_null());
     return o;
 }
 
@@ -130,6 +170,8 @@ static json_t *row_json(const struct sim_result_row *r)
     json_object_set_new(o, "app", app_json(&r->app));
     if (r->setting[0])
         json_object_set_new(o, "setting", json_string(r->setting));
+    if (r->predicted.present)
+        json_object_set_new(o, "predicted", predicted_json(&r->predicted));
     return o;
 }
 
@@ -263,10 +305,80 @@ static int db_from_json(struct sim_db_stats *d, const json_t *o,
     return pt_json_get_num(o, "io_ms", &d->io_ms, ctx, err);
 }
 
+static int pair_from_json(const json_t *a, double *lo, double *hi,
+                          const char *key, const char *ctx, struct pt_err *err)
+{
+    const json_t *l = json_array_get(a, 0), *h = json_array_get(a, 1);
+
+    if (!json_is_array(a) || json_array_size(a) != 2 || !json_is_number(l) ||
+        !json_is_number(h))
+        return err_set(err, PT_EDATA,
+                       "%s: 'predicted.range.%s' must be [lo, hi]", ctx, key);
+    *lo = json_number_value(l);
+    *hi = json_number_value(h);
+    return 0;
+}
+
+static int predicted_from_json(struct sim_predicted *p, const json_t *o,
+                               const char *ctx, struct pt_err *err)
+{
+    const json_t *u, *cal, *range, *v;
+    const char *bott, *key;
+    uint64_t clients;
+    int ret;
+
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s: 'predicted' must be an object", ctx);
+    if ((ret = pt_json_get_u64(o, "clients", &clients, ctx, err)) < 0 ||
+        (ret = pt_json_get_num(o, "think_ms", &p->think_ms, ctx, err)) < 0 ||
+        (ret = pt_json_get_num(o, "req_per_s", &p->req_per_s, ctx, err)) < 0 ||
+        (ret = pt_json_get_num(o, "response_ms", &p->response_ms, ctx, err)) <
+            0 ||
+        (ret = pt_json_get_str(o, "bottleneck", &bott, ctx, err)) < 0 ||
+        (ret = get_obj(o, "utilisation", &u, ctx, err)) < 0)
+        return ret;
+    if (clients < 1 || clients > UINT32_MAX)
+        return err_set(err, PT_EDATA, "%s: 'predicted.clients' is out of range",
+                       ctx);
+    p->clients = (unsigned)clients;
+    snprintf(p->bottleneck, sizeof(p->bottleneck), "%s", bott);
+    json_object_foreach((json_t *)u, key, v)
+    {
+        if (p->n_util == SIM_PRED_CENTRES || !json_is_number(v))
+            return err_set(err, PT_EDATA,
+                           "%s: 'predicted.utilisation' must map at most %d "
+                           "centres to numbers",
+                           ctx, SIM_PRED_CENTRES);
+        snprintf(p->util[p->n_util].name, SIM_PRED_NAME, "%s", key);
+        p->util[p->n_util++].util = json_number_value(v);
+    }
+    p->calibrated = json_is_true(json_object_get(o, "calibrated"));
+    cal = json_object_get(o, "calibration");
+    if (json_is_string(cal))
+        snprintf(p->calibration, sizeof(p->calibration), "%s",
+                 json_string_value(cal));
+    range = json_object_get(o, "range");
+    if (range && !json_is_null(range)) {
+        if (!json_is_object(range))
+            return err_set(err, PT_EDATA,
+                           "%s: 'predicted.range' must be an object", ctx);
+        if ((ret = pair_from_json(json_object_get(range, "req_per_s"),
+                                  &p->req_per_s_lo, &p->req_per_s_hi,
+                                  "req_per_s", ctx, err)) < 0 ||
+            (ret = pair_from_json(json_object_get(range, "response_ms"),
+                                  &p->response_ms_lo, &p->response_ms_hi,
+                                  "response_ms", ctx, err)) < 0)
+            return ret;
+        p->has_range = 1;
+    }
+    p->present = 1;
+    return 0;
+}
+
 static int row_from_json(struct sim_result_row *r, const json_t *o,
                          const char *ctx, struct pt_err *err)
 {
-    const json_t *app;
+    const json_t *app, *pred;
     const char *setting = NULL;
     int ret;
 
@@ -281,10 +393,15 @@ static int row_from_json(struct sim_result_row *r, const json_t *o,
             0 ||
         (ret = pt_json_get_num(app, "cost_ms", &r->app.cost_ms, ctx, err)) <
             0 ||
+        (ret = pt_json_opt_u64(app, "object_bytes", &r->app.object_bytes, ctx,
+                               err)) < 0 ||
         (ret = pt_json_opt_str(o, "setting", &setting, ctx, err)) < 0)
         return ret;
     if (setting)
         snprintf(r->setting, sizeof(r->setting), "%s", setting);
+    pred = json_object_get(o, "predicted");
+    if (pred && (ret = predicted_from_json(&r->predicted, pred, ctx, err)) < 0)
+        return ret;
     r->has_db = !json_is_null(json_object_get(o, "page_size"));
     return r->has_db ? db_from_json(&r->db, o, ctx, err) : 0;
 }

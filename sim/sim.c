@@ -467,6 +467,8 @@ int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)
     if (++s->rr == s->cfg.servers)
         s->rr = 0;
     s->app.requests++;
+    if (q->op != SIM_DEL)
+        s->app.object_bytes += q->size_bytes;
     if (s->cfg.mode == SIM_MODE_NONE) {
         if (q->op == SIM_GET) {
             s->app.gets++;

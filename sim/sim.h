@@ -255,7 +255,9 @@ struct sim_app_stats {
     uint64_t replication_messages;
     uint64_t peer_fetches;
     uint64_t db_reads, db_writes;
-    double cost_ms; /* with the sim_costs of the config */
+    uint64_t object_bytes; /* sum of the sizes of gets and sets (the
+                              performance model's mean object size) */
+    double cost_ms;        /* with the sim_costs of the config */
 };
 
 /* Database-tier counters for one (page size, buffer-pool size). */
@@ -371,6 +373,33 @@ struct sim_plan {
  * not shared, sample rate 1, seed 1 (pagetune-simulate(1)). */
 void sim_plan_init(struct sim_plan *p);
 
+/*
+ * What the performance model (perf/, docs/models.md#performance-model)
+ * predicts for one configuration under a closed load: filled by the caller
+ * (cmd_simulate through perf_mva), written and read with the row. sim/ does
+ * not compute it; it only carries it into simulation.json.
+ */
+#define SIM_PRED_CENTRES 16
+#define SIM_PRED_NAME 24
+struct sim_predicted {
+    int present;                    /* 0: no prediction (no --clients) */
+    unsigned clients;               /* N */
+    double think_ms;                /* Z */
+    double req_per_s;               /* throughput X */
+    double response_ms;             /* R = N / X - Z */
+    char bottleneck[SIM_PRED_NAME]; /* centre with the largest demand */
+    size_t n_util;
+    struct {
+        char name[SIM_PRED_NAME]; /* centre, e.g. "app_cpu" */
+        double util;              /* utilisation of one copy, 0..1 */
+    } util[SIM_PRED_CENTRES];
+    int calibrated;       /* 1: costs from a calibration profile */
+    char calibration[64]; /* its name; "" when uncalibrated */
+    int has_range;        /* 1: the range below is known (calibrated) */
+    double req_per_s_lo, req_per_s_hi;     /* the calibration's range */
+    double response_ms_lo, response_ms_hi; /* likewise */
+};
+
 /* One simulated configuration: an application-cache size and, with a
  * database tier, one (page size, buffer-pool size). */
 struct sim_result_row {
@@ -379,6 +408,7 @@ struct sim_result_row {
     struct sim_app_stats app;
     struct sim_db_stats db; /* when has_db */
     char setting[16]; /* "" or, in a comparison, "current"/"recommended" */
+    struct sim_predicted predicted; /* when predicted.present */
 };
 
 struct sim_curve_point {
@@ -471,6 +501,9 @@ int sim_plan_result_from_json(struct sim_plan_result *res, const json_t *doc,
  */
 int sim_app_miss_ratio(const struct sim_app_stats *s, double *ratio);
 int sim_db_hit_ratio(const struct sim_db_stats *d, double *ratio);
+/* Mean size of the objects a row's gets and sets carried (bytes), or -1
+ * when it has none (an old document without object_bytes, or no gets). */
+int sim_app_object_bytes(const struct sim_app_stats *s, double *bytes);
 /* The first row of a page size (with `setting` when not NULL), or NULL. */
 const struct sim_result_row *
 sim_plan_result_find(const struct sim_plan_result *res,

@@ -14,35 +14,35 @@ expect_rc 0 "ddl from recommendation" "$PAGETUNE" ddl --dialect db2 --recommenda
 C=$T/out/create.sql R=$T/out/rollback.sql
 [ -f "$C" ] && [ -f "$R" ] && pass || fail "both files written"
 c=$(cat "$C")
-expect_contains "$c" "CREATE BUFFERPOOL SESSBP8K" "buffer pool created"
+expect_contains "$c" "CREATE BUFFERPOOL \"SESSBP8K\"" "buffer pool created"
 expect_contains "$c" "SIZE 65536" "512M / 8K = 65536 pages"
 expect_eq "$(grep -c 'PAGESIZE 8 K' "$C")" 2 "buffer pool and table space page sizes match"
-expect_contains "$c" "CREATE REGULAR TABLESPACE SESSTS8K" "table space created"
-expect_contains "$c" "BUFFERPOOL SESSBP8K" "table space uses the pool"
+expect_contains "$c" "CREATE REGULAR TABLESPACE \"SESSTS8K\"" "table space created"
+expect_contains "$c" "BUFFERPOOL \"SESSBP8K\"" "table space uses the pool"
 ext=$(sed -n 's/^ *EXTENTSIZE \([0-9]*\)$/\1/p' "$C")
 [ -n "$ext" ] && [ "$ext" -ge 2 ] && [ "$ext" -le 256 ] && pass || fail "EXTENTSIZE $ext in 2..256"
 expect_contains "$c" "PREFETCHSIZE AUTOMATIC" "prefetch automatic"
 expect_contains "$c" "TRANSFERRATE 0.016" "TRANSFERRATE for 8K on ssd"
 expect_contains "$c" "ROW_SIZE_8KB" "WebSphere row size"
-expect_contains "$c" "Table space name    SESSTS8K" "WebSphere table space name"
+expect_contains "$c" "Table space name    \"SESSTS8K\"" "WebSphere table space name"
 expect_contains "$c" "DROP TABLE SESSIONS" "IBM's note on re-creating SESSIONS"
 expect_contains "$c" "Evidence (recommendation" "evidence header"
 expect_contains "$c" "recommend 8K pages" "reasons in the header"
 grep -v '^--' "$C" | grep -q '^[^ C]' && fail "only comments and statements" || pass
-ts=$(line_of "DROP TABLESPACE SESSTS8K" "$R")
-bp=$(line_of "DROP BUFFERPOOL SESSBP8K" "$R")
+ts=$(line_of "DROP TABLESPACE \"SESSTS8K\"" "$R")
+bp=$(line_of "DROP BUFFERPOOL \"SESSBP8K\"" "$R")
 [ -n "$ts" ] && [ -n "$bp" ] && [ "$ts" -lt "$bp" ] && pass || fail "rollback drops the table space ($ts) before the pool ($bp)"
 
 # -- explicit parameters; TRANSFERRATE follows the page size
 expect_rc 0 "explicit" "$PAGETUNE" ddl --page-size 16K --bufferpool-pages 2000 --extent-size 16 --prefetch-size 32 --name sess16 --bufferpool-name bp16
-expect_contains "$OUT" "CREATE BUFFERPOOL BP16" "names folded to upper case"
+expect_contains "$OUT" "CREATE BUFFERPOOL \"BP16\"" "names folded to upper case"
 expect_contains "$OUT" "PREFETCHSIZE 32" "explicit prefetch"
 expect_contains "$OUT" "TRANSFERRATE 0.16" "IBM default 100 MB/s at 16K"
 expect_contains "$OUT" "OVERHEAD 6.725" "IBM default overhead"
-expect_contains "$OUT" "DROP TABLESPACE SESS16" "stdout carries rollback too"
+expect_contains "$OUT" "DROP TABLESPACE \"SESS16\"" "stdout carries rollback too"
 expect_rc 0 "override page size" "$PAGETUNE" ddl --recommendation "$T/rec.json" --page-size 32K
 expect_contains "$OUT" "TRANSFERRATE 0.064" "recommendation's rate rescaled to 32K"
-expect_contains "$OUT" "CREATE BUFFERPOOL SESSBP8K" "recommendation's names kept"
+expect_contains "$OUT" "CREATE BUFFERPOOL \"SESSBP8K\"" "recommendation's names kept"
 
 # -- invalid identifiers: 65, one line, nothing written
 for n in SYSX 'a;b' ABCDEFGHIJKLMNOPQRS '1x' "x'y" 'a b'; do

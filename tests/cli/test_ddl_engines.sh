@@ -25,7 +25,7 @@ done
 # Oracle: documented syntax, in the order Oracle needs, and the disclaimer
 O=$(grep -v '^--' "$T/oracle/create.sql")
 K=$(python3 -c 'import json; print(json.load(open("'"$T/oracle.json"'"))["page_size"] // 1024)')
-expect_contains "$O" "CREATE TABLESPACE SESSTS${K}K" "CREATE TABLESPACE"
+expect_contains "$O" "CREATE TABLESPACE \"SESSTS${K}K\"" "CREATE TABLESPACE"
 expect_contains "$O" "BLOCKSIZE ${K}K" "BLOCKSIZE clause"
 expect_contains "$O" "ENABLE STORAGE IN ROW" "LOB in row"
 if [ "$K" -eq 8 ]; then P=DB_CACHE_SIZE; else P="DB_${K}K_CACHE_SIZE"; fi
@@ -34,16 +34,16 @@ a=$(grep -n "^ALTER SYSTEM SET $P" "$T/oracle/create.sql" | cut -d: -f1)
 b=$(grep -n '^CREATE TABLESPACE' "$T/oracle/create.sql" | cut -d: -f1)
 [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] && pass || fail "the cache must be set before CREATE TABLESPACE"
 expect_contains "$(cat "$T/oracle/create.sql")" "NOT run against Oracle" "create.sql says it was not run"
-expect_contains "$(cat "$T/oracle/rollback.sql")" "DROP TABLESPACE SESSTS${K}K;" "rollback drops the table space"
+expect_contains "$(cat "$T/oracle/rollback.sql")" "DROP TABLESPACE \"SESSTS${K}K\";" "rollback drops the table space"
 
 # PostgreSQL: lower-case names, the rewrite commented out when not needed
-expect_contains "$(cat "$T/postgresql/create.sql")" "ALTER TABLE sessions SET (toast_tuple_target =" "folded table name"
+expect_contains "$(cat "$T/postgresql/create.sql")" "ALTER TABLE \"sessions\" SET (toast_tuple_target =" "folded table name"
 printf '%s\n' 500 600 700 >"$T/small.txt"
 expect_rc 0 "recommend small objects" "$PAGETUNE" recommend --engine postgresql \
     --sizes "$T/small.txt" --json -o "$T/pg-small.json" -q
 expect_rc 0 "ddl small objects" "$PAGETUNE" ddl --recommendation "$T/pg-small.json" \
     --dialect postgresql -o "$T/pg-small.sql" -q
-expect_contains "$(cat "$T/pg-small.sql")" "-- VACUUM FULL sessions;" "no rewrite needed: commented out"
+expect_contains "$(cat "$T/pg-small.sql")" "-- VACUUM FULL \"sessions\";" "no rewrite needed: commented out"
 expect_contains "$(cat "$T/pg-small.sql")" "toast_tuple_target = 2032" "default kept"
 
 # without a recommendation: the page size drives page settings

@@ -3,7 +3,7 @@
 # exit 0, a usage line, and every option listed with its default.
 . "$(dirname "$0")/lib.sh"
 
-for c in advise ddl monitor recommend replay sample simulate workload; do
+for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
     expect_rc 0 "$c --help" "$PAGETUNE" "$c" --help
     help=$OUT
     expect_contains "$help" "usage: pagetune $c" "$c --help shows usage"

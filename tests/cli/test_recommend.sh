@@ -165,4 +165,20 @@ run "$PAGETUNE" recommend --sizes "$T/big.txt" --json
 echo "$OUT" | check_pool 1000 && pass || fail "a tiny table still gets DB2's default 1000 pages"
 run "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --memory 64M --json
 echo "$OUT" | check_pool 8192 && pass || fail "--memory 64M sets the pool to the budget"
+# -- --clients: current (4K, the smallest page) vs recommended (8K), the
+# performance model over the simulated trace (seed 000's 4 KB servlet,
+# warm: the hot rows fit the pool); the calibration's range
+command -v jq >/dev/null && {
+expect_rc 0 "article-4k trace" "$PAGETUNE" workload --profile article-4k --requests 20000 -o "$T/a4k.csv" -q
+expect_rc 0 "--clients" "$PAGETUNE" recommend --trace "$T/a4k.csv" --clients 47 --calibration article-000 --json
+expect_eq "$(echo "$OUT" | jq -c '.predicted | [.clients, .calibrated, .calibration, .current.page_size, .recommended.page_size]')" '[47,true,"article-000",4096,8192]' "predicted current vs recommended"
+expect_eq "$(echo "$OUT" | jq '.predicted | (.recommended.req_per_s > .current.req_per_s) and (.change.req_per_s_pct > 0) and (.change.response_ms_pct < 0)')" true "8K predicted faster"
+expect_eq "$(echo "$OUT" | jq '.predicted.current | .range.req_per_s[0] < .req_per_s and .req_per_s < .range.req_per_s[1]')" true "range around the figure"
+expect_rc 0 "--clients table" "$PAGETUNE" recommend --trace "$T/a4k.csv" --clients 47 --calibration article-000
+expect_contains "$OUT" "req/s" "table states the predicted change"
+expect_contains "$OUT" "% response time" "table states the response change"
+}
+expect_rc 64 "--clients needs --trace" "$PAGETUNE" recommend --sizes "$T/big.txt" --clients 4
+expect_one_line_error "--clients needs --trace"
+expect_rc 64 "--calibration needs --clients" "$PAGETUNE" recommend --trace "$T/trace.csv" --calibration article-000
 finish

@@ -105,6 +105,69 @@ expect_contains "$OUT" "n/a" "ratios n/a"
 expect_rc 0 "empty trace json" "$PAGETUNE" simulate --trace "$T/empty.csv" --app-cache 10 --json -q
 expect_eq "$(echo "$OUT" | jq '.results[0].app.miss_ratio')" null "miss ratio null"
 
+# the performance model (--clients, pagetune-simulate(1) MODEL): every cost
+# 0 but 10 ms of app CPU per request, so one queue: N = 5 clients, Z = 0
+# give X = 1000 / 10 = 100 req/s and R = N / X = 50 ms (Little's law)
+expect_rc 0 "object bytes" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --json
+expect_eq "$(echo "$OUT" | jq '.results[0].app.object_bytes')" 800 "object bytes: gets and sets"
+cat >"$T/as.yaml" <<'Y'
+name: flat
+perf:
+  app_cpu_fixed_ms: 10
+  app_cpu_per_kb_ms: 0
+  app_cpu_per_row_ms: 0
+  net_per_kb_ms: 0
+  db_cpu_per_lread_ms: 0
+  db_cpu_per_row_ms: 0
+  db_cpu_per_logrec_ms: 0
+  fscache_req_ms: 0
+  fscache_per_kb_ms: 0
+  log_write_ms: 0
+  log_per_kb_ms: 0
+Y
+expect_rc 0 "--clients uncalibrated" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 5 --appserver "$T/as.yaml" --json
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.clients, .think_ms, .req_per_s, .response_ms, .bottleneck, .utilisation.app_cpu]')" '[5,0,100,50,"app_cpu",1]' "MVA of one queue"
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.calibrated, .calibration, .range]')" '[false,null,null]' "uncalibrated: no range"
+expect_contains "$ERR" "uncalibrated" "uncalibrated note"
+expect_rc 0 "--clients table" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 5 --appserver "$T/as.yaml"
+expect_contains "$OUT" "UNCALIBRATED" "table title says uncalibrated"
+expect_contains "$OUT" "req/s (uncalibrated)" "column header says uncalibrated"
+# think time: X = N / (D + Z) below saturation (N D < D + Z): 1 client,
+# Z = 90 ms: X = 1000 / 100 = 10 req/s, R = 10 ms
+expect_rc 0 "--think-ms" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 1 --think-ms 90 --appserver "$T/as.yaml" --json -q
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.req_per_s, .response_ms, .think_ms]')" '[10,10,90]' "think time"
+# a calibration: its costs win, the range is +- its largest residual
+cat >"$T/cal.yaml" <<'Y'
+name: "flat-cal"
+perf:
+  app_cpu_fixed_ms: 20
+fitted:
+  - {cost: app_cpu_fixed_ms, value: 20, lo: 1, hi: 100}
+points:
+  - {label: "a", clients: 5, think_ms: 0, req_per_s: 52.6, response_ms: 95, residual_req_per_s: -0.05, residual_response_ms: 0.1}
+  - {label: "b", clients: 5, think_ms: 0, req_per_s: 49, response_ms: 100, residual_req_per_s: 0.02, residual_response_ms: 0}
+Y
+expect_rc 0 "--calibration FILE" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 5 --appserver "$T/as.yaml" --calibration "$T/cal.yaml" --json
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted | [.req_per_s, .response_ms, .calibrated, .calibration]')" '[50,100,true,"flat-cal"]' "calibrated costs"
+expect_eq "$(echo "$OUT" | jq -c '.results[0].predicted.range | [(.req_per_s[], .response_ms[]) * 1000 | round]')" '[47500,52500,90000,110000]' "range: +- max residual"
+expect_rc 0 "--clients csv" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2,4 --clients 5 --appserver "$T/as.yaml" --calibration "$T/cal.yaml" --format csv
+expect_contains "$(echo "$OUT" | head -1)" "predicted_req_per_s,predicted_req_per_s_lo,predicted_req_per_s_hi,predicted_response_ms" "csv predicted columns"
+expect_contains "$(echo "$OUT" | head -1)" "predicted_util_app_cpu" "csv utilisation columns"
+expect_eq "$(echo "$OUT" | wc -l)" 3 "csv: header and one line per run"
+expect_contains "$(echo "$OUT" | sed -n 2p)" ",5,0,50,47.5,52.5,100,90,110,app_cpu,true,flat-cal," "csv predicted cells"
+# with a database tier every row is predicted
+expect_rc 0 "--clients db tier" "$PAGETUNE" simulate --trace "$T/tiny.csv" --page-size 4K,8K --clients 5 --appserver "$T/as.yaml" --json -q
+expect_eq "$(echo "$OUT" | jq '[.results[].predicted.req_per_s] | length')" 2 "every row predicted"
+expect_rc 64 "--think-ms needs --clients" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --think-ms 5
+expect_one_line_error "--think-ms needs --clients"
+expect_rc 64 "--clients 0" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 0
+expect_rc 64 "bad --fscache-share" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --fscache-share 2
+expect_rc 66 "missing calibration" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --calibration "$T/none.yaml"
+expect_one_line_error "missing calibration"
+printf 'name: x\nperf:\n  app_cpu_fixed_ms: -1\n' >"$T/badcal.yaml"
+expect_rc 65 "bad calibration" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --calibration "$T/badcal.yaml"
+expect_contains "$ERR" "app_cpu_fixed_ms" "bad calibration names the key"
+
 # usage errors
 expect_rc 64 "unknown policy" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --app-policy mru
 expect_one_line_error "unknown policy"
@@ -128,7 +191,7 @@ expect_rc 65 "bad input leaves no output" "$PAGETUNE" simulate --trace "$T/bad.c
 [ ! -e "$T/new.json" ] && pass || fail "partial output left"
 
 expect_rc 0 "--help" "$PAGETUNE" simulate --help
-for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed; do
+for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed --clients --think-ms --calibration --appserver --fscache-share; do
     expect_contains "$OUT" "$o" "--help lists $o"
 done
 finish

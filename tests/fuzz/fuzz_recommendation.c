@@ -60,19 +60,23 @@ static int value_char(char c)
 
 /*
  * Does output line `o` match template line `t`, where each {{name}}
- * stands for a run of value characters (no blank, quote, ';' or paren)?
+ * stands for a run of value characters (no blank, quote, ';' or paren),
+ * or for such a run between a pair of identifier quotes ("x" or `x`,
+ * ddl/quote.c)?
  */
 static int line_matches(const char *t, const char *o)
 {
     while (*t) {
         if (t[0] == '{' && t[1] == '{') {
             const char *close = strstr(t, "}}");
+            char qc = (*o == '"' || *o == '`') ? *o : 0;
             if (!close)
                 return 0;
             t = close + 2;
             /* try every length of the value (backtracking, short lines) */
-            for (const char *q = o;; q++) {
-                if (line_matches(t, q))
+            for (const char *q = qc ? o + 1 : o;; q++) {
+                if (qc ? *q == qc && line_matches(t, q + 1)
+                       : line_matches(t, q))
                     return 1;
                 if (!*q || !value_char(*q))
                     return 0;

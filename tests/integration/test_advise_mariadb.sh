@@ -42,10 +42,10 @@ expect_py "recommendation in InnoDB's vocabulary" \
     'd["engine"] == "mysql" and d["settings"]["row_format"] == "DYNAMIC" and d["settings"]["innodb_page_size"] == d["page_size"] and any("NEW instance" in r for r in d["reasons"])' "$ADV/recommendation.json"
 C=$(cat "$ADV/create.sql")
 expect_contains "$C" "innodb_page_size CANNOT change on a running instance" "create.sql: new instance"
-expect_contains "$C" "ALTER TABLE SESSIONS ROW_FORMAT=DYNAMIC;" "create.sql: row format"
+expect_contains "$C" "ALTER TABLE \`SESSIONS\` ROW_FORMAT=DYNAMIC;" "create.sql: row format"
 expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size =" "create.sql: buffer pool"
 case "$C" in *BUFFERPOOL*|*"CREATE TABLESPACE"*) fail "DB2 DDL in a MariaDB advice" ;; *) pass ;; esac
-expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE SESSIONS ROW_FORMAT=DEFAULT;" "rollback.sql"
+expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE \`SESSIONS\` ROW_FORMAT=DEFAULT;" "rollback.sql"
 RPS=$(pyjson "$ADV/recommendation.json" 'd["page_size"]')
 expect_py "simulation: 16K and the recommended page size with InnoDB rules" \
     'sorted(r["page_size"] for r in d["results"]) == [16384, '"$RPS"']' "$ADV/simulation.json"

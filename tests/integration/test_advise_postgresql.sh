@@ -45,11 +45,11 @@ expect_py "sizes sampled from SESSIONS" 'd["count"] == '"$N"' and d["source"]["e
 expect_py "recommendation in PostgreSQL's vocabulary" \
     'd["engine"] == "postgresql" and d["inline_knob"]["pays"] and 2032 < d["settings"]["toast_tuple_target"] <= 8160 and d["settings"]["shared_buffers_kb"] > 0' "$ADV/recommendation.json"
 C=$(cat "$ADV/create.sql")
-expect_contains "$C" "ALTER TABLE sessions SET (toast_tuple_target =" "create.sql sets toast_tuple_target on sessions"
-expect_contains "$C" "ALTER TABLE sessions ALTER COLUMN small SET STORAGE" "create.sql sets STORAGE"
+expect_contains "$C" "ALTER TABLE \"sessions\" SET (toast_tuple_target =" "create.sql sets toast_tuple_target on sessions"
+expect_contains "$C" "ALTER TABLE \"sessions\" ALTER COLUMN \"small\" SET STORAGE" "create.sql sets STORAGE"
 expect_contains "$C" "ALTER SYSTEM SET shared_buffers" "create.sql sizes shared_buffers"
 case "$C" in *BUFFERPOOL*|*"CREATE TABLESPACE"*) fail "DB2 DDL in a PostgreSQL advice" ;; *) pass ;; esac
-expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE sessions RESET (toast_tuple_target);" "rollback.sql"
+expect_contains "$(cat "$ADV/rollback.sql")" "ALTER TABLE \"sessions\" RESET (toast_tuple_target);" "rollback.sql"
 expect_py "simulation: default vs recommended toast_tuple_target at 8K" \
     '[r["setting"] for r in d["results"]] == ["current", "recommended"] and all(r["page_size"] == 8192 for r in d["results"]) and d["comparison"]["knob"] == "toast_tuple_target"' "$ADV/simulation.json"
 expect_py "fewer buffer-pool reads with the objects in line" \

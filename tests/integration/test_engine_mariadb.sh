@@ -55,7 +55,7 @@ C=$(cat "$T/ddl/create.sql")
 expect_contains "$C" "innodb_page_size CANNOT change on a running instance" "create.sql says the page size needs a new instance"
 expect_contains "$C" "new instance needed       yes" "create.sql: new instance yes"
 expect_contains "$C" "mariadb-install-db --innodb-page-size=" "create.sql: how to make one"
-expect_contains "$C" "ALTER TABLE $TB ROW_FORMAT=DYNAMIC;" "create.sql: row format"
+expect_contains "$C" "ALTER TABLE \`$TB\` ROW_FORMAT=DYNAMIC;" "create.sql: row format"
 expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size = 201326592;" "create.sql: buffer pool"
 
 expect_rc 0 "apply create.sql through ODBC" "$PT_SQLEXEC" "$ROOT" script "$T/ddl/create.sql"

@@ -81,8 +81,8 @@ TTT=$(pyjson "$T/rec.json" 'd["settings"]["toast_tuple_target"]')
 # -- DDL, applied through ODBC
 expect_rc 0 "ddl" "$PAGETUNE" ddl --recommendation "$T/rec.json" --dialect postgresql \
     --table "$TB" --column SMALL --out-dir "$T/ddl" -q
-expect_contains "$(cat "$T/ddl/create.sql")" "ALTER TABLE $TB SET (toast_tuple_target = $TTT);" "create.sql sets the knob"
-expect_contains "$(cat "$T/ddl/create.sql")" "VACUUM FULL $TB;" "create.sql rewrites the table"
+expect_contains "$(cat "$T/ddl/create.sql")" "ALTER TABLE \"$TB\" SET (toast_tuple_target = $TTT);" "create.sql sets the knob"
+expect_contains "$(cat "$T/ddl/create.sql")" "VACUUM FULL \"$TB\";" "create.sql rewrites the table"
 expect_rc 0 "apply create.sql through ODBC" "$PT_SQLEXEC" "$PT_PG_CONNECT" script "$T/ddl/create.sql"
 expect_eq "$(pg_sql -Atc "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE relname = '$TB'")" \
     "toast_tuple_target=$TTT" "reloptions shows toast_tuple_target"

@@ -448,9 +448,9 @@ static void test_plan_defaults(void **state)
     assert_string_equal(ddl_vars_get(&p.vars, "evidence_source"),
                         "command-line parameters");
     assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
-    assert_non_null(strstr(create, "SESSBP8K, 1000 pages"));
+    assert_non_null(strstr(create, "\"SESSBP8K\", 1000 pages"));
     assert_non_null(strstr(create, "IBM's defaults"));
-    assert_non_null(strstr(rollback, "DROP TABLESPACE SESSTS8K;"));
+    assert_non_null(strstr(rollback, "DROP TABLESPACE \"SESSTS8K\";"));
     free(create);
     free(rollback);
     /* the templates' directory must hold them */

@@ -4,7 +4,8 @@
  * simulation.json (plan_json.c): a plan's rows and curves against the same
  * configurations run by hand through sim_new/sim_feed, the plan's checks,
  * a trace reader handed in, the JSON round trip of both document forms,
- * and the reader's refusals.
+ * the reader's refusals, and the object bytes and the performance model's
+ * prediction a row carries through simulation.json.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -459,6 +460,104 @@ static void test_json_refused(void **state)
     }
 }
 
+/* article-4k's objects are 4000 bytes: object_bytes = 4000 x (gets + sets),
+ * the mean sim_app_object_bytes gives back; a prediction (filled by the
+ * caller) survives the round trip, an old row without either still reads. */
+static void test_json_object_bytes_and_predicted(void **state)
+{
+    struct sim_plan p;
+    struct sim_plan_result res, back;
+    struct sim_predicted *pr;
+    struct pt_err err;
+    double mean = 0;
+    json_t *doc;
+    (void)state;
+
+    full_plan(&p);
+    p.mrc = 0;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_app_stats *a = &res.rows[i].app;
+        assert_int_equal(a->object_bytes, 4000 * (a->gets + a->sets));
+        assert_int_equal(sim_app_object_bytes(a, &mean), 0);
+        assert_true(mean == 4000.0);
+    }
+    pr = &res.rows[1].predicted;
+    pr->present = 1;
+    pr->clients = 47;
+    pr->think_ms = 5;
+    pr->req_per_s = 139.868612;
+    pr->response_ms = 331.029644;
+    snprintf(pr->bottleneck, sizeof(pr->bottleneck), "app_cpu");
+    pr->n_util = 2;
+    snprintf(pr->util[0].name, SIM_PRED_NAME, "app_cpu");
+    pr->util[0].util = 0.999;
+    snprintf(pr->util[1].name, SIM_PRED_NAME, "db_disk");
+    pr->util[1].util = 0.25;
+    pr->calibrated = 1;
+    snprintf(pr->calibration, sizeof(pr->calibration), "article-000");
+    pr->has_range = 1;
+    pr->req_per_s_lo = 133.3;
+    pr->req_per_s_hi = 146.5;
+    pr->response_ms_lo = 320;
+    pr->response_ms_hi = 342;
+    doc = sim_plan_result_to_json(&res);
+    assert_non_null(doc);
+    assert_null(json_object_get(
+        json_array_get(json_object_get(doc, "results"), 0), "predicted"));
+    if (sim_plan_result_from_json(&back, doc, "sim.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back.n_rows, res.n_rows);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        assert_int_equal(back.rows[i].app.object_bytes,
+                         res.rows[i].app.object_bytes);
+        assert_int_equal(back.rows[i].predicted.present, i == 1);
+    }
+    pr = &back.rows[1].predicted;
+    assert_int_equal(pr->clients, 47);
+    assert_true(pr->think_ms == 5 && pr->req_per_s == 139.868612 &&
+                pr->response_ms == 331.029644);
+    assert_string_equal(pr->bottleneck, "app_cpu");
+    assert_int_equal(pr->n_util, 2);
+    assert_string_equal(pr->util[1].name, "db_disk");
+    assert_true(pr->util[1].util == 0.25);
+    assert_true(pr->calibrated && pr->has_range);
+    assert_string_equal(pr->calibration, "article-000");
+    assert_true(pr->req_per_s_lo == 133.3 && pr->req_per_s_hi == 146.5 &&
+                pr->response_ms_lo == 320 && pr->response_ms_hi == 342);
+    sim_plan_result_release(&back);
+
+    /* a bad range is refused, naming the key */
+    json_object_set_new(
+        json_object_get(json_array_get(json_object_get(doc, "results"), 1),
+                        "predicted"),
+        "range",
+        json_pack("{s:[f], s:[f,f]}", "req_per_s", 1.0, "response_ms", 1.0,
+                  2.0));
+    err_clear(&err);
+    assert_int_equal(sim_plan_result_from_json(&back, doc, "sim.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "predicted.range.req_per_s"));
+    sim_plan_result_release(&back);
+
+    /* an older document: no object_bytes, no predicted */
+    json_object_del(
+        json_object_get(json_array_get(json_object_get(doc, "results"), 0),
+                        "app"),
+        "object_bytes");
+    json_object_del(json_array_get(json_object_get(doc, "results"), 1),
+                    "predicted");
+    if (sim_plan_result_from_json(&back, doc, "sim.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back.rows[0].app.object_bytes, 0);
+    assert_int_equal(sim_app_object_bytes(&back.rows[0].app, &mean), -1);
+    assert_false(back.rows[1].predicted.present);
+    sim_plan_result_release(&back);
+    json_decref(doc);
+    sim_plan_result_release(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_comparison),
         cmocka_unit_test(test_json_refused),
+        cmocka_unit_test(test_json_object_bytes_and_predicted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

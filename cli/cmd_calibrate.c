@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_calibrate.c — `pagetune calibrate`: fit the performance model's free
+ * costs to measured points. Reads the points CSV (pagetune-calibrate(1),
+ * POINTS) and the simulation.json documents whose result rows give each
+ * point's counts, gathers the fixed costs from the profiles (predict.c),
+ * fits with perf_calib_fit (MINPACK's Levenberg-Marquardt, perf/calib.c),
+ * prints every fitted value, bound and residual, and writes the
+ * calibration profile with perf_calib_write.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/predict.h"
+#include "sim/sim.h"
+
+static const char *const usage[] = {
+    "pagetune calibrate --points FILE.csv --simulation FILE "
+    "[--simulation FILE ...] [--free COST[:LO:HI],...] [--engine NAME|FILE] "
+    "[--device NAME|FILE] [--appserver NAME|FILE] [--calibration NAME|FILE] "
+    "[--fscache-share F] [--name NAME] [-o FILE] [--format table|json|csv]",
+    NULL,
+};
+
+static const char description[] =
+    "Fit the free costs of the performance model (pagetune-simulate(1),\n"
+    "MODEL) to measured points: a CSV of configurations with clients, think\n"
+    "time, requests/s and response time (a load test, `pagetune replay`, or\n"
+    "a published table). Each point names a result row of a simulation.json\n"
+    "(`pagetune simulate --json`) by its page_size, bufferpool_pages,\n"
+    "app_entries, ... columns; its counts come from that row. The other\n"
+    "costs come from the device, engine, application-server and (with\n"
+    "--calibration) calibration profiles. Writes a calibration profile for\n"
+    "`simulate --calibration` and prints every fitted value, bound and\n"
+    "residual (to stderr when the profile goes to stdout).";
+
+#define MAX_SIMS 8
+#define MAX_COLS 32
+#define DEFAULT_LO 0.001
+#define DEFAULT_HI 100.0
+
+enum {
+    OPT_POINTS = CLI_OPT_FIRST_CUSTOM,
+    OPT_SIMULATION,
+    OPT_FREE,
+    OPT_ENGINE,
+    OPT_DEVICE,
+    OPT_APPSERVER,
+    OPT_CALIBRATION,
+    OPT_FSCACHE_SHARE,
+    OPT_NAME,
+};
+
+static const struct cli_option opts[] = {
+    {"points", 0, required_argument, OPT_POINTS, "FILE",
+     "measured points, CSV with a header (pagetune-calibrate(1) POINTS) "
+     "(required)"},
+    {"simulation", 0, required_argument, OPT_SIMULATION, "FILE",
+     "simulation.json holding the points' configurations; repeat for up "
+     "to 8 (required)"},
+    {"free", 0, required_argument, OPT_FREE, "LIST",
+     "costs to fit, each COST or COST:LO:HI (default: app_cpu_fixed_ms, "
+     "bounds 0.001:100)"},
+    {"engine", 0, required_argument, OPT_ENGINE, "NAME|FILE",
+     "engine profile (default: the simulation's engine)"},
+    {"device", 0, required_argument, OPT_DEVICE, "NAME|FILE",
+     "device profile (default: the simulation's device)"},
+    {"appserver", 0, required_argument, OPT_APPSERVER, "NAME|FILE",
+     "application-server profile (default: websphere-4)"},
+    {"calibration", 0, required_argument, OPT_CALIBRATION, "NAME|FILE",
+     "start from this calibration's costs (default: none)"},
+    {"fscache-share", 0, required_argument, OPT_FSCACHE_SHARE, "F",
+     "share 0..1 of direct I/O the file-system cache serves (default: 1)"},
+    {"name", 0, required_argument, OPT_NAME, "NAME",
+     "name of the calibration (default: -o's base name, else "
+     "'calibration')"},
+    CLI_OPT_OUTPUT_ENTRY,
+    CLI_OPT_FORMAT_ENTRIES,
+    CLI_OPT_FORCE_ENTRY,
+    CLI_OPT_QUIET_ENTRY,
+    CLI_OPT_HELP_ENTRY,
+    CLI_OPT_END,
+};
+
+struct cal_args {
+    const char *points;
+    size_t n_sims;
+    const char *sims[MAX_SIMS];
+    const char *free_list;
+    const char *name;
+    int engine_given, device_given;
+    struct cli_model_opts model;
+};
+
+/* ---- options -------------------------------------------------------------
+ */
+
+static int parse_args(int argc, char **argv, struct cli_common *c,
+                      struct cal_args *a, struct cli_parser *p)
+{
+    struct pt_err err;
+    const char *arg;
+    int id;
+
+    memset(a, 0, sizeof(*a));
+    cli_model_opts_init(&a->model);
+    cli_common_init(c);
+    if (cli_parse_begin(p, "calibrate", opts, usage, description, argc, argv) <
+        0)
+        return PT_EINTERNAL;
+    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
+        switch (id) {
+        case CLI_NEXT_HELP:
+            return CLI_HELP_SHOWN;
+        case CLI_NEXT_USAGE:
+            return PT_EUSAGE;
+        case OPT_POINTS:
+            a->points = arg;
+            break;
+        case OPT_SIMULATION:
+            if (a->n_sims == MAX_SIMS)
+                return cli_usage_error("calibrate",
+                                       "--simulation: at most %d documents",
+                                       MAX_SIMS),
+                       PT_EUSAGE;
+            a->sims[a->n_sims++] = arg;
+            break;
+        case OPT_FREE:
+            a->free_list = arg;
+            break;
+        case OPT_ENGINE:
+            a->model.engine = arg;
+            a->engine_given = 1;
+            break;
+        case OPT_DEVICE:
+            a->model.device = arg;
+            a->device_given = 1;
+            break;
+        case OPT_APPSERVER:
+            a->model.appserver = arg;
+            break;
+        case OPT_CALIBRATION:
+            a->model.calibration = arg;
+            break;
+        case OPT_FSCACHE_SHARE:
+            if (pt_double_parse(arg, &a->model.fscache_share, "--fscache-share",
+                                &err) < 0 ||
+                !(a->model.fscache_share >= 0) || a->model.fscache_share > 1)
+                return cli_usage_error("calibrate",
+                                       "--fscache-share: '%s' is not in "
+                                       "[0, 1]",
+                                       arg),
+                       PT_EUSAGE;
+            break;
+        case OPT_NAME:
+            if (!*arg || strlen(arg) >= 64)
+                return cli_usage_error("calibrate",
+                                       "--name: 1 to 63 characters"),
+                       PT_EUSAGE;
+            a->name = arg;
+            break;
+        default:
+            return PT_EINTERNAL;
+        }
+    }
+    if (!a->points || !a->n_sims)
+        return cli_usage_error("calibrate", "--points FILE and --simulation "
+                                            "FILE are required"),
+               PT_EUSAGE;
+    return 0;
+}
+
+/* "cost[:lo:hi],..." into cal->free. */
+static int free_parse(const char *list, struct perf_calib *cal)
+{
+    const char *p = list ? list : "app_cpu_fixed_ms";
+    struct pt_err err;
+
+    cal->n_free = 0;
+    for (;;) {
+        char item[128], *lo, *hi;
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        struct perf_free *f;
+
+        if (n == 0 || n >= sizeof(item) || cal->n_free == PERF_N_FITTABLE)
+            return cli_usage_error("calibrate",
+                                   "--free: '%s' is not a list of up to %d "
+                                   "costs",
+                                   list, PERF_N_FITTABLE),
+                   PT_EUSAGE;
+        memcpy(item, p, n);
+        item[n] = '\0';
+        f = &cal->free[cal->n_free++];
+        f->lo = DEFAULT_LO;
+        f->hi = DEFAULT_HI;
+        if ((lo = strchr(item, ':'))) {
+            *lo++ = '\0';
+            if (!(hi = strchr(lo, ':')))
+                return cli_usage_error("calibrate",
+                                       "--free: '%s' needs COST:LO:HI", p),
+                       PT_EUSAGE;
+            *hi++ = '\0';
+            if (pt_double_parse(lo, &f->lo, "--free", &err) < 0 ||
+                pt_double_parse(hi, &f->hi, "--free", &err) < 0 ||
+                !(f->lo >= 0) || !(f->hi > f->lo))
+                return cli_usage_error("calibrate",
+                                       "--free: bounds of '%s' must be "
+                                       "0 <= LO < HI",
+                                       item),
+                       PT_EUSAGE;
+        }
+        f->cost = perf_cost_find(item);
+        if (f->cost < 0 || f->cost >= PERF_N_FITTABLE)
+            return cli_usage_error("calibrate",
+                                   "--free: '%s' is not a cost the model "
+                                   "fits (see pagetune-calibrate(1))",
+                                   item),
+                   PT_EUSAGE;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+/* ---- the points CSV ------------------------------------------------------
+ *
+ * A header line names the columns (any order); '#' lines and blank lines
+ * are skipped; a field may be double-quoted ("" is a quote).
+ */
+
+enum col {
+    COL_LABEL,
+    COL_CLIENTS,
+    COL_THINK,
+    COL_XPS,
+    COL_RMS,
+    COL_PAGE,
+    COL_POOL,
+    COL_APP,
+    COL_MODE,
+    COL_SHARING,
+    COL_SERVERS,
+    COL_OFFLOAD,
+    COL_SIM,
+    COL_TRACE,
+    N_COLS
+};
+
+static const char *const col_names[N_COLS] = {
+    "label",     "clients",          "think_ms",    "req_per_s",  "response_ms",
+    "page_size", "bufferpool_pages", "app_entries", "cache_mode", "sharing",
+    "servers",   "offload_entries",  "simulation",  "trace",
+};
+
+/* Split one line into at most MAX_COLS fields, in place. -1 on a bad quote. */
+static int split_csv(char *line, char **f, size_t *n)
+{
+    char *p = line;
+
+    *n = 0;
+    for (;;) {
+        char *out;
+        if (*n == MAX_COLS)
+            return -1;
+        f[(*n)++] = out = p;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p)
+                    return -1;
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *out++ = *p++;
+                }
+            }
+            if (*p && *p != ',')
+                return -1;
+        } else {
+            while (*p && *p != ',')
+                *out++ = *p++;
+        }
+        if (!*p) {
+            *out = '\0';
+            return 0;
+        }
+        p++;
+        *out = '\0';
+    }
+}
+
+/* The simulations the points refer to. */
+struct sims {
+    size_t n;
+    const char *path[MAX_SIMS];
+    struct sim_plan_result res[MAX_SIMS];
+};
+
+/* Does row r of document res match the point's selectors? */
+static int row_matches(char *const *sel, const struct sims *s, size_t d,
+                       const struct sim_result_row *r)
+{
+    const struct sim_plan_result *res = &s->res[d];
+    struct pt_err err;
+    uint64_t v;
+
+    if (sel[COL_SIM] && *sel[COL_SIM] && strcmp(sel[COL_SIM], s->path[d]) &&
+        (pt_u64_parse(sel[COL_SIM], &v, "simulation", &err) || v != d + 1))
+        return 0;
+    if (sel[COL_TRACE] && *sel[COL_TRACE] &&
+        (!res->trace || strcmp(sel[COL_TRACE], res->trace) != 0))
+        return 0;
+
+    if (sel[COL_PAGE] && *sel[COL_PAGE] &&
+        (!r->has_db || pt_size_parse(sel[COL_PAGE], &v, "page_size", &err) ||
+         v != r->db.page_size_bytes))
+        return 0;
+    if (sel[COL_POOL] && *sel[COL_POOL] &&
+        (!r->has_db || pt_u64_parse(sel[COL_POOL], &v, "pool", &err) ||
+         v != r->db.pool_pages))
+        return 0;
+    if (sel[COL_APP] && *sel[COL_APP] &&
+        (pt_u64_parse(sel[COL_APP], &v, "app_entries", &err) ||
+         v != r->app_entries))
+        return 0;
+    if (sel[COL_MODE] && *sel[COL_MODE] &&
+        strcmp(sel[COL_MODE], sim_cache_mode_name(res->mode)) != 0)
+        return 0;
+    if (sel[COL_SHARING] && *sel[COL_SHARING] &&
+        strcmp(sel[COL_SHARING], sim_sharing_name(res->sharing)) != 0)
+        return 0;
+    if (sel[COL_SERVERS] && *sel[COL_SERVERS] &&
+        (pt_u64_parse(sel[COL_SERVERS], &v, "servers", &err) ||
+         v != res->servers))
+        return 0;
+    if (sel[COL_OFFLOAD] && *sel[COL_OFFLOAD] &&
+        (pt_u64_parse(sel[COL_OFFLOAD], &v, "offload_entries", &err) ||
+         v != res->offload_entries))
+        return 0;
+    return 1;
+}
+
+/* One data line: the measured values and the counts of its row. */
+static int point_line(struct perf_calib *cal, char *const *sel,
+                      const struct sims *s, const struct cli_model *m,
+                      const char *path, size_t line, struct pt_err *err)
+{
+    struct perf_point *pt = &cal->points[cal->n_points];
+    const struct sim_plan_result *hit_res = NULL;
+    const struct sim_result_row *hit = NULL;
+    size_t n_hits = 0;
+    uint64_t clients;
+    struct pt_err e2;
+    int ret;
+
+    if (cal->n_points == PERF_MAX_POINTS)
+        return err_set(err, PT_EDATA, "%s:%zu: more than %d points", path, line,
+                       PERF_MAX_POINTS);
+    memset(pt, 0, sizeof(*pt));
+    if (pt_u64_parse(sel[COL_CLIENTS], &clients, "clients", &e2) < 0 ||
+        clients < 1 || clients > 100000)
+        return err_set(err, PT_EDATA,
+                       "%s:%zu: clients '%s' is not a count 1..100000", path,
+                       line, sel[COL_CLIENTS]);
+    pt->clients = (unsigned)clients;
+    if (sel[COL_THINK] && *sel[COL_THINK] &&
+        (pt_double_parse(sel[COL_THINK], &pt->think_ms, "think_ms", &e2) < 0 ||
+         !(pt->think_ms >= 0)))
+        return err_set(err, PT_EDATA, "%s:%zu: think_ms '%s' is not >= 0", path,
+                       line, sel[COL_THINK]);
+    if (pt_double_parse(sel[COL_XPS], &pt->req_per_s, "req_per_s", &e2) < 0 ||
+        !(pt->req_per_s > 0) ||
+        pt_double_parse(sel[COL_RMS], &pt->response_ms, "response_ms", &e2) <
+            0 ||
+        !(pt->response_ms > 0))
+        return err_set(err, PT_EDATA,
+                       "%s:%zu: req_per_s and response_ms must be numbers > 0",
+                       path, line);
+    for (size_t d = 0; d < s->n; d++)
+        for (size_t i = 0; i < s->res[d].n_rows; i++)
+            if (row_matches(sel, s, d, &s->res[d].rows[i])) {
+                if (!n_hits++) {
+                    hit_res = &s->res[d];
+                    hit = &s->res[d].rows[i];
+                }
+            }
+    if (n_hits != 1)
+        return err_set(err, PT_EDATA,
+                       n_hits ? "%s:%zu: the point matches %zu simulation "
+                                "rows; add page_size, bufferpool_pages, "
+                                "app_entries, ... columns to choose one"
+                              : "%s:%zu: the point matches %zu simulation "
+                                "rows",
+                       path, line, n_hits);
+    if ((ret = cli_model_counts(m, hit_res, hit, &pt->counts, err)) < 0) {
+        err_prefix(err, "%s:%zu", path, line);
+        return ret;
+    }
+    if (sel[COL_LABEL] && *sel[COL_LABEL])
+        snprintf(pt->label, sizeof(pt->label), "%s", sel[COL_LABEL]);
+    else
+        snprintf(pt->label, sizeof(pt->label), "%s line %zu", path, line);
+    cal->n_points++;
+    return 0;
+}
+
+static int read_points(struct perf_calib *cal, const char *path,
+                       const struct sims *s, const struct cli_model *m,
+                       struct pt_err *err)
+{
+    char *buf = NULL, *line, *next;
+    int idx[N_COLS];
+    size_t lineno = 0;
+    int have_header = 0, ret = 0;
+
+    if ((ret = pt_file_read(path, &buf, NULL, err)) < 0)
+        return ret;
+    for (line = buf; line && *line; line = next) {
+        char *f[MAX_COLS], *sel[N_COLS] = {0};
+        size_t n, len;
+
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        len = strlen(line);
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        if (!len || line[0] == '#')
+            continue;
+        if (split_csv(line, f, &n) < 0) {
+            ret = err_set(err, PT_EDATA,
+                          "%s:%zu: bad CSV (an unclosed quote or more than "
+                          "%d fields)",
+                          path, lineno, MAX_COLS);
+            break;
+        }
+        if (!have_header) {
+            for (int c = 0; c < N_COLS; c++)
+                idx[c] = -1;
+            for (size_t i = 0; i < n; i++) {
+                int c;
+                for (c = 0; c < N_COLS; c++)
+                    if (strcmp(f[i], col_names[c]) == 0)
+                        break;
+                if (c == N_COLS || idx[c] >= 0) {
+                    ret = err_set(err, PT_EDATA,
+                                  "%s:%zu: unknown or repeated column '%s'",
+                                  path, lineno, f[i]);
+                    goto out;
+                }
+                idx[c] = (int)i;
+            }
+            if (idx[COL_CLIENTS] < 0 || idx[COL_XPS] < 0 || idx[COL_RMS] < 0) {
+                ret = err_set(err, PT_EDATA,
+                              "%s:%zu: the header needs clients, req_per_s "
+                              "and response_ms columns",
+                              path, lineno);
+                goto out;
+            }
+            have_header = 1;
+            continue;
+        }
+        for (int c = 0; c < N_COLS; c++) {
+            if (idx[c] < 0)
+                continue;
+            if ((size_t)idx[c] >= n) {
+                ret = err_set(err, PT_EDATA,
+                              "%s:%zu: %zu fields, the header has more", path,
+                              lineno, n);
+                goto out;
+            }
+            sel[c] = f[idx[c]];
+        }
+        if ((ret = point_line(cal, sel, s, m, path, lineno, err)) < 0)
+            break;
+    }
+    if (ret == 0 && !have_header)
+        ret = err_set(err, PT_EDATA, "%s: no header line", path);
+out:
+    free(buf);
+    return ret;
+}
+
+/* ---- output --------------------------------------------------------------
+ */
+
+static int write_report(FILE *fp, enum out_format fmt,
+                        const struct perf_calib *cal, struct pt_err *err)
+{
+    static const char *const fh[] = {"cost", ">fitted", ">lo", ">hi"};
+    static const char *const ph[] = {
+        "point",       ">clients",     ">think ms",  ">req/s",     ">predicted",
+        ">residual %", ">response ms", ">predicted", ">residual %"};
+    struct out_table ft, pt;
+    int ret;
+
+    memset(&pt, 0, sizeof(pt));
+    if ((ret = out_table_init(&ft, 4, fh)) < 0 ||
+        (ret = out_table_init(&pt, 9, ph)) < 0) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    out_table_set_title(&ft,
+                        "calibration %s: %zu free cost(s), %zu point(s), rms "
+                        "relative residual %.4f (lmdif info %d)",
+                        cal->name, cal->n_free, cal->n_points, cal->rms_resid,
+                        cal->solver_info);
+    for (size_t j = 0; j < cal->n_free; j++) {
+        out_table_add_row(&ft);
+        out_table_setf(&ft, 0, "%s", perf_cost_name(cal->free[j].cost));
+        out_table_setf(&ft, 1, "%.6g", cal->fitted[j]);
+        out_table_setf(&ft, 2, "%.6g", cal->free[j].lo);
+        out_table_setf(&ft, 3, "%.6g", cal->free[j].hi);
+    }
+    out_table_set_title(&pt, "\npoints: measured, predicted, residual "
+                             "(predicted - measured) / measured");
+    for (size_t i = 0; i < cal->n_points; i++) {
+        const struct perf_point *p = &cal->points[i];
+        out_table_add_row(&pt);
+        out_table_setf(&pt, 0, "%s", p->label);
+        out_table_setf(&pt, 1, "%u", p->clients);
+        out_table_setf(&pt, 2, "%.6g", p->think_ms);
+        out_table_setf(&pt, 3, "%.6g", p->req_per_s);
+        out_table_setf(&pt, 4, "%.6g", cal->pred_req_per_s[i]);
+        out_table_setf(&pt, 5, "%+.2f", 100 * cal->resid_req_per_s[i]);
+        out_table_setf(&pt, 6, "%.6g", p->response_ms);
+        out_table_setf(&pt, 7, "%.6g", cal->pred_response_ms[i]);
+        out_table_setf(&pt, 8, "%+.2f", 100 * cal->resid_response_ms[i]);
+    }
+    if ((ret = out_table_write(&ft, fmt, fp, err)) < 0)
+        goto out;
+    if (fmt == OUT_TABLE)
+        ret = out_table_write(&pt, fmt, fp, err);
+    else if (fmt == OUT_CSV)
+        ret = 0; /* one table per CSV stream: the fitted costs */
+    else
+        ret = out_table_write(&pt, fmt, fp, err);
+out:
+    out_table_release(&ft);
+    out_table_release(&pt);
+    return ret;
+}
+
+/* The profile's leading comments: where it came from. */
+static void comment_text(char *buf, size_t len, const struct cal_args *a,
+                         const struct cli_model_opts *mo)
+{
+    size_t n =
+        (size_t)snprintf(buf, len,
+                         "Fitted by `pagetune calibrate` to the points of %s.\n"
+                         "Counts from simulation.json:",
+                         a->points);
+    for (size_t i = 0; i < a->n_sims && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, " %s", a->sims[i]);
+    if (n < len)
+        snprintf(buf + n, len - n,
+                 "\nFixed costs from: device %s, engine %s, application "
+                 "server %s%s%s; fscache_share %g.",
+                 mo->device, mo->engine, mo->appserver,
+                 mo->calibration ? ", calibration " : "",
+                 mo->calibration ? mo->calibration : "", mo->fscache_share);
+}
+
+/* The calibration's name: --name, else -o's base name without .yaml. */
+static void cal_name(char *out, size_t len, const struct cal_args *a,
+                     const struct cli_common *c)
+{
+    const char *base, *dot;
+
+    if (a->name) {
+        snprintf(out, len, "%s", a->name);
+        return;
+    }
+    if (strcmp(c->output, "-") == 0) {
+        snprintf(out, len, "calibration");
+        return;
+    }
+    base = strrchr(c->output, '/');
+    base = base ? base + 1 : c->output;
+    dot = strrchr(base, '.');
+    snprintf(out, len, "%.*s",
+             (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)),
+             base);
+}
+
+/* ---- the run -------------------------------------------------------------
+ */
+
+static int load_sims(struct sims *s, const struct cal_args *a,
+                     struct pt_err *err)
+{
+    int ret;
+
+    for (size_t i = 0; i < a->n_sims; i++) {
+        json_t *doc = NULL;
+        s->path[i] = a->sims[i];
+        if ((ret = pt_json_load(a->sims[i], &doc, err)) < 0)
+            return ret;
+        ret = sim_plan_result_from_json(&s->res[i], doc, a->sims[i], err);
+        json_decref(doc);
+        s->n = i + 1;
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    struct cli_common c;
+    struct cli_parser p;
+    struct cal_args a;
+    struct pt_err err;
+    struct sims *s = NULL;
+    struct perf_calib *cal = NULL;
+    struct cli_model m;
+    struct pt_afile af = {0};
+    char comment[2048];
+    int ret, to_stdout;
+
+    err_clear(&err);
+    ret = parse_args(argc, argv, &c, &a, &p);
+    if (ret == CLI_HELP_SHOWN)
+        return 0;
+    if (ret < 0)
+        return cli_exit_code(ret);
+    s = pt_calloc(1, sizeof(*s));
+    cal = pt_calloc(1, sizeof(*cal)); /* ~90 KB: perf.h says the heap */
+    if (!s || !cal) {
+        ret = err_set(&err, PT_EINTERNAL, "out of memory");
+        goto fail;
+    }
+    if ((ret = free_parse(a.free_list, cal)) < 0) {
+        free(s);
+        free(cal);
+        return cli_exit_code(ret);
+    }
+    if ((ret = pt_output_check(c.output, c.force, &err)) < 0 ||
+        (ret = load_sims(s, &a, &err)) < 0)
+        goto fail;
+    /* the engine and device of the simulation unless given */
+    if (!a.engine_given && s->res[0].engine)
+        a.model.engine = s->res[0].engine;
+    if (!a.device_given && s->res[0].device && *s->res[0].device)
+        a.model.device = s->res[0].device;
+    if ((ret = cli_model_load(&m, &a.model, &err)) < 0 ||
+        (ret = read_points(cal, a.points, s, &m, &err)) < 0)
+        goto fail;
+    cal->costs = m.costs;
+    cal_name(cal->name, sizeof(cal->name), &a, &c);
+    if ((ret = perf_calib_fit(cal, &err)) < 0)
+        goto fail;
+    comment_text(comment, sizeof(comment), &a, &a.model);
+    if ((ret = cli_output_open(&c, &af, &err)) < 0)
+        goto fail;
+    if ((ret = perf_calib_write(af.fp, cal, comment, &err)) < 0 ||
+        (ret = pt_afile_commit(&af, &err)) < 0) {
+        pt_afile_abort(&af);
+        goto fail;
+    }
+    to_stdout = strcmp(c.output, "-") == 0;
+    if (!c.quiet || !to_stdout) {
+        FILE *fp = to_stdout ? stderr : stdout;
+        if ((ret = write_report(fp, c.format, cal, &err)) < 0)
+            goto fail;
+        if (fflush(fp) != 0 || ferror(fp)) {
+            ret = err_set(&err, PT_EIO, "cannot write the report");
+            goto fail;
+        }
+    }
+    for (size_t i = 0; s && i < s->n; i++)
+        sim_plan_result_release(&s->res[i]);
+    free(s);
+    free(cal);
+    return 0;
+fail:
+    for (size_t i = 0; s && i < s->n; i++)
+        sim_plan_result_release(&s->res[i]);
+    free(s);
+    free(cal);
+    return cli_fail("calibrate", &err);
+}
