@@ -138,6 +138,7 @@ struct adv_result {
     /* recommend */
     struct rec_engine rec_engine;
     struct rec_device device; /* the recommendation borrows it */
+    char engine_profile[4096], device_profile[4096]; /* files read */
     struct rec_result *rec;
     json_t *rec_doc;
     /* validation */

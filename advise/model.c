@@ -218,11 +218,13 @@ static json_t *meta_json(const struct adv_config *c, const struct adv_result *r)
                  adv_file_name((enum adv_file)f));
         json_array_append_new(in, json_string(line));
     }
-    snprintf(line, sizeof(line), "engine: %s; device: %s", r->engine,
-             c->device);
+    snprintf(line, sizeof(line), "engine_profile: %s", r->engine_profile);
+    json_array_append_new(in, json_string(line));
+    snprintf(line, sizeof(line), "device_profile: %s", r->device_profile);
     json_array_append_new(in, json_string(line));
     if (r->demo || r->have_sim || r->have_replay) {
-        snprintf(line, sizeof(line), "workload: %s, %llu requests, seed %llu",
+        snprintf(line, sizeof(line),
+                 "trace: generated from workload %s, %llu requests, seed %llu",
                  c->workload, (unsigned long long)c->requests,
                  (unsigned long long)c->seed);
         json_array_append_new(in, json_string(line));

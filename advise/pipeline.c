@@ -389,7 +389,8 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     struct rec_access acc;
     struct rec_inputs in = {0};
     struct rec_inputs_doc d = {0};
-    char epath[4096], dpath[4096], sizes_f[4200], mon_f[4200];
+    char *epath = r->engine_profile, *dpath = r->device_profile;
+    char sizes_f[4200], mon_f[4200];
     const uint64_t *vals;
     uint64_t *sorted = NULL;
     json_t *inputs = NULL;
@@ -398,7 +399,7 @@ static int step_recommend(const struct adv_config *c, const char *trace,
 
     note(c, "recommending for engine %s", r->engine);
     if ((rc = rec_profiles(c, r->engine, &r->rec_engine, &r->device, epath,
-                           dpath, sizeof(epath), err)) < 0)
+                           dpath, sizeof(r->engine_profile), err)) < 0)
         return rc;
     vals = coll_sizes_doc_values(&r->sizes, &n);
     sorted = pt_malloc((n ? n : 1) * sizeof(*sorted));
