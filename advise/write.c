@@ -10,6 +10,7 @@
  */
 #include "advise/advise.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <string.h>
 
@@ -56,6 +57,34 @@ static int has_file(const struct adv_config *c, const struct adv_result *r,
 }
 
 /*
+ * pt_outdir replaces the whole directory: refuse one that holds anything
+ * advise does not write (a --out-dir of "." or a home directory with
+ * --force would otherwise lose its files). 0 when absent or only ours.
+ */
+static int foreign_check(const char *dir, struct pt_err *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+
+    if (!d)
+        return 0; /* absent, or pt_outdir_begin reports why */
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        int ours = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+        for (int f = 0; !ours && f < ADV_F_COUNT; f++)
+            ours = strcmp(e->d_name, adv_file_name((enum adv_file)f)) == 0;
+        if (!ours)
+            rc = err_set(err, PT_ECANTCREAT,
+                         "out-dir '%s' holds '%s', which advise does not "
+                         "write; it replaces the whole directory: give a new "
+                         "or an advise out-dir",
+                         dir, e->d_name);
+    }
+    closedir(d);
+    return rc;
+}
+
+/*
  * The out-dir as one unit (core's pt_outdir_*): the files go into a
  * staging directory beside it, swapped in only once all are complete; a
  * failure or an interrupt leaves the old set (or none), never a mix and
@@ -71,7 +100,8 @@ static int out_dir_unit(const struct adv_config *c, const struct adv_result *r,
     char path[4200];
     int rc;
 
-    if ((rc = pt_outdir_begin(&od, c->out_dir, c->force, err)) < 0)
+    if ((rc = foreign_check(c->out_dir, err)) < 0 ||
+        (rc = pt_outdir_begin(&od, c->out_dir, c->force, err)) < 0)
         return rc;
     for (int f = 0; r && f < ADV_F_COUNT && rc == 0; f++) {
         if (!has_file(c, r, (enum adv_file)f))

@@ -140,4 +140,12 @@ run "$PAGETUNE" advise --demo --out-dir "$D" --force --validate none --quiet
 expect_eq "$RC" "0" "advise --validate none over a validated set"
 [ -e "$D/simulation.json" ] || [ -e "$D/replay.json" ] &&
     fail "files of the previous set survived the replacement" || pass
+# ... and a directory holding a file advise does not write is refused,
+# even with --force, the file kept
+F="$T/foreign"
+mkdir -p "$F" && echo keep >"$F/notes.txt"
+expect_rc 73 "advise into a directory with a foreign file" \
+    "$PAGETUNE" advise --demo --out-dir "$F" --force --quiet
+expect_one_line_error "advise into a directory with a foreign file"
+expect_eq "$(cat "$F/notes.txt")" "keep" "the foreign file is kept"
 finish
