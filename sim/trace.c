@@ -274,6 +274,11 @@ static int refill(struct sim_trace_reader *r, struct pt_err *err)
         r->len = keep;
     }
     while (r->len < r->buf_cap && !r->eof) {
+        /* a signal that came while we parsed must not leave us blocked in
+         * read(2) on a pipe whose writer stays open (pagetune(1) SIGNALS) */
+        if (pt_interrupted())
+            return err_set(err, PT_EINTR, "interrupted while reading '%s'",
+                           r->path);
         n = read(r->fd, r->buf + r->len, r->buf_cap - r->len);
         if (n < 0) {
             if (errno == EINTR && !pt_interrupted())
