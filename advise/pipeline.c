@@ -633,6 +633,29 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
     return rc;
 }
 
+/*
+ * Drift of every knob the recommendation sets against its value in use
+ * (rec_drift_doc, analyzers/drift.c), appended to the page-size and pool
+ * drift.
+ */
+static int drift_knobs(const struct adv_config *c, struct adv_result *r,
+                       struct pt_err *err)
+{
+    struct rec_doc rd;
+    char name[4200];
+    size_t off = strlen(r->drift_why);
+    int rc;
+
+    snprintf(name, sizeof(name), "%s/%s", c->out_dir, adv_file_name(ADV_F_REC));
+    if ((rc = rec_result_from_json(&rd, r->rec_doc, NULL, name, err)) < 0)
+        return err_prefix(err, "drift");
+    if (rec_drift_doc(&rd, c->drift_tolerance, r->drift_why + off,
+                      sizeof(r->drift_why) - off))
+        r->drift = 1;
+    rec_doc_release(&rd);
+    return 0;
+}
+
 /* Live database: the validation trace from --workload with the sampled
  * sizes (a struct value, no profile file). */
 static int live_trace(const struct adv_config *c, struct adv_result *r,
@@ -735,6 +758,8 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
     r->drift = adv_drift(r->cur_page_size, r->cur_pool_pages, rec_ps,
                          r->rec->pool_pages, c->drift_tolerance, r->drift_why,
                          sizeof(r->drift_why));
+    if ((rc = drift_knobs(c, r, err)) < 0)
+        goto out;
     adv_validation_compute(&r->validation, r->have_sim ? &r->sim : NULL,
                            r->have_replay ? &r->replay : NULL, r->cur_page_size,
                            rec_ps);

@@ -96,7 +96,8 @@ static const struct cli_option opts[] = {
      "page-cache budget of the replay, equal at every page size "
      "(default: 2M)"},
     {"fail-on", 0, required_argument, OPT_FAILON, "WHAT",
-     "drift: exit 1 if the current page size or buffer pool is off the "
+     "drift: exit 1 if the current page size, buffer pool or any knob read "
+     "from the server is off the "
      "recommendation (default: never)"},
     {"color", 0, required_argument, CLI_OPT_COLOR, "WHEN",
      "auto, always or never; NO_COLOR disables auto (default: auto)"},
