@@ -2,7 +2,7 @@
 /*
  * out.c — the output writers: one table of strings written as an aligned
  * text table, CSV (RFC 4180) or a JSON array; and JSON documents. Commands
- * build the table; they never format output inline (house-style.md).
+ * build the table; they never format output inline (docs/architecture.md#conventions).
  * Also the check that two outputs of one command are different files.
  */
 #define _XOPEN_SOURCE 700 /* realpath(3) */
