@@ -2,8 +2,9 @@
 /*
  * analyzers.h — the public face of analyzers/: engine page-fit rules, device
  * I/O model, size statistics, the cost model and the recommendation. Pure
- * functions: no I/O, no printing (docs/architecture.md#rules). Profiles are loaded by the
- * caller (core's prof_load_named) and handed over as jansson trees.
+ * functions: no I/O, no printing (docs/architecture.md#rules). Profiles are
+ * loaded by the caller (core's prof_load_named) and handed over as jansson
+ * trees.
  *
  * Neighbours: sim/ uses the page-fit rules and the device model for its
  * database tier; store/ uses the inline limits for WebSphere placement;
@@ -591,9 +592,10 @@ int rec_result_check(const struct rec_result *r, struct pt_err *err);
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err);
 /*
- * The recommendation document of docs/formats.md#recommendation (schema_version 1, engine,
- * page_size, candidates[], bufferpool, tablespace, reasons[], inputs).
- * `inputs` (may be NULL) is copied in as "inputs". New reference or NULL.
+ * The recommendation document of docs/formats.md#recommendation (schema_version
+ * 1, engine, page_size, candidates[], bufferpool, tablespace, reasons[],
+ * inputs). `inputs` (may be NULL) is copied in as "inputs". New reference or
+ * NULL.
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);

@@ -5,9 +5,9 @@
  * the data directory. Every other module builds on this one; core depends on
  * libc, jansson and libyaml only.
  *
- * Conventions (docs/architecture.md#conventions): a fallible function returns 0 (or a count)
- * on success and a negative PT_E* status on failure, and takes a trailing
- * `struct pt_err *err` (may be NULL) that receives a one-line message.
+ * Conventions (docs/architecture.md#conventions): a fallible function returns 0
+ * (or a count) on success and a negative PT_E* status on failure, and takes a
+ * trailing `struct pt_err *err` (may be NULL) that receives a one-line message.
  */
 #ifndef PT_CORE_H
 #define PT_CORE_H
