@@ -2,8 +2,9 @@
 /*
  * analyzers.h — the public face of analyzers/: engine page-fit rules, device
  * I/O model, size statistics, the cost model and the recommendation. Pure
- * functions: no I/O, no printing (design.md §2). Profiles are loaded by the
- * caller (core's prof_load_named) and handed over as jansson trees.
+ * functions: no I/O, no printing (docs/architecture.md#rules). Profiles are
+ * loaded by the caller (core's prof_load_named) and handed over as jansson
+ * trees.
  *
  * Neighbours: sim/ uses the page-fit rules and the device model for its
  * database tier; store/ uses the inline limits for WebSphere placement;
@@ -127,7 +128,7 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
                          const char *ctx, struct pt_err *err);
 /*
  * DB2 TRANSFERRATE in ms per page:
- * (1 / MB_per_s) * 1000 / 1024000 * page_size_bytes (design.md §1).
+ * (1 / MB_per_s) * 1000 / 1024000 * page_size_bytes (docs/models.md#device).
  */
 double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes);
@@ -147,10 +148,62 @@ double rec_device_read_ms(const struct rec_device *d, uint64_t bytes);
 uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
                                    uint32_t page_overhead_bytes);
 
+/* ---- limits ----------------------------------------------------------------
+ */
+
+/*
+ * One table of the ranges numbers must keep at the border of every reader
+ * (engine and device profiles, sizes, recommendation documents, the
+ * options of recommend) and that recommend's writer respects, so whatever
+ * `recommend` writes, `ddl` accepts. The envelope of the dialects' own
+ * ranges (ddl_templates/<dialect>/dialect.yaml, checked again by ddl/):
+ * pages of 512 B to 64 KiB (SQLite's and InnoDB's extremes), DB2's
+ * CREATE BUFFERPOOL SIZE and EXTENTSIZE, OVERHEAD and TRANSFERRATE as
+ * ddl/plan.c checks them, and a pool budget every dialect's setting
+ * accepts (512 GiB: PostgreSQL shared_buffers_kb, InnoDB
+ * innodb_buffer_pool_size, SQLite cache_size_kib stay below their caps).
+ */
+enum rec_limit_id {
+    REC_LIM_PAGE_BYTES,     /* a page size */
+    REC_LIM_ROW_BYTES,      /* a byte count of a row or page layout */
+    REC_LIM_MEMORY_BYTES,   /* a buffer pool's bytes (profiles, results) */
+    REC_LIM_BUDGET_BYTES,   /* --memory: also above every dialect's minimum
+                               pool (InnoDB: 5 MiB) */
+    REC_LIM_POOL_PAGES,     /* buffer-pool pages */
+    REC_LIM_EXTENT_PAGES,   /* EXTENTSIZE */
+    REC_LIM_PREFETCH_PAGES, /* PREFETCHSIZE */
+    REC_LIM_OVERHEAD_MS,    /* OVERHEAD */
+    REC_LIM_TRANSFER_MS,    /* TRANSFERRATE (above the minimum, not at it) */
+    REC_LIM_SIZE_BYTES,     /* one object's size */
+    REC_LIM_COUNT
+};
+struct rec_limit {
+    double min, max;
+    int min_open; /* 1: the minimum itself is out of range */
+};
+#define REC_MIN_PAGE_BYTES 512U
+#define REC_MAX_PAGE_BYTES 65536U
+#define REC_MAX_MEMORY_BYTES (512ULL << 30)
+#define REC_MIN_BUDGET_BYTES (5ULL << 20)
+#define REC_MAX_POOL_PAGES 2147483647ULL
+#define REC_MAX_SIZE_BYTES (1ULL << 53) /* exact in a double */
+extern const struct rec_limit rec_limits[REC_LIM_COUNT];
+/*
+ * 0 if v is within limit `id`, else PT_EDATA "ctx: FIELD V is outside
+ * MIN..MAX" (ctx may be NULL). The _u64 form prints v exactly.
+ */
+int rec_limit_check(enum rec_limit_id id, double v, const char *ctx,
+                    const char *field, struct pt_err *err);
+int rec_limit_check_u64(enum rec_limit_id id, uint64_t v, const char *ctx,
+                        const char *field, struct pt_err *err);
+
 /* ---- size statistics ------------------------------------------------------
  */
 
 #define REC_HIST_MAX 48
+/* Objects a sizes input may describe: every count and the mean's weights
+ * stay exact in a double (2^53). */
+#define REC_MAX_OBJECTS (1ULL << 53)
 
 /* One histogram bin: objects with previous le < size <= le (not cumulative). */
 struct rec_hist_bin {
@@ -179,10 +232,23 @@ struct rec_size_stats {
  */
 int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
                       struct pt_err *err);
+/*
+ * The same statistics of weighted sizes: values[i] (sorted ascending) held
+ * by counts[i] objects (counts NULL: one each). O(n) time, no allocation,
+ * so a histogram of 10^12 objects costs its bins only. PT_EDATA if there
+ * are no objects or more than REC_MAX_OBJECTS.
+ */
+int rec_stats_compute_weighted(struct rec_size_stats *st,
+                               const uint64_t *values, const uint64_t *counts,
+                               size_t n, struct pt_err *err);
 /* Nearest-rank percentile (0 < pct <= 100) of sorted values; 0 if n == 0. */
 uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct);
+/* The same over weighted sizes (counts NULL: one each) holding `total`
+ * objects in all. */
+uint64_t rec_percentile_weighted(const uint64_t *sorted, const uint64_t *counts,
+                                 size_t n, uint64_t total, double pct);
 /*
- * The sizes JSON of design.md §4 for these statistics: schema_version,
+ * The sizes JSON of docs/formats.md#sizes for these statistics: schema_version,
  * count, min, max, mean, p50..p99, histogram [{le, count}], and "values"
  * (all of them) if values != NULL. `source` (may be NULL) is copied in as
  * "source". Returns a new reference (caller json_decref) or NULL on OOM.
@@ -193,14 +259,27 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
 
 /*
  * A list of object sizes parsed from memory (the caller reads the file;
- * analyzers/ does no I/O). Free with rec_sizes_release().
+ * analyzers/ does no I/O), as weighted entries: values[i] is the size of
+ * counts[i] objects. A plain list has counts == NULL (one object each); a
+ * histogram has one entry per non-empty bin, so its size is O(bins) however
+ * many objects the bins hold. Free with rec_sizes_release().
  */
 struct rec_sizes {
-    uint64_t *values; /* n sizes in bytes (owned) */
-    size_t n;
+    uint64_t *values;   /* n sizes in bytes (owned) */
+    uint64_t *counts;   /* n objects per size (owned); NULL: 1 each */
+    size_t n;           /* entries */
+    uint64_t total;     /* objects: sum of counts (n without counts) */
     int from_histogram; /* 1: reconstructed from histogram bin bounds */
 };
 void rec_sizes_release(struct rec_sizes *s);
+/*
+ * Sort the entries by size, ascending (counts move with their values);
+ * uses O(n) temporary memory when there are counts. PT_EINTERNAL on OOM.
+ */
+int rec_sizes_sort(struct rec_sizes *s, struct pt_err *err);
+/* Sort s (rec_sizes_sort) and compute its statistics (weighted). */
+int rec_sizes_stats(struct rec_sizes *s, struct rec_size_stats *st,
+                    struct pt_err *err);
 /*
  * Plain text: one non-negative integer byte size per line; '#' starts a
  * comment (whole line or after the number); blank lines, signs, fractions,
@@ -214,7 +293,7 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 /* ---- monitor evidence -----------------------------------------------------
  */
 
-/* What `monitor -o` measured (design.md §4 monitor JSON, "current"/"summary").
+/* What `monitor -o` measured (docs/formats.md#monitor, "current"/"summary").
  */
 struct rec_monitor {
     int present;
@@ -361,11 +440,12 @@ struct rec_inputs {
     const struct rec_engine *engine; /* required */
     const struct rec_device *device; /* required */
     const uint64_t *sizes;           /* sorted ascending (rec_stats_compute) */
-    size_t n_sizes;
-    uint64_t memory_bytes;             /* buffer-pool budget; 0 = default */
-    int memory_given;                  /* --memory was given explicitly */
-    double inline_target;              /* 0 < t <= 1; 0 = default 0.95 */
-    uint64_t sessions;                 /* live rows; 0 = estimate */
+    const uint64_t *size_counts;     /* objects per size; NULL: 1 each */
+    size_t n_sizes;                  /* entries of sizes (and size_counts) */
+    uint64_t memory_bytes;           /* buffer-pool budget; 0 = default */
+    int memory_given;                /* --memory was given explicitly */
+    double inline_target;            /* 0 < t <= 1; 0 = default 0.95 */
+    uint64_t sessions;               /* live rows; 0 = estimate */
     const struct rec_monitor *monitor; /* may be NULL */
     const struct rec_access *access;   /* may be NULL */
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */
@@ -497,6 +577,13 @@ struct rec_result {
 };
 
 /*
+ * What rec_recommend is about to return, against the same rec_limits the
+ * recommendation reader applies (budget, page size, pool pages and bytes,
+ * EXTENTSIZE, OVERHEAD, TRANSFERRATE): PT_EDATA "recommendation: ...".
+ */
+int rec_result_check(const struct rec_result *r, struct pt_err *err);
+
+/*
  * Run the cost model for every page size of the engine and choose (see
  * pagetune-recommend(1), "COST MODEL"). Pure. PT_EDATA on inconsistent
  * inputs (no sizes, target out of range, budget below one page) and when
@@ -505,9 +592,10 @@ struct rec_result {
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err);
 /*
- * The recommendation document of design.md §4 (schema_version 1, engine,
- * page_size, candidates[], bufferpool, tablespace, reasons[], inputs).
- * `inputs` (may be NULL) is copied in as "inputs". New reference or NULL.
+ * The recommendation document of docs/formats.md#recommendation (schema_version
+ * 1, engine, page_size, candidates[], bufferpool, tablespace, reasons[],
+ * inputs). `inputs` (may be NULL) is copied in as "inputs". New reference or
+ * NULL.
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);
@@ -573,6 +661,14 @@ struct rec_doc {
     const char **reasons; /* the string entries of "reasons" (owned array) */
 };
 void rec_doc_release(struct rec_doc *d);
+/*
+ * The document's numbers against rec_limits (limits.c): page size, pool
+ * pages and bytes, EXTENTSIZE, PREFETCHSIZE, OVERHEAD, TRANSFERRATE.
+ * PT_EDATA "name: FIELD V is outside MIN..MAX". rec_result_from_json
+ * calls it, so ddl never plans from a number recommend could not write.
+ */
+int rec_doc_check(const struct rec_doc *d, const char *name,
+                  struct pt_err *err);
 /*
  * Read a recommendation document (pagetune-recommend(1), OUTPUT). `name` names
  * it in messages. If `engine` is not NULL the document must be for that engine.

@@ -79,6 +79,42 @@ static size_t obj_count(const struct rec_inputs *in)
     return in->access ? in->access->n_keys : in->n_sizes;
 }
 
+/* Objects entry i stands for: a histogram bin's count, else 1. */
+static uint64_t obj_weight(const struct rec_inputs *in, size_t i)
+{
+    return !in->access && in->size_counts ? in->size_counts[i] : 1;
+}
+
+/* Objects in all (the sum of the weights); entries are O(bins). */
+static uint64_t obj_total(const struct rec_inputs *in)
+{
+    uint64_t t = 0;
+    size_t n = obj_count(in);
+
+    if (in->access || !in->size_counts)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        t += in->size_counts[i];
+    return t;
+}
+
+/*
+ * acc + cnt * x for the cnt objects of one weighted entry. Up to
+ * REPEAT_MAX objects the sum is taken object by object, in the order a
+ * plain list of the same sizes is summed, so a small histogram gives the
+ * figures (to the last bit) it gave when it was expanded into a list;
+ * beyond that one multiplication keeps the cost O(bins).
+ */
+#define REPEAT_MAX 4096
+static double add_n(double acc, double x, uint64_t cnt)
+{
+    if (cnt > REPEAT_MAX)
+        return acc + (double)cnt * x;
+    for (uint64_t k = 0; k < cnt; k++)
+        acc += x;
+    return acc;
+}
+
 /* Out-of-line pages an object occupies when the engine buffers them. */
 static double outline_pages_of(const struct rec_engine *e,
                                const struct rec_page_rule *p, uint64_t size)
@@ -97,7 +133,7 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     const struct rec_engine *e = in->engine;
     const struct rec_device *d = in->device;
     size_t n = obj_count(in);
-    double w_uniform = 1.0 / (double)n;
+    double total = (double)obj_total(in);
     uint64_t inline_n = 0;
 
     memset(c, 0, sizeof(*c));
@@ -109,34 +145,42 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
         uint64_t size = obj_size(in, i);
         int where = rec_engine_place(e, p, size);
         uint32_t rpp = rec_engine_rows_per_page(e, p, size);
+        uint64_t cnt = obj_weight(in, i);
+        double w_uniform = 1.0 / total; /* one object's share */
         double w = w_uniform;
 
         if (in->access && total_gets > 0)
             w = (double)in->access->gets[i] / total_gets;
-        s->share_sum += 1.0 / rpp;
-        s->row_bytes +=
-            (double)rec_engine_row_bytes(e, p, size) + e->row_overhead_bytes;
+        s->share_sum = add_n(s->share_sum, 1.0 / rpp, cnt);
+        s->row_bytes = add_n(s->row_bytes,
+                             (double)rec_engine_row_bytes(e, p, size) +
+                                 e->row_overhead_bytes,
+                             cnt);
         if (where == REC_PLACE_INLINE) {
-            inline_n++;
+            inline_n += cnt;
         } else if (where > 0) {
             uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
-            c->outline_fraction[where - 1] += w_uniform;
+            double *of = &c->outline_fraction[where - 1];
+            *of = add_n(*of, w_uniform, cnt);
             if (!e->outline_buffered) {
-                c->direct_reads += w;
-                c->direct_sectors += w * (double)bytes / 512.0;
-                c->direct_ms += w * rec_device_read_ms(d, bytes);
+                c->direct_reads = add_n(c->direct_reads, w, cnt);
+                c->direct_sectors =
+                    add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
+                c->direct_ms =
+                    add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
             } else {
                 /* buffered out-of-line pages: read through the pool */
                 double op = outline_pages_of(e, p, size);
-                c->outline_reads += w * (op + e->outline_extra_reads);
-                c->outline_pages += w_uniform * op;
+                c->outline_reads = add_n(
+                    c->outline_reads, w * (op + e->outline_extra_reads), cnt);
+                c->outline_pages = add_n(c->outline_pages, w_uniform * op, cnt);
             }
         } else {
-            c->too_big_fraction += w_uniform;
+            c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
         }
     }
-    c->inline_fraction = (double)inline_n / (double)n;
-    c->rows_per_page = (double)n / s->share_sum;
+    c->inline_fraction = (double)inline_n / total;
+    c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
 }
 
@@ -373,12 +417,12 @@ static int pool_candidate(struct rec_candidate *c, const struct rec_inputs *in,
                           double total_gets, struct pt_err *err)
 {
     const struct rec_device *d = in->device;
-    size_t n = obj_count(in);
+    double n = (double)obj_total(in);
     double outline_total = c->outline_pages * (double)r->sessions;
     int rc;
 
     c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
-    c->data_pages = share_sum * (double)r->sessions / (double)n;
+    c->data_pages = share_sum * (double)r->sessions / n;
     if (in->access && total_gets > 0) {
         size_t np = 0;
         if ((rc = trace_hit_ratio(in, p, (double)c->bufferpool_pages,
@@ -444,14 +488,20 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
                                  total_gets, err)) < 0)
             return rc;
     }
-    v = pt_calloc(n, sizeof(*v));
-    if (!v)
-        return err_set(err, PT_EINTERNAL, "out of memory in the cost model");
-    for (size_t i = 0; i < n; i++)
-        v[i] = obj_size(in, i);
-    qsort(v, n, sizeof(*v), cmp_u64);
-    want = rec_percentile(v, n, 100.0 * r->inline_target);
-    free(v);
+    if (!in->access && in->size_counts) {
+        /* weighted sizes arrive sorted (rec_sizes_stats) */
+        want = rec_percentile_weighted(in->sizes, in->size_counts, n,
+                                       obj_total(in), 100.0 * r->inline_target);
+    } else {
+        if (!(v = pt_calloc(n, sizeof(*v))))
+            return err_set(err, PT_EINTERNAL,
+                           "out of memory in the cost model");
+        for (size_t i = 0; i < n; i++)
+            v[i] = obj_size(in, i);
+        qsort(v, n, sizeof(*v), cmp_u64);
+        want = rec_percentile(v, n, 100.0 * r->inline_target);
+        free(v);
+    }
     if (want <= base->inline_limit_bytes)
         return 0; /* the value now already keeps the target inline */
     if (want > cap)
@@ -674,7 +724,7 @@ static int choose_memory(struct rec_result *r, const struct rec_inputs *in,
 static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
                               const struct cand_sums *sums, size_t mon_idx)
 {
-    size_t n = obj_count(in);
+    uint64_t n = obj_total(in);
 
     if (in->sessions) {
         r->sessions = in->sessions;
@@ -1153,7 +1203,8 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
             e->n_outline
                 ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
                 : 0ULL);
-    return 0;
+    /* the same limits ddl's reader applies (limits.c) */
+    return rec_result_check(r, err);
 }
 
 /* ---- JSON ------------------------------------------------------------------
@@ -1425,7 +1476,8 @@ static int read_doc(struct rec_doc *d, const json_t *doc, const char *engine,
     if (!json_is_object(bpo) || !json_is_object(tso))
         return err_set(err, PT_EDATA,
                        "%s: needs objects 'bufferpool' and 'tablespace'", f);
-    if ((rc = read_objects(d, bpo, tso, f, err)) < 0)
+    if ((rc = read_objects(d, bpo, tso, f, err)) < 0 ||
+        (rc = rec_doc_check(d, f, err)) < 0)
         return rc;
     d->settings = json_object_get(doc, "settings");
     x = json_object_get(doc, "current");

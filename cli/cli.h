@@ -364,6 +364,13 @@ int cli_fail(const char *cmd, const struct pt_err *err);
 /* Usage error: one line plus a pointer to --help; returns 64. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * --trace-format of simulate and replay: the choices for a CLI_T_ENUM entry
+ * (auto = by content, csv, oracle, and binary for oracle too) and the enum
+ * sim_trace_format of a chosen index.
+ */
+extern const char *const cli_trace_formats[];
+int cli_trace_format(int choice);
 /* A note on stderr unless quiet. */
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -4,7 +4,8 @@
  * optionally monitor counters and a trace), loads the engine and device
  * profiles, runs analyzers' cost model and prints the recommendation: a
  * summary, the per-page-size candidates and the reasons (table), the
- * candidates (csv) or the recommendation document of design.md §4 (json).
+ * candidates (csv) or the recommendation document of
+ * docs/formats.md#recommendation (json).
  *
  * This file reads files and prints; the arithmetic is analyzers/'s
  * (rec_recommend), the trace is read through sim/'s reader. With --clients
@@ -107,8 +108,9 @@ static const struct cli_option opts[] = {
      .type = CLI_T_SIZE,
      CLI_AT(O, memory),
      CLI_GIVEN(O, memory_given),
-     .min = 1,
-     .max = UINT64_MAX,
+     /* a budget every ddl dialect's pool setting accepts (limits.c) */
+     .min = REC_MIN_BUDGET_BYTES,
+     .max = REC_MAX_MEMORY_BYTES,
      .arg_name = "BYTES",
      .help = "buffer-pool budget, e.g. 512M",
      .def = "the monitored pool, else 256M"},
@@ -669,6 +671,13 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
                                      "required");
         return PT_EUSAGE;
     }
+    /* one stdin cannot be read twice (nor as two formats) */
+    if (o->sizes && o->trace && strcmp(o->sizes, "-") == 0 &&
+        strcmp(o->trace, "-") == 0) {
+        cli_usage_error("recommend", "--sizes - and --trace - cannot both "
+                                     "read stdin: give one of them as a file");
+        return PT_EUSAGE;
+    }
     if (o->profile && strcmp(o->device, "ssd") != 0) {
         cli_usage_error("recommend", "--device and --profile are exclusive");
         return PT_EUSAGE;
@@ -723,7 +732,7 @@ int cmd_recommend(int argc, char **argv)
     if (o.sizes) {
         if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, engine.name, &state,
                              &compress_ratio, &err)) < 0 ||
-            (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
+            (rc = rec_sizes_stats(&sizes, &st, &err)) < 0)
             goto fail;
         have_stats = 1;
     }
@@ -776,6 +785,7 @@ int cmd_recommend(int argc, char **argv)
     in.engine = &engine;
     in.device = &device;
     in.sizes = sizes.values;
+    in.size_counts = sizes.counts;
     in.n_sizes = sizes.n;
     in.sizes_from_histogram = sizes.from_histogram;
     in.memory_bytes = o.memory;

@@ -18,7 +18,8 @@
 #include "store/store.h"
 
 static const char *const usage[] = {
-    "pagetune replay --trace FILE [--page-size LIST] [--cache BYTES] "
+    "pagetune replay --trace FILE [--trace-format FMT] [--page-size LIST] "
+    "[--cache BYTES] "
     "[--store-dir DIR] [--keep] [--clients K] [--sync LEVEL] [-o FILE] "
     "[--format table|json|csv]",
     NULL,
@@ -35,7 +36,8 @@ static const char description[] =
 struct replay_args {
     struct store_plan plan; /* what to replay */
     uint64_t clients;
-    int sync; /* index of sync_names (enum store_sync) */
+    int sync;         /* index of sync_names (enum store_sync) */
+    int trace_format; /* index of cli_trace_formats */
 };
 
 static const char *const sync_names[] = {"off", "normal", "full", NULL};
@@ -48,6 +50,12 @@ static const struct cli_option opts[] = {
      .arg_name = "FILE",
      .help = "trace to replay, pagetune-trace(5) CSV or oracleGeneral",
      .required = 1},
+    {.name = "trace-format",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, trace_format),
+     .choices = cli_trace_formats,
+     .help = "trace file format (binary: oracleGeneral)",
+     .def = "auto, by content"},
     {.name = "page-size",
      .type = CLI_T_SIZE_LIST,
      CLI_LIST(A, plan.page_sizes, plan.n_page_sizes),
@@ -293,6 +301,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
         return rc;
     a->plan.n_clients = (unsigned)a->clients;
     a->plan.sync = (enum store_sync)a->sync;
+    a->plan.trace_format = cli_trace_format(a->trace_format);
     if (!a->plan.trace_path) {
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_sample.c — `pagetune sample`: the object-size distribution of a table
- * over ODBC (design.md §3, §4). The front door: options, then collect/
+ * over ODBC (docs/formats.md#sizes). The front door: options, then collect/
  * measures (coll_sample_run: server-side lengths in blocks) and describes
  * the sample (coll_sizes_doc_init: statistics from analyzers/), and this
  * file writes the sizes document (coll_sizes_doc_write) or a summary
@@ -77,7 +77,7 @@ static const struct cli_option opts[] = {
      .type = CLI_T_UINT,
      CLI_AT(A, s.rows),
      .min = 1,
-     .max = UINT64_MAX,
+     .max = COLL_MAX_SAMPLE_ROWS,
      .arg_name = "N",
      .help = "sample N random rows on the server",
      .def = "all rows"},

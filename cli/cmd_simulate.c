@@ -66,8 +66,7 @@ struct sim_args {
     struct cli_model_opts model; /* profiles of the model */
 };
 
-/* The orders of enum sim_trace_format, sim_cache_mode and sim_sharing. */
-static const char *const trace_formats[] = {"auto", "csv", "oracle", NULL};
+/* The orders of enum sim_cache_mode and sim_sharing. */
 static const char *const cache_modes[] = {"none", "command", "distributed-map",
                                           NULL};
 static const char *const sharings[] = {"not-shared", "shared-push",
@@ -84,8 +83,8 @@ static const struct cli_option opts[] = {
     {.name = "trace-format",
      .type = CLI_T_ENUM,
      CLI_AT(A, trace_format),
-     .choices = trace_formats,
-     .help = "trace file format",
+     .choices = cli_trace_formats,
+     .help = "trace file format (binary: oracleGeneral)",
      .def = "auto, by content"},
     {.name = "app-cache",
      .short_name = 'a',
@@ -333,7 +332,7 @@ static int check_args(struct sim_args *a)
 {
     struct sim_plan *pl = &a->plan;
 
-    pl->trace_format = (enum sim_trace_format)a->trace_format;
+    pl->trace_format = (enum sim_trace_format)cli_trace_format(a->trace_format);
     pl->sharing = (enum sim_sharing)a->sharing;
     pl->servers = (unsigned)a->servers;
     if (!pl->trace) {
@@ -380,7 +379,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     sim_plan_init(&a->plan);
     cli_model_opts_init(&a->model);
     a->mode = -1;
-    a->trace_format = (int)a->plan.trace_format;
+    a->trace_format = 0; /* auto */
     a->sharing = (int)a->plan.sharing;
     a->servers = a->plan.servers;
     cli_common_init(c);
@@ -665,18 +664,20 @@ static int write_db_table(FILE *fp, enum out_format fmt,
     return ret;
 }
 
-/* The curves, compactly: hit ratio at the brief log-spaced sizes. */
+/* The curves, compactly: hit ratio at the brief log-spaced sizes and at
+ * the sizes simulated; a note marks those and, on a sampled curve, sizes
+ * below 1/R (extrapolated, docs/models.md#mrc). */
 static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                              const struct sim_plan_result *res,
                              struct pt_err *err)
 {
-    static const char *const mh[] = {"curve", ">size", ">hit ratio"};
+    static const char *const mh[] = {"curve", ">size", ">hit ratio", "note"};
     struct out_table t;
     char b1[32];
     int ret;
 
     fputc('\n', fp);
-    if ((ret = out_table_init(&t, 3, mh)) < 0)
+    if ((ret = out_table_init(&t, 4, mh)) < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(&t, "LRU miss-ratio curves (%s)",
                         pl->sample_rate < 1.0 ? "SHARDS" : "exact");
@@ -691,6 +692,13 @@ static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                 out_table_setf(&t, 0, "app entries");
             out_table_setf(&t, 1, "%llu", (unsigned long long)c->brief[j].size);
             out_table_setf(&t, 2, "%.4f", c->brief[j].hit_ratio);
+            out_table_setf(
+                &t, 3, "%s%s%s",
+                !c->brief[j].given   ? ""
+                : c->page_size_bytes ? "--bufferpool"
+                                     : "--app-cache",
+                c->brief[j].given && c->brief[j].extrapolated ? ", " : "",
+                c->brief[j].extrapolated ? "extrapolated (< 1/R)" : "");
         }
     }
     ret = out_table_write(&t, OUT_TABLE, fp, err);
@@ -728,20 +736,26 @@ static int write_curve_csv(const struct cli_common *c, const char *path,
                            struct pt_err *err)
 {
     struct pt_afile af = {0};
-    int ret;
+    int ret, sampled;
 
     if ((ret = pt_afile_open(&af, path, c->force, err)) < 0)
         return ret;
-    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio\n");
+    /* sampled curves add a column: 1 = size below 1/R (extrapolated) */
+    sampled = res->n_curves && res->curves[0].sample_rate < 1.0;
+    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio%s\n",
+            sampled ? ",extrapolated" : "");
     for (size_t t = 0; t < res->n_curves; t++) {
         const struct sim_curve *cv = &res->curves[t];
         uint32_t ps = cv->page_size_bytes;
         for (size_t i = 0; i < cv->n_points; i++) {
             double h = cv->points[i].hit_ratio;
-            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f\n",
+            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f",
                     ps ? "bufferpool" : "app", ps,
                     (unsigned long long)cv->points[i].size,
                     (unsigned long long)(cv->points[i].size * ps), h, 1.0 - h);
+            if (sampled)
+                fprintf(af.fp, ",%d", cv->points[i].extrapolated);
+            fputc('\n', af.fp);
         }
     }
     if (ferror(af.fp)) {

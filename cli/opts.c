@@ -8,6 +8,7 @@
  */
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "sim/sim.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -773,4 +774,16 @@ int cli_conn_check(const char *cmd, const struct coll_conn_opts *conn)
         return PT_EUSAGE;
     }
     return 0;
+}
+
+/* --trace-format's choices; "binary" is another name of oracleGeneral */
+const char *const cli_trace_formats[] = {"auto", "csv", "oracle", "binary",
+                                         NULL};
+
+int cli_trace_format(int choice)
+{
+    static const enum sim_trace_format fmt[] = {
+        SIM_TRACE_AUTO, SIM_TRACE_CSV, SIM_TRACE_ORACLE, SIM_TRACE_ORACLE};
+
+    return (int)fmt[choice >= 0 && choice < 4 ? choice : 0];
 }

@@ -15,6 +15,7 @@
 
 #include "analyzers/analyzers.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,12 +75,39 @@ int ddl_dialect_load(struct ddl_dialect *d, const char *name, char *dir,
     ddl_dialect_list(known, sizeof(known));
     snprintf(dir, dir_len, "%s/ddl_templates/%s", pt_data_dir(), name);
     snprintf(path, sizeof(path), "%s/dialect.yaml", dir);
-    if (!ddl_dialect_name_valid(name) || stat(path, &st) != 0)
+    if (!ddl_dialect_name_valid(name) || stat(path, &st) != 0) {
+        char shown[48], lower[32];
+        size_t n = 0, k = 0;
+
+        /* the value as given, printable and short (it is user input) */
+        for (const char *q = name; *q && n < sizeof(shown) - 4; q++)
+            shown[n++] = (unsigned char)*q >= 0x20 && *q != 0x7f ? *q : '?';
+        if (strlen(name) > n)
+            shown[n++] = '.', shown[n++] = '.', shown[n++] = '.';
+        shown[n] = '\0';
+        if (strchr(name, '/'))
+            return err_set(err, PT_EUSAGE,
+                           "--dialect: unknown dialect '?' (a path is not a "
+                           "dialect name; known: %s)",
+                           known[0] ? known : "none found in data directory");
+        /* names are lowercase directory names: suggest the folded one */
+        for (; name[k] && k < sizeof(lower) - 1; k++)
+            lower[k] = (char)tolower((unsigned char)name[k]);
+        lower[k] = '\0';
+        snprintf(path, sizeof(path), "%s/ddl_templates/%s/dialect.yaml",
+                 pt_data_dir(), lower);
+        if (!name[k] && strcmp(lower, name) != 0 &&
+            ddl_dialect_name_valid(lower) && stat(path, &st) == 0)
+            return err_set(err, PT_EUSAGE,
+                           "--dialect: unknown dialect '%s' (names are "
+                           "lowercase: did you mean '%s'? known: %s)",
+                           shown, lower, known);
         return err_set(err, PT_EUSAGE,
                        "--dialect: unknown dialect '%s' "
                        "(known: %s)",
-                       ddl_dialect_name_valid(name) ? name : "?",
+                       shown,
                        known[0] ? known : "none found in data directory");
+    }
     if ((rc = prof_load(path, &doc, err)) < 0)
         return rc;
     rc = ddl_dialect_from_json(d, doc, path, err);
@@ -174,12 +202,12 @@ static int check_ranges(const struct ddl_plan *p, const struct ddl_dialect *d,
                        (unsigned long long)p->prefetch_size,
                        (unsigned long long)p->extent_size, d->prefetch_min,
                        d->prefetch_max);
-    if (!(p->overhead_ms >= 0) || p->overhead_ms > 1000)
-        return err_set(err, PT_EDATA, "OVERHEAD %g ms is outside 0..1000",
-                       p->overhead_ms);
-    if (!(p->transfer_rate_ms > 0) || p->transfer_rate_ms > 1000)
-        return err_set(err, PT_EDATA, "TRANSFERRATE %g ms is outside (0, 1000]",
-                       p->transfer_rate_ms);
+    /* the limits recommend's writer keeps (analyzers/limits.c) */
+    if (rec_limit_check(REC_LIM_OVERHEAD_MS, p->overhead_ms, NULL,
+                        "OVERHEAD (ms)", err) < 0 ||
+        rec_limit_check(REC_LIM_TRANSFER_MS, p->transfer_rate_ms, NULL,
+                        "TRANSFERRATE (ms)", err) < 0)
+        return PT_EDATA;
     return 0;
 }
 

@@ -108,9 +108,9 @@ static int op_sizes_json(void *vctx, struct pt_err *err)
         return rc;
     if ((rc = coll_sizes_doc_from_json(&s, doc, c->path, err)) < 0)
         goto out;
-    rc = rec_stats_compute(&st, s.values, s.n, err);
+    rc = rec_sizes_stats(&s, &st, err);
     if (rc == 0) {
-        out = rec_stats_to_json(&st, s.values, s.n, NULL);
+        out = rec_stats_to_json(&st, s.counts ? NULL : s.values, s.n, NULL);
         if (!out)
             rc = err_set(err, PT_EINTERNAL, "out of memory");
     }

@@ -222,7 +222,8 @@ static void test_stats(void **state)
         rec_sizes_release(&s);
         json_object_del(doc, "values");
         assert_int_equal(coll_sizes_doc_from_json(&s, doc, "s.json", &err), 0);
-        assert_int_equal(s.n, 10);
+        assert_int_equal(s.total, 10); /* objects; entries are the bins */
+        assert_int_equal(s.n, 5);
         assert_int_equal(s.from_histogram, 1);
         assert_int_equal(s.values[0], 1024); /* upper bin bound */
         rec_sizes_release(&s);
@@ -580,6 +581,175 @@ static int has_reason(const struct rec_result *r, const char *needle)
         if (strstr(r->reasons[i], needle))
             return 1;
     return 0;
+}
+
+/*
+ * A histogram's cost is its bins, never its objects (issue 13): read,
+ * analyse and recommend from 64 bins of `per_bin` objects each, with
+ * pt_alloc_fail_after() granting n = 0, 1, ... allocations until the run
+ * succeeds. Returns that n, the run's number of pt_* allocations; every
+ * smaller budget must fail cleanly with PT_EINTERNAL.
+ */
+static long hist_run(uint64_t per_bin, struct rec_size_stats *st,
+                     struct rec_result *r)
+{
+    json_t *doc = json_object(), *hist = json_array();
+
+    assert_non_null(doc);
+    assert_non_null(hist);
+    for (int i = 0; i < 64; i++)
+        json_array_append_new(hist, json_pack("{s:I,s:I}", "le",
+                                              (json_int_t)(1024 + i * 4096),
+                                              "count", (json_int_t)per_bin));
+    json_object_set_new(doc, "histogram", hist);
+    for (long n = 0; n < 1000; n++) {
+        struct rec_sizes s;
+        struct rec_inputs in = {0};
+        struct pt_err err;
+        int rc;
+
+        pt_alloc_fail_after(n);
+        rc = coll_sizes_doc_from_json(&s, doc, "h.json", &err);
+        if (rc == 0)
+            rc = rec_sizes_stats(&s, st, &err);
+        if (rc == 0) {
+            in.engine = &db2;
+            in.device = &ssd;
+            in.sizes = s.values;
+            in.size_counts = s.counts;
+            in.n_sizes = s.n;
+            in.sizes_from_histogram = 1;
+            rc = rec_recommend(r, &in, &err);
+        }
+        pt_alloc_fail_after(-1);
+        rec_sizes_release(&s);
+        if (rc == 0) {
+            json_decref(doc);
+            return n;
+        }
+        assert_int_equal(rc, PT_EINTERNAL);
+    }
+    fail_msg("the histogram run never succeeded");
+    return -1;
+}
+
+static void test_histogram_bins_only(void **state)
+{
+    struct rec_size_stats one, big;
+    struct rec_result *r1 = calloc(1, sizeof(*r1)),
+                      *rb = calloc(1, sizeof(*rb));
+    long a1, ab;
+    (void)state;
+
+    assert_non_null(r1);
+    assert_non_null(rb);
+    a1 = hist_run(1, &one, r1);
+    /* 10^12 objects: one allocation per object would need 8 TB */
+    ab = hist_run(15625000000ULL, &big, rb);
+    assert_int_equal(one.count, 64);
+    assert_true(big.count == 1000000000000ULL);
+    /* the same allocations whatever the counts: O(bins) memory */
+    assert_int_equal(a1, ab);
+    assert_true(ab < 16);
+    /* the same distribution, so the same statistics and choice */
+    assert_int_equal(big.p50, one.p50);
+    assert_int_equal(big.p50, 1024 + 31 * 4096);
+    assert_int_equal(big.p90, one.p90);
+    assert_int_equal(big.p99, 1024 + 63 * 4096);
+    assert_int_equal(big.min, 1024);
+    assert_int_equal(big.max, 1024 + 63 * 4096);
+    assert_true(fabs(big.mean - one.mean) < 1e-6);
+    assert_int_equal(big.n_bins, one.n_bins);
+    for (size_t i = 0; i < big.n_bins; i++)
+        assert_true(big.bins[i].count == one.bins[i].count * 15625000000ULL);
+    assert_int_equal(rb->cand[rb->chosen_idx].page_size_bytes,
+                     r1->cand[r1->chosen_idx].page_size_bytes);
+    for (size_t i = 0; i < rb->n_cand; i++)
+        assert_true(fabs(rb->cand[i].inline_fraction -
+                         r1->cand[i].inline_fraction) < 1e-12);
+    assert_true(rb->sessions == 1000000000000ULL);
+    free(r1);
+    free(rb);
+}
+
+/* Weighted percentiles are the plain ones of the expanded list. */
+static void test_percentile_weighted(void **state)
+{
+    const uint64_t v[] = {10, 20, 30, 40}, c[] = {1, 0, 3, 6};
+    const uint64_t x[] = {10, 30, 30, 30, 40, 40, 40, 40, 40, 40};
+    (void)state;
+
+    for (int pct = 1; pct <= 100; pct++)
+        assert_int_equal(rec_percentile_weighted(v, c, 4, 10, pct),
+                         rec_percentile(x, 10, pct));
+    assert_int_equal(rec_percentile_weighted(v, NULL, 4, 4, 50), 20);
+    assert_int_equal(rec_percentile_weighted(v, c, 0, 0, 50), 0);
+}
+
+/* One table of limits at every reader's border (analyzers/limits.c). */
+static void test_limits(void **state)
+{
+    struct rec_sizes s;
+    struct rec_doc d;
+    struct rec_engine e;
+    struct pt_err err;
+    json_t *prof, *doc;
+    (void)state;
+
+    /* the table itself: closed and open minimums, NaN, exact u64 */
+    assert_int_equal(rec_limit_check(REC_LIM_TRANSFER_MS, 0, "f", "t", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "f: t 0 is outside (0..1000"));
+    assert_int_equal(rec_limit_check(REC_LIM_TRANSFER_MS, 1000, "f", "t", &err),
+                     0);
+    assert_int_equal(rec_limit_check(REC_LIM_OVERHEAD_MS, NAN, NULL, "o", &err),
+                     PT_EDATA);
+    assert_int_equal(
+        rec_limit_check_u64(REC_LIM_POOL_PAGES, UINT64_MAX, NULL, "p", &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "p 18446744073709551615 is outside"));
+    assert_int_equal(rec_limit_check_u64(REC_LIM_SIZE_BYTES, REC_MAX_SIZE_BYTES,
+                                         NULL, "s", &err),
+                     0);
+
+    /* sizes: above 2^53 refused with file and line */
+    assert_int_equal(
+        rec_sizes_parse_text(&s, "1\n9007199254740993\n", 19, "t.txt", &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "t.txt:2: size 9007199254740993"));
+    assert_null(s.values);
+
+    /* a recommendation: page_size 0 and a negative transfer_rate */
+    doc = json_loads("{\"engine\":\"db2\",\"bufferpool\":{\"name\":\"B\","
+                     "\"page_size\":0,\"pages\":1000},\"tablespace\":{"
+                     "\"name\":\"T\",\"page_size\":0,\"extent_size\":32,"
+                     "\"prefetch_size\":\"AUTOMATIC\",\"overhead\":0.1,"
+                     "\"transfer_rate\":0.016}}",
+                     0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "r.json: tablespace.page_size 0"));
+    json_object_set_new(json_object_get(doc, "bufferpool"), "page_size",
+                        json_integer(8192));
+    json_object_set_new(json_object_get(doc, "tablespace"), "page_size",
+                        json_integer(8192));
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err), 0);
+    rec_doc_release(&d);
+    json_object_set_new(json_object_get(doc, "tablespace"), "transfer_rate",
+                        json_real(-1));
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "tablespace.transfer_rate -1"));
+    json_decref(doc);
+
+    /* an engine profile whose byte counts would wrap a 32-bit row size */
+    assert_int_equal(prof_load_named("engines", "db2", &prof, &err), 0);
+    json_object_set_new(prof, "row_fixed_bytes", json_integer(4294967295LL));
+    assert_int_equal(rec_engine_from_json(&e, prof, "db2.yaml", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "db2.yaml: row_fixed_bytes 4294967295"));
+    json_decref(prof);
 }
 
 static void test_engine_profiles(void **state)
@@ -1285,6 +1455,9 @@ int main(void)
         cmocka_unit_test(test_trace_model),
         cmocka_unit_test(test_monitor),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_histogram_bins_only),
+        cmocka_unit_test(test_percentile_weighted),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_engine_profiles),
         cmocka_unit_test(test_postgresql_knob),
         cmocka_unit_test(test_mysql_sqlite_oracle_advice),
