@@ -2,8 +2,9 @@
 /*
  * analyzers.h — the public face of analyzers/: engine page-fit rules, device
  * I/O model, size statistics, the cost model and the recommendation. Pure
- * functions: no I/O, no printing (design.md §2). Profiles are loaded by the
- * caller (core's prof_load_named) and handed over as jansson trees.
+ * functions: no I/O, no printing (docs/architecture.md#rules). Profiles are
+ * loaded by the caller (core's prof_load_named) and handed over as jansson
+ * trees.
  *
  * Neighbours: sim/ uses the page-fit rules and the device model for its
  * database tier; store/ uses the inline limits for WebSphere placement;
@@ -127,7 +128,7 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
                          const char *ctx, struct pt_err *err);
 /*
  * DB2 TRANSFERRATE in ms per page:
- * (1 / MB_per_s) * 1000 / 1024000 * page_size_bytes (design.md §1).
+ * (1 / MB_per_s) * 1000 / 1024000 * page_size_bytes (docs/models.md#device).
  */
 double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes);
@@ -247,7 +248,7 @@ uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct);
 uint64_t rec_percentile_weighted(const uint64_t *sorted, const uint64_t *counts,
                                  size_t n, uint64_t total, double pct);
 /*
- * The sizes JSON of design.md §4 for these statistics: schema_version,
+ * The sizes JSON of docs/formats.md#sizes for these statistics: schema_version,
  * count, min, max, mean, p50..p99, histogram [{le, count}], and "values"
  * (all of them) if values != NULL. `source` (may be NULL) is copied in as
  * "source". Returns a new reference (caller json_decref) or NULL on OOM.
@@ -292,7 +293,7 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 /* ---- monitor evidence -----------------------------------------------------
  */
 
-/* What `monitor -o` measured (design.md §4 monitor JSON, "current"/"summary").
+/* What `monitor -o` measured (docs/formats.md#monitor, "current"/"summary").
  */
 struct rec_monitor {
     int present;
@@ -591,9 +592,10 @@ int rec_result_check(const struct rec_result *r, struct pt_err *err);
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err);
 /*
- * The recommendation document of design.md §4 (schema_version 1, engine,
- * page_size, candidates[], bufferpool, tablespace, reasons[], inputs).
- * `inputs` (may be NULL) is copied in as "inputs". New reference or NULL.
+ * The recommendation document of docs/formats.md#recommendation (schema_version
+ * 1, engine, page_size, candidates[], bufferpool, tablespace, reasons[],
+ * inputs). `inputs` (may be NULL) is copied in as "inputs". New reference or
+ * NULL.
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);

@@ -2,9 +2,9 @@
 /*
  * cmd_monitor.c — `pagetune monitor`: N snapshots of the engine's buffer
  * pool, tablespace and table counters, --interval seconds apart, rendered
- * as deltas, rates and hit ratios (design.md §3). The front door: options,
- * then collect/ takes the run (coll_monitor_run) and builds the monitor
- * document that `pagetune recommend --monitor` reads
+ * as deltas, rates and hit ratios (docs/formats.md#monitor). The front door:
+ * options, then collect/ takes the run (coll_monitor_run) and builds the
+ * monitor document that `pagetune recommend --monitor` reads
  * (coll_monitor_doc_to_json); this file writes that document or a table.
  */
 #include "cli/cli.h"

@@ -4,7 +4,8 @@
  * optionally monitor counters and a trace), loads the engine and device
  * profiles, runs analyzers' cost model and prints the recommendation: a
  * summary, the per-page-size candidates and the reasons (table), the
- * candidates (csv) or the recommendation document of design.md §4 (json).
+ * candidates (csv) or the recommendation document of
+ * docs/formats.md#recommendation (json).
  *
  * This file reads files and prints; the arithmetic is analyzers/'s
  * (rec_recommend), the trace is read through sim/'s reader. With --clients

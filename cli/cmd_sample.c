@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_sample.c — `pagetune sample`: the object-size distribution of a table
- * over ODBC (design.md §3, §4). The front door: options, then collect/
+ * over ODBC (docs/formats.md#sizes). The front door: options, then collect/
  * measures (coll_sample_run: server-side lengths in blocks) and describes
  * the sample (coll_sizes_doc_init: statistics from analyzers/), and this
  * file writes the sizes document (coll_sizes_doc_write) or a summary

@@ -2,7 +2,8 @@
 /*
  * collect.h — the public face of collect/: ODBC connections, object-size
  * sampling and buffer-pool monitor snapshots, with one adapter per engine
- * (db2, postgresql, mysql for MariaDB/MySQL, sqlite). design.md §1, §3-§5.
+ * (db2, postgresql, mysql for MariaDB/MySQL, sqlite).
+ * docs/architecture.md#modules, docs/formats.md#sizes and #monitor.
  *
  * Only collect/ includes <sql.h>/<sqlext.h>: ODBC's SQLSTATE + diagnostic
  * is translated to a pt_err here, in exactly one place (collect/odbc.c):
@@ -13,10 +14,10 @@
  * Every message is one line "… [SQLSTATE] driver message" and never holds a
  * password (Pwd=/Password= values and the password itself are masked).
  *
- * collect measures, it never decides (design.md §2): statistics over the
- * sizes are analyzers/' (rec_stats_compute), tables and terminal output
- * cli/'s. collect owns the sizes and monitor documents (writer and reader,
- * at the end of this header). Neighbours: cli/cmd_sample.c,
+ * collect measures, it never decides (docs/architecture.md#rules): statistics
+ * over the sizes are analyzers/' (rec_stats_compute), tables and terminal
+ * output cli/'s. collect owns the sizes and monitor documents (writer and
+ * reader, at the end of this header). Neighbours: cli/cmd_sample.c,
  * cli/cmd_monitor.c, cli/cmd_recommend.c, cli/cmd_advise.c and the DDL
  * applier.
  */
@@ -45,7 +46,8 @@ enum coll_engine coll_engine_from_dbms(const char *dbms_name);
 
 /* ---- connections -------------------------------------------------------- */
 
-/* How to connect (design.md §3). Strings are borrowed for the call. */
+/* How to connect (docs/architecture.md#secrets). Strings are borrowed for the
+ * call. */
 struct coll_conn_opts {
     const char *dsn;           /* --dsn NAME (odbc.ini), or NULL */
     const char *connect;       /* --connect "Driver=…;…", or NULL */

@@ -20,7 +20,7 @@
  * difference between the expected and the actual (weighted) number of
  * sampled references to the first bucket. On a Zipf trace a few keys carry
  * a large share of all references, and whether they land in the sample
- * swings the curve (cachesim-baseline.md: errors up to 0.21 at 1 % with
+ * swings the curve (bench/reference-baseline.md: errors up to 0.21 at 1 % with
  * plain hash sampling). We therefore also track the heavy keys exactly:
  * every key's references are counted, and a key that reaches 0.25/R of them
  * is promoted to weight 1 (if it was sampled, its mark is re-weighted; if

@@ -121,4 +121,31 @@ for f in "$I"/*.json; do
     python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" && pass ||
         fail "$f is partial after Ctrl-C"
 done
+# the out-dir is one unit: an interrupt leaves no directory at all when
+# there was none (never an empty one), and a run that fails after the
+# work began leaves the previous set as it was, with no staging directory
+[ -e "$I" ] && fail "interrupted first run left '$I'" || pass
+ls -a "$T" | grep -q '^\.interrupted\.pagetune' && fail "staging directory left after Ctrl-C" || pass
+before=$(cd "$D" && ls && md5sum report.html recommendation.json sizes.json)
+expect_rc 64 "advise failing in recommend (--engine nope)" \
+    "$PAGETUNE" advise --demo --out-dir "$D" --force --validate none --engine nope --quiet
+expect_one_line_error "advise failing in recommend"
+expect_contains "$ERR" "--engine: no engine profile" "the failing option is named"
+expect_eq "$(cd "$D" && ls && md5sum report.html recommendation.json sizes.json)" "$before" \
+    "a failed run leaves the previous set untouched"
+ls -a "$T" | grep -q '^\.advice\.pagetune' && fail "staging directory left after a failure" || pass
+# a non-empty out-dir is replaced as a whole: --validate none drops the
+# validation files of the run before
+run "$PAGETUNE" advise --demo --out-dir "$D" --force --validate none --quiet
+expect_eq "$RC" "0" "advise --validate none over a validated set"
+[ -e "$D/simulation.json" ] || [ -e "$D/replay.json" ] &&
+    fail "files of the previous set survived the replacement" || pass
+# ... and a directory holding a file advise does not write is refused,
+# even with --force, the file kept
+F="$T/foreign"
+mkdir -p "$F" && echo keep >"$F/notes.txt"
+expect_rc 73 "advise into a directory with a foreign file" \
+    "$PAGETUNE" advise --demo --out-dir "$F" --force --quiet
+expect_one_line_error "advise into a directory with a foreign file"
+expect_eq "$(cat "$F/notes.txt")" "keep" "the foreign file is kept"
 finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_simulate.sh — `pagetune simulate` through the built binary: app tier
-# only and two tiers, JSON per design.md §4, CSV, the exact curve against
+# only and two tiers, JSON per docs/formats.md#simulation, CSV, the exact curve against
 # fixed-size runs, DB2 direct reads by page size, bad input (65 with
 # file:line, truncated binary), unknown policy (64 listing the known ones),
 # an empty trace, and the atomic output rules.
@@ -28,7 +28,7 @@ expect_eq "$(echo "$OUT" | jq '.schema_version')" 1 "schema_version"
 expect_eq "$(echo "$OUT" | jq '.results[0].page_size')" null "app tier only: no page size"
 expect_eq "$(echo "$OUT" | jq '.distinct_keys')" 4 "distinct keys"
 
-# two tiers, JSON fields of design.md §4
+# two tiers, JSON fields of docs/formats.md#simulation
 "$PAGETUNE" workload --profile article-4k --requests 20000 -o "$T/a4.csv" -q
 expect_rc 0 "two tiers" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K,16K,32K --bufferpool 1M,1000 --json
 expect_eq "$(echo "$OUT" | jq '.results | length')" 8 "one result per (page size, pool)"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fuzz_sizes_json.c — fuzz target for the sizes JSON of design.md §4
+ * fuzz_sizes_json.c — fuzz target for the sizes JSON of docs/formats.md#sizes
  * (`sample -o`, `recommend --sizes`): pt_json_loadb, collect/'s reader
  * coll_sizes_doc_from_json ("values" or a histogram, the latter as weighted
  * bins), then the statistics and their JSON, as cmd_recommend does.

@@ -443,7 +443,8 @@ static void test_empty(void **state)
     assert_int_equal(sim_new(&cfg, &s, &err), PT_EUSAGE);
 }
 
-/* ---- seeds' orderings on generated workloads ---------------------------- */
+/* ---- the articles' orderings on generated workloads
+ * ---------------------------- */
 
 static char tmp_trace[64];
 
@@ -520,7 +521,7 @@ static void base_config(struct sim_config *c, enum sim_cache_mode mode,
     sim_costs_default(&c->costs);
 }
 
-/* seeds/001: command or distributed-map caching cuts DB reads >= 2x. */
+/* article 001: command or distributed-map caching cuts DB reads >= 2x. */
 static void test_seed_caching_modes(void **state)
 {
     struct sim_config c[3];
@@ -545,7 +546,7 @@ static void test_seed_caching_modes(void **state)
     assert_int_equal(st[0].db_writes, st[1].db_writes);
 }
 
-/* seeds/002: not-shared < shared-push < shared-pull, shared-push-pull. */
+/* article 002: not-shared < shared-push < shared-pull, shared-push-pull. */
 static void test_seed_sharing_order(void **state)
 {
     struct sim_config c[4];
@@ -575,7 +576,7 @@ static void test_seed_sharing_order(void **state)
 }
 
 /*
- * seeds/004: with random eviction, disk offload cuts DB reads a lot at
+ * article 004: with random eviction, disk offload cuts DB reads a lot at
  * 100 memory entries and changes little at 20,000 (the working set fits).
  */
 static void test_seed_offload(void **state)

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * advise.h — the public face of advise/: the whole `pagetune advise` job as
+ * one library call. adv_run() takes a struct adv_config (every option of
+ * the command as a typed field) and fills a struct adv_result: (demo:
+ * workload → built-in store) → sample → monitor → recommend → validate
+ * (simulate, replay) → ddl → report model and summary. Every step is an
+ * in-process call of its module with structs: collect/ (sizes and monitor
+ * documents), analyzers/ (recommendation), sim/ (simulation runs), store/
+ * (replay runs), ddl/ (DDL plans). adv_result_write() then writes the
+ * out-dir as one unit. The library never prints: progress notes go
+ * through a callback of the config (pagetune-advise(1)).
+ *
+ * Neighbours: cli/cmd_advise.c (the front door: options → config →
+ * adv_run → print/write), cli/report.c (renders the report model through
+ * the config's render_report hook).
+ */
+#ifndef PT_ADVISE_H
+#define PT_ADVISE_H
+
+#include "analyzers/analyzers.h"
+#include "collect/collect.h"
+#include "core/core.h"
+#include "sim/sim.h"
+#include "store/store.h"
+
+/*
+ * Tolerances and fixed parameters of the pipeline, named once
+ * (pagetune-advise(1), DRIFT and VALIDATION).
+ */
+/* A current pool smaller than (1 - this) x the recommended pages drifts. */
+#define ADV_DRIFT_TOLERANCE 0.10
+/* Page size of the demo's "running system" (the built-in store). */
+#define ADV_DEMO_PAGE_SIZE_BYTES 4096u
+/* Page size assumed when the monitor reports none. */
+#define ADV_FALLBACK_PAGE_SIZE_BYTES 4096u
+/* Snapshots of the monitor window (its deltas are what the advice uses). */
+#define ADV_MONITOR_SNAPSHOTS 2
+/* Connection login timeout of sample and monitor, seconds. */
+#define ADV_LOGIN_TIMEOUT_S 30
+/* Defaults of the options (pagetune-advise(1), OPTIONS). */
+#define ADV_DEFAULT_OUT_DIR "pagetune-advice"
+#define ADV_DEFAULT_WORKLOAD "mixed-sessions"
+#define ADV_DEFAULT_REQUESTS 20000u
+#define ADV_DEFAULT_SEED 42u
+#define ADV_DEFAULT_CACHE_BYTES (2u << 20)
+#define ADV_DEFAULT_DEVICE "ssd"
+#define ADV_DEFAULT_MONITOR_S 5.0
+#define ADV_DEFAULT_DEMO_MONITOR_S 1.0
+
+/* The files of an out-dir, in the summary's order. */
+enum adv_file {
+    ADV_F_SIZES,
+    ADV_F_MONITOR,
+    ADV_F_REC,
+    ADV_F_CREATE,
+    ADV_F_ROLLBACK,
+    ADV_F_REPORT,
+    ADV_F_SIM,
+    ADV_F_REPLAY,
+    ADV_F_COUNT
+};
+/* "sizes.json", ..., "replay.json". */
+const char *adv_file_name(enum adv_file f);
+
+/* Render the report model (cli/report.c's report_write_html). */
+typedef int adv_render_fn(const json_t *model, FILE *fp, struct pt_err *err);
+/* A progress note, one line without the program name. */
+typedef void adv_note_fn(void *ctx, const char *line);
+
+/* What to do: every option of `advise` as a typed field. Strings are
+ * borrowed for the call. adv_config_init() sets the documented defaults. */
+struct adv_config {
+    int demo;                   /* --demo: the built-in store */
+    struct coll_conn_opts conn; /* --dsn, --connect, --password-* */
+    const char *engine;         /* --engine; NULL: detected (db2 demo) */
+    const char *table;          /* --table [SCHEMA.]NAME; NULL: SESSIONS */
+    const char *columns;        /* --columns A,B,C; NULL: SMALL,MEDIUM,LARGE */
+    double percent;             /* --percent, 0 < P <= 100; 0: all rows */
+    uint64_t rows;              /* --rows N; 0: all rows */
+    const char *out_dir;        /* --out-dir */
+    uint64_t memory_bytes;      /* --memory; 0: not given */
+    const char *device;         /* --device profile name */
+    int validate_sim;           /* --validate sim|both */
+    int validate_replay;        /* --validate replay|both */
+    double monitor_s;           /* --monitor-seconds; 0: 5 (1 demo) */
+    const char *workload;       /* --workload profile */
+    uint64_t requests;          /* --requests in the generated trace */
+    uint64_t seed;              /* --seed of the generated trace */
+    uint64_t cache_bytes;       /* --cache of the replays */
+    int fail_on_drift;          /* --fail-on drift (the caller's gate) */
+    int force;                  /* --force: replace the out-dir's files */
+    double drift_tolerance;     /* ADV_DRIFT_TOLERANCE */
+    adv_note_fn *note;          /* progress notes, or NULL */
+    void *note_ctx;
+    int (*cancelled)(void);       /* non-zero stops the run (PT_EINTR) */
+    adv_render_fn *render_report; /* report.html; NULL: not written */
+};
+void adv_config_init(struct adv_config *c);
+
+/* The validation figures of one setting (NaN when not known). */
+struct adv_side {
+    uint64_t page_size_bytes;
+    double io_ms_per_get, hit_ratio;  /* simulation */
+    double ops_per_s, overflow_pages; /* replay */
+};
+/* Current vs recommended, per validation run that took place. */
+struct adv_validation {
+    int have_sim, have_replay;
+    struct adv_side sim_cur, sim_rec, rep_cur, rep_rec;
+    double io_change_pct, ops_change_pct; /* NaN when undefined */
+};
+
+/*
+ * What the run found. Owns every document; release with
+ * adv_result_release() (also after a failure). Must not be copied: the
+ * sizes document borrows the sample fields.
+ */
+struct adv_result {
+    char engine[32];   /* advised engine profile name */
+    char dialect[32];  /* DDL dialect */
+    char source[1100]; /* what was advised on, for the report */
+    int demo;
+    char *out_dir; /* owned */
+    /* sample */
+    struct coll_sample_opts sample_opts;
+    struct coll_sample_result sample;
+    struct coll_sizes_doc sizes;
+    int have_sizes;
+    /* monitor */
+    struct coll_snapshot snaps[ADV_MONITOR_SNAPSHOTS];
+    size_t n_snaps;
+    json_t *monitor_doc;
+    struct rec_monitor monitor;
+    uint32_t cur_page_size;
+    uint64_t cur_pool_pages;
+    char cur_pool_name[128];
+    /* recommend */
+    struct rec_engine rec_engine;
+    struct rec_device device; /* the recommendation borrows it */
+    char engine_profile[4096], device_profile[4096]; /* files read */
+    struct rec_result *rec;
+    json_t *rec_doc;
+    /* validation */
+    int have_sim, have_replay;
+    struct sim_plan_result sim;
+    struct store_plan_result replay;
+    json_t *sim_doc, *replay_doc;
+    json_t *notes; /* validation notes (strings) for the report */
+    struct adv_validation validation;
+    /* ddl */
+    char *create_sql, *rollback_sql;
+    /* decisions */
+    int drift;
+    char drift_why[1024];
+    json_t *model; /* the report model */
+};
+void adv_result_release(struct adv_result *r);
+
+/*
+ * Run the pipeline. On failure *r holds what was done (release it) and
+ * the error names the step. Errors: the modules' (PT_EUNAVAIL, PT_EDATA,
+ * ...), PT_EUSAGE for options that contradict each other, PT_EINTR.
+ */
+int adv_run(const struct adv_config *c, struct adv_result *r,
+            struct pt_err *err);
+/*
+ * Write r's files into c->out_dir as one unit (sizes.json, monitor.json,
+ * recommendation.json, [simulation.json, replay.json], create.sql,
+ * rollback.sql, report.html). PT_ECANTCREAT when a file exists without
+ * force, PT_EIO on a write error. adv_out_dir_check() refuses early.
+ */
+int adv_result_write(const struct adv_config *c, const struct adv_result *r,
+                     struct pt_err *err);
+int adv_out_dir_check(const struct adv_config *c, struct pt_err *err);
+/* The summary printed by `advise --json`. New reference, NULL on OOM. */
+json_t *adv_result_to_json(const struct adv_result *r);
+
+/* ---- decisions, exposed for the unit tests ------------------------------ */
+
+/*
+ * Drift of the configuration in use (page size, pool pages; 0 = unknown)
+ * from the recommendation, with `tolerance` on the pool. 1 and one line
+ * per difference in why, or 0.
+ */
+int adv_drift(uint32_t cur_page_size, uint64_t cur_pool_pages,
+              uint32_t rec_page_size, uint64_t rec_pool_pages, double tolerance,
+              char *why, size_t why_len);
+/*
+ * The validation summary from the runs (either may be NULL): the current
+ * setting at cur_ps and the recommended one at rec_ps.
+ */
+void adv_validation_compute(struct adv_validation *v,
+                            const struct sim_plan_result *sim,
+                            const struct store_plan_result *rep,
+                            uint32_t cur_ps, uint32_t rec_ps);
+/* The validation summary as JSON, NULL when no run had both settings. */
+json_t *adv_validation_to_json(const struct adv_validation *v);
+/*
+ * The engine to advise for: `given`, else "db2" for the demo, else the
+ * sampled engine. PT_EDATA when none is known.
+ */
+int adv_engine_detect(const char *given, int demo, enum coll_engine sampled,
+                      char *buf, size_t len, struct pt_err *err);
+/* The DDL dialect of an engine profile name (mariadb → mysql). */
+const char *adv_dialect_for(const char *engine);
+/*
+ * The validation workload of a live database: w's key popularity,
+ * operation mix and sessions, its sizes replaced by the sampled ones
+ * (values[0..n), clamped to 2^31-1). PT_EDATA when n is 0.
+ */
+int adv_workload_empirical(struct sim_workload *w, const uint64_t *values,
+                           size_t n, struct pt_err *err);
+/*
+ * The engine at the recommended inline limit: e's page of page_size gets
+ * inline_limit (and a max row at least that). 0 when e has the page.
+ */
+int adv_engine_tuned(struct rec_engine *e, uint32_t page_size,
+                     uint32_t inline_limit, struct pt_err *err);
+
+#endif /* PT_ADVISE_H */

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * decide.c — what advise decides, as pure functions over structs: the
+ * engine to advise for, drift from the recommendation, the validation
+ * summary (current vs recommended setting), the empirical validation
+ * workload and the engine at a tuned inline limit. No I/O; the unit tests
+ * (tests/unit/test_advise.c) call them on in-memory inputs.
+ * Neighbours: pipeline.c runs the steps, model.c renders the results.
+ */
+#include "advise/advise.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const file_names[ADV_F_COUNT] = {
+    "sizes.json",   "monitor.json", "recommendation.json", "create.sql",
+    "rollback.sql", "report.html",  "simulation.json",     "replay.json",
+};
+
+const char *adv_file_name(enum adv_file f)
+{
+    return (unsigned)f < ADV_F_COUNT ? file_names[f] : "?";
+}
+
+int adv_drift(uint32_t cur_page_size, uint64_t cur_pool_pages,
+              uint32_t rec_page_size, uint64_t rec_pool_pages, double tolerance,
+              char *why, size_t why_len)
+{
+    struct rec_current cur = {
+        .page_size_bytes = cur_page_size,
+        .bufferpool_pages = cur_pool_pages,
+    };
+
+    return rec_drift(&cur, rec_page_size, rec_pool_pages, tolerance, why,
+                     why_len);
+}
+
+/* Percent change from x to y; NaN when x is not a positive number. */
+static double pct_change(double x, double y)
+{
+    return isfinite(x) && isfinite(y) && x > 0 ? (y / x - 1) * 100 : NAN;
+}
+
+static void side_init(struct adv_side *s, uint32_t page_size)
+{
+    s->page_size_bytes = page_size;
+    s->io_ms_per_get = s->hit_ratio = NAN;
+    s->ops_per_s = s->overflow_pages = NAN;
+}
+
+/* A simulated row's I/O per application get and buffer-pool hit ratio. */
+static void sim_side(struct adv_side *s, const struct sim_result_row *row)
+{
+    double ratio;
+
+    if (row->app.gets > 0)
+        s->io_ms_per_get = row->db.io_ms / (double)row->app.gets;
+    if (sim_db_hit_ratio(&row->db, &ratio) == 0)
+        s->hit_ratio = ratio;
+}
+
+void adv_validation_compute(struct adv_validation *v,
+                            const struct sim_plan_result *sim,
+                            const struct store_plan_result *rep,
+                            uint32_t cur_ps, uint32_t rec_ps)
+{
+    memset(v, 0, sizeof(*v));
+    side_init(&v->sim_cur, cur_ps);
+    side_init(&v->sim_rec, rec_ps);
+    side_init(&v->rep_cur, cur_ps);
+    side_init(&v->rep_rec, rec_ps);
+    v->io_change_pct = v->ops_change_pct = NAN;
+    if (sim) {
+        /* a comparison marks its rows; a page-size run has no setting */
+        const char *sc = sim->comparison ? "current" : NULL;
+        const char *sr = sim->comparison ? "recommended" : NULL;
+        const struct sim_result_row *x = sim_plan_result_find(sim, cur_ps, sc);
+        const struct sim_result_row *y = sim_plan_result_find(sim, rec_ps, sr);
+        if (x && y) {
+            v->have_sim = 1;
+            sim_side(&v->sim_cur, x);
+            sim_side(&v->sim_rec, y);
+            v->io_change_pct =
+                pct_change(v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get);
+        }
+    }
+    if (rep) {
+        const struct store_replay_result *x =
+            store_plan_result_find(rep, cur_ps);
+        const struct store_replay_result *y =
+            store_plan_result_find(rep, rec_ps);
+        if (x && y) {
+            v->have_replay = 1;
+            v->rep_cur.ops_per_s = x->ops_per_s;
+            v->rep_rec.ops_per_s = y->ops_per_s;
+            v->rep_cur.overflow_pages = (double)x->space.overflow_pages;
+            v->rep_rec.overflow_pages = (double)y->space.overflow_pages;
+            v->ops_change_pct = pct_change(x->ops_per_s, y->ops_per_s);
+        }
+    }
+}
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *count_or_null(double v)
+{
+    return isfinite(v) ? json_integer((json_int_t)v) : json_null();
+}
+
+/* {"page_size", k1: main figure, k2: second figure} of one setting. */
+static json_t *side_json(uint64_t page_size, const char *k1, double x1,
+                         const char *k2, json_t *x2)
+{
+    return json_pack("{s:I, s:o, s:o}", "page_size", (json_int_t)page_size, k1,
+                     num_or_null(x1), k2, x2);
+}
+
+json_t *adv_validation_to_json(const struct adv_validation *v)
+{
+    json_t *o = json_object();
+
+    if (!o)
+        return NULL;
+    if (v->have_sim)
+        json_object_set_new(
+            o, "simulation",
+            json_pack("{s:o, s:o, s:o}", "current",
+                      side_json(v->sim_cur.page_size_bytes, "io_ms_per_get",
+                                v->sim_cur.io_ms_per_get, "hit_ratio",
+                                num_or_null(v->sim_cur.hit_ratio)),
+                      "recommended",
+                      side_json(v->sim_rec.page_size_bytes, "io_ms_per_get",
+                                v->sim_rec.io_ms_per_get, "hit_ratio",
+                                num_or_null(v->sim_rec.hit_ratio)),
+                      "io_change_pct", num_or_null(v->io_change_pct)));
+    if (v->have_replay)
+        json_object_set_new(
+            o, "replay",
+            json_pack("{s:o, s:o, s:o}", "current",
+                      side_json(v->rep_cur.page_size_bytes, "ops_per_s",
+                                v->rep_cur.ops_per_s, "overflow_pages",
+                                count_or_null(v->rep_cur.overflow_pages)),
+                      "recommended",
+                      side_json(v->rep_rec.page_size_bytes, "ops_per_s",
+                                v->rep_rec.ops_per_s, "overflow_pages",
+                                count_or_null(v->rep_rec.overflow_pages)),
+                      "ops_change_pct", num_or_null(v->ops_change_pct)));
+    if (json_object_size(o) == 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+int adv_engine_detect(const char *given, int demo, enum coll_engine sampled,
+                      char *buf, size_t len, struct pt_err *err)
+{
+    const char *e = given;
+
+    if (!e && demo)
+        e = "db2"; /* the demo answers the DB2 question */
+    if (!e && sampled != COLL_ENGINE_AUTO)
+        e = coll_engine_name(sampled);
+    if (!e)
+        return err_set(err, PT_EDATA,
+                       "the sample does not name the engine; give --engine");
+    if ((size_t)snprintf(buf, len, "%s", e) >= len)
+        return err_set(err, PT_EUSAGE, "--engine: '%s' is too long", e);
+    return 0;
+}
+
+const char *adv_dialect_for(const char *engine)
+{
+    return strcmp(engine, "mariadb") == 0 ? "mysql" : engine;
+}
+
+int adv_workload_empirical(struct sim_workload *w, const uint64_t *values,
+                           size_t n, struct pt_err *err)
+{
+    uint32_t *sizes;
+
+    if (n == 0)
+        return err_set(err, PT_EDATA, "the sample holds no object size");
+    sizes = pt_malloc(n * sizeof(*sizes));
+    if (!sizes)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        sizes[i] = values[i] > 2147483647u ? 2147483647u : (uint32_t)values[i];
+    if (w->size_dist == SIM_SIZE_EMPIRICAL)
+        free(w->sizes);
+    w->size_dist = SIM_SIZE_EMPIRICAL;
+    w->sizes = sizes;
+    w->n_sizes = n;
+    return 0;
+}
+
+int adv_engine_tuned(struct rec_engine *e, uint32_t page_size,
+                     uint32_t inline_limit, struct pt_err *err)
+{
+    for (size_t i = 0; i < e->n_pages; i++) {
+        struct rec_page_rule *p = &e->pages[i];
+        if (p->page_size_bytes != page_size)
+            continue;
+        p->inline_limit_bytes = inline_limit;
+        if (p->max_row_bytes < inline_limit)
+            p->max_row_bytes = inline_limit;
+        return 0;
+    }
+    return err_set(err, PT_EDATA, "engine '%s' has no %uK page", e->name,
+                   page_size / 1024);
+}

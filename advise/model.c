@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * model.c — what a finished advise run shows: the report model that
+ * cli/report.c renders (its header lists the keys) and the summary that
+ * `advise --json` prints (adv_result_to_json). Built from the run's
+ * structs; the documents are embedded, never read back.
+ * Neighbours: pipeline.c (the run), decide.c (drift, validation).
+ */
+#include "advise/internal.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static uint32_t rec_page(const struct adv_result *r)
+{
+    return r->rec->cand[r->rec->chosen_idx].page_size_bytes;
+}
+
+/* Each page size's inline limit, and the tuned limit of a knob that pays. */
+static json_t *limits_json(const struct adv_result *r)
+{
+    const struct rec_engine *e = &r->rec_engine;
+    json_t *limits = json_array();
+    char lab[96];
+
+    for (size_t k = 0; k < e->n_pages; k++)
+        json_array_append_new(
+            limits,
+            json_pack("{s:I, s:I}", "page_size",
+                      (json_int_t)e->pages[k].page_size_bytes, "inline_limit",
+                      (json_int_t)e->pages[k].inline_limit_bytes));
+    if (e->knob.present && r->rec->knob_pays) {
+        snprintf(lab, sizeof(lab), "%s %u (recommended)", e->knob.name,
+                 r->rec->knob_value);
+        json_array_append_new(
+            limits, json_pack("{s:f, s:f, s:s}", "page_size",
+                              (double)rec_page(r), "inline_limit",
+                              (double)r->rec->knob_inline_limit, "label", lab));
+    }
+    return limits;
+}
+
+/* A simulated figure of a row: db counter or ratio, per get when asked. */
+enum sim_fig { FIG_IO, FIG_DIRECT, FIG_HIT, FIG_PHYS, FIG_POOL };
+static double sim_fig(const struct sim_result_row *x, enum sim_fig f)
+{
+    double v = NAN, gets = x ? (double)x->app.gets : 0;
+
+    if (!x)
+        return NAN;
+    switch (f) {
+    case FIG_IO:
+        v = gets > 0 ? x->db.io_ms / gets : NAN;
+        break;
+    case FIG_DIRECT:
+        v = gets > 0 ? (double)x->db.direct_reads / gets : NAN;
+        break;
+    case FIG_HIT:
+        if (sim_db_hit_ratio(&x->db, &v) < 0)
+            v = NAN;
+        break;
+    case FIG_PHYS:
+        v = (double)x->db.physical_reads;
+        break;
+    case FIG_POOL:
+        v = (double)x->db.pool_pages;
+        break;
+    }
+    return v;
+}
+
+enum rep_fig { FIG_OPS, FIG_P95, FIG_CACHE, FIG_OVERFLOW };
+static double rep_fig(const struct store_replay_result *x, enum rep_fig f)
+{
+    if (!x)
+        return NAN;
+    switch (f) {
+    case FIG_OPS:
+        return x->ops_per_s;
+    case FIG_P95:
+        return x->latency[STORE_OP_ALL].p95_us;
+    case FIG_CACHE:
+        return x->cache_hit_ratio;
+    case FIG_OVERFLOW:
+        return (double)x->space.overflow_pages;
+    }
+    return NAN;
+}
+
+static void comparison_row(json_t *rows, const char *label, double x, double y)
+{
+    json_array_append_new(rows,
+                          json_pack("{s:s, s:[o,o]}", "label", label, "values",
+                                    num_or_null(x), num_or_null(y)));
+}
+
+/* Rows of the current-vs-recommended table from the validation runs. */
+static json_t *comparison_json(const struct adv_result *r)
+{
+    static const struct {
+        const char *label;
+        enum sim_fig f;
+    } sims[] = {
+        {"simulated I/O per get (ms)", FIG_IO},
+        {"simulated direct reads per get", FIG_DIRECT},
+        {"simulated buffer-pool hit ratio", FIG_HIT},
+        {"simulated physical reads", FIG_PHYS},
+        {"simulated buffer-pool pages", FIG_POOL},
+    };
+    static const struct {
+        const char *label;
+        enum rep_fig f;
+    } reps[] = {
+        {"replay ops/s (built-in store)", FIG_OPS},
+        {"replay p95 latency (us)", FIG_P95},
+        {"replay page-cache hit ratio", FIG_CACHE},
+        {"replay overflow pages", FIG_OVERFLOW},
+    };
+    uint32_t cur = r->cur_page_size, rec = rec_page(r);
+    const struct sim_result_row *sc = NULL, *sr = NULL;
+    const struct store_replay_result *rc = NULL, *rr = NULL;
+    json_t *rows = json_array();
+    char a[32], b[32];
+
+    if (r->have_sim) {
+        sc = sim_plan_result_find(&r->sim, cur, "current");
+        sr = sim_plan_result_find(&r->sim, rec, "recommended");
+    }
+    if (r->have_replay) {
+        rc = store_plan_result_find(&r->replay, cur);
+        rr = store_plan_result_find(&r->replay, rec);
+    }
+    for (size_t i = 0; (sc || sr) && i < sizeof(sims) / sizeof(sims[0]); i++)
+        comparison_row(rows, sims[i].label, sim_fig(sc, sims[i].f),
+                       sim_fig(sr, sims[i].f));
+    for (size_t i = 0; (rc || rr) && i < sizeof(reps) / sizeof(reps[0]); i++)
+        comparison_row(rows, reps[i].label, rep_fig(rc, reps[i].f),
+                       rep_fig(rr, reps[i].f));
+    snprintf(a, sizeof(a), "current (%uK pages)", cur / 1024);
+    snprintf(b, sizeof(b), "recommended (%uK pages)", rec / 1024);
+    return json_pack("{s:[s,s], s:o}", "columns", a, b, "rows", rows);
+}
+
+static json_t *assumptions_json(const struct adv_result *r)
+{
+    json_t *as = json_array();
+    size_t k;
+    json_t *vn;
+
+    json_array_append_new(
+        as, json_string("page sizes are compared at equal buffer-pool bytes, "
+                        "not equal page counts"));
+    json_array_append_new(
+        as, json_string("direct (unbuffered) I/O for out-of-line objects as "
+                        "in DB2 LONG VARCHAR / LOB without file-system "
+                        "caching; other engines per their profile"));
+    json_array_append_new(
+        as,
+        json_string(r->demo ? "demo: the workload is generated from a shipped "
+                              "profile and stored in a built-in SQLite store "
+                              "at 4K pages, standing in for a DB2 SESSIONS "
+                              "table"
+                            : "validation replays a generated trace whose "
+                              "object sizes follow the sampled distribution"));
+    json_array_append_new(
+        as, json_string("I/O times come from the device profile (OVERHEAD, "
+                        "TRANSFERRATE); they are estimates, not "
+                        "measurements"));
+    json_array_foreach(r->notes, k, vn) json_array_append(as, vn);
+    return as;
+}
+
+/* drift.items: one {knob, current, recommended} per setting that drifts. */
+static json_t *drift_json(const struct adv_config *c,
+                          const struct adv_result *r)
+{
+    json_t *items = json_array();
+    char why[256];
+    uint32_t rec = rec_page(r);
+
+    if (adv_drift(r->cur_page_size, 0, rec, 0, c->drift_tolerance, why,
+                  sizeof(why)))
+        json_array_append_new(items,
+                              json_pack("{s:s, s:I, s:I}", "knob", "page size",
+                                        "current", (json_int_t)r->cur_page_size,
+                                        "recommended", (json_int_t)rec));
+    /* pools compare in pages of one page size only (rec_drift) */
+    if (r->cur_page_size == rec &&
+        adv_drift(rec, r->cur_pool_pages, rec, r->rec->pool_pages,
+                  c->drift_tolerance, why, sizeof(why)))
+        json_array_append_new(
+            items, json_pack("{s:s, s:I, s:I}", "knob", "buffer pool pages",
+                             "current", (json_int_t)r->cur_pool_pages,
+                             "recommended", (json_int_t)r->rec->pool_pages));
+    return json_pack("{s:o}", "items", items);
+}
+
+static json_t *meta_json(const struct adv_config *c, const struct adv_result *r)
+{
+    json_t *in = json_array();
+    char when[32], line[4400];
+    time_t now = time(NULL);
+    struct tm tm;
+
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(line, sizeof(line), "source: %s", r->source);
+    json_array_append_new(in, json_string(line));
+    for (int f = ADV_F_SIZES; f <= ADV_F_MONITOR; f++) {
+        snprintf(line, sizeof(line), "%s: %s/%s",
+                 f == ADV_F_SIZES ? "sizes" : "monitor", c->out_dir,
+                 adv_file_name((enum adv_file)f));
+        json_array_append_new(in, json_string(line));
+    }
+    snprintf(line, sizeof(line), "engine_profile: %s", r->engine_profile);
+    json_array_append_new(in, json_string(line));
+    snprintf(line, sizeof(line), "device_profile: %s", r->device_profile);
+    json_array_append_new(in, json_string(line));
+    if (r->demo || r->have_sim || r->have_replay) {
+        snprintf(line, sizeof(line),
+                 "trace: generated from workload %s, %llu requests, seed %llu",
+                 c->workload, (unsigned long long)c->requests,
+                 (unsigned long long)c->seed);
+        json_array_append_new(in, json_string(line));
+    }
+    return json_pack("{s:s, s:s, s:o}", "generated_at", when,
+                     "pagetune_version", PT_VERSION, "inputs", in);
+}
+
+static json_t *summary_lines(const struct adv_result *r)
+{
+    json_t *s = json_array(), *reasons = json_object_get(r->rec_doc, "reasons");
+    char line[512];
+
+    snprintf(line, sizeof(line),
+             "recommended page size %uK (current %uK), buffer pool %llu "
+             "pages (%s)",
+             rec_page(r) / 1024, r->cur_page_size / 1024,
+             (unsigned long long)r->rec->pool_pages, r->rec->bufferpool_name);
+    json_array_append_new(s, json_string(line));
+    for (size_t i = 0; i < json_array_size(reasons) && i < 3; i++)
+        json_array_append_new(s, json_copy(json_array_get(reasons, i)));
+    return s;
+}
+
+int adv_model_build(const struct adv_config *c, struct adv_result *r,
+                    struct pt_err *err)
+{
+    json_t *m = json_object();
+    json_t *mrc = json_object_get(r->sim_doc, "mrc");
+    uint32_t rec = rec_page(r);
+    char sub[1200];
+    int bad = 0;
+
+    if (!m)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    r->model = m;
+    snprintf(r->source, sizeof(r->source), "%s",
+             r->demo       ? "built-in SQLite session store (demo)"
+             : c->conn.dsn ? c->conn.dsn
+                           : "ODBC connection");
+    snprintf(sub, sizeof(sub), "engine %s; source %s", r->engine, r->source);
+    bad |=
+        json_object_set_new(m, "title",
+                            json_string(r->demo ? "pagetune advice (demo store)"
+                                                : "pagetune advice"));
+    bad |= json_object_set_new(m, "subtitle", json_string(sub));
+    bad |= json_object_set_new(m, "summary", summary_lines(r));
+    bad |=
+        json_object_set_new(m, "sizes", coll_sizes_doc_to_json(&r->sizes, 1));
+    bad |= json_object_set_new(m, "limits", limits_json(r));
+    json_object_set(m, "recommendation", r->rec_doc);
+    if (mrc)
+        json_object_set(m, "mrc", mrc);
+    if (r->have_sim || r->have_replay)
+        bad |= json_object_set_new(m, "comparison", comparison_json(r));
+    bad |= json_object_set_new(m, "files",
+                               json_pack("[{s:s, s:s}, {s:s, s:s}]", "name",
+                                         "create.sql", "text", r->create_sql,
+                                         "name", "rollback.sql", "text",
+                                         r->rollback_sql));
+    bad |= json_object_set_new(m, "assumptions", assumptions_json(r));
+    bad |= json_object_set_new(
+        m, "action",
+        json_pack("{s:I, s:I, s:I, s:I, s:I}", "page_size", (json_int_t)rec,
+                  "bufferpool_pages", (json_int_t)r->rec->pool_pages,
+                  "bufferpool_bytes", (json_int_t)(r->rec->pool_pages * rec),
+                  "current_page_size", (json_int_t)r->cur_page_size,
+                  "current_bufferpool_pages", (json_int_t)r->cur_pool_pages));
+    bad |= json_object_set_new(m, "drift", drift_json(c, r));
+    bad |= json_object_set_new(m, "meta", meta_json(c, r));
+    bad |= json_object_set_new(
+        m, "pools",
+        json_pack("{s:o, s:I}", "current_bytes",
+                  r->cur_pool_pages
+                      ? json_integer(
+                            (json_int_t)(r->cur_pool_pages * r->cur_page_size))
+                      : json_null(),
+                  "recommended_bytes", (json_int_t)(r->rec->pool_pages * rec)));
+    if (bad)
+        return err_set(err, PT_EINTERNAL, "out of memory building the report");
+    return 0;
+}
+
+json_t *adv_result_to_json(const struct adv_result *r)
+{
+    uint32_t rec = rec_page(r);
+    json_t *files = json_array(), *v, *s;
+
+    for (int f = ADV_F_SIZES; f <= ADV_F_REPORT; f++)
+        json_array_append_new(files,
+                              json_string(adv_file_name((enum adv_file)f)));
+    if (r->have_sim)
+        json_array_append_new(files, json_string(adv_file_name(ADV_F_SIM)));
+    if (r->have_replay)
+        json_array_append_new(files, json_string(adv_file_name(ADV_F_REPLAY)));
+    s = json_pack("{s:i, s:s, s:s, s:b, s:{s:f, s:f}, s:{s:f, s:f, s:O}, "
+                  "s:b, s:s, s:o}",
+                  "schema_version", 1, "engine", r->engine, "out_dir",
+                  r->out_dir, "demo", r->demo, "current", "page_size",
+                  (double)r->cur_page_size, "bufferpool_pages",
+                  (double)r->cur_pool_pages, "recommended", "page_size",
+                  (double)rec, "bufferpool_pages", (double)r->rec->pool_pages,
+                  "reasons", json_object_get(r->rec_doc, "reasons"), "drift",
+                  r->drift, "drift_details", r->drift_why, "files", files);
+    if (!s)
+        return NULL;
+    if ((v = json_object_get(r->rec_doc, "settings")))
+        json_object_set(s, "settings", v);
+    if ((v = adv_validation_to_json(&r->validation)))
+        json_object_set_new(s, "validation", v);
+    return s;
+}

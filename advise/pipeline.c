@@ -1,0 +1,794 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pipeline.c — adv_run(): the steps of `pagetune advise`, each an
+ * in-process call of its module with structs (pagetune-advise(1)):
+ *
+ *   demo only: workload → trace → replay into a built-in store at 4K
+ *   sample (collect/) → monitor (collect/) → recommend (analyzers/)
+ *   → simulate (sim/) and replay (store/), current vs recommended page
+ *   size at equal memory → ddl (ddl/) → report model (model.c).
+ *
+ * The generated trace and the demo store are data sources the readers of
+ * sim/ and store/ and the SQLite ODBC driver open by path, so they live in
+ * a private scratch directory, removed at the end; no document passes
+ * through a file. Neighbours: decide.c (the decisions), model.c (report
+ * model and summary), write.c (the out-dir).
+ */
+#include "advise/advise.h"
+#include "advise/internal.h"
+
+#include "ddl/ddl.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Paths of one run's scratch directory. */
+struct scratch {
+    char dir[4096];
+    int slot;
+    char trace[4200];
+    char conn[4300]; /* the demo store's connection string */
+};
+
+void adv_config_init(struct adv_config *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->out_dir = ADV_DEFAULT_OUT_DIR;
+    c->device = ADV_DEFAULT_DEVICE;
+    c->validate_sim = c->validate_replay = 1;
+    c->workload = ADV_DEFAULT_WORKLOAD;
+    c->requests = ADV_DEFAULT_REQUESTS;
+    c->seed = ADV_DEFAULT_SEED;
+    c->cache_bytes = ADV_DEFAULT_CACHE_BYTES;
+    c->drift_tolerance = ADV_DRIFT_TOLERANCE;
+}
+
+static void note(const struct adv_config *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(const struct adv_config *c, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+
+    if (!c->note)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    c->note(c->note_ctx, line);
+}
+
+static int cancelled(const struct adv_config *c, struct pt_err *err)
+{
+    if (c->cancelled && c->cancelled())
+        return err_set(err, PT_EINTR, "interrupted");
+    return 0;
+}
+
+/* store_plan / sim_plan progress hooks: non-zero stops the run. */
+static int poll_cancel(void *ctx, uint64_t done, uint64_t total)
+{
+    const struct adv_config *c = ctx;
+    (void)done;
+    (void)total;
+    return c->cancelled ? c->cancelled() : 0;
+}
+
+static int scratch_open(struct scratch *s, struct pt_err *err)
+{
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    s->slot = -1;
+    if ((rc = pt_tmpdir_make("advise", s->dir, sizeof(s->dir), &s->slot, err)) <
+        0) {
+        s->dir[0] = '\0';
+        return rc;
+    }
+    snprintf(s->trace, sizeof(s->trace), "%s/trace.csv", s->dir);
+    return 0;
+}
+
+static void scratch_close(struct scratch *s)
+{
+    if (s->dir[0])
+        pt_tmpdir_remove(s->dir, s->slot);
+    s->dir[0] = '\0';
+}
+
+static int load_engine(const char *name, struct rec_engine *e,
+                       struct pt_err *err)
+{
+    json_t *prof = NULL;
+    int rc = prof_load_named("engines", name, &prof, err);
+
+    if (rc == 0)
+        rc = rec_engine_from_json(e, prof, name, err);
+    json_decref(prof);
+    return rc;
+}
+
+static int load_workload(const char *name, struct sim_workload *w,
+                         struct pt_err *err)
+{
+    char path[4096];
+    json_t *prof = NULL;
+    int rc;
+
+    memset(w, 0, sizeof(*w));
+    if ((rc = prof_resolve("workloads", name, path, sizeof(path), err)) < 0 ||
+        (rc = prof_load(path, &prof, err)) < 0)
+        return rc;
+    rc = sim_workload_from_json(w, prof, path, err);
+    json_decref(prof);
+    return rc;
+}
+
+/* The trace of workload w: `requests` records from `seed`, CSV. */
+static int write_trace(const struct adv_config *c, const struct sim_workload *w,
+                       const char *path, struct pt_err *err)
+{
+    struct sim_wgen *g = NULL;
+    struct pt_afile af = {0};
+    int rc;
+
+    if ((rc = sim_wgen_new(w, c->seed, &g, err)) < 0 ||
+        (rc = pt_afile_open(&af, path, 1, err)) < 0)
+        goto out;
+    if (fprintf(af.fp, "# pagetune workload %s: %llu records, seed %llu\n",
+                w->name, (unsigned long long)c->requests,
+                (unsigned long long)c->seed) < 0) {
+        rc = err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
+        goto out;
+    }
+    if ((rc = sim_trace_write_header(af.fp, SIM_TRACE_CSV, err)) < 0)
+        goto out;
+    for (uint64_t i = 0; i < c->requests; i++) {
+        struct sim_wrec q;
+        if ((rc = sim_wgen_next(g, &q)) < 0) {
+            rc = err_set(err, rc, "out of memory generating the workload");
+            goto out;
+        }
+        if ((rc = sim_trace_write_csv(af.fp, q.time_ms, q.op, q.key, q.key_len,
+                                      q.size_bytes, err)) < 0)
+            goto out;
+        if ((i & 0xffff) == 0 && (rc = cancelled(c, err)) < 0)
+            goto out;
+    }
+    rc = pt_afile_commit(&af, err);
+out:
+    if (rc < 0)
+        pt_afile_abort(&af);
+    sim_wgen_free(g);
+    return rc;
+}
+
+/* Demo: the trace of --workload, replayed into a store at 4K pages. */
+static int step_demo(const struct adv_config *c, struct scratch *s,
+                     struct pt_err *err)
+{
+    struct sim_workload w;
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res = {0};
+    char dir[4200];
+    int rc;
+
+    note(c, "demo: generating %llu requests from workload '%s'",
+         (unsigned long long)c->requests, c->workload);
+    rc = load_workload(c->workload, &w, err);
+    if (rc == 0)
+        rc = write_trace(c, &w, s->trace, err);
+    sim_workload_release(&w);
+    if (rc < 0)
+        return rc;
+    note(c, "demo: running it on a built-in session store at 4K pages");
+    snprintf(dir, sizeof(dir), "%s/store", s->dir);
+    store_plan_init(&p);
+    if ((rc = load_engine(p.engine_name, &e, err)) < 0)
+        return rc;
+    p.engine = &e;
+    p.trace_path = s->trace;
+    p.n_page_sizes = 1;
+    p.page_sizes[0] = ADV_DEMO_PAGE_SIZE_BYTES;
+    p.cache_bytes = c->cache_bytes;
+    p.store_dir = dir;
+    p.keep = 1;
+    p.progress = poll_cancel;
+    p.ctx = (void *)c;
+    rc = store_plan_run(&p, &res, err);
+    store_plan_result_release(&res);
+    if (rc < 0)
+        return err_prefix(err, "demo store");
+    snprintf(s->conn, sizeof(s->conn),
+             "Driver=SQLite3;Database=%s/store-%uK.db;", dir,
+             ADV_DEMO_PAGE_SIZE_BYTES / 1024);
+    return 0;
+}
+
+/* --columns A,B,C into the sample options. */
+static int parse_columns(const char *s, struct coll_sample_opts *o,
+                         struct pt_err *err)
+{
+    o->n_columns = 0;
+    for (const char *p = s;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (o->n_columns == COLL_MAX_COLUMNS)
+            return err_set(err, PT_EUSAGE, "--columns: at most %d columns",
+                           COLL_MAX_COLUMNS);
+        if (n > COLL_NAME_MAX)
+            return err_set(err, PT_EDATA, "--columns: name too long");
+        memcpy(o->columns[o->n_columns], p, n);
+        o->columns[o->n_columns][n] = '\0';
+        if (coll_ident_check(o->columns[o->n_columns], "--columns", err) < 0)
+            return PT_EDATA;
+        o->n_columns++;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
+                       struct pt_err *err)
+{
+    int rc;
+
+    coll_sample_opts_init(o);
+    if (c->table &&
+        (rc = coll_table_parse(c->table, o->schema, sizeof(o->schema), o->table,
+                               sizeof(o->table), err)) < 0)
+        return rc;
+    if (c->columns && (rc = parse_columns(c->columns, o, err)) < 0)
+        return rc;
+    o->percent = c->percent;
+    o->rows = c->rows;
+    /* no progress display: the server groups the lengths (exact) */
+    o->grouped = 1;
+    o->cancelled = c->cancelled;
+    return 0;
+}
+
+/* The sizes document of the table (collect/, as `sample` takes it). */
+static int step_sample(const struct adv_config *c, struct coll_conn_opts conn,
+                       struct adv_result *r, struct pt_err *err)
+{
+    struct coll_conn *cn = NULL;
+    struct coll_source src;
+    char taken_at[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    int rc;
+
+    note(c, "sampling object sizes of %s", c->table ? c->table : "SESSIONS");
+    conn.streaming = 1;
+    conn.login_timeout_s = ADV_LOGIN_TIMEOUT_S;
+    if ((rc = coll_conn_open(&cn, &conn, err)) < 0)
+        return err_prefix(err, "sample");
+    gmtime_r(&now, &tm);
+    strftime(taken_at, sizeof(taken_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    rc = coll_sample_run(cn, &r->sample_opts, &r->sample, err);
+    if (rc == 0) {
+        coll_source_init(&src, cn);
+        rc = coll_sizes_doc_init(&r->sizes, &r->sample_opts, &r->sample, &src,
+                                 0, taken_at, err);
+        r->have_sizes = rc == 0;
+    }
+    coll_conn_close(cn);
+    return rc < 0 ? err_prefix(err, "sample") : 0;
+}
+
+/* The monitor document of a short window (collect/, as `monitor`). */
+static int step_monitor(const struct adv_config *c, double seconds,
+                        struct coll_conn_opts conn, struct adv_result *r,
+                        struct pt_err *err)
+{
+    struct coll_conn *cn = NULL;
+    struct coll_monitor_opts mo = {0};
+    struct coll_monitor_doc d;
+    struct coll_source src;
+    int rc;
+
+    note(c, "monitoring the buffer pool for %g s", seconds);
+    conn.login_timeout_s = ADV_LOGIN_TIMEOUT_S;
+    if ((rc = coll_conn_open(&cn, &conn, err)) < 0)
+        return err_prefix(err, "monitor");
+    mo.count = ADV_MONITOR_SNAPSHOTS;
+    mo.interval_s = seconds;
+    mo.cancelled = c->cancelled;
+    rc = coll_monitor_run(cn, &mo, r->snaps, &r->n_snaps, err);
+    if (rc == 0) {
+        coll_source_init(&src, cn);
+        coll_monitor_doc_init(&d, coll_conn_engine(cn), &src, r->snaps,
+                              r->n_snaps, seconds);
+        r->monitor_doc = coll_monitor_doc_to_json(&d);
+        if (!r->monitor_doc)
+            rc = err_set(err, PT_EINTERNAL, "out of memory");
+        else
+            rc = coll_monitor_doc_evidence(&d, &r->monitor, err);
+        r->cur_page_size = (uint32_t)d.current.page_size;
+        r->cur_pool_pages = d.current.bufferpool_pages;
+        snprintf(r->cur_pool_name, sizeof(r->cur_pool_name), "%s",
+                 d.current.bufferpool);
+        if (r->cur_page_size == 0)
+            r->cur_page_size = ADV_FALLBACK_PAGE_SIZE_BYTES;
+    }
+    coll_conn_close(cn);
+    return rc < 0 ? err_prefix(err, "monitor") : 0;
+}
+
+/* Per-key sizes and gets of the demo trace (the recommendation's access
+ * evidence, as `recommend --trace` reads it). */
+static int trace_evidence(const char *path, struct rec_trace_evidence *t,
+                          struct pt_err *err)
+{
+    static const enum rec_trace_op ops[] = {
+        [SIM_GET] = REC_TRACE_GET,
+        [SIM_SET] = REC_TRACE_SET,
+        [SIM_DEL] = REC_TRACE_DEL,
+    };
+    struct sim_trace_reader *rd = NULL;
+    struct sim_req q;
+    int rc;
+
+    memset(t, 0, sizeof(*t));
+    if ((rc = sim_trace_open(path, SIM_TRACE_AUTO, &rd, err)) < 0)
+        return rc;
+    while ((rc = sim_trace_next(rd, &q, err)) == 1)
+        if ((rc = rec_trace_evidence_add(t, q.key_id, q.size_bytes, ops[q.op],
+                                         err)) < 0)
+            break;
+    sim_trace_close(rd);
+    if (rc == 0 && t->n_keys == 0)
+        rc = err_set(err, PT_EDATA, "%s: the trace has no requests", path);
+    return rc;
+}
+
+/* Engine and device profiles as `recommend` resolves them. */
+static int rec_profiles(const struct adv_config *c, const char *engine,
+                        struct rec_engine *e, struct rec_device *d, char *epath,
+                        char *dpath, size_t len, struct pt_err *err)
+{
+    json_t *p = NULL;
+    int rc;
+
+    if ((rc = prof_resolve("engines", engine, epath, len, err)) < 0 ||
+        (rc = prof_load(epath, &p, err)) < 0)
+        return rc == PT_ENOINPUT ? err_set(err, PT_EUSAGE,
+                                           "--engine: no engine profile '%s' "
+                                           "in %s/profiles/engines",
+                                           engine, pt_data_dir())
+                                 : rc;
+    rc = rec_engine_from_json(e, p, epath, err);
+    json_decref(p);
+    p = NULL;
+    if (rc < 0 ||
+        (rc = prof_resolve("devices", c->device, dpath, len, err)) < 0)
+        return rc;
+    if ((rc = prof_load(dpath, &p, err)) < 0)
+        return rc == PT_ENOINPUT ? err_set(err, PT_EUSAGE,
+                                           "--device: unknown device '%s' "
+                                           "(hdd, ssd, nvme)",
+                                           c->device)
+                                 : rc;
+    rc = rec_device_from_json(d, p, dpath, err);
+    json_decref(p);
+    return rc;
+}
+
+/* The recommendation (analyzers/) and its document. */
+static int step_recommend(const struct adv_config *c, const char *trace,
+                          struct adv_result *r, struct pt_err *err)
+{
+    struct rec_size_stats st;
+    struct rec_trace_evidence tev = {0};
+    struct rec_access acc;
+    struct rec_inputs in = {0};
+    struct rec_inputs_doc d = {0};
+    char *epath = r->engine_profile, *dpath = r->device_profile;
+    char sizes_f[4200], mon_f[4200];
+    const uint64_t *vals;
+    uint64_t *sorted = NULL;
+    json_t *inputs = NULL;
+    size_t n;
+    int rc;
+
+    note(c, "recommending for engine %s", r->engine);
+    if ((rc = rec_profiles(c, r->engine, &r->rec_engine, &r->device, epath,
+                           dpath, sizeof(r->engine_profile), err)) < 0)
+        return rc;
+    vals = coll_sizes_doc_values(&r->sizes, &n);
+    sorted = pt_malloc((n ? n : 1) * sizeof(*sorted));
+    r->rec = pt_calloc(1, sizeof(*r->rec));
+    if (!sorted || !r->rec) {
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    memcpy(sorted, vals, n * sizeof(*sorted));
+    if ((rc = rec_stats_compute(&st, sorted, n, err)) < 0 ||
+        (trace && (rc = trace_evidence(trace, &tev, err)) < 0))
+        goto out;
+    in.engine = &r->rec_engine;
+    in.device = &r->device;
+    in.sizes = sorted;
+    in.n_sizes = n;
+    in.memory_bytes = c->memory_bytes;
+    in.memory_given = c->memory_bytes > 0;
+    in.inline_target = REC_DEFAULT_INLINE_TARGET;
+    in.monitor = &r->monitor;
+    if (trace) {
+        rec_trace_evidence_access(&tev, &acc);
+        in.access = &acc;
+    }
+    if ((rc = rec_recommend(r->rec, &in, err)) < 0)
+        goto out;
+    snprintf(sizes_f, sizeof(sizes_f), "%s/%s", c->out_dir,
+             adv_file_name(ADV_F_SIZES));
+    snprintf(mon_f, sizeof(mon_f), "%s/%s", c->out_dir,
+             adv_file_name(ADV_F_MONITOR));
+    d.engine = r->engine;
+    d.engine_profile = epath;
+    d.device = c->device;
+    d.device_profile = dpath;
+    d.memory_given = in.memory_given;
+    d.memory_bytes = c->memory_bytes;
+    d.inline_target = in.inline_target;
+    d.stats = &st;
+    d.sizes_file = sizes_f;
+    d.sizes_format = "json";
+    d.trace_file = trace;
+    d.trace = trace ? &tev : NULL;
+    d.monitor_file = mon_f;
+    d.monitor = &r->monitor;
+    inputs = rec_inputs_to_json(&d);
+    r->rec_doc =
+        inputs ? rec_result_to_json(r->rec, &r->rec_engine, inputs) : NULL;
+    if (!r->rec_doc)
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+out:
+    json_decref(inputs);
+    free(sorted);
+    rec_trace_evidence_release(&tev);
+    return rc < 0 ? err_prefix(err, "recommend") : 0;
+}
+
+/* A simulation of `trace` on engine e at the page sizes and pool bytes. */
+static int simulate(const struct adv_config *c, const char *trace,
+                    const struct rec_engine *e, const char *engine_name,
+                    const struct rec_device *dev, const uint64_t *ps, size_t n,
+                    uint64_t pool_bytes, int mrc, struct sim_plan_result *res,
+                    struct pt_err *err)
+{
+    struct sim_plan p;
+
+    sim_plan_init(&p);
+    p.trace = trace;
+    p.engine = e;
+    p.engine_name = engine_name;
+    p.device = dev;
+    p.n_page_sizes = n;
+    memcpy(p.page_sizes, ps, n * sizeof(*ps));
+    p.pools[0].value = pool_bytes;
+    p.pools[0].bytes = 1;
+    p.mrc = mrc;
+    p.progress = poll_cancel;
+    p.progress_ctx = (void *)c;
+    return sim_plan_run(&p, res, err);
+}
+
+/*
+ * Validation by simulation, current vs recommended at equal pool bytes
+ * (simulate's default device, ssd). An engine whose advice keeps the page
+ * size and moves the inline limit (an inline knob that pays) is simulated
+ * twice at that page size, the second time at the tuned limit.
+ */
+static int step_simulate(const struct adv_config *c, const char *trace,
+                         struct adv_result *r, struct pt_err *err)
+{
+    const struct rec_result *rec = r->rec;
+    uint32_t rec_ps = rec->cand[rec->chosen_idx].page_size_bytes;
+    uint64_t ps[2] = {r->cur_page_size, rec_ps};
+    uint64_t pool = rec->pool_pages * rec_ps;
+    struct sim_plan_result cur = {0}, tuned = {0};
+    struct rec_device ssd;
+    struct rec_engine te;
+    json_t *prof = NULL;
+    int rc;
+
+    if ((rc = prof_load_named("devices", "ssd", &prof, err)) == 0)
+        rc = rec_device_from_json(&ssd, prof, "ssd", err);
+    json_decref(prof);
+    if (rc < 0)
+        return rc;
+    if (rec->knob_evaluated && rec->knob_pays && r->cur_page_size == rec_ps) {
+        const struct rec_inline_knob *k = &r->rec_engine.knob;
+        note(c,
+             "validating by simulation: %s %u vs %u at %uK pages and %lluK of "
+             "buffer pool",
+             k->name, k->default_value, rec->knob_value, rec_ps / 1024,
+             (unsigned long long)(pool / 1024));
+        te = r->rec_engine;
+        if ((rc = adv_engine_tuned(&te, rec_ps, rec->knob_inline_limit, err)) <
+                0 ||
+            (rc = simulate(c, trace, &r->rec_engine, r->engine, &ssd, &ps[1], 1,
+                           pool, 0, &cur, err)) < 0 ||
+            (rc = simulate(c, trace, &te, r->engine, &ssd, &ps[1], 1, pool, 1,
+                           &tuned, err)) < 0 ||
+            (rc = sim_plan_result_compare(&cur, &tuned, k->name,
+                                          k->default_value, rec->knob_value,
+                                          &r->sim, err)) < 0)
+            goto out;
+    } else {
+        note(c,
+             "validating by simulation: %uK vs %uK pages at %lluK of buffer "
+             "pool",
+             r->cur_page_size / 1024, rec_ps / 1024,
+             (unsigned long long)(pool / 1024));
+        if (r->cur_page_size == rec_ps)
+            json_array_append_new(
+                r->notes,
+                json_string("the current page size is the recommended one: "
+                            "the simulation shows that one configuration"));
+        rc =
+            simulate(c, trace, &r->rec_engine, r->engine, &ssd,
+                     r->cur_page_size == rec_ps ? &ps[1] : ps,
+                     r->cur_page_size == rec_ps ? 1 : 2, pool, 1, &r->sim, err);
+        if (rc < 0)
+            goto out;
+    }
+    r->have_sim = 1;
+    r->sim_doc = sim_plan_result_to_json(&r->sim);
+    if (!r->sim_doc)
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+out:
+    sim_plan_result_release(&cur);
+    sim_plan_result_release(&tuned);
+    return rc < 0 ? err_prefix(err, "simulate") : 0;
+}
+
+/* Validation by replay on the built-in store (replay's engine, db2). */
+static int step_replay(const struct adv_config *c, const char *trace,
+                       struct adv_result *r, struct pt_err *err)
+{
+    uint32_t rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
+    struct store_plan p;
+    struct rec_engine e;
+    int rc;
+
+    if (r->cur_page_size == rec_ps) {
+        /* the built-in store differs only by page size: nothing to show */
+        note(c,
+             "replay skipped: the current and the recommended page size are "
+             "the same (%uK)",
+             rec_ps / 1024);
+        json_array_append_new(
+            r->notes,
+            json_string("replay skipped: the built-in SQLite store can only "
+                        "compare page sizes, and the current page size is "
+                        "the recommended one"));
+        return 0;
+    }
+    note(c, "validating by replay on the built-in store: %uK vs %uK",
+         r->cur_page_size / 1024, rec_ps / 1024);
+    store_plan_init(&p);
+    if ((rc = load_engine(p.engine_name, &e, err)) < 0)
+        return err_prefix(err, "replay");
+    p.engine = &e;
+    p.trace_path = trace;
+    p.n_page_sizes = 2;
+    p.page_sizes[0] = r->cur_page_size;
+    p.page_sizes[1] = rec_ps;
+    p.cache_bytes = c->cache_bytes;
+    p.force = c->force;
+    p.progress = poll_cancel;
+    p.ctx = (void *)c;
+    if ((rc = store_plan_run(&p, &r->replay, err)) < 0)
+        return err_prefix(err, "replay");
+    r->have_replay = 1;
+    r->replay_doc = store_plan_result_to_json(&r->replay);
+    if (!r->replay_doc)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    return 0;
+}
+
+/* The table part of --table [SCHEMA.]NAME (DDL names the table alone). */
+static const char *ddl_table(const char *table)
+{
+    const char *dot = strrchr(table, '.');
+    return dot ? dot + 1 : table;
+}
+
+/* create.sql and rollback.sql of the recommendation (ddl/). */
+static int step_ddl(const struct adv_config *c, struct adv_result *r,
+                    struct pt_err *err)
+{
+    struct ddl_dialect d;
+    struct ddl_overrides ov = {0};
+    struct ddl_plan plan;
+    struct rec_doc rd = {0};
+    char dir[4200], rec_name[4200];
+    int rc;
+
+    note(c, "writing DDL (%s)", r->dialect);
+    memset(&plan, 0, sizeof(plan));
+    ddl_vars_init(&plan.vars);
+    snprintf(rec_name, sizeof(rec_name), "%s/%s", c->out_dir,
+             adv_file_name(ADV_F_REC));
+    if (strcmp(r->dialect, "db2") != 0 && c->table)
+        ov.table_name = ddl_table(c->table);
+    if ((rc = ddl_dialect_load(&d, r->dialect, dir, sizeof(dir), err)) < 0 ||
+        (rc = rec_result_from_json(&rd, r->rec_doc, d.name, rec_name, err)) <
+            0 ||
+        (rc = ddl_plan_from_recommendation(&plan, &d, &rd, rec_name, &ov,
+                                           err)) < 0 ||
+        (rc = ddl_plan_render(&plan, dir, &r->create_sql, &r->rollback_sql,
+                              err)) < 0)
+        rc = err_prefix(err, "ddl");
+    ddl_plan_release(&plan);
+    rec_doc_release(&rd);
+    return rc;
+}
+
+/*
+ * Drift of every knob the recommendation sets against its value in use
+ * (rec_drift_doc, analyzers/drift.c), appended to the page-size and pool
+ * drift.
+ */
+static int drift_knobs(const struct adv_config *c, struct adv_result *r,
+                       struct pt_err *err)
+{
+    struct rec_doc rd;
+    char name[4200];
+    size_t off = strlen(r->drift_why);
+    int rc;
+
+    snprintf(name, sizeof(name), "%s/%s", c->out_dir, adv_file_name(ADV_F_REC));
+    if ((rc = rec_result_from_json(&rd, r->rec_doc, NULL, name, err)) < 0)
+        return err_prefix(err, "drift");
+    if (rec_drift_doc(&rd, c->drift_tolerance, r->drift_why + off,
+                      sizeof(r->drift_why) - off))
+        r->drift = 1;
+    rec_doc_release(&rd);
+    return 0;
+}
+
+/* Live database: the validation trace from --workload with the sampled
+ * sizes (a struct value, no profile file). */
+static int live_trace(const struct adv_config *c, struct adv_result *r,
+                      const char *path, struct pt_err *err)
+{
+    struct sim_workload w;
+    const uint64_t *vals;
+    size_t n;
+    int rc;
+
+    note(c, "generating a validation trace from the sampled sizes");
+    vals = coll_sizes_doc_values(&r->sizes, &n);
+    if ((rc = load_workload(c->workload, &w, err)) == 0 &&
+        (rc = adv_workload_empirical(&w, vals, n, err)) == 0)
+        rc = write_trace(c, &w, path, err);
+    sim_workload_release(&w);
+    return rc < 0 ? err_prefix(err, "workload") : 0;
+}
+
+static int check_config(const struct adv_config *c, struct pt_err *err)
+{
+    if (c->demo && (c->conn.dsn || c->conn.connect))
+        return err_set(err, PT_EUSAGE,
+                       "--demo runs on the built-in store; drop "
+                       "--dsn/--connect");
+    if (!c->demo && !c->conn.dsn && !c->conn.connect)
+        return err_set(err, PT_EUSAGE,
+                       "give --dsn NAME or --connect STR, or --demo");
+    if (c->conn.dsn && c->conn.connect)
+        return err_set(err, PT_EUSAGE, "give --dsn or --connect, not both");
+    if (c->percent > 0 && c->rows > 0)
+        return err_set(err, PT_EUSAGE, "--percent and --rows are exclusive");
+    if (c->requests == 0)
+        return err_set(err, PT_EUSAGE, "--requests must be a whole number > 0");
+    if (!(c->drift_tolerance >= 0 && c->drift_tolerance < 1))
+        return err_set(err, PT_EUSAGE, "drift tolerance %g is not in [0, 1)",
+                       c->drift_tolerance);
+    return 0;
+}
+
+/* Sample, monitor, engine, validation trace, recommendation. */
+static int run_evidence(const struct adv_config *c, struct scratch *s,
+                        struct adv_result *r, struct pt_err *err)
+{
+    struct coll_conn_opts conn = c->conn;
+    double secs = c->monitor_s > 0 ? c->monitor_s
+                  : c->demo        ? ADV_DEFAULT_DEMO_MONITOR_S
+                                   : ADV_DEFAULT_MONITOR_S;
+    int validate = c->validate_sim || c->validate_replay;
+    int rc;
+
+    if (c->demo) {
+        if ((rc = step_demo(c, s, err)) < 0)
+            return rc;
+        conn.dsn = NULL;
+        conn.connect = s->conn;
+    }
+    if ((rc = step_sample(c, conn, r, err)) < 0 ||
+        (rc = cancelled(c, err)) < 0 ||
+        (rc = step_monitor(c, secs, conn, r, err)) < 0 ||
+        (rc = adv_engine_detect(c->engine, c->demo, r->sample.engine, r->engine,
+                                sizeof(r->engine), err)) < 0)
+        return rc;
+    snprintf(r->dialect, sizeof(r->dialect), "%s", adv_dialect_for(r->engine));
+    if (!c->demo && validate && (rc = live_trace(c, r, s->trace, err)) < 0)
+        return rc;
+    return step_recommend(c, c->demo ? s->trace : NULL, r, err);
+}
+
+int adv_run(const struct adv_config *c, struct adv_result *r,
+            struct pt_err *err)
+{
+    struct scratch s;
+    uint32_t rec_ps;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    r->demo = c->demo;
+    /* --table and --columns are checked before any work */
+    if ((rc = check_config(c, err)) < 0 ||
+        (rc = sample_opts(c, &r->sample_opts, err)) < 0)
+        return rc;
+    r->out_dir = pt_strdup(c->out_dir);
+    r->notes = json_array();
+    if (!r->out_dir || !r->notes)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    if ((rc = scratch_open(&s, err)) < 0)
+        return rc;
+    if ((rc = run_evidence(c, &s, r, err)) < 0)
+        goto out;
+    if (c->validate_sim && ((rc = cancelled(c, err)) < 0 ||
+                            (rc = step_simulate(c, s.trace, r, err)) < 0))
+        goto out;
+    if (c->validate_replay && ((rc = cancelled(c, err)) < 0 ||
+                               (rc = step_replay(c, s.trace, r, err)) < 0))
+        goto out;
+    if ((rc = step_ddl(c, r, err)) < 0)
+        goto out;
+    rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
+    r->drift = adv_drift(r->cur_page_size, r->cur_pool_pages, rec_ps,
+                         r->rec->pool_pages, c->drift_tolerance, r->drift_why,
+                         sizeof(r->drift_why));
+    if ((rc = drift_knobs(c, r, err)) < 0)
+        goto out;
+    adv_validation_compute(&r->validation, r->have_sim ? &r->sim : NULL,
+                           r->have_replay ? &r->replay : NULL, r->cur_page_size,
+                           rec_ps);
+    if ((rc = adv_model_build(c, r, err)) < 0)
+        goto out;
+    rc = cancelled(c, err);
+out:
+    scratch_close(&s);
+    return rc;
+}
+
+void adv_result_release(struct adv_result *r)
+{
+    if (!r)
+        return;
+    free(r->out_dir);
+    coll_sample_result_release(&r->sample);
+    for (size_t i = 0; i < r->n_snaps; i++)
+        coll_snapshot_release(&r->snaps[i]);
+    json_decref(r->monitor_doc);
+    free(r->rec);
+    json_decref(r->rec_doc);
+    sim_plan_result_release(&r->sim);
+    store_plan_result_release(&r->replay);
+    json_decref(r->sim_doc);
+    json_decref(r->replay_doc);
+    json_decref(r->notes);
+    free(r->create_sql);
+    free(r->rollback_sql);
+    json_decref(r->model);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_advise.c — unit tests for what advise/ decides (decide.c), on
+ * in-memory inputs, no server and no file: drift within and beyond the
+ * tolerance, the validation summary from simulation and replay results
+ * (both document forms), engine detection, the empirical validation
+ * workload and the engine at a tuned inline limit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise/advise.h"
+
+/* ---- drift ------------------------------------------------------------- */
+
+static void test_drift_none(void **state)
+{
+    char why[256];
+    (void)state;
+    assert_int_equal(adv_drift(16384, 1000, 16384, 1000, ADV_DRIFT_TOLERANCE,
+                               why, sizeof(why)),
+                     0);
+    assert_string_equal(why, "");
+}
+
+static void test_drift_pool_within_tolerance(void **state)
+{
+    char why[256];
+    (void)state;
+    /* 910 pages is 9 % below 1000: inside the 10 % tolerance */
+    assert_int_equal(adv_drift(16384, 910, 16384, 1000, ADV_DRIFT_TOLERANCE,
+                               why, sizeof(why)),
+                     0);
+    /* exactly at the bound is not beyond it */
+    assert_int_equal(adv_drift(16384, 900, 16384, 1000, ADV_DRIFT_TOLERANCE,
+                               why, sizeof(why)),
+                     0);
+}
+
+static void test_drift_pool_beyond_tolerance(void **state)
+{
+    char why[256];
+    (void)state;
+    assert_int_equal(adv_drift(16384, 899, 16384, 1000, ADV_DRIFT_TOLERANCE,
+                               why, sizeof(why)),
+                     1);
+    assert_non_null(strstr(why, "buffer pool 899 pages in use, 1000"));
+    assert_non_null(strstr(why, "10 %"));
+    /* a stricter tolerance: 910 drifts at 5 % */
+    assert_int_equal(adv_drift(16384, 910, 16384, 1000, 0.05, why, sizeof(why)),
+                     1);
+    assert_non_null(strstr(why, "5 %"));
+}
+
+static void test_drift_page_size_and_unknown_pool(void **state)
+{
+    char why[256];
+    (void)state;
+    assert_int_equal(adv_drift(4096, 500, 16384, 1000, ADV_DRIFT_TOLERANCE, why,
+                               sizeof(why)),
+                     1);
+    assert_string_equal(why, "page size 4096 in use, 16384 recommended\n");
+    /* an unknown pool (0) is not compared */
+    assert_int_equal(
+        adv_drift(8192, 0, 8192, 1000, ADV_DRIFT_TOLERANCE, why, sizeof(why)),
+        0);
+}
+
+/* ---- validation summary ------------------------------------------------- */
+
+static struct sim_result_row sim_row(uint32_t ps, uint64_t gets, double io_ms,
+                                     uint64_t logical, uint64_t physical,
+                                     const char *setting)
+{
+    struct sim_result_row r;
+
+    memset(&r, 0, sizeof(r));
+    r.has_db = 1;
+    r.app.gets = gets;
+    r.db.page_size_bytes = ps;
+    r.db.io_ms = io_ms;
+    r.db.logical_reads = logical;
+    r.db.physical_reads = physical;
+    snprintf(r.setting, sizeof(r.setting), "%s", setting);
+    return r;
+}
+
+static void test_validation_sim_and_replay(void **state)
+{
+    struct sim_result_row rows[2];
+    struct sim_plan_result sim;
+    struct store_plan_result rep;
+    struct adv_validation v;
+    json_t *j;
+    (void)state;
+
+    memset(&sim, 0, sizeof(sim));
+    memset(&rep, 0, sizeof(rep));
+    rows[0] = sim_row(4096, 1000, 200.0, 4000, 400, "");
+    rows[1] = sim_row(16384, 1000, 50.0, 4000, 100, "");
+    sim.rows = rows;
+    sim.n_rows = 2;
+    rep.n_results = 2;
+    rep.results[0].page_size_bytes = 4096;
+    rep.results[0].ops_per_s = 1000;
+    rep.results[0].space.overflow_pages = 876;
+    rep.results[1].page_size_bytes = 16384;
+    rep.results[1].ops_per_s = 1500;
+    rep.results[1].space.overflow_pages = 55;
+
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_true(v.have_sim);
+    assert_true(v.have_replay);
+    assert_true(fabs(v.sim_cur.io_ms_per_get - 0.2) < 1e-12);
+    assert_true(fabs(v.sim_rec.io_ms_per_get - 0.05) < 1e-12);
+    assert_true(fabs(v.sim_cur.hit_ratio - 0.9) < 1e-12);
+    assert_true(fabs(v.sim_rec.hit_ratio - 0.975) < 1e-12);
+    assert_true(fabs(v.io_change_pct - -75.0) < 1e-9);
+    assert_true(fabs(v.ops_change_pct - 50.0) < 1e-9);
+
+    j = adv_validation_to_json(&v);
+    assert_non_null(j);
+    assert_int_equal(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(j, "replay"), "current"),
+            "overflow_pages")),
+        876);
+    assert_int_equal(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(j, "simulation"), "recommended"),
+            "page_size")),
+        16384);
+    json_decref(j);
+}
+
+static void test_validation_comparison_and_missing(void **state)
+{
+    struct sim_result_row rows[2];
+    struct sim_plan_result sim;
+    struct adv_validation v;
+    (void)state;
+
+    /* the same-page-size comparison: rows marked by setting */
+    memset(&sim, 0, sizeof(sim));
+    rows[0] = sim_row(8192, 100, 30.0, 100, 10, "current");
+    rows[1] = sim_row(8192, 100, 20.0, 100, 5, "recommended");
+    sim.rows = rows;
+    sim.n_rows = 2;
+    sim.comparison = 1;
+    adv_validation_compute(&v, &sim, NULL, 8192, 8192);
+    assert_true(v.have_sim);
+    assert_false(v.have_replay);
+    assert_true(fabs(v.sim_cur.io_ms_per_get - 0.3) < 1e-12);
+    assert_true(fabs(v.sim_rec.io_ms_per_get - 0.2) < 1e-12);
+
+    /* no row for the recommended page size: no simulation summary */
+    rows[1] = sim_row(4096, 100, 20.0, 100, 5, "");
+    rows[0].setting[0] = '\0';
+    sim.comparison = 0;
+    adv_validation_compute(&v, &sim, NULL, 8192, 16384);
+    assert_false(v.have_sim);
+    assert_null(adv_validation_to_json(&v));
+
+    /* no gets: the figure per get is unknown, the change too */
+    rows[0] = sim_row(4096, 0, 30.0, 0, 0, "");
+    rows[1] = sim_row(16384, 100, 20.0, 100, 5, "");
+    adv_validation_compute(&v, &sim, NULL, 4096, 16384);
+    assert_true(v.have_sim);
+    assert_true(isnan(v.sim_cur.io_ms_per_get));
+    assert_true(isnan(v.sim_cur.hit_ratio));
+    assert_true(isnan(v.io_change_pct));
+}
+
+/* ---- engine detection ---------------------------------------------------- */
+
+static void test_engine_detect(void **state)
+{
+    char e[32];
+    struct pt_err err;
+    (void)state;
+
+    assert_int_equal(adv_engine_detect("postgresql", 1, COLL_ENGINE_MYSQL, e,
+                                       sizeof(e), &err),
+                     0);
+    assert_string_equal(e, "postgresql"); /* --engine wins */
+    assert_int_equal(
+        adv_engine_detect(NULL, 1, COLL_ENGINE_SQLITE, e, sizeof(e), &err), 0);
+    assert_string_equal(e, "db2"); /* the demo answers the DB2 question */
+    assert_int_equal(
+        adv_engine_detect(NULL, 0, COLL_ENGINE_MYSQL, e, sizeof(e), &err), 0);
+    assert_string_equal(e, "mysql");
+    assert_int_equal(
+        adv_engine_detect(NULL, 0, COLL_ENGINE_AUTO, e, sizeof(e), &err),
+        PT_EDATA);
+    assert_non_null(strstr(err.msg, "--engine"));
+    assert_string_equal(adv_dialect_for("mariadb"), "mysql");
+    assert_string_equal(adv_dialect_for("postgresql"), "postgresql");
+}
+
+/* ---- empirical workload ---------------------------------------------------
+ */
+
+static const char profile[] =
+    "{\"name\": \"t\", \"requests\": 100, \"seed\": 1, \"servers\": 1,"
+    " \"rate_per_s\": 100,"
+    " \"size\": {\"dist\": \"lognormal\", \"median\": 3000, \"sigma\": 0.9},"
+    " \"mix\": {\"get\": 0.6, \"set\": 0.38, \"del\": 0.02},"
+    " \"sessions\": {\"concurrent\": 50, \"requests_per_session\": 10,"
+    " \"timeout_s\": 600}}";
+
+static void test_workload_empirical(void **state)
+{
+    static const uint64_t sampled[] = {300, 5000, 40000, 5000000000ULL};
+    struct sim_workload w;
+    struct sim_wgen *g = NULL;
+    struct sim_wrec q;
+    struct pt_err err;
+    json_t *prof = json_loads(profile, 0, NULL);
+    (void)state;
+
+    assert_non_null(prof);
+    assert_int_equal(sim_workload_from_json(&w, prof, "t", &err), 0);
+    json_decref(prof);
+    assert_int_equal(adv_workload_empirical(&w, sampled, 0, &err), PT_EDATA);
+    assert_int_equal(adv_workload_empirical(&w, sampled, 4, &err), 0);
+    assert_int_equal(w.size_dist, SIM_SIZE_EMPIRICAL);
+    assert_int_equal(w.n_sizes, 4);
+    assert_int_equal(w.sizes[3], 2147483647u); /* clamped */
+    /* the operation mix and sessions are the profile's */
+    assert_int_equal(w.sessions, 1);
+    assert_true(fabs(w.p_get - 0.6) < 1e-12);
+    /* every generated size is one of the sampled ones */
+    assert_int_equal(sim_wgen_new(&w, 42, &g, &err), 0);
+    for (int i = 0; i < 2000; i++) {
+        assert_int_equal(sim_wgen_next(g, &q), 1);
+        if (q.op == SIM_SET)
+            assert_true(q.size_bytes == 300 || q.size_bytes == 5000 ||
+                        q.size_bytes == 40000 || q.size_bytes == 2147483647u);
+    }
+    sim_wgen_free(g);
+    sim_workload_release(&w);
+}
+
+/* ---- tuned engine -------------------------------------------------------- */
+
+static void test_engine_tuned(void **state)
+{
+    struct rec_engine e;
+    struct pt_err err;
+    (void)state;
+
+    memset(&e, 0, sizeof(e));
+    snprintf(e.name, sizeof(e.name), "postgresql");
+    e.n_pages = 2;
+    e.pages[0].page_size_bytes = 8192;
+    e.pages[0].inline_limit_bytes = 2000;
+    e.pages[0].max_row_bytes = 2032;
+    e.pages[1].page_size_bytes = 16384;
+    e.pages[1].inline_limit_bytes = 4000;
+    e.pages[1].max_row_bytes = 8000;
+    assert_int_equal(adv_engine_tuned(&e, 8192, 4000, &err), 0);
+    assert_int_equal(e.pages[0].inline_limit_bytes, 4000);
+    assert_int_equal(e.pages[0].max_row_bytes, 4000);      /* raised to fit */
+    assert_int_equal(e.pages[1].inline_limit_bytes, 4000); /* untouched */
+    assert_int_equal(adv_engine_tuned(&e, 16384, 6000, &err), 0);
+    assert_int_equal(e.pages[1].max_row_bytes, 8000); /* already fits */
+    assert_int_equal(adv_engine_tuned(&e, 32768, 6000, &err), PT_EDATA);
+}
+
+static void test_config_defaults(void **state)
+{
+    struct adv_config c;
+    (void)state;
+
+    adv_config_init(&c);
+    assert_true(fabs(c.drift_tolerance - 0.10) < 1e-12);
+    assert_true(c.validate_sim && c.validate_replay);
+    assert_string_equal(c.out_dir, "pagetune-advice");
+    assert_int_equal(c.requests, 20000);
+    assert_int_equal(c.seed, 42);
+    assert_int_equal(c.cache_bytes, 2u << 20);
+    assert_string_equal(adv_file_name(ADV_F_REC), "recommendation.json");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_drift_none),
+        cmocka_unit_test(test_drift_pool_within_tolerance),
+        cmocka_unit_test(test_drift_pool_beyond_tolerance),
+        cmocka_unit_test(test_drift_page_size_and_unknown_pool),
+        cmocka_unit_test(test_validation_sim_and_replay),
+        cmocka_unit_test(test_validation_comparison_and_missing),
+        cmocka_unit_test(test_engine_detect),
+        cmocka_unit_test(test_workload_empirical),
+        cmocka_unit_test(test_engine_tuned),
+        cmocka_unit_test(test_config_defaults),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
