@@ -223,6 +223,12 @@ void cli_note(const struct cli_common *c, const char *fmt, ...)
  * prints the one "interrupted by" line and exits 128 + the signal number.
  */
 int cli_interrupted(void);
+/*
+ * True when standard output is a pipe or socket whose reader has gone (a
+ * write would fail with EPIPE): cli_error() then holds back a "Broken pipe"
+ * line and main() ends the run by SIGPIPE, as a pipeline expects.
+ */
+int cli_stdout_gone(void);
 
 /* ---- progress ----------------------------------------------------------- */
 

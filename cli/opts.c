@@ -8,9 +8,11 @@
 #include "collect/collect.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The one table from PT_* status to exit code (design.md §3). */
@@ -40,12 +42,8 @@ static void one_line(char *s)
             *s = '?';
 }
 
-__attribute__((format(printf, 2, 0))) static void
-vmessage(const char *cmd, const char *fmt, va_list ap)
+static void vmessage_str(const char *cmd, char *msg)
 {
-    char msg[1200];
-
-    vsnprintf(msg, sizeof(msg), fmt, ap);
     one_line(msg);
     if (cmd)
         fprintf(stderr, "pagetune %s: %s\n", cmd, msg);
@@ -53,14 +51,38 @@ vmessage(const char *cmd, const char *fmt, va_list ap)
         fprintf(stderr, "pagetune: %s\n", msg);
 }
 
+/*
+ * poll(2) reports POLLERR on the write end of a pipe whose read end is
+ * closed (pipe(7): a write would raise SIGPIPE / fail with EPIPE), and
+ * POLLHUP or POLLERR on a socket whose peer has gone.
+ */
+int cli_stdout_gone(void)
+{
+    struct stat st;
+    struct pollfd pfd = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+    if (fstat(STDOUT_FILENO, &st) != 0 ||
+        !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return 0;
+    if (poll(&pfd, 1, 0) != 1)
+        return 0;
+    return (pfd.revents & (POLLERR | POLLHUP)) != 0;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    char msg[1200];
+
     if (pt_interrupted()) /* main.c prints the one line of an interrupt */
         return;
     va_start(ap, fmt);
-    vmessage(cmd, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    /* the reader of stdout left: main.c's finish() ends the run quietly */
+    if (strstr(msg, strerror(EPIPE)) && cli_stdout_gone())
+        return;
+    vmessage_str(cmd, msg);
 }
 
 int cli_fail(const char *cmd, const struct pt_err *err)

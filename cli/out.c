@@ -175,6 +175,7 @@ static int write_json(const struct out_table *t, FILE *fp, struct pt_err *err)
     int rc;
 
     json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
     for (size_t r = 0; r < t->n_rows; r++) {
         json_t *o = json_object();
         for (size_t c = 0; c < t->n_cols; c++)

@@ -174,6 +174,7 @@ static json_t *doc_json(const struct coll_sizes_doc *d)
     json_decref(src);
     if (!doc)
         return NULL;
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
     json_object_set_new(doc, "unit",
                         json_string(top_is_session(d) ? "session" : "row"));
     json_object_set_new(doc, "layout",

@@ -78,6 +78,7 @@ json_t *store_plan_result_to_json(const struct store_plan_result *res)
         return NULL;
     }
     json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
     json_object_set_new(doc, "trace",
                         json_string(res->trace ? res->trace : "-"));
     json_object_set_new(doc, "engine",
