@@ -272,11 +272,21 @@ int out_table_set_title(struct out_table *t, const char *fmt, ...)
 int out_table_add_row(struct out_table *t);
 int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Write in the given format. Returns 0 or PT_EIO. */
+/*
+ * Write in the given format. Returns 0 or PT_EIO. The text table fits
+ * out_term_width(fp) columns (a wide cell wraps at spaces onto continuation
+ * lines) and no line ends in spaces.
+ */
 int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
                     struct pt_err *err);
 /* Write a JSON document (pretty) with "schema_version" already in it. */
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
+/*
+ * The width text output must fit: $COLUMNS when set to a positive number,
+ * else the terminal's width when fp is a terminal (TIOCGWINSZ), else 0 (no
+ * limit: a file or a pipe).
+ */
+int out_term_width(FILE *fp);
 /* Does stdout-style colour apply (NO_COLOR, --color, TTY)? */
 int out_color_enabled(FILE *fp);
 

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,37 +109,342 @@ static const char *cell_at(const struct out_table *t, size_t r, size_t c)
     return s ? s : "";
 }
 
-static void write_text(const struct out_table *t, FILE *fp)
+/* ---- the text table ------------------------------------------------------
+ *
+ * Columns are as wide as their widest cell, two spaces apart; numbers align
+ * right. When the table is wider than the terminal (out_term_width), the
+ * widest text column gives up columns first, down to OUT_MIN_COL, then the
+ * next widest; its cells wrap at spaces onto continuation lines (a word
+ * longer than the column is cut). No line ends in spaces: the last column
+ * is not padded and every line is trimmed before it is written.
+ * Widths count display columns: UTF-8 continuation bytes and ANSI escape
+ * sequences (the bold of a recommended value) take none.
+ */
+#define OUT_MAX_COLS 64
+#define OUT_MIN_COL 8
+
+int out_term_width(FILE *fp)
 {
-    size_t w[64] = {0};
-    size_t n = t->n_cols < 64 ? t->n_cols : 64;
+    const char *env = getenv("COLUMNS");
+    struct winsize ws;
+
+    if (env && *env) {
+        char *end;
+        long v;
+        errno = 0;
+        v = strtol(env, &end, 10);
+        if (!errno && *end == '\0' && v > 0 && v < 100000)
+            return (int)v;
+    }
+    if (fp && isatty(fileno(fp)) && ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 &&
+        ws.ws_col > 0)
+        return ws.ws_col;
+    return 0;
+}
+
+/* Bytes of an escape sequence starting at s ("\033[...m"), else 0. */
+static size_t esc_len(const char *s)
+{
+    size_t i = 2;
+
+    if (s[0] != '\033' || s[1] != '[')
+        return 0;
+    while (s[i] && !(s[i] >= 0x40 && s[i] <= 0x7e))
+        i++;
+    return s[i] ? i + 1 : i;
+}
+
+/* Display columns of the first `len` bytes of s. */
+static size_t disp_width(const char *s, size_t len)
+{
+    size_t w = 0;
+
+    for (size_t i = 0; i < len && s[i];) {
+        size_t e = esc_len(s + i);
+        if (e) {
+            i += e;
+            continue;
+        }
+        if (((unsigned char)s[i] & 0xc0) != 0x80)
+            w++;
+        i++;
+    }
+    return w;
+}
+
+/* Display columns of the widest line of a cell (cells may hold '\n'). */
+static size_t cell_width(const char *s)
+{
+    size_t w = 0;
+
+    for (;;) {
+        const char *nl = strchr(s, '\n');
+        size_t l = disp_width(s, nl ? (size_t)(nl - s) : strlen(s));
+        if (l > w)
+            w = l;
+        if (!nl)
+            return w;
+        s = nl + 1;
+    }
+}
+
+/*
+ * The next piece of `s` that fits `width` columns: *len bytes to print,
+ * *next the start of the rest. A piece ends at the last space that fits
+ * (the spaces are dropped) or after the last '_' or '/' (kept: headers such
+ * as "io_ms/acc" wrap there), else it is cut at the width. A newline in the
+ * cell always ends a piece. width 0 = no limit.
+ */
+static void next_piece(const char *s, size_t width, size_t *len,
+                       const char **next)
+{
+    size_t i = 0, cols = 0, cut = 0;
+
+    while (s[i] && s[i] != '\n') {
+        size_t e = esc_len(s + i), step;
+        if (e) {
+            i += e;
+            continue;
+        }
+        if (width && cols == width)
+            break;
+        if (s[i] == ' ' && i > 0)
+            cut = i;
+        step = 1;
+        while (s[i + step] && ((unsigned char)s[i + step] & 0xc0) == 0x80)
+            step++;
+        i += step;
+        cols++;
+        if ((s[i - 1] == '_' || s[i - 1] == '/') && s[i] && s[i] != ' ')
+            cut = i;
+    }
+    if (!s[i] || s[i] == '\n') {
+        *len = i;
+        *next = s[i] ? s + i + 1 : s + i;
+        return;
+    }
+    /* s[i] does not fit: break at the last opportunity, if any */
+    if (s[i] != ' ' && cut > 0)
+        i = cut;
+    *len = i;
+    while (s[i] == ' ')
+        i++;
+    *next = s + i;
+}
+
+/* Grow, append to and trim the line being built. */
+struct line_buf {
+    char *p;
+    size_t len, cap;
+};
+
+static int line_put(struct line_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t ncap = (b->len + n + 1) * 2;
+        char *np = pt_realloc(b->p, ncap);
+        if (!np)
+            return -1;
+        b->p = np;
+        b->cap = ncap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+    return 0;
+}
+
+static int line_pad(struct line_buf *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (line_put(b, " ", 1) < 0)
+            return -1;
+    return 0;
+}
+
+static void line_flush(struct line_buf *b, FILE *fp)
+{
+    while (b->len && b->p[b->len - 1] == ' ')
+        b->len--;
+    if (b->len)
+        fwrite(b->p, 1, b->len, fp);
+    fputc('\n', fp);
+    b->len = 0;
+}
+
+/* Display columns of the longest word of a cell (where it cannot wrap). */
+static size_t longest_word(const char *s)
+{
+    size_t w = 0;
+
+    while (*s) {
+        size_t n = strcspn(s, " \n"), l = disp_width(s, n);
+        if (l > w)
+            w = l;
+        s += n;
+        while (*s == ' ' || *s == '\n')
+            s++;
+    }
+    return w;
+}
+
+/*
+ * Shrink the widths w[0..n) so that the table fits `limit` columns (0 = no
+ * limit), in three passes, each taking one column at a time from the
+ * widest: (0) down to the column's longest word and longest header
+ * fragment (cells wrap at spaces, headers after '_' or '/'; nothing is
+ * cut), text columns before numbers; (1) down to the longest word of the
+ * data (headers are cut); (2) down to one column, text before numbers
+ * (words are cut: the last resort before a line over the width).
+ */
+static void fit_widths(const struct out_table *t, size_t *w, size_t n,
+                       size_t limit)
+{
+    size_t total = 0, data_w[OUT_MAX_COLS], head_w[OUT_MAX_COLS];
 
     for (size_t c = 0; c < n; c++) {
-        w[c] = strlen(t->headers[c]);
+        const char *h = t->headers[c];
+        total += w[c] + (c + 1 < n ? 2 : 0);
+        data_w[c] = head_w[c] = 1;
+        while (*h) { /* header fragments: "rows_", "per_", "page" */
+            size_t k = strcspn(h, "_/ ");
+            k += h[k] ? 1 : 0;
+            if (disp_width(h, k) > head_w[c])
+                head_w[c] = disp_width(h, k);
+            h += k;
+        }
         for (size_t r = 0; r < t->n_rows; r++) {
-            size_t l = strlen(cell_at(t, r, c));
+            size_t l = longest_word(cell_at(t, r, c));
+            if (l > data_w[c])
+                data_w[c] = l;
+        }
+    }
+    for (int pass = 0; pass < 3; pass++) {
+        while (limit && total > limit) {
+            size_t best = n;
+            for (size_t c = 0; c < n; c++) {
+                size_t min = pass == 2               ? 1
+                             : pass == 1             ? data_w[c]
+                             : data_w[c] > head_w[c] ? data_w[c]
+                                                     : head_w[c];
+                if (w[c] <= min)
+                    continue;
+                if (best == n ||
+                    (pass != 1 && t->right_align[best] && !t->right_align[c]) ||
+                    ((pass == 1 || t->right_align[best] == t->right_align[c]) &&
+                     w[c] > w[best]))
+                    best = c;
+            }
+            if (best == n)
+                break;
+            w[best]--;
+            total--;
+        }
+    }
+}
+
+/*
+ * Continuation lines of a wrapped cell start under its text: a list item
+ * ("- text", "  text") hangs after its marker or indent; at most a quarter
+ * of the column, and only in a column wider than 8 (so as not to eat it).
+ */
+static size_t hanging_indent(const char *s, size_t width)
+{
+    size_t ind = strspn(s, " ");
+
+    if ((s[ind] == '-' || s[ind] == '*') && s[ind + 1] == ' ')
+        ind += 2;
+    return width > 8 && ind <= width / 4 ? ind : 0;
+}
+
+/*
+ * One logical row (cells[0..n)) as one or more lines: each column prints
+ * its next piece, padded to its width unless it is the last column.
+ */
+static int write_row(const char *const *cells, const int *right,
+                     const size_t *w, size_t n, struct line_buf *b, FILE *fp)
+{
+    const char *pos[OUT_MAX_COLS];
+    size_t hang[OUT_MAX_COLS];
+    int more = 1, first = 1;
+
+    for (size_t c = 0; c < n; c++) {
+        pos[c] = cells[c];
+        hang[c] = hanging_indent(cells[c], w[c]);
+    }
+    while (more) {
+        more = 0;
+        for (size_t c = 0; c < n; c++) {
+            size_t len, dw, ind = first || !*pos[c] ? 0 : hang[c];
+            const char *next;
+            if (line_pad(b, ind) < 0)
+                return -1;
+            next_piece(pos[c], w[c] - ind, &len, &next);
+            dw = disp_width(pos[c], len) + ind;
+            if (right[c] && line_pad(b, w[c] > dw ? w[c] - dw : 0) < 0)
+                return -1;
+            if (line_put(b, pos[c], len) < 0)
+                return -1;
+            if (!right[c] && c + 1 < n &&
+                line_pad(b, w[c] > dw ? w[c] - dw : 0) < 0)
+                return -1;
+            if (c + 1 < n && line_put(b, "  ", 2) < 0)
+                return -1;
+            pos[c] = next;
+            if (*next)
+                more = 1;
+        }
+        first = 0;
+        line_flush(b, fp);
+    }
+    return 0;
+}
+
+static int write_text(const struct out_table *t, FILE *fp, struct pt_err *err)
+{
+    size_t w[OUT_MAX_COLS] = {0};
+    const char *cells[OUT_MAX_COLS] = {0};
+    size_t n = t->n_cols < OUT_MAX_COLS ? t->n_cols : OUT_MAX_COLS;
+    int limit = out_term_width(fp);
+    struct line_buf b = {0};
+    int rc = 0;
+
+    for (size_t c = 0; c < n; c++) {
+        w[c] = cell_width(t->headers[c]);
+        for (size_t r = 0; r < t->n_rows; r++) {
+            size_t l = cell_width(cell_at(t, r, c));
             if (l > w[c])
                 w[c] = l;
         }
     }
-    if (t->title)
-        fprintf(fp, "%s\n", t->title);
-    for (size_t c = 0; c < n; c++)
-        fprintf(fp, t->right_align[c] ? "%*s%s" : "%-*s%s", (int)w[c],
-                t->headers[c], c + 1 < n ? "  " : "\n");
-    for (size_t c = 0; c < n; c++) {
-        for (size_t i = 0; i < w[c]; i++)
-            fputc('-', fp);
-        fputs(c + 1 < n ? "  " : "\n", fp);
+    fit_widths(t, w, n, limit > 0 ? (size_t)limit : 0);
+    if (t->title) {
+        const char *title = t->title;
+        size_t tw = limit > 0 ? (size_t)limit : 0;
+        cells[0] = title;
+        rc = write_row(cells, (const int[]){0}, &tw, 1, &b, fp);
     }
-    for (size_t r = 0; r < t->n_rows; r++)
-        for (size_t c = 0; c < n; c++) {
-            if (c + 1 == n && !t->right_align[c])
-                fprintf(fp, "%s\n", cell_at(t, r, c));
-            else
-                fprintf(fp, t->right_align[c] ? "%*s%s" : "%-*s%s", (int)w[c],
-                        cell_at(t, r, c), c + 1 < n ? "  " : "\n");
-        }
+    for (size_t c = 0; rc == 0 && c < n; c++)
+        cells[c] = t->headers[c];
+    if (rc == 0)
+        rc = write_row(cells, t->right_align, w, n, &b, fp);
+    for (size_t c = 0; rc == 0 && c < n; c++) {
+        for (size_t i = 0; rc == 0 && i < w[c]; i++)
+            rc = line_put(&b, "-", 1);
+        if (rc == 0 && c + 1 < n)
+            rc = line_put(&b, "  ", 2);
+    }
+    if (rc == 0)
+        line_flush(&b, fp);
+    for (size_t r = 0; rc == 0 && r < t->n_rows; r++) {
+        for (size_t c = 0; c < n; c++)
+            cells[c] = cell_at(t, r, c);
+        rc = write_row(cells, t->right_align, w, n, &b, fp);
+    }
+    free(b.p);
+    if (rc < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory writing a table");
+    return 0;
 }
 
 static void csv_field(const char *s, FILE *fp)
@@ -194,7 +500,8 @@ int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
 {
     switch (fmt) {
     case OUT_TABLE:
-        write_text(t, fp);
+        if (write_text(t, fp, err) < 0)
+            return PT_EINTERNAL;
         break;
     case OUT_CSV:
         write_csv(t, fp);
