@@ -232,16 +232,26 @@ int cli_stdout_gone(void);
 
 /* ---- progress ----------------------------------------------------------- */
 
-/* A progress bar on stderr, drawn only when c->progress. */
+/*
+ * A progress bar on stderr, drawn only when c->progress (stderr is a TTY
+ * and no --quiet): label, bar, percentage and, after a second, the ETA;
+ * "k/n" first when the work is step k of n (cli_progress_step).
+ */
 struct cli_progress {
     const struct cli_common *c;
     const char *label;
-    uint64_t total; /* 0 = unknown */
+    uint64_t total;    /* 0 = unknown */
+    uint64_t start_ns; /* cli_progress_init, for the ETA */
     uint64_t last_ns;
+    unsigned step, n_steps; /* "2/4": this is step `step` of n_steps */
+    int width;              /* longest line drawn, to erase on TERM=dumb */
     int drawn;
 };
 void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
                        const char *label, uint64_t total);
+/* Mark the bar as step `step` (1-based) of `n_steps`; after _init. */
+void cli_progress_step(struct cli_progress *pg, unsigned step,
+                       unsigned n_steps);
 void cli_progress_update(struct cli_progress *pg, uint64_t done);
 void cli_progress_done(struct cli_progress *pg);
 

@@ -95,6 +95,7 @@ struct replay_ui {
     uint64_t cache_bytes; /* for the opening note */
     struct cli_progress pg;
     char label[64];
+    unsigned step, n_steps; /* page size `step` of n_steps: "2/4" */
 };
 
 static void on_ready(void *ctx, const struct store_trace *t)
@@ -119,6 +120,7 @@ static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
     snprintf(ui->label, sizeof(ui->label), "replay %s",
              pt_size_format(page_size, sz, sizeof(sz)));
     cli_progress_init(&ui->pg, ui->c, ui->label, n_reqs);
+    cli_progress_step(&ui->pg, ++ui->step, ui->n_steps);
 }
 
 static int on_progress(void *ctx, uint64_t done, uint64_t total)
@@ -365,6 +367,8 @@ int cmd_replay(int argc, char **argv)
     memset(&ui, 0, sizeof(ui));
     ui.c = &c;
     ui.cache_bytes = a.plan.cache_bytes;
+    ui.step = 0;
+    ui.n_steps = (unsigned)a.plan.n_page_sizes;
     a.plan.force = c.force;
     a.plan.ready = on_ready;
     a.plan.page_begin = on_page_begin;

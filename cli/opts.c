@@ -338,6 +338,20 @@ int cli_output_open(const struct cli_common *c, struct pt_afile *af,
     return pt_afile_open(af, c->output ? c->output : "-", c->force, err);
 }
 
+/*
+ * The progress line (stderr, a TTY, not --quiet): "LABEL [####   ]  42.0%
+ * ETA 0:17" when the total is known, "LABEL 12345" otherwise; "STEP k/n"
+ * before the label when the work is one of several candidates. Redrawn at
+ * most ten times a second with '\r'; the ETA appears once a second has
+ * passed (elapsed / fraction done). A terminal that cannot erase to the
+ * end of the line (TERM=dumb) is cleared by overwriting with spaces.
+ */
+static int term_dumb(void)
+{
+    const char *t = getenv("TERM");
+    return !t || !*t || strcmp(t, "dumb") == 0;
+}
+
 void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
                        const char *label, uint64_t total)
 {
@@ -345,38 +359,73 @@ void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
     pg->c = c;
     pg->label = label;
     pg->total = total;
+    pg->start_ns = pt_now_ns();
+}
+
+void cli_progress_step(struct cli_progress *pg, unsigned step, unsigned n_steps)
+{
+    pg->step = step;
+    pg->n_steps = n_steps;
+}
+
+static void clear_line(struct cli_progress *pg)
+{
+    if (term_dumb())
+        fprintf(stderr, "\r%*s\r", pg->width, "");
+    else
+        fputs("\r\033[K", stderr);
 }
 
 void cli_progress_update(struct cli_progress *pg, uint64_t done)
 {
     uint64_t now;
+    char step[32] = "", eta[32] = "";
+    int n;
 
     if (!pg->c || !pg->c->progress)
         return;
     now = pt_now_ns();
     if (pg->drawn && now - pg->last_ns < 100000000ULL)
         return;
+    if (pg->drawn)
+        clear_line(pg);
     pg->last_ns = now;
     pg->drawn = 1;
+    if (pg->n_steps > 1)
+        snprintf(step, sizeof(step), "%u/%u ", pg->step, pg->n_steps);
     if (pg->total) {
         int width = 30;
         double f = (double)done / (double)pg->total;
+        double elapsed = (double)(now - pg->start_ns) / 1e9;
         int fill;
         if (f > 1)
             f = 1;
+        if (elapsed >= 1 && f > 0 && f < 1) {
+            double left = elapsed / f - elapsed;
+            unsigned long s = (unsigned long)(left + 0.5);
+            if (s >= 3600)
+                snprintf(eta, sizeof(eta), "  ETA %lu:%02lu:%02lu", s / 3600,
+                         s / 60 % 60, s % 60);
+            else
+                snprintf(eta, sizeof(eta), "  ETA %lu:%02lu", s / 60, s % 60);
+        }
         fill = (int)(f * width);
-        fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%", pg->label, fill,
-                "##############################", width - fill, "", f * 100);
+        n = fprintf(stderr, "\r%s%s [%.*s%*s] %5.1f%%%s", step, pg->label, fill,
+                    "##############################", width - fill, "", f * 100,
+                    eta);
     } else {
-        fprintf(stderr, "\r%s %llu", pg->label, (unsigned long long)done);
+        n = fprintf(stderr, "\r%s%s %llu", step, pg->label,
+                    (unsigned long long)done);
     }
+    if (n > pg->width)
+        pg->width = n;
     fflush(stderr);
 }
 
 void cli_progress_done(struct cli_progress *pg)
 {
     if (pg->drawn) {
-        fputs("\r\033[K", stderr);
+        clear_line(pg);
         fflush(stderr);
     }
     pg->drawn = 0;

@@ -519,10 +519,18 @@ int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err)
     return pt_json_dumpf(doc, fp, err);
 }
 
+/*
+ * Automatic colour: a terminal that understands escape sequences, unless
+ * the user said no (https://no-color.org: NO_COLOR set and not empty) or
+ * the terminal is TERM=dumb (or TERM is unset).
+ */
 int out_color_enabled(FILE *fp)
 {
-    const char *nc = getenv("NO_COLOR");
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
     if (nc && *nc)
+        return 0;
+    if (!term || !*term || strcmp(term, "dumb") == 0)
         return 0;
     return isatty(fileno(fp));
 }
