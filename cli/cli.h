@@ -265,14 +265,21 @@ void cli_progress_done(struct cli_progress *pg);
 struct out_table {
     size_t n_cols;
     char **headers;   /* n_cols, owned */
+    char **machine;   /* n_cols, owned: CSV header, NULL = from headers[] */
     int *right_align; /* n_cols: numbers align right */
     char **cells;     /* n_rows * n_cols, owned */
+    char **raw;       /* n_rows * n_cols, owned: CSV value, NULL = cell */
     size_t n_rows;
     size_t cap_rows;
     char *title; /* printed above the table in table mode, owned */
 };
 
-/* headers: n_cols strings; a header starting with '>' is right-aligned. */
+/*
+ * headers: n_cols strings; a header starting with '>' is right-aligned;
+ * "shown|machine" gives the CSV header (snake_case, units in the name:
+ * ">ops/s|ops_per_s"); without one the CSV header is the shown one in
+ * snake_case ("/" -> "_per_", "%" -> "pct", other signs -> "_").
+ */
 int out_table_init(struct out_table *t, size_t n_cols,
                    const char *const *headers);
 void out_table_release(struct out_table *t);
@@ -281,6 +288,12 @@ int out_table_set_title(struct out_table *t, const char *fmt, ...)
 /* Append a row; then fill cells with out_table_setf(t, col, ...). */
 int out_table_add_row(struct out_table *t);
 int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
+ * The CSV value of a cell of the last row when it differs from the shown
+ * one: the raw number ("4096" for "4K", "18.7" for "+18.7%", "" for "-").
+ */
+int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
  * Write in the given format. Returns 0 or PT_EIO. The text table fits

@@ -158,12 +158,16 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
 
     out_table_add_row(t);
     out_table_setf(t, 0, "%s", pt_size_format(r->page_size_bytes, sz, 32));
+    out_table_set_raw(t, 0, "%u", (unsigned)r->page_size_bytes);
     out_table_setf(t, 1, "%llu", (unsigned long long)r->ops);
     out_table_setf(t, 2, "%.0f", r->ops_per_s);
-    if (i == 0 || first <= 0)
+    if (i == 0 || first <= 0) {
         out_table_setf(t, 3, "-");
-    else
+        out_table_set_raw(t, 3, "%s", "");
+    } else {
         out_table_setf(t, 3, "%+.1f%%", (r->ops_per_s / first - 1) * 100);
+        out_table_set_raw(t, 3, "%.4f", (r->ops_per_s / first - 1) * 100);
+    }
     out_table_setf(t, 4, "%.1f", l->p50_us);
     out_table_setf(t, 5, "%.1f", l->p95_us);
     out_table_setf(t, 6, "%.1f", l->p99_us);
@@ -182,10 +186,14 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
 static int write_table(FILE *fp, enum out_format fmt,
                        const struct store_plan_result *res, struct pt_err *err)
 {
+    /* shown|CSV header (the CSV takes raw bytes and percentages) */
     static const char *const headers[] = {
-        ">page",     ">ops",      ">ops/s",   ">vs first",
-        ">p50 us",   ">p95 us",   ">p99 us",  ">hit ratio",
-        ">overflow", ">db bytes", "placement"};
+        ">page|page_size_bytes",    ">ops|ops",
+        ">ops/s|ops_per_s",         ">vs first|ops_change_pct",
+        ">p50 us|p50_us",           ">p95 us|p95_us",
+        ">p99 us|p99_us",           ">hit ratio|cache_hit_ratio",
+        ">overflow|overflow_pages", ">db bytes|db_bytes",
+        "placement|placement"};
     struct out_table t;
     char sz[32];
     int ret;

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -310,6 +311,48 @@ void cli_warn_cmdline_password(const char *cmd, int argc, char **argv)
                 cmd);
 }
 
+/*
+ * The output file's extension and --format agree, for every command with a
+ * --format: without --format/--json, "-o x.csv" writes CSV and "-o x.json"
+ * JSON (the extension is followed); a --format that contradicts the
+ * extension ("-o x.csv --json") is refused. Other extensions say nothing.
+ */
+static int format_vs_extension(const struct cli_parser *p, struct cli_common *c)
+{
+    static const struct {
+        const char *ext;
+        enum out_format fmt;
+        const char *name;
+    } exts[] = {{".csv", OUT_CSV, "csv"}, {".json", OUT_JSON, "json"}};
+    static const char *const names[] = {"table", "json", "csv"};
+    const char *dot;
+    int has_format = 0;
+
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (o->id == CLI_OPT_FORMAT)
+            has_format = 1;
+    if (!has_format || !c->output || strcmp(c->output, "-") == 0)
+        return 0;
+    dot = strrchr(c->output, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+        if (strcasecmp(dot, exts[i].ext) != 0)
+            continue;
+        if (!c->format_given) {
+            c->format = exts[i].fmt;
+            c->format_given = 1;
+        } else if (c->format != exts[i].fmt) {
+            cli_usage_error(p->cmd,
+                            "-o '%s' names a %s file but the format is %s "
+                            "(drop --format/--json, or change the name)",
+                            c->output, exts[i].name, names[c->format]);
+            return PT_EUSAGE;
+        }
+    }
+    return 0;
+}
+
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
 {
     int id, rc;
@@ -329,6 +372,8 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
         cli_usage_error(p->cmd, "unexpected argument '%s'", p->argv[optind]);
         return CLI_NEXT_USAGE;
     }
+    if (format_vs_extension(p, c) < 0)
+        return CLI_NEXT_USAGE;
     return CLI_NEXT_END;
 }
 

@@ -17,25 +17,72 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* "ops/s" -> "ops_per_s", "hit %" -> "hit_pct", "p50 us" -> "p50_us". */
+static char *snake_case(const char *h)
+{
+    size_t n = strlen(h);
+    char *out = pt_calloc(n * 6 + 1, 1), *o = out;
+
+    if (!out)
+        return NULL;
+    for (; *h; h++) {
+        const char *add = NULL;
+        char one[2] = {0};
+        if (*h == '/')
+            add = "_per_";
+        else if (*h == '%')
+            add = "_pct_";
+        else if ((*h >= 'a' && *h <= 'z') || (*h >= '0' && *h <= '9'))
+            one[0] = *h, add = one;
+        else if (*h >= 'A' && *h <= 'Z')
+            one[0] = (char)(*h - 'A' + 'a'), add = one;
+        else
+            add = "_";
+        for (; *add; add++)
+            if (*add != '_' || (o > out && o[-1] != '_'))
+                *o++ = *add;
+    }
+    while (o > out && o[-1] == '_')
+        o--;
+    *o = '\0';
+    return out;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = pt_calloc(n + 1, 1);
+
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
 int out_table_init(struct out_table *t, size_t n_cols,
                    const char *const *headers)
 {
     memset(t, 0, sizeof(*t));
     t->headers = pt_calloc(n_cols, sizeof(char *));
+    t->machine = pt_calloc(n_cols, sizeof(char *));
     t->right_align = pt_calloc(n_cols, sizeof(int));
-    if (!t->headers || !t->right_align) {
+    if (!t->headers || !t->machine || !t->right_align) {
         out_table_release(t);
         return PT_EINTERNAL;
     }
     t->n_cols = n_cols;
     for (size_t i = 0; i < n_cols; i++) {
-        const char *h = headers[i];
+        const char *h = headers[i], *bar;
         if (h[0] == '>') {
             t->right_align[i] = 1;
             h++;
         }
-        t->headers[i] = pt_strdup(h);
-        if (!t->headers[i]) {
+        bar = strchr(h, '|');
+        t->headers[i] = bar ? dup_n(h, (size_t)(bar - h)) : pt_strdup(h);
+        t->machine[i] = bar ? pt_strdup(bar + 1) : NULL;
+        if (!t->headers[i] || (bar && !t->machine[i])) {
+            out_table_release(t);
+            return PT_EINTERNAL;
+        }
+        if (!bar && !(t->machine[i] = snake_case(t->headers[i]))) {
             out_table_release(t);
             return PT_EINTERNAL;
         }
@@ -49,11 +96,17 @@ void out_table_release(struct out_table *t)
         return;
     for (size_t i = 0; t->headers && i < t->n_cols; i++)
         free(t->headers[i]);
+    for (size_t i = 0; t->machine && i < t->n_cols; i++)
+        free(t->machine[i]);
     for (size_t i = 0; t->cells && i < t->n_rows * t->n_cols; i++)
         free(t->cells[i]);
+    for (size_t i = 0; t->raw && i < t->n_rows * t->n_cols; i++)
+        free(t->raw[i]);
     free(t->headers);
+    free(t->machine);
     free(t->right_align);
     free(t->cells);
+    free(t->raw);
     free(t->title);
     memset(t, 0, sizeof(*t));
 }
@@ -76,14 +129,37 @@ int out_table_add_row(struct out_table *t)
     if (t->n_rows == t->cap_rows) {
         size_t ncap = t->cap_rows ? t->cap_rows * 2 : 16;
         char **nc = pt_realloc(t->cells, ncap * t->n_cols * sizeof(char *));
+        char **nr;
         if (!nc)
             return PT_EINTERNAL;
         t->cells = nc;
+        nr = pt_realloc(t->raw, ncap * t->n_cols * sizeof(char *));
+        if (!nr)
+            return PT_EINTERNAL;
+        t->raw = nr;
         t->cap_rows = ncap;
     }
     memset(&t->cells[t->n_rows * t->n_cols], 0, t->n_cols * sizeof(char *));
+    memset(&t->raw[t->n_rows * t->n_cols], 0, t->n_cols * sizeof(char *));
     t->n_rows++;
     return 0;
+}
+
+int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
+{
+    va_list ap;
+    char buf[512];
+    char **cell;
+
+    if (col >= t->n_cols || t->n_rows == 0)
+        return PT_EINTERNAL;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    cell = &t->raw[(t->n_rows - 1) * t->n_cols + col];
+    free(*cell);
+    *cell = pt_strdup(buf);
+    return *cell ? 0 : PT_EINTERNAL;
 }
 
 int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
@@ -462,15 +538,20 @@ static void csv_field(const char *s, FILE *fp)
     fputc('"', fp);
 }
 
+/*
+ * RFC 4180 with LF line ends (pagetune(1), OUTPUT FORMATS): machine headers,
+ * the raw value of a cell when the command gave one (out_table_set_raw).
+ */
 static void write_csv(const struct out_table *t, FILE *fp)
 {
     for (size_t c = 0; c < t->n_cols; c++) {
-        csv_field(t->headers[c], fp);
+        csv_field(t->machine[c], fp);
         fputc(c + 1 < t->n_cols ? ',' : '\n', fp);
     }
     for (size_t r = 0; r < t->n_rows; r++)
         for (size_t c = 0; c < t->n_cols; c++) {
-            csv_field(cell_at(t, r, c), fp);
+            const char *raw = t->raw[r * t->n_cols + c];
+            csv_field(raw ? raw : cell_at(t, r, c), fp);
             fputc(c + 1 < t->n_cols ? ',' : '\n', fp);
         }
 }
