@@ -702,6 +702,7 @@ static void db_row(struct out_table *t, const struct sim_plan_result *res,
     else
         out_table_setf(t, 9, "n/a"), out_table_set_raw(t, 9, "%s", "");
     out_table_setf(t, 10, "%.1f", d->io_ms);
+    out_table_set_raw(t, 10, "%.3f", d->io_ms);
 }
 
 static int write_db_table(FILE *fp, enum out_format fmt,
