@@ -952,8 +952,8 @@ json_t *rec_result_to_json(const struct rec_result *r,
     doc = json_pack(
         "{s:i,s:s,s:s,s:I,s:s,s:o,s:{s:s,s:I,s:I},s:{s:s,s:I,s:I,s:s,s:f,s:f},"
         "s:{s:I,s:I,s:s,s:f,s:f,s:I,s:I,s:{s:s,s:f,s:f}},s:o}",
-        "schema_version", 1, "pagetune_version", PT_VERSION, "engine", e->name, "page_size",
-        (json_int_t)ch->page_size_bytes, "decided_by",
+        "schema_version", 1, "pagetune_version", PT_VERSION, "engine", e->name,
+        "page_size", (json_int_t)ch->page_size_bytes, "decided_by",
         r->chosen_by_cost ? "cost_model" : "inline_rule", "candidates", cands,
         "bufferpool", "name", r->bufferpool_name, "page_size",
         (json_int_t)ch->page_size_bytes, "pages", (json_int_t)r->pool_pages,
