@@ -93,16 +93,44 @@ static int integral_reals(json_t *v)
     return 0;
 }
 
+/* Does `v` hold a real that integral_reals() would rewrite? */
+static int has_whole_real(const json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+
+    if (json_is_real(v))
+        return whole(json_real_value(v));
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, x)
+        {
+            if (has_whole_real(x))
+                return 1;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+        {
+            if (has_whole_real(x))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err)
 {
-    json_t *copy = json_deep_copy(doc);
+    json_t *copy = NULL;
     int rc;
 
-    if (!copy || integral_reals(copy) < 0) {
+    /* copy only when a number changes (a sizes document with every value
+       is all integers already) */
+    if (has_whole_real(doc) &&
+        (!(copy = json_deep_copy(doc)) || integral_reals(copy) < 0)) {
         json_decref(copy);
         return err_set(err, PT_EINTERNAL, "out of memory writing JSON");
     }
-    rc = json_dumpf(copy, fp,
+    rc = json_dumpf(copy ? copy : doc, fp,
                     JSON_INDENT(2) | JSON_PRESERVE_ORDER |
                         JSON_REAL_PRECISION(10));
     json_decref(copy);
