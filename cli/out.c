@@ -540,7 +540,8 @@ static void csv_field(const char *s, FILE *fp)
 
 /*
  * RFC 4180 with LF line ends (pagetune(1), OUTPUT FORMATS): machine headers,
- * the raw value of a cell when the command gave one (out_table_set_raw).
+ * the raw value of a cell when the command gave one (out_table_set_raw),
+ * an empty field for the table's "-" and "n/a".
  */
 static void write_csv(const struct out_table *t, FILE *fp)
 {
@@ -551,7 +552,11 @@ static void write_csv(const struct out_table *t, FILE *fp)
     for (size_t r = 0; r < t->n_rows; r++)
         for (size_t c = 0; c < t->n_cols; c++) {
             const char *raw = t->raw[r * t->n_cols + c];
-            csv_field(raw ? raw : cell_at(t, r, c), fp);
+            const char *cell = cell_at(t, r, c);
+            /* the table's "no value" marks are an empty field */
+            if (!raw && (strcmp(cell, "-") == 0 || strcmp(cell, "n/a") == 0))
+                raw = "";
+            csv_field(raw ? raw : cell, fp);
             fputc(c + 1 < t->n_cols ? ',' : '\n', fp);
         }
 }
