@@ -248,8 +248,7 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
         json_decref(doc);
         return rc;
     }
-    text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                               JSON_REAL_PRECISION(10));
+    text = pt_json_dumps(doc);
     json_decref(doc);
     if (!text)
         return err_set(err, PT_EINTERNAL, "out of memory");

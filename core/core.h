@@ -247,6 +247,11 @@ int pt_json_loadb(const char *buf, size_t len, const char *name, json_t **out,
  * 16384.0). PT_EIO on a write error, PT_EINTERNAL out of memory.
  */
 int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err);
+/*
+ * The same text as pt_json_dumpf without the trailing newline, in a string
+ * the caller frees (free); NULL when out of memory.
+ */
+char *pt_json_dumps(const json_t *doc);
 /* Write `doc` to `path` atomically ("-" = stdout). */
 int pt_json_write_file(const json_t *doc, const char *path, int force,
                        struct pt_err *err);

@@ -118,6 +118,22 @@ static int has_whole_real(const json_t *v)
     return 0;
 }
 
+char *pt_json_dumps(const json_t *doc)
+{
+    json_t *copy = NULL;
+    char *text;
+
+    if (has_whole_real(doc) &&
+        (!(copy = json_deep_copy(doc)) || integral_reals(copy) < 0)) {
+        json_decref(copy);
+        return NULL;
+    }
+    text = json_dumps(copy ? copy : doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                             JSON_REAL_PRECISION(10));
+    json_decref(copy);
+    return text;
+}
+
 int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err)
 {
     json_t *copy = NULL;

@@ -42,12 +42,16 @@ done
 
 # ---- a real terminal of 80 columns (script(1) gives a pty) ---------------
 if command -v script >/dev/null; then
-    script -qec "stty cols 80; unset COLUMNS; '$PAGETUNE' ${REC[*]}" /dev/null \
-        >"$T/tty.out" 2>&1
-    tr -d '\r' <"$T/tty.out" >"$T/tty.txt"
-    w=$(longest_line "$T/tty.txt")
-    [ "$w" -le 80 ] && pass || fail "stty cols 80: line of $w columns"
-    expect_contains "$(cat "$T/tty.txt")" "reasons" "tty: the whole output"
+    for name in REC REP SIM; do
+        declare -n cmd=$name
+        script -qec "stty cols 80; unset COLUMNS; '$PAGETUNE' ${cmd[*]} 2>/dev/null" \
+            /dev/null >"$T/tty.out" 2>&1
+        tr -d '\r' <"$T/tty.out" >"$T/tty.txt"
+        w=$(longest_line "$T/tty.txt")
+        [ "$w" -le 80 ] && pass || fail "$name: stty cols 80: line of $w columns"
+        [ "$(wc -l <"$T/tty.txt")" -ge 4 ] && pass || fail "$name: tty: table printed"
+        unset -n cmd
+    done
 fi
 
 # ---- JSON: integers, pagetune_version --------------------------------------
@@ -183,6 +187,41 @@ if command -v script >/dev/null; then
         /dev/null >"$T/dumb.out" 2>&1
     expect_contains "$(tr '\r' '\n' <"$T/dumb.out")" "workload [" "TERM=dumb: progress drawn"
     if grep -q $'\033' "$T/dumb.out"; then fail "TERM=dumb: escape sequence"; else pass; fi
+fi
+
+# ---- sample and monitor over the SQLite3 ODBC driver: width and CSV ------
+if odbcinst -q -d -n SQLite3 >/dev/null 2>&1 && command -v sqlite3 >/dev/null; then
+    sqlite3 "$T/s.db" "CREATE TABLE SESSIONS(ID TEXT, PROPID TEXT, APPNAME TEXT,
+        SMALL BLOB, MEDIUM BLOB, LARGE BLOB);
+        INSERT INTO SESSIONS VALUES('a','a','app',randomblob(100),NULL,NULL);
+        INSERT INTO SESSIONS VALUES('b','b','app',NULL,randomblob(5000),NULL);"
+    CONN="Driver=SQLite3;Database=$T/s.db"
+    for sub in "sample --table SESSIONS" "monitor --interval 0.2 --count 2"; do
+        COLUMNS=60 "$PAGETUNE" $sub --connect "$CONN" -q >"$T/db.txt"
+        w=$(longest_line "$T/db.txt")
+        [ "$w" -le 60 ] && pass || fail "$sub: COLUMNS=60 line of $w columns"
+        n=$(grep -c ' $' "$T/db.txt")
+        expect_eq "$n" 0 "$sub: no line ends in a space"
+    done
+    "$PAGETUNE" sample --table SESSIONS --connect "$CONN" -q --json >"$T/smp.json"
+    "$PAGETUNE" sample --table SESSIONS --connect "$CONN" -q --format csv >"$T/smp.csv"
+    python3 - "$T" <<'EOF2' && pass || fail "sample CSV does not match its JSON"
+import csv, json, sys
+t = sys.argv[1]
+j = json.load(open(f"{t}/smp.json"))
+rows = {r["measure"]: r for r in csv.DictReader(open(f"{t}/smp.csv", newline=""))}
+bad = []
+for k in ("count", "min", "p50", "p90", "p95", "p99", "max", "mean"):
+    v = rows[k]["rows"]
+    if float(v) != float(j[k]):
+        bad.append(f"{k}: {v} vs {j[k]}")
+for r in rows.values():
+    for k in ("rows", "sessions"):
+        if r[k] != "":
+            float(r[k])
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF2
 fi
 
 # ---- monitor: a short window is warned about, with what to pass ----------
