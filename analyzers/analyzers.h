@@ -2,8 +2,9 @@
 /*
  * analyzers.h — the public face of analyzers/: engine page-fit rules, device
  * I/O model, size statistics, the cost model and the recommendation. Pure
- * functions: no I/O, no printing (design.md §2). Profiles are loaded by the
- * caller (core's prof_load_named) and handed over as jansson trees.
+ * functions: no I/O, no printing (docs/architecture.md#rules). Profiles are
+ * loaded by the caller (core's prof_load_named) and handed over as jansson
+ * trees.
  *
  * Neighbours: sim/ uses the page-fit rules and the device model for its
  * database tier; store/ uses the inline limits for WebSphere placement;
@@ -77,6 +78,17 @@ struct rec_engine {
     uint64_t default_pool_bytes;   /* the buffer pool a default
                                       configuration has; 0 = unknown */
     struct rec_inline_knob knob;   /* knob.present = 0: none */
+    struct rec_change_thresholds {
+        double reloption;               /* a table option, no rewrite */
+        double rebuild;                 /* a table rebuild (VACUUM FULL, VACUUM,
+                                           ALTER TABLE ... ROW_FORMAT) */
+        double new_instance;            /* a new instance and a dump/reload */
+    } change_threshold;                 /* least modelled gain (fraction, 0..1)
+                                           a change needs (docs/models.md
+                                           #change-threshold) */
+    double fs_caching_min_direct_reads; /* DB2: FILE SYSTEM CACHING when
+                                           out-of-row reads per access
+                                           reach this; 0 = never */
 };
 
 /* Placement of one object: 0 = inline, k >= 1 = outline[k-1], -1 = too big. */
@@ -116,7 +128,7 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
                          const char *ctx, struct pt_err *err);
 /*
  * DB2 TRANSFERRATE in ms per page:
- * (1 / MB_per_s) * 1000 / 1024000 * page_size_bytes (design.md §1).
+ * (1 / MB_per_s) * 1000 / 1024000 * page_size_bytes (docs/models.md#device).
  */
 double rec_device_transfer_ms(const struct rec_device *d,
                               uint32_t page_size_bytes);
@@ -136,10 +148,62 @@ double rec_device_read_ms(const struct rec_device *d, uint64_t bytes);
 uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
                                    uint32_t page_overhead_bytes);
 
+/* ---- limits ----------------------------------------------------------------
+ */
+
+/*
+ * One table of the ranges numbers must keep at the border of every reader
+ * (engine and device profiles, sizes, recommendation documents, the
+ * options of recommend) and that recommend's writer respects, so whatever
+ * `recommend` writes, `ddl` accepts. The envelope of the dialects' own
+ * ranges (ddl_templates/<dialect>/dialect.yaml, checked again by ddl/):
+ * pages of 512 B to 64 KiB (SQLite's and InnoDB's extremes), DB2's
+ * CREATE BUFFERPOOL SIZE and EXTENTSIZE, OVERHEAD and TRANSFERRATE as
+ * ddl/plan.c checks them, and a pool budget every dialect's setting
+ * accepts (512 GiB: PostgreSQL shared_buffers_kb, InnoDB
+ * innodb_buffer_pool_size, SQLite cache_size_kib stay below their caps).
+ */
+enum rec_limit_id {
+    REC_LIM_PAGE_BYTES,     /* a page size */
+    REC_LIM_ROW_BYTES,      /* a byte count of a row or page layout */
+    REC_LIM_MEMORY_BYTES,   /* a buffer pool's bytes (profiles, results) */
+    REC_LIM_BUDGET_BYTES,   /* --memory: also above every dialect's minimum
+                               pool (InnoDB: 5 MiB) */
+    REC_LIM_POOL_PAGES,     /* buffer-pool pages */
+    REC_LIM_EXTENT_PAGES,   /* EXTENTSIZE */
+    REC_LIM_PREFETCH_PAGES, /* PREFETCHSIZE */
+    REC_LIM_OVERHEAD_MS,    /* OVERHEAD */
+    REC_LIM_TRANSFER_MS,    /* TRANSFERRATE (above the minimum, not at it) */
+    REC_LIM_SIZE_BYTES,     /* one object's size */
+    REC_LIM_COUNT
+};
+struct rec_limit {
+    double min, max;
+    int min_open; /* 1: the minimum itself is out of range */
+};
+#define REC_MIN_PAGE_BYTES 512U
+#define REC_MAX_PAGE_BYTES 65536U
+#define REC_MAX_MEMORY_BYTES (512ULL << 30)
+#define REC_MIN_BUDGET_BYTES (5ULL << 20)
+#define REC_MAX_POOL_PAGES 2147483647ULL
+#define REC_MAX_SIZE_BYTES (1ULL << 53) /* exact in a double */
+extern const struct rec_limit rec_limits[REC_LIM_COUNT];
+/*
+ * 0 if v is within limit `id`, else PT_EDATA "ctx: FIELD V is outside
+ * MIN..MAX" (ctx may be NULL). The _u64 form prints v exactly.
+ */
+int rec_limit_check(enum rec_limit_id id, double v, const char *ctx,
+                    const char *field, struct pt_err *err);
+int rec_limit_check_u64(enum rec_limit_id id, uint64_t v, const char *ctx,
+                        const char *field, struct pt_err *err);
+
 /* ---- size statistics ------------------------------------------------------
  */
 
 #define REC_HIST_MAX 48
+/* Objects a sizes input may describe: every count and the mean's weights
+ * stay exact in a double (2^53). */
+#define REC_MAX_OBJECTS (1ULL << 53)
 
 /* One histogram bin: objects with previous le < size <= le (not cumulative). */
 struct rec_hist_bin {
@@ -168,10 +232,23 @@ struct rec_size_stats {
  */
 int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
                       struct pt_err *err);
+/*
+ * The same statistics of weighted sizes: values[i] (sorted ascending) held
+ * by counts[i] objects (counts NULL: one each). O(n) time, no allocation,
+ * so a histogram of 10^12 objects costs its bins only. PT_EDATA if there
+ * are no objects or more than REC_MAX_OBJECTS.
+ */
+int rec_stats_compute_weighted(struct rec_size_stats *st,
+                               const uint64_t *values, const uint64_t *counts,
+                               size_t n, struct pt_err *err);
 /* Nearest-rank percentile (0 < pct <= 100) of sorted values; 0 if n == 0. */
 uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct);
+/* The same over weighted sizes (counts NULL: one each) holding `total`
+ * objects in all. */
+uint64_t rec_percentile_weighted(const uint64_t *sorted, const uint64_t *counts,
+                                 size_t n, uint64_t total, double pct);
 /*
- * The sizes JSON of design.md §4 for these statistics: schema_version,
+ * The sizes JSON of docs/formats.md#sizes for these statistics: schema_version,
  * count, min, max, mean, p50..p99, histogram [{le, count}], and "values"
  * (all of them) if values != NULL. `source` (may be NULL) is copied in as
  * "source". Returns a new reference (caller json_decref) or NULL on OOM.
@@ -182,14 +259,27 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
 
 /*
  * A list of object sizes parsed from memory (the caller reads the file;
- * analyzers/ does no I/O). Free with rec_sizes_release().
+ * analyzers/ does no I/O), as weighted entries: values[i] is the size of
+ * counts[i] objects. A plain list has counts == NULL (one object each); a
+ * histogram has one entry per non-empty bin, so its size is O(bins) however
+ * many objects the bins hold. Free with rec_sizes_release().
  */
 struct rec_sizes {
-    uint64_t *values; /* n sizes in bytes (owned) */
-    size_t n;
+    uint64_t *values;   /* n sizes in bytes (owned) */
+    uint64_t *counts;   /* n objects per size (owned); NULL: 1 each */
+    size_t n;           /* entries */
+    uint64_t total;     /* objects: sum of counts (n without counts) */
     int from_histogram; /* 1: reconstructed from histogram bin bounds */
 };
 void rec_sizes_release(struct rec_sizes *s);
+/*
+ * Sort the entries by size, ascending (counts move with their values);
+ * uses O(n) temporary memory when there are counts. PT_EINTERNAL on OOM.
+ */
+int rec_sizes_sort(struct rec_sizes *s, struct pt_err *err);
+/* Sort s (rec_sizes_sort) and compute its statistics (weighted). */
+int rec_sizes_stats(struct rec_sizes *s, struct rec_size_stats *st,
+                    struct pt_err *err);
 /*
  * Plain text: one non-negative integer byte size per line; '#' starts a
  * comment (whole line or after the number); blank lines, signs, fractions,
@@ -203,7 +293,7 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 /* ---- monitor evidence -----------------------------------------------------
  */
 
-/* What `monitor -o` measured (design.md §4 monitor JSON, "current"/"summary").
+/* What `monitor -o` measured (docs/formats.md#monitor, "current"/"summary").
  */
 struct rec_monitor {
     int present;
@@ -254,6 +344,80 @@ void rec_trace_evidence_access(const struct rec_trace_evidence *t,
                                struct rec_access *acc);
 void rec_trace_evidence_release(struct rec_trace_evidence *t);
 
+/* ---- the current state of the server (`current`) --------------------------
+ *
+ * What the server has now, knob by knob, as `sample`/`monitor` read it live
+ * (source "server") or, without a live read, the engine's documented
+ * default (source "default"). The recommendation carries it through to
+ * ddl/, whose rollback.sql restores exactly these values, and drift
+ * compares it with the recommendation. Knob names and units per engine:
+ * docs/formats.md "current". A knob that is not set explicitly on the
+ * server (no toast_tuple_target reloption, no ALTER SYSTEM line, no
+ * explicit ROW_FORMAT) has is_set = 0: rollback then RESETs it.
+ */
+enum rec_source { REC_SOURCE_DEFAULT = 0, REC_SOURCE_SERVER = 1 };
+#define REC_MAX_KNOBS 12
+#define REC_KNOB_WORD_LEN 24
+
+struct rec_knob {
+    char name[40];                /* lower_snake_case knob name */
+    int is_set;                   /* 0: null, nothing set explicitly */
+    int is_number;                /* the value is num, else word */
+    int64_t num;                  /* bytes, or the engine's own unit */
+    char word[REC_KNOB_WORD_LEN]; /* a keyword: [A-Za-z0-9_] only */
+    enum rec_source source;
+};
+
+struct rec_state {
+    size_t n;
+    struct rec_knob knobs[REC_MAX_KNOBS];
+};
+
+/* The knob named `name`, or NULL. */
+const struct rec_knob *rec_state_get(const struct rec_state *s,
+                                     const char *name);
+/* Set (or replace) a knob: a number, a keyword (checked: PT_EDATA if it is
+ * not [A-Za-z0-9_]{1,23}) or null. PT_EDATA when the state is full. */
+int rec_state_set_num(struct rec_state *s, const char *name, int64_t v,
+                      enum rec_source src, struct pt_err *err);
+int rec_state_set_word(struct rec_state *s, const char *name, const char *w,
+                       enum rec_source src, struct pt_err *err);
+int rec_state_set_null(struct rec_state *s, const char *name, int is_number,
+                       enum rec_source src, struct pt_err *err);
+/*
+ * Add, with source "default", every knob of `engine` ("postgresql",
+ * "mysql", "sqlite", "db2") that s lacks: the engine's documented defaults
+ * (docs/formats.md "current"). Other engines get nothing.
+ */
+void rec_state_fill_defaults(struct rec_state *s, const char *engine);
+/*
+ * The value the engine uses for knob k: k itself when it is set, else the
+ * engine's value for an unset knob (toast_tuple_target 2032, row_format
+ * DYNAMIC). -1 when there is none (shared_buffers_auto_conf: unset means
+ * postgresql.conf decides).
+ */
+int rec_knob_effective(const char *engine, const struct rec_knob *k,
+                       struct rec_knob *out);
+/* 1 if any knob of s was read from the server. */
+int rec_state_any_server(const struct rec_state *s);
+/*
+ * Merge a `current` object into s: each member KNOB is {"value": integer |
+ * keyword string | null, "source": "server" | "default"}; a plain integer
+ * or string member (monitor.json's page_size, bufferpool_bytes, ...) is
+ * taken as {"value": it, "source": plain_source} — but only for names in
+ * the engine's knob list, other plain members are ignored. PT_EDATA
+ * "ctx: current.KNOB: ..." otherwise. NULL obj: nothing to do.
+ */
+int rec_state_merge_json(struct rec_state *s, const json_t *obj,
+                         const char *engine, enum rec_source plain_source,
+                         const char *ctx, struct pt_err *err);
+/* The `current` object of s. New reference (caller json_decref) or NULL. */
+json_t *rec_state_to_json(const struct rec_state *s);
+/* Are the knob's value and text equal (words case-insensitively)? */
+int rec_knob_equal(const struct rec_knob *a, const struct rec_knob *b);
+/* The value as text: the number, the word, or "null". Returns buf. */
+char *rec_knob_text(const struct rec_knob *k, char *buf, size_t len);
+
 /* ---- the cost model and the recommendation --------------------------------
  */
 
@@ -263,6 +427,12 @@ void rec_trace_evidence_release(struct rec_trace_evidence *t);
 #define REC_OVERRIDE_MARGIN 0.10 /* cost model must beat the rule by 10 % */
 #define REC_POOL_HEADROOM 1.25   /* table pages x this: growth, index pages */
 #define REC_POOL_MIN_PAGES 1000  /* DB2's default CREATE BUFFERPOOL SIZE */
+#define REC_DEFAULT_GAIN_RELOPTION 0.05 /* change_thresholds defaults */
+#define REC_DEFAULT_GAIN_REBUILD 0.10
+#define REC_DEFAULT_GAIN_NEW_INSTANCE 0.25
+#define REC_INCOMPRESSIBLE_RATIO                                               \
+    0.95 /* stored / raw at or above: the                                      \
+            objects do not compress */
 #define REC_MAX_REASONS 64
 #define REC_REASON_LEN 512
 
@@ -270,17 +440,48 @@ struct rec_inputs {
     const struct rec_engine *engine; /* required */
     const struct rec_device *device; /* required */
     const uint64_t *sizes;           /* sorted ascending (rec_stats_compute) */
-    size_t n_sizes;
-    uint64_t memory_bytes;             /* buffer-pool budget; 0 = default */
-    int memory_given;                  /* --memory was given explicitly */
-    double inline_target;              /* 0 < t <= 1; 0 = default 0.95 */
-    uint64_t sessions;                 /* live rows; 0 = estimate */
+    const uint64_t *size_counts;     /* objects per size; NULL: 1 each */
+    size_t n_sizes;                  /* entries of sizes (and size_counts) */
+    uint64_t memory_bytes;           /* buffer-pool budget; 0 = default */
+    int memory_given;                /* --memory was given explicitly */
+    double inline_target;            /* 0 < t <= 1; 0 = default 0.95 */
+    uint64_t sessions;               /* live rows; 0 = estimate */
     const struct rec_monitor *monitor; /* may be NULL */
     const struct rec_access *access;   /* may be NULL */
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */
     const char *tablespace_name;       /* NULL = "SESSTS<n>K" */
     int sizes_from_histogram;          /* sizes are histogram bin bounds */
+    const struct rec_state *current;   /* state read from the server (may
+                                          be NULL; defaults fill the rest) */
+    double compress_ratio;             /* stored / raw bytes of the objects
+                                          (sizes.json compress_ratio); 0 =
+                                          not measured */
 };
+
+/* How disruptive a change is: the tier of its threshold. */
+enum rec_tier {
+    REC_TIER_NONE,
+    REC_TIER_RELOPTION,
+    REC_TIER_REBUILD,
+    REC_TIER_NEW_INSTANCE
+};
+/* "none", "reloption", "rebuild", "new_instance". */
+const char *rec_tier_name(enum rec_tier t);
+/* The engine's threshold for a tier (0 for REC_TIER_NONE). */
+double rec_tier_threshold(const struct rec_engine *e, enum rec_tier t);
+/*
+ * The change rule (docs/models.md #change-threshold): a candidate replaces
+ * the current state only if its modelled I/O per access is lower by at
+ * least the tier's threshold (a fraction of the current I/O), or — below a
+ * new instance — its I/O is no higher and its buffered reads per access
+ * are lower by at least the threshold. Zero gain and ties keep the
+ * current state; a new instance is never justified by buffered reads
+ * alone. Returns 1 to change, 0 to keep; *gain_io and *gain_reads get the
+ * relative gains (0 when the current figure is 0).
+ */
+int rec_change_pays(const struct rec_engine *e, enum rec_tier tier,
+                    double cur_io_ms, double new_io_ms, double cur_reads,
+                    double new_reads, double *gain_io, double *gain_reads);
 
 /* The model's figures for one candidate page size. */
 struct rec_candidate {
@@ -347,12 +548,40 @@ struct rec_result {
     size_t n_settings;
     struct rec_setting settings[REC_MAX_SETTINGS];
     /* an inline knob (knob.present): the chosen page at the tuned limit */
-    int knob_evaluated;         /* 1: `tuned` holds figures */
-    int knob_pays;              /* 1: recommend the tuned value */
-    uint32_t knob_value;        /* recommended knob value */
-    uint32_t knob_inline_limit; /* object inline limit at that value */
-    struct rec_candidate tuned; /* chosen page size at the tuned limit */
+    int knob_evaluated;             /* 1: `tuned` holds figures */
+    int knob_pays;                  /* 1: recommend the tuned value */
+    uint32_t knob_value;            /* recommended knob value */
+    uint32_t knob_inline_limit;     /* object inline limit at that value */
+    struct rec_candidate tuned;     /* chosen page size at the tuned limit */
+    int knob_current_set;           /* the table has the knob set now */
+    uint32_t knob_current;          /* its value now (default if not set) */
+    struct rec_candidate knob_base; /* chosen page at the current value */
+    /* the current state and the change rule */
+    struct rec_state current;    /* input state + monitor + defaults */
+    size_t current_idx;          /* candidate of the current page size, or
+                                    (size_t)-1 if it is not a candidate */
+    int kept;                    /* 1: a better page size did not beat the
+                                    threshold: the current one stays */
+    size_t best_idx;             /* the page size chosen before that rule */
+    enum rec_tier change_tier;   /* disruption of a page-size change */
+    double gain_io, gain_reads;  /* best_idx over current_idx, fractions */
+    int pool_kept;               /* 1: no --memory and no monitored pool:
+                                    the pool setting stays as it is */
+    uint64_t pool_setting_bytes; /* the pool the settings ask for */
+    const char *storage_reason;  /* PostgreSQL: why the STORAGE */
+    /* DB2: caching of out-of-row data (tablespace.file_system_caching) */
+    int fs_caching;
+    /* operational cost of a rewrite of the table (current layout) */
+    double table_bytes;     /* data + out-of-line bytes, estimated */
+    double rewrite_seconds; /* read + write at the device rate */
 };
+
+/*
+ * What rec_recommend is about to return, against the same rec_limits the
+ * recommendation reader applies (budget, page size, pool pages and bytes,
+ * EXTENTSIZE, OVERHEAD, TRANSFERRATE): PT_EDATA "recommendation: ...".
+ */
+int rec_result_check(const struct rec_result *r, struct pt_err *err);
 
 /*
  * Run the cost model for every page size of the engine and choose (see
@@ -363,9 +592,10 @@ struct rec_result {
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err);
 /*
- * The recommendation document of design.md §4 (schema_version 1, engine,
- * page_size, candidates[], bufferpool, tablespace, reasons[], inputs).
- * `inputs` (may be NULL) is copied in as "inputs". New reference or NULL.
+ * The recommendation document of docs/formats.md#recommendation (schema_version
+ * 1, engine, page_size, candidates[], bufferpool, tablespace, reasons[],
+ * inputs). `inputs` (may be NULL) is copied in as "inputs". New reference or
+ * NULL.
  */
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs);
@@ -421,10 +651,24 @@ struct rec_doc {
     double transfer_rate_ms;     /* tablespace.transfer_rate */
     const json_t *settings;      /* "settings" (any type) or NULL: the
                                     consumer checks it against its rules */
+    int has_current;             /* "current" was present */
+    struct rec_state current;    /* "current" (rec_state_merge_json) */
+    int fs_caching;              /* tablespace.file_system_caching: 1, 0,
+                                    or -1 when absent */
+    double table_bytes;          /* cost.table_bytes, 0 if absent */
+    double rewrite_seconds;      /* cost.rewrite_seconds, 0 if absent */
     size_t n_reasons;
     const char **reasons; /* the string entries of "reasons" (owned array) */
 };
 void rec_doc_release(struct rec_doc *d);
+/*
+ * The document's numbers against rec_limits (limits.c): page size, pool
+ * pages and bytes, EXTENTSIZE, PREFETCHSIZE, OVERHEAD, TRANSFERRATE.
+ * PT_EDATA "name: FIELD V is outside MIN..MAX". rec_result_from_json
+ * calls it, so ddl never plans from a number recommend could not write.
+ */
+int rec_doc_check(const struct rec_doc *d, const char *name,
+                  struct pt_err *err);
 /*
  * Read a recommendation document (pagetune-recommend(1), OUTPUT). `name` names
  * it in messages. If `engine` is not NULL the document must be for that engine.
@@ -449,5 +693,29 @@ struct rec_current {
 int rec_drift(const struct rec_current *cur, uint32_t rec_page_size_bytes,
               uint64_t rec_bufferpool_pages, double tolerance, char *why,
               size_t why_len);
+
+/*
+ * The knob of `current` that a recommendation setting changes (setting
+ * "toast_tuple_target" -> knob "toast_tuple_target", "shared_buffers_kb"
+ * -> "shared_buffers" with scale 1024, "innodb_page_size" -> "page_size",
+ * ...): the knob name, or NULL if the setting changes no knob. *scale
+ * (may be NULL) gets the factor from the setting's unit to the knob's.
+ */
+const char *rec_setting_knob(const char *engine, const char *setting,
+                             int64_t *scale);
+/*
+ * Drift per knob (`advise --fail-on drift`): the recommendation asks for a
+ * value other than the one in use. Compared: the page size and DB2's
+ * buffer pool (smaller than (1 - tolerance) x the recommended pages) and
+ * FILE SYSTEM CACHING when read from the server, and every setting that
+ * changes a knob (rec_setting_knob: toast_tuple_target, STORAGE,
+ * shared_buffers, ROW_FORMAT, innodb_buffer_pool_size, SQLite page_size)
+ * against the knob's value — read from the server, or the engine's
+ * default (said so) when it was not read; an unset knob counts as the
+ * engine's value for it (rec_knob_effective). Returns 1 on drift (one
+ * line per knob into why), 0 when all agree.
+ */
+int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
+                  size_t why_len);
 
 #endif /* PT_ANALYZERS_H */

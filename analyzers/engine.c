@@ -60,6 +60,16 @@ uint32_t rec_engine_usable_default(uint32_t page_size_bytes,
                : 0;
 }
 
+/*
+ * A byte count of the row or page layout, within rec_limits' ROW_BYTES
+ * (0..64K): row sizes add these up in 32 bits, so 2^32 - 1 must not pass.
+ */
+static int check_bytes(const char *ctx, const char *field, uint32_t v,
+                       struct pt_err *err)
+{
+    return rec_limit_check_u64(REC_LIM_ROW_BYTES, v, ctx, field, err);
+}
+
 static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
                           const json_t *o, size_t i, const char *ctx,
                           struct pt_err *err)
@@ -83,9 +93,14 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
         (rc = opt_u32(o, "outline_descriptor", &p->outline_descriptor_bytes,
                       where, err)) < 0)
         return rc;
-    if (p->page_size_bytes < 512 || p->page_size_bytes > (1U << 20))
-        return err_set(err, PT_EDATA, "%s: page_size %u out of range", where,
-                       p->page_size_bytes);
+    if ((rc = rec_limit_check_u64(REC_LIM_PAGE_BYTES, p->page_size_bytes, where,
+                                  "page_size", err)) < 0 ||
+        (rc = check_bytes(where, "inline_limit", p->inline_limit_bytes, err)) <
+            0 ||
+        (rc = check_bytes(where, "max_row", p->max_row_bytes, err)) < 0 ||
+        (rc = check_bytes(where, "outline_descriptor",
+                          p->outline_descriptor_bytes, err)) < 0)
+        return rc;
     if (p->usable_bytes == 0 || p->usable_bytes > p->page_size_bytes)
         return err_set(err, PT_EDATA,
                        "%s: usable bytes %u must be 1..page_size", where,
@@ -134,6 +149,49 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
     return 0;
 }
 
+/*
+ * change_thresholds: {reloption, rebuild, new_instance} (optional; the
+ * least modelled gain, a fraction, each tier at least the one before it:
+ * docs/models.md #change-threshold). fs_caching_min_direct_reads
+ * (optional, DB2).
+ */
+static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
+                                const char *ctx, struct pt_err *err)
+{
+    const json_t *o = json_object_get(prof, "change_thresholds");
+    struct rec_change_thresholds *t = &e->change_threshold;
+    char where[256];
+    int rc;
+
+    t->reloption = REC_DEFAULT_GAIN_RELOPTION;
+    t->rebuild = REC_DEFAULT_GAIN_REBUILD;
+    t->new_instance = REC_DEFAULT_GAIN_NEW_INSTANCE;
+    if ((rc = pt_json_opt_num(prof, "fs_caching_min_direct_reads",
+                              &e->fs_caching_min_direct_reads, ctx, err)) < 0)
+        return rc;
+    if (!(e->fs_caching_min_direct_reads >= 0) ||
+        e->fs_caching_min_direct_reads > 1)
+        return err_set(err, PT_EDATA,
+                       "%s: fs_caching_min_direct_reads must be in 0..1", ctx);
+    if (!o)
+        return 0;
+    snprintf(where, sizeof(where), "%s: change_thresholds", ctx);
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    if ((rc = pt_json_get_num(o, "reloption", &t->reloption, where, err)) < 0 ||
+        (rc = pt_json_get_num(o, "rebuild", &t->rebuild, where, err)) < 0 ||
+        (rc = pt_json_get_num(o, "new_instance", &t->new_instance, where,
+                              err)) < 0)
+        return rc;
+    if (!(t->reloption >= 0) || !(t->rebuild >= t->reloption) ||
+        !(t->new_instance >= t->rebuild) || t->new_instance > 1)
+        return err_set(err, PT_EDATA,
+                       "%s: needs 0 <= reloption <= rebuild <= new_instance "
+                       "<= 1 (a more disruptive change needs more gain)",
+                       where);
+    return 0;
+}
+
 int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
                          const char *ctx, struct pt_err *err)
 {
@@ -164,6 +222,8 @@ int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
         (rc = knob_from_json(&e->knob, json_object_get(prof, "inline_knob"),
                              ctx, err)) < 0)
         return rc;
+    if ((rc = thresholds_from_json(e, prof, ctx, err)) < 0)
+        return rc;
     if (json_object_get(prof, "default_pool_bytes") &&
         (rc = pt_json_get_u64(prof, "default_pool_bytes",
                               &e->default_pool_bytes, ctx, err)) < 0)
@@ -171,6 +231,19 @@ int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
     if (e->max_rows_per_page == 0)
         return err_set(err, PT_EDATA, "%s: max_rows_per_page must be >= 1",
                        ctx);
+    if ((rc = check_bytes(ctx, "row_fixed_bytes", e->row_fixed_bytes, err)) <
+            0 ||
+        (rc = check_bytes(ctx, "row_overhead_bytes", e->row_overhead_bytes,
+                          err)) < 0 ||
+        (rc = check_bytes(ctx, "page_overhead_bytes", e->page_overhead_bytes,
+                          err)) < 0 ||
+        (e->current_page_bytes &&
+         (rc = rec_limit_check_u64(REC_LIM_PAGE_BYTES, e->current_page_bytes,
+                                   ctx, "current_page_size", err)) < 0) ||
+        (e->default_pool_bytes &&
+         (rc = rec_limit_check_u64(REC_LIM_MEMORY_BYTES, e->default_pool_bytes,
+                                   ctx, "default_pool_bytes", err)) < 0))
+        return rc;
     e->direct_io_unit_bytes = 1;
     if ((rc = opt_u32(prof, "direct_io_unit_bytes", &e->direct_io_unit_bytes,
                       ctx, err)) < 0)
@@ -224,7 +297,11 @@ int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
             (rc = pt_json_get_u64(v, "max_bytes", &o->max_bytes, where, err)) <
                 0 ||
             (rc = get_u32(v, "descriptor_bytes", &o->descriptor_bytes, where,
-                          err)) < 0)
+                          err)) < 0 ||
+            (rc = check_bytes(where, "descriptor_bytes", o->descriptor_bytes,
+                              err)) < 0 ||
+            (rc = rec_limit_check_u64(REC_LIM_SIZE_BYTES, o->max_bytes, where,
+                                      "max_bytes", err)) < 0)
             return rc;
         if (i > 0 && o->max_bytes <= e->outline[i - 1].max_bytes)
             return err_set(err, PT_EDATA,
@@ -327,6 +404,14 @@ int rec_device_from_json(struct rec_device *d, const json_t *prof,
     if (!(d->transfer_mb_s > 0) || d->transfer_mb_s > 1e6)
         return err_set(err, PT_EDATA,
                        "%s: transfer_mb_s must be > 0 and <= 1000000", ctx);
+    /* TRANSFERRATE of the largest page must stay what ddl accepts */
+    if (rec_transfer_ms(d->transfer_mb_s, REC_MAX_PAGE_BYTES) >
+        rec_limits[REC_LIM_TRANSFER_MS].max)
+        return err_set(err, PT_EDATA,
+                       "%s: transfer_mb_s %g is too slow: TRANSFERRATE of a "
+                       "%u-byte page would exceed %g ms",
+                       ctx, d->transfer_mb_s, REC_MAX_PAGE_BYTES,
+                       rec_limits[REC_LIM_TRANSFER_MS].max);
     return 0;
 }
 

@@ -53,6 +53,9 @@ int rec_trace_evidence_add(struct rec_trace_evidence *t, uint64_t key_id,
     if (key_id >= SIZE_MAX / sizeof(uint64_t) / 2)
         return err_set(err, PT_EDATA, "trace key id %llu is too large",
                        (unsigned long long)key_id);
+    if (size_bytes > REC_MAX_SIZE_BYTES)
+        return rec_limit_check_u64(REC_LIM_SIZE_BYTES, size_bytes, "trace",
+                                   "object size", err);
     if (key_id >= t->cap && (rc = grow(t, (size_t)key_id + 1, err)) < 0)
         return rc;
     if (key_id >= t->n_keys)

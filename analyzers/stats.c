@@ -24,51 +24,99 @@ static int cmp_u64(const void *a, const void *b)
 
 uint64_t rec_percentile(const uint64_t *sorted, size_t n, double pct)
 {
-    double rank;
-    size_t idx;
+    return rec_percentile_weighted(sorted, NULL, n, n, pct);
+}
 
-    if (n == 0)
+/*
+ * Nearest-rank over weighted entries: the object of rank ceil(pct% of
+ * total) (1-based) is the first entry whose running count reaches it. With
+ * counts == NULL this is sorted[rank - 1], the plain definition.
+ */
+uint64_t rec_percentile_weighted(const uint64_t *sorted, const uint64_t *counts,
+                                 size_t n, uint64_t total, double pct)
+{
+    double rank;
+    uint64_t idx, seen = 0;
+
+    if (n == 0 || total == 0)
         return 0;
     if (pct <= 0)
         return sorted[0];
-    rank = ceil(pct / 100.0 * (double)n);
-    idx = rank < 1 ? 0 : (size_t)rank - 1;
-    if (idx >= n)
-        idx = n - 1;
-    return sorted[idx];
+    rank = ceil(pct / 100.0 * (double)total);
+    idx = rank < 1 ? 0 : (uint64_t)rank - 1;
+    if (idx >= total)
+        idx = total - 1;
+    if (!counts)
+        return sorted[idx < n ? idx : n - 1];
+    for (size_t i = 0; i < n; i++) {
+        seen += counts[i];
+        if (seen > idx)
+            return sorted[i];
+    }
+    return sorted[n - 1];
 }
 
 int rec_stats_compute(struct rec_size_stats *st, uint64_t *values, size_t n,
                       struct pt_err *err)
 {
+    if (n == 0) {
+        memset(st, 0, sizeof(*st));
+        return err_set(err, PT_EDATA, "no sizes to analyse");
+    }
+    qsort(values, n, sizeof(values[0]), cmp_u64);
+    return rec_stats_compute_weighted(st, values, NULL, n, err);
+}
+
+int rec_stats_compute_weighted(struct rec_size_stats *st,
+                               const uint64_t *values, const uint64_t *counts,
+                               size_t n, struct pt_err *err)
+{
     long double sum = 0;
-    uint64_t le = 1024;
+    uint64_t le = 1024, total = 0;
     size_t i = 0;
 
     memset(st, 0, sizeof(*st));
-    if (n == 0)
+    for (size_t k = 0; k < n; k++) {
+        uint64_t c = counts ? counts[k] : 1;
+        if (c > REC_MAX_OBJECTS - total)
+            return err_set(err, PT_EDATA, "more than %llu objects to analyse",
+                           (unsigned long long)REC_MAX_OBJECTS);
+        total += c;
+        sum += counts ? (long double)values[k] * c : values[k];
+    }
+    if (total == 0)
         return err_set(err, PT_EDATA, "no sizes to analyse");
-    qsort(values, n, sizeof(values[0]), cmp_u64);
-    st->count = n;
-    st->min = values[0];
-    st->max = values[n - 1];
+    st->count = total;
+    /* the first and last entries that hold objects */
     for (size_t k = 0; k < n; k++)
-        sum += values[k];
-    st->mean = (double)(sum / n);
-    st->p50 = rec_percentile(values, n, 50);
-    st->p90 = rec_percentile(values, n, 90);
-    st->p95 = rec_percentile(values, n, 95);
-    st->p99 = rec_percentile(values, n, 99);
+        if (!counts || counts[k]) {
+            st->min = values[k];
+            break;
+        }
+    for (size_t k = n; k-- > 0;)
+        if (!counts || counts[k]) {
+            st->max = values[k];
+            break;
+        }
+    st->mean = (double)(sum / total);
+    st->p50 = rec_percentile_weighted(values, counts, n, total, 50);
+    st->p90 = rec_percentile_weighted(values, counts, n, total, 90);
+    st->p95 = rec_percentile_weighted(values, counts, n, total, 95);
+    st->p99 = rec_percentile_weighted(values, counts, n, total, 99);
 
-    /* bins (le/2, le], the first one [0, 1024] */
+    /* bins (le/2, le], the first one [0, 1024]; empty entries skipped */
+    while (i < n && counts && counts[i] == 0)
+        i++;
     while (i < n && st->n_bins < REC_HIST_MAX) {
         uint64_t c = 0;
         if (st->n_bins == REC_HIST_MAX - 1)
             le = UINT64_MAX; /* last bin takes the rest */
         while (i < n && values[i] <= le) {
-            c++;
+            c += counts ? counts[i] : 1;
             i++;
         }
+        while (i < n && counts && counts[i] == 0)
+            i++;
         st->bins[st->n_bins].le = le == UINT64_MAX ? st->max : le;
         st->bins[st->n_bins].count = c;
         st->n_bins++;
@@ -141,7 +189,44 @@ void rec_sizes_release(struct rec_sizes *s)
     if (!s)
         return;
     free(s->values);
+    free(s->counts);
     memset(s, 0, sizeof(*s));
+}
+
+struct size_entry {
+    uint64_t value, count;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct size_entry *x = a, *y = b;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+int rec_sizes_sort(struct rec_sizes *s, struct pt_err *err)
+{
+    struct size_entry *e;
+
+    if (!s->counts) {
+        qsort(s->values, s->n, sizeof(*s->values), cmp_u64);
+        return 0;
+    }
+    if (s->n < 2)
+        return 0;
+    e = pt_malloc(s->n * sizeof(*e));
+    if (!e)
+        return err_set(err, PT_EINTERNAL, "out of memory sorting sizes");
+    for (size_t i = 0; i < s->n; i++) {
+        e[i].value = s->values[i];
+        e[i].count = s->counts[i];
+    }
+    qsort(e, s->n, sizeof(*e), cmp_entry);
+    for (size_t i = 0; i < s->n; i++) {
+        s->values[i] = e[i].value;
+        s->counts[i] = e[i].count;
+    }
+    free(e);
+    return 0;
 }
 
 static int push(struct rec_sizes *s, size_t *cap, uint64_t v,
@@ -157,6 +242,18 @@ static int push(struct rec_sizes *s, size_t *cap, uint64_t v,
     }
     s->values[s->n++] = v;
     return 0;
+}
+
+int rec_sizes_stats(struct rec_sizes *s, struct rec_size_stats *st,
+                    struct pt_err *err)
+{
+    int rc = rec_sizes_sort(s, err);
+
+    if (rc < 0) {
+        memset(st, 0, sizeof(*st));
+        return rc;
+    }
+    return rec_stats_compute_weighted(st, s->values, s->counts, s->n, err);
 }
 
 static int is_space(char c)
@@ -224,8 +321,15 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
             }
             v = v * 10 + d;
         }
+        if (v > REC_MAX_SIZE_BYTES) {
+            char where[300];
+            snprintf(where, sizeof(where), "%s:%lu", name, line);
+            rc = rec_limit_check_u64(REC_LIM_SIZE_BYTES, v, where, "size", err);
+            goto fail;
+        }
         if ((rc = push(s, &cap, v, err)) < 0)
             goto fail;
+        s->total = s->n;
     }
     if (s->n == 0) {
         rc = err_set(err, PT_EDATA,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# replay_article.sh — the founding article's experiment (seeds/000: 4000-,
+# replay_article.sh — the founding article's experiment (article 000, docs/models.md#sources: 4000-,
 # 10000- and 30000-byte session objects at 4K/8K/16K/32K pages, Table 6)
 # replayed on the built-in SQLite session store. Prints, per workload and
 # page size, the median over REPS runs of ops/s and its ratio to 4K, get and

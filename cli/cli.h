@@ -1,24 +1,32 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli.h — the front door: command table, option tables, output writers and
- * exit codes. Only cli/ prints; it never computes (design.md §2).
+ * exit codes. Only cli/ prints; it never computes (docs/architecture.md).
  *
  * Recipe for adding a command `foo`:
  *   1. cli/cmd_foo.c: role comment; `static const char *const usage[]`
- *      (SYNOPSIS lines, the source of truth for the man page); a
- *      `static const struct cli_option opts[]` table ending in CLI_OPT_END
- *      (every option with its help text and default); static helpers; one
- *      public `int cmd_foo(int argc, char **argv)` that returns an exit code.
- *   2. Declare cmd_foo below and add {"foo", cmd_foo, "summary"} to the
- *      alphabetical table in cli/main.c; add cmd_foo.c to cli/CMakeLists.txt.
- *   3. man/pagetune-foo.1, and a test in tests/cli/.
- *   Parse with cli_parse_begin()/cli_next_opt(); handle the common options
- *   (-o, --format, --json, --force, --quiet, --help) with cli_common_opt().
+ *      (SYNOPSIS lines, the source of truth for the man page); a struct
+ *      foo_args for the values; a `static const struct cli_option opts[]`
+ *      table ending in CLI_OPT_END, each typed option saying where its
+ *      value goes (CLI_AT), its range or choices, help and default; 2-3
+ *      examples; `CLI_SPEC_DEFINE(foo);` (cli_spec_foo); static helpers; one
+ *      public `int cmd_foo(int argc, char **argv)` returning a PT_EXIT_*.
+ *   2. Declare cmd_foo and cli_spec_foo below and add {"foo", cmd_foo,
+ *      "summary", &cli_spec_foo} to the alphabetical table in
+ *      cli/commands.c; add foo to PT_COMMANDS in cli/CMakeLists.txt.
+ *   3. man/pagetune-foo.1, and a test in tests/cli/. tests/unit/test_cli.c
+ *      checks the table; completion follows it by itself. A short option
+ *      must mean the same long option in every command.
+ *   Parse with cli_parse_spec()/cli_next(): typed and shared options are
+ *   stored on the way, CLI_T_CUSTOM ones come back by id. The parse
+ *   function returns 0, CLI_HELP_SHOWN or a PT_* status; cmd_foo returns
+ *   cli_parse_exit() of the last two.
  */
 #ifndef PT_CLI_H
 #define PT_CLI_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/core.h"
@@ -29,6 +37,7 @@ struct cli_command {
     const char *name;
     int (*fn)(int argc, char **argv);
     const char *summary;
+    const struct cli_spec *spec; /* options, usage, examples; NULL: none */
 };
 
 int cmd_advise(int argc, char **argv);
@@ -41,27 +50,109 @@ int cmd_sample(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 
-/* The alphabetical command table (cli/main.c); ends with a NULL name. */
+/* Each command's spec (cli/cmd_<name>.c). */
+struct cli_spec;
+extern const struct cli_spec cli_spec_calibrate, cli_spec_ddl, cli_spec_monitor,
+    cli_spec_recommend, cli_spec_replay, cli_spec_sample, cli_spec_simulate,
+    cli_spec_workload;
+
+/* The alphabetical command table (cli/commands.c); ends with a NULL name. */
 extern const struct cli_command cli_commands[];
+/* The command called name, or NULL. */
+const struct cli_command *cli_command_find(const char *name);
+/* `pagetune __complete [CMD [--OPTION]]`: what completion offers. */
+int cli_complete(int argc, char **argv);
 
 /* ---- options ----------------------------------------------------------- */
 
 /*
- * One option: drives both getopt_long and the --help text, so the help
- * always lists every option with its default.
+ * Declarative options, in the spirit of git's parse-options: one table per
+ * command says, for each option, its type, where its value goes (an offset
+ * into the command's args struct), its range or choices, its help text and
+ * its default. Parsing, range errors, --help and completion
+ * (`pagetune __complete`, completion/pagetune.bash) all read that table.
+ *
+ * Typed options are stored by the parser; CLI_T_CUSTOM options (the shared
+ * ones, and the few whose value needs the command's own code) come back
+ * from cli_next() by id. A value is stored at base + off, base being the
+ * struct handed to cli_parse_spec().
  */
+enum cli_opt_type {
+    CLI_T_CUSTOM = 0, /* returned by id from cli_next(); has_arg applies */
+    CLI_T_FLAG,       /* int, set to 1 */
+    CLI_T_STRING,     /* const char *, the argv string itself */
+    CLI_T_PATH,       /* const char *, a file name (completes files) */
+    CLI_T_DIR,        /* const char *, a directory (completes dirs) */
+    CLI_T_UINT,       /* uint64_t, decimal, in min..max */
+    CLI_T_DOUBLE,     /* double, in dmin..dmax (dmin excluded if dmin_open) */
+    CLI_T_SIZE,       /* uint64_t bytes, suffix K/M/G/T, in min..max */
+    CLI_T_ENUM,       /* int: index of the value in choices[] */
+    CLI_T_SIZE_LIST,  /* uint64_t[max_items], count in size_t at n_off */
+};
+
+/* What completion offers for an option's value. */
+enum cli_complete {
+    CLI_C_AUTO = 0,    /* from the type: choices, files, dirs or nothing */
+    CLI_C_ENGINE,      /* profiles/engines/ names, or a YAML file */
+    CLI_C_DEVICE,      /* profiles/devices/ names, or a YAML file */
+    CLI_C_WORKLOAD,    /* profiles/workloads/ names, or a YAML file */
+    CLI_C_DSN,         /* data source names from odbc.ini */
+    CLI_C_DIALECT,     /* directories of ddl_templates/ */
+    CLI_C_POLICY,      /* sim/'s registered eviction policies */
+    CLI_C_CALIBRATION, /* profiles/calibrations/ names, or a YAML file */
+    CLI_C_APPSERVER,   /* profiles/appservers/ names, or a YAML file */
+};
+
 struct cli_option {
     const char *name;     /* long name without "--" */
     int short_name;       /* single-letter alias or 0 */
-    int has_arg;          /* no_argument / required_argument */
-    int id;               /* value returned by cli_next_opt() */
-    const char *arg_name; /* e.g. "FILE"; NULL without argument */
-    const char *help;     /* one line, ends with "(default: …)" if any */
+    int has_arg;          /* CLI_T_CUSTOM: no_argument / required_argument */
+    int id;               /* CLI_T_CUSTOM: value returned by cli_next() */
+    const char *arg_name; /* e.g. "FILE"; NULL: none, or choices for enums */
+    const char *help;     /* one sentence, no default in it */
+    enum cli_opt_type type;
+    size_t off;        /* where the value goes: offset in the args struct */
+    size_t n_off;      /* CLI_T_SIZE_LIST: offset of the size_t count */
+    size_t given_off;  /* 1 + offset of an int set when given; 0 = none */
+    size_t max_items;  /* CLI_T_SIZE_LIST: capacity of the array */
+    uint64_t min, max; /* CLI_T_UINT, CLI_T_SIZE(_LIST): inclusive range */
+    double dmin, dmax; /* CLI_T_DOUBLE: range */
+    int dmin_open;     /* CLI_T_DOUBLE: dmin itself is out of range */
+    const char *const *choices; /* CLI_T_ENUM (or completion): NULL-ended */
+    const char *def;            /* default as --help shows it; NULL = none */
+    int required;               /* --help says "(required)" */
+    enum cli_complete complete; /* what completion offers for the value */
 };
 #define CLI_OPT_END                                                            \
     {                                                                          \
-        NULL, 0, 0, 0, NULL, NULL                                              \
+        .name = NULL                                                           \
     }
+/* `.off = ` and `.given_off = ` for field f of args struct T. */
+#define CLI_AT(T, f) .off = offsetof(T, f)
+#define CLI_GIVEN(T, f) .given_off = offsetof(T, f) + 1
+#define CLI_LIST(T, f, n)                                                      \
+    .off = offsetof(T, f), .n_off = offsetof(T, n),                            \
+    .max_items = sizeof(((T *)0)->f) / sizeof(((T *)0)->f[0])
+
+/*
+ * A command's front matter: what --help prints and completion reads. The
+ * command table (cli/commands.c) points at one per command.
+ */
+/* Define cli_spec_<cmd> from the file's usage, description, examples and
+   opts (the names every cmd_<name>.c uses). */
+#define CLI_SPEC_DEFINE(cmd)                                                   \
+    const struct cli_spec cli_spec_##cmd = {.name = #cmd,                      \
+                                            .usage = usage,                    \
+                                            .description = description,        \
+                                            .examples = examples,              \
+                                            .opts = opts}
+struct cli_spec {
+    const char *name;              /* "ddl" */
+    const char *const *usage;      /* SYNOPSIS lines, NULL-terminated */
+    const char *description;       /* paragraph printed by --help */
+    const char *const *examples;   /* "command\0what it does" pairs... */
+    const struct cli_option *opts; /* the table, ending in CLI_OPT_END */
+};
 
 /* Ids of the options every command shares (cli_common_opt handles them). */
 enum {
@@ -81,53 +172,55 @@ enum {
 };
 
 /* Entries for the shared options, to put in a command's table. */
+extern const char *const cli_format_choices[]; /* table, json, csv */
+/* --engine of the ODBC commands: what coll_engine_parse() takes (it also
+   takes aliases), for --help and completion. */
+extern const char *const cli_db_engines[];
+/* clang-format off */
 #define CLI_OPT_HELP_ENTRY                                                     \
-    {                                                                          \
-        "help", 'h', no_argument, CLI_OPT_HELP, NULL,                          \
-            "show this help and exit"                                          \
-    }
+    {.name = "help", .short_name = 'h', .has_arg = no_argument,               \
+     .id = CLI_OPT_HELP, .help = "show this help and exit"}
 #define CLI_OPT_OUTPUT_ENTRY                                                   \
-    {                                                                          \
-        "output", 'o', required_argument, CLI_OPT_OUTPUT, "FILE",              \
-            "write the result to FILE, atomically; - is stdout (default: -)"   \
-    }
+    {.name = "output", .short_name = 'o', .has_arg = required_argument,       \
+     .id = CLI_OPT_OUTPUT, .arg_name = "FILE",                                \
+     .help = "write the result to FILE, atomically; - is stdout",             \
+     .def = "-", .complete = CLI_C_AUTO}
 #define CLI_OPT_FORMAT_ENTRIES                                                 \
-    {"format",                                                                 \
-     0,                                                                        \
-     required_argument,                                                        \
-     CLI_OPT_FORMAT,                                                           \
-     "FMT",                                                                    \
-     "output format: table, json or csv (default: table)"},                    \
-    {                                                                          \
-        "json", 0, no_argument, CLI_OPT_JSON, NULL, "short for --format json"  \
-    }
+    {.name = "format", .has_arg = required_argument, .id = CLI_OPT_FORMAT,    \
+     .arg_name = "FMT", .help = "output format: table, json or csv",          \
+     .choices = cli_format_choices, .def = "table"},                          \
+    {.name = "json", .has_arg = no_argument, .id = CLI_OPT_JSON,              \
+     .help = "short for --format json"}
 #define CLI_OPT_FORCE_ENTRY                                                    \
-    {                                                                          \
-        "force", 'f', no_argument, CLI_OPT_FORCE, NULL,                        \
-            "overwrite existing output files (default: refuse, exit 73)"       \
-    }
+    {.name = "force", .short_name = 'f', .has_arg = no_argument,              \
+     .id = CLI_OPT_FORCE, .help = "overwrite existing output files",          \
+     .def = "refuse, exit 73"}
 #define CLI_OPT_QUIET_ENTRY                                                    \
-    {                                                                          \
-        "quiet", 'q', no_argument, CLI_OPT_QUIET, NULL,                        \
-            "no progress or notes on stderr, only errors (default: off)"       \
-    }
+    {.name = "quiet", .short_name = 'q', .has_arg = no_argument,              \
+     .id = CLI_OPT_QUIET, .help = "no progress or notes on stderr, only "     \
+     "errors", .def = "off"}
 
 /* --dsn, --connect, --password-file, --password-env, --timeout
    (cli_conn_opt). */
-/* clang-format off */
 #define CLI_OPT_CONN_ENTRIES                                                   \
-    {"dsn", 0, required_argument, CLI_OPT_DSN, "NAME",                        \
-     "ODBC data source name from odbc.ini (default: none)"},                  \
-    {"connect", 0, required_argument, CLI_OPT_CONNECT, "STR",                 \
-     "ODBC connection string \"Driver=...;...\" (default: none)"},            \
-    {"password-file", 0, required_argument, CLI_OPT_PASSWORD_FILE, "FILE",    \
-     "read the password from FILE, which must have mode 0600 "                \
-     "(default: none)"},                                                      \
-    {"password-env", 0, required_argument, CLI_OPT_PASSWORD_ENV, "NAME",      \
-     "read the password from environment variable NAME (default: none)"},     \
-    {"timeout", 0, required_argument, CLI_OPT_TIMEOUT, "SEC",                 \
-     "give up (exit 69) when the server has not answered for SEC seconds "    \
-     "(default: 30)"}
+    {.name = "dsn", .has_arg = required_argument, .id = CLI_OPT_DSN,          \
+     .arg_name = "NAME", .help = "ODBC data source name from odbc.ini",       \
+     .def = "none", .complete = CLI_C_DSN},                                   \
+    {.name = "connect", .has_arg = required_argument, .id = CLI_OPT_CONNECT,  \
+     .arg_name = "STR",                                                       \
+     .help = "ODBC connection string \"Driver=...;...\"", .def = "none"},     \
+    {.name = "password-file", .has_arg = required_argument,                   \
+     .id = CLI_OPT_PASSWORD_FILE, .arg_name = "FILE",                         \
+     .help = "read the password from FILE, which must have mode 0600",        \
+     .def = "none"},                                                          \
+    {.name = "password-env", .has_arg = required_argument,                    \
+     .id = CLI_OPT_PASSWORD_ENV, .arg_name = "NAME",                          \
+     .help = "read the password from environment variable NAME",              \
+     .def = "none"},                                                          \
+    {.name = "timeout", .has_arg = required_argument, .id = CLI_OPT_TIMEOUT,  \
+     .arg_name = "SEC",                                                       \
+     .help = "give up (exit 69) when the server has not answered for SEC "    \
+     "seconds", .def = "30"}
 /* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
@@ -148,6 +241,8 @@ struct cli_parser {
     const struct cli_option *opts; /* the command's table */
     const char *const *usage;      /* SYNOPSIS lines */
     const char *description;       /* paragraph printed by --help */
+    const char *const *examples;   /* pairs (what, command line), or NULL */
+    void *base;                    /* args struct typed options go into */
     struct option longopts[64];
     char shortopts[128];
     int argc;
@@ -155,18 +250,40 @@ struct cli_parser {
 };
 
 /*
- * Prepare parsing. Returns 0, or PT_EINTERNAL if the table is too large.
+ * Prepare parsing with a command's spec; typed options are stored into
+ * base (the args struct the table's offsets refer to). Returns 0, or
+ * PT_EINTERNAL if the table is too large.
  */
+int cli_parse_spec(struct cli_parser *p, const struct cli_spec *spec,
+                   void *base, int argc, char **argv);
+/* The same without a spec, for tables of CLI_T_CUSTOM options only. */
 int cli_parse_begin(struct cli_parser *p, const char *cmd,
                     const struct cli_option *opts, const char *const *usage,
                     const char *description, int argc, char **argv);
 /*
  * Next option: its id and *arg (NULL without argument); -1 at the end;
  * on an unknown option or missing argument prints one line and returns
- * -2 (the command then returns exit code 64).
+ * -2 (the command then returns exit code 64). Typed options are stored
+ * and returned as CLI_OPT_STORED, or -2 after a one-line range or value
+ * error ("--interval: 0 is out of range 0.1..86400").
  */
+enum { CLI_OPT_STORED = 999 };
 int cli_next_opt(struct cli_parser *p, const char **arg);
-/* Print --help for the parser's command to fp. */
+/*
+ * Store arg as option o's value into base (what cli_next_opt does for a
+ * typed option). Returns 0, or PT_EUSAGE with err set to the one-line
+ * message ("--dialect: 'x' is not one of db2, ...").
+ */
+int cli_opt_store(const struct cli_option *o, void *base, const char *arg,
+                  struct pt_err *err);
+/*
+ * The width --help wraps at for fp: COLUMNS if set, else the terminal's
+ * width when fp is a TTY, else 80 (never below 40).
+ */
+int cli_term_width(FILE *fp);
+/* Print --help for the parser's command to fp, wrapped at width. */
+void cli_print_help_width(const struct cli_parser *p, FILE *fp, int width);
+/* Print --help for the parser's command to fp (cli_term_width wide). */
 void cli_print_help(const struct cli_parser *p, FILE *fp);
 /*
  * Handle a shared option. Returns 1 if handled, 0 if not a shared option,
@@ -178,20 +295,40 @@ int cli_common_opt(struct cli_parser *p, struct cli_common *c, int id,
                    const char *arg);
 /*
  * The next option a command handles itself: the shared ones (-o, --format,
- * --json, --force, --quiet) are taken into *c on the way. Returns the
- * option's id and *arg, or CLI_NEXT_END after the last option,
- * CLI_NEXT_HELP once --help has been printed, CLI_NEXT_USAGE after a
- * one-line usage error (unknown option, missing value, bad --format, an
- * argument that is not an option: no command takes operands).
+ * --json, --force, --quiet) are taken into *c and the typed ones into the
+ * args struct on the way. Returns the id of a CLI_T_CUSTOM option and
+ * *arg, or CLI_NEXT_END after the last option, CLI_NEXT_HELP once --help
+ * has been printed, CLI_NEXT_USAGE after a one-line usage error (unknown
+ * option, missing value, out of range, bad --format, an argument that is
+ * not an option: no command takes operands).
  */
 enum { CLI_NEXT_END = -1, CLI_NEXT_USAGE = -2, CLI_NEXT_HELP = -3 };
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg);
+/*
+ * Parse all of argv for a table of typed and shared options only (no
+ * CLI_T_CUSTOM of the command's own). Returns 0, CLI_HELP_SHOWN, or a
+ * PT_* status after the one line.
+ */
+int cli_parse_all(struct cli_parser *p, const struct cli_spec *spec, void *base,
+                  struct cli_common *c, int argc, char **argv);
+/*
+ * The one convention for a command's option parsing: its parse function
+ * returns 0 to go on, CLI_HELP_SHOWN after --help, or a negative PT_*
+ * status after printing its one line; cli_parse_exit() turns the last two
+ * into the process's exit code (PT_EXIT_OK, PT_EXIT_USAGE, ...).
+ */
+int cli_parse_exit(int status);
 /*
  * Handle a connection option (CLI_OPT_CONN_ENTRIES) into *conn: 1 if `id`
  * was one, 0 if not.
  */
 struct coll_conn_opts;
 int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg);
+/*
+ * After parsing: exactly one of --dsn/--connect, at most one password
+ * source. Returns 0, or PT_EUSAGE after the one-line usage error.
+ */
+int cli_conn_check(const char *cmd, const struct coll_conn_opts *conn);
 /*
  * After a run that succeeded (a failing run says one line, its error): warn
  * once on stderr when a --connect value on the command line holds a
@@ -203,7 +340,21 @@ void cli_common_init(struct cli_common *c);
 
 /* ---- messages and exit codes ------------------------------------------- */
 
-/* Map a PT_* status to the exit code of design.md §3 (the one table). */
+/* The process's exit codes (docs/exit-codes.md, pagetune(1)). */
+enum {
+    PT_EXIT_OK = 0,
+    PT_EXIT_CHECK = 1,      /* drift found (--fail-on) */
+    PT_EXIT_USAGE = 64,     /* EX_USAGE */
+    PT_EXIT_DATA = 65,      /* EX_DATAERR */
+    PT_EXIT_NOINPUT = 66,   /* EX_NOINPUT */
+    PT_EXIT_UNAVAIL = 69,   /* EX_UNAVAILABLE */
+    PT_EXIT_SOFTWARE = 70,  /* EX_SOFTWARE */
+    PT_EXIT_CANTCREAT = 73, /* EX_CANTCREAT */
+    PT_EXIT_IOERR = 74,     /* EX_IOERR */
+    PT_EXIT_NOPERM = 77,    /* EX_NOPERM */
+    PT_EXIT_INTR = 130,     /* 128 + SIGINT */
+};
+/* Map a PT_* status to its PT_EXIT_* code (the one table). */
 int cli_exit_code(int status);
 /* Print "pagetune: <msg>" (or "pagetune CMD: <msg>") to stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -213,6 +364,13 @@ int cli_fail(const char *cmd, const struct pt_err *err);
 /* Usage error: one line plus a pointer to --help; returns 64. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * --trace-format of simulate and replay: the choices for a CLI_T_ENUM entry
+ * (auto = by content, csv, oracle, and binary for oracle too) and the enum
+ * sim_trace_format of a chosen index.
+ */
+extern const char *const cli_trace_formats[];
+int cli_trace_format(int choice);
 /* A note on stderr unless quiet. */
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

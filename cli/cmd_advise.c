@@ -110,7 +110,8 @@ static const struct cli_option opts[] = {
      "page-cache budget of the replay, equal at every page size "
      "(default: 2M)"},
     {"fail-on", 0, required_argument, OPT_FAILON, "WHAT",
-     "drift: exit 1 if the current page size or buffer pool is off the "
+     "drift: exit 1 if the current page size, buffer pool or any knob read "
+     "from the server is off the "
      "recommendation (default: never)"},
     {"color", 0, required_argument, CLI_OPT_COLOR, "WHEN",
      "auto, always or never; NO_COLOR disables auto (default: auto)"},
@@ -527,7 +528,8 @@ static json_t *validation_summary(const json_t *sim, const json_t *rep,
 /*
  * The validation trace of a live database: the --workload profile (key
  * popularity, operation mix, sessions) with its object sizes replaced by
- * the sampled ones ({dist: empirical, values: [...]}), written as JSON
+ * the sampled ones ({dist: empirical, values: [...]}, and counts: [...]
+ * for a histogram), written as JSON
  * (valid YAML) into the temporary directory.
  */
 static int empirical_profile(struct advise *a, struct pt_err *err)
@@ -553,6 +555,13 @@ static int empirical_profile(struct advise *a, struct pt_err *err)
     json_object_set_new(size, "dist", json_string("empirical"));
     json_object_set_new(size, "values", vals);
     vals = NULL;
+    if (rs.counts) {
+        /* a histogram: one value per bin, weighted by its count */
+        json_t *cnt = json_array();
+        for (size_t i = 0; cnt && i < rs.n; i++)
+            json_array_append_new(cnt, json_integer((json_int_t)rs.counts[i]));
+        json_object_set_new(size, "counts", cnt);
+    }
     json_object_set_new(prof, "size", size);
     size = NULL;
     snprintf(a->wl_profile, sizeof(a->wl_profile), "%s/workload.yaml",
@@ -1213,8 +1222,18 @@ int cmd_advise(int argc, char **argv)
                     ? (uint64_t)jnum(mon, "current.bufferpool_pages")
                     : 0,
         };
+        struct rec_doc rd;
+        struct pt_err ignored;
         drift = rec_drift(&cur, (uint32_t)rec_ps, (uint64_t)rec_pages, 0.10,
                           why, sizeof(why));
+        /* every knob read from the server (analyzers/drift.c) */
+        if (rec_result_from_json(&rd, rec, NULL, a.path[F_REC], &ignored) ==
+            0) {
+            size_t off = strlen(why);
+            if (rec_drift_doc(&rd, 0.10, why + off, sizeof(why) - off))
+                drift = 1;
+            rec_doc_release(&rd);
+        }
     }
 
     validation = validation_summary(sim, rep, cur_ps, rec_ps, sim_line,

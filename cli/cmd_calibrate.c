@@ -41,46 +41,8 @@ static const char description[] =
 #define DEFAULT_HI 100.0
 
 enum {
-    OPT_POINTS = CLI_OPT_FIRST_CUSTOM,
-    OPT_SIMULATION,
-    OPT_FREE,
-    OPT_ENGINE,
-    OPT_DEVICE,
-    OPT_APPSERVER,
-    OPT_CALIBRATION,
-    OPT_FSCACHE_SHARE,
+    OPT_SIMULATION = CLI_OPT_FIRST_CUSTOM,
     OPT_NAME,
-};
-
-static const struct cli_option opts[] = {
-    {"points", 0, required_argument, OPT_POINTS, "FILE",
-     "measured points, CSV with a header (pagetune-calibrate(1) POINTS) "
-     "(required)"},
-    {"simulation", 0, required_argument, OPT_SIMULATION, "FILE",
-     "simulation.json holding the points' configurations; repeat for up "
-     "to 8 (required)"},
-    {"free", 0, required_argument, OPT_FREE, "LIST",
-     "costs to fit, each COST or COST:LO:HI (default: app_cpu_fixed_ms, "
-     "bounds 0.001:100)"},
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME|FILE",
-     "engine profile (default: the simulation's engine)"},
-    {"device", 0, required_argument, OPT_DEVICE, "NAME|FILE",
-     "device profile (default: the simulation's device)"},
-    {"appserver", 0, required_argument, OPT_APPSERVER, "NAME|FILE",
-     "application-server profile (default: websphere-4)"},
-    {"calibration", 0, required_argument, OPT_CALIBRATION, "NAME|FILE",
-     "start from this calibration's costs (default: none)"},
-    {"fscache-share", 0, required_argument, OPT_FSCACHE_SHARE, "F",
-     "share 0..1 of direct I/O the file-system cache serves (default: 1)"},
-    {"name", 0, required_argument, OPT_NAME, "NAME",
-     "name of the calibration (default: -o's base name, else "
-     "'calibration')"},
-    CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
 };
 
 struct cal_args {
@@ -93,21 +55,108 @@ struct cal_args {
     struct cli_model_opts model;
 };
 
+#define A struct cal_args
+static const struct cli_option opts[] = {
+    {.name = "points",
+     .type = CLI_T_PATH,
+     CLI_AT(A, points),
+     .arg_name = "FILE",
+     .help = "measured points, CSV with a header (pagetune-calibrate(1) "
+             "POINTS)",
+     .required = 1},
+    {.name = "simulation",
+     .has_arg = required_argument,
+     .id = OPT_SIMULATION,
+     .arg_name = "FILE",
+     .help = "simulation.json holding the points' configurations; repeat for "
+             "up to 8",
+     .required = 1},
+    {.name = "free",
+     .type = CLI_T_STRING,
+     CLI_AT(A, free_list),
+     .arg_name = "LIST",
+     .help = "costs to fit, each COST or COST:LO:HI",
+     .def = "app_cpu_fixed_ms, bounds 0.001:100"},
+    {.name = "engine",
+     .type = CLI_T_STRING,
+     CLI_AT(A, model.engine),
+     CLI_GIVEN(A, engine_given),
+     .arg_name = "NAME|FILE",
+     .help = "engine profile",
+     .def = "the simulation's engine",
+     .complete = CLI_C_ENGINE},
+    {.name = "device",
+     .type = CLI_T_STRING,
+     CLI_AT(A, model.device),
+     CLI_GIVEN(A, device_given),
+     .arg_name = "NAME|FILE",
+     .help = "device profile",
+     .def = "the simulation's device",
+     .complete = CLI_C_DEVICE},
+    {.name = "appserver",
+     .type = CLI_T_STRING,
+     CLI_AT(A, model.appserver),
+     .arg_name = "NAME|FILE",
+     .help = "application-server profile",
+     .def = "websphere-4",
+     .complete = CLI_C_APPSERVER},
+    {.name = "calibration",
+     .type = CLI_T_STRING,
+     CLI_AT(A, model.calibration),
+     .arg_name = "NAME|FILE",
+     .help = "start from this calibration's costs",
+     .def = "none",
+     .complete = CLI_C_CALIBRATION},
+    {.name = "fscache-share",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, model.fscache_share),
+     .dmin = 0,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of direct I/O the file-system cache serves",
+     .def = "1"},
+    {.name = "name",
+     .has_arg = required_argument,
+     .id = OPT_NAME,
+     .arg_name = "NAME",
+     .help = "name of the calibration",
+     .def = "-o's base name, else 'calibration'"},
+    CLI_OPT_OUTPUT_ENTRY,
+    CLI_OPT_FORMAT_ENTRIES,
+    CLI_OPT_FORCE_ENTRY,
+    CLI_OPT_QUIET_ENTRY,
+    CLI_OPT_HELP_ENTRY,
+    CLI_OPT_END,
+};
+#undef A
+
+static const char *const examples[] = {
+    "fit the application server's fixed CPU cost to a load test",
+    "pagetune calibrate --points points.csv --simulation sim.json "
+    "-o profiles/calibrations/mine.yaml",
+    "fit two costs within bounds, starting from a calibration",
+    "pagetune calibrate --points points.csv --simulation sim.json "
+    "--free app_cpu_fixed_ms,db_cpu_per_row_ms:0.01:10 --calibration "
+    "article-000",
+    NULL,
+};
+
+CLI_SPEC_DEFINE(calibrate);
+
 /* ---- options -------------------------------------------------------------
  */
 
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct cal_args *a, struct cli_parser *p)
 {
-    struct pt_err err;
     const char *arg;
     int id;
 
     memset(a, 0, sizeof(*a));
     cli_model_opts_init(&a->model);
     cli_common_init(c);
-    if (cli_parse_begin(p, "calibrate", opts, usage, description, argc, argv) <
-        0)
+    if (cli_parse_spec(p, &cli_spec_calibrate, a, argc, argv) < 0)
         return PT_EINTERNAL;
     while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
         switch (id) {
@@ -115,59 +164,30 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
             return CLI_HELP_SHOWN;
         case CLI_NEXT_USAGE:
             return PT_EUSAGE;
-        case OPT_POINTS:
-            a->points = arg;
-            break;
         case OPT_SIMULATION:
-            if (a->n_sims == MAX_SIMS)
-                return cli_usage_error("calibrate",
-                                       "--simulation: at most %d documents",
-                                       MAX_SIMS),
-                       PT_EUSAGE;
+            if (a->n_sims == MAX_SIMS) {
+                cli_usage_error("calibrate",
+                                "--simulation: at most %d documents", MAX_SIMS);
+                return PT_EUSAGE;
+            }
             a->sims[a->n_sims++] = arg;
             break;
-        case OPT_FREE:
-            a->free_list = arg;
-            break;
-        case OPT_ENGINE:
-            a->model.engine = arg;
-            a->engine_given = 1;
-            break;
-        case OPT_DEVICE:
-            a->model.device = arg;
-            a->device_given = 1;
-            break;
-        case OPT_APPSERVER:
-            a->model.appserver = arg;
-            break;
-        case OPT_CALIBRATION:
-            a->model.calibration = arg;
-            break;
-        case OPT_FSCACHE_SHARE:
-            if (pt_double_parse(arg, &a->model.fscache_share, "--fscache-share",
-                                &err) < 0 ||
-                !(a->model.fscache_share >= 0) || a->model.fscache_share > 1)
-                return cli_usage_error("calibrate",
-                                       "--fscache-share: '%s' is not in "
-                                       "[0, 1]",
-                                       arg),
-                       PT_EUSAGE;
-            break;
         case OPT_NAME:
-            if (!*arg || strlen(arg) >= 64)
-                return cli_usage_error("calibrate",
-                                       "--name: 1 to 63 characters"),
-                       PT_EUSAGE;
+            if (!*arg || strlen(arg) >= 64) {
+                cli_usage_error("calibrate", "--name: 1 to 63 characters");
+                return PT_EUSAGE;
+            }
             a->name = arg;
             break;
         default:
             return PT_EINTERNAL;
         }
     }
-    if (!a->points || !a->n_sims)
-        return cli_usage_error("calibrate", "--points FILE and --simulation "
-                                            "FILE are required"),
-               PT_EUSAGE;
+    if (!a->points || !a->n_sims) {
+        cli_usage_error("calibrate", "--points FILE and --simulation FILE are "
+                                     "required");
+        return PT_EUSAGE;
+    }
     return 0;
 }
 
@@ -633,11 +653,8 @@ int cmd_calibrate(int argc, char **argv)
     int ret, to_stdout;
 
     err_clear(&err);
-    ret = parse_args(argc, argv, &c, &a, &p);
-    if (ret == CLI_HELP_SHOWN)
-        return 0;
-    if (ret < 0)
-        return cli_exit_code(ret);
+    if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
+        return cli_parse_exit(ret);
     s = pt_calloc(1, sizeof(*s));
     cal = pt_calloc(1, sizeof(*cal)); /* ~90 KB: perf.h says the heap */
     if (!s || !cal) {
@@ -686,7 +703,7 @@ int cmd_calibrate(int argc, char **argv)
         sim_plan_result_release(&s->res[i]);
     free(s);
     free(cal);
-    return 0;
+    return PT_EXIT_OK;
 fail:
     for (size_t i = 0; s && i < s->n; i++)
         sim_plan_result_release(&s->res[i]);

@@ -15,6 +15,7 @@
 #include "ddl/ddl.h"
 
 #include <errno.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -46,67 +47,128 @@ static const char description[] =
     "Names are checked against the dialect's identifier rules and never\n"
     "pasted into SQL unchecked.";
 
-enum {
-    OPT_REC = CLI_OPT_FIRST_CUSTOM,
-    OPT_DIALECT,
-    OPT_OUT_DIR,
-    OPT_NAME,
-    OPT_BP_NAME,
-    OPT_PAGE_SIZE,
-    OPT_BP_PAGES,
-    OPT_EXTENT,
-    OPT_PREFETCH,
-    OPT_OVERHEAD,
-    OPT_TRANSFER,
-    OPT_TABLE,
-    OPT_COLUMN,
+struct ddl_params {
+    const char *rec_file, *dialect, *out_dir, *name, *bp_name;
+    uint64_t page_size, bp_pages, extent;
+    int has_page_size, has_bp_pages, has_extent, has_overhead, has_transfer;
+    const char *prefetch_s;
+    double overhead_ms, transfer_ms;
+    const char *table, *column;
 };
 
+#define P struct ddl_params
 static const struct cli_option opts[] = {
-    {"recommendation", 0, required_argument, OPT_REC, "FILE",
-     "recommendation JSON from `pagetune recommend --json -o FILE` "
-     "(default: none)"},
-    {"dialect", 0, required_argument, OPT_DIALECT, "NAME",
-     "SQL dialect: a directory of ddl_templates/ (default: db2)"},
-    {"out-dir", 0, required_argument, OPT_OUT_DIR, "DIR",
-     "write DIR/create.sql and DIR/rollback.sql (default: both to stdout)"},
-    {"name", 0, required_argument, OPT_NAME, "NAME",
-     "table space name (default: the recommendation's, else SESSTS<n>K)"},
-    {"bufferpool-name", 0, required_argument, OPT_BP_NAME, "NAME",
-     "buffer pool name (default: the recommendation's, else SESSBP<n>K)"},
-    {"page-size", 0, required_argument, OPT_PAGE_SIZE, "SIZE",
-     "page size, e.g. 8K (default: the recommendation's; required without)"},
-    {"bufferpool-pages", 0, required_argument, OPT_BP_PAGES, "N",
-     "buffer-pool size in pages (default: the recommendation's, else 1000)"},
-    {"extent-size", 0, required_argument, OPT_EXTENT, "N",
-     "EXTENTSIZE in pages, 2..256 (default: the recommendation's, else 32)"},
-    {"prefetch-size", 0, required_argument, OPT_PREFETCH, "N",
-     "PREFETCHSIZE: pages (a multiple of EXTENTSIZE) or AUTOMATIC "
-     "(default: AUTOMATIC)"},
-    {"overhead", 0, required_argument, OPT_OVERHEAD, "MS",
-     "OVERHEAD in ms (default: the recommendation's, else 6.725)"},
-    {"transfer-rate", 0, required_argument, OPT_TRANSFER, "MS",
-     "TRANSFERRATE in ms per page (default: the recommendation's, else "
-     "100 MB/s at the page size)"},
-    {"table", 0, required_argument, OPT_TABLE, "NAME",
-     "table the engine settings apply to, for dialects that name it "
-     "(default: SESSIONS)"},
-    {"column", 0, required_argument, OPT_COLUMN, "NAME",
-     "object column for column settings (PostgreSQL STORAGE, Oracle LOB "
-     "storage) (default: SMALL)"},
+    {.name = "recommendation",
+     .type = CLI_T_PATH,
+     CLI_AT(P, rec_file),
+     .arg_name = "FILE",
+     .help = "recommendation JSON from `pagetune recommend --json -o FILE`",
+     .def = "none"},
+    {.name = "dialect",
+     .type = CLI_T_STRING,
+     CLI_AT(P, dialect),
+     .arg_name = "NAME",
+     .help = "SQL dialect: a directory of ddl_templates/",
+     .def = "db2",
+     .complete = CLI_C_DIALECT},
+    {.name = "out-dir",
+     .type = CLI_T_DIR,
+     CLI_AT(P, out_dir),
+     .arg_name = "DIR",
+     .help = "write DIR/create.sql and DIR/rollback.sql",
+     .def = "both to stdout"},
+    {.name = "name",
+     .type = CLI_T_STRING,
+     CLI_AT(P, name),
+     .arg_name = "NAME",
+     .help = "table space name",
+     .def = "the recommendation's, else SESSTS<n>K"},
+    {.name = "bufferpool-name",
+     .type = CLI_T_STRING,
+     CLI_AT(P, bp_name),
+     .arg_name = "NAME",
+     .help = "buffer pool name",
+     .def = "the recommendation's, else SESSBP<n>K"},
+    {.name = "page-size",
+     .type = CLI_T_SIZE,
+     CLI_AT(P, page_size),
+     CLI_GIVEN(P, has_page_size),
+     .max = UINT64_MAX,
+     .arg_name = "SIZE",
+     .help = "page size, e.g. 8K",
+     .def = "the recommendation's; required without"},
+    {.name = "bufferpool-pages",
+     .type = CLI_T_UINT,
+     CLI_AT(P, bp_pages),
+     CLI_GIVEN(P, has_bp_pages),
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "buffer-pool size in pages",
+     .def = "the recommendation's, else 1000"},
+    {.name = "extent-size",
+     .type = CLI_T_UINT,
+     CLI_AT(P, extent),
+     CLI_GIVEN(P, has_extent),
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "EXTENTSIZE in pages, 2..256",
+     .def = "the recommendation's, else 32"},
+    {.name = "prefetch-size",
+     .type = CLI_T_STRING,
+     CLI_AT(P, prefetch_s),
+     .arg_name = "N|AUTOMATIC",
+     .help = "PREFETCHSIZE: pages (a multiple of EXTENTSIZE) or AUTOMATIC",
+     .def = "AUTOMATIC"},
+    {.name = "overhead",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(P, overhead_ms),
+     CLI_GIVEN(P, has_overhead),
+     .dmin = -DBL_MAX,
+     .dmax = DBL_MAX,
+     .arg_name = "MS",
+     .help = "OVERHEAD in ms",
+     .def = "the recommendation's, else 6.725"},
+    {.name = "transfer-rate",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(P, transfer_ms),
+     CLI_GIVEN(P, has_transfer),
+     .dmin = -DBL_MAX,
+     .dmax = DBL_MAX,
+     .arg_name = "MS",
+     .help = "TRANSFERRATE in ms per page",
+     .def = "the recommendation's, else 100 MB/s at the page size"},
+    {.name = "table",
+     .type = CLI_T_STRING,
+     CLI_AT(P, table),
+     .arg_name = "NAME",
+     .help = "table the engine settings apply to, for dialects that name it",
+     .def = "SESSIONS"},
+    {.name = "column",
+     .type = CLI_T_STRING,
+     CLI_AT(P, column),
+     .arg_name = "NAME",
+     .help = "object column for column settings (PostgreSQL STORAGE, Oracle "
+             "LOB storage)",
+     .def = "SMALL"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORCE_ENTRY,
     CLI_OPT_QUIET_ENTRY,
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef P
 
-struct ddl_params {
-    const char *rec_file, *dialect, *out_dir, *name, *bp_name;
-    const char *page_size_s, *bp_pages_s, *extent_s, *prefetch_s;
-    const char *overhead_s, *transfer_s;
-    const char *table, *column;
+static const char *const examples[] = {
+    "DB2 DDL of a recommendation, for review",
+    "pagetune ddl --recommendation rec.json --out-dir ddl/",
+    "the PostgreSQL settings of the same recommendation, to stdout",
+    "pagetune ddl --recommendation rec.json --dialect postgresql",
+    "a 16K table space and pool without a recommendation",
+    "pagetune ddl --page-size 16K --bufferpool-pages 20000 --name SESSTS16K",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(ddl);
 
 /* The explicit values of the options, parsed (in the order they are read). */
 static int overrides(const struct ddl_params *p, struct ddl_overrides *o,
@@ -119,24 +181,12 @@ static int overrides(const struct ddl_params *p, struct ddl_overrides *o,
     o->bufferpool_name = p->bp_name;
     o->table_name = p->table;
     o->column_name = p->column;
-    if (p->page_size_s) {
-        if ((rc = pt_size_parse(p->page_size_s, &o->page_size_bytes,
-                                "--page-size", err)) < 0)
-            return rc;
-        o->has_page_size = 1;
-    }
-    if (p->bp_pages_s) {
-        if ((rc = pt_u64_parse(p->bp_pages_s, &o->bufferpool_pages,
-                               "--bufferpool-pages", err)) < 0)
-            return rc;
-        o->has_bufferpool_pages = 1;
-    }
-    if (p->extent_s) {
-        if ((rc = pt_u64_parse(p->extent_s, &o->extent_size, "--extent-size",
-                               err)) < 0)
-            return rc;
-        o->has_extent_size = 1;
-    }
+    o->page_size_bytes = p->page_size;
+    o->has_page_size = p->has_page_size;
+    o->bufferpool_pages = p->bp_pages;
+    o->has_bufferpool_pages = p->has_bp_pages;
+    o->extent_size = p->extent;
+    o->has_extent_size = p->has_extent;
     if (p->prefetch_s) {
         o->has_prefetch = 1;
         o->prefetch_automatic = strcasecmp(p->prefetch_s, "AUTOMATIC") == 0;
@@ -145,18 +195,10 @@ static int overrides(const struct ddl_params *p, struct ddl_overrides *o,
                                "--prefetch-size", err)) < 0)
             return rc;
     }
-    if (p->overhead_s) {
-        if ((rc = pt_double_parse(p->overhead_s, &o->overhead_ms, "--overhead",
-                                  err)) < 0)
-            return rc;
-        o->has_overhead = 1;
-    }
-    if (p->transfer_s) {
-        if ((rc = pt_double_parse(p->transfer_s, &o->transfer_rate_ms,
-                                  "--transfer-rate", err)) < 0)
-            return rc;
-        o->has_transfer_rate = 1;
-    }
+    o->overhead_ms = p->overhead_ms;
+    o->has_overhead = p->has_overhead;
+    o->transfer_rate_ms = p->transfer_ms;
+    o->has_transfer_rate = p->has_transfer;
     return 0;
 }
 
@@ -219,73 +261,27 @@ static int write_outputs(const struct ddl_params *p, const struct cli_common *c,
     return pt_afile_commit(&b, err);
 }
 
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse(struct cli_parser *ps, struct cli_common *c,
                  struct ddl_params *p, int argc, char **argv)
 {
-    const char *arg;
-    int id;
+    int rc;
 
     memset(p, 0, sizeof(*p));
     p->dialect = "db2";
     cli_common_init(c);
-    if (cli_parse_begin(ps, "ddl", opts, usage, description, argc, argv) < 0)
-        return 70;
-    while ((id = cli_next(ps, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return 0;
-        if (id == CLI_NEXT_USAGE)
-            return 64;
-        switch (id) {
-        case OPT_REC:
-            p->rec_file = arg;
-            break;
-        case OPT_DIALECT:
-            p->dialect = arg;
-            break;
-        case OPT_OUT_DIR:
-            p->out_dir = arg;
-            break;
-        case OPT_NAME:
-            p->name = arg;
-            break;
-        case OPT_BP_NAME:
-            p->bp_name = arg;
-            break;
-        case OPT_PAGE_SIZE:
-            p->page_size_s = arg;
-            break;
-        case OPT_BP_PAGES:
-            p->bp_pages_s = arg;
-            break;
-        case OPT_EXTENT:
-            p->extent_s = arg;
-            break;
-        case OPT_PREFETCH:
-            p->prefetch_s = arg;
-            break;
-        case OPT_OVERHEAD:
-            p->overhead_s = arg;
-            break;
-        case OPT_TRANSFER:
-            p->transfer_s = arg;
-            break;
-        case OPT_TABLE:
-            p->table = arg;
-            break;
-        case OPT_COLUMN:
-            p->column = arg;
-            break;
-        default:
-            return 70;
-        }
-    }
-    if (!p->rec_file && !p->page_size_s)
-        return cli_usage_error("ddl",
-                               "--recommendation FILE or --page-size SIZE is "
+    if ((rc = cli_parse_all(ps, &cli_spec_ddl, p, c, argc, argv)) != 0)
+        return rc;
+    if (!p->rec_file && !p->has_page_size) {
+        cli_usage_error("ddl", "--recommendation FILE or --page-size SIZE is "
                                "required");
-    if (p->out_dir && c->output && strcmp(c->output, "-") != 0)
-        return cli_usage_error("ddl", "--out-dir and -o are exclusive");
-    return -1;
+        return PT_EUSAGE;
+    }
+    if (p->out_dir && c->output && strcmp(c->output, "-") != 0) {
+        cli_usage_error("ddl", "--out-dir and -o are exclusive");
+        return PT_EUSAGE;
+    }
+    return 0;
 }
 
 int cmd_ddl(int argc, char **argv)
@@ -302,9 +298,8 @@ int cmd_ddl(int argc, char **argv)
     char dir[4200], *create = NULL, *rollback = NULL;
     int rc, code;
 
-    code = parse(&ps, &c, &p, argc, argv);
-    if (code >= 0)
-        return code;
+    if ((rc = parse(&ps, &c, &p, argc, argv)) != 0)
+        return cli_parse_exit(rc);
     err_clear(&err);
     memset(&plan, 0, sizeof(plan));
     ddl_vars_init(&plan.vars);
@@ -351,7 +346,7 @@ int cmd_ddl(int argc, char **argv)
                  p.out_dir, p.out_dir,
                  (unsigned long long)(plan.page_size_bytes / 1024),
                  plan.bufferpool, plan.tablespace);
-    code = 0;
+    code = PT_EXIT_OK;
     goto out;
 fail:
     if (rc == PT_EUSAGE)

@@ -2,9 +2,9 @@
 /*
  * cmd_monitor.c — `pagetune monitor`: N snapshots of the engine's buffer
  * pool, tablespace and table counters, --interval seconds apart, rendered
- * as deltas, rates and hit ratios (design.md §3). The front door: options,
- * then collect/ takes the run (coll_monitor_run) and builds the monitor
- * document that `pagetune recommend --monitor` reads
+ * as deltas, rates and hit ratios (docs/formats.md#monitor). The front door:
+ * options, then collect/ takes the run (coll_monitor_run) and builds the
+ * monitor document that `pagetune recommend --monitor` reads
  * (coll_monitor_doc_to_json); this file writes that document or a table.
  */
 #include "cli/cli.h"
@@ -22,20 +22,40 @@ static const char *const usage[] = {
 
 enum {
     OPT_ENGINE = CLI_OPT_FIRST_CUSTOM,
-    OPT_INTERVAL,
-    OPT_COUNT,
+};
+
+struct mon_args {
+    struct coll_conn_opts conn;
+    double interval_s;
+    uint64_t count;
 };
 
 static const struct cli_option opts[] = {
     CLI_OPT_CONN_ENTRIES,
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME",
-     "auto, db2, postgresql, mysql or sqlite (default: auto, from "
-     "SQL_DBMS_NAME)"},
-    {"interval", 'i', required_argument, OPT_INTERVAL, "SEC",
-     "seconds between snapshots, 0.1..86400 (default: 10)"},
-    {"count", 'c', required_argument, OPT_COUNT, "N",
-     "number of snapshots, 1..10000; 1 gives counters since server start "
-     "(default: 2)"},
+    {.name = "engine",
+     .has_arg = required_argument,
+     .id = OPT_ENGINE,
+     .arg_name = "NAME",
+     .choices = cli_db_engines,
+     .help = "auto, db2, postgresql, mysql or sqlite",
+     .def = "auto, from SQL_DBMS_NAME"},
+    {.name = "interval",
+     .short_name = 'i',
+     .type = CLI_T_DOUBLE,
+     CLI_AT(struct mon_args, interval_s),
+     .dmin = 0.1,
+     .dmax = 86400,
+     .arg_name = "SEC",
+     .help = "seconds between snapshots",
+     .def = "10"},
+    {.name = "count",
+     .type = CLI_T_UINT,
+     CLI_AT(struct mon_args, count),
+     .min = 1,
+     .max = 10000,
+     .arg_name = "N",
+     .help = "number of snapshots; 1 gives counters since server start",
+     .def = "2"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -51,12 +71,17 @@ static const char description[] =
     "and reports deltas, rates and hit ratios per interval. With -o FILE\n"
     "the format defaults to json (for `pagetune recommend --monitor`).";
 
-struct mon_args {
-    struct coll_conn_opts conn;
-    double interval_s;
-    uint64_t count;
+static const char *const examples[] = {
+    "hit ratios over one minute, as a table",
+    "pagetune monitor --dsn SESSIONDB --interval 60",
+    "six snapshots a minute apart for `pagetune recommend --monitor`",
+    "pagetune monitor --dsn SESSIONDB --interval 60 --count 6 -o mon.json",
+    NULL,
 };
 
+CLI_SPEC_DEFINE(monitor);
+
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
                       char **argv)
 {
@@ -70,50 +95,28 @@ static int parse_opts(struct cli_common *c, struct mon_args *a, int argc,
     a->interval_s = 10;
     a->count = 2;
     a->conn.login_timeout_s = 30;
-    if (cli_parse_begin(&p, "monitor", opts, usage, description, argc, argv) <
-        0)
-        return 70;
+    if (cli_parse_spec(&p, &cli_spec_monitor, a, argc, argv) < 0)
+        return PT_EINTERNAL;
     while ((id = cli_next(&p, c, &arg)) != CLI_NEXT_END) {
         if (id == CLI_NEXT_HELP)
-            return 0;
+            return CLI_HELP_SHOWN;
         if (id == CLI_NEXT_USAGE)
-            return 64;
+            return PT_EUSAGE;
         if (cli_conn_opt(&a->conn, id, arg))
             continue;
         err_clear(&err);
-        switch (id) {
-        case OPT_ENGINE:
-            if (coll_engine_parse(arg, &a->conn.engine, &err) < 0)
-                return cli_usage_error("monitor", "%s", err.msg);
-            break;
-        case OPT_INTERVAL:
-            if (pt_double_parse(arg, &a->interval_s, "--interval", &err) < 0 ||
-                !(a->interval_s >= 0.1 && a->interval_s <= 86400))
-                return cli_usage_error("monitor",
-                                       "--interval: '%s' is not in "
-                                       "0.1..86400 seconds",
-                                       arg);
-            break;
-        case OPT_COUNT:
-            if (pt_u64_parse(arg, &a->count, "--count", &err) < 0 ||
-                a->count < 1 || a->count > 10000)
-                return cli_usage_error("monitor",
-                                       "--count: '%s' is not in 1..10000", arg);
-            break;
-        default:
-            return 70;
+        if (id != OPT_ENGINE)
+            return PT_EINTERNAL;
+        if (coll_engine_parse(arg, &a->conn.engine, &err) < 0) {
+            cli_usage_error("monitor", "%s", err.msg);
+            return PT_EUSAGE;
         }
     }
-    if (!a->conn.dsn == !a->conn.connect)
-        return cli_usage_error("monitor",
-                               "give exactly one of --dsn NAME or --connect "
-                               "STR");
-    if (a->conn.password_file && a->conn.password_env)
-        return cli_usage_error("monitor", "--password-file and "
-                                          "--password-env are exclusive");
+    if (cli_conn_check(p.cmd, &a->conn) < 0)
+        return PT_EUSAGE;
     if (!c->format_given && strcmp(c->output, "-") != 0)
         c->format = OUT_JSON;
-    return -1;
+    return 0;
 }
 
 static void on_progress(void *ctx, size_t done, size_t total)
@@ -227,9 +230,8 @@ int cmd_monitor(int argc, char **argv)
     json_t *doc = NULL;
     int code, ret;
 
-    code = parse_opts(&c, &a, argc, argv);
-    if (code >= 0)
-        return code;
+    if ((ret = parse_opts(&c, &a, argc, argv)) != 0)
+        return cli_parse_exit(ret);
     err_clear(&err);
     if (pt_output_check(c.output, c.force, &err) < 0)
         return cli_fail("monitor", &err);
@@ -281,7 +283,7 @@ int cmd_monitor(int argc, char **argv)
     ret = pt_afile_commit(&af, &err);
     if (ret < 0)
         goto fail;
-    code = 0;
+    code = PT_EXIT_OK;
     goto out;
 fail_out:
     pt_afile_abort(&af);

@@ -4,7 +4,8 @@
  * optionally monitor counters and a trace), loads the engine and device
  * profiles, runs analyzers' cost model and prints the recommendation: a
  * summary, the per-page-size candidates and the reasons (table), the
- * candidates (csv) or the recommendation document of design.md §4 (json).
+ * candidates (csv) or the recommendation document of
+ * docs/formats.md#recommendation (json).
  *
  * This file reads files and prints; the arithmetic is analyzers/'s
  * (rec_recommend), the trace is read through sim/'s reader. With --clients
@@ -24,7 +25,7 @@
 
 static const char *const usage[] = {
     "pagetune recommend --sizes FILE [--monitor FILE] [--trace FILE] "
-    "[--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
+    "[--current FILE] [--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
     "[--format table|json|csv]",
     "pagetune recommend --trace FILE [OPTIONS]",
@@ -43,59 +44,137 @@ static const char description[] =
     "choose otherwise and says why. --sizes takes the sizes JSON written by\n"
     "`pagetune sample` or a plain list: one byte size per line, '#' comments.";
 
-enum {
-    OPT_SIZES = CLI_OPT_FIRST_CUSTOM,
-    OPT_MONITOR,
-    OPT_TRACE,
-    OPT_ENGINE,
-    OPT_DEVICE,
-    OPT_PROFILE,
-    OPT_MEMORY,
-    OPT_TARGET,
-    OPT_SESSIONS,
-    /* the performance model (one block) */
-    OPT_CLIENTS,
-    OPT_THINK_MS,
-    OPT_CALIBRATION,
-    OPT_APPSERVER,
-    OPT_FSCACHE_SHARE,
+struct rec_opts {
+    const char *sizes, *monitor, *trace, *engine, *device, *profile;
+    const char *current; /* --current FILE */
+    uint64_t memory, sessions;
+    int memory_given;
+    double target;
+    uint64_t clients; /* --clients, 0 = no prediction */
+    double think_ms;
+    int model_opt; /* a model option besides --clients */
+    struct cli_model_opts model;
 };
 
+#define O struct rec_opts
 static const struct cli_option opts[] = {
-    {"sizes", 0, required_argument, OPT_SIZES, "FILE",
-     "object sizes: sizes JSON or one integer per line, - is stdin "
-     "(required unless --trace)"},
-    {"monitor", 0, required_argument, OPT_MONITOR, "FILE",
-     "monitor JSON from `pagetune monitor` (default: none)"},
-    {"trace", 0, required_argument, OPT_TRACE, "FILE",
-     "access trace (pagetune-trace(5) CSV or oracleGeneral) (default: none)"},
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME",
-     "engine profile name or YAML path (default: db2)"},
-    {"device", 0, required_argument, OPT_DEVICE, "NAME",
-     "storage device profile: hdd, ssd or nvme (default: ssd)"},
-    {"profile", 0, required_argument, OPT_PROFILE, "FILE",
-     "device profile YAML file, instead of --device (default: none)"},
-    {"memory", 0, required_argument, OPT_MEMORY, "BYTES",
-     "buffer-pool budget, e.g. 512M (default: the monitored pool, else 256M)"},
-    {"inline-target", 0, required_argument, OPT_TARGET, "F",
-     "share of objects that must be stored inline, 0 < F <= 1 "
-     "(default: 0.95)"},
-    {"sessions", 0, required_argument, OPT_SESSIONS, "N",
-     "live sessions (rows) in the table (default: trace keys, monitor "
-     "estimate, else one per size)"},
+    {.name = "sizes",
+     .type = CLI_T_PATH,
+     CLI_AT(O, sizes),
+     .arg_name = "FILE",
+     .help = "object sizes: sizes JSON or one integer per line, - is stdin",
+     .def = "none; required unless --trace"},
+    {.name = "monitor",
+     .type = CLI_T_PATH,
+     CLI_AT(O, monitor),
+     .arg_name = "FILE",
+     .help = "monitor JSON from `pagetune monitor`",
+     .def = "none"},
+    {.name = "trace",
+     .type = CLI_T_PATH,
+     CLI_AT(O, trace),
+     .arg_name = "FILE",
+     .help = "access trace (pagetune-trace(5) CSV or oracleGeneral)",
+     .def = "none"},
+    {.name = "current",
+     .type = CLI_T_PATH,
+     CLI_AT(O, current),
+     .arg_name = "FILE",
+     .help = "the server's current state: JSON {\"current\": {KNOB: "
+             "{value, source}}}",
+     .def = "the sizes and monitor files' \"current\", else the engine's "
+            "defaults"},
+    {.name = "engine",
+     .type = CLI_T_STRING,
+     CLI_AT(O, engine),
+     .arg_name = "NAME",
+     .help = "engine profile name or YAML path",
+     .def = "db2",
+     .complete = CLI_C_ENGINE},
+    {.name = "device",
+     .type = CLI_T_STRING,
+     CLI_AT(O, device),
+     .arg_name = "NAME",
+     .help = "storage device profile: hdd, ssd or nvme",
+     .def = "ssd",
+     .complete = CLI_C_DEVICE},
+    {.name = "profile",
+     .type = CLI_T_PATH,
+     CLI_AT(O, profile),
+     .arg_name = "FILE",
+     .help = "device profile YAML file, instead of --device",
+     .def = "none"},
+    {.name = "memory",
+     .type = CLI_T_SIZE,
+     CLI_AT(O, memory),
+     CLI_GIVEN(O, memory_given),
+     /* a budget every ddl dialect's pool setting accepts (limits.c) */
+     .min = REC_MIN_BUDGET_BYTES,
+     .max = REC_MAX_MEMORY_BYTES,
+     .arg_name = "BYTES",
+     .help = "buffer-pool budget, e.g. 512M",
+     .def = "the monitored pool, else 256M"},
+    {.name = "inline-target",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, target),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of objects that must be stored inline, 0 < F <= 1",
+     .def = "0.95"},
+    {.name = "sessions",
+     .type = CLI_T_UINT,
+     CLI_AT(O, sessions),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "live sessions (rows) in the table",
+     .def = "trace keys, monitor estimate, else one per size"},
     /* the performance model (pagetune-simulate(1) MODEL) */
-    {"clients", 0, required_argument, OPT_CLIENTS, "N",
-     "with --trace: predict requests/s and response time of N clients, "
-     "current vs recommended (default: no prediction)"},
-    {"think-ms", 0, required_argument, OPT_THINK_MS, "Z",
-     "think time between a client's requests, ms (default: 0)"},
-    {"calibration", 0, required_argument, OPT_CALIBRATION, "NAME|FILE",
-     "calibration profile for the prediction (default: none, "
-     "uncalibrated)"},
-    {"appserver", 0, required_argument, OPT_APPSERVER, "NAME|FILE",
-     "application-server profile (default: websphere-4)"},
-    {"fscache-share", 0, required_argument, OPT_FSCACHE_SHARE, "F",
-     "share 0..1 of direct I/O the file-system cache serves (default: 1)"},
+    {.name = "clients",
+     .type = CLI_T_UINT,
+     CLI_AT(O, clients),
+     .min = 1,
+     .max = 100000,
+     .arg_name = "N",
+     .help = "with --trace: predict requests/s and response time of N "
+             "clients, current vs recommended",
+     .def = "no prediction"},
+    {.name = "think-ms",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, think_ms),
+     CLI_GIVEN(O, model_opt),
+     .dmin = 0,
+     .dmax = 1e9,
+     .arg_name = "Z",
+     .help = "think time between a client's requests, ms",
+     .def = "0"},
+    {.name = "calibration",
+     .type = CLI_T_STRING,
+     CLI_AT(O, model.calibration),
+     CLI_GIVEN(O, model_opt),
+     .arg_name = "NAME|FILE",
+     .help = "calibration profile for the prediction",
+     .def = "none, uncalibrated",
+     .complete = CLI_C_CALIBRATION},
+    {.name = "appserver",
+     .type = CLI_T_STRING,
+     CLI_AT(O, model.appserver),
+     CLI_GIVEN(O, model_opt),
+     .arg_name = "NAME|FILE",
+     .help = "application-server profile",
+     .def = "websphere-4",
+     .complete = CLI_C_APPSERVER},
+    {.name = "fscache-share",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(O, model.fscache_share),
+     CLI_GIVEN(O, model_opt),
+     .dmin = 0,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of direct I/O the file-system cache serves",
+     .def = "1"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -103,17 +182,20 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef O
 
-struct rec_opts {
-    const char *sizes, *monitor, *trace, *engine, *device, *profile;
-    uint64_t memory, sessions;
-    int memory_given;
-    double target;
-    unsigned clients; /* --clients, 0 = no prediction */
-    double think_ms;
-    int model_opt; /* a model option besides --clients */
-    struct cli_model_opts model;
+static const char *const examples[] = {
+    "the page size for sampled object sizes (IBM's procedure)",
+    "pagetune recommend --sizes sizes.json",
+    "with a 1G pool on NVMe and the monitored hit ratios, as JSON for ddl",
+    "pagetune recommend --sizes sizes.json --monitor mon.json --memory 1G "
+    "--device nvme --json -o rec.json",
+    "from an access trace alone",
+    "pagetune recommend --trace trace.csv --engine postgresql",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(recommend);
 
 /* ---- the predicted change (--clients) ------------------------------------
  */
@@ -184,8 +266,8 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
                      row->db.pool_pages == r->pool_pages;
         if (!is_cur && !is_rec)
             continue;
-        if ((ret = cli_model_predict(&m, &pr->res, row, o->clients, o->think_ms,
-                                     err)) < 0)
+        if ((ret = cli_model_predict(&m, &pr->res, row, (unsigned)o->clients,
+                                     o->think_ms, err)) < 0)
             return ret;
         if (is_cur)
             pr->cur = row;
@@ -290,9 +372,34 @@ static int read_trace(const char *path, struct rec_trace_evidence *t,
     return 0;
 }
 
+/*
+ * What a sizes or monitor document says of the server beyond sizes: its
+ * "current" knobs (merged into *st) and, in sizes.json, "compress_ratio"
+ * (docs/formats.md).
+ */
+static int read_state(const json_t *doc, const char *path, const char *engine,
+                      struct rec_state *st, double *compress_ratio,
+                      struct pt_err *err)
+{
+    const json_t *cr = json_object_get(doc, "compress_ratio");
+
+    if (compress_ratio && cr && !json_is_null(cr)) {
+        if (!json_is_number(cr) || !(json_number_value(cr) > 0) ||
+            json_number_value(cr) > 100)
+            return err_set(err, PT_EDATA,
+                           "%s: compress_ratio must be a number > 0 (stored "
+                           "bytes / raw bytes)",
+                           path);
+        *compress_ratio = json_number_value(cr);
+    }
+    return rec_state_merge_json(st, json_object_get(doc, "current"), engine,
+                                REC_SOURCE_SERVER, path, err);
+}
+
 /* A sizes file: JSON if it starts with '{', else the plain list. */
 static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
-                      struct pt_err *err)
+                      const char *engine, struct rec_state *st,
+                      double *compress_ratio, struct pt_err *err)
 {
     char *buf = NULL;
     size_t len = 0, i = 0;
@@ -309,6 +416,8 @@ static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
         rc = pt_json_loadb(buf, len, path, &doc, err);
         if (rc == 0)
             rc = coll_sizes_doc_from_json(s, doc, path, err);
+        if (rc == 0)
+            rc = read_state(doc, path, engine, st, compress_ratio, err);
         json_decref(doc);
     } else {
         rc = rec_sizes_parse_text(s, buf, len, path, err);
@@ -405,6 +514,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         "choice|choice"};
     static const char *const why_h[] = {"reasons"};
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_knob *pk = rec_state_get(&r->current, "page_size");
+    int page_read = pk && pk->source == REC_SOURCE_SERVER;
     struct out_table sum, cand, why;
     char b[64];
     int rc = 0;
@@ -437,12 +548,15 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         out_table_setf(&cand, 7, "%.4f", c->direct_reads);
         out_table_setf(&cand, 8, "%.2f", c->direct_sectors);
         out_table_setf(&cand, 9, "%.4f", c->io_ms);
-        out_table_setf(&cand, 10, "%s",
+        out_table_setf(&cand, 10, "%s%s",
                        i == r->chosen_idx
                            ? mark
                            : (i == r->rule_idx
                                   ? "inline rule"
-                                  : (i == r->cost_idx ? "cheapest" : "")));
+                                  : (i == r->cost_idx ? "cheapest" : "")),
+                       i != r->current_idx ? ""
+                       : page_read         ? " (in use)"
+                                           : " (default in use)");
         out_table_set_raw(&cand, 0, "%u", c->page_size_bytes);
         out_table_set_raw(&cand, 1, "%.6g", c->inline_fraction);
         out_table_set_raw(&cand, 3, "%.6g", c->page_fill);
@@ -470,12 +584,16 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
     } while (0)
     ROW("page size", "%s (%s)",
         pt_size_format(ch->page_size_bytes, b, sizeof(b)),
-        r->chosen_by_cost ? "chosen by the cost model"
-                          : "chosen by the inline rule");
+        r->kept             ? "kept: a change gains too little"
+        : r->chosen_by_cost ? "chosen by the cost model"
+                            : "chosen by the inline rule");
     if (r->n_settings) {
         /* another engine: its own settings instead of DB2's objects */
-        ROW("buffer pool", "%llu pages of %u bytes",
-            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+        ROW("buffer pool", "%llu pages of %u bytes%s",
+            (unsigned long long)(r->pool_setting_bytes ? r->pool_setting_bytes /
+                                                             ch->page_size_bytes
+                                                       : ch->bufferpool_pages),
+            ch->page_size_bytes, r->pool_kept ? " (kept: no --memory)" : "");
         for (size_t i = 0; i < r->n_settings; i++)
             ROW(r->settings[i].name, "%s", r->settings[i].value);
     } else {
@@ -553,13 +671,11 @@ out:
     out_table_release(&why);
     return rc;
 }
-
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_parser *p, struct cli_common *c,
                       struct rec_opts *o, int argc, char **argv)
 {
-    const char *arg;
-    struct pt_err err;
-    int id;
+    int rc;
 
     memset(o, 0, sizeof(*o));
     cli_model_opts_init(&o->model);
@@ -567,107 +683,37 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     o->device = "ssd";
     o->target = REC_DEFAULT_INLINE_TARGET;
     cli_common_init(c);
-    if (cli_parse_begin(p, "recommend", opts, usage, description, argc, argv) <
-        0)
-        return 70;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return 0;
-        if (id == CLI_NEXT_USAGE)
-            return 64;
-        switch (id) {
-        case OPT_SIZES:
-            o->sizes = arg;
-            break;
-        case OPT_MONITOR:
-            o->monitor = arg;
-            break;
-        case OPT_TRACE:
-            o->trace = arg;
-            break;
-        case OPT_ENGINE:
-            o->engine = arg;
-            break;
-        case OPT_DEVICE:
-            o->device = arg;
-            break;
-        case OPT_PROFILE:
-            o->profile = arg;
-            break;
-        case OPT_MEMORY:
-            if (pt_size_parse(arg, &o->memory, "--memory", &err) < 0 ||
-                o->memory == 0)
-                return cli_usage_error("recommend",
-                                       "--memory: '%s' is not a byte size > 0 "
-                                       "(e.g. 512M)",
-                                       arg);
-            o->memory_given = 1;
-            break;
-        case OPT_TARGET:
-            if (pt_double_parse(arg, &o->target, "--inline-target", &err) < 0 ||
-                !(o->target > 0 && o->target <= 1))
-                return cli_usage_error(
-                    "recommend", "--inline-target: '%s' is not in (0, 1]", arg);
-            break;
-        case OPT_SESSIONS:
-            if (pt_u64_parse(arg, &o->sessions, "--sessions", &err) < 0 ||
-                o->sessions == 0)
-                return cli_usage_error(
-                    "recommend", "--sessions: '%s' is not a count >= 1", arg);
-            break;
-        case OPT_CLIENTS: {
-            uint64_t v;
-            if (pt_u64_parse(arg, &v, "--clients", &err) < 0 || v < 1 ||
-                v > 100000)
-                return cli_usage_error(
-                    "recommend", "--clients: '%s' is not a count 1..100000",
-                    arg);
-            o->clients = (unsigned)v;
-            break;
-        }
-        case OPT_THINK_MS:
-            if (pt_double_parse(arg, &o->think_ms, "--think-ms", &err) < 0 ||
-                !(o->think_ms >= 0) || o->think_ms > 1e9)
-                return cli_usage_error(
-                    "recommend", "--think-ms: '%s' is not a time >= 0 ms", arg);
-            o->model_opt = 1;
-            break;
-        case OPT_CALIBRATION:
-            o->model.calibration = arg;
-            o->model_opt = 1;
-            break;
-        case OPT_APPSERVER:
-            o->model.appserver = arg;
-            o->model_opt = 1;
-            break;
-        case OPT_FSCACHE_SHARE:
-            if (pt_double_parse(arg, &o->model.fscache_share, "--fscache-share",
-                                &err) < 0 ||
-                !(o->model.fscache_share >= 0) || o->model.fscache_share > 1)
-                return cli_usage_error(
-                    "recommend", "--fscache-share: '%s' is not in [0, 1]", arg);
-            o->model_opt = 1;
-            break;
-        default:
-            return 70;
-        }
+    if ((rc = cli_parse_all(p, &cli_spec_recommend, o, c, argc, argv)) != 0)
+        return rc;
+    if (!o->sizes && !o->trace) {
+        cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
+                                     "required");
+        return PT_EUSAGE;
     }
-    if (!o->sizes && !o->trace)
-        return cli_usage_error("recommend", "--sizes FILE or --trace FILE is "
-                                            "required");
-    if (o->profile && strcmp(o->device, "ssd") != 0)
-        return cli_usage_error("recommend",
-                               "--device and --profile are exclusive");
-    if (o->model_opt && !o->clients)
-        return cli_usage_error("recommend",
-                               "--think-ms, --calibration, --appserver and "
-                               "--fscache-share need --clients N");
-    if (o->clients && !o->trace)
-        return cli_usage_error("recommend", "--clients needs --trace FILE (the "
-                                            "prediction simulates it)");
+    /* one stdin cannot be read twice (nor as two formats) */
+    if (o->sizes && o->trace && strcmp(o->sizes, "-") == 0 &&
+        strcmp(o->trace, "-") == 0) {
+        cli_usage_error("recommend", "--sizes - and --trace - cannot both "
+                                     "read stdin: give one of them as a file");
+        return PT_EUSAGE;
+    }
+    if (o->profile && strcmp(o->device, "ssd") != 0) {
+        cli_usage_error("recommend", "--device and --profile are exclusive");
+        return PT_EUSAGE;
+    }
+    if (o->model_opt && !o->clients) {
+        cli_usage_error("recommend", "--think-ms, --calibration, --appserver "
+                                     "and --fscache-share need --clients N");
+        return PT_EUSAGE;
+    }
+    if (o->clients && !o->trace) {
+        cli_usage_error("recommend", "--clients needs --trace FILE (the "
+                                     "prediction simulates it)");
+        return PT_EUSAGE;
+    }
     o->model.engine = o->engine;
     o->model.device = o->profile ? o->profile : o->device;
-    return -1; /* go on */
+    return 0;
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -681,6 +727,8 @@ int cmd_recommend(int argc, char **argv)
     struct rec_sizes sizes = {0};
     struct rec_size_stats st;
     struct rec_monitor mon = {0};
+    struct rec_state state = {0};
+    double compress_ratio = 0;
     struct rec_trace_evidence tev = {0};
     struct rec_access acc;
     struct rec_inputs in = {0};
@@ -691,9 +739,8 @@ int cmd_recommend(int argc, char **argv)
     char epath[4096], dpath[4096];
     int sizes_json = 0, have_stats = 0, rc, code;
 
-    code = parse_opts(&p, &c, &o, argc, argv);
-    if (code >= 0)
-        return code;
+    if ((rc = parse_opts(&p, &c, &o, argc, argv)) != 0)
+        return cli_parse_exit(rc);
     err_clear(&err);
     /* refuse an existing output before doing any work */
     if ((rc = pt_output_check(c.output, c.force, &err)) < 0)
@@ -702,8 +749,9 @@ int cmd_recommend(int argc, char **argv)
                             &err)) < 0)
         goto fail;
     if (o.sizes) {
-        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, &err)) < 0 ||
-            (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
+        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, engine.name, &state,
+                             &compress_ratio, &err)) < 0 ||
+            (rc = rec_sizes_stats(&sizes, &st, &err)) < 0)
             goto fail;
         have_stats = 1;
     }
@@ -712,6 +760,8 @@ int cmd_recommend(int argc, char **argv)
         if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
             goto fail;
         rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
+        if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
+            rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
         json_decref(m);
         if (rc < 0)
             goto fail;
@@ -720,6 +770,19 @@ int cmd_recommend(int argc, char **argv)
                      "%s: monitor data is from engine '%s'; its counters are "
                      "not used for a %s recommendation",
                      o.monitor, mon.engine, engine.name);
+    }
+    if (o.current) {
+        json_t *cd = NULL;
+        if ((rc = pt_json_load(o.current, &cd, &err)) < 0)
+            goto fail;
+        rc = rec_state_merge_json(
+            &state,
+            json_object_get(cd, "current") ? json_object_get(cd, "current")
+                                           : cd,
+            engine.name, REC_SOURCE_SERVER, o.current, &err);
+        json_decref(cd);
+        if (rc < 0)
+            goto fail;
     }
     if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
         goto fail;
@@ -741,6 +804,7 @@ int cmd_recommend(int argc, char **argv)
     in.engine = &engine;
     in.device = &device;
     in.sizes = sizes.values;
+    in.size_counts = sizes.counts;
     in.n_sizes = sizes.n;
     in.sizes_from_histogram = sizes.from_histogram;
     in.memory_bytes = o.memory;
@@ -748,6 +812,8 @@ int cmd_recommend(int argc, char **argv)
     in.inline_target = o.target;
     in.sessions = o.sessions;
     in.monitor = o.monitor ? &mon : NULL;
+    in.current = &state;
+    in.compress_ratio = compress_ratio;
     if (o.trace) {
         rec_trace_evidence_access(&tev, &acc);
         in.access = &acc;
@@ -792,7 +858,7 @@ int cmd_recommend(int argc, char **argv)
         goto fail_out;
     if ((rc = pt_afile_commit(&af, &err)) < 0)
         goto fail;
-    code = 0;
+    code = PT_EXIT_OK;
     goto out;
 fail_out:
     pt_afile_abort(&af);

@@ -18,7 +18,8 @@
 #include "store/store.h"
 
 static const char *const usage[] = {
-    "pagetune replay --trace FILE [--page-size LIST] [--cache BYTES] "
+    "pagetune replay --trace FILE [--trace-format FMT] [--page-size LIST] "
+    "[--cache BYTES] "
     "[--store-dir DIR] [--keep] [--clients K] [--sync LEVEL] [-o FILE] "
     "[--format table|json|csv]",
     NULL,
@@ -32,48 +33,97 @@ static const char description[] =
     "database size. Every page size gets the same cache BYTES, so page size\n"
     "is compared at equal memory.";
 
-enum {
-    OPT_TRACE = CLI_OPT_FIRST_CUSTOM,
-    OPT_PAGE_SIZE,
-    OPT_CACHE,
-    OPT_STORE_DIR,
-    OPT_KEEP,
-    OPT_CLIENTS,
-    OPT_SYNC,
-    OPT_ENGINE,
-    OPT_ACK_LOG,
-    OPT_MAX_STORE,
+struct replay_args {
+    struct store_plan plan; /* what to replay */
+    uint64_t clients;
+    int sync;         /* index of sync_names (enum store_sync) */
+    int trace_format; /* index of cli_trace_formats */
 };
 
+static const char *const sync_names[] = {"off", "normal", "full", NULL};
+
+#define A struct replay_args
 static const struct cli_option opts[] = {
-    {"trace", 't', required_argument, OPT_TRACE, "FILE",
-     "trace to replay, pagetune-trace(5) CSV or oracleGeneral (required)"},
-    {"page-size", 'p', required_argument, OPT_PAGE_SIZE, "LIST",
-     "page sizes to measure, one fresh store each (default: "
-     "4K,8K,16K,32K)"},
-    {"cache", 'c', required_argument, OPT_CACHE, "BYTES",
-     "page-cache budget per connection, the same bytes at every page size "
-     "(default: 2M, SQLite's own default)"},
-    {"store-dir", 'd', required_argument, OPT_STORE_DIR, "DIR",
-     "directory for the store files store-<SIZE>.db, created if missing "
-     "(default: a temporary directory)"},
-    {"keep", 'k', no_argument, OPT_KEEP, NULL,
-     "keep the store files after the run (default: remove them)"},
-    {"clients", 'j', required_argument, OPT_CLIENTS, "K",
-     "client threads, each with its own connection; sessions are dealt to "
-     "clients by key (default: 1)"},
-    {"sync", 0, required_argument, OPT_SYNC, "LEVEL",
-     "durability, PRAGMA synchronous in WAL mode: off, normal or full "
-     "(default: normal)"},
-    {"engine", 'e', required_argument, OPT_ENGINE, "NAME",
-     "engine profile whose page sizes and SMALL/MEDIUM/LARGE limits apply "
-     "(default: db2)"},
-    {"ack-log", 0, required_argument, OPT_ACK_LOG, "FILE",
-     "append a line INDEX,OP,KEY,SIZE for each set/del after it committed "
-     "(default: none)"},
-    {"max-store", 0, required_argument, OPT_MAX_STORE, "BYTES",
-     "let a store grow to at most BYTES; a write past it fails like a full "
-     "disk (default: no limit)"},
+    {.name = "trace",
+     .type = CLI_T_PATH,
+     CLI_AT(A, plan.trace_path),
+     .arg_name = "FILE",
+     .help = "trace to replay, pagetune-trace(5) CSV or oracleGeneral",
+     .required = 1},
+    {.name = "trace-format",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, trace_format),
+     .choices = cli_trace_formats,
+     .help = "trace file format (binary: oracleGeneral)",
+     .def = "auto, by content"},
+    {.name = "page-size",
+     .type = CLI_T_SIZE_LIST,
+     CLI_LIST(A, plan.page_sizes, plan.n_page_sizes),
+     .max = UINT64_MAX,
+     .arg_name = "LIST",
+     .help = "page sizes to measure, one fresh store each",
+     .def = "4K,8K,16K,32K"},
+    {.name = "cache",
+     .type = CLI_T_SIZE,
+     CLI_AT(A, plan.cache_bytes),
+     .min = 1024,
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "page-cache budget per connection, the same bytes at every page "
+             "size",
+     .def = "2M, SQLite's own default"},
+    {.name = "store-dir",
+     .type = CLI_T_DIR,
+     CLI_AT(A, plan.store_dir),
+     .arg_name = "DIR",
+     .help = "directory for the store files store-<SIZE>.db, created if "
+             "missing",
+     .def = "a temporary directory"},
+    {.name = "keep",
+     .type = CLI_T_FLAG,
+     CLI_AT(A, plan.keep),
+     .help = "keep the store files after the run",
+     .def = "remove them"},
+    {.name = "clients",
+     .short_name = 'j',
+     .type = CLI_T_UINT,
+     CLI_AT(A, clients),
+     .min = 1,
+     .max = 256,
+     .arg_name = "K",
+     .help = "client threads, each with its own connection; sessions are "
+             "dealt to clients by key",
+     .def = "1"},
+    {.name = "sync",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, sync),
+     .choices = sync_names,
+     .help = "durability, PRAGMA synchronous in WAL mode",
+     .def = "normal"},
+    {.name = "engine",
+     .short_name = 'e',
+     .type = CLI_T_STRING,
+     CLI_AT(A, plan.engine_name),
+     .arg_name = "NAME",
+     .help = "engine profile whose page sizes and SMALL/MEDIUM/LARGE limits "
+             "apply",
+     .def = "db2",
+     .complete = CLI_C_ENGINE},
+    {.name = "ack-log",
+     .type = CLI_T_PATH,
+     CLI_AT(A, plan.ack_log),
+     .arg_name = "FILE",
+     .help = "append a line INDEX,OP,KEY,SIZE for each set/del after it "
+             "committed",
+     .def = "none"},
+    {.name = "max-store",
+     .type = CLI_T_SIZE,
+     CLI_AT(A, plan.max_store_bytes),
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "let a store grow to at most BYTES; a write past it fails like a "
+             "full disk",
+     .def = "no limit"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -81,11 +131,18 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef A
 
-struct replay_args {
-    struct store_plan plan; /* what to replay */
-    uint64_t clients;
+static const char *const examples[] = {
+    "measure 4K..32K pages with a 2M page cache",
+    "pagetune replay --trace trace.csv",
+    "8K and 16K with 64M of cache, 4 clients, as JSON",
+    "pagetune replay --trace trace.csv --page-size 8K,16K --cache 64M "
+    "--clients 4 --json -o replay.json",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(replay);
 
 /* ---- progress and notes ------------------------------------------------- */
 
@@ -239,98 +296,22 @@ static int write_results(const struct cli_common *c,
 
 /* ---- options ------------------------------------------------------------ */
 
-static int parse_opt(int id, const char *arg, struct replay_args *a)
-{
-    struct store_plan *pl = &a->plan;
-    struct pt_err err;
-    int rc;
-
-    err_clear(&err);
-    switch (id) {
-    case OPT_TRACE:
-        pl->trace_path = arg;
-        return 0;
-    case OPT_PAGE_SIZE:
-        rc = pt_size_list_parse(arg, pl->page_sizes, STORE_MAX_PAGE_SIZES,
-                                "--page-size", &err);
-        if (rc < 0) {
-            cli_usage_error("replay", "%s", err.msg);
-            return PT_EUSAGE;
-        }
-        pl->n_page_sizes = (size_t)rc;
-        return 0;
-    case OPT_CACHE:
-        if (pt_size_parse(arg, &pl->cache_bytes, "--cache", &err) < 0 ||
-            pl->cache_bytes < 1024) {
-            cli_usage_error("replay", "%s",
-                            err.code ? err.msg
-                                     : "--cache: at least 1K, got less");
-            return PT_EUSAGE;
-        }
-        return 0;
-    case OPT_STORE_DIR:
-        pl->store_dir = arg;
-        return 0;
-    case OPT_KEEP:
-        pl->keep = 1;
-        return 0;
-    case OPT_CLIENTS:
-        if (pt_u64_parse(arg, &a->clients, "--clients", &err) < 0 ||
-            a->clients < 1 || a->clients > 256) {
-            cli_usage_error("replay",
-                            "--clients: '%s' is not a number of clients "
-                            "from 1 to 256",
-                            arg);
-            return PT_EUSAGE;
-        }
-        pl->n_clients = (unsigned)a->clients;
-        return 0;
-    case OPT_SYNC:
-        if ((rc = store_sync_parse(arg)) < 0) {
-            cli_usage_error("replay",
-                            "--sync: unknown level '%s' (off, normal, full)",
-                            arg);
-            return PT_EUSAGE;
-        }
-        pl->sync = (enum store_sync)rc;
-        return 0;
-    case OPT_ENGINE:
-        pl->engine_name = arg;
-        return 0;
-    case OPT_ACK_LOG:
-        pl->ack_log = arg;
-        return 0;
-    case OPT_MAX_STORE:
-        if (pt_size_parse(arg, &pl->max_store_bytes, "--max-store", &err) < 0) {
-            cli_usage_error("replay", "%s", err.msg);
-            return PT_EUSAGE;
-        }
-        return 0;
-    default:
-        return PT_EINTERNAL;
-    }
-}
-
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct replay_args *a, struct cli_parser *p)
 {
-    const char *arg;
-    int id, rc;
+    int rc;
 
     memset(a, 0, sizeof(*a));
     store_plan_init(&a->plan);
-    a->clients = 1;
+    a->clients = a->plan.n_clients;
+    a->sync = (int)a->plan.sync;
     cli_common_init(c);
-    if (cli_parse_begin(p, "replay", opts, usage, description, argc, argv) < 0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        if ((rc = parse_opt(id, arg, a)) != 0)
-            return rc;
-    }
+    if ((rc = cli_parse_all(p, &cli_spec_replay, a, c, argc, argv)) != 0)
+        return rc;
+    a->plan.n_clients = (unsigned)a->clients;
+    a->plan.sync = (enum store_sync)a->sync;
+    a->plan.trace_format = cli_trace_format(a->trace_format);
     if (!a->plan.trace_path) {
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;
@@ -351,11 +332,8 @@ int cmd_replay(int argc, char **argv)
     int ret;
 
     err_clear(&err);
-    ret = parse_args(argc, argv, &c, &a, &p);
-    if (ret == CLI_HELP_SHOWN)
-        return 0;
-    if (ret < 0)
-        return cli_exit_code(ret);
+    if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
+        return cli_parse_exit(ret);
     if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log", a.plan.ack_log,
                                     &err)) < 0)
         goto fail;
@@ -391,5 +369,5 @@ fail:
     json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);
-    return 0;
+    return PT_EXIT_OK;
 }

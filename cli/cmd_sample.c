@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_sample.c — `pagetune sample`: the object-size distribution of a table
- * over ODBC (design.md §3, §4). The front door: options, then collect/
+ * over ODBC (docs/formats.md#sizes). The front door: options, then collect/
  * measures (coll_sample_run: server-side lengths in blocks) and describes
  * the sample (coll_sizes_doc_init: statistics from analyzers/), and this
  * file writes the sizes document (coll_sizes_doc_write) or a summary
@@ -26,48 +26,103 @@ enum {
     OPT_ENGINE = CLI_OPT_FIRST_CUSTOM,
     OPT_TABLE,
     OPT_COLUMNS,
-    OPT_PERCENT,
-    OPT_ROWS,
-    OPT_METHOD,
-    OPT_SEED,
-    OPT_FETCH_ROWS,
-    OPT_UNIT,
-    OPT_NO_VALUES,
-    OPT_GROUP,
 };
 
+struct sample_args {
+    struct coll_conn_opts conn;
+    struct coll_sample_opts s;
+    int unit_session; /* --unit: index of unit_names */
+    int no_values;
+    int group;  /* --server-group: index of group_names */
+    int method; /* --method: index of method_names (enum coll_method) */
+    uint64_t seed, fetch_rows;
+};
+
+static const char *const method_names[] = {"bernoulli", "system", NULL};
+static const char *const unit_names[] = {"row", "session", NULL};
+static const char *const group_names[] = {"auto", "on", "off", NULL};
+
+#define A struct sample_args
 static const struct cli_option opts[] = {
     CLI_OPT_CONN_ENTRIES,
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME",
-     "auto, db2, postgresql, mysql or sqlite (default: auto, from "
-     "SQL_DBMS_NAME)"},
-    {"table", 't', required_argument, OPT_TABLE, "[SCHEMA.]NAME",
-     "table to sample (default: SESSIONS)"},
-    {"columns", 0, required_argument, OPT_COLUMNS, "A,B,C",
-     "object columns, in WebSphere placement order (default: "
-     "SMALL,MEDIUM,LARGE)"},
-    {"percent", 'p', required_argument, OPT_PERCENT, "P",
-     "sample P percent of the rows on the server, 0 < P <= 100 (default: "
-     "all rows)"},
-    {"rows", 'n', required_argument, OPT_ROWS, "N",
-     "sample N random rows on the server (default: all rows)"},
-    {"method", 0, required_argument, OPT_METHOD, "M",
-     "TABLESAMPLE method for --percent on PostgreSQL/DB2: bernoulli or "
-     "system (default: bernoulli)"},
-    {"seed", 0, required_argument, OPT_SEED, "S",
-     "repeatable sampling with seed S where the engine allows (default: "
-     "none)"},
-    {"fetch-rows", 0, required_argument, OPT_FETCH_ROWS, "N",
-     "rows per block fetch, 1..65536 (default: 8192)"},
-    {"unit", 0, required_argument, OPT_UNIT, "U",
-     "top-level distribution: row or session (multi-row layout sums the "
-     "rows of a session) (default: row)"},
-    {"server-group", 0, required_argument, OPT_GROUP, "MODE",
-     "on: the server groups equal lengths and returns counts (exact, less "
-     "to transfer); off: one row per object, with progress; auto: on "
-     "unless a progress bar is shown (default: auto)"},
-    {"no-values", 0, no_argument, OPT_NO_VALUES, NULL,
-     "leave the list of every size out of the JSON (default: included)"},
+    {.name = "engine",
+     .has_arg = required_argument,
+     .id = OPT_ENGINE,
+     .arg_name = "NAME",
+     .choices = cli_db_engines,
+     .help = "auto, db2, postgresql, mysql or sqlite",
+     .def = "auto, from SQL_DBMS_NAME"},
+    {.name = "table",
+     .has_arg = required_argument,
+     .id = OPT_TABLE,
+     .arg_name = "[SCHEMA.]NAME",
+     .help = "table to sample",
+     .def = "SESSIONS"},
+    {.name = "columns",
+     .has_arg = required_argument,
+     .id = OPT_COLUMNS,
+     .arg_name = "A,B,C",
+     .help = "object columns, in WebSphere placement order",
+     .def = "SMALL,MEDIUM,LARGE"},
+    {.name = "percent",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, s.percent),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 100,
+     .arg_name = "P",
+     .help = "sample P percent of the rows on the server, 0 < P <= 100",
+     .def = "all rows"},
+    {.name = "rows",
+     .type = CLI_T_UINT,
+     CLI_AT(A, s.rows),
+     .min = 1,
+     .max = COLL_MAX_SAMPLE_ROWS,
+     .arg_name = "N",
+     .help = "sample N random rows on the server",
+     .def = "all rows"},
+    {.name = "method",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, method),
+     .choices = method_names,
+     .help = "TABLESAMPLE method for --percent on PostgreSQL/DB2",
+     .def = "bernoulli"},
+    {.name = "seed",
+     .type = CLI_T_UINT,
+     CLI_AT(A, seed),
+     CLI_GIVEN(A, s.has_seed),
+     .max = 2147483647,
+     .arg_name = "S",
+     .help = "repeatable sampling with seed S where the engine allows",
+     .def = "none"},
+    {.name = "fetch-rows",
+     .type = CLI_T_UINT,
+     CLI_AT(A, fetch_rows),
+     .min = 1,
+     .max = 65536,
+     .arg_name = "N",
+     .help = "rows per block fetch",
+     .def = "8192"},
+    {.name = "unit",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, unit_session),
+     .choices = unit_names,
+     .help = "top-level distribution (multi-row layout sums the rows of a "
+             "session)",
+     .def = "row"},
+    {.name = "server-group",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, group),
+     .choices = group_names,
+     .help = "on: the server groups equal lengths and returns counts (exact, "
+             "less to transfer); off: one row per object, with progress; "
+             "auto: on unless a progress bar is shown",
+     .def = "auto"},
+    {.name = "no-values",
+     .type = CLI_T_FLAG,
+     CLI_AT(A, no_values),
+     .help = "leave the list of every size out of the JSON",
+     .def = "included"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -75,6 +130,7 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef A
 
 static const char description[] =
     "Measures the sizes of the objects stored in a table (by default a\n"
@@ -83,13 +139,15 @@ static const char description[] =
     "sizes JSON that `pagetune recommend --sizes` reads; with -o FILE the\n"
     "format defaults to json, on stdout to a summary table.";
 
-struct sample_args {
-    struct coll_conn_opts conn;
-    struct coll_sample_opts s;
-    int unit_session;
-    int no_values;
-    int group; /* -1 auto, 0 off, 1 on */
+static const char *const examples[] = {
+    "the size distribution of SESSIONS, as a summary table",
+    "pagetune sample --dsn SESSIONDB",
+    "a repeatable 10 % sample for `pagetune recommend --sizes`",
+    "pagetune sample --dsn SESSIONDB --percent 10 --seed 42 -o sizes.json",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(sample);
 
 static int parse_columns(const char *arg, struct coll_sample_opts *s,
                          struct pt_err *err)
@@ -116,7 +174,7 @@ static int parse_columns(const char *arg, struct coll_sample_opts *s,
     return 0;
 }
 
-/* Returns an exit code >= 0 to stop, or -1 to go on. */
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
                       char **argv)
 {
@@ -124,123 +182,62 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
     struct pt_err err;
     const char *arg;
     int id;
-    uint64_t u;
 
     cli_common_init(c);
     memset(a, 0, sizeof(*a));
     coll_sample_opts_init(&a->s);
     a->conn.streaming = 1;
     a->conn.login_timeout_s = 30;
-    a->group = -1;
-    if (cli_parse_begin(&p, "sample", opts, usage, description, argc, argv) < 0)
-        return 70;
+    a->method = (int)a->s.method;
+    a->fetch_rows = a->s.block_rows;
+    if (cli_parse_spec(&p, &cli_spec_sample, a, argc, argv) < 0)
+        return PT_EINTERNAL;
     while ((id = cli_next(&p, c, &arg)) != CLI_NEXT_END) {
         if (id == CLI_NEXT_HELP)
-            return 0;
+            return CLI_HELP_SHOWN;
         if (id == CLI_NEXT_USAGE)
-            return 64;
+            return PT_EUSAGE;
         if (cli_conn_opt(&a->conn, id, arg))
             continue;
         err_clear(&err);
         switch (id) {
         case OPT_ENGINE:
-            if (coll_engine_parse(arg, &a->conn.engine, &err) < 0)
-                return cli_usage_error("sample", "%s", err.msg);
+            if (coll_engine_parse(arg, &a->conn.engine, &err) < 0) {
+                cli_usage_error("sample", "%s", err.msg);
+                return PT_EUSAGE;
+            }
             break;
         case OPT_TABLE:
             if (coll_table_parse(arg, a->s.schema, sizeof(a->s.schema),
-                                 a->s.table, sizeof(a->s.table), &err) < 0)
-                return cli_fail("sample", &err);
+                                 a->s.table, sizeof(a->s.table), &err) < 0) {
+                cli_error("sample", "%s", err.msg);
+                return err.code;
+            }
             break;
         case OPT_COLUMNS:
-            if (parse_columns(arg, &a->s, &err) < 0)
-                return cli_fail("sample", &err);
-            break;
-        case OPT_PERCENT:
-            if (pt_double_parse(arg, &a->s.percent, "--percent", &err) < 0 ||
-                !(a->s.percent > 0 && a->s.percent <= 100))
-                return cli_usage_error("sample",
-                                       "--percent: '%s' is not in 0 < P <= "
-                                       "100",
-                                       arg);
-            break;
-        case OPT_ROWS:
-            if (pt_u64_parse(arg, &a->s.rows, "--rows", &err) < 0 ||
-                a->s.rows == 0)
-                return cli_usage_error("sample",
-                                       "--rows: '%s' is not a count >= 1", arg);
-            break;
-        case OPT_METHOD:
-            if (strcmp(arg, "bernoulli") == 0)
-                a->s.method = COLL_METHOD_BERNOULLI;
-            else if (strcmp(arg, "system") == 0)
-                a->s.method = COLL_METHOD_SYSTEM;
-            else
-                return cli_usage_error("sample",
-                                       "--method: '%s' is not bernoulli or "
-                                       "system",
-                                       arg);
-            break;
-        case OPT_SEED:
-            if (pt_u64_parse(arg, &u, "--seed", &err) < 0 || u > 2147483647ULL)
-                return cli_usage_error("sample",
-                                       "--seed: '%s' is not an integer "
-                                       "0..2147483647",
-                                       arg);
-            a->s.seed = (uint32_t)u;
-            a->s.has_seed = 1;
-            break;
-        case OPT_FETCH_ROWS:
-            if (pt_u64_parse(arg, &u, "--fetch-rows", &err) < 0 || u == 0 ||
-                u > 65536)
-                return cli_usage_error("sample",
-                                       "--fetch-rows: '%s' is not in "
-                                       "1..65536",
-                                       arg);
-            a->s.block_rows = (size_t)u;
-            break;
-        case OPT_UNIT:
-            if (strcmp(arg, "row") == 0)
-                a->unit_session = 0;
-            else if (strcmp(arg, "session") == 0)
-                a->unit_session = 1;
-            else
-                return cli_usage_error(
-                    "sample", "--unit: '%s' is not row or session", arg);
-            break;
-        case OPT_NO_VALUES:
-            a->no_values = 1;
-            break;
-        case OPT_GROUP:
-            if (strcmp(arg, "auto") == 0)
-                a->group = -1;
-            else if (strcmp(arg, "on") == 0)
-                a->group = 1;
-            else if (strcmp(arg, "off") == 0)
-                a->group = 0;
-            else
-                return cli_usage_error("sample",
-                                       "--server-group: '%s' is not auto, "
-                                       "on or off",
-                                       arg);
+            if (parse_columns(arg, &a->s, &err) < 0) {
+                cli_error("sample", "%s", err.msg);
+                return err.code;
+            }
             break;
         default:
-            return 70;
+            return PT_EINTERNAL;
         }
     }
-    if (!a->conn.dsn == !a->conn.connect)
-        return cli_usage_error("sample",
-                               "give exactly one of --dsn NAME or --connect "
-                               "STR");
-    if (a->conn.password_file && a->conn.password_env)
-        return cli_usage_error("sample", "--password-file and --password-env "
-                                         "are exclusive");
-    if (a->s.percent > 0 && a->s.rows > 0)
-        return cli_usage_error("sample", "--percent and --rows are exclusive");
+    a->s.method = (enum coll_method)a->method;
+    a->s.seed = (uint32_t)a->seed;
+    a->s.block_rows = (size_t)a->fetch_rows;
+    if (cli_conn_check(p.cmd, &a->conn) < 0)
+        return PT_EUSAGE;
+    if (a->s.percent > 0 && a->s.rows > 0) {
+        cli_usage_error("sample", "--percent and --rows are exclusive");
+        return PT_EUSAGE;
+    }
     if (!c->format_given && strcmp(c->output, "-") != 0)
         c->format = OUT_JSON;
-    a->s.grouped = a->group < 0 ? !c->progress : a->group;
-    return -1;
+    /* --server-group auto, on, off */
+    a->s.grouped = a->group == 0 ? !c->progress : a->group == 1;
+    return 0;
 }
 
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
@@ -345,9 +342,8 @@ int cmd_sample(int argc, char **argv)
     int code, ret;
 
     memset(&r, 0, sizeof(r));
-    code = parse_opts(&c, &a, argc, argv);
-    if (code >= 0)
-        return code;
+    if ((ret = parse_opts(&c, &a, argc, argv)) != 0)
+        return cli_parse_exit(ret);
     err_clear(&err);
     if (pt_output_check(c.output, c.force, &err) < 0)
         return cli_fail("sample", &err);
@@ -391,7 +387,7 @@ int cmd_sample(int argc, char **argv)
     if (strcmp(c.output, "-") != 0)
         cli_note(&c, "%llu sizes (%s) written to %s",
                  (unsigned long long)r.n_values, r.method, c.output);
-    code = 0;
+    code = PT_EXIT_OK;
     goto out;
 fail_out:
     pt_afile_abort(&af);

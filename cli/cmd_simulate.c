@@ -48,84 +48,195 @@ static const char description[] =
     "without --calibration the figures are labelled uncalibrated.";
 
 enum {
-    OPT_TRACE = CLI_OPT_FIRST_CUSTOM,
-    OPT_TRACE_FORMAT,
-    OPT_ENGINE,
-    OPT_DEVICE,
-    OPT_PAGE_SIZE,
-    OPT_BUFFERPOOL,
+    OPT_BUFFERPOOL = CLI_OPT_FIRST_CUSTOM,
     OPT_POLICY,
-    OPT_APP_CACHE,
     OPT_APP_POLICY,
-    OPT_CACHE_MODE,
-    OPT_OFFLOAD,
-    OPT_SERVERS,
-    OPT_SHARING,
-    OPT_MRC,
-    OPT_SAMPLE_RATE,
-    OPT_MRC_CSV,
-    OPT_SEED,
-    /* the performance model (one block) */
-    OPT_CLIENTS,
-    OPT_THINK_MS,
-    OPT_CALIBRATION,
-    OPT_APPSERVER,
-    OPT_FSCACHE_SHARE,
 };
 
+struct sim_args {
+    struct sim_plan plan; /* what to simulate */
+    int mode;             /* --cache-mode (enum sim_cache_mode), -1 = default */
+    int trace_format;     /* --trace-format (enum sim_trace_format) */
+    int sharing;          /* --sharing (enum sim_sharing) */
+    uint64_t servers;     /* --servers */
+    const char *mrc_csv;
+    uint64_t clients;            /* --clients, 0 = no prediction */
+    double think_ms;             /* --think-ms */
+    int model_opt;               /* a model option other than --clients */
+    struct cli_model_opts model; /* profiles of the model */
+};
+
+/* The orders of enum sim_cache_mode and sim_sharing. */
+static const char *const cache_modes[] = {"none", "command", "distributed-map",
+                                          NULL};
+static const char *const sharings[] = {"not-shared", "shared-push",
+                                       "shared-pull", "shared-push-pull", NULL};
+
+#define A struct sim_args
 static const struct cli_option opts[] = {
-    {"trace", 't', required_argument, OPT_TRACE, "FILE",
-     "trace to replay; - reads stdin (required)"},
-    {"trace-format", 0, required_argument, OPT_TRACE_FORMAT, "FMT",
-     "auto, csv or oracle (default: auto, by content)"},
-    {"app-cache", 'a', required_argument, OPT_APP_CACHE, "LIST",
-     "application cache entries per server, one run each, e.g. "
-     "10000,100000 (default: none)"},
-    {"app-policy", 0, required_argument, OPT_APP_POLICY, "NAME",
-     "application cache eviction policy (default: lru)"},
-    {"cache-mode", 0, required_argument, OPT_CACHE_MODE, "MODE",
-     "none, command or distributed-map (default: distributed-map with "
-     "--app-cache, else none)"},
-    {"offload", 0, required_argument, OPT_OFFLOAD, "N",
-     "disk-offload entries per server, 0 = off (default: 0)"},
-    {"servers", 'k', required_argument, OPT_SERVERS, "K",
-     "application servers, requests spread round-robin (default: 1)"},
-    {"sharing", 0, required_argument, OPT_SHARING, "POLICY",
-     "not-shared, shared-push, shared-pull or shared-push-pull (default: "
-     "not-shared)"},
-    {"page-size", 'p', required_argument, OPT_PAGE_SIZE, "LIST",
-     "database page sizes, e.g. 4K,8K,16K,32K (default: none, application "
-     "tier only)"},
-    {"bufferpool", 'b', required_argument, OPT_BUFFERPOOL, "LIST",
-     "buffer-pool sizes: pages (1000) or bytes (64M) (default: 16M)"},
-    {"policy", 0, required_argument, OPT_POLICY, "NAME",
-     "buffer-pool eviction policy (default: lru)"},
-    {"engine", 'e', required_argument, OPT_ENGINE, "NAME|FILE",
-     "engine profile with the page-fit rules (default: db2)"},
-    {"device", 'd', required_argument, OPT_DEVICE, "NAME|FILE",
-     "device profile for the I/O time estimate (default: ssd)"},
-    {"mrc", 0, no_argument, OPT_MRC, NULL,
-     "add LRU miss-ratio curves per page size (default: off)"},
-    {"sample-rate", 0, required_argument, OPT_SAMPLE_RATE, "R",
-     "SHARDS sampling rate for --mrc in (0, 1]; 1 = exact (default: 1)"},
-    {"mrc-csv", 0, required_argument, OPT_MRC_CSV, "FILE",
-     "also write the curves as CSV for plotting (default: none)"},
-    {"seed", 0, required_argument, OPT_SEED, "S",
-     "seed for random eviction and sampling (default: 1)"},
+    {.name = "trace",
+     .type = CLI_T_PATH,
+     CLI_AT(A, plan.trace),
+     .arg_name = "FILE",
+     .help = "trace to replay; - reads stdin",
+     .required = 1},
+    {.name = "trace-format",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, trace_format),
+     .choices = cli_trace_formats,
+     .help = "trace file format (binary: oracleGeneral)",
+     .def = "auto, by content"},
+    {.name = "app-cache",
+     .short_name = 'a',
+     .type = CLI_T_SIZE_LIST,
+     CLI_LIST(A, plan.app_entries, plan.n_app),
+     .min = 1,
+     .max = 0xfffffff0ULL,
+     .arg_name = "LIST",
+     .help = "application cache entries per server, one run each, e.g. "
+             "10000,100000",
+     .def = "none"},
+    {.name = "app-policy",
+     .has_arg = required_argument,
+     .id = OPT_APP_POLICY,
+     .arg_name = "NAME",
+     .help = "application cache eviction policy",
+     .def = "lru",
+     .complete = CLI_C_POLICY},
+    {.name = "cache-mode",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, mode),
+     .choices = cache_modes,
+     .help = "application cache mode",
+     .def = "distributed-map with --app-cache, else none"},
+    {.name = "offload",
+     .type = CLI_T_UINT,
+     CLI_AT(A, plan.offload_entries),
+     .max = 0xfffffff0ULL,
+     .arg_name = "N",
+     .help = "disk-offload entries per server, 0 = off",
+     .def = "0"},
+    {.name = "servers",
+     .type = CLI_T_UINT,
+     CLI_AT(A, servers),
+     .min = 1,
+     .max = SIM_MAX_SERVERS,
+     .arg_name = "K",
+     .help = "application servers, requests spread round-robin",
+     .def = "1"},
+    {.name = "sharing",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, sharing),
+     .choices = sharings,
+     .help = "how the servers' caches share entries",
+     .def = "not-shared"},
+    {.name = "page-size",
+     .type = CLI_T_SIZE_LIST,
+     CLI_LIST(A, plan.page_sizes, plan.n_page_sizes),
+     .max = UINT64_MAX,
+     .arg_name = "LIST",
+     .help = "database page sizes, e.g. 4K,8K,16K,32K",
+     .def = "none, application tier only"},
+    {.name = "bufferpool",
+     .short_name = 'b',
+     .has_arg = required_argument,
+     .id = OPT_BUFFERPOOL,
+     .arg_name = "LIST",
+     .help = "buffer-pool sizes: pages (1000) or bytes (64M)",
+     .def = "16M"},
+    {.name = "policy",
+     .has_arg = required_argument,
+     .id = OPT_POLICY,
+     .arg_name = "NAME",
+     .help = "buffer-pool eviction policy",
+     .def = "lru",
+     .complete = CLI_C_POLICY},
+    {.name = "engine",
+     .short_name = 'e',
+     .type = CLI_T_STRING,
+     CLI_AT(A, plan.engine_name),
+     .arg_name = "NAME|FILE",
+     .help = "engine profile with the page-fit rules",
+     .def = "db2",
+     .complete = CLI_C_ENGINE},
+    {.name = "device",
+     .type = CLI_T_STRING,
+     CLI_AT(A, plan.device_name),
+     .arg_name = "NAME|FILE",
+     .help = "device profile for the I/O time estimate",
+     .def = "ssd",
+     .complete = CLI_C_DEVICE},
+    {.name = "mrc",
+     .type = CLI_T_FLAG,
+     CLI_AT(A, plan.mrc),
+     .help = "add LRU miss-ratio curves per page size",
+     .def = "off"},
+    {.name = "sample-rate",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, plan.sample_rate),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 1,
+     .arg_name = "R",
+     .help = "SHARDS sampling rate for --mrc; 1 = exact",
+     .def = "1"},
+    {.name = "mrc-csv",
+     .type = CLI_T_PATH,
+     CLI_AT(A, mrc_csv),
+     .arg_name = "FILE",
+     .help = "also write the curves as CSV for plotting",
+     .def = "none"},
+    {.name = "seed",
+     .type = CLI_T_UINT,
+     CLI_AT(A, plan.seed),
+     .max = UINT64_MAX,
+     .arg_name = "S",
+     .help = "seed for random eviction and sampling",
+     .def = "1"},
     /* the performance model (pagetune-simulate(1) MODEL) */
-    {"clients", 0, required_argument, OPT_CLIENTS, "N",
-     "predict requests/s and response time for N clients (default: no "
-     "prediction)"},
-    {"think-ms", 0, required_argument, OPT_THINK_MS, "Z",
-     "think time between a client's requests, ms (default: 0)"},
-    {"calibration", 0, required_argument, OPT_CALIBRATION, "NAME|FILE",
-     "calibration profile (profiles/calibrations/) (default: none, "
-     "uncalibrated)"},
-    {"appserver", 0, required_argument, OPT_APPSERVER, "NAME|FILE",
-     "application-server profile with its costs (default: websphere-4)"},
-    {"fscache-share", 0, required_argument, OPT_FSCACHE_SHARE, "F",
-     "share 0..1 of direct (LONG/LOB) I/O the file-system cache serves: "
-     "1 SMS, 0 raw DMS (default: 1)"},
+    {.name = "clients",
+     .type = CLI_T_UINT,
+     CLI_AT(A, clients),
+     .min = 1,
+     .max = 100000,
+     .arg_name = "N",
+     .help = "predict requests/s and response time for N clients",
+     .def = "no prediction"},
+    {.name = "think-ms",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, think_ms),
+     CLI_GIVEN(A, model_opt),
+     .dmin = 0,
+     .dmax = 1e9,
+     .arg_name = "Z",
+     .help = "think time between a client's requests, ms",
+     .def = "0"},
+    {.name = "calibration",
+     .type = CLI_T_STRING,
+     CLI_AT(A, model.calibration),
+     CLI_GIVEN(A, model_opt),
+     .arg_name = "NAME|FILE",
+     .help = "calibration profile (profiles/calibrations/)",
+     .def = "none, uncalibrated",
+     .complete = CLI_C_CALIBRATION},
+    {.name = "appserver",
+     .type = CLI_T_STRING,
+     CLI_AT(A, model.appserver),
+     CLI_GIVEN(A, model_opt),
+     .arg_name = "NAME|FILE",
+     .help = "application-server profile with its costs",
+     .def = "websphere-4",
+     .complete = CLI_C_APPSERVER},
+    {.name = "fscache-share",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, model.fscache_share),
+     CLI_GIVEN(A, model_opt),
+     .dmin = 0,
+     .dmax = 1,
+     .arg_name = "F",
+     .help = "share of direct (LONG/LOB) I/O the file-system cache serves: 1 "
+             "SMS, 0 raw DMS",
+     .def = "1"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -133,16 +244,21 @@ static const struct cli_option opts[] = {
     CLI_OPT_HELP_ENTRY,
     CLI_OPT_END,
 };
+#undef A
 
-struct sim_args {
-    struct sim_plan plan; /* what to simulate */
-    int mode;             /* --cache-mode, -1 = default */
-    const char *mrc_csv;
-    unsigned clients;            /* --clients, 0 = no prediction */
-    double think_ms;             /* --think-ms */
-    int model_opt;               /* a model option other than --clients */
-    struct cli_model_opts model; /* profiles of the model */
+static const char *const examples[] = {
+    "hit ratios of an application cache of 10000 and 100000 entries",
+    "pagetune simulate --trace trace.csv --app-cache 10000,100000",
+    "page sizes at equal pool memory, with miss-ratio curves",
+    "pagetune simulate --trace trace.csv --page-size 4K,8K,16K,32K "
+    "--bufferpool 64M --mrc",
+    "two servers sharing their caches, as JSON",
+    "pagetune simulate --trace trace.csv --app-cache 5000 --servers 2 "
+    "--sharing shared-push --json -o sim.json",
+    NULL,
 };
+
+CLI_SPEC_DEFINE(simulate);
 
 static int policy_arg(const char *opt, const char *arg,
                       const struct sim_policy_ops **out)
@@ -194,206 +310,20 @@ static int pool_list_parse(const char *s, struct sim_plan *pl)
     }
 }
 
-/* A comma-separated list of sizes (a size suffix allowed). */
-static int size_list_arg(const char *opt, const char *arg, uint64_t *out,
-                         size_t max, size_t *n)
-{
-    struct pt_err err;
-    int rc = pt_size_list_parse(arg, out, (int)max, opt, &err);
-
-    if (rc < 0) {
-        cli_usage_error("simulate", "%s", err.msg);
-        return PT_EUSAGE;
-    }
-    *n = (size_t)rc;
-    return 0;
-}
-
-static int app_cache_arg(const char *arg, struct sim_plan *pl)
-{
-    uint64_t tmp[SIM_MAX_APP];
-    size_t n, i;
-
-    if (size_list_arg("--app-cache", arg, tmp, SIM_MAX_APP, &n))
-        return PT_EUSAGE;
-    for (i = 0; i < n; i++) {
-        if (tmp[i] < 1 || tmp[i] > 0xfffffff0ULL) {
-            cli_usage_error("simulate",
-                            "--app-cache: %llu entries is out of range",
-                            (unsigned long long)tmp[i]);
-            return PT_EUSAGE;
-        }
-        pl->app_entries[i] = tmp[i];
-    }
-    pl->n_app = n;
-    return 0;
-}
-
-static int trace_format_arg(const char *arg, struct sim_plan *pl)
-{
-    static const char *const names[] = {"auto", "csv", "oracle"};
-
-    for (int i = 0; i < 3; i++)
-        if (strcmp(arg, names[i]) == 0) {
-            pl->trace_format = (enum sim_trace_format)i;
-            return 0;
-        }
-    cli_usage_error("simulate",
-                    "--trace-format: '%s' is not auto, csv or oracle", arg);
-    return PT_EUSAGE;
-}
-
-static int count_arg(const char *opt, const char *arg, uint64_t *out,
-                     uint64_t lo, uint64_t hi, const char *what)
-{
-    struct pt_err err;
-
-    if (pt_u64_parse(arg, out, opt, &err) < 0 || *out < lo || *out > hi) {
-        cli_usage_error("simulate", "%s: '%s' is not %s", opt, arg, what);
-        return PT_EUSAGE;
-    }
-    return 0;
-}
-
-/* The performance model's options. 1 = not one of them. */
-static int model_opt(int id, const char *arg, struct sim_args *a)
-{
-    struct pt_err err;
-    uint64_t v;
-
-    switch (id) {
-    case OPT_CLIENTS:
-        if (count_arg("--clients", arg, &v, 1, 100000,
-                      "a count from 1 to 100000"))
-            return PT_EUSAGE;
-        a->clients = (unsigned)v;
-        return 0;
-    case OPT_THINK_MS:
-        if (pt_double_parse(arg, &a->think_ms, "--think-ms", &err) < 0 ||
-            !(a->think_ms >= 0) || a->think_ms > 1e9) {
-            cli_usage_error("simulate",
-                            "--think-ms: '%s' is not a time >= 0 ms", arg);
-            return PT_EUSAGE;
-        }
-        break;
-    case OPT_CALIBRATION:
-        a->model.calibration = arg;
-        break;
-    case OPT_APPSERVER:
-        a->model.appserver = arg;
-        break;
-    case OPT_FSCACHE_SHARE:
-        if (pt_double_parse(arg, &a->model.fscache_share, "--fscache-share",
-                            &err) < 0 ||
-            !(a->model.fscache_share >= 0) || a->model.fscache_share > 1) {
-            cli_usage_error("simulate",
-                            "--fscache-share: '%s' is not in [0, 1]", arg);
-            return PT_EUSAGE;
-        }
-        break;
-    default:
-        return 1;
-    }
-    a->model_opt = 1;
-    return 0;
-}
-
-/* The application-tier options. 1 = not one of them. */
-static int app_opt(int id, const char *arg, struct sim_args *a)
-{
-    struct sim_plan *pl = &a->plan;
-    uint64_t v;
-    int rc;
-
-    switch (id) {
-    case OPT_APP_CACHE:
-        return app_cache_arg(arg, pl);
-    case OPT_APP_POLICY:
-        return policy_arg("--app-policy", arg, &pl->app_policy);
-    case OPT_CACHE_MODE:
-        if ((a->mode = sim_cache_mode_parse(arg)) >= 0)
-            return 0;
-        cli_usage_error("simulate",
-                        "--cache-mode: '%s' is not none, command or "
-                        "distributed-map",
-                        arg);
-        return PT_EUSAGE;
-    case OPT_OFFLOAD:
-        return count_arg("--offload", arg, &pl->offload_entries, 0,
-                         0xfffffff0ULL, "a number of entries");
-    case OPT_SERVERS: {
-        char what[32];
-        snprintf(what, sizeof(what), "a count from 1 to %d", SIM_MAX_SERVERS);
-        if ((rc = count_arg("--servers", arg, &v, 1, SIM_MAX_SERVERS, what)) ==
-            0)
-            pl->servers = (unsigned)v;
-        return rc;
-    }
-    case OPT_SHARING:
-        if ((rc = sim_sharing_parse(arg)) >= 0) {
-            pl->sharing = (enum sim_sharing)rc;
-            return 0;
-        }
-        cli_usage_error("simulate",
-                        "--sharing: '%s' is not not-shared, shared-push, "
-                        "shared-pull or shared-push-pull",
-                        arg);
-        return PT_EUSAGE;
-    default:
-        return 1;
-    }
-}
-
+/* The options the command parses itself; PT_EINTERNAL for another id. */
 static int parse_opt(int id, const char *arg, struct sim_args *a)
 {
     struct sim_plan *pl = &a->plan;
-    struct pt_err err;
 
     switch (id) {
-    case OPT_TRACE:
-        pl->trace = arg;
-        return 0;
-    case OPT_TRACE_FORMAT:
-        return trace_format_arg(arg, pl);
-    case OPT_ENGINE:
-        pl->engine_name = arg;
-        return 0;
-    case OPT_DEVICE:
-        pl->device_name = arg;
-        return 0;
-    case OPT_PAGE_SIZE:
-        return size_list_arg("--page-size", arg, pl->page_sizes, SIM_MAX_TIERS,
-                             &pl->n_page_sizes);
     case OPT_BUFFERPOOL:
         return pool_list_parse(arg, pl);
     case OPT_POLICY:
         return policy_arg("--policy", arg, &pl->bp_policy);
-    case OPT_MRC:
-        pl->mrc = 1;
-        return 0;
-    case OPT_SAMPLE_RATE:
-        if (pt_double_parse(arg, &pl->sample_rate, "--sample-rate", &err) < 0 ||
-            !(pl->sample_rate > 0.0) || pl->sample_rate > 1.0) {
-            cli_usage_error("simulate", "--sample-rate: '%s' is not in (0, 1]",
-                            arg);
-            return PT_EUSAGE;
-        }
-        return 0;
-    case OPT_MRC_CSV:
-        a->mrc_csv = arg;
-        return 0;
-    case OPT_SEED:
-        if (pt_u64_parse(arg, &pl->seed, "--seed", &err) < 0) {
-            cli_usage_error("simulate", "%s", err.msg);
-            return PT_EUSAGE;
-        }
-        return 0;
-    default: {
-        int rc = app_opt(id, arg, a);
-        if (rc == 1)
-            rc = model_opt(id, arg, a);
-        return rc == 1 ? PT_EINTERNAL : rc;
-    }
+    case OPT_APP_POLICY:
+        return policy_arg("--app-policy", arg, &pl->app_policy);
+    default:
+        return PT_EINTERNAL;
     }
 }
 
@@ -402,6 +332,9 @@ static int check_args(struct sim_args *a)
 {
     struct sim_plan *pl = &a->plan;
 
+    pl->trace_format = (enum sim_trace_format)cli_trace_format(a->trace_format);
+    pl->sharing = (enum sim_sharing)a->sharing;
+    pl->servers = (unsigned)a->servers;
     if (!pl->trace) {
         cli_usage_error("simulate", "--trace FILE is required");
         return PT_EUSAGE;
@@ -446,9 +379,11 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     sim_plan_init(&a->plan);
     cli_model_opts_init(&a->model);
     a->mode = -1;
+    a->trace_format = 0; /* auto */
+    a->sharing = (int)a->plan.sharing;
+    a->servers = a->plan.servers;
     cli_common_init(c);
-    if (cli_parse_begin(p, "simulate", opts, usage, description, argc, argv) <
-        0)
+    if (cli_parse_spec(p, &cli_spec_simulate, a, argc, argv) < 0)
         return PT_EINTERNAL;
     while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
         if (id == CLI_NEXT_HELP)
@@ -742,18 +677,20 @@ static int write_db_table(FILE *fp, enum out_format fmt,
     return ret;
 }
 
-/* The curves, compactly: hit ratio at the brief log-spaced sizes. */
+/* The curves, compactly: hit ratio at the brief log-spaced sizes and at
+ * the sizes simulated; a note marks those and, on a sampled curve, sizes
+ * below 1/R (extrapolated, docs/models.md#mrc). */
 static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                              const struct sim_plan_result *res,
                              struct pt_err *err)
 {
-    static const char *const mh[] = {"curve", ">size", ">hit ratio"};
+    static const char *const mh[] = {"curve", ">size", ">hit ratio", "note"};
     struct out_table t;
     char b1[32];
     int ret;
 
     fputc('\n', fp);
-    if ((ret = out_table_init(&t, 3, mh)) < 0)
+    if ((ret = out_table_init(&t, 4, mh)) < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(&t, "LRU miss-ratio curves (%s)",
                         pl->sample_rate < 1.0 ? "SHARDS" : "exact");
@@ -768,6 +705,13 @@ static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                 out_table_setf(&t, 0, "app entries");
             out_table_setf(&t, 1, "%llu", (unsigned long long)c->brief[j].size);
             out_table_setf(&t, 2, "%.4f", c->brief[j].hit_ratio);
+            out_table_setf(
+                &t, 3, "%s%s%s",
+                !c->brief[j].given   ? ""
+                : c->page_size_bytes ? "--bufferpool"
+                                     : "--app-cache",
+                c->brief[j].given && c->brief[j].extrapolated ? ", " : "",
+                c->brief[j].extrapolated ? "extrapolated (< 1/R)" : "");
         }
     }
     ret = out_table_write(&t, OUT_TABLE, fp, err);
@@ -805,20 +749,26 @@ static int write_curve_csv(const struct cli_common *c, const char *path,
                            struct pt_err *err)
 {
     struct pt_afile af = {0};
-    int ret;
+    int ret, sampled;
 
     if ((ret = pt_afile_open(&af, path, c->force, err)) < 0)
         return ret;
-    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio\n");
+    /* sampled curves add a column: 1 = size below 1/R (extrapolated) */
+    sampled = res->n_curves && res->curves[0].sample_rate < 1.0;
+    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio%s\n",
+            sampled ? ",extrapolated" : "");
     for (size_t t = 0; t < res->n_curves; t++) {
         const struct sim_curve *cv = &res->curves[t];
         uint32_t ps = cv->page_size_bytes;
         for (size_t i = 0; i < cv->n_points; i++) {
             double h = cv->points[i].hit_ratio;
-            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f\n",
+            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f",
                     ps ? "bufferpool" : "app", ps,
                     (unsigned long long)cv->points[i].size,
                     (unsigned long long)(cv->points[i].size * ps), h, 1.0 - h);
+            if (sampled)
+                fprintf(af.fp, ",%d", cv->points[i].extrapolated);
+            fputc('\n', af.fp);
         }
     }
     if (ferror(af.fp)) {
@@ -890,8 +840,9 @@ static int predict_rows(struct sim_args *a, struct sim_plan_result *res,
     if ((ret = cli_model_load(&m, &a->model, err)) < 0)
         return ret;
     for (size_t i = 0; i < res->n_rows; i++)
-        if ((ret = cli_model_predict(&m, res, &res->rows[i], a->clients,
-                                     a->think_ms, err)) < 0)
+        if ((ret = cli_model_predict(&m, res, &res->rows[i],
+                                     (unsigned)a->clients, a->think_ms, err)) <
+            0)
             return ret;
     return 0;
 }
@@ -918,11 +869,8 @@ int cmd_simulate(int argc, char **argv)
     int ret;
 
     err_clear(&err);
-    ret = parse_args(argc, argv, &c, &a, &p);
-    if (ret == CLI_HELP_SHOWN)
-        return 0;
-    if (ret < 0)
-        return cli_exit_code(ret);
+    if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
+        return cli_parse_exit(ret);
     if ((ret = cli_outputs_distinct("-o", c.output, "--mrc-csv", a.mrc_csv,
                                     &err)) < 0)
         goto fail;
@@ -961,7 +909,7 @@ int cmd_simulate(int argc, char **argv)
     if ((ret = write_output(&c, &a, &res, &err)) < 0)
         goto fail;
     sim_plan_result_release(&res);
-    return 0;
+    return PT_EXIT_OK;
 fail:
     sim_plan_result_release(&res);
     return cli_fail("simulate", &err);

@@ -30,28 +30,6 @@ static const char description[] =
     "any YAML file; see pagetune-profile(5). The same seed gives the same\n"
     "trace.";
 
-enum {
-    OPT_PROFILE = CLI_OPT_FIRST_CUSTOM,
-    OPT_REQUESTS,
-    OPT_SEED,
-};
-
-static const struct cli_option opts[] = {
-    {"profile", 'P', required_argument, OPT_PROFILE, "NAME|FILE",
-     "workload profile: a name in profiles/workloads/ or a YAML file "
-     "(required)"},
-    {"requests", 'n', required_argument, OPT_REQUESTS, "N",
-     "records to write, invalidations included (default: the profile's "
-     "'requests', else 100000)"},
-    {"seed", 's', required_argument, OPT_SEED, "S",
-     "random seed (default: the profile's 'seed', else 1)"},
-    CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
-};
-
 struct workload_args {
     const char *profile;
     uint64_t requests;
@@ -60,47 +38,60 @@ struct workload_args {
     int have_seed;
 };
 
+static const struct cli_option opts[] = {
+    {.name = "profile",
+     .short_name = 'P',
+     .type = CLI_T_STRING,
+     CLI_AT(struct workload_args, profile),
+     .arg_name = "NAME|FILE",
+     .help = "workload profile: a name in profiles/workloads/ or a YAML file",
+     .required = 1,
+     .complete = CLI_C_WORKLOAD},
+    {.name = "requests",
+     .type = CLI_T_UINT,
+     CLI_AT(struct workload_args, requests),
+     CLI_GIVEN(struct workload_args, have_requests),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "records to write, invalidations included",
+     .def = "the profile's 'requests', else 100000"},
+    {.name = "seed",
+     .short_name = 's',
+     .type = CLI_T_UINT,
+     CLI_AT(struct workload_args, seed),
+     CLI_GIVEN(struct workload_args, have_seed),
+     .max = UINT64_MAX,
+     .arg_name = "S",
+     .help = "random seed",
+     .def = "the profile's 'seed', else 1"},
+    CLI_OPT_OUTPUT_ENTRY,
+    CLI_OPT_FORCE_ENTRY,
+    CLI_OPT_QUIET_ENTRY,
+    CLI_OPT_HELP_ENTRY,
+    CLI_OPT_END,
+};
+
+static const char *const examples[] = {
+    "a 100000-record trace of 4K articles",
+    "pagetune workload --profile article-4k -o article-4k.csv",
+    "HTTP sessions, another seed, to stdout",
+    "pagetune workload --profile mixed-sessions --requests 50000 --seed 7",
+    NULL,
+};
+
+CLI_SPEC_DEFINE(workload);
+
+/* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct workload_args *a, struct cli_parser *p)
 {
-    struct pt_err err;
-    const char *arg;
-    int id;
+    int rc;
 
     memset(a, 0, sizeof(*a));
     cli_common_init(c);
-    if (cli_parse_begin(p, "workload", opts, usage, description, argc, argv) <
-        0)
-        return PT_EINTERNAL;
-    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
-        if (id == CLI_NEXT_HELP)
-            return CLI_HELP_SHOWN;
-        if (id == CLI_NEXT_USAGE)
-            return PT_EUSAGE;
-        switch (id) {
-        case OPT_PROFILE:
-            a->profile = arg;
-            break;
-        case OPT_REQUESTS:
-            if (pt_u64_parse(arg, &a->requests, "--requests", &err) < 0 ||
-                a->requests < 1) {
-                cli_usage_error("workload",
-                                "--requests: '%s' is not a count >= 1", arg);
-                return PT_EUSAGE;
-            }
-            a->have_requests = 1;
-            break;
-        case OPT_SEED:
-            if (pt_u64_parse(arg, &a->seed, "--seed", &err) < 0) {
-                cli_usage_error("workload", "%s", err.msg);
-                return PT_EUSAGE;
-            }
-            a->have_seed = 1;
-            break;
-        default:
-            return PT_EINTERNAL;
-        }
-    }
+    if ((rc = cli_parse_all(p, &cli_spec_workload, a, c, argc, argv)) != 0)
+        return rc;
     if (!a->profile) {
         cli_usage_error("workload", "--profile NAME|FILE is required");
         return PT_EUSAGE;
@@ -189,11 +180,8 @@ int cmd_workload(int argc, char **argv)
 
     memset(&w, 0, sizeof(w));
     err_clear(&err);
-    ret = parse_args(argc, argv, &c, &a, &p);
-    if (ret == CLI_HELP_SHOWN)
-        return 0;
-    if (ret < 0)
-        return cli_exit_code(ret);
+    if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
+        return cli_parse_exit(ret);
     if ((ret = prof_resolve("workloads", a.profile, path, sizeof(path), &err)) <
             0 ||
         (ret = prof_load(path, &prof, &err)) < 0 ||
@@ -239,7 +227,7 @@ int cmd_workload(int argc, char **argv)
     sim_wgen_free(g);
     sim_workload_release(&w);
     json_decref(prof);
-    return 0;
+    return PT_EXIT_OK;
 fail:
     pt_afile_abort(&af);
     sim_wgen_free(g);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * main.c — pagetune's entry point: the alphabetical command table, global
- * options (--help, --version, help COMMAND), and the signal handling of the
+ * main.c — pagetune's entry point: global options (--help, --version,
+ * help COMMAND), dispatch through the command table (cli/commands.c), the
+ * hidden `__complete` subcommand, and the signal handling of the
  * interruption model (pagetune(1), SIGNALS). The first SIGINT, SIGTERM or
  * SIGHUP is recorded in core (pt_interrupt_note); the command's loops see it
  * through cli_interrupted() and unwind through their normal cleanup; main()
@@ -13,26 +14,6 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-
-const struct cli_command cli_commands[] = {
-    {"advise", cmd_advise,
-     "sample, monitor, recommend, validate and write DDL in one run"},
-    {"calibrate", cmd_calibrate,
-     "fit the performance model's free costs to measured points"},
-    {"ddl", cmd_ddl,
-     "write CREATE BUFFERPOOL / TABLESPACE DDL and rollback for review"},
-    {"monitor", cmd_monitor,
-     "buffer-pool counters over ODBC: snapshots, deltas, hit ratios"},
-    {"recommend", cmd_recommend,
-     "page size, buffer pool and tablespace settings, with reasons"},
-    {"replay", cmd_replay,
-     "replay a trace on the built-in SQLite session store per page size"},
-    {"sample", cmd_sample, "object-size distribution of a table over ODBC"},
-    {"simulate", cmd_simulate,
-     "replay a trace through an app-tier cache and a buffer pool"},
-    {"workload", cmd_workload, "generate a trace from a workload profile"},
-    {NULL, NULL, NULL},
-};
 
 int cli_interrupted(void)
 {
@@ -121,7 +102,7 @@ static int finish(int rc)
 
     pt_cleanup_all();
     sig = pt_interrupted();
-    if (!sig && rc == 74 && cli_stdout_gone()) {
+    if (!sig && rc == PT_EXIT_IOERR && cli_stdout_gone()) {
         fflush(stderr);
         signal(SIGPIPE, SIG_DFL);
         raise(SIGPIPE);
@@ -152,14 +133,6 @@ static void print_main_help(FILE *fp)
                 "See pagetune(1) and pagetune-COMMAND(1).\n");
 }
 
-static const struct cli_command *find_command(const char *name)
-{
-    for (const struct cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(c->name, name) == 0)
-            return c;
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     const struct cli_command *cmd;
@@ -168,23 +141,26 @@ int main(int argc, char **argv)
 
     if (argc < 2) {
         print_main_help(stderr);
-        return 64;
+        return PT_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("pagetune %s\ndata directory: %s\n", PT_VERSION, pt_data_dir());
-        return finish(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 74);
+        return finish(fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                             : PT_EXIT_IOERR);
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_main_help(stdout);
-        return finish(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 74);
+        return finish(fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                             : PT_EXIT_IOERR);
     }
     if (strcmp(argv[1], "help") == 0) {
         char *hargv[3];
         if (argc < 3) {
             print_main_help(stdout);
-            return 0;
+            return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                          : PT_EXIT_IOERR;
         }
-        cmd = find_command(argv[2]);
+        cmd = cli_command_find(argv[2]);
         if (!cmd)
             return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
         hargv[0] = argv[2];
@@ -192,14 +168,16 @@ int main(int argc, char **argv)
         hargv[2] = NULL;
         return finish(cmd->fn(2, hargv));
     }
+    if (strcmp(argv[1], "__complete") == 0) /* completion/pagetune.bash */
+        return cli_complete(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
-    cmd = find_command(argv[1]);
+    cmd = cli_command_find(argv[1]);
     if (!cmd)
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
     {
         int code = cmd->fn(argc - 1, argv + 1);
-        if (code == 0 || code == 1) /* a failed run says one line */
+        if (code == PT_EXIT_OK || code == PT_EXIT_CHECK) /* else one line */
             cli_warn_cmdline_password(cmd->name, argc - 1, argv + 1);
         return finish(code);
     }

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * opts.c — option parsing shared by every command (one table drives both
- * getopt_long and --help), messages on stderr, the exit-code table, and the
- * progress bar.
+ * opts.c — option parsing shared by every command: one declarative table
+ * per command (cli.h, struct cli_option) drives getopt_long, the typed
+ * parsing with its range errors, and --help wrapped at the terminal width;
+ * completion reads the same tables (cli/commands.c, `pagetune __complete`).
+ * Also messages on stderr, the exit-code table and the progress bar.
  */
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "sim/sim.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,23 +20,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The one table from PT_* status to exit code (design.md §3). */
+/* The one table from PT_* status to exit code (docs/exit-codes.md). */
 static const struct {
     int status;
     int exit_code;
 } exit_table[] = {
-    {PT_OK, 0},         {PT_ECHECK, 1},      {PT_EUSAGE, 64},
-    {PT_EDATA, 65},     {PT_ENOINPUT, 66},   {PT_EUNAVAIL, 69},
-    {PT_EINTERNAL, 70}, {PT_ECANTCREAT, 73}, {PT_EIO, 74},
-    {PT_EPERM, 77},     {PT_EINTR, 130},
+    {PT_OK, PT_EXIT_OK},
+    {PT_ECHECK, PT_EXIT_CHECK},
+    {PT_EUSAGE, PT_EXIT_USAGE},
+    {PT_EDATA, PT_EXIT_DATA},
+    {PT_ENOINPUT, PT_EXIT_NOINPUT},
+    {PT_EUNAVAIL, PT_EXIT_UNAVAIL},
+    {PT_EINTERNAL, PT_EXIT_SOFTWARE},
+    {PT_ECANTCREAT, PT_EXIT_CANTCREAT},
+    {PT_EIO, PT_EXIT_IOERR},
+    {PT_EPERM, PT_EXIT_NOPERM},
+    {PT_EINTR, PT_EXIT_INTR},
 };
+
+const char *const cli_format_choices[] = {"table", "json", "csv", NULL};
+const char *const cli_db_engines[] = {"auto",  "db2",    "postgresql",
+                                      "mysql", "sqlite", NULL};
 
 int cli_exit_code(int status)
 {
     for (size_t i = 0; i < sizeof(exit_table) / sizeof(exit_table[0]); i++)
         if (exit_table[i].status == status)
             return exit_table[i].exit_code;
-    return 70;
+    return PT_EXIT_SOFTWARE;
+}
+
+int cli_parse_exit(int status)
+{
+    return status == CLI_HELP_SHOWN ? PT_EXIT_OK : cli_exit_code(status);
 }
 
 /* Control characters from argv or input would break the one-line rule. */
@@ -106,7 +126,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
                 msg, cmd);
     else
         fprintf(stderr, "pagetune: %s (see 'pagetune --help')\n", msg);
-    return 64;
+    return PT_EXIT_USAGE;
 }
 
 void cli_note(const struct cli_common *c, const char *fmt, ...)
@@ -120,6 +140,14 @@ void cli_note(const struct cli_common *c, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+/* getopt_long's has_arg for an entry: typed options say it by their type. */
+static int opt_has_arg(const struct cli_option *o)
+{
+    if (o->type == CLI_T_CUSTOM)
+        return o->has_arg;
+    return o->type == CLI_T_FLAG ? no_argument : required_argument;
 }
 
 int cli_parse_begin(struct cli_parser *p, const char *cmd,
@@ -141,13 +169,15 @@ int cli_parse_begin(struct cli_parser *p, const char *cmd,
             s + 3 >= sizeof(p->shortopts))
             return PT_EINTERNAL;
         p->longopts[n].name = o->name;
-        p->longopts[n].has_arg = o->has_arg;
+        p->longopts[n].has_arg = opt_has_arg(o);
         p->longopts[n].flag = NULL;
-        p->longopts[n].val = o->id;
+        /* typed options come back as their index in the table */
+        p->longopts[n].val =
+            o->type == CLI_T_CUSTOM ? o->id : -(int)(o - opts) - 100;
         n++;
         if (o->short_name) {
             p->shortopts[s++] = (char)o->short_name;
-            if (o->has_arg == required_argument)
+            if (opt_has_arg(o) == required_argument)
                 p->shortopts[s++] = ':';
         }
     }
@@ -158,6 +188,17 @@ int cli_parse_begin(struct cli_parser *p, const char *cmd,
     return 0;
 }
 
+int cli_parse_spec(struct cli_parser *p, const struct cli_spec *spec,
+                   void *base, int argc, char **argv)
+{
+    int rc = cli_parse_begin(p, spec->name, spec->opts, spec->usage,
+                             spec->description, argc, argv);
+
+    p->examples = spec->examples;
+    p->base = base;
+    return rc;
+}
+
 static const struct cli_option *find_short(const struct cli_parser *p, int c)
 {
     for (const struct cli_option *o = p->opts; o->name; o++)
@@ -166,8 +207,168 @@ static const struct cli_option *find_short(const struct cli_parser *p, int c)
     return NULL;
 }
 
+/* A value that does not parse is a usage error: keep the message. */
+static int as_usage(struct pt_err *err)
+{
+    if (err)
+        err->code = PT_EUSAGE;
+    return PT_EUSAGE;
+}
+
+/* "db2, postgresql, mysql or sqlite" into buf. */
+static const char *choice_list(const char *const *choices, char *buf,
+                               size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; choices && choices[i]; i++) {
+        const char *sep = i == 0 ? "" : choices[i + 1] ? ", " : " or ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, choices[i]);
+        if (w < 0 || (size_t)w >= len - used)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+/* A double as the user would write it: 0.1, 86400, 1e-06. */
+static void fmt_double(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.10g", v);
+}
+
+/* A size bound: "4K" when exact, else the plain number. */
+static void bound_format(uint64_t v, char *buf, size_t len)
+{
+    if (v % 1024 == 0)
+        pt_size_format(v, buf, len);
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static int u64_in_range(const struct cli_option *o, const char *arg, uint64_t v,
+                        struct pt_err *err)
+{
+    char lo[32], hi[32];
+
+    if (v >= o->min && v <= o->max)
+        return 0;
+    if (o->type == CLI_T_UINT) {
+        snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+        snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+    } else {
+        bound_format(o->min, lo, sizeof(lo));
+        bound_format(o->max, hi, sizeof(hi));
+    }
+    if (o->max == UINT64_MAX)
+        return err_set(err, PT_EUSAGE, "--%s: %s is out of range (at least %s)",
+                       o->name, arg, lo);
+    return err_set(err, PT_EUSAGE, "--%s: %s is out of range %s..%s", o->name,
+                   arg, lo, hi);
+}
+
+/* "4K,8K" into the array at off, the count at n_off; each in min..max. */
+static int store_size_list(const struct cli_option *o, void *base,
+                           const char *arg, struct pt_err *err)
+{
+    uint64_t vals[64];
+    size_t max = o->max_items < 64 ? o->max_items : 64, n;
+    char what[80], item[32];
+    int rc;
+
+    snprintf(what, sizeof(what), "--%s", o->name);
+    if ((rc = pt_size_list_parse(arg, vals, max, what, err)) < 0)
+        return as_usage(err);
+    n = (size_t)rc;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(item, sizeof(item), "%llu", (unsigned long long)vals[i]);
+        if ((rc = u64_in_range(o, item, vals[i], err)) < 0)
+            return rc;
+    }
+    memcpy((char *)base + o->off, vals, n * sizeof(vals[0]));
+    memcpy((char *)base + o->n_off, &n, sizeof(n));
+    return 0;
+}
+
+static int store_double(const struct cli_option *o, void *base, const char *arg,
+                        struct pt_err *err)
+{
+    char what[80], lo[32], hi[32];
+    double v;
+
+    snprintf(what, sizeof(what), "--%s", o->name);
+    if (pt_double_parse(arg, &v, what, err) < 0)
+        return as_usage(err);
+    if (v < o->dmin || v > o->dmax || (o->dmin_open && v == o->dmin)) {
+        fmt_double(o->dmin, lo, sizeof(lo));
+        fmt_double(o->dmax, hi, sizeof(hi));
+        if (o->dmin_open)
+            return err_set(err, PT_EUSAGE, "--%s: %s is out of range (%s, %s]",
+                           o->name, arg, lo, hi);
+        return err_set(err, PT_EUSAGE, "--%s: %s is out of range %s..%s",
+                       o->name, arg, lo, hi);
+    }
+    memcpy((char *)base + o->off, &v, sizeof(v));
+    return 0;
+}
+
+int cli_opt_store(const struct cli_option *o, void *base, const char *arg,
+                  struct pt_err *err)
+{
+    char *dst = (char *)base + o->off, what[80], list[256];
+    uint64_t u;
+    int rc, one = 1;
+
+    snprintf(what, sizeof(what), "--%s", o->name);
+    switch (o->type) {
+    case CLI_T_FLAG:
+        memcpy(dst, &one, sizeof(one));
+        break;
+    case CLI_T_STRING:
+    case CLI_T_PATH:
+    case CLI_T_DIR:
+        memcpy(dst, &arg, sizeof(arg));
+        break;
+    case CLI_T_UINT:
+    case CLI_T_SIZE:
+        rc = o->type == CLI_T_UINT ? pt_u64_parse(arg, &u, what, err)
+                                   : pt_size_parse(arg, &u, what, err);
+        if (rc < 0)
+            return as_usage(err);
+        if ((rc = u64_in_range(o, arg, u, err)) < 0)
+            return rc;
+        memcpy(dst, &u, sizeof(u));
+        break;
+    case CLI_T_DOUBLE:
+        if ((rc = store_double(o, base, arg, err)) < 0)
+            return rc;
+        break;
+    case CLI_T_ENUM:
+        for (int i = 0; o->choices && o->choices[i]; i++)
+            if (strcmp(arg, o->choices[i]) == 0) {
+                memcpy(dst, &i, sizeof(i));
+                goto given;
+            }
+        return err_set(err, PT_EUSAGE, "--%s: '%s' is not one of %s", o->name,
+                       arg, choice_list(o->choices, list, sizeof(list)));
+    case CLI_T_SIZE_LIST:
+        if ((rc = store_size_list(o, base, arg, err)) < 0)
+            return rc;
+        break;
+    default:
+        return err_set(err, PT_EINTERNAL, "--%s: not a typed option", o->name);
+    }
+given:
+    if (o->given_off)
+        memcpy((char *)base + o->given_off - 1, &one, sizeof(one));
+    return 0;
+}
+
 int cli_next_opt(struct cli_parser *p, const char **arg)
 {
+    const struct cli_option *o = NULL;
+    struct pt_err err;
     int c, idx = -1;
 
     *arg = NULL;
@@ -190,43 +391,173 @@ int cli_next_opt(struct cli_parser *p, const char **arg)
                         p->argv[optind - 1]);
         return -2;
     }
-    if (c < 256) {
-        const struct cli_option *o = find_short(p, c);
+    if (c > 0 && c < 256) {
+        o = find_short(p, c);
         if (!o)
             return -2;
-        c = o->id;
+        c = o->type == CLI_T_CUSTOM ? o->id : -(int)(o - p->opts) - 100;
     }
     *arg = optarg;
-    return c;
+    if (c > -100)
+        return c;
+    o = &p->opts[-c - 100];
+    err_clear(&err);
+    if (!p->base) {
+        cli_usage_error(p->cmd, "--%s: no place to store the value", o->name);
+        return -2;
+    }
+    if (cli_opt_store(o, p->base, optarg, &err) < 0) {
+        cli_usage_error(p->cmd, "%s", err.msg);
+        return -2;
+    }
+    return CLI_OPT_STORED;
+}
+
+/* ---- --help ------------------------------------------------------------- */
+
+int cli_term_width(FILE *fp)
+{
+    const char *env = getenv("COLUMNS");
+    struct winsize ws;
+    int w = 80;
+
+    if (env && *env) {
+        char *end;
+        long v = strtol(env, &end, 10);
+        if (*end == '\0' && v > 0 && v < 10000)
+            w = (int)v;
+    } else if (isatty(fileno(fp)) && ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 &&
+               ws.ws_col > 0) {
+        w = ws.ws_col;
+    }
+    return w < 40 ? 40 : w;
+}
+
+/*
+ * Print text wrapped at width, `col` columns of the line being already
+ * used; continuation lines are indented by `indent`. Newlines in text are
+ * spaces; a word longer than a line is cut. Ends the line.
+ */
+static void wrap(FILE *fp, const char *text, int col, int indent, int width)
+{
+    const char *s = text;
+    int first = 1; /* no word on this line yet */
+
+    for (;;) {
+        size_t n = 0;
+        while (*s == ' ' || *s == '\n')
+            s++;
+        while (s[n] && s[n] != ' ' && s[n] != '\n')
+            n++;
+        if (n == 0)
+            break;
+        if (!first && col + 1 + (int)n > width) {
+            fprintf(fp, "\n%*s", indent, "");
+            col = indent;
+            first = 1;
+        }
+        if (!first) {
+            fputc(' ', fp);
+            col++;
+        }
+        while ((int)n > width - col) {
+            int room = width - col;
+            fprintf(fp, "%.*s\n%*s", room, s, indent, "");
+            s += room;
+            n -= (size_t)room;
+            col = indent;
+        }
+        fprintf(fp, "%.*s", (int)n, s);
+        col += (int)n;
+        s += n;
+        first = 0;
+    }
+    fputc('\n', fp);
+}
+
+/* "a|b|c" for an enum without an arg_name. */
+static const char *arg_label(const struct cli_option *o, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    if (o->arg_name || o->type != CLI_T_ENUM)
+        return o->arg_name;
+    buf[0] = '\0';
+    for (size_t i = 0; o->choices && o->choices[i]; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? "|" : "",
+                         o->choices[i]);
+        if (w < 0 || (size_t)w >= len - used)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+static void print_option(const struct cli_option *o, FILE *fp, int width)
+{
+    char left[160], label[128], text[1024];
+    const char *a = arg_label(o, label, sizeof(label));
+    int indent = width < 60 ? 8 : 30;
+
+    if (o->short_name)
+        snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->name,
+                 a ? " " : "", a ? a : "");
+    else
+        snprintf(left, sizeof(left), "    --%s%s%s", o->name, a ? " " : "",
+                 a ? a : "");
+    if (o->required)
+        snprintf(text, sizeof(text), "%s (required)", o->help);
+    else if (o->def)
+        snprintf(text, sizeof(text), "%s (default: %s)", o->help, o->def);
+    else
+        snprintf(text, sizeof(text), "%s", o->help);
+    if (indent == 30 && strlen(left) <= 26) {
+        fprintf(fp, "  %-26s  ", left);
+    } else {
+        /* wrap() drops leading blanks: print the short-option column */
+        int lead = o->short_name ? 0 : 4;
+        fprintf(fp, "  %*s", lead, "");
+        wrap(fp, left + lead, 2 + lead, 10, width);
+        fprintf(fp, "%*s", indent, "");
+    }
+    wrap(fp, text, indent, indent, width);
+}
+
+void cli_print_help_width(const struct cli_parser *p, FILE *fp, int width)
+{
+    const char *prefix = "usage:";
+    char see[128];
+
+    for (const char *const *u = p->usage; u && *u; u++) {
+        fprintf(fp, "%s ", prefix);
+        wrap(fp, *u, 7, 10, width);
+        prefix = "   or:";
+    }
+    if (p->description) {
+        fputc('\n', fp);
+        wrap(fp, p->description, 0, 0, width);
+    }
+    fprintf(fp, "\noptions:\n");
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        print_option(o, fp, width);
+    if (p->examples && p->examples[0]) {
+        fprintf(fp, "\nexamples:\n");
+        for (const char *const *e = p->examples; e[0] && e[1]; e += 2) {
+            fputs("  # ", fp);
+            wrap(fp, e[0], 4, 4, width);
+            fputs("  ", fp);
+            wrap(fp, e[1], 2, 6, width);
+        }
+    }
+    snprintf(see, sizeof(see),
+             "See pagetune-%s(1). Exit status: see pagetune(1).", p->cmd);
+    fputc('\n', fp);
+    wrap(fp, see, 0, 0, width);
 }
 
 void cli_print_help(const struct cli_parser *p, FILE *fp)
 {
-    const char *prefix = "usage:";
-
-    for (const char *const *u = p->usage; u && *u; u++) {
-        fprintf(fp, "%s %s\n", prefix, *u);
-        prefix = "   or:";
-    }
-    if (p->description)
-        fprintf(fp, "\n%s\n", p->description);
-    fprintf(fp, "\noptions:\n");
-    for (const struct cli_option *o = p->opts; o->name; o++) {
-        char left[64];
-        if (o->short_name)
-            snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
-                     o->name, o->arg_name ? " " : "",
-                     o->arg_name ? o->arg_name : "");
-        else
-            snprintf(left, sizeof(left), "    --%s%s%s", o->name,
-                     o->arg_name ? " " : "", o->arg_name ? o->arg_name : "");
-        if (strlen(left) > 26)
-            fprintf(fp, "  %s\n  %-26s  %s\n", left, "", o->help);
-        else
-            fprintf(fp, "  %-26s  %s\n", left, o->help);
-    }
-    fprintf(fp, "\nSee pagetune-%s(1). Exit status: see pagetune(1).\n",
-            p->cmd);
+    cli_print_help_width(p, fp, cli_term_width(fp));
 }
 
 void cli_common_init(struct cli_common *c)
@@ -360,6 +691,8 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
     while ((id = cli_next_opt(p, arg)) != -1) {
         if (id == -2)
             return CLI_NEXT_USAGE;
+        if (id == CLI_OPT_STORED)
+            continue;
         rc = cli_common_opt(p, c, id, *arg);
         if (rc == CLI_HELP_SHOWN)
             return CLI_NEXT_HELP;
@@ -375,6 +708,25 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
     if (format_vs_extension(p, c) < 0)
         return CLI_NEXT_USAGE;
     return CLI_NEXT_END;
+}
+
+int cli_parse_all(struct cli_parser *p, const struct cli_spec *spec, void *base,
+                  struct cli_common *c, int argc, char **argv)
+{
+    const char *arg;
+    int id;
+
+    if (cli_parse_spec(p, spec, base, argc, argv) < 0)
+        return PT_EINTERNAL;
+    id = cli_next(p, c, &arg);
+    if (id == CLI_NEXT_END)
+        return 0;
+    if (id == CLI_NEXT_HELP)
+        return CLI_HELP_SHOWN;
+    if (id == CLI_NEXT_USAGE)
+        return PT_EUSAGE;
+    cli_error(p->cmd, "option id %d has no handler", id);
+    return PT_EINTERNAL;
 }
 
 int cli_output_open(const struct cli_common *c, struct pt_afile *af,
@@ -523,4 +875,30 @@ int cli_conn_opt(struct coll_conn_opts *conn, int id, const char *arg)
     default:
         return 0;
     }
+}
+
+int cli_conn_check(const char *cmd, const struct coll_conn_opts *conn)
+{
+    if (!conn->dsn == !conn->connect) {
+        cli_usage_error(cmd, "give exactly one of --dsn NAME or --connect STR");
+        return PT_EUSAGE;
+    }
+    if (conn->password_file && conn->password_env) {
+        cli_usage_error(cmd, "--password-file and --password-env are "
+                             "exclusive");
+        return PT_EUSAGE;
+    }
+    return 0;
+}
+
+/* --trace-format's choices; "binary" is another name of oracleGeneral */
+const char *const cli_trace_formats[] = {"auto", "csv", "oracle", "binary",
+                                         NULL};
+
+int cli_trace_format(int choice)
+{
+    static const enum sim_trace_format fmt[] = {
+        SIM_TRACE_AUTO, SIM_TRACE_CSV, SIM_TRACE_ORACLE, SIM_TRACE_ORACLE};
+
+    return (int)fmt[choice >= 0 && choice < 4 ? choice : 0];
 }

@@ -2,8 +2,9 @@
 /*
  * out.c — the output writers: one table of strings written as an aligned
  * text table, CSV (RFC 4180) or a JSON array; and JSON documents. Commands
- * build the table; they never format output inline (house-style.md).
- * Also the check that two outputs of one command are different files.
+ * build the table; they never format output inline
+ * (docs/architecture.md#conventions). Also the check that two outputs of one
+ * command are different files.
  */
 #define _XOPEN_SOURCE 700 /* realpath(3) */
 #include "cli/cli.h"

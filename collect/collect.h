@@ -2,7 +2,8 @@
 /*
  * collect.h — the public face of collect/: ODBC connections, object-size
  * sampling and buffer-pool monitor snapshots, with one adapter per engine
- * (db2, postgresql, mysql for MariaDB/MySQL, sqlite). design.md §1, §3-§5.
+ * (db2, postgresql, mysql for MariaDB/MySQL, sqlite).
+ * docs/architecture.md#modules, docs/formats.md#sizes and #monitor.
  *
  * Only collect/ includes <sql.h>/<sqlext.h>: ODBC's SQLSTATE + diagnostic
  * is translated to a pt_err here, in exactly one place (collect/odbc.c):
@@ -13,10 +14,10 @@
  * Every message is one line "… [SQLSTATE] driver message" and never holds a
  * password (Pwd=/Password= values and the password itself are masked).
  *
- * collect measures, it never decides (design.md §2): statistics over the
- * sizes are analyzers/' (rec_stats_compute), tables and terminal output
- * cli/'s. collect owns the sizes and monitor documents (writer and reader,
- * at the end of this header). Neighbours: cli/cmd_sample.c,
+ * collect measures, it never decides (docs/architecture.md#rules): statistics
+ * over the sizes are analyzers/' (rec_stats_compute), tables and terminal
+ * output cli/'s. collect owns the sizes and monitor documents (writer and
+ * reader, at the end of this header). Neighbours: cli/cmd_sample.c,
  * cli/cmd_monitor.c, cli/cmd_recommend.c, cli/cmd_advise.c and the DDL
  * applier.
  */
@@ -45,7 +46,8 @@ enum coll_engine coll_engine_from_dbms(const char *dbms_name);
 
 /* ---- connections -------------------------------------------------------- */
 
-/* How to connect (design.md §3). Strings are borrowed for the call. */
+/* How to connect (docs/architecture.md#secrets). Strings are borrowed for the
+ * call. */
 struct coll_conn_opts {
     const char *dsn;           /* --dsn NAME (odbc.ini), or NULL */
     const char *connect;       /* --connect "Driver=…;…", or NULL */
@@ -187,13 +189,17 @@ enum coll_layout {
 };
 const char *coll_layout_name(enum coll_layout l);
 
+/* --rows at most: every engine's LIMIT / FETCH FIRST takes it as an
+ * INTEGER, and a sample of more rows does not fit in memory anyway. */
+#define COLL_MAX_SAMPLE_ROWS 2147483647ULL
 struct coll_sample_opts {
     char schema[COLL_NAME_MAX + 1]; /* empty: the connection's default */
     char table[COLL_NAME_MAX + 1];  /* default SESSIONS */
     size_t n_columns;
     char columns[COLL_MAX_COLUMNS][COLL_NAME_MAX + 1]; /* SMALL,MEDIUM,LARGE */
     double percent;          /* 0 < p <= 100; 0 = no percentage sampling */
-    uint64_t rows;           /* > 0: N random rows; 0 = no row limit */
+    uint64_t rows;           /* > 0: N random rows (at most
+                                COLL_MAX_SAMPLE_ROWS); 0 = no row limit */
     enum coll_method method; /* for --percent on PostgreSQL / DB2 */
     int has_seed;            /* REPEATABLE (seed) / RAND(seed) */
     uint32_t seed;
@@ -468,9 +474,10 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
                          FILE *fp, struct pt_err *err);
 /*
  * Read a sizes document into *s (caller rec_sizes_release): "values" if
- * present, else the histogram expanded with each object at its bin's upper
- * bound (a conservative estimate; from_histogram is set), at most 10^8
- * objects. PT_EDATA naming `name` and the key otherwise; *s is empty then.
+ * present, else the histogram as one weighted entry per non-empty bin,
+ * each object at its bin's upper bound (a conservative estimate;
+ * from_histogram is set; sorted), at most REC_MAX_OBJECTS objects. PT_EDATA
+ * naming `name` and the key otherwise; *s is empty then.
  */
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
                              const char *name, struct pt_err *err);

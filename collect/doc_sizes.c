@@ -16,9 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Reading a histogram expands each object: bound the total. */
-#define MAX_HIST_OBJECTS 100000000
-
 /* ---- the document in memory ---------------------------------------------- */
 
 void coll_source_init(struct coll_source *src, const struct coll_conn *c)
@@ -287,6 +284,13 @@ static int read_values(struct rec_sizes *s, const json_t *vals,
         if (!json_is_integer(v) || json_integer_value(v) < 0)
             return err_set(err, PT_EDATA,
                            "%s: values[%zu] is not a byte size >= 0", name, i);
+        if ((uint64_t)json_integer_value(v) > REC_MAX_SIZE_BYTES) {
+            char field[64];
+            snprintf(field, sizeof(field), "values[%zu]", i);
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
+                                       (uint64_t)json_integer_value(v), name,
+                                       field, err);
+        }
     }
     if (json_array_size(vals) == 0)
         return 0;
@@ -295,16 +299,21 @@ static int read_values(struct rec_sizes *s, const json_t *vals,
         return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
     json_array_foreach(vals, i, v) s->values[s->n++] =
         (uint64_t)json_integer_value(v);
+    s->total = s->n;
     return 0;
 }
 
-/* "histogram": each of a bin's objects at its upper bound "le". */
+/*
+ * "histogram": each of a bin's objects at its upper bound "le", kept as one
+ * weighted entry per non-empty bin (never expanded object by object: a
+ * histogram of 10^12 objects costs its bins only), sorted by size.
+ */
 static int read_histogram(struct rec_sizes *s, const json_t *hist,
                           const char *name, struct pt_err *err)
 {
     const json_t *v;
     uint64_t total = 0;
-    size_t i;
+    size_t i, bins = 0;
 
     if (!json_is_array(hist))
         return err_set(err, PT_EDATA,
@@ -319,30 +328,40 @@ static int read_histogram(struct rec_sizes *s, const json_t *hist,
                            "%s: histogram[%zu] needs integer 'le' and "
                            "'count' >= 0",
                            name, i);
-        /* bound the total, not only each bin, or a few short lines ask
-           for gigabytes */
-        if (json_integer_value(c) > MAX_HIST_OBJECTS ||
-            total + (uint64_t)json_integer_value(c) > MAX_HIST_OBJECTS)
+        if ((uint64_t)json_integer_value(le) > REC_MAX_SIZE_BYTES) {
+            char field[64];
+            snprintf(field, sizeof(field), "histogram[%zu].le", i);
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
+                                       (uint64_t)json_integer_value(le), name,
+                                       field, err);
+        }
+        /* bound the total so every statistic stays exact */
+        if ((uint64_t)json_integer_value(c) > REC_MAX_OBJECTS - total)
             return err_set(err, PT_EDATA,
                            "%s: histogram[%zu] count is implausibly large "
-                           "(more than %d objects in all)",
-                           name, i, MAX_HIST_OBJECTS);
+                           "(more than %llu objects in all)",
+                           name, i, (unsigned long long)REC_MAX_OBJECTS);
         total += (uint64_t)json_integer_value(c);
+        bins += json_integer_value(c) > 0;
     }
     s->from_histogram = 1;
     if (total == 0)
         return 0;
-    s->values = pt_malloc((size_t)total * sizeof(*s->values));
-    if (!s->values)
+    s->values = pt_malloc(bins * sizeof(*s->values));
+    s->counts = pt_malloc(bins * sizeof(*s->counts));
+    if (!s->values || !s->counts)
         return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
     json_array_foreach(hist, i, v)
     {
-        uint64_t le = (uint64_t)json_integer_value(json_object_get(v, "le"));
         json_int_t c = json_integer_value(json_object_get(v, "count"));
-        for (json_int_t k = 0; k < c; k++)
-            s->values[s->n++] = le;
+        if (c == 0)
+            continue;
+        s->values[s->n] =
+            (uint64_t)json_integer_value(json_object_get(v, "le"));
+        s->counts[s->n++] = (uint64_t)c;
     }
-    return 0;
+    s->total = total;
+    return rec_sizes_sort(s, err);
 }
 
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,

@@ -1122,6 +1122,18 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
                 sizeof(c->driver));
     c->engine = o->engine != COLL_ENGINE_AUTO ? o->engine
                                               : coll_engine_from_dbms(c->dbms);
+    if (o->engine != COLL_ENGINE_AUTO &&
+        coll_engine_from_dbms(c->dbms) != COLL_ENGINE_AUTO &&
+        coll_engine_from_dbms(c->dbms) != o->engine) {
+        /* the server says what it is: its SQL would be the wrong one */
+        ret = err_set(err, PT_EUSAGE,
+                      "--engine %s: the server is %s, not %s (give "
+                      "--engine %s or leave --engine out)",
+                      coll_engine_name(o->engine), c->dbms,
+                      coll_engine_name(o->engine),
+                      coll_engine_name(coll_engine_from_dbms(c->dbms)));
+        goto fail;
+    }
     if (c->engine == COLL_ENGINE_AUTO) {
         ret = err_set(err, PT_EUNAVAIL,
                       "unsupported database '%s' (db2, postgresql, mysql, "

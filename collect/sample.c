@@ -106,6 +106,9 @@ int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
     if (o->percent > 0 && o->rows > 0)
         return err_set(err, PT_EUSAGE,
                        "give at most one of --percent and --rows");
+    if (o->rows > COLL_MAX_SAMPLE_ROWS)
+        return err_set(err, PT_EUSAGE, "--rows: %llu is not in 1..%llu",
+                       (unsigned long long)o->rows, COLL_MAX_SAMPLE_ROWS);
     if (o->percent < 0 || o->percent > 100)
         return err_set(err, PT_EUSAGE, "--percent: %g is not in 0 < P <= 100",
                        o->percent);

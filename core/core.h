@@ -5,9 +5,9 @@
  * the data directory. Every other module builds on this one; core depends on
  * libc, jansson and libyaml only.
  *
- * Conventions (house-style.md): a fallible function returns 0 (or a count)
- * on success and a negative PT_E* status on failure, and takes a trailing
- * `struct pt_err *err` (may be NULL) that receives a one-line message.
+ * Conventions (docs/architecture.md#conventions): a fallible function returns 0
+ * (or a count) on success and a negative PT_E* status on failure, and takes a
+ * trailing `struct pt_err *err` (may be NULL) that receives a one-line message.
  */
 #ifndef PT_CORE_H
 #define PT_CORE_H
@@ -23,7 +23,7 @@
 
 /*
  * Status codes. Each is minus the process exit code that cli/ maps it to
- * (design.md §3); cli_exit_code() holds the one table.
+ * (docs/exit-codes.md); cli_exit_code() holds the one table.
  */
 enum pt_status {
     PT_OK = 0,

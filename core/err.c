@@ -9,9 +9,9 @@
 #include <string.h>
 
 /*
- * A message is one line (design.md §3): values quoted from input files or
- * options may hold newlines, carriage returns or terminal escapes, which
- * would split the line or rewrite the user's terminal. They become '?'.
+ * A message is one line (docs/architecture.md#errors): values quoted from input
+ * files or options may hold newlines, carriage returns or terminal escapes,
+ * which would split the line or rewrite the user's terminal. They become '?'.
  */
 static void one_line(char *s)
 {

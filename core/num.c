@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * num.c — strict parsing of numbers and byte sizes ("8K", "64M": powers of
- * 1024, design.md §3) used by every option and input file.
+ * 1024, docs/formats.md#byte-sizes) used by every option and input file.
  */
 #include "core/core.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-style.sh — house-style checks: module boundaries for foreign headers
+# check-style.sh — the checks of docs/architecture.md#rules: module boundaries for foreign headers
 # and clang-format on every C file.
 set -euo pipefail
 cd "$(dirname "$0")/.."

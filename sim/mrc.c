@@ -20,7 +20,7 @@
  * difference between the expected and the actual (weighted) number of
  * sampled references to the first bucket. On a Zipf trace a few keys carry
  * a large share of all references, and whether they land in the sample
- * swings the curve (cachesim-baseline.md: errors up to 0.21 at 1 % with
+ * swings the curve (bench/reference-baseline.md: errors up to 0.21 at 1 % with
  * plain hash sampling). We therefore also track the heavy keys exactly:
  * every key's references are counted, and a key that reaches 0.25/R of them
  * is promoted to weight 1 (if it was sampled, its mark is re-weighted; if
@@ -438,8 +438,15 @@ double sim_mrc_hit_ratio(struct sim_mrc *m, uint64_t size)
     }
     d = size < m->cum_n ? size : m->cum_n - 1;
     hits = m->cum[d];
+    /*
+     * Exact: 1 - misses / references, the same expression as a fixed
+     * run's hit ratio (sim_db_hit_ratio; 1 - sim_app_miss_ratio), so the
+     * two agree to the last digit where the LRU runs agree in counts
+     * (hits / references may round differently).
+     */
     if (m->rate >= 1.0)
-        return hits / (double)m->refs_total;
+        return 1.0 -
+               (double)(m->refs_total - (uint64_t)hits) / (double)m->refs_total;
     /* SHARDS-adj: the first bucket absorbs expected - actual weight */
     expected = (double)m->refs_total * m->q;
     if (size >= 1)

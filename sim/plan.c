@@ -151,28 +151,58 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
 
 /* ---- results ------------------------------------------------------------ */
 
-/* Curve sizes: `max` log-spaced points from 1 to the largest useful size
- * (duplicates after rounding dropped). */
-static size_t curve_points(struct sim_mrc *m, struct sim_curve_point *pts,
-                           size_t max)
+/*
+ * Curve sizes: the `given` sizes (the pools or application caches the plan
+ * simulated) and log-spaced sizes from 1 to the largest useful size, at
+ * most `max` points in all (sim.h, struct sim_curve). The given sizes are
+ * placed first; the log grid gets the points left (at least 2: both ends),
+ * merged in ascending order, duplicates after rounding dropped. Each point
+ * is read off the curve itself, given or not. On a sampled curve a size
+ * below 1/R is marked extrapolated: one sampled key stands for 1/R keys,
+ * so the curve does not resolve smaller sizes (docs/models.md#shards has
+ * the errors measured there).
+ */
+static size_t curve_points(struct sim_mrc *m, double rate,
+                           const uint64_t *given, size_t n_given,
+                           struct sim_curve_point *pts, size_t max)
 {
     uint64_t top = sim_mrc_max_size(m), last = 0;
-    size_t n = 0;
+    size_t n = 0, n_grid = max > n_given + 2 ? max - n_given : 2, i = 0;
 
     if (top < 1)
         return 0;
-    for (size_t i = 0; i < max; i++) {
-        double f = max > 1 ? (double)i / (double)(max - 1) : 1.0;
-        uint64_t s = (uint64_t)llround(pow((double)top, f));
-        if (s <= last)
-            continue;
+    for (;;) {
+        uint64_t s = UINT64_MAX, g = UINT64_MAX;
+        int is_given = 0;
+        /* the next grid size above `last` */
+        for (; i < n_grid; i++) {
+            double f = n_grid > 1 ? (double)i / (double)(n_grid - 1) : 1.0;
+            s = (uint64_t)llround(pow((double)top, f));
+            if (s > last)
+                break;
+            s = UINT64_MAX;
+        }
+        /* the smallest given size above `last` */
+        for (size_t k = 0; k < n_given; k++)
+            if (given[k] > last && given[k] < g)
+                g = given[k];
+        if (g <= s) {
+            is_given = 1;
+            s = g;
+        }
+        if (s == UINT64_MAX)
+            break;
         pts[n].size = last = s;
-        pts[n++].hit_ratio = sim_mrc_hit_ratio(m, s);
+        pts[n].hit_ratio = sim_mrc_hit_ratio(m, s);
+        pts[n].given = is_given;
+        pts[n].extrapolated = rate < 1.0 && (double)s * rate < 1.0;
+        n++;
     }
     return n;
 }
 
 static void collect_curves(struct sim *s, const struct sim_config *cfg,
+                           const struct sim_plan *p,
                            struct sim_plan_result *res)
 {
     size_t n_curves = cfg->n_tiers ? cfg->n_tiers : 1;
@@ -181,12 +211,17 @@ static void collect_curves(struct sim *s, const struct sim_config *cfg,
     for (size_t t = 0; cfg->mrc && t < n_curves; t++) {
         struct sim_mrc *m = sim_curve(s, t);
         struct sim_curve *c = &res->curves[res->n_curves];
+        const uint64_t *given =
+            cfg->n_tiers ? cfg->tiers[t].pool_pages : p->app_entries;
+        size_t n_given = cfg->n_tiers ? cfg->tiers[t].n_pools : p->n_app;
         if (!m)
             continue;
         c->page_size_bytes = cfg->n_tiers ? cfg->tiers[t].page_size_bytes : 0;
         c->sample_rate = cfg->sample_rate;
-        c->n_points = curve_points(m, c->points, SIM_CURVE_POINTS);
-        c->n_brief = curve_points(m, c->brief, SIM_CURVE_BRIEF);
+        c->n_points = curve_points(m, c->sample_rate, given, n_given, c->points,
+                                   SIM_CURVE_POINTS);
+        c->n_brief = curve_points(m, c->sample_rate, given, n_given, c->brief,
+                                  SIM_CURVE_BRIEF);
         res->n_curves++;
     }
 }
@@ -282,7 +317,7 @@ int sim_plan_run(const struct sim_plan *p, struct sim_plan_result *res,
         goto out;
     for (i = 0; i < n; i++)
         collect_rows(sims[i], &cfg[i], res);
-    collect_curves(sims[0], &cfg[0], res);
+    collect_curves(sims[0], &cfg[0], p, res);
 out:
     for (i = 0; i < n; i++)
         sim_free(sims[i]);

@@ -192,6 +192,10 @@ static json_t *curve_json(const struct sim_curve *c)
             json_object_set_new(
                 pt, "bytes", u64_json(c->points[i].size * c->page_size_bytes));
         json_object_set_new(pt, "hit_ratio", json_real(c->points[i].hit_ratio));
+        if (c->points[i].given)
+            json_object_set_new(pt, "given", json_true());
+        if (c->points[i].extrapolated)
+            json_object_set_new(pt, "extrapolated", json_true());
         json_array_append_new(pts, pt);
     }
     json_object_set_new(o, "points", pts);
@@ -417,6 +421,8 @@ static int point_from_json(struct sim_curve_point *pt, const json_t *o,
     if ((ret = pt_json_get_u64(o, pages ? "pages" : "entries", &pt->size, ctx,
                                err)) < 0)
         return ret;
+    pt->given = json_is_true(json_object_get(o, "given"));
+    pt->extrapolated = json_is_true(json_object_get(o, "extrapolated"));
     return pt_json_get_num(o, "hit_ratio", &pt->hit_ratio, ctx, err);
 }
 

@@ -12,7 +12,7 @@
  *
  * Variant: the original algorithm of the paper (libCacheSim S3FIFOv0.c):
  * move-to-main threshold 2, and every miss not in G goes to S. On the
- * reference trace this reproduces cachesim-baseline.md to 4 digits
+ * reference trace this reproduces bench/reference-baseline.md to 4 digits
  * (0.3376 / 0.1882 / 0.1047). libCacheSim's later S3FIFO.c sends misses
  * that find S full before the first eviction straight to M; that variant
  * gives 0.3374 / 0.1871 / 0.1031 here. For capacities below 10 entries S

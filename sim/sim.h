@@ -414,18 +414,32 @@ struct sim_result_row {
 struct sim_curve_point {
     uint64_t size; /* pages (page_size_bytes > 0) or entries */
     double hit_ratio;
+    int given;        /* 1: a size the plan simulated (--bufferpool of
+                         this page size, or --app-cache) */
+    int extrapolated; /* 1: sampled curve, size < 1/R: below what the
+                         sample resolves (docs/models.md#shards) */
 };
 
-/* An LRU miss-ratio curve at log-spaced sizes from 1 to its largest
- * useful size. */
+/*
+ * An LRU miss-ratio curve at log-spaced sizes from 1 to its largest useful
+ * size, plus every size the plan simulated (given), in ascending order
+ * without duplicates. The given sizes take their places first, so a view
+ * still has at most its number of points while it has room for the given
+ * ones and the two ends; a given size past the largest useful one is kept
+ * (the curve is flat there). For an exact curve a given point's hit ratio
+ * is computed as the fixed run's is (1 - misses / references), so with an
+ * LRU pool it equals that run's to the last digit.
+ */
+#define SIM_CURVE_GIVEN SIM_MAX_POOLS /* >= SIM_MAX_APP */
 struct sim_curve {
     uint32_t page_size_bytes; /* 0 = the application cache (entries) */
     double sample_rate;
-    size_t n_points;
+    size_t n_points; /* <= SIM_CURVE_POINTS */
     struct sim_curve_point points[SIM_CURVE_POINTS];
-    size_t n_brief; /* SIM_CURVE_BRIEF points for a compact view; filled by
-                       sim_plan_run only (0 after _from_json) */
-    struct sim_curve_point brief[SIM_CURVE_BRIEF];
+    size_t n_brief; /* SIM_CURVE_BRIEF points for a compact view, more when
+                       more than SIM_CURVE_BRIEF - 2 sizes were given;
+                       filled by sim_plan_run only (0 after _from_json) */
+    struct sim_curve_point brief[SIM_CURVE_BRIEF + SIM_CURVE_GIVEN];
 };
 
 /*
@@ -538,6 +552,8 @@ struct sim_workload {
     uint32_t size_min, size_max;
     uint32_t *sizes; /* empirical values (owned) */
     size_t n_sizes;
+    uint64_t *size_cum; /* empirical weights, running sums of size.counts
+                           (owned); NULL: every value equally likely */
     double p_get, p_set, p_del;  /* operation mix, sums to 1 */
     int sessions;                /* session life cycle instead of keys */
     uint64_t concurrent;         /* live sessions (clients) at any time */

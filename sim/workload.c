@@ -44,6 +44,43 @@ static int get_obj(const json_t *prof, const char *key, const json_t **out,
     return 0;
 }
 
+/*
+ * size.counts (optional, beside size.values): how many objects have each
+ * value, as a sizes histogram gives them; kept as running sums so a draw
+ * is one binary search (size_of) and a histogram never becomes a list.
+ */
+static int read_size_counts(struct sim_workload *w, const json_t *counts,
+                            const char *ctx, struct pt_err *err)
+{
+    const json_t *x;
+    uint64_t sum = 0;
+    size_t i;
+
+    if (!counts)
+        return 0;
+    if (!json_is_array(counts) || json_array_size(counts) != w->n_sizes)
+        return err_set(err, PT_EDATA,
+                       "%s: size.counts must be a list as long as "
+                       "size.values",
+                       ctx);
+    w->size_cum = pt_malloc(w->n_sizes * sizeof(*w->size_cum));
+    if (!w->size_cum)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    json_array_foreach(counts, i, x)
+    {
+        json_int_t c = json_is_integer(x) ? json_integer_value(x) : -1;
+        if (c < 0 || (uint64_t)c > REC_MAX_OBJECTS - sum)
+            return err_set(err, PT_EDATA,
+                           "%s: size.counts[%zu] is not a count in 0..%llu",
+                           ctx, i, (unsigned long long)REC_MAX_OBJECTS);
+        sum += (uint64_t)c;
+        w->size_cum[i] = sum;
+    }
+    if (sum == 0)
+        return err_set(err, PT_EDATA, "%s: size.counts are all 0", ctx);
+    return 0;
+}
+
 static int parse_size(struct sim_workload *w, const json_t *sz, const char *ctx,
                       struct pt_err *err)
 {
@@ -110,6 +147,9 @@ static int parse_size(struct sim_workload *w, const json_t *sz, const char *ctx,
                                i);
             w->sizes[i] = (uint32_t)d;
         }
+        if ((rc = read_size_counts(w, json_object_get(sz, "counts"), ctx,
+                                   err)) < 0)
+            return rc;
     } else {
         return err_set(err, PT_EDATA,
                        "%s: size.dist '%s' is not fixed, lognormal or "
@@ -230,7 +270,9 @@ void sim_workload_release(struct sim_workload *w)
     if (!w)
         return;
     free(w->sizes);
+    free(w->size_cum);
     w->sizes = NULL;
+    w->size_cum = NULL;
     w->n_sizes = 0;
 }
 
@@ -332,8 +374,22 @@ static uint32_t size_of(const struct sim_wgen *g, uint64_t key)
     switch (w->size_dist) {
     case SIM_SIZE_FIXED:
         return w->size_bytes;
-    case SIM_SIZE_EMPIRICAL:
-        return w->sizes[h % w->n_sizes];
+    case SIM_SIZE_EMPIRICAL: {
+        uint64_t r, lo = 0, hi;
+        if (!w->size_cum)
+            return w->sizes[h % w->n_sizes];
+        /* the first value whose running count passes r */
+        r = h % w->size_cum[w->n_sizes - 1];
+        hi = w->n_sizes - 1;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (w->size_cum[mid] > r)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return w->sizes[lo];
+    }
     default: {
         /* Box-Muller on two uniforms from the key's hash */
         double u1 = ((double)(h >> 11) + 0.5) / 9007199254740992.0;

@@ -4,13 +4,19 @@
  * directory, each warmed up and replayed by store_replay_run (replay.c),
  * with the WebSphere placement limits taken from the engine's page-fit
  * rules (analyzers/). Manages the directory (a temporary one registered for
- * removal on interrupt), the store files and the ack log. The front door is
- * cli/cmd_replay.c; the document of the result is in plan_json.c.
+ * removal on interrupt), its lock (flock(2) on DIR/.pagetune.lock, holding
+ * the owner's pid, so two replays never share a store directory), the
+ * store files (registered while they are built: an interrupted run removes
+ * every store it created, kept or not, so the next run starts clean) and
+ * the ack log. The front door is cli/cmd_replay.c; the document of the
+ * result is in plan_json.c.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -168,6 +174,101 @@ static int store_dir_prepare(struct store_dir *d, const char *want,
     return 0;
 }
 
+/*
+ * The store directory's lock: DIR/.pagetune.lock, flock(2)ed exclusively
+ * for the whole run and holding the owner's pid for the message of the
+ * one that finds it taken (PT_ECANTCREAT, 73). The file is unlinked while
+ * still locked at the end; a locker that got the old, unlinked file finds
+ * its inode gone from the path and tries again.
+ */
+#define LOCK_NAME ".pagetune.lock"
+
+struct dir_lock {
+    int fd;
+    int slot; /* pt_tmpfile_register: a hard exit removes the file */
+    char path[4200];
+};
+
+static int lock_holder(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+static int dir_lock_take(struct dir_lock *l, const char *dir,
+                         struct pt_err *err)
+{
+    char pid[32] = "", line[32];
+    struct stat a, b;
+
+    l->fd = -1;
+    l->slot = -1;
+    snprintf(l->path, sizeof(l->path), "%s/%s", dir, LOCK_NAME);
+    for (int tries = 0; tries < 10; tries++) {
+        l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (l->fd < 0)
+            return err_set(err, PT_ECANTCREAT,
+                           "cannot create the lock '%s': %s", l->path,
+                           strerror(errno));
+        if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            close(l->fd);
+            l->fd = -1;
+            if (e != EWOULDBLOCK)
+                return err_set(err, PT_ECANTCREAT, "cannot lock '%s': %s",
+                               l->path, strerror(e));
+            if (lock_holder(l->path, pid, sizeof(pid)) < 0 || !pid[0])
+                snprintf(pid, sizeof(pid), "unknown");
+            return err_set(err, PT_ECANTCREAT,
+                           "store directory '%s' is in use by another "
+                           "replay (pid %s; lock %s)",
+                           dir, pid, l->path);
+        }
+        /* locked: is it still the file at the path? */
+        if (fstat(l->fd, &a) == 0 && stat(l->path, &b) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            break;
+        close(l->fd);
+        l->fd = -1;
+    }
+    if (l->fd < 0)
+        return err_set(err, PT_ECANTCREAT,
+                       "cannot lock '%s': it keeps "
+                       "changing",
+                       l->path);
+    snprintf(line, sizeof(line), "%ld\n", (long)getpid());
+    if (ftruncate(l->fd, 0) != 0 ||
+        pwrite(l->fd, line, strlen(line), 0) != (ssize_t)strlen(line)) {
+        int e = errno;
+        unlink(l->path);
+        close(l->fd);
+        l->fd = -1;
+        return err_set(err, PT_ECANTCREAT, "cannot write the lock '%s': %s",
+                       l->path, strerror(e));
+    }
+    l->slot = pt_tmpfile_register(l->path);
+    return 0;
+}
+
+static void dir_lock_release(struct dir_lock *l)
+{
+    if (l->fd < 0)
+        return;
+    unlink(l->path);
+    pt_tmpfile_unregister(l->slot);
+    close(l->fd); /* drops the lock */
+    l->fd = -1;
+    l->slot = -1;
+}
+
 /* Remove a store file and its WAL side files. */
 static void store_files_remove(const char *db)
 {
@@ -189,8 +290,36 @@ struct plan_run {
     struct store_trace own; /* when the run loaded the trace */
     struct store_dir dir;
     int have_dir;
+    struct dir_lock lock; /* held while the run uses dir */
     int ack_fd;
+    /* cleanup registrations: the store being built (db, -wal, -shm) and
+       the .db of each store kept so far */
+    int cur_slot[3];
+    int kept_slot[STORE_MAX_PAGE_SIZES];
 };
+
+/* Register the store at `db` and its side files for removal on a hard
+ * exit (a second signal); slots -1 when the table is full. */
+static void store_register(struct plan_run *run, const char *db)
+{
+    static const char *const sfx[] = {"", "-wal", "-shm"};
+    char path[4200];
+
+    for (int k = 0; k < 3; k++) {
+        run->cur_slot[k] = -1;
+        if (snprintf(path, sizeof(path), "%s%s", db, sfx[k]) <
+            (int)sizeof(path))
+            run->cur_slot[k] = pt_tmpfile_register(path);
+    }
+}
+
+static void store_unregister(struct plan_run *run)
+{
+    for (int k = 0; k < 3; k++) {
+        pt_tmpfile_unregister(run->cur_slot[k]);
+        run->cur_slot[k] = -1;
+    }
+}
 
 static int ack_open(struct plan_run *run, struct pt_err *err)
 {
@@ -251,15 +380,22 @@ static int replay_page(struct plan_run *run, size_t i,
     if (p->page_begin)
         p->page_begin(p->ctx, cfg.page_size_bytes, run->t->n_reqs);
     if ((ret = ack_header(run, cfg.page_size_bytes, path, err)) == 0) {
+        /* only a store this run creates (an existing one is refused) */
+        if (access(path, F_OK) != 0)
+            store_register(run, path);
         ret = store_replay_run(run->t, path, &cfg, &o, r, err);
-        /* a store that was created stays for inspection with keep */
-        if (!p->keep && ret != PT_ECANTCREAT)
+        /* a store that was created stays for inspection with keep, unless
+           the run was interrupted (then store_plan_run removes them all) */
+        if ((!p->keep || ret == PT_EINTR) && ret != PT_ECANTCREAT)
             store_files_remove(path);
+        store_unregister(run);
     }
     if (ret == 0) {
         res->n_results = i + 1;
         if (p->keep && !(res->store_paths[i] = pt_strdup(path)))
             ret = err_set(err, PT_EINTERNAL, "out of memory");
+        if (p->keep)
+            run->kept_slot[i] = pt_tmpfile_register(path);
     }
     if (p->page_end)
         p->page_end(p->ctx, ret == 0 ? r : NULL);
@@ -290,7 +426,8 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     int ret;
 
     if (!run->t) {
-        if ((ret = store_trace_load(&run->own, p->trace_path, err)) < 0)
+        if ((ret = store_trace_load_as(&run->own, p->trace_path,
+                                       p->trace_format, err)) < 0)
             return ret;
         run->t = &run->own;
     }
@@ -299,6 +436,10 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     if ((ret = store_dir_prepare(&run->dir, p->store_dir, err)) < 0)
         return ret;
     run->have_dir = 1;
+    /* before any store file is touched (--force removes old ones) */
+    if (p->store_dir &&
+        (ret = dir_lock_take(&run->lock, run->dir.path, err)) < 0)
+        return ret;
     if (p->ready)
         p->ready(p->ctx, run->t);
     return 0;
@@ -314,6 +455,12 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
     run.p = p;
     run.t = p->trace;
     run.ack_fd = -1;
+    run.lock.fd = -1;
+    run.lock.slot = -1;
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++)
+        run.kept_slot[i] = -1;
+    for (int k = 0; k < 3; k++)
+        run.cur_slot[k] = -1;
     if ((ret = result_init(p, res, err)) < 0 ||
         (ret = store_plan_check(p, err)) < 0)
         return ret;
@@ -322,6 +469,17 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
     for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++)
         ret = replay_page(&run, i, res, err);
 out:
+    /* interrupted: no result is written, so no store of this run stays
+       (kept ones included) and the next run does not find them (73) */
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++) {
+        if (ret == PT_EINTR && res->store_paths[i]) {
+            store_files_remove(res->store_paths[i]);
+            free(res->store_paths[i]);
+            res->store_paths[i] = NULL;
+        }
+        pt_tmpfile_unregister(run.kept_slot[i]);
+    }
+    dir_lock_release(&run.lock);
     if (run.ack_fd >= 0 && close(run.ack_fd) != 0 && ret == 0)
         ret = err_set(err, PT_EIO, "cannot write --ack-log '%s': %s",
                       p->ack_log, strerror(errno));

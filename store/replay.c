@@ -136,12 +136,19 @@ static void hist_summary(const struct hist *h, struct store_latency *l)
 int store_trace_load(struct store_trace *t, const char *path,
                      struct pt_err *err)
 {
+    return store_trace_load_as(t, path, SIM_TRACE_AUTO, err);
+}
+
+int store_trace_load_as(struct store_trace *t, const char *path, int format,
+                        struct pt_err *err)
+{
     struct sim_req req;
     uint64_t cap = 0;
     int ret;
 
     memset(t, 0, sizeof(*t));
-    if ((ret = sim_trace_open(path, SIM_TRACE_AUTO, &t->reader, err)) < 0)
+    if ((ret = sim_trace_open(path, (enum sim_trace_format)format, &t->reader,
+                              err)) < 0)
         return ret;
     while ((ret = sim_trace_next(t->reader, &req, err)) == 1) {
         if (t->n_reqs == cap) {

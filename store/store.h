@@ -216,6 +216,10 @@ struct store_trace_req {
  */
 int store_trace_load(struct store_trace *t, const char *path,
                      struct pt_err *err);
+/* The same with the format given: an enum sim_trace_format (SIM_TRACE_AUTO
+ * detects by content, as store_trace_load does). */
+int store_trace_load_as(struct store_trace *t, const char *path, int format,
+                        struct pt_err *err);
 void store_trace_release(struct store_trace *t);
 
 enum {
@@ -295,6 +299,8 @@ struct store_plan {
     const struct store_trace *trace; /* a loaded trace (borrowed), or NULL:
                                         store_plan_run loads trace_path */
     const char *trace_path;          /* the trace's name in the document */
+    int trace_format;                /* enum sim_trace_format of trace_path
+                                        (0 = SIM_TRACE_AUTO, by content) */
     const struct rec_engine *engine; /* page sizes and the SMALL / MEDIUM /
                                         LARGE limits; borrowed */
     const char *engine_name;         /* as given, for the document */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_help.sh — every command's --help (and `pagetune help CMD`) teaches:
-# exit 0, a usage line, and every option listed with its default.
+# exit 0, a usage line, every option listed with its default, 2-3 examples,
+# and no line wider than the terminal (COLUMNS; 80 when not a TTY).
 . "$(dirname "$0")/lib.sh"
 
 for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
@@ -30,6 +31,19 @@ for e in entries:
         print(e.strip())
 ')
     expect_eq "$missing" "" "$c --help: options without a stated default"
+    # not a TTY and no COLUMNS: 80 columns
+    long=$(printf '%s\n' "$help" | awk 'length($0) > 80')
+    expect_eq "$long" "" "$c --help fits 80 columns"
+    for w in 40 60 100; do
+        run env COLUMNS=$w "$PAGETUNE" "$c" --help
+        long=$(printf '%s\n' "$OUT" | awk -v w=$w 'length($0) > w')
+        expect_eq "$long" "" "$c --help fits COLUMNS=$w"
+    done
+    if [ "$c" != advise ]; then # advise: examples once it is converted
+        expect_contains "$help" "examples:" "$c --help has examples"
+        n=$(printf '%s\n' "$help" | sed -n '/^examples:/,/^$/p' | grep -c "^  pagetune $c ")
+        [ "$n" -ge 2 ] && [ "$n" -le 3 ] && pass || fail "$c --help: $n examples, want 2-3"
+    fi
     expect_rc 64 "$c with an unknown option" "$PAGETUNE" "$c" --no-such-option
     expect_one_line_error "$c unknown option"
 done

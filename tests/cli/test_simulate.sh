@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_simulate.sh — `pagetune simulate` through the built binary: app tier
-# only and two tiers, JSON per design.md §4, CSV, the exact curve against
+# only and two tiers, JSON per docs/formats.md#simulation, CSV, the exact curve against
 # fixed-size runs, DB2 direct reads by page size, bad input (65 with
 # file:line, truncated binary), unknown policy (64 listing the known ones),
 # an empty trace, and the atomic output rules.
@@ -28,7 +28,7 @@ expect_eq "$(echo "$OUT" | jq '.schema_version')" 1 "schema_version"
 expect_eq "$(echo "$OUT" | jq '.results[0].page_size')" null "app tier only: no page size"
 expect_eq "$(echo "$OUT" | jq '.distinct_keys')" 4 "distinct keys"
 
-# two tiers, JSON fields of design.md §4
+# two tiers, JSON fields of docs/formats.md#simulation
 "$PAGETUNE" workload --profile article-4k --requests 20000 -o "$T/a4.csv" -q
 expect_rc 0 "two tiers" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K,16K,32K --bufferpool 1M,1000 --json
 expect_eq "$(echo "$OUT" | jq '.results | length')" 8 "one result per (page size, pool)"
@@ -67,6 +67,44 @@ expect_rc 0 "shards" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 --mr
 expect_eq "$(echo "$OUT" | jq '.mrc[0].sample_rate')" 0.5 "sample rate in the curve"
 expect_rc 0 "mrc per page size" "$PAGETUNE" simulate --trace "$T/a4.csv" --page-size 4K,8K --mrc --json
 expect_eq "$(echo "$OUT" | jq -c '[.mrc[].page_size]')" "[4096,8192]" "one curve per page size"
+
+# the curve passes through the sizes asked for (issue 17 item 6): the exact
+# curve equals the fixed LRU runs to the last printed digit, at every page
+# size, a pool past the curve's end included; the table marks them
+python3 "$(dirname "$0")/../../bench/gen_zipf_trace.py" --n-req 300000 --n-obj 30000 \
+    --alpha 1.0 --seed 7 --out "$T/zipf" --formats pagetune >/dev/null || fail "gen_zipf_trace.py"
+Z=$T/zipf.pagetune.csv
+expect_rc 0 "mrc at the pools" "$PAGETUNE" simulate --trace "$Z" --page-size 8K,16K --bufferpool 50,400,3000,64M --mrc --json
+want=$(echo "$OUT" | jq -c '[.results[] | [.page_size, .bufferpool_pages, .bufferpool.hit_ratio]]')
+got=$(echo "$OUT" | jq -c '[.mrc[] | .page_size as $p | .points[] | select(.given) | [$p, .pages, .hit_ratio]]')
+expect_eq "$got" "$want" "exact curve = fixed LRU runs at every pool"
+expect_eq "$(echo "$OUT" | jq '[.mrc[].points | length <= 40] | all')" true "curve keeps 40 points"
+expect_eq "$(echo "$OUT" | jq '[.mrc[].points[] | select(.extrapolated)] | length')" 0 "exact: nothing extrapolated"
+expect_rc 0 "mrc at the app caches" "$PAGETUNE" simulate --trace "$Z" --cache-mode distributed-map --app-cache 7,300,5000 --mrc --json
+# (the document prints 10 digits of the miss ratio, 1 - it loses one)
+want=$(echo "$OUT" | jq -c '[.results[] | [.app_entries, .app.miss_ratio]]')
+got=$(echo "$OUT" | jq -c '[.mrc[0].points[] | select(.given) | [.entries, .hit_ratio]]')
+expect_eq "$(jq -n --argjson w "$want" --argjson g "$got" '[range($w | length) | $w[.][0] == $g[.][0] and ($w[.][1] + $g[.][1] - 1 | fabs) < 1e-10] | all')" true \
+    "exact app curve = fixed LRU runs: $got vs miss ratios $want"
+expect_rc 0 "mrc table" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 50,400,3000 --mrc
+expect_eq "$(echo "$OUT" | grep -cE '^8K pages +(50|400|3000) .*--bufferpool')" 3 "table marks the pools"
+
+# a sampled curve: the pools are read off the curve, within the sampling
+# error from 1/R up (on this 300k-request trace up to 0.03 at R = 0.1, see
+# docs/models.md#shards); below 1/R the points are marked extrapolated in
+# JSON, CSV and table
+expect_rc 0 "sampled mrc" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 3,9,10,50,400,3000 --mrc --sample-rate 0.1 --json --mrc-csv "$T/shards.csv"
+echo "$OUT" | jq -r '([.results[] | {key: (.bufferpool_pages | tostring), value: .bufferpool.hit_ratio}] | from_entries) as $f
+    | .mrc[0].points[] | select(.given) | "\(.pages) \(.extrapolated // false) \(.hit_ratio) \($f[.pages | tostring])"' >"$T/given"
+expect_eq "$(wc -l <"$T/given")" 6 "a sampled point at every pool"
+expect_eq "$(awk '$2 == "true" { printf "%s ", $1 }' "$T/given")" "3 9 " "extrapolated below 1/R = 10"
+expect_eq "$(awk '$2 == "false" { d = $3 - $4; if (d < 0) d = -d; if (d > 0.03) printf "%s:%s/%s ", $1, $3, $4 }' "$T/given")" "" "sampled within 0.03 of the runs from 1/R up"
+expect_eq "$(awk '$3 != $4' "$T/given" | wc -l)" 6 "sampled points are the curve's, not the runs'"
+expect_eq "$(echo "$OUT" | jq '[.mrc[0].points[] | (.pages < 10) == (.extrapolated // false)] | all')" true "json: extrapolated iff size < 1/R"
+expect_eq "$(head -1 "$T/shards.csv")" "tier,page_size,size,bytes,hit_ratio,miss_ratio,extrapolated" "sampled curve csv header"
+expect_eq "$(awk -F, 'NR > 1 && ($3 < 10) != ($7 == 1)' "$T/shards.csv" | wc -l)" 0 "csv: extrapolated iff size < 1/R"
+expect_rc 0 "sampled table" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 3,400 --mrc --sample-rate 0.1
+expect_contains "$OUT" "--bufferpool, extrapolated" "table marks an extrapolated pool"
 
 # sharing and offload options reach the model
 expect_rc 0 "push" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 500 --servers 4 --sharing shared-push --json

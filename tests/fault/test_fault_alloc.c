@@ -108,9 +108,9 @@ static int op_sizes_json(void *vctx, struct pt_err *err)
         return rc;
     if ((rc = coll_sizes_doc_from_json(&s, doc, c->path, err)) < 0)
         goto out;
-    rc = rec_stats_compute(&st, s.values, s.n, err);
+    rc = rec_sizes_stats(&s, &st, err);
     if (rc == 0) {
-        out = rec_stats_to_json(&st, s.values, s.n, NULL);
+        out = rec_stats_to_json(&st, s.counts ? NULL : s.values, s.n, NULL);
         if (!out)
             rc = err_set(err, PT_EINTERNAL, "out of memory");
     }
@@ -302,6 +302,9 @@ static int op_ddl_render(void *vctx, struct pt_err *err)
     SET("prefetch_size", "%s", "AUTOMATIC");
     SET("overhead", "%s", "6.725");
     SET("transfer_rate", "%s", "0.08");
+    SET("file_system_caching", "%s", "NO FILE SYSTEM CACHING");
+    SET("if_fs_caching", "%s", "-- ");
+    SET("if_no_fs_caching", "%s", "");
     SET("evidence_source", "%s", "command-line parameters");
     SET("evidence", "%s", block);
 #undef SET

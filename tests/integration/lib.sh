@@ -67,7 +67,7 @@ expect_py() {
 
 # The known size distribution of the tests: row i (1..N) holds an object of
 # 100 + (i * 7919) % 40000 bytes, in SMALL if <= 3122, MEDIUM if <= 32700,
-# else LARGE (WebSphere's placement at 4 KB row size, design.md §1).
+# else LARGE (WebSphere's placement at 4 KB row size, docs/models.md#websphere).
 size_expr() { # SQL expression of the size for the row number in $1
     echo "(100 + (($1) * 7919) % 40000)"
 }

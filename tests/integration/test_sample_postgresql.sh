@@ -43,5 +43,13 @@ expect_rc 0 "schema.table" "$PAGETUNE" sample --connect "$PT_PG_CONNECT" \
     --table PUBLIC.IT_SESS_PG -o "$T/schema.json" -q
 expected_check "$T/schema.json" "$N"
 
+# an --engine the server contradicts: 64 naming the server, not 66 "table
+# not found" from db2's SQL (issue 13)
+expect_rc 64 "--engine db2 against PostgreSQL" "$PAGETUNE" sample \
+    --connect "$PT_PG_CONNECT" --table it_sess_pg --engine db2 -q
+expect_one_line_error "--engine db2 against PostgreSQL"
+expect_contains "$ERR" "the server is PostgreSQL" "the server named"
+expect_contains "$ERR" "--engine postgresql" "the right engine suggested"
+
 pg_sql -c "DROP TABLE it_sess_pg, it_multi_pg"
 finish

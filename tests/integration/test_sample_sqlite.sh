@@ -71,4 +71,9 @@ if "$PAGETUNE" replay --help 2>/dev/null | grep -q -- '--keep'; then
         fail "replay --keep failed: $(cat "$T/replay.err")"
     fi
 fi
+# an --engine the server contradicts: 64 naming the server (issue 13)
+expect_rc 64 "--engine postgresql against SQLite" "$PAGETUNE" sample \
+    --connect "$CONN" --table TEXTS --columns SMALL --engine postgresql
+expect_one_line_error "--engine postgresql against SQLite"
+expect_contains "$ERR" "the server is SQLite" "the server named"
 finish

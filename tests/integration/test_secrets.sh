@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_secrets.sh — the password never leaks (design.md §3: "Secrets never
+# test_secrets.sh — the password never leaks (docs/architecture.md#secrets: "Secrets never
 # appear in output, logs or generated files"). Every command that takes a
 # connection (sample, monitor, advise) runs against PostgreSQL and MariaDB
 # with the password given each supported way:

@@ -687,10 +687,13 @@ static void test_sizes_doc_round_trip(void **state)
     file = written(&d, 0);
     assert_null(json_object_get(file, "values"));
     assert_int_equal(coll_sizes_doc_from_json(&s, file, "f.json", &err), 0);
-    assert_int_equal(s.n, 4);
+    assert_int_equal(s.total, 4);
     assert_int_equal(s.from_histogram, 1);
+    /* one weighted entry per non-empty bin, not one per object */
+    assert_non_null(s.counts);
+    assert_true(s.n < 4);
     assert_int_equal(s.values[0], 1024);
-    assert_int_equal(s.values[3], 8192);
+    assert_int_equal(s.values[s.n - 1], 8192);
     rec_sizes_release(&s);
     json_decref(file);
 
@@ -750,8 +753,19 @@ static void test_sizes_doc_errors(void **state)
     assert_int_equal(coll_sizes_doc_from_json(&s, doc, "b.json", &err),
                      PT_EDATA);
     json_decref(doc);
+    /* a total beyond REC_MAX_OBJECTS (2^53) is refused at the bin that
+       passes it; 1.2 * 10^8 objects are fine now (weighted, not expanded) */
     doc = json_loads("{\"histogram\":[{\"le\":1024,\"count\":60000000},"
                      "{\"le\":2048,\"count\":60000000}]}",
+                     0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "c.json", &err), 0);
+    assert_int_equal(s.total, 120000000);
+    assert_int_equal(s.n, 2);
+    rec_sizes_release(&s);
+    json_decref(doc);
+    doc = json_loads("{\"histogram\":[{\"le\":1024,\"count\":"
+                     "5000000000000000},{\"le\":2048,\"count\":"
+                     "5000000000000000}]}",
                      0, NULL);
     assert_int_equal(coll_sizes_doc_from_json(&s, doc, "c.json", &err),
                      PT_EDATA);

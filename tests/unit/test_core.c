@@ -653,23 +653,39 @@ static void test_outdir_kill(void **state)
 
     snprintf(path, sizeof(path), "%s/killed", tmpdir);
     for (int round = 0; round < 30; round++) {
-        uint64_t until = pt_now_ns() + (uint64_t)(round % 10 + 1) * 4000000u;
-        int status;
-        pid_t pid = fork();
+        uint64_t until;
+        int status, fds[2], round_looks = 0;
+        char go;
+        pid_t pid;
+
+        assert_int_equal(pipe(fds), 0);
+        pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
             char text[32];
+            close(fds[0]);
             for (unsigned gen = 0;; gen++) {
                 snprintf(text, sizeof(text), "%u-%d\n", gen, round);
                 if (outdir_write(path, 1, text, 4000, NULL) < 0)
                     _exit(1);
+                if (gen == 0) { /* the first set is in: the kill may come */
+                    (void)!write(fds[1], "g", 1);
+                    close(fds[1]);
+                }
             }
         }
+        close(fds[1]);
+        /* wait for the child's first set however slow the machine (or
+         * valgrind) is, then kill it at a varying moment after that */
+        assert_int_equal(read(fds[0], &go, 1), 1);
+        close(fds[0]);
+        until = pt_now_ns() + (uint64_t)(round % 10 + 1) * 4000000u;
         /* no assert while the child runs: a failure would orphan it */
-        while (!bad && pt_now_ns() < until) {
+        while (!bad && (pt_now_ns() < until || round_looks < 5)) {
             bad = observe(path, seen) != 0;
             seen |= access(path, F_OK) == 0;
             looks++;
+            round_looks++;
         }
         kill(pid, SIGKILL);
         assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -685,7 +701,7 @@ static void test_outdir_kill(void **state)
         assert_int_equal(system(cmd), 0);
     }
     assert_true(seen);
-    assert_true(looks > 100);
+    assert_true(looks >= 150);
 }
 
 static void test_err(void **state)

@@ -443,7 +443,8 @@ static void test_empty(void **state)
     assert_int_equal(sim_new(&cfg, &s, &err), PT_EUSAGE);
 }
 
-/* ---- seeds' orderings on generated workloads ---------------------------- */
+/* ---- the articles' orderings on generated workloads
+ * ---------------------------- */
 
 static char tmp_trace[64];
 
@@ -520,7 +521,7 @@ static void base_config(struct sim_config *c, enum sim_cache_mode mode,
     sim_costs_default(&c->costs);
 }
 
-/* seeds/001: command or distributed-map caching cuts DB reads >= 2x. */
+/* article 001: command or distributed-map caching cuts DB reads >= 2x. */
 static void test_seed_caching_modes(void **state)
 {
     struct sim_config c[3];
@@ -545,7 +546,7 @@ static void test_seed_caching_modes(void **state)
     assert_int_equal(st[0].db_writes, st[1].db_writes);
 }
 
-/* seeds/002: not-shared < shared-push < shared-pull, shared-push-pull. */
+/* article 002: not-shared < shared-push < shared-pull, shared-push-pull. */
 static void test_seed_sharing_order(void **state)
 {
     struct sim_config c[4];
@@ -575,7 +576,7 @@ static void test_seed_sharing_order(void **state)
 }
 
 /*
- * seeds/004: with random eviction, disk offload cuts DB reads a lot at
+ * article 004: with random eviction, disk offload cuts DB reads a lot at
  * 100 memory entries and changes little at 20,000 (the working set fits).
  */
 static void test_seed_offload(void **state)
@@ -794,6 +795,60 @@ static void test_workload_bad_profiles(void **state)
     }
 }
 
+/*
+ * size.counts weights size.values (a sizes histogram in advise's
+ * validation trace): draws follow the counts, a zero count is never drawn,
+ * and a counts list of the wrong length or with no objects is PT_EDATA.
+ */
+static void test_workload_weighted_sizes(void **state)
+{
+    const char *good = "{\"requests\":20000,\"keys\":5000,"
+                       "\"size\":{\"dist\":\"empirical\","
+                       "\"values\":[100,200,300],\"counts\":[1,0,3]},"
+                       "\"mix\":{\"get\":0,\"set\":1,\"del\":0}}";
+    uint64_t seen[3] = {0, 0, 0};
+    struct sim_workload w;
+    struct sim_wgen *g;
+    struct pt_err err;
+    json_t *prof = json_loads(good, 0, NULL);
+    (void)state;
+
+    assert_non_null(prof);
+    if (sim_workload_from_json(&w, prof, "w.json", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_wgen_new(&w, 3, &g, &err), 0);
+    for (int i = 0; i < 20000; i++) {
+        struct sim_wrec r;
+        assert_int_equal(sim_wgen_next(g, &r), 1);
+        assert_true(r.size_bytes == 100 || r.size_bytes == 300);
+        seen[r.size_bytes / 100 - 1]++;
+    }
+    /* 1:3 by count (keys keep their size: compare with slack) */
+    assert_true(seen[2] > 2 * seen[0]);
+    assert_int_equal(seen[1], 0);
+    sim_wgen_free(g);
+    sim_workload_release(&w);
+    json_decref(prof);
+
+    prof = json_loads("{\"requests\":10,\"keys\":5,\"size\":{\"dist\":"
+                      "\"empirical\",\"values\":[1,2],\"counts\":[1]},"
+                      "\"mix\":{\"get\":0,\"set\":1,\"del\":0}}",
+                      0, NULL);
+    assert_int_equal(sim_workload_from_json(&w, prof, "w.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "size.counts"));
+    sim_workload_release(&w);
+    json_decref(prof);
+    prof = json_loads("{\"requests\":10,\"keys\":5,\"size\":{\"dist\":"
+                      "\"empirical\",\"values\":[1,2],\"counts\":[0,0]},"
+                      "\"mix\":{\"get\":0,\"set\":1,\"del\":0}}",
+                      0, NULL);
+    assert_int_equal(sim_workload_from_json(&w, prof, "w.json", &err),
+                     PT_EDATA);
+    sim_workload_release(&w);
+    json_decref(prof);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -811,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_buffered_outline),
         cmocka_unit_test(test_workload_deterministic),
         cmocka_unit_test(test_workload_bad_profiles),
+        cmocka_unit_test(test_workload_weighted_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

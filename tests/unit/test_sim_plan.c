@@ -155,6 +155,201 @@ static void assert_db_equal(const struct sim_db_stats *x,
     assert_true(x->io_ms == y->io_ms);
 }
 
+/* Is `size` a point of the curve? */
+static int curve_has(const struct sim_curve *c, uint64_t size)
+{
+    for (size_t j = 0; j < c->n_points; j++)
+        if (c->points[j].size == size)
+            return 1;
+    return 0;
+}
+
+/* The largest pool (pages) of the first run's rows at a page size. */
+static uint64_t largest_pool(const struct sim_plan_result *res,
+                             uint32_t page_size_bytes)
+{
+    uint64_t n = 0;
+
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct sim_result_row *r = &res->rows[i];
+        if (r->app_entries == res->rows[0].app_entries &&
+            r->db.page_size_bytes == page_size_bytes && r->db.pool_pages > n)
+            n = r->db.pool_pages;
+    }
+    return n;
+}
+
+/* The point of a curve at `size`, or NULL. */
+static const struct sim_curve_point *curve_at(const struct sim_curve *c,
+                                              uint64_t size)
+{
+    for (size_t j = 0; j < c->n_points; j++)
+        if (c->points[j].size == size)
+            return &c->points[j];
+    return NULL;
+}
+
+/*
+ * The exact curve passes through every buffer pool simulated, equal to the
+ * fixed LRU run to the last bit; the brief view too. Pools past the curve's
+ * largest useful size included.
+ */
+static void test_plan_curve_through_pools(void **state)
+{
+    static const uint64_t pools[] = {1, 2, 3, 5, 8, 13, 21, 34, 50, 400, 3000};
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct pt_err err;
+    size_t n_given = 0;
+    (void)state;
+
+    full_plan(&p);
+    p.n_app = 1;
+    p.app_entries[0] = 3; /* the pools see an odd number of references */
+    p.n_pools = 12;
+    for (size_t k = 0; k < 11; k++)
+        p.pools[k] = (struct sim_pool_size){pools[k], 0};
+    p.pools[11] = (struct sim_pool_size){1u << 20, 1};
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_curves, 2);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_result_row *r = &res.rows[i];
+        const struct sim_curve *c =
+            &res.curves[r->db.page_size_bytes == 4096 ? 0 : 1];
+        const struct sim_curve_point *pt = curve_at(c, r->db.pool_pages);
+        double want;
+        int found = 0;
+        assert_int_equal(sim_db_hit_ratio(&r->db, &want), 0);
+        if (!pt)
+            fail_msg("%u-byte pages: no point at %llu pages",
+                     (unsigned)r->db.page_size_bytes,
+                     (unsigned long long)r->db.pool_pages);
+        assert_true(pt->given);
+        assert_false(pt->extrapolated);
+        if (pt->hit_ratio != want)
+            fail_msg("%llu pages: curve %.17g, LRU run %.17g",
+                     (unsigned long long)r->db.pool_pages, pt->hit_ratio, want);
+        for (size_t j = 0; j < c->n_brief; j++)
+            if (c->brief[j].size == pt->size) {
+                found = 1;
+                assert_true(c->brief[j].hit_ratio == want);
+                assert_true(c->brief[j].given);
+            }
+        assert_true(found);
+        n_given++;
+    }
+    assert_int_equal(n_given, 24);
+    for (size_t t = 0; t < 2; t++) {
+        const struct sim_curve *c = &res.curves[t];
+        size_t g = 0;
+        assert_true(c->n_points <= SIM_CURVE_POINTS);
+        assert_true(c->n_brief <= 12 + 2); /* the given ones + both ends */
+        assert_int_equal(c->points[0].size, 1);
+        for (size_t j = 0; j < c->n_points; j++) {
+            g += (size_t)c->points[j].given;
+            if (j)
+                assert_true(c->points[j].size > c->points[j - 1].size);
+        }
+        assert_int_equal(g, 12); /* and no other point is marked given */
+    }
+    sim_plan_result_release(&res);
+}
+
+/* Likewise the exact application-tier curve: 1 - the run's miss ratio. */
+static void test_plan_app_curve_through_caches(void **state)
+{
+    static const uint64_t sizes[] = {1, 2, 3, 5, 8, 13, 21, 40, 90, 5000};
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct pt_err err;
+    (void)state;
+
+    sim_plan_init(&p);
+    p.trace = tmp_trace;
+    p.mode = SIM_MODE_DMAP;
+    p.n_app = sizeof(sizes) / sizeof(sizes[0]);
+    memcpy(p.app_entries, sizes, sizeof(sizes));
+    p.mrc = 1;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.n_rows, p.n_app);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_curve_point *pt = curve_at(&res.curves[0], sizes[i]);
+        double miss;
+        assert_non_null(pt);
+        assert_true(pt->given);
+        assert_int_equal(sim_app_miss_ratio(&res.rows[i].app, &miss), 0);
+        if (pt->hit_ratio != 1.0 - miss)
+            fail_msg("%llu entries: curve %.17g, LRU run %.17g",
+                     (unsigned long long)sizes[i], pt->hit_ratio, 1.0 - miss);
+    }
+    sim_plan_result_release(&res);
+}
+
+/*
+ * A sampled application-tier curve: its given points are read off the
+ * curve (equal to a sim_mrc fed the same references, not copied from the
+ * fixed runs) and marked extrapolated below 1/R, as are the grid's. Its
+ * error against the runs is checked on a Zipf trace in test_simulate.sh
+ * (this trace has too few keys for a sample).
+ */
+static void test_plan_sampled_curve_given(void **state)
+{
+    const double rate = 0.05; /* 1/R = 20 entries */
+    struct sim_plan p;
+    struct sim_plan_result res;
+    struct sim_trace_reader *r;
+    struct sim_mrc *m = sim_mrc_new(rate, 1);
+    struct sim_req q;
+    struct pt_err err;
+    size_t n_extra = 0;
+    int rc;
+    (void)state;
+
+    sim_plan_init(&p);
+    p.trace = tmp_trace;
+    p.mode = SIM_MODE_DMAP;
+    p.n_app = 4;
+    p.app_entries[0] = 7;
+    p.app_entries[1] = 50;
+    p.app_entries[2] = 400;
+    p.app_entries[3] = 3000;
+    p.mrc = 1;
+    p.sample_rate = rate;
+    if (sim_plan_run(&p, &res, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_non_null(m);
+    assert_int_equal(sim_trace_open(tmp_trace, SIM_TRACE_AUTO, &r, &err), 0);
+    while ((rc = sim_trace_next(r, &q, &err)) == 1) {
+        if (q.op == SIM_DEL)
+            sim_mrc_remove(m, (uint32_t)q.key_id);
+        else
+            assert_int_equal(
+                sim_mrc_access(m, (uint32_t)q.key_id, q.op == SIM_GET), 0);
+    }
+    assert_int_equal(rc, 0);
+    sim_trace_close(r);
+    assert_int_equal(res.n_curves, 1);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct sim_result_row *row = &res.rows[i];
+        const struct sim_curve_point *pt =
+            curve_at(&res.curves[0], row->app_entries);
+        assert_non_null(pt);
+        assert_true(pt->given);
+        assert_true(pt->hit_ratio == sim_mrc_hit_ratio(m, pt->size));
+        assert_int_equal(pt->extrapolated, row->app_entries < 20);
+    }
+    for (size_t j = 0; j < res.curves[0].n_points; j++) {
+        const struct sim_curve_point *pt = &res.curves[0].points[j];
+        assert_int_equal(pt->extrapolated, pt->size < 20);
+        n_extra += (size_t)pt->extrapolated;
+    }
+    assert_true(n_extra >= 2); /* the grid's small sizes and 7 */
+    sim_mrc_free(m);
+    sim_plan_result_release(&res);
+}
+
 /* Rows in plan order, each equal to the hand-run simulator's. */
 static void test_plan_rows_match_direct(void **state)
 {
@@ -194,8 +389,14 @@ static void test_plan_rows_match_direct(void **state)
                 assert_true(c->n_points > 1 && c->n_points <= 40);
                 assert_true(c->n_brief > 1 && c->n_brief <= 12);
                 assert_int_equal(c->points[0].size, 1);
+                /* the grid ends at the largest useful size; a pool past
+                   it is still a point (the last) */
+                assert_true(curve_has(c, sim_mrc_max_size(m)));
                 assert_int_equal(c->points[c->n_points - 1].size,
-                                 sim_mrc_max_size(m));
+                                 largest_pool(&res, c->page_size_bytes) >
+                                         sim_mrc_max_size(m)
+                                     ? largest_pool(&res, c->page_size_bytes)
+                                     : sim_mrc_max_size(m));
                 for (size_t j = 0; j < c->n_points; j++) {
                     if (j)
                         assert_true(c->points[j].size > c->points[j - 1].size);
@@ -562,6 +763,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_rows_match_direct),
+        cmocka_unit_test(test_plan_curve_through_pools),
+        cmocka_unit_test(test_plan_app_curve_through_caches),
+        cmocka_unit_test(test_plan_sampled_curve_given),
         cmocka_unit_test(test_plan_reader_and_app_only),
         cmocka_unit_test(test_plan_check),
         cmocka_unit_test(test_json_round_trip),
