@@ -198,6 +198,11 @@ static json_t *doc_json(const struct coll_sizes_doc *d)
         json_object_set_new(doc, "per_session",
                             json_pack("{s:s}", "note", r->session_note));
     }
+    /* as written (pt_json_dumpf): the file and this document are equal */
+    if (pt_json_whole_numbers(doc) < 0) {
+        json_decref(doc);
+        return NULL;
+    }
     return doc;
 }
 

@@ -252,6 +252,12 @@ int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err);
  * the caller frees (free); NULL when out of memory.
  */
 char *pt_json_dumps(const json_t *doc);
+/*
+ * Rewrite in place, as the writers above do on a copy, every real of `doc`
+ * holding a whole number below 2^53 as an integer. 0, or -1 when out of
+ * memory (doc partly rewritten; numerically the same).
+ */
+int pt_json_whole_numbers(json_t *doc);
 /* Write `doc` to `path` atomically ("-" = stdout). */
 int pt_json_write_file(const json_t *doc, const char *path, int force,
                        struct pt_err *err);

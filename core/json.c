@@ -93,6 +93,11 @@ static int integral_reals(json_t *v)
     return 0;
 }
 
+int pt_json_whole_numbers(json_t *doc)
+{
+    return integral_reals(doc);
+}
+
 /* Does `v` hold a real that integral_reals() would rewrite? */
 static int has_whole_real(const json_t *v)
 {
