@@ -313,6 +313,7 @@ static void next_piece(const char *s, size_t width, size_t *len,
 struct line_buf {
     char *p;
     size_t len, cap;
+    size_t limit; /* display columns a line may take, 0 = no limit */
 };
 
 static int line_put(struct line_buf *b, const char *s, size_t n)
@@ -341,6 +342,23 @@ static int line_pad(struct line_buf *b, size_t n)
 
 static void line_flush(struct line_buf *b, FILE *fp)
 {
+    /* the last resort of a terminal narrower than one column per column
+       plus the gaps (fit_widths): the line is cut at the width */
+    if (b->limit && disp_width(b->p ? b->p : "", b->len) > b->limit) {
+        size_t i = 0, cols = 0;
+        while (i < b->len && cols < b->limit) {
+            size_t e = esc_len(b->p + i);
+            if (e) {
+                i += e;
+                continue;
+            }
+            i++;
+            while (i < b->len && ((unsigned char)b->p[i] & 0xc0) == 0x80)
+                i++;
+            cols++;
+        }
+        b->len = i;
+    }
     while (b->len && b->p[b->len - 1] == ' ')
         b->len--;
     if (b->len)
@@ -495,6 +513,7 @@ static int write_text(const struct out_table *t, FILE *fp, struct pt_err *err)
         }
     }
     fit_widths(t, w, n, limit > 0 ? (size_t)limit : 0);
+    b.limit = limit > 0 ? (size_t)limit : 0;
     if (t->title) {
         const char *title = t->title;
         size_t tw = limit > 0 ? (size_t)limit : 0;

@@ -35,6 +35,10 @@ for name in REC REP SIM; do
     expect_eq "$n" 0 "$name: no line ends in a space"
     unset -n cmd
 done
+# narrower than the table can wrap to: lines are cut, never longer
+COLUMNS=20 "$PAGETUNE" "${REC[@]}" >"$T/REC.20"
+w=$(longest_line "$T/REC.20")
+[ "$w" -le 20 ] && pass || fail "COLUMNS=20: line of $w columns"
 # the same cells, only wrapped: every word of the wide output is still there
 for word in 8K 16K 32K recommended cheapest; do
     expect_contains "$(cat "$T/REC.80")" "$word" "recommend at 80 keeps '$word'"
