@@ -1279,10 +1279,10 @@ json_t *rec_result_to_json(const struct rec_result *r,
         if (json_array_append_new(reasons, json_string(r->reasons[i])))
             goto oom;
     doc = json_pack(
-        "{s:i,s:s,s:I,s:s,s:o,s:{s:s,s:I,s:I},s:{s:s,s:I,s:I,s:s,s:f,s:f},"
+        "{s:i,s:s,s:s,s:I,s:s,s:o,s:{s:s,s:I,s:I},s:{s:s,s:I,s:I,s:s,s:f,s:f},"
         "s:{s:I,s:I,s:s,s:f,s:f,s:I,s:I,s:{s:s,s:f,s:f}},s:o}",
-        "schema_version", 1, "engine", e->name, "page_size",
-        (json_int_t)ch->page_size_bytes, "decided_by",
+        "schema_version", 1, "pagetune_version", PT_VERSION, "engine", e->name,
+        "page_size", (json_int_t)ch->page_size_bytes, "decided_by",
         r->kept             ? "keep_current"
         : r->chosen_by_cost ? "cost_model"
                             : "inline_rule",

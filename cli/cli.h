@@ -381,19 +381,35 @@ void cli_note(const struct cli_common *c, const char *fmt, ...)
  * prints the one "interrupted by" line and exits 128 + the signal number.
  */
 int cli_interrupted(void);
+/*
+ * True when standard output is a pipe or socket whose reader has gone (a
+ * write would fail with EPIPE): cli_error() then holds back a "Broken pipe"
+ * line and main() ends the run by SIGPIPE, as a pipeline expects.
+ */
+int cli_stdout_gone(void);
 
 /* ---- progress ----------------------------------------------------------- */
 
-/* A progress bar on stderr, drawn only when c->progress. */
+/*
+ * A progress bar on stderr, drawn only when c->progress (stderr is a TTY
+ * and no --quiet): label, bar, percentage and, after a second, the ETA;
+ * "k/n" first when the work is step k of n (cli_progress_step).
+ */
 struct cli_progress {
     const struct cli_common *c;
     const char *label;
-    uint64_t total; /* 0 = unknown */
+    uint64_t total;    /* 0 = unknown */
+    uint64_t start_ns; /* cli_progress_init, for the ETA */
     uint64_t last_ns;
+    unsigned step, n_steps; /* "2/4": this is step `step` of n_steps */
+    int width;              /* longest line drawn, to erase on TERM=dumb */
     int drawn;
 };
 void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
                        const char *label, uint64_t total);
+/* Mark the bar as step `step` (1-based) of `n_steps`; after _init. */
+void cli_progress_step(struct cli_progress *pg, unsigned step,
+                       unsigned n_steps);
 void cli_progress_update(struct cli_progress *pg, uint64_t done);
 void cli_progress_done(struct cli_progress *pg);
 
@@ -407,14 +423,21 @@ void cli_progress_done(struct cli_progress *pg);
 struct out_table {
     size_t n_cols;
     char **headers;   /* n_cols, owned */
+    char **machine;   /* n_cols, owned: CSV header, NULL = from headers[] */
     int *right_align; /* n_cols: numbers align right */
     char **cells;     /* n_rows * n_cols, owned */
+    char **raw;       /* n_rows * n_cols, owned: CSV value, NULL = cell */
     size_t n_rows;
     size_t cap_rows;
     char *title; /* printed above the table in table mode, owned */
 };
 
-/* headers: n_cols strings; a header starting with '>' is right-aligned. */
+/*
+ * headers: n_cols strings; a header starting with '>' is right-aligned;
+ * "shown|machine" gives the CSV header (snake_case, units in the name:
+ * ">ops/s|ops_per_s"); without one the CSV header is the shown one in
+ * snake_case ("/" -> "_per_", "%" -> "pct", other signs -> "_").
+ */
 int out_table_init(struct out_table *t, size_t n_cols,
                    const char *const *headers);
 void out_table_release(struct out_table *t);
@@ -424,11 +447,27 @@ int out_table_set_title(struct out_table *t, const char *fmt, ...)
 int out_table_add_row(struct out_table *t);
 int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Write in the given format. Returns 0 or PT_EIO. */
+/*
+ * The CSV value of a cell of the last row when it differs from the shown
+ * one: the raw number ("4096" for "4K", "18.7" for "+18.7%", "" for "-").
+ */
+int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/*
+ * Write in the given format. Returns 0 or PT_EIO. The text table fits
+ * out_term_width(fp) columns (a wide cell wraps at spaces onto continuation
+ * lines) and no line ends in spaces.
+ */
 int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
                     struct pt_err *err);
 /* Write a JSON document (pretty) with "schema_version" already in it. */
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
+/*
+ * The width text output must fit: $COLUMNS when set to a positive number,
+ * else the terminal's width when fp is a terminal (TIOCGWINSZ), else 0 (no
+ * limit: a file or a pipe).
+ */
+int out_term_width(FILE *fp);
 /* Does stdout-style colour apply (NO_COLOR, --color, TTY)? */
 int out_color_enabled(FILE *fp);
 

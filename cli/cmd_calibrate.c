@@ -515,9 +515,16 @@ static int write_report(FILE *fp, enum out_format fmt,
                         const struct perf_calib *cal, struct pt_err *err)
 {
     static const char *const fh[] = {"cost", ">fitted", ">lo", ">hi"};
-    static const char *const ph[] = {
-        "point",       ">clients",     ">think ms",  ">req/s",     ">predicted",
-        ">residual %", ">response ms", ">predicted", ">residual %"};
+    /* shown|CSV header: the repeated shown names say which figure */
+    static const char *const ph[] = {"point",
+                                     ">clients",
+                                     ">think ms|think_ms",
+                                     ">req/s|req_per_s",
+                                     ">predicted|predicted_req_per_s",
+                                     ">residual %|req_per_s_residual_pct",
+                                     ">response ms|response_ms",
+                                     ">predicted|predicted_response_ms",
+                                     ">residual %|response_ms_residual_pct"};
     struct out_table ft, pt;
     int ret;
 

@@ -125,6 +125,15 @@ static void on_progress(void *ctx, size_t done, size_t total)
     fprintf(stderr, "\rmonitor: snapshot %zu/%zu", done, total);
 }
 
+/* Between snapshots: "monitor: snapshot 1/2, next in 42 s" (a TTY only). */
+static void on_countdown(void *ctx, size_t done, size_t total, unsigned left_s)
+{
+    (void)ctx;
+    fprintf(stderr, "\rmonitor: snapshot %zu/%zu, next in %u s  ", done, total,
+            left_s);
+    fflush(stderr);
+}
+
 /* Table: one row per buffer pool and interval. */
 static int write_table(const struct coll_conn *conn,
                        const struct coll_snapshot *snaps, size_t n,
@@ -237,6 +246,13 @@ int cmd_monitor(int argc, char **argv)
     mo.count = (size_t)a.count;
     mo.interval_s = a.interval_s;
     mo.progress = c.progress ? on_progress : NULL;
+    mo.countdown = c.progress ? on_countdown : NULL;
+    {
+        char why[320];
+        if (coll_monitor_window_short(mo.count, mo.interval_s, "--interval",
+                                      why, sizeof(why)))
+            cli_note(&c, "warning: %s", why);
+    }
     mo.cancelled = cli_interrupted;
     ret = coll_monitor_run(conn, &mo, snaps, &n, &err);
     if (ret < 0)

@@ -499,10 +499,19 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                         FILE *fp, struct pt_err *err)
 {
     static const char *const sum_h[] = {"setting", "value"};
+    /* shown|CSV header (the CSV takes raw fractions, bytes, an enum) */
     static const char *const cand_h[] = {
-        ">page_size",   ">inline_%",  ">rows_per_page",  ">page_fill_%",
-        ">bp_pages",    ">hit_%",     ">phys_reads/acc", ">direct_reads/acc",
-        ">sectors/acc", ">io_ms/acc", "choice"};
+        ">page_size|page_size_bytes",
+        ">inline_%|inline_fraction",
+        ">rows_per_page|rows_per_page",
+        ">page_fill_%|page_fill",
+        ">bp_pages|bufferpool_pages",
+        ">hit_%|hit_ratio",
+        ">phys_reads/acc|physical_reads_per_access",
+        ">direct_reads/acc|direct_reads_per_access",
+        ">sectors/acc|direct_sectors_per_access",
+        ">io_ms/acc|io_ms_per_access",
+        "choice|choice"};
     static const char *const why_h[] = {"reasons"};
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
     const struct rec_knob *pk = rec_state_get(&r->current, "page_size");
@@ -548,6 +557,16 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                        i != r->current_idx ? ""
                        : page_read         ? " (in use)"
                                            : " (default in use)");
+        out_table_set_raw(&cand, 0, "%u", c->page_size_bytes);
+        out_table_set_raw(&cand, 1, "%.6g", c->inline_fraction);
+        out_table_set_raw(&cand, 3, "%.6g", c->page_fill);
+        out_table_set_raw(&cand, 5, "%.6g", c->hit_ratio);
+        out_table_set_raw(&cand, 10, "%s",
+                          i == r->chosen_idx
+                              ? "recommended"
+                              : (i == r->rule_idx
+                                     ? "inline_rule"
+                                     : (i == r->cost_idx ? "cheapest" : "")));
     }
     if (fmt == OUT_CSV) {
         rc = out_table_write(&cand, OUT_CSV, fp, err);

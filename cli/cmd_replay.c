@@ -320,18 +320,24 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
 
     out_table_add_row(t);
     out_table_setf(t, 0, "%s", pt_size_format(r->page_size_bytes, sz, 32));
+    out_table_set_raw(t, 0, "%u", (unsigned)r->page_size_bytes);
     out_table_setf(t, 1, "%llu", (unsigned long long)r->ops);
     out_table_setf(t, 2, "%.0f", r->ops_per_s);
     out_table_setf(t, 3, "%.0f", r->requests_per_s);
     /* requests/s against the first page size: mean of the rounds' ratios
      * and its 95 % interval (pagetune-replay(1), ROUNDS) */
-    if (i == 0)
+    if (i == 0) {
         out_table_setf(t, 4, "-");
-    else if (r->n_rounds < 2)
-        out_table_setf(t, 4, "%+.1f%%", r->diff_mean * 100);
-    else
-        out_table_setf(t, 4, "%+.1f%% [%+.1f, %+.1f]", r->diff_mean * 100,
-                       r->diff_lo * 100, r->diff_hi * 100);
+        out_table_set_raw(t, 4, "%s", "");
+    } else {
+        if (r->n_rounds < 2)
+            out_table_setf(t, 4, "%+.1f%%", r->diff_mean * 100);
+        else
+            out_table_setf(t, 4, "%+.1f%% [%+.1f, %+.1f]",
+                           r->diff_mean * 100, r->diff_lo * 100,
+                           r->diff_hi * 100);
+        out_table_set_raw(t, 4, "%.4f", r->diff_mean * 100);
+    }
     out_table_setf(t, 5, "%.1f", r->response.mean_us);
     out_table_setf(t, 6, "%.1f", r->response.p95_us);
     out_table_setf(t, 7, "%.1f", l->p50_us);
@@ -353,11 +359,23 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
 static int write_table(FILE *fp, enum out_format fmt,
                        const struct store_plan_result *res, struct pt_err *err)
 {
+    /* shown|CSV header (the CSV takes raw bytes and percentages) */
     static const char *const headers[] = {
-        ">page",           ">ops",      ">ops/s",       ">req/s",
-        ">req/s vs first", ">resp us",  ">resp p95 us", ">p50 us",
-        ">p95 us",         ">p99 us",   ">hit ratio",   ">overflow",
-        ">lob recs",       ">db bytes", "placement"};
+        ">page|page_size_bytes",
+        ">ops|ops",
+        ">ops/s|ops_per_s",
+        ">req/s|requests_per_s",
+        ">req/s vs first|requests_change_pct",
+        ">resp us|response_mean_us",
+        ">resp p95 us|response_p95_us",
+        ">p50 us|p50_us",
+        ">p95 us|p95_us",
+        ">p99 us|p99_us",
+        ">hit ratio|cache_hit_ratio",
+        ">overflow|overflow_pages",
+        ">lob recs|lob_records",
+        ">db bytes|db_bytes",
+        "placement|placement"};
     struct out_table t;
     char sz[32];
     int ret;

@@ -545,14 +545,14 @@ static void app_row(struct out_table *t, const struct sim_plan_result *res,
     if (res->mode)
         out_table_setf(t, 0, "%llu", (unsigned long long)r->app_entries);
     else
-        out_table_setf(t, 0, "-");
+        out_table_setf(t, 0, "-"), out_table_set_raw(t, 0, "%s", "");
     out_table_setf(t, 1, "%llu", (unsigned long long)s->gets);
     out_table_setf(t, 2, "%llu", (unsigned long long)s->hits);
     out_table_setf(t, 3, "%llu", (unsigned long long)s->misses);
     if (sim_app_miss_ratio(s, &ratio) == 0)
         out_table_setf(t, 4, "%.4f", ratio);
     else
-        out_table_setf(t, 4, "n/a");
+        out_table_setf(t, 4, "n/a"), out_table_set_raw(t, 4, "%s", "");
     out_table_setf(t, 5, "%llu", (unsigned long long)s->offload_hits);
     out_table_setf(t, 6, "%llu", (unsigned long long)s->replication_messages);
     out_table_setf(t, 7, "%llu", (unsigned long long)s->peer_fetches);
@@ -615,34 +615,47 @@ static void db_row(struct out_table *t, const struct sim_plan_result *res,
     if (res->mode)
         out_table_setf(t, 0, "%llu", (unsigned long long)r->app_entries);
     else
-        out_table_setf(t, 0, "-");
+        out_table_setf(t, 0, "-"), out_table_set_raw(t, 0, "%s", "");
     out_table_setf(t, 1, "%s", pt_size_format(d->page_size_bytes, b1, 32));
+    out_table_set_raw(t, 1, "%llu", (unsigned long long)d->page_size_bytes);
     out_table_setf(t, 2, "%llu", (unsigned long long)d->pool_pages);
     out_table_setf(t, 3, "%s",
                    pt_size_format(d->pool_pages * d->page_size_bytes, b1, 32));
+    out_table_set_raw(t, 3, "%llu",
+                      (unsigned long long)(d->pool_pages * d->page_size_bytes));
     out_table_setf(t, 4, "%llu", (unsigned long long)d->logical_reads);
     out_table_setf(t, 5, "%llu", (unsigned long long)d->physical_reads);
     if (sim_db_hit_ratio(d, &ratio) == 0)
         out_table_setf(t, 6, "%.4f", ratio);
     else
-        out_table_setf(t, 6, "n/a");
+        out_table_setf(t, 6, "n/a"), out_table_set_raw(t, 6, "%s", "");
     out_table_setf(t, 7, "%llu", (unsigned long long)d->direct_reads);
     out_table_setf(t, 8, "%llu", (unsigned long long)d->direct_writes);
     if (acc)
         out_table_setf(t, 9, "%.1f",
                        100.0 * (double)d->outline_accesses / (double)acc);
     else
-        out_table_setf(t, 9, "n/a");
+        out_table_setf(t, 9, "n/a"), out_table_set_raw(t, 9, "%s", "");
     out_table_setf(t, 10, "%.1f", d->io_ms);
+    out_table_set_raw(t, 10, "%.3f", d->io_ms);
 }
 
 static int write_db_table(FILE *fp, enum out_format fmt,
                           const struct sim_plan_result *res, struct pt_err *err)
 {
     static const char *const db_h[] = {
-        ">app entries",   ">page",      ">pool pages", ">pool bytes",
-        ">logical",       ">physical",  ">hit ratio",  ">direct reads",
-        ">direct writes", ">outline %", ">io ms"};
+        /* shown|CSV header (the CSV takes raw bytes) */
+        ">app entries|app_entries",
+        ">page|page_size_bytes",
+        ">pool pages|bufferpool_pages",
+        ">pool bytes|bufferpool_bytes",
+        ">logical|logical_reads",
+        ">physical|physical_reads",
+        ">hit ratio|hit_ratio",
+        ">direct reads|direct_reads",
+        ">direct writes|direct_writes",
+        ">outline %|outline_pct",
+        ">io ms|io_ms"};
     int pred = fmt == OUT_CSV && res->n_rows && res->rows[0].predicted.present;
     struct out_table t;
     int ret;

@@ -66,7 +66,10 @@ static void on_signal(int sig)
  * SA_RESTART is left out on purpose: a blocking read or sleep returns EINTR
  * so the loop around it sees the flag. SIGXFSZ (ulimit -f) is ignored so
  * that write(2) fails with EFBIG and the normal error path cleans up (exit
- * 74) instead of the default core dump; SIGPIPE likewise becomes EPIPE.
+ * 74) instead of the default core dump; SIGPIPE likewise becomes EPIPE, so
+ * that a database socket closed under a driver is an error, not a death.
+ * Standard output is the exception, in finish(): a pipeline reader that has
+ * gone (`pagetune replay ... | head -1`) ends the run as SIGPIPE would.
  */
 static void signals_install(void)
 {
@@ -88,6 +91,10 @@ static void signals_install(void)
  * signal arrived, whatever the command returned, the run was interrupted:
  * one line (the command's own error lines are held back, cli_error) and
  * 128 + the signal number (130 for SIGINT, pagetune(1) EXIT STATUS).
+ * A write error because the reader of standard output has gone (cli_error
+ * held its "Broken pipe" line back) ends quietly the way a shell pipeline
+ * expects: killed by SIGPIPE with its default disposition, status 141
+ * (pagetune(1), SIGNALS).
  */
 static int finish(int rc)
 {
@@ -95,6 +102,12 @@ static int finish(int rc)
 
     pt_cleanup_all();
     sig = pt_interrupted();
+    if (!sig && rc == PT_EXIT_IOERR && cli_stdout_gone()) {
+        fflush(stderr);
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+        return 128 + SIGPIPE; /* not reached unless SIGPIPE is blocked */
+    }
     if (!sig)
         return rc;
     fprintf(stderr, "pagetune: interrupted by %s\n", signal_name(sig));
@@ -132,13 +145,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("pagetune %s\ndata directory: %s\n", PT_VERSION, pt_data_dir());
-        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
-                                                      : PT_EXIT_IOERR;
+        return finish(fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                             : PT_EXIT_IOERR);
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_main_help(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
-                                                      : PT_EXIT_IOERR;
+        return finish(fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                             : PT_EXIT_IOERR);
     }
     if (strcmp(argv[1], "help") == 0) {
         char *hargv[3];
@@ -153,7 +166,7 @@ int main(int argc, char **argv)
         hargv[0] = argv[2];
         hargv[1] = "--help";
         hargv[2] = NULL;
-        return cmd->fn(2, hargv);
+        return finish(cmd->fn(2, hargv));
     }
     if (strcmp(argv[1], "__complete") == 0) /* completion/pagetune.bash */
         return cli_complete(argc - 1, argv + 1);

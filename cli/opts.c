@@ -11,11 +11,13 @@
 #include "sim/sim.h"
 
 #include <errno.h>
-#include <stdlib.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The one table from PT_* status to exit code (docs/exit-codes.md). */
@@ -61,12 +63,8 @@ static void one_line(char *s)
             *s = '?';
 }
 
-__attribute__((format(printf, 2, 0))) static void
-vmessage(const char *cmd, const char *fmt, va_list ap)
+static void vmessage_str(const char *cmd, char *msg)
 {
-    char msg[1200];
-
-    vsnprintf(msg, sizeof(msg), fmt, ap);
     one_line(msg);
     if (cmd)
         fprintf(stderr, "pagetune %s: %s\n", cmd, msg);
@@ -74,14 +72,38 @@ vmessage(const char *cmd, const char *fmt, va_list ap)
         fprintf(stderr, "pagetune: %s\n", msg);
 }
 
+/*
+ * poll(2) reports POLLERR on the write end of a pipe whose read end is
+ * closed (pipe(7): a write would raise SIGPIPE / fail with EPIPE), and
+ * POLLHUP or POLLERR on a socket whose peer has gone.
+ */
+int cli_stdout_gone(void)
+{
+    struct stat st;
+    struct pollfd pfd = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+    if (fstat(STDOUT_FILENO, &st) != 0 ||
+        !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return 0;
+    if (poll(&pfd, 1, 0) != 1)
+        return 0;
+    return (pfd.revents & (POLLERR | POLLHUP)) != 0;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    char msg[1200];
+
     if (pt_interrupted()) /* main.c prints the one line of an interrupt */
         return;
     va_start(ap, fmt);
-    vmessage(cmd, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    /* the reader of stdout left: main.c's finish() ends the run quietly */
+    if (strstr(msg, strerror(EPIPE)) && cli_stdout_gone())
+        return;
+    vmessage_str(cmd, msg);
 }
 
 int cli_fail(const char *cmd, const struct pt_err *err)
@@ -620,6 +642,48 @@ void cli_warn_cmdline_password(const char *cmd, int argc, char **argv)
                 cmd);
 }
 
+/*
+ * The output file's extension and --format agree, for every command with a
+ * --format: without --format/--json, "-o x.csv" writes CSV and "-o x.json"
+ * JSON (the extension is followed); a --format that contradicts the
+ * extension ("-o x.csv --json") is refused. Other extensions say nothing.
+ */
+static int format_vs_extension(const struct cli_parser *p, struct cli_common *c)
+{
+    static const struct {
+        const char *ext;
+        enum out_format fmt;
+        const char *name;
+    } exts[] = {{".csv", OUT_CSV, "csv"}, {".json", OUT_JSON, "json"}};
+    static const char *const names[] = {"table", "json", "csv"};
+    const char *dot;
+    int has_format = 0;
+
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (o->id == CLI_OPT_FORMAT)
+            has_format = 1;
+    if (!has_format || !c->output || strcmp(c->output, "-") == 0)
+        return 0;
+    dot = strrchr(c->output, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+        if (strcasecmp(dot, exts[i].ext) != 0)
+            continue;
+        if (!c->format_given) {
+            c->format = exts[i].fmt;
+            c->format_given = 1;
+        } else if (c->format != exts[i].fmt) {
+            cli_usage_error(p->cmd,
+                            "-o '%s' names a %s file but the format is %s "
+                            "(drop --format/--json, or change the name)",
+                            c->output, exts[i].name, names[c->format]);
+            return PT_EUSAGE;
+        }
+    }
+    return 0;
+}
+
 int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
 {
     int id, rc;
@@ -641,6 +705,8 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
         cli_usage_error(p->cmd, "unexpected argument '%s'", p->argv[optind]);
         return CLI_NEXT_USAGE;
     }
+    if (format_vs_extension(p, c) < 0)
+        return CLI_NEXT_USAGE;
     return CLI_NEXT_END;
 }
 
@@ -669,6 +735,20 @@ int cli_output_open(const struct cli_common *c, struct pt_afile *af,
     return pt_afile_open(af, c->output ? c->output : "-", c->force, err);
 }
 
+/*
+ * The progress line (stderr, a TTY, not --quiet): "LABEL [####   ]  42.0%
+ * ETA 0:17" when the total is known, "LABEL 12345" otherwise; "STEP k/n"
+ * before the label when the work is one of several candidates. Redrawn at
+ * most ten times a second with '\r'; the ETA appears once a second has
+ * passed (elapsed / fraction done). A terminal that cannot erase to the
+ * end of the line (TERM=dumb) is cleared by overwriting with spaces.
+ */
+static int term_dumb(void)
+{
+    const char *t = getenv("TERM");
+    return !t || !*t || strcmp(t, "dumb") == 0;
+}
+
 void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
                        const char *label, uint64_t total)
 {
@@ -676,38 +756,73 @@ void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
     pg->c = c;
     pg->label = label;
     pg->total = total;
+    pg->start_ns = pt_now_ns();
+}
+
+void cli_progress_step(struct cli_progress *pg, unsigned step, unsigned n_steps)
+{
+    pg->step = step;
+    pg->n_steps = n_steps;
+}
+
+static void clear_line(struct cli_progress *pg)
+{
+    if (term_dumb())
+        fprintf(stderr, "\r%*s\r", pg->width, "");
+    else
+        fputs("\r\033[K", stderr);
 }
 
 void cli_progress_update(struct cli_progress *pg, uint64_t done)
 {
     uint64_t now;
+    char step[32] = "", eta[32] = "";
+    int n;
 
     if (!pg->c || !pg->c->progress)
         return;
     now = pt_now_ns();
     if (pg->drawn && now - pg->last_ns < 100000000ULL)
         return;
+    if (pg->drawn)
+        clear_line(pg);
     pg->last_ns = now;
     pg->drawn = 1;
+    if (pg->n_steps > 1)
+        snprintf(step, sizeof(step), "%u/%u ", pg->step, pg->n_steps);
     if (pg->total) {
         int width = 30;
         double f = (double)done / (double)pg->total;
+        double elapsed = (double)(now - pg->start_ns) / 1e9;
         int fill;
         if (f > 1)
             f = 1;
+        if (elapsed >= 1 && f > 0 && f < 1) {
+            double left = elapsed / f - elapsed;
+            unsigned long s = (unsigned long)(left + 0.5);
+            if (s >= 3600)
+                snprintf(eta, sizeof(eta), "  ETA %lu:%02lu:%02lu", s / 3600,
+                         s / 60 % 60, s % 60);
+            else
+                snprintf(eta, sizeof(eta), "  ETA %lu:%02lu", s / 60, s % 60);
+        }
         fill = (int)(f * width);
-        fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%", pg->label, fill,
-                "##############################", width - fill, "", f * 100);
+        n = fprintf(stderr, "\r%s%s [%.*s%*s] %5.1f%%%s", step, pg->label, fill,
+                    "##############################", width - fill, "", f * 100,
+                    eta);
     } else {
-        fprintf(stderr, "\r%s %llu", pg->label, (unsigned long long)done);
+        n = fprintf(stderr, "\r%s%s %llu", step, pg->label,
+                    (unsigned long long)done);
     }
+    if (n > pg->width)
+        pg->width = n;
     fflush(stderr);
 }
 
 void cli_progress_done(struct cli_progress *pg)
 {
     if (pg->drawn) {
-        fputs("\r\033[K", stderr);
+        clear_line(pg);
         fflush(stderr);
     }
     pg->drawn = 0;

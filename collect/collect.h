@@ -319,9 +319,24 @@ struct coll_monitor_opts {
     /* progress: called after each snapshot (done of total) */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    /* countdown, or NULL: called about once a second while waiting for the
+       next snapshot, with the whole seconds left (progress_ctx) */
+    void (*countdown)(void *ctx, size_t done, size_t total, unsigned left_s);
     int (*cancelled)(void); /* polled after each snapshot and when a signal
                                interrupts the sleep; non-zero: PT_EINTR */
 };
+/*
+ * Whether a monitor window of `count` snapshots `interval_s` apart is too
+ * short to trust: 1 with the reason and what to pass instead (`opt`, the
+ * caller's option for the interval, e.g. "--interval") in why[] (one line),
+ * else 0. One snapshot is not a window (its counters run since the server
+ * started) and is never short. A window under
+ * COLL_MONITOR_TRUSTED_S seconds sees a few seconds of traffic: one burst,
+ * a pause or a batch job decides its hit ratio and read rates.
+ */
+#define COLL_MONITOR_TRUSTED_S 60.0
+int coll_monitor_window_short(size_t count, double interval_s, const char *opt,
+                              char *why, size_t why_len);
 /*
  * Take o->count snapshots into snaps[0..count), o->interval_s apart (no
  * sleep after the last). *n_taken receives how many were taken, also on

@@ -373,18 +373,19 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
     const struct coll_current *cur = &d->current;
     json_t *doc, *sum = summary_json(d);
 
-    doc = json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s},s:f,s:I,"
-                    "s:{s:I,s:I,s:I,s:s},s:o}",
-                    "schema_version", 1, "engine", coll_engine_name(d->engine),
-                    "source", "kind", "odbc", "dbms", d->source.dbms, "driver",
-                    d->source.driver, "connection", d->source.connection,
-                    "first_snapshot", d->snaps[0].taken_at, "last_snapshot",
-                    d->snaps[d->n - 1].taken_at, "interval_s", d->interval_s,
-                    "count", (json_int_t)d->n, "current", "page_size",
-                    (json_int_t)cur->page_size, "bufferpool_pages",
-                    (json_int_t)cur->bufferpool_pages, "bufferpool_bytes",
-                    (json_int_t)cur->bufferpool_bytes, "bufferpool",
-                    cur->bufferpool, "summary", sum);
+    doc =
+        json_pack("{s:i,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s},s:f,s:I,"
+                  "s:{s:I,s:I,s:I,s:s},s:o}",
+                  "schema_version", 1, "pagetune_version", PT_VERSION, "engine",
+                  coll_engine_name(d->engine), "source", "kind", "odbc", "dbms",
+                  d->source.dbms, "driver", d->source.driver, "connection",
+                  d->source.connection, "first_snapshot", d->snaps[0].taken_at,
+                  "last_snapshot", d->snaps[d->n - 1].taken_at, "interval_s",
+                  d->interval_s, "count", (json_int_t)d->n, "current",
+                  "page_size", (json_int_t)cur->page_size, "bufferpool_pages",
+                  (json_int_t)cur->bufferpool_pages, "bufferpool_bytes",
+                  (json_int_t)cur->bufferpool_bytes, "bufferpool",
+                  cur->bufferpool, "summary", sum);
     if (!doc)
         return NULL;
     if (add_scopes(doc, d) < 0) {

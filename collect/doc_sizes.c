@@ -171,6 +171,7 @@ static json_t *doc_json(const struct coll_sizes_doc *d)
     json_decref(src);
     if (!doc)
         return NULL;
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
     json_object_set_new(doc, "unit",
                         json_string(top_is_session(d) ? "session" : "row"));
     json_object_set_new(doc, "layout",
@@ -196,6 +197,11 @@ static json_t *doc_json(const struct coll_sizes_doc *d)
     } else {
         json_object_set_new(doc, "per_session",
                             json_pack("{s:s}", "note", r->session_note));
+    }
+    /* as written (pt_json_dumpf): the file and this document are equal */
+    if (pt_json_whole_numbers(doc) < 0) {
+        json_decref(doc);
+        return NULL;
     }
     return doc;
 }
@@ -244,8 +250,7 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
         json_decref(doc);
         return rc;
     }
-    text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                               JSON_REAL_PRECISION(10));
+    text = pt_json_dumps(doc);
     json_decref(doc);
     if (!text)
         return err_set(err, PT_EINTERNAL, "out of memory");

@@ -8,6 +8,8 @@
 #include "collect/internal.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,16 +33,50 @@ int coll_monitor_snapshot(struct coll_conn *c, struct coll_snapshot *s,
     return ret;
 }
 
-/* Sleep s seconds; a signal ends it early when o->cancelled() says so. */
-static void sleep_s(const struct coll_monitor_opts *o, double s)
+/*
+ * Sleep s seconds; a signal ends it early when o->cancelled() says so.
+ * With a countdown hook the sleep is cut into steps that end on whole
+ * seconds left, each announced first ("next snapshot in 42 s").
+ */
+static void sleep_s(const struct coll_monitor_opts *o, size_t done, double s)
 {
-    struct timespec ts;
+    uint64_t end_ns = pt_now_ns() + (uint64_t)(s * 1e9);
 
-    ts.tv_sec = (time_t)s;
-    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR &&
-           !(o->cancelled && o->cancelled()))
-        ;
+    for (;;) {
+        uint64_t now = pt_now_ns();
+        double left, step;
+        struct timespec ts;
+
+        if (now >= end_ns || (o->cancelled && o->cancelled()))
+            return;
+        left = (double)(end_ns - now) / 1e9;
+        step = left;
+        if (o->countdown) {
+            unsigned whole = (unsigned)ceil(left);
+            o->countdown(o->progress_ctx, done, o->count, whole);
+            step = left - (double)(whole - 1); /* to the next whole second */
+        }
+        ts.tv_sec = (time_t)step;
+        ts.tv_nsec = (long)((step - (double)ts.tv_sec) * 1e9);
+        /* EINTR: the loop re-checks o->cancelled and the time left */
+        nanosleep(&ts, NULL);
+    }
+}
+
+int coll_monitor_window_short(size_t count, double interval_s, const char *opt,
+                              char *why, size_t why_len)
+{
+    double window = count > 1 ? (double)(count - 1) * interval_s : 0;
+
+    if (count < 2 || window >= COLL_MONITOR_TRUSTED_S)
+        return 0;
+    snprintf(why, why_len,
+             "a %.0f s monitor window is too short to trust: it sees a few "
+             "seconds of traffic, so one burst or pause decides the hit "
+             "ratio and read rates; pass %s %.0f (or more) for at least a "
+             "minute",
+             window, opt, ceil(COLL_MONITOR_TRUSTED_S / (double)(count - 1)));
+    return 1;
 }
 
 int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
@@ -57,7 +93,7 @@ int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
         if (o->progress)
             o->progress(o->progress_ctx, *n_taken, o->count);
         if (*n_taken < o->count)
-            sleep_s(o, o->interval_s);
+            sleep_s(o, *n_taken, o->interval_s);
         if (o->cancelled && o->cancelled())
             return err_set(err, PT_EINTR, "interrupted");
     }

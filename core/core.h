@@ -241,8 +241,23 @@ int pt_json_load(const char *path, json_t **out, struct pt_err *err);
 /* Same, from a memory buffer; `name` is used in messages. */
 int pt_json_loadb(const char *buf, size_t len, const char *name, json_t **out,
                   struct pt_err *err);
-/* Write `doc` (pretty, sorted keys preserved, trailing newline) to fp. */
+/*
+ * Write `doc` (pretty, key order preserved, trailing newline) to fp; a real
+ * holding a whole number below 2^53 is written as an integer (16384, never
+ * 16384.0). PT_EIO on a write error, PT_EINTERNAL out of memory.
+ */
 int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err);
+/*
+ * The same text as pt_json_dumpf without the trailing newline, in a string
+ * the caller frees (free); NULL when out of memory.
+ */
+char *pt_json_dumps(const json_t *doc);
+/*
+ * Rewrite in place, as the writers above do on a copy, every real of `doc`
+ * holding a whole number below 2^53 as an integer. 0, or -1 when out of
+ * memory (doc partly rewritten; numerically the same).
+ */
+int pt_json_whole_numbers(json_t *doc);
 /* Write `doc` to `path` atomically ("-" = stdout). */
 int pt_json_write_file(const json_t *doc, const char *path, int force,
                        struct pt_err *err);

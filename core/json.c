@@ -47,12 +47,115 @@ int pt_json_loadb(const char *buf, size_t len, const char *name, json_t **out,
     return 0;
 }
 
+/*
+ * Numbers: a real whose value is a whole number (a page size, a page count
+ * or byte count carried in a double) is written as an integer, "16384"
+ * rather than jansson's "16384.0", so that a reader declaring the field an
+ * integer accepts it; JSON has one number type (RFC 8259 §6), so nothing
+ * else changes. Only magnitudes below 2^53, where every integer is exact
+ * in a double, are converted. Rewrites `v` in place.
+ */
+static int whole(double d)
+{
+    return d > -9007199254740992.0 && d < 9007199254740992.0 &&
+           d == (double)(json_int_t)d;
+}
+
+static int integral_reals(json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, x)
+        {
+            if (json_is_real(x)) {
+                double d = json_real_value(x);
+                if (whole(d) &&
+                    json_object_set_new(v, key, json_integer((json_int_t)d)))
+                    return -1;
+            } else if (integral_reals(x) < 0)
+                return -1;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+        {
+            if (json_is_real(x)) {
+                double d = json_real_value(x);
+                if (whole(d) &&
+                    json_array_set_new(v, i, json_integer((json_int_t)d)))
+                    return -1;
+            } else if (integral_reals(x) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int pt_json_whole_numbers(json_t *doc)
+{
+    return integral_reals(doc);
+}
+
+/* Does `v` hold a real that integral_reals() would rewrite? */
+static int has_whole_real(const json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+
+    if (json_is_real(v))
+        return whole(json_real_value(v));
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, x)
+        {
+            if (has_whole_real(x))
+                return 1;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+        {
+            if (has_whole_real(x))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+char *pt_json_dumps(const json_t *doc)
+{
+    json_t *copy = NULL;
+    char *text;
+
+    if (has_whole_real(doc) &&
+        (!(copy = json_deep_copy(doc)) || integral_reals(copy) < 0)) {
+        json_decref(copy);
+        return NULL;
+    }
+    text = json_dumps(copy ? copy : doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                             JSON_REAL_PRECISION(10));
+    json_decref(copy);
+    return text;
+}
+
 int pt_json_dumpf(const json_t *doc, FILE *fp, struct pt_err *err)
 {
-    if (json_dumpf(doc, fp,
-                   JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                       JSON_REAL_PRECISION(10)) != 0 ||
-        fputc('\n', fp) == EOF) {
+    json_t *copy = NULL;
+    int rc;
+
+    /* copy only when a number changes (a sizes document with every value
+       is all integers already) */
+    if (has_whole_real(doc) &&
+        (!(copy = json_deep_copy(doc)) || integral_reals(copy) < 0)) {
+        json_decref(copy);
+        return err_set(err, PT_EINTERNAL, "out of memory writing JSON");
+    }
+    rc = json_dumpf(copy ? copy : doc, fp,
+                    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                        JSON_REAL_PRECISION(10));
+    json_decref(copy);
+    if (rc != 0 || fputc('\n', fp) == EOF) {
         /* json_dumpf also fails when its buffers cannot be allocated */
         if (!ferror(fp))
             return err_set(err, PT_EINTERNAL, "out of memory writing JSON");

@@ -232,6 +232,7 @@ json_t *sim_plan_result_to_json(const struct sim_plan_result *res)
         return NULL;
     }
     json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
     if (!res->comparison) {
         json_object_set_new(doc, "trace",
                             json_string(res->trace ? res->trace : "-"));

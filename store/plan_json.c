@@ -112,6 +112,7 @@ json_t *store_plan_result_to_json(const struct store_plan_result *res)
         return NULL;
     }
     bad |= put(doc, "schema_version", json_integer(1));
+    bad |= put(doc, "pagetune_version", json_string(PT_VERSION));
     bad |= put(doc, "trace", json_string(res->trace ? res->trace : "-"));
     bad |= put(doc, "engine", json_string(res->engine ? res->engine : ""));
     bad |= put(doc, "cache_bytes", u64_json(res->cache_bytes));

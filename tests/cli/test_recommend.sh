@@ -52,7 +52,7 @@ expect_contains "$txt" "page size                8K" "example -> 8K"
 expect_rc 0 "example json" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.json"
 expect_eq "$OUT" "$txt" "JSON and text sizes give the same report"
 expect_rc 0 "example csv" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --format csv
-expect_contains "$OUT" "page_size,inline_%,rows_per_page" "csv header"
+expect_contains "$OUT" "page_size_bytes,inline_fraction,rows_per_page" "csv header: machine names"
 expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 5 "csv: header + 4 candidates"
 
 # -- --memory sizes the pool, and a tight budget can move the page size

@@ -114,7 +114,8 @@ expect_contains "$OUT" "S 100%" "8K: every object in SMALL"
 expect_contains "$OUT" "M 100%" "4K: every object in MEDIUM"
 expect_rc 0 "csv output" "$PAGETUNE" replay -q --trace "$T/fixed.csv" \
     --page-size 4K --format csv
-expect_contains "$OUT" "page,ops,ops/s" "csv header"
+expect_contains "$OUT" "page_size_bytes,ops,ops_per_s,requests_per_s,requests_change_pct" "csv header: machine names"
+expect_contains "$OUT" "4096,400," "csv: page size in bytes"
 
 # ---- --keep: the stores as files, placement checked with sqlite3 ----
 expect_rc 0 "keep stores" "$PAGETUNE" replay -q --trace "$T/t4k.csv" \
