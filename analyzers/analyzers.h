@@ -63,6 +63,8 @@ struct rec_engine {
     struct rec_outline outline[REC_MAX_OUTLINE]; /* in placement order */
     uint32_t max_rows_per_page;                  /* DB2 REGULAR: 255 */
     uint32_t row_fixed_bytes;      /* row bytes besides the object */
+    int row_measured;              /* 1: row_fixed_bytes was measured
+                                      (rec_engine_set_row_fixed) */
     uint32_t row_overhead_bytes;   /* per-row header + slot */
     int outline_buffered;          /* 0: out-of-line data bypasses the
                                       buffer pool (DB2 direct I/O) */
@@ -95,6 +97,15 @@ const struct rec_page_rule *rec_engine_page(const struct rec_engine *e,
 /* Where an object of obj_bytes lands at this page size (see REC_PLACE_*). */
 int rec_engine_place(const struct rec_engine *e, const struct rec_page_rule *p,
                      uint64_t obj_bytes);
+/*
+ * Use a measured rest of the row (sizes.json row_fixed_bytes) instead of
+ * the profile's constant: every page's inline limit and the inline knob's
+ * offset were derived as "row limit - row_fixed_bytes" (the profiles'
+ * comments), so each moves by the difference; limits stay within 0 ..
+ * max_row. DB2's limits are WebSphere's SMALL length and stay. Sets
+ * row_measured.
+ */
+void rec_engine_set_row_fixed(struct rec_engine *e, uint32_t row_fixed_bytes);
 /* Row length in the data page for an object placed as rec_engine_place says. */
 uint32_t rec_engine_row_bytes(const struct rec_engine *e,
                               const struct rec_page_rule *p,
@@ -187,7 +198,12 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
 struct rec_sizes {
     uint64_t *values; /* n sizes in bytes (owned) */
     size_t n;
-    int from_histogram; /* 1: reconstructed from histogram bin bounds */
+    int from_histogram;       /* 1: reconstructed from histogram bin bounds */
+    uint32_t row_fixed_bytes; /* measured bytes of the row besides its
+                                 objects and header (sizes.json
+                                 row_fixed_bytes.mean, rounded up); 0 =
+                                 not measured: the profile's constant */
+    int row_measured;         /* 1: row_fixed_bytes was measured */
 };
 void rec_sizes_release(struct rec_sizes *s);
 /*

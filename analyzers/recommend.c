@@ -836,6 +836,14 @@ static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
                       "fractions are lower bounds");
     reason_monitor(r, in, mon_idx);
     reason_objects(r, in);
+    rec_reason(r,
+               "rest of the row: %u bytes besides the object and the row "
+               "header, %s",
+               e->row_fixed_bytes,
+               e->row_measured
+                   ? "measured per row by sample (sizes row_fixed_bytes)"
+                   : "the engine profile's estimate (row_fixed_bytes: the "
+                     "sizes were not measured per row)");
 }
 
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,

@@ -458,6 +458,9 @@ int cmd_recommend(int argc, char **argv)
             (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
             goto fail;
         have_stats = 1;
+        /* the measured rest of the row replaces the profile's constant */
+        if (sizes.row_measured)
+            rec_engine_set_row_fixed(&engine, sizes.row_fixed_bytes);
     }
     if (o.monitor) {
         json_t *m = NULL;
