@@ -198,12 +198,15 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
 struct rec_sizes {
     uint64_t *values; /* n sizes in bytes (owned) */
     size_t n;
-    int from_histogram;       /* 1: reconstructed from histogram bin bounds */
-    uint32_t row_fixed_bytes; /* measured bytes of the row besides its
-                                 objects and header (sizes.json
-                                 row_fixed_bytes.mean, rounded up); 0 =
-                                 not measured: the profile's constant */
-    int row_measured;         /* 1: row_fixed_bytes was measured */
+    int from_histogram;         /* 1: reconstructed from histogram bin bounds */
+    uint32_t row_fixed_bytes;   /* measured bytes of the row besides its
+                                   objects and header (sizes.json
+                                   row_fixed_bytes.mean, rounded up); 0 =
+                                   not measured: the profile's constant */
+    int row_measured;           /* 1: row_fixed_bytes was measured */
+    uint64_t live_rows;         /* the table's live rows (sizes.json
+                                   live_rows.value); 0 = not measured */
+    char live_rows_source[160]; /* how they were counted */
 };
 void rec_sizes_release(struct rec_sizes *s);
 /*
@@ -291,6 +294,8 @@ struct rec_inputs {
     int memory_given;                  /* --memory was given explicitly */
     double inline_target;              /* 0 < t <= 1; 0 = default 0.95 */
     uint64_t sessions;                 /* live rows; 0 = estimate */
+    const char *sessions_basis;        /* where `sessions` was measured
+                                          (borrowed; NULL = "--sessions") */
     const struct rec_monitor *monitor; /* may be NULL */
     const struct rec_access *access;   /* may be NULL */
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */

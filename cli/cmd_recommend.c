@@ -502,6 +502,10 @@ int cmd_recommend(int argc, char **argv)
     in.memory_given = o.memory_given;
     in.inline_target = o.target;
     in.sessions = o.sessions;
+    if (!o.sessions && sizes.live_rows) { /* measured by sample */
+        in.sessions = sizes.live_rows;
+        in.sessions_basis = sizes.live_rows_source;
+    }
     in.monitor = o.monitor ? &mon : NULL;
     if (o.trace) {
         rec_trace_evidence_access(&tev, &acc);

@@ -839,3 +839,96 @@ json_t *coll_state_to_json(const struct coll_state *st)
     }
     return o;
 }
+
+/* ---- live rows ----------------------------------------------------------- */
+
+int coll_live_rows_sql(enum coll_engine e, const char *schema,
+                       const char *table, char *buf, size_t len)
+{
+    char s[COLL_NAME_MAX + 1], t[COLL_NAME_MAX + 1];
+    char qs[COLL_NAME_MAX + 4], qt[COLL_NAME_MAX + 4];
+    int n = 0;
+
+    fold_name(e, schema ? schema : "", s, sizeof(s));
+    fold_name(e, table, t, sizeof(t));
+    buf[0] = '\0';
+    switch (e) {
+    case COLL_ENGINE_POSTGRESQL:
+        coll_ident_quote(e, table, qt, sizeof(qt), NULL);
+        if (s[0])
+            coll_ident_quote(e, schema, qs, sizeof(qs), NULL);
+        n = snprintf(buf, len,
+                     "SELECT reltuples::bigint FROM pg_class WHERE oid = "
+                     "to_regclass('%s%s%s')",
+                     s[0] ? qs : "", s[0] ? "." : "", qt);
+        break;
+    case COLL_ENGINE_MYSQL:
+        n = snprintf(buf, len,
+                     "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE "
+                     "TABLE_SCHEMA = %s%s%s AND TABLE_NAME = '%s'",
+                     s[0] ? "'" : "", s[0] ? s : "DATABASE()", s[0] ? "'" : "",
+                     t);
+        break;
+    case COLL_ENGINE_DB2:
+        n = snprintf(buf, len,
+                     "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = %s%s%s "
+                     "AND TABNAME = '%s'",
+                     s[0] ? "'" : "", s[0] ? s : "CURRENT SCHEMA",
+                     s[0] ? "'" : "", t);
+        break;
+    case COLL_ENGINE_SQLITE:
+    case COLL_ENGINE_AUTO:
+        break;
+    }
+    return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
+int coll_live_rows_stat(struct coll_conn *c, const char *schema,
+                        const char *table, int64_t *rows, char *source,
+                        size_t source_len, struct pt_err *err)
+{
+    const char *what = c->engine == COLL_ENGINE_POSTGRESQL
+                           ? "pg_class.reltuples, the statistics of the last "
+                             "VACUUM or ANALYZE"
+                       : c->engine == COLL_ENGINE_MYSQL
+                           ? "information_schema.TABLES.TABLE_ROWS, InnoDB's "
+                             "estimate"
+                           : "SYSCAT.TABLES.CARD, the last RUNSTATS";
+    struct pt_err e = {0};
+    char sql[1024];
+    int ret;
+
+    *rows = -1;
+    if (coll_ident_check(table, "--table", err) < 0 ||
+        (schema && schema[0] &&
+         coll_ident_check(schema, "--table schema", err) < 0))
+        return PT_EDATA;
+    if (coll_live_rows_sql(c->engine, schema, table, sql, sizeof(sql)) < 0)
+        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    if (!sql[0]) {
+        snprintf(source, source_len,
+                 "not measured: %s keeps no row count statistics (and a "
+                 "count(*) scans the table)",
+                 coll_engine_name(c->engine));
+        return 0;
+    }
+    ret = coll_query_i64(c, sql, rows, &e);
+    if (ret == PT_EUNAVAIL || ret == PT_EINTR) {
+        if (err)
+            *err = e;
+        return ret;
+    }
+    if (ret < 0) {
+        *rows = -1;
+        snprintf(source, source_len, "not measured: %.120s", e.msg);
+        return 0;
+    }
+    if (*rows < 0) {
+        *rows = -1;
+        snprintf(source, source_len, "not measured: %s is -1 (never %s)", what,
+                 c->engine == COLL_ENGINE_DB2 ? "collected" : "analyzed");
+        return 0;
+    }
+    snprintf(source, source_len, "%s", what);
+    return 0;
+}

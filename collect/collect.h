@@ -275,6 +275,21 @@ struct coll_state {
 int coll_state_read(struct coll_conn *c, const char *schema, const char *table,
                     const char *column, struct coll_state *st,
                     struct pt_err *err);
+/*
+ * The catalog's statistics of the table's live rows, never a count(*):
+ * PostgreSQL pg_class.reltuples (-1 before the first VACUUM or ANALYZE),
+ * MariaDB information_schema.TABLES.TABLE_ROWS (InnoDB's estimate), DB2
+ * SYSCAT.TABLES.CARD (-1 without RUNSTATS); SQLite keeps none (-1).
+ * *rows gets the value or -1, source says which statistic. A lost link
+ * fails; other errors give -1 and say why in source.
+ */
+int coll_live_rows_stat(struct coll_conn *c, const char *schema,
+                        const char *table, int64_t *rows, char *source,
+                        size_t source_len, struct pt_err *err);
+/* The SQL coll_live_rows_stat runs (exposed for the unit tests); "" for
+ * an engine without statistics (SQLite). -1 if buf is too small. */
+int coll_live_rows_sql(enum coll_engine e, const char *schema,
+                       const char *table, char *buf, size_t len);
 /* The DB2 catalog query for the table space page size and buffer pool
  * of [schema.]table (exposed for the unit tests). */
 int coll_db2_state_sql(const char *schema, const char *table, char *buf,
@@ -360,6 +375,10 @@ struct coll_sample_result {
     char column_note[256];       /* a note on the objects' column type, or "" */
     struct coll_state state;     /* the current state (coll_state_read) */
     int have_state;
+    int64_t live_rows;          /* the table's live rows: counted by a full
+                                   scan, else the catalog's statistics; -1 =
+                                   not measured (never analyzed) */
+    char live_rows_source[160]; /* which, in words */
 };
 void coll_sample_result_release(struct coll_sample_result *r);
 

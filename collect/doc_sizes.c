@@ -245,6 +245,22 @@ static json_t *doc_json(const struct coll_sizes_doc *d)
     if (r->column_note[0])
         json_object_set_new(doc, "column_note", json_string(r->column_note));
     row_json(d, doc);
+    if (r->live_rows_source[0]) {
+        /* rows of the table, or its sessions when sessions are the unit
+           and a full scan summed every one */
+        int64_t live = r->live_rows;
+        const char *how = r->live_rows_source;
+        if (top_is_session(d)) {
+            int full = strncmp(how, "sample:", 7) == 0;
+            live = full ? (int64_t)r->n_sessions : -1;
+            how = full ? "sample: a full scan summed every session"
+                       : "not measured: the catalog counts rows, not "
+                         "sessions";
+        }
+        json_object_set_new(
+            doc, "live_rows",
+            json_pack("{s:I,s:s}", "value", (json_int_t)live, "source", how));
+    }
     if (r->have_state) {
         json_object_set_new(doc, "current", coll_state_to_json(&r->state));
         if (r->state.note[0])
@@ -396,11 +412,38 @@ static int read_histogram(struct rec_sizes *s, const json_t *hist,
     return 0;
 }
 
+/* "live_rows": {value: integer, -1 = not measured; source: string}. */
+static int read_live_rows(struct rec_sizes *s, const json_t *doc,
+                          const char *name, struct pt_err *err)
+{
+    const json_t *lr = json_object_get(doc, "live_rows");
+    const json_t *v = json_object_get(lr, "value");
+    const json_t *src = json_object_get(lr, "source");
+
+    if (!lr)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < -1 ||
+        !json_is_string(src))
+        return err_set(err, PT_EDATA,
+                       "%s: live_rows needs an integer 'value' >= -1 and a "
+                       "'source' string",
+                       name);
+    if (json_integer_value(v) <= 0)
+        return 0;
+    s->live_rows = (uint64_t)json_integer_value(v);
+    snprintf(s->live_rows_source, sizeof(s->live_rows_source), "%s",
+             json_string_value(src));
+    return 0;
+}
+
 /* "row_source" and, when measured, "row_fixed_bytes.mean". */
 static int read_row(struct rec_sizes *s, const json_t *doc, const char *name,
                     struct pt_err *err)
 {
     const json_t *src = json_object_get(doc, "row_source"), *mean;
+
+    if (read_live_rows(s, doc, name, err) < 0)
+        return PT_EDATA;
 
     if (!src ||
         (json_is_string(src) && strcmp(json_string_value(src), "profile") == 0))

@@ -921,6 +921,17 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     if (ret < 0)
         goto fail;
     r->have_state = 1;
+    /* the live rows: a full scan counted them, else the catalog's
+       statistics (never a count(*) of its own) */
+    if (!(o->percent > 0 && o->percent < 100) && o->rows == 0) {
+        r->live_rows = (int64_t)r->rows_scanned;
+        snprintf(r->live_rows_source, sizeof(r->live_rows_source),
+                 "sample: a full scan counted every row");
+    } else if ((ret = coll_live_rows_stat(
+                    c, o->schema, o->table, &r->live_rows, r->live_rows_source,
+                    sizeof(r->live_rows_source), err)) < 0) {
+        goto fail;
+    }
     set_layout(&q, r);
     if (r->layout != COLL_LAYOUT_MULTI_ROW)
         return 0;
