@@ -634,6 +634,9 @@ struct coll_monitor_doc {
     size_t n;
     struct coll_current current;         /* from the last snapshot */
     struct coll_monitor_summary summary; /* coll_monitor_summarize() */
+    const struct coll_state *state;      /* knobs read live (borrowed, may
+                                            be NULL): written into
+                                            "current" as {value, source} */
 };
 
 /*
