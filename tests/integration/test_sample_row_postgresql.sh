@@ -78,6 +78,8 @@ pg_sql -c "ANALYZE ev_fresh_pg"
 expect_rc 0 "sample --rows after ANALYZE" "$PAGETUNE" sample --connect "$PT_PG_CONNECT" --table ev_fresh_pg --columns object --rows 100 -o "$T/fresh2.json" -q
 expect_py "after ANALYZE: reltuples within 5 %" 'abs(d["live_rows"]["value"] - 2000) <= 100 and "pg_class.reltuples" in d["live_rows"]["source"]' "$T/fresh2.json"
 expect_rc 0 "monitor" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" --count 1 --json -o "$T/mon.json" -q
+expect_py "monitor.json: the table's reltuples beside its counters" \
+    'abs([t for t in d["tables"] if t["name"] == "public.ev_fresh_pg"][0]["RELTUPLES"] - 2000) <= 100' "$T/mon.json"
 expect_rc 0 "recommend --monitor" "$PAGETUNE" recommend --engine postgresql --sizes "$T/fresh2.json" --monitor "$T/mon.json" --json -o "$T/rec_mon.json" -q
 expect_py "recommend --monitor: live rows within 5 % of the truth, source named" \
     'abs(d["model"]["sessions"] - 2000) <= 100 and "pg_class.reltuples" in d["model"]["sessions_basis"]' "$T/rec_mon.json"
