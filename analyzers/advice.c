@@ -23,6 +23,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Add a setting in the engine's vocabulary: a word, or a number as text. */
 static void set_word_as(struct rec_result *r, const char *name, const char *v,
@@ -70,6 +71,71 @@ same_engine_monitor(const struct rec_inputs *in)
     return m;
 }
 
+/*
+ * The pool the settings ask for: the budget given with --memory; without
+ * it, the pool in use (read from the server, monitored, or the engine's
+ * default) stays — the model's default budget is for comparing page
+ * sizes, not a size to set.
+ */
+static uint64_t pool_setting(struct rec_result *r, const struct rec_inputs *in)
+{
+    uint64_t now = rec_state_pool_bytes(r, in->engine, 0);
+
+    r->pool_kept = 0;
+    r->pool_setting_bytes = r->memory_bytes;
+    if (!in->memory_given && now) {
+        r->pool_kept = 1;
+        r->pool_setting_bytes = now;
+    }
+    return r->pool_setting_bytes;
+}
+
+static const char *source_of(const struct rec_result *r, const char *knob)
+{
+    const struct rec_knob *k = rec_state_get(&r->current, knob);
+    return k && k->source == REC_SOURCE_SERVER ? "read from the server"
+                                               : "the default";
+}
+
+/*
+ * PostgreSQL column STORAGE. Incompressible objects (stored / raw >=
+ * REC_INCOMPRESSIBLE_RATIO) keep or get EXTERNAL: EXTENDED would only
+ * spend CPU on pglz attempts that save nothing (PostgreSQL docs,
+ * "TOAST"). Objects near the page with a maxed target get MAIN. Measured
+ * compressible objects under EXTERNAL get EXTENDED, saying why; without a
+ * measurement the storage in use stays.
+ */
+static const char *choose_storage(struct rec_result *r,
+                                  const struct rec_inputs *in, int maxed)
+{
+    const struct rec_knob *k = rec_state_get(&r->current, "storage");
+    const char *now = k && k->is_set && !k->is_number ? k->word : "EXTENDED";
+    double cr = in->compress_ratio;
+
+    if (cr >= REC_INCOMPRESSIBLE_RATIO) {
+        r->storage_reason = "the objects are incompressible";
+        return "EXTERNAL";
+    }
+    if (maxed) {
+        r->storage_reason = "the objects need nearly the whole page";
+        return "MAIN";
+    }
+    if (cr > 0 && strcasecmp(now, "EXTERNAL") == 0) {
+        r->storage_reason = "the objects compress";
+        return "EXTENDED";
+    }
+    r->storage_reason = cr > 0 ? "the storage in use suits compressible objects"
+                               : "no compression ratio was measured: the "
+                                 "storage in use stays";
+    if (strcasecmp(now, "PLAIN") == 0)
+        return "PLAIN";
+    if (strcasecmp(now, "MAIN") == 0)
+        return "MAIN";
+    if (strcasecmp(now, "EXTERNAL") == 0)
+        return "EXTERNAL";
+    return "EXTENDED";
+}
+
 static double outline_share(const struct rec_engine *e,
                             const struct rec_candidate *c)
 {
@@ -85,8 +151,11 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
     const struct rec_inline_knob *k = &e->knob;
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
     const struct rec_monitor *m = same_engine_monitor(in);
-    uint32_t value = k->present ? k->default_value : 2032;
-    const char *storage = "EXTENDED";
+    uint32_t value = !k->present           ? 2032
+                     : r->knob_current_set ? r->knob_current
+                                           : k->default_value;
+    const char *storage;
+    uint64_t pool = pool_setting(r, in);
     char mem[32], cur[32];
 
     /* the generic first reason speaks of page sizes; PostgreSQL has one */
@@ -94,15 +163,16 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
         snprintf(r->reasons[0], REC_REASON_LEN,
                  "keep %uK pages (BLCKSZ, the only page size) and %s: with "
                  "%s %u, %.1f%% of the objects stay in the row (at the "
-                 "default %u: %.1f%%; target %.1f%%)",
+                 "%s %u: %.1f%%; target %.1f%%)",
                  ch->page_size_bytes / 1024,
-                 r->knob_pays ? "raise toast_tuple_target"
-                              : "the default toast_tuple_target",
-                 k->name, r->knob_pays ? r->knob_value : k->default_value,
+                 r->knob_pays          ? "raise toast_tuple_target"
+                 : r->knob_current_set ? "the table's toast_tuple_target"
+                                       : "the default toast_tuple_target",
+                 k->name, r->knob_pays ? r->knob_value : value,
                  100 * (r->knob_pays ? r->tuned.inline_fraction
-                                     : ch->inline_fraction),
-                 k->default_value, 100 * ch->inline_fraction,
-                 100 * r->inline_target);
+                                     : r->knob_base.inline_fraction),
+                 r->knob_current_set ? "current" : "default", value,
+                 100 * r->knob_base.inline_fraction, 100 * r->inline_target);
     rec_reason(r,
                "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
                "compiled (%u bytes); the advice changes what stays in the row "
@@ -113,11 +183,12 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
     } else if (!r->knob_evaluated) {
         rec_reason(
             r,
-            "TOAST: at the default %s %u, objects up to %u bytes stay in "
+            "TOAST: at the %s %s %u (%s), objects up to %u bytes stay in "
             "the row: %.1f%% of them (target %.1f%%), so no TOAST change "
             "is needed",
-            k->name, k->default_value, ch->inline_limit_bytes,
-            100 * ch->inline_fraction, 100 * r->inline_target);
+            r->knob_current_set ? "current" : "default", k->name, value,
+            source_of(r, k->name), r->knob_base.inline_limit_bytes,
+            100 * r->knob_base.inline_fraction, 100 * r->inline_target);
     } else {
         const struct rec_candidate *t = &r->tuned;
         rec_reason(
@@ -146,14 +217,30 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
         } else {
             rec_reason(
                 r,
-                "keep %s at %u: keeping more objects in the row does not pay "
-                "here (the larger rows leave fewer rows per page and the pool "
-                "holds less of the table)",
-                k->name, value);
+                "keep %s at %u (%s): %u would not gain the %.0f%% a table "
+                "rewrite needs (I/O per access %.4f -> %.4f ms, buffered "
+                "reads %.2f -> %.2f; the larger rows leave fewer rows per "
+                "page and the pool holds less of the table)",
+                k->name, value, source_of(r, k->name), r->knob_value,
+                100 * rec_tier_threshold(e, REC_TIER_REBUILD),
+                r->knob_base.io_ms, r->tuned.io_ms, r->knob_base.buffered_reads,
+                r->tuned.buffered_reads);
         }
     }
-    if (r->knob_pays && r->knob_value >= k->max) {
-        storage = "MAIN";
+    storage = choose_storage(r, in, r->knob_pays && r->knob_value >= k->max);
+    if (strcmp(storage, "EXTERNAL") == 0 && in->compress_ratio > 0) {
+        rec_reason(
+            r,
+            "column STORAGE EXTERNAL (now %s, %s): %s (stored / raw bytes "
+            "%.3f >= %.2f), so compression attempts would cost CPU and save "
+            "nothing; EXTERNAL stores them uncompressed, out of line when "
+            "the row exceeds %s",
+            rec_state_get(&r->current, "storage")->word,
+            source_of(r, "storage"), r->storage_reason, in->compress_ratio,
+            REC_INCOMPRESSIBLE_RATIO,
+            k->present ? k->name : "toast_tuple_target");
+    } else if (strcmp(storage, "MAIN") == 0 && r->knob_pays &&
+               r->knob_value >= k->max) {
         rec_reason(
             r,
             "column STORAGE MAIN: the objects need nearly the whole page, so "
@@ -161,6 +248,11 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             "only when the row cannot fit a page (EXTENDED, the bytea "
             "default, moves it out as soon as the row exceeds %s)",
             k->name);
+    } else if (strcmp(storage, "EXTENDED") != 0) {
+        rec_reason(r,
+                   "column STORAGE %s, as it is now (%s): %s; a change "
+                   "needs a reason (a measured compression ratio)",
+                   storage, source_of(r, "storage"), r->storage_reason);
     } else {
         rec_reason(
             r,
@@ -171,13 +263,20 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             k->present ? k->name : "toast_tuple_target",
             k->present ? k->max - k->offset_bytes : 8000);
     }
-    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    pt_size_format(pool, mem, sizeof(mem));
+    if (r->pool_kept)
+        rec_reason(r,
+                   "shared_buffers stays %s (%s): without --memory or a "
+                   "monitored pool pagetune does not invent a size; the "
+                   "model compared page sizes at %s",
+                   mem, source_of(r, "shared_buffers"),
+                   pt_size_format(r->memory_bytes, cur, sizeof(cur)));
     rec_reason(
         r,
         "shared_buffers = %s (%llu pages of %u bytes) for the table's hot "
         "pages; TOAST chunks are cached there too%s%s. Takes effect after a "
         "server restart",
-        mem, (unsigned long long)(r->memory_bytes / ch->page_size_bytes),
+        mem, (unsigned long long)(pool / ch->page_size_bytes),
         ch->page_size_bytes, m && m->bufferpool_pages ? "; now " : "",
         m && m->bufferpool_pages
             ? pt_size_format(m->bufferpool_pages * m->page_size_bytes, cur,
@@ -185,7 +284,7 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             : "");
     set_num(r, "toast_tuple_target", value);
     set_word(r, "storage", storage);
-    set_num(r, "shared_buffers_kb", r->memory_bytes / 1024);
+    set_num(r, "shared_buffers_kb", pool / 1024);
     set_word(r, "rewrite", r->knob_pays ? "yes" : "no");
 }
 
@@ -193,15 +292,19 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
 {
     const struct rec_engine *e = in->engine;
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    const struct rec_monitor *m = same_engine_monitor(in);
-    uint64_t prev = e->default_pool_bytes;
-    uint32_t cur_ps = m ? m->page_size_bytes : e->current_page_bytes;
+    const struct rec_knob *kps = rec_state_get(&r->current, "page_size");
+    const struct rec_knob *krf = rec_state_get(&r->current, "row_format");
+    int measured = kps && kps->source == REC_SOURCE_SERVER;
+    uint64_t prev = rec_state_pool_bytes(r, e, 0);
+    uint64_t pool = pool_setting(r, in);
+    uint32_t cur_ps = kps && kps->is_set && kps->is_number && kps->num > 0
+                          ? (uint32_t)kps->num
+                          : e->current_page_bytes;
+    const char *row_format = "DYNAMIC";
     char mem[32], ps[32], cps[32];
 
     pt_size_format(ch->page_size_bytes, ps, sizeof(ps));
     pt_size_format(cur_ps, cps, sizeof(cps));
-    if (m && m->bufferpool_pages)
-        prev = m->bufferpool_pages * m->page_size_bytes;
     if (cur_ps && cur_ps != ch->page_size_bytes)
         rec_reason(
             r,
@@ -210,13 +313,13 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
             "instance (mariadb-install-db / mysqld --initialize with "
             "--innodb-page-size=%s) and a dump and reload of the data; "
             "create.sql only records it",
-            ps, cps, m ? ", monitored" : ", the default", ps);
+            ps, cps, measured ? ", read from the server" : ", the default", ps);
     else
         rec_reason(
             r,
             "innodb_page_size = %s, the page size in use%s: no new instance "
             "is needed",
-            ps, m ? " (monitored)" : " by default");
+            ps, measured ? " (read from the server)" : " by default");
     rec_reason(
         r,
         "ROW_FORMAT=DYNAMIC: when a row exceeds about half a page InnoDB "
@@ -225,7 +328,20 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
         "%.1f%% of the objects stay in the row, the rest cost %.2f buffered "
         "off-page reads per access",
         ps, 100 * ch->inline_fraction, ch->outline_reads);
-    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    if (krf && krf->is_set && !krf->is_number &&
+        strcasecmp(krf->word, "DYNAMIC") != 0)
+        rec_reason(r,
+                   "ROW_FORMAT is %s now (%s): ALTER TABLE ... "
+                   "ROW_FORMAT=DYNAMIC rebuilds the table (online, "
+                   "ALGORITHM=INPLACE) so that long objects go off-page "
+                   "whole",
+                   krf->word, source_of(r, "row_format"));
+    pt_size_format(pool, mem, sizeof(mem));
+    if (r->pool_kept)
+        rec_reason(r,
+                   "innodb_buffer_pool_size stays %s (%s): without --memory "
+                   "or a monitored pool pagetune does not invent a size",
+                   mem, source_of(r, "innodb_buffer_pool_size"));
     rec_reason(
         r,
         "innodb_buffer_pool_size = %s (%llu pages of %s; off-page BLOB pages "
@@ -238,8 +354,8 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
     set_num(r, "current_page_size", cur_ps ? cur_ps : ch->page_size_bytes);
     set_word(r, "new_instance",
              cur_ps && cur_ps != ch->page_size_bytes ? "yes" : "no");
-    set_word(r, "row_format", "DYNAMIC");
-    set_num(r, "innodb_buffer_pool_size", r->memory_bytes);
+    set_word(r, "row_format", row_format);
+    set_num(r, "innodb_buffer_pool_size", pool);
     set_num(r, "previous_innodb_buffer_pool_size", prev ? prev : 134217728ULL);
 }
 
@@ -289,20 +405,25 @@ static void advise_sqlite(struct rec_result *r, const struct rec_inputs *in)
 {
     const struct rec_engine *e = in->engine;
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    const struct rec_monitor *m = same_engine_monitor(in);
-    uint32_t cur = m ? m->page_size_bytes : e->current_page_bytes;
+    const struct rec_knob *kps = rec_state_get(&r->current, "page_size");
+    int measured = kps && kps->source == REC_SOURCE_SERVER;
+    uint32_t cur = kps && kps->is_set && kps->is_number && kps->num > 0
+                       ? (uint32_t)kps->num
+                       : e->current_page_bytes;
+    uint64_t pool = pool_setting(r, in);
     char mem[32];
 
     if (!cur)
         cur = 4096;
-    pt_size_format(r->memory_bytes, mem, sizeof(mem));
+    pt_size_format(pool, mem, sizeof(mem));
     rec_reason(
         r,
         "SQLite: PRAGMA page_size = %u, then VACUUM: the new size takes "
         "effect only when the database file is rebuilt (not possible in WAL "
         "mode: switch journal_mode to DELETE first); the page size now is "
         "%u%s",
-        ch->page_size_bytes, cur, m ? " (monitored)" : " (default)");
+        ch->page_size_bytes, cur,
+        measured ? " (read from the database)" : " (default)");
     rec_reason(
         r,
         "at %u bytes a table b-tree leaf keeps a payload of up to U - 35 "
@@ -315,11 +436,11 @@ static void advise_sqlite(struct rec_result *r, const struct rec_inputs *in)
         "PRAGMA cache_size = -%llu (%s of page cache, %llu pages): the "
         "setting lasts for one connection, so the application issues it on "
         "every connection it opens",
-        (unsigned long long)(r->memory_bytes / 1024), mem,
-        (unsigned long long)ch->bufferpool_pages);
+        (unsigned long long)(pool / 1024), mem,
+        (unsigned long long)(pool / ch->page_size_bytes));
     set_num(r, "page_size", ch->page_size_bytes);
     set_num(r, "previous_page_size", cur);
-    set_num(r, "cache_size_kib", r->memory_bytes / 1024);
+    set_num(r, "cache_size_kib", pool / 1024 ? pool / 1024 : 1);
 }
 
 void rec_engine_advice(struct rec_result *r, const struct rec_inputs *in)

@@ -79,6 +79,17 @@ struct rec_engine {
     uint64_t default_pool_bytes;   /* the buffer pool a default
                                       configuration has; 0 = unknown */
     struct rec_inline_knob knob;   /* knob.present = 0: none */
+    struct rec_change_thresholds {
+        double reloption;               /* a table option, no rewrite */
+        double rebuild;                 /* a table rebuild (VACUUM FULL, VACUUM,
+                                           ALTER TABLE ... ROW_FORMAT) */
+        double new_instance;            /* a new instance and a dump/reload */
+    } change_threshold;                 /* least modelled gain (fraction, 0..1)
+                                           a change needs (docs/models.md
+                                           #change-threshold) */
+    double fs_caching_min_direct_reads; /* DB2: FILE SYSTEM CACHING when
+                                           out-of-row reads per access
+                                           reach this; 0 = never */
 };
 
 /* Placement of one object: 0 = inline, k >= 1 = outline[k-1], -1 = too big. */
@@ -273,6 +284,80 @@ void rec_trace_evidence_access(const struct rec_trace_evidence *t,
                                struct rec_access *acc);
 void rec_trace_evidence_release(struct rec_trace_evidence *t);
 
+/* ---- the current state of the server (`current`) --------------------------
+ *
+ * What the server has now, knob by knob, as `sample`/`monitor` read it live
+ * (source "server") or, without a live read, the engine's documented
+ * default (source "default"). The recommendation carries it through to
+ * ddl/, whose rollback.sql restores exactly these values, and drift
+ * compares it with the recommendation. Knob names and units per engine:
+ * docs/formats.md "current". A knob that is not set explicitly on the
+ * server (no toast_tuple_target reloption, no ALTER SYSTEM line, no
+ * explicit ROW_FORMAT) has is_set = 0: rollback then RESETs it.
+ */
+enum rec_source { REC_SOURCE_DEFAULT = 0, REC_SOURCE_SERVER = 1 };
+#define REC_MAX_KNOBS 12
+#define REC_KNOB_WORD_LEN 24
+
+struct rec_knob {
+    char name[40];                /* lower_snake_case knob name */
+    int is_set;                   /* 0: null, nothing set explicitly */
+    int is_number;                /* the value is num, else word */
+    int64_t num;                  /* bytes, or the engine's own unit */
+    char word[REC_KNOB_WORD_LEN]; /* a keyword: [A-Za-z0-9_] only */
+    enum rec_source source;
+};
+
+struct rec_state {
+    size_t n;
+    struct rec_knob knobs[REC_MAX_KNOBS];
+};
+
+/* The knob named `name`, or NULL. */
+const struct rec_knob *rec_state_get(const struct rec_state *s,
+                                     const char *name);
+/* Set (or replace) a knob: a number, a keyword (checked: PT_EDATA if it is
+ * not [A-Za-z0-9_]{1,23}) or null. PT_EDATA when the state is full. */
+int rec_state_set_num(struct rec_state *s, const char *name, int64_t v,
+                      enum rec_source src, struct pt_err *err);
+int rec_state_set_word(struct rec_state *s, const char *name, const char *w,
+                       enum rec_source src, struct pt_err *err);
+int rec_state_set_null(struct rec_state *s, const char *name, int is_number,
+                       enum rec_source src, struct pt_err *err);
+/*
+ * Add, with source "default", every knob of `engine` ("postgresql",
+ * "mysql", "sqlite", "db2") that s lacks: the engine's documented defaults
+ * (docs/formats.md "current"). Other engines get nothing.
+ */
+void rec_state_fill_defaults(struct rec_state *s, const char *engine);
+/*
+ * The value the engine uses for knob k: k itself when it is set, else the
+ * engine's value for an unset knob (toast_tuple_target 2032, row_format
+ * DYNAMIC). -1 when there is none (shared_buffers_auto_conf: unset means
+ * postgresql.conf decides).
+ */
+int rec_knob_effective(const char *engine, const struct rec_knob *k,
+                       struct rec_knob *out);
+/* 1 if any knob of s was read from the server. */
+int rec_state_any_server(const struct rec_state *s);
+/*
+ * Merge a `current` object into s: each member KNOB is {"value": integer |
+ * keyword string | null, "source": "server" | "default"}; a plain integer
+ * or string member (monitor.json's page_size, bufferpool_bytes, ...) is
+ * taken as {"value": it, "source": plain_source} — but only for names in
+ * the engine's knob list, other plain members are ignored. PT_EDATA
+ * "ctx: current.KNOB: ..." otherwise. NULL obj: nothing to do.
+ */
+int rec_state_merge_json(struct rec_state *s, const json_t *obj,
+                         const char *engine, enum rec_source plain_source,
+                         const char *ctx, struct pt_err *err);
+/* The `current` object of s. New reference (caller json_decref) or NULL. */
+json_t *rec_state_to_json(const struct rec_state *s);
+/* Are the knob's value and text equal (words case-insensitively)? */
+int rec_knob_equal(const struct rec_knob *a, const struct rec_knob *b);
+/* The value as text: the number, the word, or "null". Returns buf. */
+char *rec_knob_text(const struct rec_knob *k, char *buf, size_t len);
+
 /* ---- the cost model and the recommendation --------------------------------
  */
 
@@ -282,6 +367,12 @@ void rec_trace_evidence_release(struct rec_trace_evidence *t);
 #define REC_OVERRIDE_MARGIN 0.10 /* cost model must beat the rule by 10 % */
 #define REC_POOL_HEADROOM 1.25   /* table pages x this: growth, index pages */
 #define REC_POOL_MIN_PAGES 1000  /* DB2's default CREATE BUFFERPOOL SIZE */
+#define REC_DEFAULT_GAIN_RELOPTION 0.05 /* change_thresholds defaults */
+#define REC_DEFAULT_GAIN_REBUILD 0.10
+#define REC_DEFAULT_GAIN_NEW_INSTANCE 0.25
+#define REC_INCOMPRESSIBLE_RATIO                                               \
+    0.95 /* stored / raw at or above: the                                      \
+            objects do not compress */
 #define REC_MAX_REASONS 64
 #define REC_REASON_LEN 512
 
@@ -301,7 +392,37 @@ struct rec_inputs {
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */
     const char *tablespace_name;       /* NULL = "SESSTS<n>K" */
     int sizes_from_histogram;          /* sizes are histogram bin bounds */
+    const struct rec_state *current;   /* state read from the server (may
+                                          be NULL; defaults fill the rest) */
+    double compress_ratio;             /* stored / raw bytes of the objects
+                                          (sizes.json compress_ratio); 0 =
+                                          not measured */
 };
+
+/* How disruptive a change is: the tier of its threshold. */
+enum rec_tier {
+    REC_TIER_NONE,
+    REC_TIER_RELOPTION,
+    REC_TIER_REBUILD,
+    REC_TIER_NEW_INSTANCE
+};
+/* "none", "reloption", "rebuild", "new_instance". */
+const char *rec_tier_name(enum rec_tier t);
+/* The engine's threshold for a tier (0 for REC_TIER_NONE). */
+double rec_tier_threshold(const struct rec_engine *e, enum rec_tier t);
+/*
+ * The change rule (docs/models.md #change-threshold): a candidate replaces
+ * the current state only if its modelled I/O per access is lower by at
+ * least the tier's threshold (a fraction of the current I/O), or — below a
+ * new instance — its I/O is no higher and its buffered reads per access
+ * are lower by at least the threshold. Zero gain and ties keep the
+ * current state; a new instance is never justified by buffered reads
+ * alone. Returns 1 to change, 0 to keep; *gain_io and *gain_reads get the
+ * relative gains (0 when the current figure is 0).
+ */
+int rec_change_pays(const struct rec_engine *e, enum rec_tier tier,
+                    double cur_io_ms, double new_io_ms, double cur_reads,
+                    double new_reads, double *gain_io, double *gain_reads);
 
 /* The model's figures for one candidate page size. */
 struct rec_candidate {
@@ -368,11 +489,32 @@ struct rec_result {
     size_t n_settings;
     struct rec_setting settings[REC_MAX_SETTINGS];
     /* an inline knob (knob.present): the chosen page at the tuned limit */
-    int knob_evaluated;         /* 1: `tuned` holds figures */
-    int knob_pays;              /* 1: recommend the tuned value */
-    uint32_t knob_value;        /* recommended knob value */
-    uint32_t knob_inline_limit; /* object inline limit at that value */
-    struct rec_candidate tuned; /* chosen page size at the tuned limit */
+    int knob_evaluated;             /* 1: `tuned` holds figures */
+    int knob_pays;                  /* 1: recommend the tuned value */
+    uint32_t knob_value;            /* recommended knob value */
+    uint32_t knob_inline_limit;     /* object inline limit at that value */
+    struct rec_candidate tuned;     /* chosen page size at the tuned limit */
+    int knob_current_set;           /* the table has the knob set now */
+    uint32_t knob_current;          /* its value now (default if not set) */
+    struct rec_candidate knob_base; /* chosen page at the current value */
+    /* the current state and the change rule */
+    struct rec_state current;    /* input state + monitor + defaults */
+    size_t current_idx;          /* candidate of the current page size, or
+                                    (size_t)-1 if it is not a candidate */
+    int kept;                    /* 1: a better page size did not beat the
+                                    threshold: the current one stays */
+    size_t best_idx;             /* the page size chosen before that rule */
+    enum rec_tier change_tier;   /* disruption of a page-size change */
+    double gain_io, gain_reads;  /* best_idx over current_idx, fractions */
+    int pool_kept;               /* 1: no --memory and no monitored pool:
+                                    the pool setting stays as it is */
+    uint64_t pool_setting_bytes; /* the pool the settings ask for */
+    const char *storage_reason;  /* PostgreSQL: why the STORAGE */
+    /* DB2: caching of out-of-row data (tablespace.file_system_caching) */
+    int fs_caching;
+    /* operational cost of a rewrite of the table (current layout) */
+    double table_bytes;     /* data + out-of-line bytes, estimated */
+    double rewrite_seconds; /* read + write at the device rate */
 };
 
 /*
@@ -442,6 +584,12 @@ struct rec_doc {
     double transfer_rate_ms;     /* tablespace.transfer_rate */
     const json_t *settings;      /* "settings" (any type) or NULL: the
                                     consumer checks it against its rules */
+    int has_current;             /* "current" was present */
+    struct rec_state current;    /* "current" (rec_state_merge_json) */
+    int fs_caching;              /* tablespace.file_system_caching: 1, 0,
+                                    or -1 when absent */
+    double table_bytes;          /* cost.table_bytes, 0 if absent */
+    double rewrite_seconds;      /* cost.rewrite_seconds, 0 if absent */
     size_t n_reasons;
     const char **reasons; /* the string entries of "reasons" (owned array) */
 };
@@ -470,5 +618,29 @@ struct rec_current {
 int rec_drift(const struct rec_current *cur, uint32_t rec_page_size_bytes,
               uint64_t rec_bufferpool_pages, double tolerance, char *why,
               size_t why_len);
+
+/*
+ * The knob of `current` that a recommendation setting changes (setting
+ * "toast_tuple_target" -> knob "toast_tuple_target", "shared_buffers_kb"
+ * -> "shared_buffers" with scale 1024, "innodb_page_size" -> "page_size",
+ * ...): the knob name, or NULL if the setting changes no knob. *scale
+ * (may be NULL) gets the factor from the setting's unit to the knob's.
+ */
+const char *rec_setting_knob(const char *engine, const char *setting,
+                             int64_t *scale);
+/*
+ * Drift per knob (`advise --fail-on drift`): the recommendation asks for a
+ * value other than the one in use. Compared: the page size and DB2's
+ * buffer pool (smaller than (1 - tolerance) x the recommended pages) and
+ * FILE SYSTEM CACHING when read from the server, and every setting that
+ * changes a knob (rec_setting_knob: toast_tuple_target, STORAGE,
+ * shared_buffers, ROW_FORMAT, innodb_buffer_pool_size, SQLite page_size)
+ * against the knob's value — read from the server, or the engine's
+ * default (said so) when it was not read; an unset knob counts as the
+ * engine's value for it (rec_knob_effective). Returns 1 on drift (one
+ * line per knob into why), 0 when all agree.
+ */
+int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
+                  size_t why_len);
 
 #endif /* PT_ANALYZERS_H */

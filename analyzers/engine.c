@@ -134,6 +134,49 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
     return 0;
 }
 
+/*
+ * change_thresholds: {reloption, rebuild, new_instance} (optional; the
+ * least modelled gain, a fraction, each tier at least the one before it:
+ * docs/models.md #change-threshold). fs_caching_min_direct_reads
+ * (optional, DB2).
+ */
+static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
+                                const char *ctx, struct pt_err *err)
+{
+    const json_t *o = json_object_get(prof, "change_thresholds");
+    struct rec_change_thresholds *t = &e->change_threshold;
+    char where[256];
+    int rc;
+
+    t->reloption = REC_DEFAULT_GAIN_RELOPTION;
+    t->rebuild = REC_DEFAULT_GAIN_REBUILD;
+    t->new_instance = REC_DEFAULT_GAIN_NEW_INSTANCE;
+    if ((rc = pt_json_opt_num(prof, "fs_caching_min_direct_reads",
+                              &e->fs_caching_min_direct_reads, ctx, err)) < 0)
+        return rc;
+    if (!(e->fs_caching_min_direct_reads >= 0) ||
+        e->fs_caching_min_direct_reads > 1)
+        return err_set(err, PT_EDATA,
+                       "%s: fs_caching_min_direct_reads must be in 0..1", ctx);
+    if (!o)
+        return 0;
+    snprintf(where, sizeof(where), "%s: change_thresholds", ctx);
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    if ((rc = pt_json_get_num(o, "reloption", &t->reloption, where, err)) < 0 ||
+        (rc = pt_json_get_num(o, "rebuild", &t->rebuild, where, err)) < 0 ||
+        (rc = pt_json_get_num(o, "new_instance", &t->new_instance, where,
+                              err)) < 0)
+        return rc;
+    if (!(t->reloption >= 0) || !(t->rebuild >= t->reloption) ||
+        !(t->new_instance >= t->rebuild) || t->new_instance > 1)
+        return err_set(err, PT_EDATA,
+                       "%s: needs 0 <= reloption <= rebuild <= new_instance "
+                       "<= 1 (a more disruptive change needs more gain)",
+                       where);
+    return 0;
+}
+
 int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
                          const char *ctx, struct pt_err *err)
 {
@@ -163,6 +206,8 @@ int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
                       err)) < 0 ||
         (rc = knob_from_json(&e->knob, json_object_get(prof, "inline_knob"),
                              ctx, err)) < 0)
+        return rc;
+    if ((rc = thresholds_from_json(e, prof, ctx, err)) < 0)
         return rc;
     if (json_object_get(prof, "default_pool_bytes") &&
         (rc = pt_json_get_u64(prof, "default_pool_bytes",

@@ -27,4 +27,12 @@ int rec_engine_known(const char *name);
 void rec_reason(struct rec_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * The pool of r->current in bytes (shared_buffers, innodb_buffer_pool_size,
+ * SQLite's cache_size, DB2's pool pages x page size); 0 if unknown, and
+ * only a value read from the server when `server_only` (recommend.c).
+ */
+uint64_t rec_state_pool_bytes(const struct rec_result *r,
+                              const struct rec_engine *e, int server_only);
+
 #endif /* PT_ANALYZERS_INTERNAL_H */

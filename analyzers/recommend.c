@@ -418,13 +418,33 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_inline_knob *k = &e->knob;
     const struct rec_page_rule *p = &e->pages[r->chosen_idx];
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_knob *now = rec_state_get(&r->current, k->name);
+    const struct rec_candidate *base = &r->knob_base;
     struct rec_page_rule tp = *p;
     struct cand_sums ts;
     size_t n = obj_count(in);
-    uint64_t *v = pt_calloc(n, sizeof(*v)), want;
+    uint64_t *v, want;
     uint32_t cap = k->max - k->offset_bytes, value;
     int rc;
 
+    /* the table's value now: what a change is measured against */
+    r->knob_current_set = now && now->is_set && now->is_number &&
+                          now->num > (int64_t)k->offset_bytes &&
+                          now->num <= (int64_t)UINT32_MAX;
+    r->knob_current =
+        r->knob_current_set ? (uint32_t)now->num : k->default_value;
+    r->knob_base = *ch;
+    if (r->knob_current_set && r->knob_current != k->default_value) {
+        struct rec_page_rule bp = *p;
+        bp.inline_limit_bytes = r->knob_current - k->offset_bytes;
+        if (bp.max_row_bytes < bp.inline_limit_bytes)
+            bp.max_row_bytes = bp.inline_limit_bytes;
+        fit_candidate(&r->knob_base, &ts, in, &bp, total_gets);
+        if ((rc = pool_candidate(&r->knob_base, in, &bp, r, ts.share_sum,
+                                 total_gets, err)) < 0)
+            return rc;
+    }
+    v = pt_calloc(n, sizeof(*v));
     if (!v)
         return err_set(err, PT_EINTERNAL, "out of memory in the cost model");
     for (size_t i = 0; i < n; i++)
@@ -432,8 +452,8 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     qsort(v, n, sizeof(*v), cmp_u64);
     want = rec_percentile(v, n, 100.0 * r->inline_target);
     free(v);
-    if (want <= p->inline_limit_bytes)
-        return 0; /* the default already keeps the target inline */
+    if (want <= base->inline_limit_bytes)
+        return 0; /* the value now already keeps the target inline */
     if (want > cap)
         want = cap;
     value = (uint32_t)want + k->offset_bytes;
@@ -443,7 +463,7 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     if (value < k->min)
         value = k->min;
     if (value <= k->offset_bytes ||
-        value - k->offset_bytes <= p->inline_limit_bytes)
+        value - k->offset_bytes <= base->inline_limit_bytes)
         return 0;
     tp.inline_limit_bytes = value - k->offset_bytes;
     if (tp.max_row_bytes < tp.inline_limit_bytes)
@@ -455,11 +475,160 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     r->knob_evaluated = 1;
     r->knob_value = value;
     r->knob_inline_limit = tp.inline_limit_bytes;
-    r->knob_pays = r->tuned.inline_fraction > ch->inline_fraction &&
-                   (r->tuned.io_ms < ch->io_ms * (1 - REC_OVERRIDE_MARGIN) ||
-                    (r->tuned.io_ms <= ch->io_ms * (1 + 1e-9) + 1e-12 &&
-                     r->tuned.buffered_reads < ch->buffered_reads));
+    /* the new target applies once VACUUM FULL rewrites the table: a
+     * rebuild's threshold */
+    r->knob_pays = r->tuned.inline_fraction > base->inline_fraction &&
+                   rec_change_pays(e, REC_TIER_REBUILD, base->io_ms,
+                                   r->tuned.io_ms, base->buffered_reads,
+                                   r->tuned.buffered_reads, NULL, NULL);
     return 0;
+}
+
+/* The knob that holds the engine's pool, and its unit. */
+static const char *pool_knob(const char *engine)
+{
+    if (strcmp(engine, "postgresql") == 0)
+        return "shared_buffers";
+    if (strcmp(engine, "mysql") == 0)
+        return "innodb_buffer_pool_size";
+    if (strcmp(engine, "sqlite") == 0)
+        return "cache_size";
+    if (strcmp(engine, "db2") == 0)
+        return "bufferpool_pages";
+    return NULL;
+}
+
+/*
+ * The pool of the current state in bytes (0 if unknown); only a value read
+ * from the server when `server_only`. SQLite's cache_size is -KiB or pages.
+ */
+uint64_t rec_state_pool_bytes(const struct rec_result *r,
+                              const struct rec_engine *e, int server_only)
+{
+    const char *name = pool_knob(e->name);
+    const struct rec_knob *k = name ? rec_state_get(&r->current, name) : NULL;
+    const struct rec_knob *ps = rec_state_get(&r->current, "page_size");
+    int64_t page = ps && ps->is_set && ps->is_number ? ps->num : 0;
+
+    if (!k || !k->is_set || !k->is_number ||
+        (server_only && k->source != REC_SOURCE_SERVER))
+        return 0;
+    if (strcmp(e->name, "sqlite") == 0)
+        return k->num < 0 ? (uint64_t)(-k->num) * 1024
+                          : (uint64_t)k->num * (uint64_t)(page > 0 ? page : 0);
+    if (strcmp(e->name, "db2") == 0)
+        return k->num > 0 && page > 0 ? (uint64_t)k->num * (uint64_t)page : 0;
+    return k->num > 0 ? (uint64_t)k->num : 0;
+}
+
+/*
+ * The current state: the caller's (a live read), the monitored page size
+ * and pool where the state has no server value, then the engine's
+ * documented defaults for the rest.
+ */
+static void build_state(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_monitor *m = in->monitor;
+    const char *pool = pool_knob(e->name);
+    const struct rec_knob *k;
+
+    if (in->current)
+        r->current = *in->current;
+    if (m && m->present && m->page_size_bytes &&
+        (!m->engine[0] || strcmp(m->engine, e->name) == 0)) {
+        k = rec_state_get(&r->current, "page_size");
+        if (!k || k->source != REC_SOURCE_SERVER)
+            rec_state_set_num(&r->current, "page_size", m->page_size_bytes,
+                              REC_SOURCE_SERVER, NULL);
+        k = pool ? rec_state_get(&r->current, pool) : NULL;
+        if (pool && m->bufferpool_pages &&
+            (!k || k->source != REC_SOURCE_SERVER)) {
+            uint64_t bytes = m->bufferpool_pages * m->page_size_bytes;
+            int64_t v =
+                strcmp(e->name, "db2") == 0      ? (int64_t)m->bufferpool_pages
+                : strcmp(e->name, "sqlite") == 0 ? -(int64_t)(bytes / 1024)
+                                                 : (int64_t)bytes;
+            rec_state_set_num(&r->current, pool, v, REC_SOURCE_SERVER, NULL);
+        }
+    }
+    rec_state_fill_defaults(&r->current, e->name);
+}
+
+/* The candidate of the current page size, or (size_t)-1. */
+static size_t current_index(const struct rec_result *r)
+{
+    const struct rec_knob *k = rec_state_get(&r->current, "page_size");
+
+    if (!k || !k->is_set || !k->is_number || k->num <= 0 || k->num > UINT32_MAX)
+        return (size_t)-1;
+    return find_page(r, (uint32_t)k->num);
+}
+
+/*
+ * Step 5b. change only for a reason: where a page-size change means a
+ * rebuild (SQLite VACUUM) or a new instance (InnoDB), the page size the
+ * model prefers replaces the current one only when its modelled gain
+ * beats the engine's threshold for that disruption (rec_change_pays).
+ * PostgreSQL has one page size; DB2 and Oracle advice creates a new table
+ * space whatever is there, so their choice stands.
+ */
+static void keep_or_change(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *cur, *best;
+
+    r->best_idx = r->chosen_idx;
+    r->current_idx = current_index(r);
+    if (strcmp(e->name, "mysql") == 0)
+        r->change_tier = REC_TIER_NEW_INSTANCE;
+    else if (strcmp(e->name, "sqlite") == 0)
+        r->change_tier = REC_TIER_REBUILD;
+    else
+        r->change_tier = REC_TIER_NONE;
+    if (r->change_tier == REC_TIER_NONE || r->current_idx == (size_t)-1 ||
+        r->current_idx == r->chosen_idx)
+        return;
+    cur = &r->cand[r->current_idx];
+    best = &r->cand[r->chosen_idx];
+    if (rec_change_pays(e, r->change_tier, cur->io_ms, best->io_ms,
+                        cur->buffered_reads, best->buffered_reads, &r->gain_io,
+                        &r->gain_reads))
+        return;
+    r->chosen_idx = r->current_idx;
+    r->chosen_by_cost = 0;
+    r->kept = 1;
+}
+
+/*
+ * DB2: out-of-row data (MEDIUM LONG VARCHAR, LARGE BLOB) of a DMS or
+ * automatic-storage table space is buffered nowhere unless the table space
+ * has FILE SYSTEM CACHING (IBM Db2 docs, "Table space containers use
+ * concurrent I/O or direct I/O by default"): its every read goes to the
+ * device. When the out-of-row reads per access (weighted by the trace's
+ * gets when there is one) reach fs_caching_min_direct_reads, the file
+ * system cache is worth its double caching of the inline pages.
+ */
+static void choose_fs_caching(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+
+    r->fs_caching = e->fs_caching_min_direct_reads > 0 &&
+                    ch->direct_reads >= e->fs_caching_min_direct_reads - 1e-12;
+}
+
+/* The operational cost of rewriting the table in its current layout. */
+static void rewrite_cost(struct rec_result *r, const struct rec_inputs *in)
+{
+    size_t i = r->current_idx != (size_t)-1 ? r->current_idx : r->chosen_idx;
+    const struct rec_candidate *c = &r->cand[i];
+    double rate = in->device->transfer_mb_s * 1024000.0; /* bytes/s, IBM */
+
+    r->table_bytes = (c->data_pages + c->outline_pages * (double)r->sessions) *
+                     (double)c->page_size_bytes;
+    /* read every page once and write it once */
+    r->rewrite_seconds = rate > 0 ? 2 * r->table_bytes / rate : 0;
 }
 
 /* The monitored page size's candidate, if the monitor data can be used. */
@@ -486,6 +655,8 @@ static int choose_memory(struct rec_result *r, const struct rec_inputs *in,
     } else if (mon_idx != (size_t)-1 && in->monitor->bufferpool_pages) {
         r->memory_bytes =
             in->monitor->bufferpool_pages * in->monitor->page_size_bytes;
+    } else if (rec_state_pool_bytes(r, e, 1)) {
+        r->memory_bytes = rec_state_pool_bytes(r, e, 1);
     } else {
         r->memory_bytes =
             in->memory_bytes ? in->memory_bytes : REC_DEFAULT_MEMORY_BYTES;
@@ -613,7 +784,20 @@ static void reason_choice(struct rec_result *r, const struct rec_engine *e)
 
     pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
     pt_size_format(ru->page_size_bytes, rps, sizeof(rps));
-    if (r->chosen_by_cost) {
+    if (r->kept) {
+        char bps[32];
+        rec_reason(r,
+                   "keep %s pages, the page size in use: %s gains too little "
+                   "to pay for a %s (I/O per access %.1f%%, buffered reads "
+                   "%.1f%%; at least %.0f%% needed)",
+                   cps,
+                   pt_size_format(r->cand[r->best_idx].page_size_bytes, bps,
+                                  sizeof(bps)),
+                   r->change_tier == REC_TIER_NEW_INSTANCE ? "new instance"
+                                                           : "rebuild",
+                   100 * r->gain_io, 100 * r->gain_reads,
+                   100 * rec_tier_threshold(e, r->change_tier));
+    } else if (r->chosen_by_cost) {
         rec_reason(r,
                    "recommend %s pages: the cost model estimates %.4f ms of "
                    "I/O per access at %s against %.4f ms at %s, the page size "
@@ -820,6 +1004,79 @@ static void reason_objects(struct rec_result *r, const struct rec_inputs *in)
                    ch->page_size_bytes / 1024, r->tablespace_name);
 }
 
+/* Step 7f. the current page size against the best one, with the numbers. */
+static void reason_change(struct rec_result *r, const struct rec_engine *e)
+{
+    const struct rec_candidate *cur, *best;
+    const struct rec_knob *k = rec_state_get(&r->current, "page_size");
+    char cps[32], bps[32];
+
+    if (r->change_tier == REC_TIER_NONE || r->current_idx == (size_t)-1 ||
+        r->current_idx == r->best_idx)
+        return;
+    cur = &r->cand[r->current_idx];
+    best = &r->cand[r->best_idx];
+    pt_size_format(cur->page_size_bytes, cps, sizeof(cps));
+    pt_size_format(best->page_size_bytes, bps, sizeof(bps));
+    rec_reason(r,
+               "%s %s pages (now, %s): %s would change I/O per access %.4f -> "
+               "%.4f ms (gain %.1f%%) and buffered reads per access %.2f -> "
+               "%.2f (gain %.1f%%); a %s needs at least %.0f%% modelled gain "
+               "(change_thresholds in the %s profile; a new instance never "
+               "for buffered reads alone)",
+               r->kept ? "keep" : "change from", cps,
+               k && k->source == REC_SOURCE_SERVER ? "read from the server"
+                                                   : "the engine's default",
+               bps, cur->io_ms, best->io_ms, 100 * r->gain_io,
+               cur->buffered_reads, best->buffered_reads, 100 * r->gain_reads,
+               r->change_tier == REC_TIER_NEW_INSTANCE
+                   ? "new instance (dump and reload)"
+                   : "rebuild of the database file",
+               100 * rec_tier_threshold(e, r->change_tier), e->name);
+}
+
+/* Step 7g. DB2: how out-of-row data is cached, and LOB inlining. */
+static void reason_db2_caching(struct rec_result *r,
+                               const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    double out = 0;
+    char ps[32];
+
+    for (size_t k = 0; k < e->n_outline; k++)
+        out += ch->outline_fraction[k];
+    pt_size_format(ch->page_size_bytes, ps, sizeof(ps));
+    rec_reason(
+        r,
+        "%s for %s: at %s %.1f%% of the objects stay out of row and %.3f "
+        "out-of-row reads happen per access%s; in an automatic-storage "
+        "(DMS) table space out-of-row LONG VARCHAR / LOB data is buffered "
+        "nowhere unless the table space has FILE SYSTEM CACHING (IBM Db2 "
+        "docs, \"Table space containers use concurrent I/O or direct I/O by "
+        "default\"), so %s (threshold %.3f reads per access, "
+        "fs_caching_min_direct_reads in the db2 profile)",
+        r->fs_caching ? "FILE SYSTEM CACHING" : "NO FILE SYSTEM CACHING",
+        r->tablespace_name, ps, 100 * out, ch->direct_reads,
+        in->access ? " (weighted by the trace's reads)" : "",
+        r->fs_caching
+            ? "the operating system's cache keeps the hot out-of-row objects "
+              "off the device (the model's direct-read cost is then an upper "
+              "bound)"
+            : "too few reads leave the row to pay for caching the inline "
+              "pages twice (pool and file system)",
+        e->fs_caching_min_direct_reads);
+    rec_reason(
+        r,
+        "INLINE LENGTH (Db2 9.7 and later, LOB columns only) does not help "
+        "SESSIONS: MEDIUM is LONG VARCHAR FOR BIT DATA, which has no inline "
+        "length, and LARGE BLOB holds only objects above MEDIUM's %llu "
+        "bytes, more than the 32,673-byte inline maximum (IBM Db2 docs, "
+        "\"Storing LOBs inline in table rows\"); the page size (ROW_SIZE) is "
+        "the knob that keeps objects in the row",
+        e->n_outline ? (unsigned long long)e->outline[0].max_bytes : 0ULL);
+}
+
 /* Step 7. reasons, in the order a DBA checks them. */
 static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
                          size_t mon_idx)
@@ -828,6 +1085,7 @@ static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
 
     reason_choice(r, e);
+    reason_change(r, e);
     reason_rule_stands(r);
     reason_model(r, in, mon_idx);
     for (size_t i = 0; i < r->n_cand; i++)
@@ -848,6 +1106,8 @@ static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
                       "fractions are lower bounds");
     reason_monitor(r, in, mon_idx);
     reason_objects(r, in);
+    if (strcmp(e->name, "db2") == 0)
+        reason_db2_caching(r, in);
     rec_reason(r,
                "rest of the row: %u bytes besides the object and the row "
                "header, %s",
@@ -887,6 +1147,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     for (size_t i = 0; i < e->n_pages; i++)
         fit_candidate(&r->cand[i], &sums[i], in, &e->pages[i], total_gets);
     mon_idx = monitor_index(r, in);
+    build_state(r, in);
     if ((rc = choose_memory(r, in, mon_idx, err)) < 0)
         return rc;
     estimate_sessions(r, in, sums, mon_idx);
@@ -896,8 +1157,11 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                                  sums[i].share_sum, total_gets, err)) < 0)
             return rc;
     choose_page(r);
+    keep_or_change(r, in);
     if ((rc = settle_objects(r, in, mon_idx, err)) < 0)
         return rc;
+    choose_fs_caching(r, in);
+    rewrite_cost(r, in);
     give_reasons(r, in, mon_idx);
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
         return rc;
@@ -954,6 +1218,20 @@ json_t *rec_result_to_json(const struct rec_result *r,
             "physical_ms_per_access", round6(c->physical_ms),
             "direct_ms_per_access", round6(c->direct_ms), "io_ms_per_access",
             round6(c->io_ms));
+        if (x && r->current_idx != (size_t)-1) {
+            /* the modelled benefit over the page size in use */
+            const struct rec_candidate *cu = &r->cand[r->current_idx];
+            json_object_set_new(
+                x, "gain_io_vs_current",
+                json_real(round6(
+                    cu->io_ms > 0 ? (cu->io_ms - c->io_ms) / cu->io_ms : 0)));
+            json_object_set_new(
+                x, "gain_reads_vs_current",
+                json_real(round6(cu->buffered_reads > 0 ? (cu->buffered_reads -
+                                                           c->buffered_reads) /
+                                                              cu->buffered_reads
+                                                        : 0)));
+        }
         if (x && e->outline_buffered) {
             /* out-of-line pages read through the pool (not DB2) */
             json_object_set_new(x, "outline_reads_per_access",
@@ -974,11 +1252,13 @@ json_t *rec_result_to_json(const struct rec_result *r,
         "s:{s:I,s:I,s:s,s:f,s:f,s:I,s:I,s:{s:s,s:f,s:f}},s:o}",
         "schema_version", 1, "engine", e->name, "page_size",
         (json_int_t)ch->page_size_bytes, "decided_by",
-        r->chosen_by_cost ? "cost_model" : "inline_rule", "candidates", cands,
-        "bufferpool", "name", r->bufferpool_name, "page_size",
-        (json_int_t)ch->page_size_bytes, "pages", (json_int_t)r->pool_pages,
-        "tablespace", "name", r->tablespace_name, "page_size",
-        (json_int_t)ch->page_size_bytes, "extent_size",
+        r->kept             ? "keep_current"
+        : r->chosen_by_cost ? "cost_model"
+                            : "inline_rule",
+        "candidates", cands, "bufferpool", "name", r->bufferpool_name,
+        "page_size", (json_int_t)ch->page_size_bytes, "pages",
+        (json_int_t)r->pool_pages, "tablespace", "name", r->tablespace_name,
+        "page_size", (json_int_t)ch->page_size_bytes, "extent_size",
         (json_int_t)r->extent_size, "prefetch_size", "AUTOMATIC", "overhead",
         round6(r->overhead_ms), "transfer_rate", round6(r->transfer_rate_ms),
         "model", "memory_bytes", (json_int_t)r->memory_bytes, "sessions",
@@ -993,8 +1273,36 @@ json_t *rec_result_to_json(const struct rec_result *r,
     cands = reasons = NULL; /* stolen by json_pack "o", even on failure */
     if (!doc)
         return NULL;
+    if ((x = rec_state_to_json(&r->current)) == NULL ||
+        json_object_set_new(doc, "current", x))
+        goto oom;
+    x = json_pack("{s:f,s:f}", "table_bytes", round(r->table_bytes),
+                  "rewrite_seconds", round6(r->rewrite_seconds));
+    if (!x || json_object_set_new(doc, "cost", x))
+        goto oom;
+    x = NULL;
+    if (r->change_tier != REC_TIER_NONE && r->current_idx != (size_t)-1) {
+        const struct rec_candidate *cu = &r->cand[r->current_idx];
+        const struct rec_candidate *be = &r->cand[r->best_idx];
+        x = json_pack(
+            "{s:s,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s,s:f}", "decision",
+            r->kept ? "keep" : "change", "current_page_size",
+            (json_int_t)cu->page_size_bytes, "best_page_size",
+            (json_int_t)be->page_size_bytes, "current_io_ms_per_access",
+            round6(cu->io_ms), "best_io_ms_per_access", round6(be->io_ms),
+            "gain_io", round6(r->gain_io), "current_buffered_reads",
+            round6(cu->buffered_reads), "best_buffered_reads",
+            round6(be->buffered_reads), "gain_reads", round6(r->gain_reads),
+            "tier", rec_tier_name(r->change_tier), "threshold",
+            round6(rec_tier_threshold(e, r->change_tier)));
+        if (!x || json_object_set_new(doc, "change", x))
+            goto oom;
+        x = NULL;
+    }
     if (strcmp(e->name, "db2") == 0) {
         char rs[32];
+        json_object_set_new(json_object_get(doc, "tablespace"),
+                            "file_system_caching", json_boolean(r->fs_caching));
         snprintf(rs, sizeof(rs), "ROW_SIZE_%uKB", ch->page_size_bytes / 1024);
         x = json_pack("{s:s,s:s}", "db2_row_size", rs, "tablespace_name",
                       r->tablespace_name);
@@ -1020,10 +1328,14 @@ json_t *rec_result_to_json(const struct rec_result *r,
     }
     if (e->knob.present) {
         const struct rec_candidate *t = &r->tuned;
-        x = json_pack("{s:s,s:I,s:I,s:b,s:b}", "name", e->knob.name, "default",
-                      (json_int_t)e->knob.default_value, "default_inline_limit",
+        x = json_pack("{s:s,s:I,s:I,s:b,s:b,s:I,s:b}", "name", e->knob.name,
+                      "default", (json_int_t)e->knob.default_value,
+                      "default_inline_limit",
                       (json_int_t)ch->inline_limit_bytes, "evaluated",
-                      r->knob_evaluated, "pays", r->knob_pays);
+                      r->knob_evaluated, "pays", r->knob_pays, "current",
+                      (json_int_t)(r->knob_current ? r->knob_current
+                                                   : e->knob.default_value),
+                      "current_set", r->knob_current_set);
         if (!x)
             goto oom;
         if (r->knob_evaluated) {
@@ -1136,6 +1448,31 @@ static int read_doc(struct rec_doc *d, const json_t *doc, const char *engine,
     if ((rc = read_objects(d, bpo, tso, f, err)) < 0)
         return rc;
     d->settings = json_object_get(doc, "settings");
+    x = json_object_get(doc, "current");
+    if (x) {
+        if ((rc = rec_state_merge_json(&d->current, x, d->engine,
+                                       REC_SOURCE_SERVER, f, err)) < 0)
+            return rc;
+        d->has_current = 1;
+    }
+    x = json_object_get(tso, "file_system_caching");
+    if (x && !json_is_boolean(x))
+        return err_set(err, PT_EDATA,
+                       "%s: tablespace file_system_caching must be true or "
+                       "false",
+                       f);
+    d->fs_caching = x ? json_is_true(x) : -1;
+    x = json_object_get(doc, "cost");
+    if (json_is_object(x)) {
+        double tb = 0, rs = 0;
+        if ((rc = pt_json_opt_num(x, "table_bytes", &tb, f, err)) < 0 ||
+            (rc = pt_json_opt_num(x, "rewrite_seconds", &rs, f, err)) < 0)
+            return rc;
+        if (!(tb >= 0) || !(rs >= 0) || tb > 1e18 || rs > 1e12)
+            return err_set(err, PT_EDATA, "%s: cost figures out of range", f);
+        d->table_bytes = tb;
+        d->rewrite_seconds = rs;
+    }
     dec = json_object_get(doc, "decided_by");
     d->decided_by = json_is_string(dec) ? json_string_value(dec) : NULL;
     reasons = json_object_get(doc, "reasons");

@@ -110,7 +110,8 @@ static const struct cli_option opts[] = {
      "page-cache budget of the replay, equal at every page size "
      "(default: 2M)"},
     {"fail-on", 0, required_argument, OPT_FAILON, "WHAT",
-     "drift: exit 1 if the current page size or buffer pool is off the "
+     "drift: exit 1 if the current page size, buffer pool or any knob read "
+     "from the server is off the "
      "recommendation (default: never)"},
     {"color", 0, required_argument, CLI_OPT_COLOR, "WHEN",
      "auto, always or never; NO_COLOR disables auto (default: auto)"},
@@ -1213,8 +1214,18 @@ int cmd_advise(int argc, char **argv)
                     ? (uint64_t)jnum(mon, "current.bufferpool_pages")
                     : 0,
         };
+        struct rec_doc rd;
+        struct pt_err ignored;
         drift = rec_drift(&cur, (uint32_t)rec_ps, (uint64_t)rec_pages, 0.10,
                           why, sizeof(why));
+        /* every knob read from the server (analyzers/drift.c) */
+        if (rec_result_from_json(&rd, rec, NULL, a.path[F_REC], &ignored) ==
+            0) {
+            size_t off = strlen(why);
+            if (rec_drift_doc(&rd, 0.10, why + off, sizeof(why) - off))
+                drift = 1;
+            rec_doc_release(&rd);
+        }
     }
 
     validation = validation_summary(sim, rep, cur_ps, rec_ps, sim_line,

@@ -20,6 +20,7 @@
 
 static const char *const usage[] = {
     "pagetune recommend --sizes FILE [--monitor FILE] [--trace FILE] "
+    "[--current FILE] "
     "[--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
     "[--format table|json|csv]",
@@ -47,6 +48,7 @@ enum {
     OPT_MEMORY,
     OPT_TARGET,
     OPT_SESSIONS,
+    OPT_CURRENT,
 };
 
 static const struct cli_option opts[] = {
@@ -68,6 +70,10 @@ static const struct cli_option opts[] = {
     {"inline-target", 0, required_argument, OPT_TARGET, "F",
      "share of objects that must be stored inline, 0 < F <= 1 "
      "(default: 0.95)"},
+    {"current", 0, required_argument, OPT_CURRENT, "FILE",
+     "the server's current state: JSON {\"current\": {KNOB: {value, "
+     "source}}} (default: the sizes and monitor files' \"current\", else "
+     "the engine's defaults)"},
     {"sessions", 0, required_argument, OPT_SESSIONS, "N",
      "live sessions (rows) in the table (default: trace keys, monitor "
      "estimate, else one per size)"},
@@ -81,6 +87,7 @@ static const struct cli_option opts[] = {
 
 struct rec_opts {
     const char *sizes, *monitor, *trace, *engine, *device, *profile;
+    const char *current;
     uint64_t memory, sessions;
     int memory_given;
     double target;
@@ -124,9 +131,36 @@ static int read_trace(const char *path, struct rec_trace_evidence *t,
     return 0;
 }
 
+/*
+ * What a sizes or monitor document says of the server beyond sizes: its
+ * "current" knobs (merged into *st) and, in sizes.json, "compress_ratio"
+ * (docs/formats.md).
+ */
+static int read_state(const json_t *doc, const char *path, const char *engine,
+                      struct rec_state *st, double *compress_ratio,
+                      struct pt_err *err)
+{
+    const json_t *cr = json_object_get(doc, "compress_ratio");
+    int rc;
+
+    if (compress_ratio && cr && !json_is_null(cr)) {
+        if (!json_is_number(cr) || !(json_number_value(cr) > 0) ||
+            json_number_value(cr) > 100)
+            return err_set(err, PT_EDATA,
+                           "%s: compress_ratio must be a number > 0 (stored "
+                           "bytes / raw bytes)",
+                           path);
+        *compress_ratio = json_number_value(cr);
+    }
+    rc = rec_state_merge_json(st, json_object_get(doc, "current"), engine,
+                              REC_SOURCE_SERVER, path, err);
+    return rc;
+}
+
 /* A sizes file: JSON if it starts with '{', else the plain list. */
 static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
-                      struct pt_err *err)
+                      const char *engine, struct rec_state *st,
+                      double *compress_ratio, struct pt_err *err)
 {
     char *buf = NULL;
     size_t len = 0, i = 0;
@@ -143,6 +177,8 @@ static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
         rc = pt_json_loadb(buf, len, path, &doc, err);
         if (rc == 0)
             rc = coll_sizes_doc_from_json(s, doc, path, err);
+        if (rc == 0)
+            rc = read_state(doc, path, engine, st, compress_ratio, err);
         json_decref(doc);
     } else {
         rc = rec_sizes_parse_text(s, buf, len, path, err);
@@ -229,6 +265,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         ">sectors/acc", ">io_ms/acc", "choice"};
     static const char *const why_h[] = {"reasons"};
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_knob *pk = rec_state_get(&r->current, "page_size");
+    int page_read = pk && pk->source == REC_SOURCE_SERVER;
     struct out_table sum, cand, why;
     char b[64];
     int rc = 0;
@@ -261,12 +299,15 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         out_table_setf(&cand, 7, "%.4f", c->direct_reads);
         out_table_setf(&cand, 8, "%.2f", c->direct_sectors);
         out_table_setf(&cand, 9, "%.4f", c->io_ms);
-        out_table_setf(&cand, 10, "%s",
+        out_table_setf(&cand, 10, "%s%s",
                        i == r->chosen_idx
                            ? mark
                            : (i == r->rule_idx
                                   ? "inline rule"
-                                  : (i == r->cost_idx ? "cheapest" : "")));
+                                  : (i == r->cost_idx ? "cheapest" : "")),
+                       i != r->current_idx ? ""
+                       : page_read         ? " (in use)"
+                                           : " (default in use)");
     }
     if (fmt == OUT_CSV) {
         rc = out_table_write(&cand, OUT_CSV, fp, err);
@@ -284,12 +325,16 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
     } while (0)
     ROW("page size", "%s (%s)",
         pt_size_format(ch->page_size_bytes, b, sizeof(b)),
-        r->chosen_by_cost ? "chosen by the cost model"
-                          : "chosen by the inline rule");
+        r->kept             ? "kept: a change gains too little"
+        : r->chosen_by_cost ? "chosen by the cost model"
+                            : "chosen by the inline rule");
     if (r->n_settings) {
         /* another engine: its own settings instead of DB2's objects */
-        ROW("buffer pool", "%llu pages of %u bytes",
-            (unsigned long long)ch->bufferpool_pages, ch->page_size_bytes);
+        ROW("buffer pool", "%llu pages of %u bytes%s",
+            (unsigned long long)(r->pool_setting_bytes ? r->pool_setting_bytes /
+                                                             ch->page_size_bytes
+                                                       : ch->bufferpool_pages),
+            ch->page_size_bytes, r->pool_kept ? " (kept: no --memory)" : "");
         for (size_t i = 0; i < r->n_settings; i++)
             ROW(r->settings[i].name, "%s", r->settings[i].value);
     } else {
@@ -377,6 +422,9 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
         case OPT_MONITOR:
             o->monitor = arg;
             break;
+        case OPT_CURRENT:
+            o->current = arg;
+            break;
         case OPT_TRACE:
             o->trace = arg;
             break;
@@ -434,6 +482,8 @@ int cmd_recommend(int argc, char **argv)
     struct rec_sizes sizes = {0};
     struct rec_size_stats st;
     struct rec_monitor mon = {0};
+    struct rec_state state = {0};
+    double compress_ratio = 0;
     struct rec_trace_evidence tev = {0};
     struct rec_access acc;
     struct rec_inputs in = {0};
@@ -454,7 +504,8 @@ int cmd_recommend(int argc, char **argv)
                             &err)) < 0)
         goto fail;
     if (o.sizes) {
-        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, &err)) < 0 ||
+        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, engine.name, &state,
+                             &compress_ratio, &err)) < 0 ||
             (rc = rec_stats_compute(&st, sizes.values, sizes.n, &err)) < 0)
             goto fail;
         have_stats = 1;
@@ -467,6 +518,8 @@ int cmd_recommend(int argc, char **argv)
         if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
             goto fail;
         rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
+        if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
+            rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
         json_decref(m);
         if (rc < 0)
             goto fail;
@@ -475,6 +528,19 @@ int cmd_recommend(int argc, char **argv)
                      "%s: monitor data is from engine '%s'; its counters are "
                      "not used for a %s recommendation",
                      o.monitor, mon.engine, engine.name);
+    }
+    if (o.current) {
+        json_t *cd = NULL;
+        if ((rc = pt_json_load(o.current, &cd, &err)) < 0)
+            goto fail;
+        rc = rec_state_merge_json(
+            &state,
+            json_object_get(cd, "current") ? json_object_get(cd, "current")
+                                           : cd,
+            engine.name, REC_SOURCE_SERVER, o.current, &err);
+        json_decref(cd);
+        if (rc < 0)
+            goto fail;
     }
     if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
         goto fail;
@@ -507,6 +573,8 @@ int cmd_recommend(int argc, char **argv)
         in.sessions_basis = sizes.live_rows_source;
     }
     in.monitor = o.monitor ? &mon : NULL;
+    in.current = &state;
+    in.compress_ratio = compress_ratio;
     if (o.trace) {
         rec_trace_evidence_access(&tev, &acc);
         in.access = &acc;

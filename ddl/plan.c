@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* ---- dialects in the data directory -------------------------------------
@@ -279,6 +280,201 @@ static int set_settings(struct ddl_vars *v, const struct ddl_plan *p,
     return 0;
 }
 
+/* SET, but releasing set_state()'s buffers on failure. */
+#define SET_OUT(k, ...)                                                        \
+    do {                                                                       \
+        if ((rc = ddl_vars_set(v, k, __VA_ARGS__)) < 0)                        \
+            goto oom;                                                          \
+    } while (0)
+
+/* A duration for a comment: "12 s", "4.5 min", "2.1 h". */
+static void fmt_seconds(double sec, char *buf, size_t len)
+{
+    if (sec < 90)
+        snprintf(buf, len, "%.0f s", sec < 1 ? 1 : sec);
+    else if (sec < 5400)
+        snprintf(buf, len, "%.1f min", sec / 60);
+    else
+        snprintf(buf, len, "%.1f h", sec / 3600);
+}
+
+/*
+ * The state before create.sql (the recommendation's "current", else the
+ * engine's defaults), for rollback.sql to restore it exactly:
+ *   current_K, current_K_kb, current_K_source   value, value / 1024, source
+ *   if_set_K / if_unset_K      "" or "-- ": a statement for a knob that is
+ *                              set (SET it back) or unset (RESET it)
+ *   if_change_S                "" when setting S changes its knob, else
+ *                              "-- " (create.sql leaves it alone)
+ *   current_state              comment lines, one knob each
+ *   rollback_basis             comment lines: what rollback.sql restores
+ *                              and which values are only defaults
+ *   table_size, rewrite_time   the operational cost of a rewrite
+ *   file_system_caching        DB2's caching clause, for comments;
+ *   if_fs_caching / if_no_fs_caching   "" or "-- " before each clause
+ */
+static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
+                     const struct ddl_dialect *d, const struct rec_doc *rec,
+                     struct pt_err *err)
+{
+    struct rec_state st;
+    char *lines = NULL, *basis = NULL, txt[80];
+    const char *dflt[REC_MAX_KNOBS];
+    size_t n_dflt = 0, cap;
+    int rc;
+
+    memset(&st, 0, sizeof(st));
+    if (rec && rec->has_current)
+        st = rec->current;
+    rec_state_fill_defaults(&st, d->name);
+    cap = 64 + st.n * 120;
+    if (!(lines = pt_calloc(1, cap)) || !(basis = pt_calloc(1, cap + 256))) {
+        free(lines);
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    }
+    for (size_t i = 0; i < st.n; i++) {
+        const struct rec_knob *k = &st.knobs[i];
+        struct rec_knob eff;
+        char var[80], val[48];
+        size_t off = strlen(lines);
+        int has_eff = rec_knob_effective(d->name, k, &eff) == 0;
+
+        rec_knob_text(has_eff ? &eff : k, val, sizeof(val));
+        snprintf(var, sizeof(var), "current_%s", k->name);
+        SET_OUT(var, "%s", has_eff ? val : "");
+        snprintf(var, sizeof(var), "current_%s_kb", k->name);
+        SET_OUT(var, "%lld",
+                (long long)(has_eff && eff.is_number ? eff.num / 1024 : 0));
+        snprintf(var, sizeof(var), "current_%s_mem", k->name);
+        {
+            /* PostgreSQL memory units, the largest exact one (a value
+             * written back as it was set: '48MB', not '49152kB') */
+            static const char *const unit[] = {"kB", "MB", "GB", "TB"};
+            int64_t x = has_eff && eff.is_number && eff.num > 0 ? eff.num : 0;
+            size_t u = 0;
+            x /= 1024;
+            while (u + 1 < 4 && x > 0 && x % 1024 == 0) {
+                x /= 1024;
+                u++;
+            }
+            SET_OUT(var, "%lld%s", (long long)x, unit[u]);
+        }
+        snprintf(var, sizeof(var), "current_%s_source", k->name);
+        SET_OUT(var, "%s",
+                k->source == REC_SOURCE_SERVER ? "server" : "default");
+        snprintf(var, sizeof(var), "if_set_%s", k->name);
+        SET_OUT(var, "%s", k->is_set ? "" : "-- ");
+        snprintf(var, sizeof(var), "if_unset_%s", k->name);
+        SET_OUT(var, "%s", k->is_set ? "-- " : "");
+        if (k->is_set)
+            rec_knob_text(k, txt, sizeof(txt));
+        else if (has_eff)
+            snprintf(txt, sizeof(txt), "not set (the engine uses %s)", val);
+        else
+            snprintf(txt, sizeof(txt), "not set");
+        snprintf(lines + off, cap - off, "%s--   %-25s %s, %s", off ? "\n" : "",
+                 k->name, txt,
+                 k->source == REC_SOURCE_SERVER ? "read from the server"
+                                                : "DEFAULT, not read");
+        if (k->source != REC_SOURCE_SERVER)
+            dflt[n_dflt++] = k->name;
+    }
+    /* create.sql changes a knob only when its setting differs */
+    for (size_t i = 0; i < d->n_settings; i++) {
+        const struct ddl_setting_rule *sr = &d->settings[i];
+        int64_t scale = 1;
+        const char *kn = rec_setting_knob(d->name, sr->name, &scale);
+        const struct rec_knob *k = kn ? rec_state_get(&st, kn) : NULL;
+        const char *val = ddl_vars_get(v, sr->name);
+        struct rec_knob eff;
+        char var[80];
+        int change = 1;
+
+        if (!kn)
+            continue;
+        if (k && val && rec_knob_effective(d->name, k, &eff) == 0) {
+            if (eff.is_number)
+                change = strtoll(val, NULL, 10) * scale != eff.num;
+            else
+                change = strcasecmp(val, eff.word) != 0;
+        }
+        /* a pool read from the server is set even to the size it has:
+         * that changes nothing (rollback.sql resets it) and records the
+         * size the advice relies on */
+        if (k && k->source == REC_SOURCE_SERVER &&
+            (strcmp(kn, "shared_buffers") == 0 ||
+             strcmp(kn, "innodb_buffer_pool_size") == 0))
+            change = 1;
+        /* a row format nobody read may be the server's
+         * innodb_default_row_format, not DYNAMIC: set it (the page-fit
+         * rules assume DYNAMIC's 20-byte off-page pointers) */
+        if (k && k->source != REC_SOURCE_SERVER &&
+            strcmp(kn, "row_format") == 0)
+            change = 1;
+        snprintf(var, sizeof(var), "if_change_%s", sr->name);
+        SET_OUT(var, "%s", change ? "" : "-- ");
+    }
+    SET_OUT("current_state", "%s", lines);
+    if (n_dflt == 0) {
+        snprintf(basis, cap + 256,
+                 "-- It restores the state read from the server before "
+                 "create.sql (below).");
+    } else {
+        size_t off = (size_t)snprintf(
+            basis, cap + 256,
+            "-- NO LIVE READ of %s: it restores the engine DEFAULTS for",
+            n_dflt == st.n ? "the server" : "some settings");
+        size_t col = off;
+        for (size_t i = 0; i < n_dflt && off < cap + 256; i++) {
+            int n;
+            if (col + strlen(dflt[i]) + 3 > 79) {
+                n = snprintf(basis + off, cap + 256 - off, "\n--");
+                off += n > 0 ? (size_t)n : 0;
+                col = 2;
+            }
+            n = snprintf(basis + off, cap + 256 - off, " %s%s", dflt[i],
+                         i + 1 < n_dflt ? "," : ".");
+            off += n > 0 ? (size_t)n : 0;
+            col += n > 0 ? (size_t)n : 0;
+        }
+        if (off < cap + 256)
+            snprintf(basis + off, cap + 256 - off,
+                     "\n-- If the server had other values, write them into "
+                     "this file before\n-- running it.");
+    }
+    rc = ddl_vars_set(v, "rollback_basis", "%s", basis);
+oom:
+    free(lines);
+    free(basis);
+    if (rc < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    {
+        char size[32], time[32];
+        double tb = rec ? rec->table_bytes : 0;
+        if (tb > 0) {
+            pt_size_format((uint64_t)tb, size, sizeof(size));
+            fmt_seconds(rec->rewrite_seconds, time, sizeof(time));
+        } else {
+            snprintf(size, sizeof(size), "unknown");
+            snprintf(time, sizeof(time), "unknown");
+        }
+        SET("table_size", "%s", size);
+        SET("rewrite_time", "%s", time);
+    }
+    {
+        const struct rec_knob *k = rec_state_get(&st, "page_size");
+        SET("if_page_change", "%s",
+            k && k->is_number && (uint64_t)k->num == p->page_size_bytes ? "-- "
+                                                                        : "");
+    }
+    SET("file_system_caching", "%s",
+        rec && rec->fs_caching == 1 ? "FILE SYSTEM CACHING"
+                                    : "NO FILE SYSTEM CACHING");
+    SET("if_fs_caching", "%s", rec && rec->fs_caching == 1 ? "" : "-- ");
+    SET("if_no_fs_caching", "%s", rec && rec->fs_caching == 1 ? "-- " : "");
+    return 0;
+}
+
 /* Where the values come from and why: the scripts' comment lines. */
 static int set_evidence(struct ddl_vars *v, const struct ddl_dialect *d,
                         const struct rec_doc *rec, const char *rec_name,
@@ -354,10 +550,13 @@ static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
         SET("prefetch_size", "%llu", (unsigned long long)p->prefetch_size);
     SET("overhead", "%.6g", p->overhead_ms);
     SET("transfer_rate", "%.6g", p->transfer_rate_ms);
+    if ((rc = set_state(v, p, d, rec, err)) < 0)
+        return rc;
     return set_evidence(v, d, rec, rec_name, err);
 }
 
 #undef SET
+#undef SET_OUT
 
 /* ---- the plan
  * ----------------------------------------------------------------

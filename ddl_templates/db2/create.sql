@@ -29,9 +29,13 @@ CREATE BUFFERPOOL {{bufferpool_name}}
     SIZE {{bufferpool_pages}}
     PAGESIZE {{page_size_k}} K;
 
--- NO FILE SYSTEM CACHING: the cost model assumes out-of-line (MEDIUM,
--- LARGE) data is read from the device; with FILE SYSTEM CACHING the
--- operating system could cache it instead.
+-- {{file_system_caching}}, as the recommendation chose it from the
+-- out-of-row reads per access (see its reasons): in an automatic-storage
+-- table space out-of-row MEDIUM and LARGE data is buffered nowhere unless
+-- the table space has FILE SYSTEM CACHING (IBM Db2 docs, "Table space
+-- containers use concurrent I/O or direct I/O by default"); without it
+-- every such read goes to the device, with it inline pages are cached
+-- twice (pool and file system).
 CREATE REGULAR TABLESPACE {{tablespace_name}}
     PAGESIZE {{page_size_k}} K
     MANAGED BY AUTOMATIC STORAGE
@@ -39,5 +43,6 @@ CREATE REGULAR TABLESPACE {{tablespace_name}}
     PREFETCHSIZE {{prefetch_size}}
     BUFFERPOOL {{bufferpool_name}}
     OVERHEAD {{overhead}}
-    NO FILE SYSTEM CACHING
+{{if_fs_caching}}    FILE SYSTEM CACHING
+{{if_no_fs_caching}}    NO FILE SYSTEM CACHING
     TRANSFERRATE {{transfer_rate}};

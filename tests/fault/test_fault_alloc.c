@@ -302,6 +302,9 @@ static int op_ddl_render(void *vctx, struct pt_err *err)
     SET("prefetch_size", "%s", "AUTOMATIC");
     SET("overhead", "%s", "6.725");
     SET("transfer_rate", "%s", "0.08");
+    SET("file_system_caching", "%s", "NO FILE SYSTEM CACHING");
+    SET("if_fs_caching", "%s", "-- ");
+    SET("if_no_fs_caching", "%s", "");
     SET("evidence_source", "%s", "command-line parameters");
     SET("evidence", "%s", block);
 #undef SET

@@ -41,13 +41,24 @@ expect_rc 0 "sample" "$PAGETUNE" sample --connect "$PT_MARIADB_CONNECT" --table 
 expect_rc 0 "monitor" "$PAGETUNE" monitor --connect "$PT_MARIADB_CONNECT" --interval 3 \
     --count 2 --json -o "$T/mon.json" -q
 wait
+# 300 rows fit any pool: no page size gains I/O there, and a new instance
+# needs a real gain (issue 14). Modelled as a production table of 1M such
+# sessions on disks with a seek (hdd), 32K saves about 30 % of the I/O.
 expect_rc 0 "recommend" "$PAGETUNE" recommend --engine mysql --sizes "$T/sizes.json" \
-    --monitor "$T/mon.json" --memory 192M --json -o "$T/rec.json" -q
+    --monitor "$T/mon.json" --memory 192M --sessions 1000000 --device hdd \
+    --json -o "$T/rec.json" -q
 expect_py "engine mysql, a page size keeping 95 % inline" \
     'd["engine"] == "mysql" and d["page_size"] in (32768, 65536) and d["candidates"][2]["inline_fraction"] < 0.95' "$T/rec.json"
 expect_py "settings in InnoDB's vocabulary" \
     'd["settings"]["row_format"] == "DYNAMIC" and d["settings"]["innodb_buffer_pool_size"] == 192 << 20 and d["settings"]["previous_innodb_buffer_pool_size"] == '"$POOL0"' and d["settings"]["new_instance"] == "yes" and d["settings"]["current_page_size"] == 16384' "$T/rec.json"
 expect_py "reasons say a new instance is needed" 'any("NEW instance" in r for r in d["reasons"])' "$T/rec.json"
+expect_py "the gain beats the new-instance threshold" \
+    'd["change"]["decision"] == "change" and d["change"]["gain_io"] >= d["change"]["threshold"] == 0.25' "$T/rec.json"
+# the same table as it is (300 cached rows): every I/O figure 0, keep 16K
+expect_rc 0 "recommend, zero gain" "$PAGETUNE" recommend --engine mysql --sizes "$T/sizes.json" \
+    --monitor "$T/mon.json" --memory 192M --json -o "$T/keep.json" -q
+expect_py "zero modelled gain: no new instance" \
+    'd["page_size"] == 16384 and d["decided_by"] == "keep_current" and d["change"]["gain_io"] == 0 and d["settings"]["new_instance"] == "no" and any(r.startswith("keep 16K pages") for r in d["reasons"])' "$T/keep.json"
 
 expect_rc 0 "ddl" "$PAGETUNE" ddl --recommendation "$T/rec.json" --dialect mysql \
     --table "$TB" --out-dir "$T/ddl" -q

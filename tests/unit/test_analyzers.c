@@ -717,7 +717,13 @@ static void test_mysql_sqlite_oracle_advice(void **state)
     m.page_size_bytes = 8192;
     m.bufferpool_pages = 8192; /* 64M */
     in.monitor = &m;
+    /* 2M sessions do not fit the 64M pool: 16K gains real I/O, enough for
+     * a new instance (with 100 cached rows it would gain none: see
+     * test_change_rule) */
+    in.sessions = 2000000;
     assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_false(r->kept);
+    assert_true(r->gain_io >= e.change_threshold.new_instance);
     assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 16384);
     assert_true(r->cand[1].outline_reads > 0); /* 8K: off-page pages */
     assert_string_equal(setting(r, "innodb_page_size"), "16384");
@@ -727,6 +733,7 @@ static void test_mysql_sqlite_oracle_advice(void **state)
                         "67108864");
     assert_true(has_reason(r, "NEW instance"));
     in.monitor = NULL;
+    in.sessions = 0;
 
     assert_int_equal(load_engine("sqlite", &e), 0);
     in.engine = &e;
@@ -912,6 +919,356 @@ static void test_names_transfer_trace_evidence(void **state)
     rec_trace_evidence_release(&t); /* a released struct is zeroed */
 }
 
+/* ---- issue 14: the current state and the change rule ------------------- */
+
+static void test_change_rule(void **state)
+{
+    struct rec_engine e;
+    double gi, gr;
+    (void)state;
+
+    assert_int_equal(load_engine("mysql", &e), 0);
+    /* the profile's thresholds, growing with disruption */
+    assert_true(e.change_threshold.reloption == 0.05);
+    assert_true(e.change_threshold.rebuild == 0.10);
+    assert_true(e.change_threshold.new_instance == 0.25);
+    /* I/O gain exactly at the threshold changes; just below keeps */
+    assert_true(
+        rec_change_pays(&e, REC_TIER_REBUILD, 1.0, 0.9, 1, 1, &gi, &gr));
+    assert_true(fabs(gi - 0.10) < 1e-12 && gr == 0);
+    assert_false(
+        rec_change_pays(&e, REC_TIER_REBUILD, 1.0, 0.9001, 1, 1, NULL, NULL));
+    assert_true(rec_change_pays(&e, REC_TIER_NEW_INSTANCE, 1.0, 0.75, 1, 1,
+                                NULL, NULL));
+    assert_false(rec_change_pays(&e, REC_TIER_NEW_INSTANCE, 1.0, 0.7501, 1, 1,
+                                 NULL, NULL));
+    assert_true(
+        rec_change_pays(&e, REC_TIER_RELOPTION, 1.0, 0.95, 1, 1, NULL, NULL));
+    assert_false(
+        rec_change_pays(&e, REC_TIER_RELOPTION, 1.0, 0.951, 1, 1, NULL, NULL));
+    /* ties and zero gain keep */
+    assert_false(
+        rec_change_pays(&e, REC_TIER_REBUILD, 1.0, 1.0, 2, 2, &gi, &gr));
+    assert_false(rec_change_pays(&e, REC_TIER_RELOPTION, 0, 0, 1, 1, &gi, &gr));
+    assert_true(gi == 0 && gr == 0);
+    /* fewer buffered reads at equal I/O: a rebuild, never a new instance */
+    assert_true(rec_change_pays(&e, REC_TIER_REBUILD, 0, 0, 2, 1, NULL, &gr));
+    assert_true(fabs(gr - 0.5) < 1e-12);
+    assert_false(
+        rec_change_pays(&e, REC_TIER_NEW_INSTANCE, 0, 0, 2, 1, NULL, NULL));
+    /* fewer reads but more I/O: keep */
+    assert_false(
+        rec_change_pays(&e, REC_TIER_REBUILD, 1.0, 1.1, 2, 1, NULL, NULL));
+    assert_string_equal(rec_tier_name(REC_TIER_NEW_INSTANCE), "new_instance");
+}
+
+static void test_bad_thresholds(void **state)
+{
+    struct rec_engine e;
+    struct pt_err err;
+    json_t *p;
+    (void)state;
+
+    assert_int_equal(prof_load_named("engines", "mysql", &p, &err), 0);
+    /* a new instance may not need less gain than a rebuild */
+    json_object_set_new(p, "change_thresholds",
+                        json_pack("{s:f,s:f,s:f}", "reloption", 0.05, "rebuild",
+                                  0.3, "new_instance", 0.2));
+    assert_int_equal(rec_engine_from_json(&e, p, "m.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "reloption <= rebuild <= new_instance"));
+    json_decref(p);
+}
+
+static int cmp_u64_test(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* n objects of one size, engine e, optional monitor and state. */
+static int run_model(struct rec_result *r, const struct rec_engine *e,
+                     uint64_t *v, size_t n, uint64_t size,
+                     const struct rec_monitor *m, const struct rec_state *st)
+{
+    struct rec_inputs in = {0};
+    struct pt_err err;
+
+    for (size_t i = 0; i < n; i++)
+        v[i] = size;
+    in.engine = e;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = n;
+    in.monitor = m;
+    in.current = st;
+    return rec_recommend(r, &in, &err);
+}
+
+static void test_keep_without_gain(void **state)
+{
+    struct rec_engine e;
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_monitor m = {0};
+    uint64_t v[100];
+    json_t *doc;
+    (void)state;
+
+    assert_int_equal(load_engine("mysql", &e), 0);
+    /* 100 cached 6000-byte rows at 8K: 16K saves a buffered read but no
+     * I/O, so no new instance */
+    m.present = 1;
+    snprintf(m.engine, sizeof(m.engine), "mysql");
+    m.page_size_bytes = 8192;
+    m.bufferpool_pages = 8192;
+    assert_int_equal(run_model(r, &e, v, 100, 6000, &m, NULL), 0);
+    assert_true(r->kept);
+    assert_int_equal(r->cand[r->best_idx].page_size_bytes, 16384);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 8192);
+    assert_true(r->gain_io == 0 && r->gain_reads > 0.25);
+    assert_int_equal(r->change_tier, REC_TIER_NEW_INSTANCE);
+    assert_string_equal(setting(r, "new_instance"), "no");
+    assert_string_equal(setting(r, "innodb_page_size"), "8192");
+    assert_true(has_reason(r, "keep 8K pages, the page size in use"));
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_string_equal(json_string_value(json_object_get(doc, "decided_by")),
+                        "keep_current");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(doc, "change"), "decision")),
+                        "keep");
+    json_decref(doc);
+
+    /* the issue's 30 KB case on the default 16K: every I/O figure 0 */
+    assert_int_equal(run_model(r, &e, v, 100, 30720, NULL, NULL), 0);
+    for (size_t i = 0; i < r->n_cand; i++)
+        assert_true(r->cand[i].io_ms == 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 16384);
+    assert_string_equal(setting(r, "new_instance"), "no");
+
+    /* SQLite: a rebuild pays for fewer overflow reads (6000 B at 4K) ... */
+    assert_int_equal(load_engine("sqlite", &e), 0);
+    assert_int_equal(run_model(r, &e, v, 100, 6000, NULL, NULL), 0);
+    assert_false(r->kept);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 8192);
+    /* ... but rows that fit 4K already gain nothing: keep */
+    assert_int_equal(run_model(r, &e, v, 100, 1000, NULL, NULL), 0);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 4096);
+    assert_string_equal(setting(r, "page_size"), "4096");
+    free(r);
+}
+
+static void test_postgresql_current(void **state)
+{
+    struct rec_engine e;
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_state st = {0};
+    struct rec_inputs in = {0};
+    uint64_t v[200];
+    struct pt_err err;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    assert_int_equal(rec_state_set_num(&st, "toast_tuple_target", 2500,
+                                       REC_SOURCE_SERVER, &err),
+                     0);
+    assert_int_equal(
+        rec_state_set_word(&st, "storage", "EXTERNAL", REC_SOURCE_SERVER, &err),
+        0);
+    /* 2000-byte objects fit the table's 2500 (not the default 2032): keep
+     * 2500 and EXTERNAL, no rewrite */
+    assert_int_equal(run_model(r, &e, v, 200, 2000, NULL, &st), 0);
+    assert_false(r->knob_evaluated);
+    assert_true(r->knob_current_set && r->knob_current == 2500);
+    assert_string_equal(setting(r, "toast_tuple_target"), "2500");
+    assert_string_equal(setting(r, "storage"), "EXTERNAL");
+    assert_string_equal(setting(r, "rewrite"), "no");
+    /* the pool stays what it is without --memory: 128MB, not 256M */
+    assert_true(r->pool_kept);
+    assert_string_equal(setting(r, "shared_buffers_kb"), "131072");
+    /* 3 KB objects: a higher target pays against 2500 */
+    assert_int_equal(run_model(r, &e, v, 200, 3072, NULL, &st), 0);
+    assert_true(r->knob_pays);
+    assert_int_equal(r->knob_base.inline_limit_bytes, 2500 - 228);
+    assert_string_equal(setting(r, "rewrite"), "yes");
+    assert_string_equal(setting(r, "storage"), "EXTERNAL"); /* no reason */
+
+    /* compression ratio: incompressible -> EXTERNAL, compressible under
+     * EXTERNAL -> EXTENDED, said why */
+    for (size_t i = 0; i < 200; i++)
+        v[i] = 1000;
+    in.engine = &e;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 200;
+    in.compress_ratio = 0.97;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_string_equal(setting(r, "storage"), "EXTERNAL");
+    assert_true(has_reason(r, "incompressible"));
+    in.compress_ratio = 0.5;
+    in.current = &st;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_string_equal(setting(r, "storage"), "EXTENDED");
+    in.compress_ratio = 0;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_string_equal(setting(r, "storage"), "EXTERNAL");
+    /* --memory sets the pool */
+    in.memory_given = 1;
+    in.memory_bytes = 64ULL << 20;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_false(r->pool_kept);
+    assert_string_equal(setting(r, "shared_buffers_kb"), "65536");
+    free(r);
+}
+
+static void test_db2_caching(void **state)
+{
+    struct rec_result *r = calloc(1, sizeof(*r));
+    uint64_t v[100];
+    json_t *doc;
+    (void)state;
+
+    /* mostly inline at the chosen page size: no file-system caching */
+    assert_int_equal(run_model(r, &db2, v, 100, 2000, NULL, NULL), 0);
+    assert_false(r->fs_caching);
+    assert_true(has_reason(r, "NO FILE SYSTEM CACHING for"));
+    assert_true(has_reason(r, "INLINE LENGTH"));
+    doc = rec_result_to_json(r, &db2, NULL);
+    assert_true(json_is_false(json_object_get(
+        json_object_get(doc, "tablespace"), "file_system_caching")));
+    json_decref(doc);
+    /* a heavy out-of-row tail: 20 % of 40 KB objects (LARGE) */
+    for (size_t i = 0; i < 100; i++)
+        v[i] = i % 5 == 0 ? 40000 : 2000;
+    {
+        struct rec_inputs in = {0};
+        struct pt_err err;
+        in.engine = &db2;
+        in.device = &ssd;
+        in.sizes = v;
+        in.n_sizes = 100;
+        qsort(v, 100, sizeof(v[0]), cmp_u64_test);
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+    }
+    assert_true(r->cand[r->chosen_idx].direct_reads >= 0.01);
+    assert_true(r->fs_caching);
+    doc = rec_result_to_json(r, &db2, NULL);
+    assert_true(json_is_true(json_object_get(json_object_get(doc, "tablespace"),
+                                             "file_system_caching")));
+    json_decref(doc);
+    free(r);
+}
+
+static void test_state_json(void **state)
+{
+    struct rec_state st = {0}, back = {0};
+    struct pt_err err;
+    json_t *o, *j;
+    char buf[32];
+    (void)state;
+
+    o = json_pack("{s:{s:i,s:s},s:{s:s,s:s},s:{s:n,s:s},s:i,s:s,s:i}",
+                  "toast_tuple_target", "value", 2500, "source", "server",
+                  "storage", "value", "e", "source", "server",
+                  "shared_buffers_auto_conf", "value", "source", "server",
+                  "page_size", 8192, "bufferpool", "IBMDEFAULTBP", "frob", 3);
+    assert_int_equal(rec_state_merge_json(&st, o, "postgresql",
+                                          REC_SOURCE_SERVER, "s.json", &err),
+                     0);
+    json_decref(o);
+    /* catalog letters become keywords; plain known figures count as read;
+     * unknown plain members are ignored */
+    assert_string_equal(rec_state_get(&st, "storage")->word, "EXTERNAL");
+    assert_int_equal(rec_state_get(&st, "page_size")->num, 8192);
+    assert_null(rec_state_get(&st, "bufferpool"));
+    assert_null(rec_state_get(&st, "frob"));
+    assert_false(rec_state_get(&st, "shared_buffers_auto_conf")->is_set);
+    rec_state_fill_defaults(&st, "postgresql");
+    assert_int_equal(rec_state_get(&st, "shared_buffers")->source,
+                     REC_SOURCE_DEFAULT);
+    assert_int_equal(rec_state_get(&st, "toast_tuple_target")->num, 2500);
+    /* round trip */
+    j = rec_state_to_json(&st);
+    assert_int_equal(rec_state_merge_json(&back, j, "postgresql",
+                                          REC_SOURCE_SERVER, "r.json", &err),
+                     0);
+    json_decref(j);
+    assert_int_equal(back.n, st.n);
+    for (size_t i = 0; i < st.n; i++) {
+        const struct rec_knob *k = rec_state_get(&back, st.knobs[i].name);
+        assert_non_null(k);
+        assert_true(rec_knob_equal(k, &st.knobs[i]));
+        assert_int_equal(k->source, st.knobs[i].source);
+    }
+    assert_string_equal(
+        rec_knob_text(rec_state_get(&back, "shared_buffers_auto_conf"), buf,
+                      sizeof(buf)),
+        "null");
+    /* bad input: one line naming the file and the knob */
+    o = json_pack("{s:{s:s,s:s}}", "storage", "value", "EXTERNAL; DROP",
+                  "source", "server");
+    assert_int_equal(rec_state_merge_json(&st, o, "postgresql",
+                                          REC_SOURCE_SERVER, "c.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "c.json: current.storage"));
+    json_decref(o);
+    o = json_pack("{s:{s:i,s:s}}", "page_size", "value", 4096, "source",
+                  "guess");
+    assert_int_equal(rec_state_merge_json(&st, o, "sqlite", REC_SOURCE_SERVER,
+                                          "c.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "'source' must be"));
+    json_decref(o);
+    o = json_pack("{s:{s:[]}}", "page_size", "value");
+    assert_int_equal(rec_state_merge_json(&st, o, "sqlite", REC_SOURCE_SERVER,
+                                          "c.json", &err),
+                     PT_EDATA);
+    json_decref(o);
+}
+
+static void test_drift_per_knob(void **state)
+{
+    struct rec_engine e;
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_state st = {0};
+    struct rec_doc d;
+    struct pt_err err;
+    uint64_t v[200];
+    char why[512];
+    json_t *doc;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    /* a toast_tuple_target change recommended: drift, even unread */
+    assert_int_equal(run_model(r, &e, v, 200, 3072, NULL, NULL), 0);
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err), 0);
+    assert_true(d.has_current);
+    assert_int_equal(rec_drift_doc(&d, 0.1, why, sizeof(why)), 1);
+    assert_non_null(
+        strstr(why, "toast_tuple_target 2032 (not set) in use (the default"));
+    rec_doc_release(&d);
+    json_decref(doc);
+    /* small objects, nothing to change: no drift */
+    assert_int_equal(run_model(r, &e, v, 200, 1000, NULL, NULL), 0);
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err), 0);
+    assert_int_equal(rec_drift_doc(&d, 0.1, why, sizeof(why)), 0);
+    assert_string_equal(why, "");
+    rec_doc_release(&d);
+    json_decref(doc);
+    /* SQLite read at 4K, 8K recommended: the page size drifts */
+    assert_int_equal(load_engine("sqlite", &e), 0);
+    assert_int_equal(
+        rec_state_set_num(&st, "page_size", 4096, REC_SOURCE_SERVER, &err), 0);
+    assert_int_equal(run_model(r, &e, v, 100, 6000, NULL, &st), 0);
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_int_equal(rec_result_from_json(&d, doc, NULL, "r.json", &err), 0);
+    assert_int_equal(rec_drift_doc(&d, 0.1, why, sizeof(why)), 1);
+    assert_non_null(strstr(why, "page_size 4096 in use, 8192 recommended"));
+    rec_doc_release(&d);
+    json_decref(doc);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -934,6 +1291,13 @@ int main(void)
         cmocka_unit_test(test_result_json_round_trip),
         cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_names_transfer_trace_evidence),
+        cmocka_unit_test(test_change_rule),
+        cmocka_unit_test(test_bad_thresholds),
+        cmocka_unit_test(test_keep_without_gain),
+        cmocka_unit_test(test_postgresql_current),
+        cmocka_unit_test(test_db2_caching),
+        cmocka_unit_test(test_state_json),
+        cmocka_unit_test(test_drift_per_knob),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

@@ -191,6 +191,9 @@ static void test_db2_templates(void **state)
     ddl_vars_set(&v, "prefetch_size", "%s", "AUTOMATIC");
     ddl_vars_set(&v, "overhead", "%s", "6.725");
     ddl_vars_set(&v, "transfer_rate", "%s", "0.08");
+    ddl_vars_set(&v, "file_system_caching", "%s", "FILE SYSTEM CACHING");
+    ddl_vars_set(&v, "if_fs_caching", "%s", "");
+    ddl_vars_set(&v, "if_no_fs_caching", "%s", "-- ");
     for (size_t i = 0; i < 2; i++) {
         snprintf(path, sizeof(path), "%s/ddl_templates/db2/%s", pt_data_dir(),
                  files[i]);
@@ -203,6 +206,10 @@ static void test_db2_templates(void **state)
             assert_non_null(strstr(out, "BUFFERPOOL BPX"));
             assert_non_null(strstr(out, "ROW_SIZE_8KB"));
             assert_non_null(strstr(out, "TRANSFERRATE 0.08"));
+            /* the caching clause the recommendation chose, the other one
+             * a comment */
+            assert_non_null(strstr(out, "\n    FILE SYSTEM CACHING\n"));
+            assert_non_null(strstr(out, "\n--     NO FILE SYSTEM CACHING\n"));
         } else {
             char *ts = strstr(out, "DROP TABLESPACE TSX;");
             char *bp = strstr(out, "DROP BUFFERPOOL BPX;");
@@ -534,6 +541,126 @@ static void test_plan_from_recommendation(void **state)
     ddl_plan_release(&p);
 }
 
+/* issue 14: rollback.sql restores the recommendation's `current` exactly */
+static void test_plan_current(void **state)
+{
+    struct ddl_dialect pg, lite;
+    struct ddl_plan p;
+    struct rec_doc r;
+    struct pt_err err;
+    char dir[4200], *create, *rollback;
+    json_t *settings =
+        json_pack("{s:i,s:s,s:i,s:s}", "toast_tuple_target", 3304, "storage",
+                  "EXTERNAL", "shared_buffers_kb", 65536, "rewrite", "yes");
+    (void)state;
+
+    assert_int_equal(
+        ddl_dialect_load(&pg, "postgresql", dir, sizeof(dir), &err), 0);
+    db2_rec(&r, NULL, 0);
+    r.engine = "postgresql";
+    r.settings = settings;
+    r.table_bytes = 3.0 * 1024 * 1024 * 1024;
+    r.rewrite_seconds = 600;
+    r.has_current = 1;
+    rec_state_set_num(&r.current, "toast_tuple_target", 2500, REC_SOURCE_SERVER,
+                      &err);
+    rec_state_set_word(&r.current, "storage", "EXTERNAL", REC_SOURCE_SERVER,
+                       &err);
+    rec_state_set_num(&r.current, "shared_buffers", 48LL << 20,
+                      REC_SOURCE_SERVER, &err);
+    rec_state_set_num(&r.current, "shared_buffers_auto_conf", 48LL << 20,
+                      REC_SOURCE_SERVER, &err);
+    rec_state_set_num(&r.current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
+    /* create.sql: only what changes; STORAGE EXTERNAL stays */
+    assert_non_null(strstr(
+        create, "\nALTER TABLE sessions SET (toast_tuple_target = 3304);"));
+    assert_non_null(strstr(
+        create, "\n-- ALTER TABLE sessions ALTER COLUMN small SET STORAGE "
+                "EXTERNAL;"));
+    assert_non_null(strstr(create, "about 10.0 min for 3G"));
+    assert_non_null(strstr(create, "\nBEGIN;\n"));
+    /* rollback.sql: the values read, not the defaults */
+    assert_non_null(
+        strstr(rollback, "restores the state read from the server"));
+    assert_null(strstr(rollback, "NO LIVE READ"));
+    assert_non_null(strstr(
+        rollback, "\nALTER TABLE sessions SET (toast_tuple_target = 2500);"));
+    assert_non_null(strstr(
+        rollback, "\n-- ALTER TABLE sessions RESET (toast_tuple_target);"));
+    assert_non_null(
+        strstr(rollback, "\nALTER SYSTEM SET shared_buffers = '48MB';"));
+    assert_non_null(
+        strstr(rollback, "\n-- ALTER SYSTEM RESET shared_buffers;"));
+    assert_non_null(strstr(rollback,
+                           "toast_tuple_target        2500, read from "
+                           "the server"));
+    free(create);
+    free(rollback);
+    ddl_plan_release(&p);
+
+    /* no live read: defaults, named, and RESET */
+    memset(&r.current, 0, sizeof(r.current));
+    r.has_current = 0;
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
+    assert_non_null(strstr(rollback, "NO LIVE READ of the server: it restores "
+                                     "the engine DEFAULTS for"));
+    assert_non_null(strstr(rollback, "toast_tuple_target"));
+    assert_non_null(
+        strstr(rollback, "\nALTER TABLE sessions RESET (toast_tuple_target);"));
+    /* EXTERNAL asked for, EXTENDED assumed: changed and restored */
+    assert_non_null(
+        strstr(create, "\nALTER TABLE sessions ALTER COLUMN small SET STORAGE "
+                       "EXTERNAL;"));
+    assert_non_null(strstr(
+        rollback, "\nALTER TABLE sessions ALTER COLUMN small SET STORAGE "
+                  "EXTENDED;"));
+    assert_non_null(strstr(rollback, "\nALTER SYSTEM RESET shared_buffers;"));
+    free(create);
+    free(rollback);
+    ddl_plan_release(&p);
+    json_decref(settings);
+
+    /* SQLite: the page size in use is recommended: no VACUUM */
+    assert_int_equal(ddl_dialect_load(&lite, "sqlite", dir, sizeof(dir), &err),
+                     0);
+    settings = json_pack("{s:i,s:i}", "previous_page_size", 8192,
+                         "cache_size_kib", 2000);
+    db2_rec(&r, NULL, 0);
+    r.engine = "sqlite";
+    r.settings = settings;
+    r.has_current = 1;
+    rec_state_set_num(&r.current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+    rec_state_set_word(&r.current, "journal_mode", "wal", REC_SOURCE_SERVER,
+                       &err);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &lite, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
+    assert_non_null(strstr(create, "\n-- VACUUM;"));
+    assert_non_null(strstr(create, "\n-- PRAGMA journal_mode = wal;"));
+    free(create);
+    free(rollback);
+    ddl_plan_release(&p);
+    /* another page size: leave WAL, VACUUM, back to WAL */
+    r.page_size_bytes = 16384;
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &lite, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
+    assert_non_null(strstr(create, "\nPRAGMA journal_mode = DELETE;"));
+    assert_non_null(strstr(create, "\nVACUUM;"));
+    assert_non_null(strstr(create, "\nPRAGMA journal_mode = wal;"));
+    assert_non_null(strstr(rollback, "\nPRAGMA page_size = 8192;"));
+    assert_non_null(strstr(rollback, "\nPRAGMA journal_mode = wal;"));
+    free(create);
+    free(rollback);
+    ddl_plan_release(&p);
+    json_decref(settings);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_dialect_files),
         cmocka_unit_test(test_plan_defaults),
         cmocka_unit_test(test_plan_from_recommendation),
+        cmocka_unit_test(test_plan_current),
     };
     return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
 }
