@@ -338,6 +338,13 @@ void rec_state_fill_defaults(struct rec_state *s, const char *engine);
  */
 int rec_knob_effective(const char *engine, const struct rec_knob *k,
                        struct rec_knob *out);
+/*
+ * rec_knob_effective with the rest of the state: a MariaDB table without
+ * an explicit ROW_FORMAT uses the server's innodb_default_row_format when
+ * s holds it (read live by collect/), not always DYNAMIC.
+ */
+int rec_state_knob_effective(const struct rec_state *s, const char *engine,
+                             const struct rec_knob *k, struct rec_knob *out);
 /* 1 if any knob of s was read from the server. */
 int rec_state_any_server(const struct rec_state *s);
 /*

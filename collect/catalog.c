@@ -713,7 +713,12 @@ static int my_state(struct coll_conn *c, const char *schema, const char *table,
     if ((ret = read_num(c, st, "page_size", "SELECT @@innodb_page_size", err)) <
             0 ||
         (ret = read_num(c, st, "innodb_buffer_pool_size",
-                        "SELECT @@innodb_buffer_pool_size", err)) < 0)
+                        "SELECT @@innodb_buffer_pool_size", err)) < 0 ||
+        /* what a table without an explicit ROW_FORMAT uses (MariaDB
+           "innodb_default_row_format") */
+        (ret = read_word(c, st, "innodb_default_row_format",
+                         "SELECT UPPER(@@innodb_default_row_format)", NULL,
+                         err)) < 0)
         return ret;
     if (!table)
         return 0;

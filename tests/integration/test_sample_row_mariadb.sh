@@ -47,7 +47,8 @@ expect_rc 0 "monitor" "$PAGETUNE" monitor --connect "$PT_MARIADB_CONNECT" --coun
 expect_py "monitor.json current: the pool" 'd["current"]["innodb_buffer_pool_size"] == {"value": 67108864, "source": "server"}' "$T/mon.json"
 # no explicit ROW_FORMAT: null (the default applies)
 expect_rc 0 "sample near" "$PAGETUNE" sample --connect "$PT_MARIADB_CONNECT" --table ev_near_my --columns object -o "$T/near.json" -q
-expect_py "no explicit row format: null" 'd["current"]["row_format"]["value"] is None' "$T/near.json"
+expect_py "no explicit row format: null, and the server's default beside it" \
+    'd["current"]["row_format"]["value"] is None and d["current"]["innodb_default_row_format"] == {"value": "'"$(my_sql -N -e "SELECT UPPER(@@innodb_default_row_format)")"'", "source": "server"}' "$T/near.json"
 expect_py "7930..8050-byte objects" 'd["min"] == 7930 and d["max"] == 8050' "$T/near.json"
 expect_rc 0 "recommend near" "$PAGETUNE" recommend --engine mysql --sizes "$T/near.json" --json -o "$T/rec.json" -q
 expect_py "inline at 16K with the measured row: 16K kept, no new instance" \
