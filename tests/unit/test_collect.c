@@ -812,6 +812,21 @@ static void test_catalog_sql(void **state)
                                 "ON BP.BUFFERPOOLID = TS.BUFFERPOOLID"));
     assert_non_null(strstr(sql, "TB.TABSCHEMA = 'WAS' AND TB.TABNAME = "
                                 "'SESSIONS'"));
+    /* the live rows: the catalog's statistics, never a count(*) */
+    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_DB2, "was", "sessions", sql,
+                                        sizeof(sql)),
+                     0);
+    assert_string_equal(sql, "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA "
+                             "= 'WAS' AND TABNAME = 'SESSIONS'");
+    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_POSTGRESQL, "", "Sessions",
+                                        sql, sizeof(sql)),
+                     0);
+    assert_string_equal(sql, "SELECT reltuples::bigint FROM pg_class WHERE "
+                             "oid = to_regclass('\"sessions\"')");
+    assert_int_equal(
+        coll_live_rows_sql(COLL_ENGINE_SQLITE, "", "t", sql, sizeof(sql)), 0);
+    assert_string_equal(sql, "");
+    assert_null(strstr(sql, "count("));
 }
 
 /* WebSphere's SESSIONS on DB2 as SYSCAT.COLUMNS describes it. */
