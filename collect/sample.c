@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_BLOCK_ROWS 65536
 
@@ -295,8 +296,8 @@ struct row_ctx {
 
 /* The rest of row k, its stored objects, into *rest / *stored. */
 static void row_rest(const struct row_ctx *x, size_t k, SQLBIGINT *const *vals,
-                     SQLLEN *const *ind, uint64_t size, uint64_t *rest,
-                     uint64_t *stored)
+                     SQLLEN *const *ind, uint64_t size, int n_obj,
+                     uint64_t *rest, uint64_t *stored)
 {
     size_t rc = x->n_cols + (x->has_flag ? 1 : 0);
     int64_t r = ind[rc][k] == SQL_NULL_DATA ? 0 : (int64_t)vals[rc][k];
@@ -305,7 +306,8 @@ static void row_rest(const struct row_ctx *x, size_t k, SQLBIGINT *const *vals,
     if (x->row_cols == 2) {
         int64_t s = ind[rc + 1][k] == SQL_NULL_DATA ? 0 : vals[rc + 1][k];
         *stored = s > 0 ? (uint64_t)s : 0;
-        r -= PG_TUPLE_HEADER + (s > 0 ? s : 0);
+        /* each object's stand-in byte out, its worst padding (3) in */
+        r += 2 * (int64_t)n_obj - PG_TUPLE_HEADER;
     }
     *rest = r > 0 ? (uint64_t)r + x->rest_const : x->rest_const;
 }
@@ -365,7 +367,7 @@ static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
             r->rows_multi += w;
         if (x->row_cols) {
             uint64_t rest, stored;
-            row_rest(x, k, vals, ind, size, &rest, &stored);
+            row_rest(x, k, vals, ind, size, nonnull, &rest, &stored);
             if (r->n_values == 0)
                 r->rest_min = rest;
             if (rest < r->rest_min)
@@ -544,6 +546,69 @@ static int probe_table(struct coll_conn *c, const struct coll_sample_opts *o,
 }
 
 /*
+ * PostgreSQL: the rest of the row is pg_column_size(ROW(every column, an
+ * object as an empty bytea or NULL)) minus its 24-byte header — laid out
+ * as the heap lays the row out (alignment, the NULL bitmap of as many
+ * columns). Not pg_column_size(t.*): a whole-row value inlines every
+ * TOASTed object (heap_copy_tuple_as_datum), which would read all of
+ * TOAST. The empty stand-in takes 1 byte; an object with a 4-byte header
+ * is int-aligned, at most 3 bytes of padding: row_rest adds 2 per object,
+ * so the rest is never under the heap's, and over it by at most 3.
+ */
+static int pg_rest(struct coll_sample_result *r, const char *const *objs,
+                   size_t n_obj, struct sample_names *q, struct pt_err *err)
+{
+    size_t o = 0, n = 0;
+
+    (void)err;
+    q->rest[0] = '\0';
+    for (size_t i = 0; i < r->columns.n; i++) {
+        const char *name = r->columns.col[i].name;
+        int object = 0;
+        for (size_t k = 0; k < n_obj; k++)
+            object |= strcasecmp(name, objs[k]) == 0;
+        /* an object stands in as an empty bytea (1 byte, unaligned) or
+           NULL, so the NULL bitmap and so the header are the heap's */
+        if (coll_ident_check(name, "catalog column", NULL) < 0 ||
+            cat(q->rest, sizeof(q->rest), &o, n ? ", " : "") < 0 ||
+            cat(q->rest, sizeof(q->rest), &o, object ? "CASE WHEN \"" : "\"") <
+                0 ||
+            cat(q->rest, sizeof(q->rest), &o, name) < 0 ||
+            cat(q->rest, sizeof(q->rest), &o,
+                object ? "\" IS NULL THEN NULL::bytea ELSE '\\x'::bytea END"
+                       : "\"") < 0) {
+            snprintf(r->row_basis, sizeof(r->row_basis),
+                     "not measured: column '%.60s' has a name pagetune "
+                     "does not quote, or too many columns",
+                     name);
+            return 0;
+        }
+        n++;
+    }
+    if (n && o + 24 >= sizeof(q->rest)) {
+        snprintf(r->row_basis, sizeof(r->row_basis),
+                 "not measured: too many columns for the row expression");
+        return 0;
+    }
+    if (n) {
+        char row[sizeof(q->rest)];
+        snprintf(row, sizeof(row), "pg_column_size(ROW(%s))", q->rest);
+        memcpy(q->rest, row, sizeof(row));
+    } else {
+        snprintf(q->rest, sizeof(q->rest), "%d", PG_TUPLE_HEADER);
+    }
+    q->row_cols = 2;
+    snprintf(r->row_basis, sizeof(r->row_basis),
+             "measured per row: pg_column_size(ROW(the columns, each "
+             "object as an empty value)) minus its %d-byte header, plus 2 "
+             "bytes per object for the padding before it at worst (no "
+             "TOAST read); the objects as stored: pg_column_size() of "
+             "each",
+             PG_TUPLE_HEADER);
+    return 0;
+}
+
+/*
  * Before sampling: the catalog's column types (a timestamp or an integer
  * is not an object: PT_EDATA naming it), and how the rest of the row is
  * measured (q->row_cols, q->rest, r->row_basis). A catalog that cannot be
@@ -584,15 +649,8 @@ static int check_columns(struct coll_conn *c, const struct coll_sample_opts *o,
     }
     for (size_t i = 0; i < o->n_columns; i++)
         objs[i] = o->columns[i];
-    if (c->engine == COLL_ENGINE_POSTGRESQL) {
-        q->row_cols = 2;
-        snprintf(r->row_basis, sizeof(r->row_basis),
-                 "measured per row: pg_column_size(t.*) minus the %d-byte "
-                 "tuple header (out-of-line values count as stored); the "
-                 "objects as stored: pg_column_size() of each",
-                 PG_TUPLE_HEADER);
-        return 0;
-    }
+    if (c->engine == COLL_ENGINE_POSTGRESQL)
+        return pg_rest(r, objs, o->n_columns, q, err);
     ret = coll_row_rest_expr(c->engine, &r->columns, objs, o->n_columns, "",
                              q->rest, sizeof(q->rest), &e);
     if (ret < 0) {
@@ -684,9 +742,9 @@ static int rows_query(const struct coll_engine_ops *ops,
     }
     if (q->row_cols == 2) {
         /* the whole row and the objects as stored (compressed or not) */
-        if (cat(list, sizeof(list), &ll, ", pg_column_size(") < 0 ||
-            cat(list, sizeof(list), &ll, q->qtable) < 0 ||
-            cat(list, sizeof(list), &ll, ".*) AS pt_r, ") < 0)
+        if (cat(list, sizeof(list), &ll, ", ") < 0 ||
+            cat(list, sizeof(list), &ll, q->rest) < 0 ||
+            cat(list, sizeof(list), &ll, " AS pt_r, ") < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
         for (size_t i = 0; i < o->n_columns; i++) {
             snprintf(expr, sizeof(expr), "%sCOALESCE(pg_column_size(%s), 0)",

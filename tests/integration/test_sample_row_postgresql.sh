@@ -33,10 +33,13 @@ expect_eq "$(toast_size ev_under_pg)" 0 "1850-1950 byte objects with the extra c
 
 # -- the whole row, measured: compare with the server's own per-row figure
 expect_rc 0 "sample under" "$PAGETUNE" sample --connect "$PT_PG_CONNECT" --table ev_under_pg --columns object -o "$T/under.json" -q
-WANT=$(pg_sql -Atc "SELECT min(pg_column_size(t.*)) - 24 - min(pg_column_size(object)) || ' ' || max(pg_column_size(t.*)) - 24 - max(pg_column_size(object)) || ' ' || sum(pg_column_size(t.*) - 24) FROM ev_under_pg t")
+# the rest of the row against the heap's own row, pg_column_size(t.*)
+# (exact for these inline rows): never under it, over by at most the
+# 3-byte padding bound, and read without touching TOAST
+WANT=$(pg_sql -Atc "SELECT min(pg_column_size(t.*) - 24 - pg_column_size(object)) || ' ' || max(pg_column_size(t.*) - 24 - pg_column_size(object)) || ' ' || sum(pg_column_size(t.*) - 24) FROM ev_under_pg t")
 read -r RMIN RMAX RSUM <<<"$WANT"
-expect_py "row measured: source, rest of the row as the server stores it" \
-    'd["row_source"] == "measured" and d["row_fixed_bytes"]["min"] == '"$RMIN"' and d["row_fixed_bytes"]["max"] == '"$RMAX"' and round(d["row_bytes"]["mean"] * d["row_bytes"]["count"]) == '"$RSUM"' and "pg_column_size(t.*)" in d["row_basis"]' "$T/under.json"
+expect_py "row measured: rest of the row within 0..3 bytes over the heap's" \
+    'd["row_source"] == "measured" and 0 <= d["row_fixed_bytes"]["min"] - '"$RMIN"' <= 3 and 0 <= d["row_fixed_bytes"]["max"] - '"$RMAX"' <= 3 and 0 <= round(d["row_bytes"]["mean"] * d["row_bytes"]["count"]) - '"$RSUM"' <= 3 * '"$N"' and "no TOAST read" in d["row_basis"]' "$T/under.json"
 expect_py "incompressible objects: compress_ratio >= 0.95" '0.95 <= d["compress_ratio"] <= 1.01' "$T/under.json"
 expect_py "live rows counted by the full scan" 'd["live_rows"] == {"value": '"$N"', "source": "sample: a full scan counted every row"}' "$T/under.json"
 
