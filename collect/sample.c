@@ -590,10 +590,12 @@ static int pg_rest(struct coll_sample_result *r, const char *const *objs,
                  "not measured: too many columns for the row expression");
         return 0;
     }
-    if (n) {
-        char row[sizeof(q->rest)];
-        snprintf(row, sizeof(row), "pg_column_size(ROW(%s))", q->rest);
-        memcpy(q->rest, row, sizeof(row));
+    if (n) { /* wrap the list: o + 24 < sizeof(q->rest) was checked */
+        static const char head[] = "pg_column_size(ROW(";
+        memmove(q->rest + sizeof(head) - 1, q->rest, o + 1);
+        memcpy(q->rest, head, sizeof(head) - 1);
+        o += sizeof(head) - 1;
+        cat(q->rest, sizeof(q->rest), &o, "))");
     } else {
         snprintf(q->rest, sizeof(q->rest), "%d", PG_TUPLE_HEADER);
     }
