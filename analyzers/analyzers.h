@@ -64,6 +64,8 @@ struct rec_engine {
     struct rec_outline outline[REC_MAX_OUTLINE]; /* in placement order */
     uint32_t max_rows_per_page;                  /* DB2 REGULAR: 255 */
     uint32_t row_fixed_bytes;      /* row bytes besides the object */
+    int row_measured;              /* 1: row_fixed_bytes was measured
+                                      (rec_engine_set_row_fixed) */
     uint32_t row_overhead_bytes;   /* per-row header + slot */
     int outline_buffered;          /* 0: out-of-line data bypasses the
                                       buffer pool (DB2 direct I/O) */
@@ -107,6 +109,15 @@ const struct rec_page_rule *rec_engine_page(const struct rec_engine *e,
 /* Where an object of obj_bytes lands at this page size (see REC_PLACE_*). */
 int rec_engine_place(const struct rec_engine *e, const struct rec_page_rule *p,
                      uint64_t obj_bytes);
+/*
+ * Use a measured rest of the row (sizes.json row_fixed_bytes) instead of
+ * the profile's constant: every page's inline limit and the inline knob's
+ * offset were derived as "row limit - row_fixed_bytes" (the profiles'
+ * comments), so each moves by the difference; limits stay within 0 ..
+ * max_row. DB2's limits are WebSphere's SMALL length and stay. Sets
+ * row_measured.
+ */
+void rec_engine_set_row_fixed(struct rec_engine *e, uint32_t row_fixed_bytes);
 /* Row length in the data page for an object placed as rec_engine_place says. */
 uint32_t rec_engine_row_bytes(const struct rec_engine *e,
                               const struct rec_page_rule *p,
@@ -270,6 +281,14 @@ struct rec_sizes {
     size_t n;           /* entries */
     uint64_t total;     /* objects: sum of counts (n without counts) */
     int from_histogram; /* 1: reconstructed from histogram bin bounds */
+    uint32_t row_fixed_bytes;   /* measured bytes of the row besides its
+                                   objects and header (sizes.json
+                                   row_fixed_bytes.mean, rounded up); 0 =
+                                   not measured: the profile's constant */
+    int row_measured;           /* 1: row_fixed_bytes was measured */
+    uint64_t live_rows;         /* the table's live rows (sizes.json
+                                   live_rows.value); 0 = not measured */
+    char live_rows_source[160]; /* how they were counted */
 };
 void rec_sizes_release(struct rec_sizes *s);
 /*
@@ -398,6 +417,13 @@ void rec_state_fill_defaults(struct rec_state *s, const char *engine);
  */
 int rec_knob_effective(const char *engine, const struct rec_knob *k,
                        struct rec_knob *out);
+/*
+ * rec_knob_effective with the rest of the state: a MariaDB table without
+ * an explicit ROW_FORMAT uses the server's innodb_default_row_format when
+ * s holds it (read live by collect/), not always DYNAMIC.
+ */
+int rec_state_knob_effective(const struct rec_state *s, const char *engine,
+                             const struct rec_knob *k, struct rec_knob *out);
 /* 1 if any knob of s was read from the server. */
 int rec_state_any_server(const struct rec_state *s);
 /*
@@ -446,6 +472,8 @@ struct rec_inputs {
     int memory_given;                /* --memory was given explicitly */
     double inline_target;            /* 0 < t <= 1; 0 = default 0.95 */
     uint64_t sessions;               /* live rows; 0 = estimate */
+    const char *sessions_basis;      /* where `sessions` was measured
+                                        (borrowed; NULL = "--sessions") */
     const struct rec_monitor *monitor; /* may be NULL */
     const struct rec_access *access;   /* may be NULL */
     const char *bufferpool_name;       /* NULL = "SESSBP<n>K" */

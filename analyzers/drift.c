@@ -136,7 +136,7 @@ int rec_drift_doc(const struct rec_doc *d, double tolerance, char *why,
         if (!k || setting_as_knob(v, scale, &want) < 0)
             continue;
         /* a knob not set explicitly is the engine's value for it */
-        if (rec_knob_effective(d->engine, k, &eff) < 0 ||
+        if (rec_state_knob_effective(&d->current, d->engine, k, &eff) < 0 ||
             rec_knob_equal(&eff, &want))
             continue;
         drift = 1;

@@ -361,6 +361,35 @@ uint32_t rec_engine_rows_per_page(const struct rec_engine *e,
     return (uint32_t)n;
 }
 
+void rec_engine_set_row_fixed(struct rec_engine *e, uint32_t row_fixed_bytes)
+{
+    int64_t delta = (int64_t)e->row_fixed_bytes - (int64_t)row_fixed_bytes;
+
+    /* DB2's inline limit is WebSphere's SMALL column length (db2.yaml),
+       not a row limit: only the page fill uses the rest of the row */
+    if (strcmp(e->name, "db2") == 0)
+        delta = 0;
+    for (size_t i = 0; i < e->n_pages; i++) {
+        struct rec_page_rule *p = &e->pages[i];
+        int64_t lim = (int64_t)p->inline_limit_bytes + delta;
+        if (lim < 0)
+            lim = 0;
+        if (lim > (int64_t)p->max_row_bytes)
+            lim = p->max_row_bytes;
+        p->inline_limit_bytes = (uint32_t)lim;
+    }
+    if (e->knob.present) {
+        int64_t off = (int64_t)e->knob.offset_bytes - delta;
+        if (off < 0)
+            off = 0;
+        if (off >= (int64_t)e->knob.max)
+            off = (int64_t)e->knob.max - 1;
+        e->knob.offset_bytes = (uint32_t)off;
+    }
+    e->row_fixed_bytes = row_fixed_bytes;
+    e->row_measured = 1;
+}
+
 char *rec_engine_page_list(const struct rec_engine *e, char *buf, size_t len)
 {
     size_t off = 0;

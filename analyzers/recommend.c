@@ -728,7 +728,8 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
 
     if (in->sessions) {
         r->sessions = in->sessions;
-        r->sessions_basis = "--sessions";
+        r->sessions_basis =
+            in->sessions_basis ? in->sessions_basis : "--sessions";
     } else if (in->access) {
         r->sessions = in->access->n_keys;
         r->sessions_basis = "distinct keys in the trace";
@@ -955,20 +956,31 @@ static void reason_model(struct rec_result *r, const struct rec_inputs *in,
 }
 
 /* Step 7d. what the monitor measured against what the model predicts. */
+/* A monitored hit ratio as text: "62.5%", or "not measured" for -1. */
+static const char *hit_text(double pct, char *buf, size_t len)
+{
+    if (pct < 0)
+        snprintf(buf, len, "not measured");
+    else
+        snprintf(buf, len, "%.1f%%", pct);
+    return buf;
+}
+
 static void reason_monitor(struct rec_result *r, const struct rec_inputs *in,
                            size_t mon_idx)
 {
     const struct rec_monitor *m = in->monitor;
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    char mps[32], cps[32];
+    char mps[32], cps[32], hit[32];
 
     if (mon_idx != (size_t)-1) {
         rec_reason(r,
                    "monitor: current %s pages, %llu pool pages, hit ratio "
-                   "%.1f%%, direct-read share %.3f; the model at %s predicts "
+                   "%s, direct-read share %.3f; the model at %s predicts "
                    "%.3f direct reads and %.3f physical reads per access",
                    pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
-                   (unsigned long long)m->bufferpool_pages, m->hit_ratio_pct,
+                   (unsigned long long)m->bufferpool_pages,
+                   hit_text(m->hit_ratio_pct, hit, sizeof(hit)),
                    m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
                    r->cand[mon_idx].physical_reads);
         if (m->page_size_bytes != ch->page_size_bytes)
@@ -985,13 +997,13 @@ static void reason_monitor(struct rec_result *r, const struct rec_inputs *in,
                        mps);
     } else if (m && m->present) {
         if (m->engine[0] && strcmp(m->engine, in->engine->name) != 0)
-            rec_reason(r,
-                       "monitor: counters from engine %s (current page size "
-                       "%s, hit ratio %.1f%%) are not used for a %s "
-                       "recommendation",
-                       m->engine,
-                       pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
-                       m->hit_ratio_pct, in->engine->name);
+            rec_reason(
+                r,
+                "monitor: counters from engine %s (current page size "
+                "%s, hit ratio %s) are not used for a %s "
+                "recommendation",
+                m->engine, pt_size_format(m->page_size_bytes, mps, sizeof(mps)),
+                hit_text(m->hit_ratio_pct, hit, sizeof(hit)), in->engine->name);
         else
             rec_reason(r,
                        "monitor: current page size %s is not a %s page size; "
@@ -1146,6 +1158,14 @@ static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
     reason_objects(r, in);
     if (strcmp(e->name, "db2") == 0)
         reason_db2_caching(r, in);
+    rec_reason(r,
+               "rest of the row: %u bytes besides the object and the row "
+               "header, %s",
+               e->row_fixed_bytes,
+               e->row_measured
+                   ? "measured per row by sample (sizes row_fixed_bytes)"
+                   : "the engine profile's estimate (row_fixed_bytes: the "
+                     "sizes were not measured per row)");
 }
 
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,

@@ -212,6 +212,24 @@ int rec_knob_effective(const char *engine, const struct rec_knob *k,
     return 0;
 }
 
+int rec_state_knob_effective(const struct rec_state *s, const char *engine,
+                             const struct rec_knob *k, struct rec_knob *out)
+{
+    const struct rec_knob *dk =
+        s ? rec_state_get(s, "innodb_default_row_format") : NULL;
+
+    if (!k->is_set && strcmp(engine, "mysql") == 0 &&
+        strcmp(k->name, "row_format") == 0 && dk && dk->is_set &&
+        !dk->is_number) {
+        *out = *k;
+        out->is_set = 1;
+        out->is_number = 0;
+        snprintf(out->word, sizeof(out->word), "%s", dk->word);
+        return 0;
+    }
+    return rec_knob_effective(engine, k, out);
+}
+
 int rec_state_any_server(const struct rec_state *s)
 {
     for (size_t i = 0; s && i < s->n; i++)

@@ -265,10 +265,16 @@ int cmd_monitor(int argc, char **argv)
     if (c.format == OUT_JSON) {
         struct coll_source src;
         struct coll_monitor_doc d;
+        struct coll_state st;
 
         coll_source_init(&src, conn);
         coll_monitor_doc_init(&d, coll_conn_engine(conn), &src, snaps, n,
                               a.interval_s);
+        /* the instance's knobs as they are now (docs/formats.md current) */
+        ret = coll_state_read(conn, NULL, NULL, NULL, &st, &err);
+        if (ret < 0)
+            goto fail_out;
+        d.state = &st;
         doc = coll_monitor_doc_to_json(&d);
         if (!doc) {
             ret = err_set(&err, PT_EINTERNAL, "out of memory");

@@ -754,6 +754,9 @@ int cmd_recommend(int argc, char **argv)
             (rc = rec_sizes_stats(&sizes, &st, &err)) < 0)
             goto fail;
         have_stats = 1;
+        /* the measured rest of the row replaces the profile's constant */
+        if (sizes.row_measured)
+            rec_engine_set_row_fixed(&engine, sizes.row_fixed_bytes);
     }
     if (o.monitor) {
         json_t *m = NULL;
@@ -811,6 +814,10 @@ int cmd_recommend(int argc, char **argv)
     in.memory_given = o.memory_given;
     in.inline_target = o.target;
     in.sessions = o.sessions;
+    if (!o.sessions && sizes.live_rows) { /* measured by sample */
+        in.sessions = sizes.live_rows;
+        in.sessions_basis = sizes.live_rows_source;
+    }
     in.monitor = o.monitor ? &mon : NULL;
     in.current = &state;
     in.compress_ratio = compress_ratio;

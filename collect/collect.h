@@ -173,6 +173,136 @@ int coll_ident_quote(enum coll_engine e, const char *name, char *buf,
 int coll_table_parse(const char *s, char *schema, size_t schema_len,
                      char *table, size_t table_len, struct pt_err *err);
 
+/* ---- the table's columns and the server's state (catalog.c) ------------- */
+
+#define COLL_MAX_TABLE_COLUMNS 64
+
+/* One column of the sampled table, as the engine's catalog describes it. */
+struct coll_column {
+    char name[COLL_NAME_MAX + 1]; /* as the catalog spells it */
+    char type[64];                /* the catalog's type name, lower case */
+    int nullable;                 /* 1: NULL allowed */
+    int fixed_bytes;              /* stored bytes of a fixed-width value,
+                                     0 = variable length */
+    int for_bit_data;             /* DB2: CHAR/VARCHAR FOR BIT DATA */
+    int rowid_alias;              /* SQLite INTEGER PRIMARY KEY: stored as
+                                     the rowid, NULL in the record */
+};
+
+/* The columns of a table, in the catalog's order. */
+struct coll_columns {
+    size_t n;
+    struct coll_column col[COLL_MAX_TABLE_COLUMNS];
+};
+
+/*
+ * The catalog query listing the columns of [schema.]table (unquoted
+ * names, already checked by coll_ident_check; folded the engine's way by
+ * the caller) into buf: PostgreSQL pg_attribute, MariaDB
+ * information_schema.COLUMNS, SQLite PRAGMA table_info, DB2
+ * SYSCAT.COLUMNS. Exposed for the unit tests (DB2 cannot run here).
+ */
+int coll_columns_sql(enum coll_engine e, const char *schema, const char *table,
+                     char *buf, size_t len, struct pt_err *err);
+/* Turn the rows of coll_columns_sql's query into *cols. PT_EDATA when a
+ * column of the result is missing or the table has too many columns. */
+int coll_columns_parse(enum coll_engine e, const struct coll_rows *rows,
+                       struct coll_columns *cols, struct pt_err *err);
+/* Run coll_columns_sql and parse it. No row: PT_ENOINPUT naming table. */
+int coll_columns_read(struct coll_conn *c, const char *schema,
+                      const char *table, struct coll_columns *cols,
+                      struct pt_err *err);
+/* The column called name (case-insensitive), or NULL. */
+const struct coll_column *coll_columns_find(const struct coll_columns *cols,
+                                            const char *name);
+/*
+ * Can pagetune measure objects in column col of engine e? Binary and
+ * large-object types yes (PostgreSQL bytea/text, MariaDB BLOB/VARBINARY,
+ * SQLite BLOB/TEXT affinity, DB2 BLOB/CLOB/VARBINARY/FOR BIT DATA);
+ * numbers, dates and times no: PT_EDATA (exit 65) naming the column, its
+ * type and the types pagetune needs. MariaDB character columns are
+ * measured in bytes (OCTET_LENGTH) and pass; *note (may be NULL, len
+ * bytes) then says so, else gets "".
+ */
+int coll_column_check(enum coll_engine e, const struct coll_column *col,
+                      char *note, size_t note_len, struct pt_err *err);
+/*
+ * The server-side expression for the stored bytes of the row's columns
+ * that are not objects (`objects`: n_obj names, case-insensitive), summed
+ * per row: MariaDB and DB2 each fixed-width column's storage size and
+ * each variable one's length plus its length prefix; SQLite the record
+ * body and header bytes of each column (SQLite "Database File Format",
+ * 2.1 Record Format). PostgreSQL measures the whole row instead
+ * (pg_column_size(t.*)) and gets PT_EINTERNAL here. `qualifier` (may be
+ * "") prefixes each column ("pt_t."). Exposed for the unit tests.
+ */
+int coll_row_rest_expr(enum coll_engine e, const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj,
+                       const char *qualifier, char *buf, size_t len,
+                       struct pt_err *err);
+/* Bytes of the row besides its columns that coll_row_rest_expr leaves
+ * out (MariaDB's NULL bitmap, SQLite's record header size varint); the
+ * engine profile's row_overhead_bytes stays the row header. */
+uint32_t coll_row_rest_const(enum coll_engine e,
+                             const struct coll_columns *cols);
+
+/*
+ * One knob of the server's current state (docs/formats.md "current"): a
+ * number (bytes, or the engine's own unit), a keyword, or null (nothing
+ * set explicitly). Written as {"value": V, "source": "server"}.
+ */
+#define COLL_MAX_KNOBS 12
+struct coll_knob {
+    char name[40]; /* lower_snake_case */
+    int is_set;    /* 0: null */
+    int is_number; /* num, else word */
+    int64_t num;   /* the value when is_number */
+    char word[24]; /* the keyword, [A-Za-z0-9_] */
+};
+struct coll_state {
+    size_t n;
+    struct coll_knob k[COLL_MAX_KNOBS];
+    char note[256]; /* what could not be read, or "" */
+};
+/*
+ * Read the current state live (docs/formats.md "current"): PostgreSQL
+ * block_size, shared_buffers, its ALTER SYSTEM value (pg_file_settings),
+ * the table's toast_tuple_target and column's attstorage; MariaDB
+ * innodb_page_size, innodb_buffer_pool_size, the table's ROW_FORMAT;
+ * SQLite page_size, journal_mode, cache_size; DB2 the table space's page
+ * size and its buffer pool's pages (SYSCAT). table may be NULL (monitor:
+ * instance knobs only); column may be NULL. A knob that cannot be read
+ * (no privilege) is left out and named in st->note; a lost link fails.
+ */
+int coll_state_read(struct coll_conn *c, const char *schema, const char *table,
+                    const char *column, struct coll_state *st,
+                    struct pt_err *err);
+/*
+ * The catalog's statistics of the table's live rows, never a count(*):
+ * PostgreSQL pg_class.reltuples (-1 before the first VACUUM or ANALYZE),
+ * MariaDB information_schema.TABLES.TABLE_ROWS (InnoDB's estimate), DB2
+ * SYSCAT.TABLES.CARD (-1 without RUNSTATS); SQLite keeps none (-1).
+ * *rows gets the value or -1, source says which statistic. A lost link
+ * fails; other errors give -1 and say why in source.
+ */
+int coll_live_rows_stat(struct coll_conn *c, const char *schema,
+                        const char *table, int64_t *rows, char *source,
+                        size_t source_len, struct pt_err *err);
+/* The SQL coll_live_rows_stat runs (exposed for the unit tests); "" for
+ * an engine without statistics (SQLite). -1 if buf is too small. */
+int coll_live_rows_sql(enum coll_engine e, const char *schema,
+                       const char *table, char *buf, size_t len);
+/* The DB2 catalog query for the table space page size and buffer pool
+ * of [schema.]table (exposed for the unit tests). */
+int coll_db2_state_sql(const char *schema, const char *table, char *buf,
+                       size_t len);
+/* The knob called name, or NULL. */
+const struct coll_knob *coll_state_get(const struct coll_state *st,
+                                       const char *name);
+/* The `current` object: {knob: {"value", "source": "server"}}. New
+ * reference (caller json_decref) or NULL when out of memory. */
+json_t *coll_state_to_json(const struct coll_state *st);
+
 /* ---- sample ------------------------------------------------------------- */
 
 #define COLL_MAX_COLUMNS 8
@@ -218,7 +348,7 @@ void coll_sample_opts_init(struct coll_sample_opts *o);
 struct coll_sample_result {
     enum coll_engine engine;
     enum coll_layout layout;
-    char query[2048];        /* the statement that was run (no secrets) */
+    char query[8192];        /* the statement that was run (no secrets) */
     char method[256];        /* how rows were chosen, in words */
     uint64_t rows_scanned;   /* rows returned by the server */
     uint64_t rows_empty;     /* rows with every sampled column NULL */
@@ -236,6 +366,25 @@ struct coll_sample_result {
     uint64_t *session_values; /* multi-row: bytes per session ID (owned) */
     size_t n_sessions;
     uint64_t estimated_rows; /* catalog estimate used for progress, or 0 */
+    /* the whole row (item "row" of docs/formats.md sizes.json) */
+    int have_rows;        /* the row sizes below were measured */
+    char row_basis[256];  /* how the row size was measured, in words */
+    uint64_t *row_values; /* per object row: stored bytes of the whole
+                             row (owned; n_values entries) */
+    uint64_t rest_sum;    /* sum over object rows of the bytes besides
+                             the objects and the row header */
+    uint64_t rest_min, rest_max;
+    uint64_t stored_bytes;       /* PostgreSQL: sum of pg_column_size() of the
+                                    objects (compressed, as stored); 0 else */
+    uint64_t raw_bytes;          /* the same rows' octet lengths */
+    struct coll_columns columns; /* the table's columns (catalog) */
+    char column_note[256];       /* a note on the objects' column type, or "" */
+    struct coll_state state;     /* the current state (coll_state_read) */
+    int have_state;
+    int64_t live_rows;          /* the table's live rows: counted by a full
+                                   scan, else the catalog's statistics; -1 =
+                                   not measured (never analyzed) */
+    char live_rows_source[160]; /* which, in words */
 };
 void coll_sample_result_release(struct coll_sample_result *r);
 
@@ -436,8 +585,10 @@ struct coll_sizes_doc {
     char taken_at[32];                       /* UTC ISO 8601 */
     int unit_session;           /* asked for: sessions as the top-level unit */
     struct rec_size_stats rows; /* statistics per row (object) */
-    struct rec_size_stats sessions; /* per session, if have_sessions */
-    int have_sessions;              /* multi-row layout, sessions summed */
+    struct rec_size_stats sessions;  /* per session, if have_sessions */
+    int have_sessions;               /* multi-row layout, sessions summed */
+    struct rec_size_stats row_bytes; /* the whole rows, if have_rows */
+    int have_rows;                   /* result->have_rows */
 };
 
 /*
@@ -476,8 +627,10 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
  * Read a sizes document into *s (caller rec_sizes_release): "values" if
  * present, else the histogram as one weighted entry per non-empty bin,
  * each object at its bin's upper bound (a conservative estimate;
- * from_histogram is set; sorted), at most REC_MAX_OBJECTS objects. PT_EDATA
- * naming `name` and the key otherwise; *s is empty then.
+ * from_histogram is set; sorted), at most REC_MAX_OBJECTS objects; and the
+ * measured rest of the row when row_source is "measured"
+ * (row_fixed_bytes.mean, rounded up). PT_EDATA naming `name` and the key
+ * otherwise; *s is empty then.
  */
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
                              const char *name, struct pt_err *err);
@@ -503,6 +656,9 @@ struct coll_monitor_doc {
     size_t n;
     struct coll_current current;         /* from the last snapshot */
     struct coll_monitor_summary summary; /* coll_monitor_summarize() */
+    const struct coll_state *state;      /* knobs read live (borrowed, may
+                                            be NULL): written into
+                                            "current" as {value, source} */
 };
 
 /*

@@ -368,6 +368,34 @@ static int add_scopes(json_t *doc, const struct coll_monitor_doc *d)
     return 0;
 }
 
+/*
+ * The knobs read live (coll_state_read) beside the plain members of
+ * "current": {value, source} each, except those the plain members already
+ * hold (page_size, bufferpool_pages: readers take them as integers).
+ */
+static int add_knobs(json_t *cur, const struct coll_monitor_doc *d)
+{
+    json_t *knobs = coll_state_to_json(d->state);
+    const char *name;
+    json_t *v;
+
+    if (!knobs)
+        return -1;
+    json_object_foreach(knobs, name, v)
+    {
+        if (json_object_get(cur, name))
+            continue;
+        if (json_object_set(cur, name, v) < 0) {
+            json_decref(knobs);
+            return -1;
+        }
+    }
+    json_decref(knobs);
+    if (d->state->note[0])
+        json_object_set_new(cur, "note", json_string(d->state->note));
+    return 0;
+}
+
 json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
 {
     const struct coll_current *cur = &d->current;
@@ -388,6 +416,10 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
                   cur->bufferpool, "summary", sum);
     if (!doc)
         return NULL;
+    if (d->state && add_knobs(json_object_get(doc, "current"), d) < 0) {
+        json_decref(doc);
+        return NULL;
+    }
     if (add_scopes(doc, d) < 0) {
         json_decref(doc);
         return NULL;

@@ -60,6 +60,12 @@ int coll_sizes_doc_init(struct coll_sizes_doc *d,
                        o->n_columns > 1 ? "the columns" : "the column");
     if ((rc = rec_stats_compute(&d->rows, r->values, r->n_values, err)) < 0)
         return rc;
+    if (r->have_rows && r->row_values) {
+        rc = rec_stats_compute(&d->row_bytes, r->row_values, r->n_values, err);
+        if (rc < 0)
+            return rc;
+        d->have_rows = 1;
+    }
     if (r->have_sessions && r->n_sessions > 0) {
         rc = rec_stats_compute(&d->sessions, r->session_values, r->n_sessions,
                                err);
@@ -159,6 +165,42 @@ static json_t *other_unit_json(const struct coll_sizes_doc *d)
     return s;
 }
 
+/*
+ * The whole row (docs/formats.md sizes.json): row_source, how it was
+ * measured, the rows' stored bytes (statistics and histogram), the rest
+ * of the row besides the objects and the header, and PostgreSQL's
+ * compress_ratio (objects as stored / their octet lengths).
+ */
+static void row_json(const struct coll_sizes_doc *d, json_t *doc)
+{
+    const struct coll_sample_result *r = d->result;
+    json_t *rows;
+
+    json_object_set_new(doc, "row_source",
+                        json_string(d->have_rows ? "measured" : "profile"));
+    json_object_set_new(doc, "row_basis",
+                        json_string(r->row_basis[0]
+                                        ? r->row_basis
+                                        : "not measured: the engine "
+                                          "profile's row_fixed_bytes applies"));
+    if (!d->have_rows)
+        return;
+    rows = rec_stats_to_json(&d->row_bytes, NULL, 0, NULL);
+    if (rows) {
+        json_object_del(rows, "schema_version");
+        json_object_set_new(doc, "row_bytes", rows);
+    }
+    json_object_set_new(doc, "row_fixed_bytes",
+                        json_pack("{s:I,s:f,s:I}", "min",
+                                  (json_int_t)r->rest_min, "mean",
+                                  (double)r->rest_sum / (double)r->n_values,
+                                  "max", (json_int_t)r->rest_max));
+    if (r->engine == COLL_ENGINE_POSTGRESQL && r->raw_bytes > 0)
+        json_object_set_new(
+            doc, "compress_ratio",
+            json_real((double)r->stored_bytes / (double)r->raw_bytes));
+}
+
 /* Everything but "values". */
 static json_t *doc_json(const struct coll_sizes_doc *d)
 {
@@ -197,6 +239,31 @@ static json_t *doc_json(const struct coll_sizes_doc *d)
     } else {
         json_object_set_new(doc, "per_session",
                             json_pack("{s:s}", "note", r->session_note));
+    }
+    if (r->column_note[0])
+        json_object_set_new(doc, "column_note", json_string(r->column_note));
+    row_json(d, doc);
+    if (r->live_rows_source[0]) {
+        /* rows of the table, or its sessions when sessions are the unit
+           and a full scan summed every one */
+        int64_t live = r->live_rows;
+        const char *how = r->live_rows_source;
+        if (top_is_session(d)) {
+            int full = strncmp(how, "sample:", 7) == 0;
+            live = full ? (int64_t)r->n_sessions : -1;
+            how = full ? "sample: a full scan summed every session"
+                       : "not measured: the catalog counts rows, not "
+                         "sessions";
+        }
+        json_object_set_new(
+            doc, "live_rows",
+            json_pack("{s:I,s:s}", "value", (json_int_t)live, "source", how));
+    }
+    if (r->have_state) {
+        json_object_set_new(doc, "current", coll_state_to_json(&r->state));
+        if (r->state.note[0])
+            json_object_set_new(doc, "current_note",
+                                json_string(r->state.note));
     }
     /* as written (pt_json_dumpf): the file and this document are equal */
     if (pt_json_whole_numbers(doc) < 0) {
@@ -369,6 +436,60 @@ static int read_histogram(struct rec_sizes *s, const json_t *hist,
     return rec_sizes_sort(s, err);
 }
 
+/* "live_rows": {value: integer, -1 = not measured; source: string}. */
+static int read_live_rows(struct rec_sizes *s, const json_t *doc,
+                          const char *name, struct pt_err *err)
+{
+    const json_t *lr = json_object_get(doc, "live_rows");
+    const json_t *v = json_object_get(lr, "value");
+    const json_t *src = json_object_get(lr, "source");
+
+    if (!lr)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < -1 ||
+        !json_is_string(src))
+        return err_set(err, PT_EDATA,
+                       "%s: live_rows needs an integer 'value' >= -1 and a "
+                       "'source' string",
+                       name);
+    if (json_integer_value(v) <= 0)
+        return 0;
+    s->live_rows = (uint64_t)json_integer_value(v);
+    snprintf(s->live_rows_source, sizeof(s->live_rows_source), "%s",
+             json_string_value(src));
+    return 0;
+}
+
+/* "row_source" and, when measured, "row_fixed_bytes.mean". */
+static int read_row(struct rec_sizes *s, const json_t *doc, const char *name,
+                    struct pt_err *err)
+{
+    const json_t *src = json_object_get(doc, "row_source"), *mean;
+
+    if (read_live_rows(s, doc, name, err) < 0)
+        return PT_EDATA;
+
+    if (!src ||
+        (json_is_string(src) && strcmp(json_string_value(src), "profile") == 0))
+        return 0;
+    if (!json_is_string(src) || strcmp(json_string_value(src), "measured") != 0)
+        return err_set(err, PT_EDATA,
+                       "%s: row_source must be \"measured\" or \"profile\"",
+                       name);
+    mean = json_object_get(json_object_get(doc, "row_fixed_bytes"), "mean");
+    if (!json_is_number(mean) || !(json_number_value(mean) >= 0) ||
+        json_number_value(mean) > 1048576)
+        return err_set(err, PT_EDATA,
+                       "%s: row_source is \"measured\" but "
+                       "row_fixed_bytes.mean is not a byte count 0..1048576",
+                       name);
+    s->row_fixed_bytes = (uint32_t)json_number_value(mean);
+    if ((double)s->row_fixed_bytes < json_number_value(mean))
+        s->row_fixed_bytes++;
+    s->row_measured = 1;
+    return 0;
+}
+
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
                              const char *name, struct pt_err *err)
 {
@@ -388,6 +509,8 @@ int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
               : read_histogram(s, json_object_get(doc, "histogram"), name, err);
     if (rc == 0 && s->n == 0)
         rc = err_set(err, PT_EDATA, "%s: no sizes in the document", name);
+    if (rc == 0)
+        rc = read_row(s, doc, name, err);
     if (rc < 0)
         rec_sizes_release(s);
     return rc;

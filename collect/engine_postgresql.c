@@ -195,6 +195,13 @@ int coll_pg_parse_tables(const struct coll_rows *rows, struct coll_snapshot *s,
             if (ret < 0)
                 return ret;
         }
+        /* the live rows the catalog's statistics hold (pg_class.reltuples
+           of the last VACUUM or ANALYZE, -1 before any): a gauge, never
+           a count(*) */
+        ret = coll_rows_metric(rows, i, "RELTUPLES", "table", t, 0, 0, s,
+                               "pg_class", err);
+        if (ret < 0)
+            return ret;
     }
     return 0;
 }
@@ -231,10 +238,12 @@ static int pg_snapshot(struct coll_conn *c, struct coll_snapshot *s,
         c,
         "SELECT schemaname || '.' || relname AS table_name, heap_blks_read, "
         "heap_blks_hit, idx_blks_read, idx_blks_hit, toast_blks_read, "
-        "toast_blks_hit, tidx_blks_read, tidx_blks_hit FROM "
-        "pg_statio_user_tables ORDER BY coalesce(heap_blks_read, 0) + "
-        "coalesce(heap_blks_hit, 0) + coalesce(toast_blks_read, 0) + "
-        "coalesce(toast_blks_hit, 0) DESC, 1 LIMIT 100",
+        "toast_blks_hit, tidx_blks_read, tidx_blks_hit, (SELECT "
+        "c.reltuples::bigint FROM pg_class c WHERE c.oid = relid) AS "
+        "reltuples FROM pg_statio_user_tables ORDER BY "
+        "coalesce(heap_blks_read, 0) + coalesce(heap_blks_hit, 0) + "
+        "coalesce(toast_blks_read, 0) + coalesce(toast_blks_hit, 0) DESC, 1 "
+        "LIMIT 100",
         &rows, err);
     if (ret < 0)
         return ret;

@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_BLOCK_ROWS 65536
 
@@ -54,7 +55,9 @@ void coll_sample_result_release(struct coll_sample_result *r)
         return;
     free(r->values);
     free(r->session_values);
+    free(r->row_values);
     r->values = NULL;
+    r->row_values = NULL;
     r->session_values = NULL;
     r->n_values = 0;
     r->n_sessions = 0;
@@ -147,8 +150,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
     SQLHSTMT st = SQL_NULL_HSTMT;
     SQLRETURN rc;
     SQLULEN fetched = 0;
-    SQLBIGINT *vals[COLL_MAX_COLUMNS + 2] = {0};
-    SQLLEN *ind[COLL_MAX_COLUMNS + 2] = {0};
+    SQLBIGINT *vals[COLL_MAX_COLUMNS + 4] = {0};
+    SQLLEN *ind[COLL_MAX_COLUMNS + 4] = {0};
     SQLUSMALLINT *status = NULL;
     size_t R = fs->block_rows;
     uint64_t done = 0;
@@ -280,11 +283,37 @@ static uint64_t block_need(size_t n, const SQLBIGINT *cnt, const SQLLEN *ind,
 
 struct row_ctx {
     struct coll_sample_result *r;
-    size_t n_cols; /* object columns */
-    int has_flag;  /* one more column: 1 when PROPID <> ID */
-    int grouped;   /* one more column: how many rows have these values */
-    size_t cap;
+    size_t n_cols;       /* object columns */
+    int has_flag;        /* one more column: 1 when PROPID <> ID */
+    int row_cols;        /* 0: no row size; 1: pt_r is the rest of the row;
+                            2: pt_r is PostgreSQL's whole row, pt_s the objects
+                            as stored */
+    uint32_t rest_const; /* bytes of the rest the expression leaves out */
+    int grouped;         /* one more column: how many rows have these values */
+    size_t cap, row_cap;
 };
+
+/* The tuple header pg_column_size(t.*) counts (HeapTupleHeaderData,
+   MAXALIGNed; the profile's row_overhead_bytes holds it). */
+#define PG_TUPLE_HEADER 24
+
+/* The rest of row k, its stored objects, into *rest / *stored. */
+static void row_rest(const struct row_ctx *x, size_t k, SQLBIGINT *const *vals,
+                     SQLLEN *const *ind, uint64_t size, int n_obj,
+                     uint64_t *rest, uint64_t *stored)
+{
+    size_t rc = x->n_cols + (x->has_flag ? 1 : 0);
+    int64_t r = ind[rc][k] == SQL_NULL_DATA ? 0 : (int64_t)vals[rc][k];
+
+    *stored = size;
+    if (x->row_cols == 2) {
+        int64_t s = ind[rc + 1][k] == SQL_NULL_DATA ? 0 : vals[rc + 1][k];
+        *stored = s > 0 ? (uint64_t)s : 0;
+        /* each object's stand-in byte out, its worst padding (3) in */
+        r += 2 * (int64_t)n_obj - PG_TUPLE_HEADER;
+    }
+    *rest = r > 0 ? (uint64_t)r + x->rest_const : x->rest_const;
+}
 
 static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
                    SQLLEN *const *ind, const SQLUSMALLINT *status,
@@ -292,12 +321,14 @@ static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
 {
     struct row_ctx *x = vctx;
     struct coll_sample_result *r = x->r;
-    size_t wcol = x->n_cols + (x->has_flag ? 1 : 0);
+    size_t wcol = x->n_cols + (x->has_flag ? 1 : 0) + (size_t)x->row_cols;
     uint64_t need =
         x->grouped ? block_need(n, vals[wcol], ind[wcol], status) : (uint64_t)n;
 
     if (need > SIZE_MAX / 16 ||
-        reserve(&r->values, &x->cap, r->n_values + (size_t)need) < 0)
+        reserve(&r->values, &x->cap, r->n_values + (size_t)need) < 0 ||
+        (x->row_cols &&
+         reserve(&r->row_values, &x->row_cap, r->n_values + (size_t)need) < 0))
         return err_set(err, PT_EINTERNAL, "out of memory for %llu sizes",
                        (unsigned long long)(r->n_values + need));
     for (size_t k = 0; k < n; k++) {
@@ -337,6 +368,21 @@ static int on_rows(void *vctx, size_t n, SQLBIGINT *const *vals,
             r->placement[where] += w;
         else
             r->rows_multi += w;
+        if (x->row_cols) {
+            uint64_t rest, stored;
+            row_rest(x, k, vals, ind, size, nonnull, &rest, &stored);
+            if (r->n_values == 0)
+                r->rest_min = rest;
+            if (rest < r->rest_min)
+                r->rest_min = rest;
+            if (rest > r->rest_max)
+                r->rest_max = rest;
+            r->rest_sum += rest * w;
+            r->stored_bytes += stored * w;
+            r->raw_bytes += size * w;
+            for (uint64_t j = 0; j < w; j++)
+                r->row_values[r->n_values + j] = rest + stored;
+        }
         for (uint64_t j = 0; j < w; j++)
             r->values[r->n_values++] = size;
     }
@@ -408,6 +454,8 @@ struct sample_names {
     char qid[COLL_NAME_MAX + 4], qprop[COLL_NAME_MAX + 4];
     char display[2 * COLL_NAME_MAX + 2]; /* [schema.]table as given */
     int sessions_layout; /* the table has ID and PROPID (WebSphere) */
+    int row_cols;        /* row size columns in the query (row_ctx) */
+    char rest[6144];     /* the rest-of-row expression (catalog.c) */
 };
 
 static int quote_names(enum coll_engine e, const struct coll_sample_opts *o,
@@ -501,6 +549,137 @@ static int probe_table(struct coll_conn *c, const struct coll_sample_opts *o,
 }
 
 /*
+ * PostgreSQL: the rest of the row is pg_column_size(ROW(every column, an
+ * object as an empty bytea or NULL)) minus its 24-byte header — laid out
+ * as the heap lays the row out (alignment, the NULL bitmap of as many
+ * columns). Not pg_column_size(t.*): a whole-row value inlines every
+ * TOASTed object (heap_copy_tuple_as_datum), which would read all of
+ * TOAST. The empty stand-in takes 1 byte; an object with a 4-byte header
+ * is int-aligned, at most 3 bytes of padding: row_rest adds 2 per object,
+ * so the rest is never under the heap's, and over it by at most 3.
+ */
+static int pg_rest(struct coll_sample_result *r, const char *const *objs,
+                   size_t n_obj, struct sample_names *q, struct pt_err *err)
+{
+    size_t o = 0, n = 0;
+
+    (void)err;
+    q->rest[0] = '\0';
+    for (size_t i = 0; i < r->columns.n; i++) {
+        const char *name = r->columns.col[i].name;
+        int object = 0;
+        for (size_t k = 0; k < n_obj; k++)
+            object |= strcasecmp(name, objs[k]) == 0;
+        /* an object stands in as an empty bytea (1 byte, unaligned) or
+           NULL, so the NULL bitmap and so the header are the heap's */
+        if (coll_ident_check(name, "catalog column", NULL) < 0 ||
+            cat(q->rest, sizeof(q->rest), &o, n ? ", " : "") < 0 ||
+            cat(q->rest, sizeof(q->rest), &o, object ? "CASE WHEN \"" : "\"") <
+                0 ||
+            cat(q->rest, sizeof(q->rest), &o, name) < 0 ||
+            cat(q->rest, sizeof(q->rest), &o,
+                object ? "\" IS NULL THEN NULL::bytea ELSE '\\x'::bytea END"
+                       : "\"") < 0) {
+            snprintf(r->row_basis, sizeof(r->row_basis),
+                     "not measured: column '%.60s' has a name pagetune "
+                     "does not quote, or too many columns",
+                     name);
+            return 0;
+        }
+        n++;
+    }
+    if (n && o + 24 >= sizeof(q->rest)) {
+        snprintf(r->row_basis, sizeof(r->row_basis),
+                 "not measured: too many columns for the row expression");
+        return 0;
+    }
+    if (n) { /* wrap the list: o + 24 < sizeof(q->rest) was checked */
+        static const char head[] = "pg_column_size(ROW(";
+        memmove(q->rest + sizeof(head) - 1, q->rest, o + 1);
+        memcpy(q->rest, head, sizeof(head) - 1);
+        o += sizeof(head) - 1;
+        cat(q->rest, sizeof(q->rest), &o, "))");
+    } else {
+        snprintf(q->rest, sizeof(q->rest), "%d", PG_TUPLE_HEADER);
+    }
+    q->row_cols = 2;
+    snprintf(r->row_basis, sizeof(r->row_basis),
+             "measured per row: pg_column_size(ROW(the columns, each "
+             "object as an empty value)) minus its %d-byte header, plus 2 "
+             "bytes per object for the padding before it at worst (no "
+             "TOAST read); the objects as stored: pg_column_size() of "
+             "each",
+             PG_TUPLE_HEADER);
+    return 0;
+}
+
+/*
+ * Before sampling: the catalog's column types (a timestamp or an integer
+ * is not an object: PT_EDATA naming it), and how the rest of the row is
+ * measured (q->row_cols, q->rest, r->row_basis). A catalog that cannot be
+ * read leaves the row unmeasured (said in r->row_basis), but a lost link
+ * fails.
+ */
+static int check_columns(struct coll_conn *c, const struct coll_sample_opts *o,
+                         struct sample_names *q, struct coll_sample_result *r,
+                         struct pt_err *err)
+{
+    const char *objs[COLL_MAX_COLUMNS];
+    struct pt_err e = {0};
+    int ret;
+
+    ret = coll_columns_read(c, o->schema, o->table, &r->columns, &e);
+    if (ret == PT_EUNAVAIL || ret == PT_EINTR) {
+        if (err)
+            *err = e;
+        return ret;
+    }
+    if (ret < 0) {
+        memset(&r->columns, 0, sizeof(r->columns));
+        snprintf(r->row_basis, sizeof(r->row_basis),
+                 "not measured: the catalog could not be read (%.160s)", e.msg);
+        return 0;
+    }
+    for (size_t i = 0; i < o->n_columns; i++) {
+        const struct coll_column *col =
+            coll_columns_find(&r->columns, o->columns[i]);
+        char note[sizeof(r->column_note)];
+        if (!col)
+            continue;
+        ret = coll_column_check(c->engine, col, note, sizeof(note), err);
+        if (ret < 0)
+            return ret;
+        if (note[0] && !r->column_note[0])
+            memcpy(r->column_note, note, sizeof(note));
+    }
+    for (size_t i = 0; i < o->n_columns; i++)
+        objs[i] = o->columns[i];
+    if (c->engine == COLL_ENGINE_POSTGRESQL)
+        return pg_rest(r, objs, o->n_columns, q, err);
+    ret = coll_row_rest_expr(c->engine, &r->columns, objs, o->n_columns, "",
+                             q->rest, sizeof(q->rest), &e);
+    if (ret < 0) {
+        snprintf(r->row_basis, sizeof(r->row_basis), "not measured: %.200s",
+                 e.msg);
+        return 0;
+    }
+    q->row_cols = 1;
+    snprintf(r->row_basis, sizeof(r->row_basis), "%s",
+             c->engine == COLL_ENGINE_MYSQL
+                 ? "measured per row: the other columns' stored bytes (type "
+                   "sizes, lengths plus 1-2 byte length prefixes) and the "
+                   "NULL bitmap, InnoDB COMPACT/DYNAMIC record format"
+             : c->engine == COLL_ENGINE_SQLITE
+                 ? "measured per row: the record's header and the other "
+                   "columns' body bytes, SQLite record format (exact for "
+                   "the record; verified against dbstat in the tests)"
+                 : "measured per row: LENGTH() of the other columns plus 4 "
+                   "bytes per varying-length and 1 per nullable column "
+                   "(Db2 byte counts)");
+    return 0;
+}
+
+/*
  * Server-side grouping of the row query: the server returns each distinct
  * (lengths, row kind) once with its row count instead of one row per
  * object. Exact (the client expands the counts), and far fewer rows to
@@ -523,6 +702,10 @@ static int group_rows_query(const struct coll_sample_opts *o,
     }
     if (q->sessions_layout)
         cat(cols, sizeof(cols), &cl, ", pt_f");
+    if (q->row_cols)
+        cat(cols, sizeof(cols), &cl, ", pt_r");
+    if (q->row_cols == 2)
+        cat(cols, sizeof(cols), &cl, ", pt_s");
     n = snprintf(outer, sizeof(outer),
                  "SELECT %s, COUNT(*) FROM (%s) pt_x GROUP BY %s", cols,
                  r->query, cols);
@@ -541,7 +724,7 @@ static int rows_query(const struct coll_engine_ops *ops,
                       const struct sample_names *q,
                       struct coll_sample_result *r, struct pt_err *err)
 {
-    char list[2048], expr[512];
+    char list[7168], expr[512];
     size_t ll = 0;
     int ret;
 
@@ -560,6 +743,26 @@ static int rows_query(const struct coll_engine_ops *ops,
                  ", CASE WHEN %s = %s THEN 0 ELSE 1 END AS pt_f", q->qprop,
                  q->qid);
         if (cat(list, sizeof(list), &ll, expr) < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    }
+    if (q->row_cols == 2) {
+        /* the whole row and the objects as stored (compressed or not) */
+        if (cat(list, sizeof(list), &ll, ", ") < 0 ||
+            cat(list, sizeof(list), &ll, q->rest) < 0 ||
+            cat(list, sizeof(list), &ll, " AS pt_r, ") < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+        for (size_t i = 0; i < o->n_columns; i++) {
+            snprintf(expr, sizeof(expr), "%sCOALESCE(pg_column_size(%s), 0)",
+                     i ? " + " : "", q->qcol[i]);
+            if (cat(list, sizeof(list), &ll, expr) < 0)
+                return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+        }
+        if (cat(list, sizeof(list), &ll, " AS pt_s") < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+    } else if (q->row_cols == 1) {
+        if (cat(list, sizeof(list), &ll, ", (") < 0 ||
+            cat(list, sizeof(list), &ll, q->rest) < 0 ||
+            cat(list, sizeof(list), &ll, ") AS pt_r") < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     }
     ret = coll_sample_sql(ops->id, o, list, q->qtable, NULL, r->query,
@@ -746,6 +949,7 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     memset(&q, 0, sizeof(q));
     if ((ret = quote_names(c->engine, o, &q, err)) < 0 ||
         (ret = probe_table(c, o, &q, err)) < 0 ||
+        (ret = check_columns(c, o, &q, r, err)) < 0 ||
         (ret = rows_query(ops, o, &q, r, err)) < 0)
         return ret;
     if (ops->sample_prepare) {
@@ -759,10 +963,12 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     rx.r = r;
     rx.n_cols = o->n_columns;
     rx.has_flag = q.sessions_layout;
+    rx.row_cols = q.row_cols;
+    rx.rest_const = coll_row_rest_const(c->engine, &r->columns);
     rx.grouped = o->grouped;
     memset(&fs, 0, sizeof(fs));
-    fs.n_cols =
-        o->n_columns + (q.sessions_layout ? 1 : 0) + (o->grouped ? 1 : 0);
+    fs.n_cols = o->n_columns + (q.sessions_layout ? 1 : 0) +
+                (size_t)q.row_cols + (o->grouped ? 1 : 0);
     fs.block_rows = R;
     fs.fn = on_rows;
     fs.ctx = &rx;
@@ -771,6 +977,24 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     ret = fetch_blocks(c, r->query, &fs, err);
     if (ret < 0)
         goto fail;
+    r->have_rows = q.row_cols > 0 && r->n_values > 0;
+    /* the knobs the advice may change, as they are now */
+    ret =
+        coll_state_read(c, o->schema, o->table, o->columns[0], &r->state, err);
+    if (ret < 0)
+        goto fail;
+    r->have_state = 1;
+    /* the live rows: a full scan counted them, else the catalog's
+       statistics (never a count(*) of its own) */
+    if (!(o->percent > 0 && o->percent < 100) && o->rows == 0) {
+        r->live_rows = (int64_t)r->rows_scanned;
+        snprintf(r->live_rows_source, sizeof(r->live_rows_source),
+                 "sample: a full scan counted every row");
+    } else if ((ret = coll_live_rows_stat(
+                    c, o->schema, o->table, &r->live_rows, r->live_rows_source,
+                    sizeof(r->live_rows_source), err)) < 0) {
+        goto fail;
+    }
     set_layout(&q, r);
     if (r->layout != COLL_LAYOUT_MULTI_ROW)
         return 0;

@@ -365,7 +365,7 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
         struct rec_knob eff;
         char var[80], val[48];
         size_t off = strlen(lines);
-        int has_eff = rec_knob_effective(d->name, k, &eff) == 0;
+        int has_eff = rec_state_knob_effective(&st, d->name, k, &eff) == 0;
 
         rec_knob_text(has_eff ? &eff : k, val, sizeof(val));
         snprintf(var, sizeof(var), "current_%s", k->name);
@@ -420,7 +420,7 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
 
         if (!kn)
             continue;
-        if (k && val && rec_knob_effective(d->name, k, &eff) == 0) {
+        if (k && val && rec_state_knob_effective(&st, d->name, k, &eff) == 0) {
             if (eff.is_number)
                 change = strtoll(val, NULL, 10) * scale != eff.num;
             else

@@ -131,9 +131,25 @@ expect_py "drift names the knob" \
     'd["drift"] and "toast_tuple_target" in d["drift_details"]' "$T/adv.json"
 pg_sql -c "ALTER TABLE $TB SET (toast_tuple_target = 2500)" >/dev/null
 
+# -- the live read of `sample` gives the same state as the hand-written one
+expect_rc 0 "recommend from the live read" "$PAGETUNE" recommend --engine postgresql \
+    --sizes "$T/sizes.json" --memory 64M --json -o "$T/rec_live.json" -q
+python3 - "$T/rec.json" "$T/rec_live.json" <<'PY' && pass || fail "sample's current differs from the state read by hand"
+import json, sys
+a = json.load(open(sys.argv[1]))["current"]; b = json.load(open(sys.argv[2]))["current"]
+sys.exit(0 if a == b else print(a, b) or 1)
+PY
+
 # -- without a live read: the header says it restores defaults, each named
+# (sample now reads the state live into sizes.json: drop it for a sizes
+# file without one)
+python3 - "$T/sizes.json" "$T/sizes0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop("current", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
 expect_rc 0 "recommend without --current" "$PAGETUNE" recommend --engine postgresql \
-    --sizes "$T/sizes.json" --json -o "$T/rec0.json" -q
+    --sizes "$T/sizes0.json" --json -o "$T/rec0.json" -q
 expect_rc 0 "ddl without a live read" "$PAGETUNE" ddl --recommendation "$T/rec0.json" \
     --dialect postgresql --table "$TB" --column SMALL --out-dir "$T/ddl0" -q
 R0=$(cat "$T/ddl0/rollback.sql")

@@ -777,6 +777,273 @@ static void test_sizes_doc_errors(void **state)
     json_decref(doc);
 }
 
+/* ---- catalog: column types, the rest of the row, the current state ------ */
+
+static void test_catalog_sql(void **state)
+{
+    char sql[1024];
+    struct pt_err err;
+    (void)state;
+
+    /* DB2: SYSCAT.COLUMNS, names folded to upper case, CODEPAGE read */
+    assert_int_equal(coll_columns_sql(COLL_ENGINE_DB2, "was", "sessions", sql,
+                                      sizeof(sql), &err),
+                     0);
+    assert_non_null(strstr(sql, "FROM SYSCAT.COLUMNS WHERE TABSCHEMA = "
+                                "'WAS' AND TABNAME = 'SESSIONS' ORDER BY "
+                                "COLNO"));
+    assert_non_null(strstr(sql, "CODEPAGE AS codepage"));
+    assert_int_equal(coll_columns_sql(COLL_ENGINE_DB2, "", "SESSIONS", sql,
+                                      sizeof(sql), &err),
+                     0);
+    assert_non_null(strstr(sql, "TABSCHEMA = CURRENT SCHEMA"));
+    /* PostgreSQL: to_regclass of the quoted, lower-folded name */
+    assert_int_equal(coll_columns_sql(COLL_ENGINE_POSTGRESQL, "Was", "SESSIONS",
+                                      sql, sizeof(sql), &err),
+                     0);
+    assert_non_null(strstr(sql, "to_regclass('\"was\".\"sessions\"')"));
+    /* MariaDB: the connection's database; SQLite: pragma_table_info */
+    assert_int_equal(
+        coll_columns_sql(COLL_ENGINE_MYSQL, "", "IT_X", sql, sizeof(sql), &err),
+        0);
+    assert_non_null(strstr(sql, "TABLE_SCHEMA = DATABASE() AND TABLE_NAME = "
+                                "'IT_X'"));
+    assert_int_equal(
+        coll_columns_sql(COLL_ENGINE_SQLITE, "", "t", sql, sizeof(sql), &err),
+        0);
+    assert_non_null(strstr(sql, "FROM pragma_table_info('t')"));
+    /* a name that is not an identifier never reaches the SQL */
+    assert_int_equal(coll_columns_sql(COLL_ENGINE_DB2, "", "x'; DROP", sql,
+                                      sizeof(sql), &err),
+                     PT_EDATA);
+    /* the table space's page size and buffer pool (SYSCAT) */
+    assert_int_equal(coll_db2_state_sql("was", "sessions", sql, sizeof(sql)),
+                     0);
+    assert_non_null(strstr(sql, "SELECT TS.PAGESIZE AS page_size, BP.NPAGES "
+                                "AS bufferpool_pages"));
+    assert_non_null(strstr(sql, "JOIN SYSCAT.TABLESPACES TS ON TS.TBSPACEID "
+                                "= TB.TBSPACEID JOIN SYSCAT.BUFFERPOOLS BP "
+                                "ON BP.BUFFERPOOLID = TS.BUFFERPOOLID"));
+    assert_non_null(strstr(sql, "TB.TABSCHEMA = 'WAS' AND TB.TABNAME = "
+                                "'SESSIONS'"));
+    /* the live rows: the catalog's statistics, never a count(*) */
+    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_DB2, "was", "sessions", sql,
+                                        sizeof(sql)),
+                     0);
+    assert_string_equal(sql, "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA "
+                             "= 'WAS' AND TABNAME = 'SESSIONS'");
+    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_POSTGRESQL, "", "Sessions",
+                                        sql, sizeof(sql)),
+                     0);
+    assert_string_equal(sql, "SELECT reltuples::bigint FROM pg_class WHERE "
+                             "oid = to_regclass('\"sessions\"')");
+    assert_int_equal(
+        coll_live_rows_sql(COLL_ENGINE_SQLITE, "", "t", sql, sizeof(sql)), 0);
+    assert_string_equal(sql, "");
+    assert_null(strstr(sql, "count("));
+}
+
+/* WebSphere's SESSIONS on DB2 as SYSCAT.COLUMNS describes it. */
+static void db2_sessions_columns(struct coll_columns *cols)
+{
+    static const char *const names[] = {"NAME",  "TYPE", "NULLABLE",
+                                        "FIXED", "PK",   "CODEPAGE"};
+    static const char *const rows[][6] = {
+        {"ID", "VARCHAR", "0", "0", "0", "1208"},
+        {"PROPID", "VARCHAR", "0", "0", "0", "1208"},
+        {"APPNAME", "VARCHAR", "1", "0", "0", "1208"},
+        {"LISTENERCNT", "SMALLINT", "1", "0", "0", "0"},
+        {"LASTACCESS", "BIGINT", "1", "0", "0", "0"},
+        {"SMALL", "VARCHAR", "1", "0", "0", "0"},
+        {"MEDIUM", "LONG VARCHAR", "1", "0", "0", "0"},
+        {"LARGE", "BLOB", "1", "0", "0", "0"},
+    };
+    struct coll_rows r;
+    struct pt_err err;
+
+    assert_int_equal(coll_rows_init(&r, 6, names), 0);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        assert_int_equal(coll_rows_add(&r, rows[i]), 0);
+    assert_int_equal(coll_columns_parse(COLL_ENGINE_DB2, &r, cols, &err), 0);
+    coll_rows_release(&r);
+    assert_int_equal(cols->n, 8);
+}
+
+static void test_column_types(void **state)
+{
+    static const char *const objs[] = {"SMALL", "MEDIUM", "LARGE"};
+    struct coll_columns cols;
+    struct coll_column c;
+    struct pt_err err;
+    char note[256], expr[4096];
+    (void)state;
+
+    db2_sessions_columns(&cols);
+    assert_true(coll_columns_find(&cols, "small")->for_bit_data);
+    assert_false(coll_columns_find(&cols, "APPNAME")->for_bit_data);
+    /* FOR BIT DATA, LONG VARCHAR FOR BIT DATA and BLOB are objects */
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(coll_column_check(COLL_ENGINE_DB2,
+                                           coll_columns_find(&cols, objs[i]),
+                                           note, sizeof(note), &err),
+                         0);
+    /* a character VARCHAR, a BIGINT: 65 naming the column and the need */
+    assert_int_equal(coll_column_check(COLL_ENGINE_DB2,
+                                       coll_columns_find(&cols, "APPNAME"),
+                                       note, sizeof(note), &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "column 'APPNAME' is varchar"));
+    assert_non_null(strstr(err.msg, "VARCHAR FOR BIT DATA"));
+    assert_int_equal(coll_column_check(COLL_ENGINE_DB2,
+                                       coll_columns_find(&cols, "LASTACCESS"),
+                                       note, sizeof(note), &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "'LASTACCESS' is bigint"));
+
+    /* DB2's rest of the row: LENGTH() of the other columns, +4 varying,
+       +1 nullable; the objects left out */
+    assert_int_equal(coll_row_rest_expr(COLL_ENGINE_DB2, &cols, objs, 3, "",
+                                        expr, sizeof(expr), &err),
+                     0);
+    assert_string_equal(
+        expr, "(COALESCE(LENGTH(\"ID\"), 0) + 4) + (COALESCE(LENGTH("
+              "\"PROPID\"), 0) + 4) + (COALESCE(LENGTH(\"APPNAME\"), 0) + 5) "
+              "+ (COALESCE(LENGTH(\"LISTENERCNT\"), 0) + 1) + "
+              "(COALESCE(LENGTH(\"LASTACCESS\"), 0) + 1)");
+    assert_int_equal(coll_row_rest_const(COLL_ENGINE_DB2, &cols), 0);
+    assert_int_equal(coll_row_rest_expr(COLL_ENGINE_POSTGRESQL, &cols, objs, 3,
+                                        "", expr, sizeof(expr), &err),
+                     PT_EINTERNAL);
+
+    /* MariaDB: type sizes, length prefixes, the NULL bitmap */
+    memset(&cols, 0, sizeof(cols));
+    cols.n = 4;
+    strcpy(cols.col[0].name, "id");
+    strcpy(cols.col[0].type, "bigint");
+    cols.col[0].fixed_bytes = 8;
+    strcpy(cols.col[1].name, "created");
+    strcpy(cols.col[1].type, "timestamp");
+    cols.col[1].fixed_bytes = 4;
+    cols.col[1].nullable = 1;
+    strcpy(cols.col[2].name, "usr");
+    strcpy(cols.col[2].type, "varchar");
+    cols.col[2].nullable = 1;
+    strcpy(cols.col[3].name, "object");
+    strcpy(cols.col[3].type, "blob");
+    cols.col[3].nullable = 1;
+    assert_int_equal(coll_row_rest_expr(COLL_ENGINE_MYSQL, &cols,
+                                        (const char *const[]){"OBJECT"}, 1, "",
+                                        expr, sizeof(expr), &err),
+                     0);
+    assert_string_equal(expr,
+                        "(8) + (CASE WHEN `created` IS NULL THEN 0 ELSE 4 "
+                        "END) + (COALESCE(OCTET_LENGTH(`usr`) + CASE WHEN "
+                        "OCTET_LENGTH(`usr`) < 128 THEN 1 ELSE 2 END, 0))");
+    assert_int_equal(coll_row_rest_const(COLL_ENGINE_MYSQL, &cols), 1);
+    assert_int_equal(coll_column_check(COLL_ENGINE_MYSQL, &cols.col[1], note,
+                                       sizeof(note), &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "'created' is timestamp"));
+    assert_int_equal(coll_column_check(COLL_ENGINE_MYSQL, &cols.col[2], note,
+                                       sizeof(note), &err),
+                     0);
+    assert_non_null(strstr(note, "counts characters"));
+    assert_int_equal(coll_column_check(COLL_ENGINE_MYSQL, &cols.col[3], note,
+                                       sizeof(note), &err),
+                     0);
+    assert_string_equal(note, "");
+
+    /* SQLite: the declared type's affinity decides */
+    memset(&c, 0, sizeof(c));
+    strcpy(c.name, "n");
+    strcpy(c.type, "bigint");
+    assert_int_equal(coll_column_check(COLL_ENGINE_SQLITE, &c, NULL, 0, &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "affinity integer"));
+    strcpy(c.type, "");
+    assert_int_equal(coll_column_check(COLL_ENGINE_SQLITE, &c, NULL, 0, &err),
+                     0);
+    strcpy(c.type, "varchar(10)");
+    assert_int_equal(coll_column_check(COLL_ENGINE_SQLITE, &c, NULL, 0, &err),
+                     0);
+    strcpy(c.type, "timestamp");
+    assert_int_equal(coll_column_check(COLL_ENGINE_SQLITE, &c, NULL, 0, &err),
+                     PT_EDATA);
+    strcpy(c.type, "int4");
+    assert_int_equal(
+        coll_column_check(COLL_ENGINE_POSTGRESQL, &c, NULL, 0, &err), PT_EDATA);
+    strcpy(c.type, "bytea");
+    assert_int_equal(
+        coll_column_check(COLL_ENGINE_POSTGRESQL, &c, NULL, 0, &err), 0);
+}
+
+static void test_state_json(void **state)
+{
+    struct coll_state st;
+    json_t *j;
+    (void)state;
+
+    memset(&st, 0, sizeof(st));
+    st.n = 3;
+    strcpy(st.k[0].name, "toast_tuple_target");
+    st.k[0].is_set = 1;
+    st.k[0].is_number = 1;
+    st.k[0].num = 2500;
+    strcpy(st.k[1].name, "storage");
+    st.k[1].is_set = 1;
+    strcpy(st.k[1].word, "EXTERNAL");
+    strcpy(st.k[2].name, "shared_buffers_auto_conf");
+    st.k[2].is_number = 1; /* not set: null */
+    j = coll_state_to_json(&st);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(j, "toast_tuple_target"), "value")),
+                     2500);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(j, "storage"), "value")),
+                        "EXTERNAL");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(j, "storage"), "source")),
+                        "server");
+    assert_true(json_is_null(json_object_get(
+        json_object_get(j, "shared_buffers_auto_conf"), "value")));
+    assert_ptr_equal(coll_state_get(&st, "storage"), &st.k[1]);
+    assert_null(coll_state_get(&st, "nope"));
+    json_decref(j);
+}
+
+static void test_sizes_doc_row(void **state)
+{
+    struct rec_sizes s;
+    struct pt_err err;
+    json_t *doc;
+    (void)state;
+
+    doc = json_loads("{\"values\":[10,20],\"row_source\":\"measured\","
+                     "\"row_fixed_bytes\":{\"min\":19,\"mean\":20.46,"
+                     "\"max\":21}}",
+                     0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "a.json", &err), 0);
+    assert_true(s.row_measured);
+    assert_int_equal(s.row_fixed_bytes, 21); /* rounded up */
+    rec_sizes_release(&s);
+    json_decref(doc);
+    doc = json_loads("{\"values\":[10],\"row_source\":\"profile\"}", 0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "b.json", &err), 0);
+    assert_false(s.row_measured);
+    rec_sizes_release(&s);
+    json_decref(doc);
+    doc = json_loads("{\"values\":[10],\"row_source\":\"measured\"}", 0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "c.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "c.json: row_source"));
+    json_decref(doc);
+    doc = json_loads("{\"values\":[10],\"row_source\":\"guess\"}", 0, NULL);
+    assert_int_equal(coll_sizes_doc_from_json(&s, doc, "d.json", &err),
+                     PT_EDATA);
+    json_decref(doc);
+}
+
 /* A PostgreSQL-like snapshot at t_s with cumulative pool counters. */
 static void pg_snap(struct coll_snapshot *s, double t_s, double logical,
                     double physical)
@@ -1205,6 +1472,10 @@ int main(void)
         cmocka_unit_test(test_sqlite_parse),
         cmocka_unit_test(test_sizes_doc_round_trip),
         cmocka_unit_test(test_sizes_doc_errors),
+        cmocka_unit_test(test_catalog_sql),
+        cmocka_unit_test(test_column_types),
+        cmocka_unit_test(test_state_json),
+        cmocka_unit_test(test_sizes_doc_row),
         cmocka_unit_test(test_monitor_doc_round_trip),
         cmocka_unit_test_setup_teardown(test_sqlite_monitor_run, setup_dir,
                                         teardown_dir),
