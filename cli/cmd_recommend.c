@@ -492,6 +492,33 @@ static json_t *inputs_json(const struct rec_opts *o, const char *epath,
     return rec_inputs_to_json(&d);
 }
 
+/* The reasons, one row per line, wrapped at ~96 columns on spaces:
+   "- first line", "  more". 0 or PT_EINTERNAL. */
+static int reason_rows(struct out_table *why, const struct rec_result *r,
+                       struct pt_err *err)
+{
+    for (size_t i = 0; i < r->n_reasons; i++) {
+        const char *s = r->reasons[i];
+        int first = 1;
+        while (*s) {
+            size_t len = strlen(s), cut = len;
+            if (len > 96) {
+                cut = 96;
+                while (cut > 40 && s[cut] != ' ')
+                    cut--;
+            }
+            if (out_table_add_row(why) < 0)
+                return err_set(err, PT_EINTERNAL, "out of memory");
+            out_table_setf(why, 0, "%s%.*s", first ? "- " : "  ", (int)cut, s);
+            first = 0;
+            s += cut;
+            while (*s == ' ')
+                s++;
+        }
+    }
+    return 0;
+}
+
 /* Human output: summary, candidates, reasons (three writer tables). */
 static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                         const struct rec_size_stats *st,
@@ -619,28 +646,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                         "\ncandidates at equal buffer-pool memory (%s), per "
                         "access:",
                         pt_size_format(r->memory_bytes, b, sizeof(b)));
-    for (size_t i = 0; i < r->n_reasons; i++) {
-        /* wrap at ~96 columns on spaces: "- first line", "  more" */
-        const char *s = r->reasons[i];
-        int first = 1;
-        while (*s) {
-            size_t len = strlen(s), cut = len;
-            if (len > 96) {
-                cut = 96;
-                while (cut > 40 && s[cut] != ' ')
-                    cut--;
-            }
-            if (out_table_add_row(&why) < 0) {
-                rc = err_set(err, PT_EINTERNAL, "out of memory");
-                goto out;
-            }
-            out_table_setf(&why, 0, "%s%.*s", first ? "- " : "  ", (int)cut, s);
-            first = 0;
-            s += cut;
-            while (*s == ' ')
-                s++;
-        }
-    }
+    if ((rc = reason_rows(&why, r, err)) < 0)
+        goto out;
     out_table_set_title(&why, "%s", "");
     if ((rc = out_table_write(&sum, fmt, fp, err)) < 0 ||
         (rc = out_table_write(&cand, fmt, fp, err)) < 0 ||
@@ -697,6 +704,34 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     return 0;
 }
 
+/*
+ * --monitor FILE into *mon, and the settings it read from the server into
+ * *state when it is from engine (a note otherwise: another engine's
+ * counters are not used). 0 or a PT_* status.
+ */
+static int read_monitor(const char *path, const char *engine,
+                        const struct cli_common *c, struct rec_monitor *mon,
+                        struct rec_state *state, struct pt_err *err)
+{
+    json_t *m = NULL;
+    int rc;
+
+    if ((rc = pt_json_load(path, &m, err)) < 0)
+        return rc;
+    rc = coll_monitor_doc_from_json(mon, m, path, err);
+    if (rc == 0 && (!mon->engine[0] || strcmp(mon->engine, engine) == 0))
+        rc = read_state(m, path, engine, state, NULL, err);
+    json_decref(m);
+    if (rc < 0)
+        return rc;
+    if (mon->engine[0] && strcmp(mon->engine, engine) != 0)
+        cli_note(c,
+                 "%s: monitor data is from engine '%s'; its counters are "
+                 "not used for a %s recommendation",
+                 path, mon->engine, engine);
+    return 0;
+}
+
 int cmd_recommend(int argc, char **argv)
 {
     struct cli_parser p;
@@ -736,22 +771,9 @@ int cmd_recommend(int argc, char **argv)
             goto fail;
         have_stats = 1;
     }
-    if (o.monitor) {
-        json_t *m = NULL;
-        if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
-            goto fail;
-        rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
-        if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
-            rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
-        json_decref(m);
-        if (rc < 0)
-            goto fail;
-        if (mon.engine[0] && strcmp(mon.engine, engine.name) != 0)
-            cli_note(&c,
-                     "%s: monitor data is from engine '%s'; its counters are "
-                     "not used for a %s recommendation",
-                     o.monitor, mon.engine, engine.name);
-    }
+    if (o.monitor &&
+        (rc = read_monitor(o.monitor, engine.name, &c, &mon, &state, &err)) < 0)
+        goto fail;
     if (o.current) {
         json_t *cd = NULL;
         if ((rc = pt_json_load(o.current, &cd, &err)) < 0)
