@@ -149,31 +149,6 @@ static const char *const examples[] = {
 
 CLI_SPEC_DEFINE(sample);
 
-static int parse_columns(const char *arg, struct coll_sample_opts *s,
-                         struct pt_err *err)
-{
-    const char *p = arg;
-    s->n_columns = 0;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (s->n_columns == COLL_MAX_COLUMNS)
-            return err_set(err, PT_EUSAGE, "--columns: at most %d columns",
-                           COLL_MAX_COLUMNS);
-        if (n > COLL_NAME_MAX)
-            return err_set(err, PT_EDATA, "--columns: name too long");
-        memcpy(s->columns[s->n_columns], p, n);
-        s->columns[s->n_columns][n] = '\0';
-        if (coll_ident_check(s->columns[s->n_columns], "--columns", err) < 0)
-            return PT_EDATA;
-        s->n_columns++;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    return 0;
-}
-
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
                       char **argv)
@@ -215,7 +190,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
             }
             break;
         case OPT_COLUMNS:
-            if (parse_columns(arg, &a->s, &err) < 0) {
+            if (coll_columns_parse(arg, &a->s, &err) < 0) {
                 cli_error("sample", "%s", err.msg);
                 return err.code;
             }
