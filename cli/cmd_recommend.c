@@ -302,41 +302,28 @@ static void pred_figure(char *buf, size_t len, const struct sim_result_row *row)
 }
 
 /* The trace's per-key evidence, read through sim/'s reader. */
+/* sim_trace_evidence's progress hook: the bar of read_trace. */
+static int trace_progress(void *ctx, uint64_t pos, uint64_t size)
+{
+    struct cli_progress *pg = ctx;
+
+    pg->total = size;
+    cli_progress_update(pg, pos);
+    return 0;
+}
+
 static int read_trace(const char *path, struct rec_trace_evidence *t,
                       const struct cli_common *c, struct pt_err *err)
 {
-    static const enum rec_trace_op ops[] = {
-        [SIM_GET] = REC_TRACE_GET,
-        [SIM_SET] = REC_TRACE_SET,
-        [SIM_DEL] = REC_TRACE_DEL,
-    };
-    struct sim_trace_reader *r = NULL;
-    struct sim_req req;
     struct cli_progress pg;
     int rc;
 
-    memset(t, 0, sizeof(*t));
-    if ((rc = sim_trace_open(path, SIM_TRACE_AUTO, &r, err)) < 0)
-        return rc;
-    cli_progress_init(&pg, c, "reading trace", sim_trace_size(r));
-    while ((rc = sim_trace_next(r, &req, err)) == 1) {
-        if ((rc = rec_trace_evidence_add(t, req.key_id, req.size_bytes,
-                                         ops[req.op], err)) < 0)
-            break;
-        if ((t->requests & 0xffff) == 0)
-            cli_progress_update(&pg, sim_trace_pos(r));
-    }
+    cli_progress_init(&pg, c, "reading trace", 0);
+    rc = sim_trace_evidence(path, t, trace_progress, &pg, err);
     cli_progress_done(&pg);
-    sim_trace_close(r);
-    if (rc < 0) {
+    if (rc < 0)
         rec_trace_evidence_release(t);
-        return rc;
-    }
-    if (t->n_keys == 0) {
-        rec_trace_evidence_release(t);
-        return err_set(err, PT_EDATA, "%s: the trace has no requests", path);
-    }
-    return 0;
+    return rc;
 }
 
 /*
