@@ -221,6 +221,17 @@ extern const char *const cli_db_engines[];
      .arg_name = "SEC",                                                       \
      .help = "give up (exit 69) when the server has not answered for SEC "    \
      "seconds", .def = "30"}
+/* --percent and --rows of sample and advise, stored into S.percent and
+   S.rows of args struct T (S a struct coll_sample_opts or one with the
+   same two fields; the use site includes collect/collect.h). */
+#define CLI_OPT_SAMPLE_SIZE_ENTRIES(T, S)                                      \
+    {.name = "percent", .type = CLI_T_DOUBLE, CLI_AT(T, S.percent),           \
+     .dmin = 0, .dmin_open = 1, .dmax = 100, .arg_name = "P",                 \
+     .help = "sample P percent of the rows on the server, 0 < P <= 100",      \
+     .def = "all rows"},                                                      \
+    {.name = "rows", .type = CLI_T_UINT, CLI_AT(T, S.rows), .min = 1,         \
+     .max = COLL_MAX_SAMPLE_ROWS, .arg_name = "N",                            \
+     .help = "sample N random rows on the server", .def = "all rows"}
 /* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
