@@ -200,6 +200,12 @@ extern const char *const cli_db_engines[];
      .id = CLI_OPT_QUIET, .help = "no progress or notes on stderr, only "     \
      "errors", .def = "off"}
 
+/* The end of every table with a --format: --format, --json, --force,
+   --quiet, --help and CLI_OPT_END. */
+#define CLI_OPT_COMMON_ENTRIES_END                                             \
+    CLI_OPT_FORMAT_ENTRIES, CLI_OPT_FORCE_ENTRY, CLI_OPT_QUIET_ENTRY,         \
+    CLI_OPT_HELP_ENTRY, CLI_OPT_END
+
 /* --dsn, --connect, --password-file, --password-env, --timeout
    (cli_conn_opt). */
 #define CLI_OPT_CONN_ENTRIES                                                   \

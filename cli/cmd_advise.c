@@ -161,11 +161,7 @@ static const struct cli_option opts[] = {
      .choices = color_names,
      .help = "colour in the summary; NO_COLOR disables auto",
      .def = "auto"},
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
+    CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef A
 

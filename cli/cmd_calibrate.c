@@ -109,11 +109,7 @@ static const struct cli_option opts[] = {
      .help = "name of the calibration",
      .def = "-o's base name, else 'calibration'"},
     CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
+    CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef A
 

@@ -204,11 +204,7 @@ static const struct cli_option opts[] = {
      .def = "no prediction"},
     CLI_OPT_MODEL_ENTRIES(A),
     CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
+    CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef A
 
