@@ -127,42 +127,22 @@ static int load_workload(const char *name, struct sim_workload *w,
     return rc;
 }
 
-/* The trace of workload w: `requests` records from `seed`, CSV. */
+/* The trace of workload w: `requests` records from `seed`, CSV
+   (sim_wgen_write_csv, as `pagetune workload` writes it). */
 static int write_trace(const struct adv_config *c, const struct sim_workload *w,
                        const char *path, struct pt_err *err)
 {
-    struct sim_wgen *g = NULL;
     struct pt_afile af = {0};
     int rc;
 
-    if ((rc = sim_wgen_new(w, c->seed, &g, err)) < 0 ||
-        (rc = pt_afile_open(&af, path, 1, err)) < 0)
-        goto out;
-    if (fprintf(af.fp, "# pagetune workload %s: %llu records, seed %llu\n",
-                w->name, (unsigned long long)c->requests,
-                (unsigned long long)c->seed) < 0) {
-        rc = err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
-        goto out;
-    }
-    if ((rc = sim_trace_write_header(af.fp, SIM_TRACE_CSV, err)) < 0)
-        goto out;
-    for (uint64_t i = 0; i < c->requests; i++) {
-        struct sim_wrec q;
-        if ((rc = sim_wgen_next(g, &q)) < 0) {
-            rc = err_set(err, rc, "out of memory generating the workload");
-            goto out;
-        }
-        if ((rc = sim_trace_write_csv(af.fp, q.time_ms, q.op, q.key, q.key_len,
-                                      q.size_bytes, err)) < 0)
-            goto out;
-        if ((i & 0xffff) == 0 && (rc = cancelled(c, err)) < 0)
-            goto out;
-    }
-    rc = pt_afile_commit(&af, err);
-out:
+    if ((rc = pt_afile_open(&af, path, 1, err)) < 0)
+        return rc;
+    rc = sim_wgen_write_csv(w, c->requests, c->seed, af.fp, poll_cancel,
+                            (void *)c, err);
+    if (rc == 0)
+        rc = pt_afile_commit(&af, err);
     if (rc < 0)
         pt_afile_abort(&af);
-    sim_wgen_free(g);
     return rc;
 }
 
@@ -209,30 +189,6 @@ static int step_demo(const struct adv_config *c, struct scratch *s,
     return 0;
 }
 
-/* --columns A,B,C into the sample options. */
-static int parse_columns(const char *s, struct coll_sample_opts *o,
-                         struct pt_err *err)
-{
-    o->n_columns = 0;
-    for (const char *p = s;;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (o->n_columns == COLL_MAX_COLUMNS)
-            return err_set(err, PT_EUSAGE, "--columns: at most %d columns",
-                           COLL_MAX_COLUMNS);
-        if (n > COLL_NAME_MAX)
-            return err_set(err, PT_EDATA, "--columns: name too long");
-        memcpy(o->columns[o->n_columns], p, n);
-        o->columns[o->n_columns][n] = '\0';
-        if (coll_ident_check(o->columns[o->n_columns], "--columns", err) < 0)
-            return PT_EDATA;
-        o->n_columns++;
-        if (!comma)
-            return 0;
-        p = comma + 1;
-    }
-}
-
 static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
                        struct pt_err *err)
 {
@@ -243,7 +199,7 @@ static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
         (rc = coll_table_parse(c->table, o->schema, sizeof(o->schema), o->table,
                                sizeof(o->table), err)) < 0)
         return rc;
-    if (c->columns && (rc = parse_columns(c->columns, o, err)) < 0)
+    if (c->columns && (rc = coll_columns_parse(c->columns, o, err)) < 0)
         return rc;
     o->percent = c->percent;
     o->rows = c->rows;
@@ -321,33 +277,6 @@ static int step_monitor(const struct adv_config *c, double seconds,
     return rc < 0 ? err_prefix(err, "monitor") : 0;
 }
 
-/* Per-key sizes and gets of the demo trace (the recommendation's access
- * evidence, as `recommend --trace` reads it). */
-static int trace_evidence(const char *path, struct rec_trace_evidence *t,
-                          struct pt_err *err)
-{
-    static const enum rec_trace_op ops[] = {
-        [SIM_GET] = REC_TRACE_GET,
-        [SIM_SET] = REC_TRACE_SET,
-        [SIM_DEL] = REC_TRACE_DEL,
-    };
-    struct sim_trace_reader *rd = NULL;
-    struct sim_req q;
-    int rc;
-
-    memset(t, 0, sizeof(*t));
-    if ((rc = sim_trace_open(path, SIM_TRACE_AUTO, &rd, err)) < 0)
-        return rc;
-    while ((rc = sim_trace_next(rd, &q, err)) == 1)
-        if ((rc = rec_trace_evidence_add(t, q.key_id, q.size_bytes, ops[q.op],
-                                         err)) < 0)
-            break;
-    sim_trace_close(rd);
-    if (rc == 0 && t->n_keys == 0)
-        rc = err_set(err, PT_EDATA, "%s: the trace has no requests", path);
-    return rc;
-}
-
 /* Engine and device profiles as `recommend` resolves them. */
 static int rec_profiles(const struct adv_config *c, const char *engine,
                         struct rec_engine *e, struct rec_device *d, char *epath,
@@ -410,7 +339,7 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     }
     memcpy(sorted, vals, n * sizeof(*sorted));
     if ((rc = rec_stats_compute(&st, sorted, n, err)) < 0 ||
-        (trace && (rc = trace_evidence(trace, &tev, err)) < 0))
+        (trace && (rc = sim_trace_evidence(trace, &tev, NULL, NULL, err)) < 0))
         goto out;
     in.engine = &r->rec_engine;
     in.device = &r->device;

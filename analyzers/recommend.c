@@ -1235,6 +1235,60 @@ static double round6(double v)
     return round(v * 1e6) / 1e6;
 }
 
+/* One entry of "candidates"; NULL when out of memory. */
+static json_t *candidate_json(const struct rec_result *r,
+                              const struct rec_engine *e,
+                              const struct rec_candidate *c)
+{
+    json_t *outl = json_object(), *x;
+
+    if (!outl)
+        return NULL;
+    for (size_t k = 0; k < e->n_outline; k++)
+        json_object_set_new(outl, e->outline[k].name,
+                            json_real(round6(c->outline_fraction[k])));
+    x = json_pack(
+        "{s:I,s:I,s:f,s:o,s:f,s:f,s:f,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,"
+        "s:f,s:f,s:f}",
+        "page_size", (json_int_t)c->page_size_bytes, "inline_limit",
+        (json_int_t)c->inline_limit_bytes, "inline_fraction",
+        round6(c->inline_fraction), "outline_fraction", outl,
+        "too_big_fraction", round6(c->too_big_fraction), "rows_per_page",
+        round6(c->rows_per_page), "page_fill", round6(c->page_fill),
+        "data_pages", round6(c->data_pages), "bufferpool_pages",
+        (json_int_t)c->bufferpool_pages, "hit_ratio", round6(c->hit_ratio),
+        "buffered_reads_per_access", round6(c->buffered_reads),
+        "physical_reads_per_access", round6(c->physical_reads),
+        "direct_reads_per_access", round6(c->direct_reads),
+        "direct_sectors_per_access", round6(c->direct_sectors),
+        "transfer_rate_ms", round6(c->transfer_ms), "physical_ms_per_access",
+        round6(c->physical_ms), "direct_ms_per_access", round6(c->direct_ms),
+        "io_ms_per_access", round6(c->io_ms));
+    if (x && r->current_idx != (size_t)-1) {
+        /* the modelled benefit over the page size in use */
+        const struct rec_candidate *cu = &r->cand[r->current_idx];
+        json_object_set_new(
+            x, "gain_io_vs_current",
+            json_real(round6(cu->io_ms > 0 ? (cu->io_ms - c->io_ms) / cu->io_ms
+                                           : 0)));
+        json_object_set_new(
+            x, "gain_reads_vs_current",
+            json_real(round6(cu->buffered_reads > 0
+                                 ? (cu->buffered_reads - c->buffered_reads) /
+                                       cu->buffered_reads
+                                 : 0)));
+    }
+    if (x && e->outline_buffered) {
+        /* out-of-line pages read through the pool (not DB2) */
+        json_object_set_new(x, "outline_reads_per_access",
+                            json_real(round6(c->outline_reads)));
+        json_object_set_new(
+            x, "outline_pages",
+            json_real(round6(c->outline_pages * (double)r->sessions)));
+    }
+    return x;
+}
+
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs)
 {
@@ -1243,58 +1297,9 @@ json_t *rec_result_to_json(const struct rec_result *r,
 
     if (!(cands = json_array()) || !(reasons = json_array()))
         goto oom;
-    for (size_t i = 0; i < r->n_cand; i++) {
-        const struct rec_candidate *c = &r->cand[i];
-        json_t *outl = json_object();
-        if (!outl)
+    for (size_t i = 0; i < r->n_cand; i++)
+        if (json_array_append_new(cands, candidate_json(r, e, &r->cand[i])))
             goto oom;
-        for (size_t k = 0; k < e->n_outline; k++)
-            json_object_set_new(outl, e->outline[k].name,
-                                json_real(round6(c->outline_fraction[k])));
-        x = json_pack(
-            "{s:I,s:I,s:f,s:o,s:f,s:f,s:f,s:f,s:I,s:f,s:f,s:f,s:f,s:f,s:f,"
-            "s:f,s:f,s:f}",
-            "page_size", (json_int_t)c->page_size_bytes, "inline_limit",
-            (json_int_t)c->inline_limit_bytes, "inline_fraction",
-            round6(c->inline_fraction), "outline_fraction", outl,
-            "too_big_fraction", round6(c->too_big_fraction), "rows_per_page",
-            round6(c->rows_per_page), "page_fill", round6(c->page_fill),
-            "data_pages", round6(c->data_pages), "bufferpool_pages",
-            (json_int_t)c->bufferpool_pages, "hit_ratio", round6(c->hit_ratio),
-            "buffered_reads_per_access", round6(c->buffered_reads),
-            "physical_reads_per_access", round6(c->physical_reads),
-            "direct_reads_per_access", round6(c->direct_reads),
-            "direct_sectors_per_access", round6(c->direct_sectors),
-            "transfer_rate_ms", round6(c->transfer_ms),
-            "physical_ms_per_access", round6(c->physical_ms),
-            "direct_ms_per_access", round6(c->direct_ms), "io_ms_per_access",
-            round6(c->io_ms));
-        if (x && r->current_idx != (size_t)-1) {
-            /* the modelled benefit over the page size in use */
-            const struct rec_candidate *cu = &r->cand[r->current_idx];
-            json_object_set_new(
-                x, "gain_io_vs_current",
-                json_real(round6(
-                    cu->io_ms > 0 ? (cu->io_ms - c->io_ms) / cu->io_ms : 0)));
-            json_object_set_new(
-                x, "gain_reads_vs_current",
-                json_real(round6(cu->buffered_reads > 0 ? (cu->buffered_reads -
-                                                           c->buffered_reads) /
-                                                              cu->buffered_reads
-                                                        : 0)));
-        }
-        if (x && e->outline_buffered) {
-            /* out-of-line pages read through the pool (not DB2) */
-            json_object_set_new(x, "outline_reads_per_access",
-                                json_real(round6(c->outline_reads)));
-            json_object_set_new(
-                x, "outline_pages",
-                json_real(round6(c->outline_pages * (double)r->sessions)));
-        }
-        if (!x || json_array_append_new(cands, x))
-            goto oom;
-        x = NULL;
-    }
     for (size_t i = 0; i < r->n_reasons; i++)
         if (json_array_append_new(reasons, json_string(r->reasons[i])))
             goto oom;

@@ -52,9 +52,9 @@ int cmd_workload(int argc, char **argv);
 
 /* Each command's spec (cli/cmd_<name>.c). */
 struct cli_spec;
-extern const struct cli_spec cli_spec_calibrate, cli_spec_ddl, cli_spec_monitor,
-    cli_spec_recommend, cli_spec_replay, cli_spec_sample, cli_spec_simulate,
-    cli_spec_workload;
+extern const struct cli_spec cli_spec_advise, cli_spec_calibrate, cli_spec_ddl,
+    cli_spec_monitor, cli_spec_recommend, cli_spec_replay, cli_spec_sample,
+    cli_spec_simulate, cli_spec_workload;
 
 /* The alphabetical command table (cli/commands.c); ends with a NULL name. */
 extern const struct cli_command cli_commands[];
@@ -200,6 +200,12 @@ extern const char *const cli_db_engines[];
      .id = CLI_OPT_QUIET, .help = "no progress or notes on stderr, only "     \
      "errors", .def = "off"}
 
+/* The end of every table with a --format: --format, --json, --force,
+   --quiet, --help and CLI_OPT_END. */
+#define CLI_OPT_COMMON_ENTRIES_END                                             \
+    CLI_OPT_FORMAT_ENTRIES, CLI_OPT_FORCE_ENTRY, CLI_OPT_QUIET_ENTRY,         \
+    CLI_OPT_HELP_ENTRY, CLI_OPT_END
+
 /* --dsn, --connect, --password-file, --password-env, --timeout
    (cli_conn_opt). */
 #define CLI_OPT_CONN_ENTRIES                                                   \
@@ -221,6 +227,17 @@ extern const char *const cli_db_engines[];
      .arg_name = "SEC",                                                       \
      .help = "give up (exit 69) when the server has not answered for SEC "    \
      "seconds", .def = "30"}
+/* --percent and --rows of sample and advise, stored into S.percent and
+   S.rows of args struct T (S a struct coll_sample_opts or one with the
+   same two fields; the use site includes collect/collect.h). */
+#define CLI_OPT_SAMPLE_SIZE_ENTRIES(T, S)                                      \
+    {.name = "percent", .type = CLI_T_DOUBLE, CLI_AT(T, S.percent),           \
+     .dmin = 0, .dmin_open = 1, .dmax = 100, .arg_name = "P",                 \
+     .help = "sample P percent of the rows on the server, 0 < P <= 100",      \
+     .def = "all rows"},                                                      \
+    {.name = "rows", .type = CLI_T_UINT, CLI_AT(T, S.rows), .min = 1,         \
+     .max = COLL_MAX_SAMPLE_ROWS, .arg_name = "N",                            \
+     .help = "sample N random rows on the server", .def = "all rows"}
 /* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };

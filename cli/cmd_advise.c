@@ -16,8 +16,7 @@
 #include "advise/advise.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 static const char *const usage[] = {
@@ -38,81 +37,145 @@ static const char description[] =
     "--demo needs no database: it builds a session store from a shipped\n"
     "workload and advises on it as on a DB2 SESSIONS table.";
 
-enum {
-    OPT_DEMO = CLI_OPT_FIRST_CUSTOM,
-    OPT_ENGINE,
-    OPT_TABLE,
-    OPT_COLUMNS,
-    OPT_PERCENT,
-    OPT_ROWS,
-    OPT_OUTDIR,
-    OPT_MEMORY,
-    OPT_DEVICE,
-    OPT_VALIDATE,
-    OPT_MONSEC,
-    OPT_WORKLOAD,
-    OPT_REQUESTS,
-    OPT_SEED,
-    OPT_FAILON,
-    OPT_CACHE,
-};
-
-static const struct cli_option opts[] = {
-    {"demo", 0, no_argument, OPT_DEMO, NULL,
-     "advise on a built-in session store filled from a shipped workload "
-     "(default: off)"},
-    CLI_OPT_CONN_ENTRIES,
-    {"engine", 0, required_argument, OPT_ENGINE, "NAME",
-     "engine to advise for: db2, postgresql, mysql, sqlite, oracle "
-     "(default: detected; db2 with --demo)"},
-    {"table", 't', required_argument, OPT_TABLE, "[SCHEMA.]NAME",
-     "table to sample (default: SESSIONS)"},
-    {"columns", 0, required_argument, OPT_COLUMNS, "A,B,C",
-     "object columns in placement order (default: SMALL,MEDIUM,LARGE)"},
-    {"percent", 'p', required_argument, OPT_PERCENT, "P",
-     "sample P percent of the rows (default: all rows)"},
-    {"rows", 'n', required_argument, OPT_ROWS, "N",
-     "sample N random rows (default: all rows)"},
-    {"out-dir", 'd', required_argument, OPT_OUTDIR, "DIR",
-     "directory for the files, created if missing (default: "
-     "pagetune-advice)"},
-    {"memory", 0, required_argument, OPT_MEMORY, "BYTES",
-     "buffer-pool budget, e.g. 512M (default: the monitored pool, else "
-     "256M)"},
-    {"device", 0, required_argument, OPT_DEVICE, "NAME",
-     "storage device profile: hdd, ssd or nvme (default: ssd)"},
-    {"validate", 0, required_argument, OPT_VALIDATE, "HOW",
-     "none, sim, replay or both (default: both)"},
-    {"monitor-seconds", 0, required_argument, OPT_MONSEC, "SEC",
-     "length of the monitor window (default: 5; 1 with --demo)"},
-    {"workload", 'w', required_argument, OPT_WORKLOAD, "PROFILE",
-     "workload profile for the demo store and the validation trace "
-     "(default: mixed-sessions)"},
-    {"requests", 0, required_argument, OPT_REQUESTS, "N",
-     "requests in the demo / validation trace (default: 20000)"},
-    {"seed", 0, required_argument, OPT_SEED, "S",
-     "random seed of the generated trace (default: 42)"},
-    {"cache", 0, required_argument, OPT_CACHE, "BYTES",
-     "page-cache budget of the replay, equal at every page size "
-     "(default: 2M)"},
-    {"fail-on", 0, required_argument, OPT_FAILON, "WHAT",
-     "drift: exit 1 if the current page size, buffer pool or any knob read "
-     "from the server is off the "
-     "recommendation (default: never)"},
-    {"color", 0, required_argument, CLI_OPT_COLOR, "WHEN",
-     "auto, always or never; NO_COLOR disables auto (default: auto)"},
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
-};
-
 struct advise {
     struct cli_common common;
     struct adv_config cfg;
-    int color; /* -1 auto, 0 never, 1 always */
+    int validate; /* --validate: index of validate_names */
+    int fail_on;  /* --fail-on: index of fail_on_names */
+    int color;    /* --color: index of color_names */
 };
+
+/* Orders matter: parse_opts() reads the indexes. */
+static const char *const validate_names[] = {"none", "sim", "replay", "both",
+                                             NULL};
+static const char *const fail_on_names[] = {"never", "drift", NULL};
+static const char *const color_names[] = {"auto", "always", "never", NULL};
+
+#define A struct advise
+static const struct cli_option opts[] = {
+    {.name = "demo",
+     .type = CLI_T_FLAG,
+     CLI_AT(A, cfg.demo),
+     .help = "advise on a built-in session store filled from a shipped "
+             "workload",
+     .def = "off"},
+    CLI_OPT_CONN_ENTRIES,
+    {.name = "engine",
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.engine),
+     .arg_name = "NAME",
+     .help = "engine to advise for: db2, postgresql, mysql, sqlite, oracle",
+     .def = "detected; db2 with --demo",
+     .complete = CLI_C_ENGINE},
+    {.name = "table",
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.table),
+     .arg_name = "[SCHEMA.]NAME",
+     .help = "table to sample",
+     .def = "SESSIONS"},
+    {.name = "columns",
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.columns),
+     .arg_name = "A,B,C",
+     .help = "object columns in placement order",
+     .def = "SMALL,MEDIUM,LARGE"},
+    CLI_OPT_SAMPLE_SIZE_ENTRIES(A, cfg),
+    {.name = "out-dir",
+     .type = CLI_T_DIR,
+     CLI_AT(A, cfg.out_dir),
+     .arg_name = "DIR",
+     .help = "directory for the files, created if missing",
+     .def = ADV_DEFAULT_OUT_DIR},
+    {.name = "memory",
+     .type = CLI_T_SIZE,
+     CLI_AT(A, cfg.memory_bytes),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "buffer-pool budget, e.g. 512M",
+     .def = "the monitored pool, else 256M"},
+    {.name = "device",
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.device),
+     .arg_name = "NAME",
+     .help = "storage device profile: hdd, ssd or nvme",
+     .def = ADV_DEFAULT_DEVICE,
+     .complete = CLI_C_DEVICE},
+    {.name = "validate",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, validate),
+     .choices = validate_names,
+     .help = "validate the advice by cache simulation, by replay on the "
+             "built-in store, both or neither",
+     .def = "both"},
+    {.name = "monitor-seconds",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, cfg.monitor_s),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 86400,
+     .arg_name = "SEC",
+     .help = "length of the monitor window",
+     .def = "5; 1 with --demo"},
+    {.name = "workload",
+     .short_name = 'w',
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.workload),
+     .arg_name = "PROFILE",
+     .help = "workload profile for the demo store and the validation trace",
+     .def = ADV_DEFAULT_WORKLOAD,
+     .complete = CLI_C_WORKLOAD},
+    {.name = "requests",
+     .type = CLI_T_UINT,
+     CLI_AT(A, cfg.requests),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "N",
+     .help = "requests in the demo / validation trace",
+     .def = "20000"},
+    {.name = "seed",
+     .type = CLI_T_UINT,
+     CLI_AT(A, cfg.seed),
+     .max = UINT64_MAX,
+     .arg_name = "S",
+     .help = "random seed of the generated trace",
+     .def = "42"},
+    {.name = "cache",
+     .type = CLI_T_SIZE,
+     CLI_AT(A, cfg.cache_bytes),
+     .min = 1024,
+     .max = UINT64_MAX,
+     .arg_name = "BYTES",
+     .help = "page-cache budget of the replay, equal at every page size",
+     .def = "2M"},
+    {.name = "fail-on",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, fail_on),
+     .choices = fail_on_names,
+     .help = "drift: exit 1 if the current page size, buffer pool or any "
+             "knob read from the server is off the recommendation",
+     .def = "never"},
+    {.name = "color",
+     .type = CLI_T_ENUM,
+     CLI_AT(A, color),
+     .choices = color_names,
+     .help = "colour in the summary; NO_COLOR disables auto",
+     .def = "auto"},
+    CLI_OPT_COMMON_ENTRIES_END,
+};
+#undef A
+
+static const char *const examples[] = {
+    "advise on the built-in demo store; the files go to pagetune-demo/",
+    "pagetune advise --demo --out-dir pagetune-demo",
+    "gate a deployment: exit 1 when the database drifted from the advice",
+    "pagetune advise --dsn SESSIONDB --out-dir advice --fail-on drift --json",
+    "a 10 % sample, validated by cache simulation only",
+    "pagetune advise --dsn SESSIONDB --percent 10 --validate sim",
+    NULL,
+};
+
+CLI_SPEC_DEFINE(advise);
 
 static void on_note(void *ctx, const char *line)
 {
@@ -122,139 +185,34 @@ static void on_note(void *ctx, const char *line)
         fprintf(stderr, "pagetune advise: %s\n", line);
 }
 
-/* The value options: parse into the typed config. 0, or an exit code. */
-static int parse_value(struct advise *a, int id, const char *arg)
-{
-    struct adv_config *c = &a->cfg;
-    struct pt_err err;
-    double d;
-
-    switch (id) {
-    case OPT_PERCENT:
-        if (pt_double_parse(arg, &c->percent, "--percent", &err) < 0 ||
-            !(c->percent > 0 && c->percent <= 100))
-            return cli_usage_error(
-                "advise", "--percent: '%s' is not in 0 < P <= 100", arg);
-        return 0;
-    case OPT_ROWS:
-        if (pt_u64_parse(arg, &c->rows, "--rows", &err) < 0 || c->rows == 0)
-            return cli_usage_error("advise", "--rows: '%s' is not a count >= 1",
-                                   arg);
-        return 0;
-    case OPT_MEMORY:
-        if (pt_size_parse(arg, &c->memory_bytes, "--memory", &err) < 0)
-            return cli_usage_error("advise", "%s", err.msg);
-        if (c->memory_bytes == 0)
-            return cli_usage_error("advise",
-                                   "--memory: '%s' is not a byte size > 0 "
-                                   "(e.g. 512M)",
-                                   arg);
-        return 0;
-    case OPT_MONSEC:
-        if (pt_double_parse(arg, &d, "--monitor-seconds", &err) < 0 || d <= 0)
-            return cli_usage_error("advise",
-                                   "--monitor-seconds must be a number > 0");
-        c->monitor_s = d;
-        return 0;
-    case OPT_REQUESTS:
-        if (pt_u64_parse(arg, &c->requests, "--requests", &err) < 0 ||
-            c->requests == 0)
-            return cli_usage_error("advise",
-                                   "--requests must be a whole number > 0");
-        return 0;
-    case OPT_SEED:
-        if (pt_u64_parse(arg, &c->seed, "--seed", &err) < 0)
-            return cli_usage_error("advise", "%s", err.msg);
-        return 0;
-    case OPT_CACHE:
-        if (pt_size_parse(arg, &c->cache_bytes, "--cache", &err) < 0 ||
-            c->cache_bytes < 1024)
-            return cli_usage_error("advise",
-                                   "--cache: '%s' is not a byte "
-                                   "size >= 1K",
-                                   arg);
-        return 0;
-    }
-    return 64;
-}
-
-/* The choice options. 0, or an exit code. */
-static int parse_choice(struct advise *a, int id, const char *arg)
-{
-    static const char *const when[] = {"never", "always", "auto"};
-    struct adv_config *c = &a->cfg;
-
-    switch (id) {
-    case OPT_VALIDATE:
-        c->validate_sim = strcmp(arg, "sim") == 0 || strcmp(arg, "both") == 0;
-        c->validate_replay =
-            strcmp(arg, "replay") == 0 || strcmp(arg, "both") == 0;
-        if (!c->validate_sim && !c->validate_replay && strcmp(arg, "none") != 0)
-            return cli_usage_error("advise",
-                                   "--validate: '%s' is not none, sim, "
-                                   "replay or both",
-                                   arg);
-        return 0;
-    case OPT_FAILON:
-        if (strcmp(arg, "drift") != 0)
-            return cli_usage_error(
-                "advise", "--fail-on: '%s' is not a gate (drift)", arg);
-        c->fail_on_drift = 1;
-        return 0;
-    case CLI_OPT_COLOR:
-        for (int i = 0; i < 3; i++)
-            if (strcmp(arg, when[i]) == 0) {
-                a->color = i == 2 ? -1 : i;
-                return 0;
-            }
-        return cli_usage_error(
-            "advise", "--color: '%s' is not auto, always or never", arg);
-    }
-    return parse_value(a, id, arg);
-}
-
-/* Options into a->cfg. -1 to go on, else the exit code. */
+/* Options into a->cfg: 0 to go on, CLI_HELP_SHOWN, or a PT_* status after
+   one line. */
 static int parse_opts(struct advise *a, int argc, char **argv)
 {
     struct adv_config *c = &a->cfg;
     struct cli_parser p;
     const char *arg;
-    int id, rc;
+    int id;
 
+    memset(a, 0, sizeof(*a));
     cli_common_init(&a->common);
     adv_config_init(c);
-    a->color = -1;
-    if (cli_parse_begin(&p, "advise", opts, usage, description, argc, argv))
-        return 70;
+    a->validate = 3; /* both */
+    if (cli_parse_spec(&p, &cli_spec_advise, a, argc, argv) < 0)
+        return PT_EINTERNAL;
     while ((id = cli_next(&p, &a->common, &arg)) != CLI_NEXT_END) {
         if (id == CLI_NEXT_HELP)
-            return 0;
+            return CLI_HELP_SHOWN;
         if (id == CLI_NEXT_USAGE)
-            return 64;
-        if (cli_conn_opt(&c->conn, id, arg))
-            continue;
-        rc = 0;
-        if (id == OPT_DEMO)
-            c->demo = 1;
-        else if (id == OPT_ENGINE)
-            c->engine = arg;
-        else if (id == OPT_TABLE)
-            c->table = arg;
-        else if (id == OPT_COLUMNS)
-            c->columns = arg;
-        else if (id == OPT_OUTDIR)
-            c->out_dir = arg;
-        else if (id == OPT_DEVICE)
-            c->device = arg;
-        else if (id == OPT_WORKLOAD)
-            c->workload = arg;
-        else
-            rc = parse_choice(a, id, arg);
-        if (rc)
-            return rc;
+            return PT_EUSAGE;
+        if (!cli_conn_opt(&c->conn, id, arg))
+            return PT_EINTERNAL;
     }
+    c->validate_sim = a->validate == 1 || a->validate == 3;
+    c->validate_replay = a->validate == 2 || a->validate == 3;
+    c->fail_on_drift = a->fail_on == 1;
     c->force = a->common.force;
-    return -1;
+    return 0;
 }
 
 /* One line each for the validation runs, "" when not run. */
@@ -297,7 +255,8 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     static const char *const hdr[] = {"item", "value"};
     const struct rec_result *rec = r->rec;
     uint32_t rec_ps = rec->cand[rec->chosen_idx].page_size_bytes;
-    int color = a->color == -1 ? out_color_enabled(stdout) : a->color;
+    /* color_names: auto, always, never */
+    int color = a->color == 0 ? out_color_enabled(stdout) : a->color == 1;
     int on = color && a->common.format == OUT_TABLE;
     char sim[256], rep[256], v[1200];
     struct out_table t;
@@ -379,9 +338,8 @@ int cmd_advise(int argc, char **argv)
     int rc;
 
     memset(&r, 0, sizeof(r));
-    rc = parse_opts(&a, argc, argv);
-    if (rc >= 0)
-        return rc;
+    if ((rc = parse_opts(&a, argc, argv)) != 0)
+        return cli_parse_exit(rc);
     a.cfg.note = on_note;
     a.cfg.note_ctx = &a.common;
     a.cfg.cancelled = cli_interrupted;
@@ -401,7 +359,7 @@ int cmd_advise(int argc, char **argv)
                 strerror(errno));
         return cli_fail("advise", &err);
     }
-    rc = a.cfg.fail_on_drift && r.drift ? -PT_ECHECK : 0;
+    rc = a.cfg.fail_on_drift && r.drift ? PT_ECHECK : 0;
     adv_result_release(&r);
-    return rc;
+    return cli_exit_code(rc);
 }

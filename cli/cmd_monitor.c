@@ -57,11 +57,7 @@ static const struct cli_option opts[] = {
      .help = "number of snapshots; 1 gives counters since server start",
      .def = "2"},
     CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
+    CLI_OPT_COMMON_ENTRIES_END,
 };
 
 static const char description[] =

@@ -141,46 +141,9 @@ static const struct cli_option opts[] = {
      .help = "with --trace: predict requests/s and response time of N "
              "clients, current vs recommended",
      .def = "no prediction"},
-    {.name = "think-ms",
-     .type = CLI_T_DOUBLE,
-     CLI_AT(O, think_ms),
-     CLI_GIVEN(O, model_opt),
-     .dmin = 0,
-     .dmax = 1e9,
-     .arg_name = "Z",
-     .help = "think time between a client's requests, ms",
-     .def = "0"},
-    {.name = "calibration",
-     .type = CLI_T_STRING,
-     CLI_AT(O, model.calibration),
-     CLI_GIVEN(O, model_opt),
-     .arg_name = "NAME|FILE",
-     .help = "calibration profile for the prediction",
-     .def = "none, uncalibrated",
-     .complete = CLI_C_CALIBRATION},
-    {.name = "appserver",
-     .type = CLI_T_STRING,
-     CLI_AT(O, model.appserver),
-     CLI_GIVEN(O, model_opt),
-     .arg_name = "NAME|FILE",
-     .help = "application-server profile",
-     .def = "websphere-4",
-     .complete = CLI_C_APPSERVER},
-    {.name = "fscache-share",
-     .type = CLI_T_DOUBLE,
-     CLI_AT(O, model.fscache_share),
-     CLI_GIVEN(O, model_opt),
-     .dmin = 0,
-     .dmax = 1,
-     .arg_name = "F",
-     .help = "share of direct I/O the file-system cache serves",
-     .def = "1"},
+    CLI_OPT_MODEL_ENTRIES(O),
     CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
+    CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef O
 
@@ -335,41 +298,28 @@ static void pred_figure(char *buf, size_t len, const struct sim_result_row *row)
 }
 
 /* The trace's per-key evidence, read through sim/'s reader. */
+/* sim_trace_evidence's progress hook: the bar of read_trace. */
+static int trace_progress(void *ctx, uint64_t pos, uint64_t size)
+{
+    struct cli_progress *pg = ctx;
+
+    pg->total = size;
+    cli_progress_update(pg, pos);
+    return 0;
+}
+
 static int read_trace(const char *path, struct rec_trace_evidence *t,
                       const struct cli_common *c, struct pt_err *err)
 {
-    static const enum rec_trace_op ops[] = {
-        [SIM_GET] = REC_TRACE_GET,
-        [SIM_SET] = REC_TRACE_SET,
-        [SIM_DEL] = REC_TRACE_DEL,
-    };
-    struct sim_trace_reader *r = NULL;
-    struct sim_req req;
     struct cli_progress pg;
     int rc;
 
-    memset(t, 0, sizeof(*t));
-    if ((rc = sim_trace_open(path, SIM_TRACE_AUTO, &r, err)) < 0)
-        return rc;
-    cli_progress_init(&pg, c, "reading trace", sim_trace_size(r));
-    while ((rc = sim_trace_next(r, &req, err)) == 1) {
-        if ((rc = rec_trace_evidence_add(t, req.key_id, req.size_bytes,
-                                         ops[req.op], err)) < 0)
-            break;
-        if ((t->requests & 0xffff) == 0)
-            cli_progress_update(&pg, sim_trace_pos(r));
-    }
+    cli_progress_init(&pg, c, "reading trace", 0);
+    rc = sim_trace_evidence(path, t, trace_progress, &pg, err);
     cli_progress_done(&pg);
-    sim_trace_close(r);
-    if (rc < 0) {
+    if (rc < 0)
         rec_trace_evidence_release(t);
-        return rc;
-    }
-    if (t->n_keys == 0) {
-        rec_trace_evidence_release(t);
-        return err_set(err, PT_EDATA, "%s: the trace has no requests", path);
-    }
-    return 0;
+    return rc;
 }
 
 /*
@@ -490,6 +440,33 @@ static json_t *inputs_json(const struct rec_opts *o, const char *epath,
     d.monitor_file = o->monitor;
     d.monitor = m;
     return rec_inputs_to_json(&d);
+}
+
+/* The reasons, one row per line, wrapped at ~96 columns on spaces:
+   "- first line", "  more". 0 or PT_EINTERNAL. */
+static int reason_rows(struct out_table *why, const struct rec_result *r,
+                       struct pt_err *err)
+{
+    for (size_t i = 0; i < r->n_reasons; i++) {
+        const char *s = r->reasons[i];
+        int first = 1;
+        while (*s) {
+            size_t len = strlen(s), cut = len;
+            if (len > 96) {
+                cut = 96;
+                while (cut > 40 && s[cut] != ' ')
+                    cut--;
+            }
+            if (out_table_add_row(why) < 0)
+                return err_set(err, PT_EINTERNAL, "out of memory");
+            out_table_setf(why, 0, "%s%.*s", first ? "- " : "  ", (int)cut, s);
+            first = 0;
+            s += cut;
+            while (*s == ' ')
+                s++;
+        }
+    }
+    return 0;
 }
 
 /* Human output: summary, candidates, reasons (three writer tables). */
@@ -638,28 +615,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                         "\ncandidates at equal buffer-pool memory (%s), per "
                         "access:",
                         pt_size_format(r->memory_bytes, b, sizeof(b)));
-    for (size_t i = 0; i < r->n_reasons; i++) {
-        /* wrap at ~96 columns on spaces: "- first line", "  more" */
-        const char *s = r->reasons[i];
-        int first = 1;
-        while (*s) {
-            size_t len = strlen(s), cut = len;
-            if (len > 96) {
-                cut = 96;
-                while (cut > 40 && s[cut] != ' ')
-                    cut--;
-            }
-            if (out_table_add_row(&why) < 0) {
-                rc = err_set(err, PT_EINTERNAL, "out of memory");
-                goto out;
-            }
-            out_table_setf(&why, 0, "%s%.*s", first ? "- " : "  ", (int)cut, s);
-            first = 0;
-            s += cut;
-            while (*s == ' ')
-                s++;
-        }
-    }
+    if ((rc = reason_rows(&why, r, err)) < 0)
+        goto out;
     out_table_set_title(&why, "%s", "");
     if ((rc = out_table_write(&sum, fmt, fp, err)) < 0 ||
         (rc = out_table_write(&cand, fmt, fp, err)) < 0 ||
@@ -716,6 +673,34 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     return 0;
 }
 
+/*
+ * --monitor FILE into *mon, and the settings it read from the server into
+ * *state when it is from engine (a note otherwise: another engine's
+ * counters are not used). 0 or a PT_* status.
+ */
+static int read_monitor(const char *path, const char *engine,
+                        const struct cli_common *c, struct rec_monitor *mon,
+                        struct rec_state *state, struct pt_err *err)
+{
+    json_t *m = NULL;
+    int rc;
+
+    if ((rc = pt_json_load(path, &m, err)) < 0)
+        return rc;
+    rc = coll_monitor_doc_from_json(mon, m, path, err);
+    if (rc == 0 && (!mon->engine[0] || strcmp(mon->engine, engine) == 0))
+        rc = read_state(m, path, engine, state, NULL, err);
+    json_decref(m);
+    if (rc < 0)
+        return rc;
+    if (mon->engine[0] && strcmp(mon->engine, engine) != 0)
+        cli_note(c,
+                 "%s: monitor data is from engine '%s'; its counters are "
+                 "not used for a %s recommendation",
+                 path, mon->engine, engine);
+    return 0;
+}
+
 int cmd_recommend(int argc, char **argv)
 {
     struct cli_parser p;
@@ -758,22 +743,9 @@ int cmd_recommend(int argc, char **argv)
         if (sizes.row_measured)
             rec_engine_set_row_fixed(&engine, sizes.row_fixed_bytes);
     }
-    if (o.monitor) {
-        json_t *m = NULL;
-        if ((rc = pt_json_load(o.monitor, &m, &err)) < 0)
-            goto fail;
-        rc = coll_monitor_doc_from_json(&mon, m, o.monitor, &err);
-        if (rc == 0 && (!mon.engine[0] || strcmp(mon.engine, engine.name) == 0))
-            rc = read_state(m, o.monitor, engine.name, &state, NULL, &err);
-        json_decref(m);
-        if (rc < 0)
-            goto fail;
-        if (mon.engine[0] && strcmp(mon.engine, engine.name) != 0)
-            cli_note(&c,
-                     "%s: monitor data is from engine '%s'; its counters are "
-                     "not used for a %s recommendation",
-                     o.monitor, mon.engine, engine.name);
-    }
+    if (o.monitor &&
+        (rc = read_monitor(o.monitor, engine.name, &c, &mon, &state, &err)) < 0)
+        goto fail;
     if (o.current) {
         json_t *cd = NULL;
         if ((rc = pt_json_load(o.current, &cd, &err)) < 0)

@@ -64,23 +64,7 @@ static const struct cli_option opts[] = {
      .arg_name = "A,B,C",
      .help = "object columns, in WebSphere placement order",
      .def = "SMALL,MEDIUM,LARGE"},
-    {.name = "percent",
-     .type = CLI_T_DOUBLE,
-     CLI_AT(A, s.percent),
-     .dmin = 0,
-     .dmin_open = 1,
-     .dmax = 100,
-     .arg_name = "P",
-     .help = "sample P percent of the rows on the server, 0 < P <= 100",
-     .def = "all rows"},
-    {.name = "rows",
-     .type = CLI_T_UINT,
-     CLI_AT(A, s.rows),
-     .min = 1,
-     .max = COLL_MAX_SAMPLE_ROWS,
-     .arg_name = "N",
-     .help = "sample N random rows on the server",
-     .def = "all rows"},
+    CLI_OPT_SAMPLE_SIZE_ENTRIES(A, s),
     {.name = "method",
      .type = CLI_T_ENUM,
      CLI_AT(A, method),
@@ -124,11 +108,7 @@ static const struct cli_option opts[] = {
      .help = "leave the list of every size out of the JSON",
      .def = "included"},
     CLI_OPT_OUTPUT_ENTRY,
-    CLI_OPT_FORMAT_ENTRIES,
-    CLI_OPT_FORCE_ENTRY,
-    CLI_OPT_QUIET_ENTRY,
-    CLI_OPT_HELP_ENTRY,
-    CLI_OPT_END,
+    CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef A
 
@@ -148,31 +128,6 @@ static const char *const examples[] = {
 };
 
 CLI_SPEC_DEFINE(sample);
-
-static int parse_columns(const char *arg, struct coll_sample_opts *s,
-                         struct pt_err *err)
-{
-    const char *p = arg;
-    s->n_columns = 0;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (s->n_columns == COLL_MAX_COLUMNS)
-            return err_set(err, PT_EUSAGE, "--columns: at most %d columns",
-                           COLL_MAX_COLUMNS);
-        if (n > COLL_NAME_MAX)
-            return err_set(err, PT_EDATA, "--columns: name too long");
-        memcpy(s->columns[s->n_columns], p, n);
-        s->columns[s->n_columns][n] = '\0';
-        if (coll_ident_check(s->columns[s->n_columns], "--columns", err) < 0)
-            return PT_EDATA;
-        s->n_columns++;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    return 0;
-}
 
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
@@ -215,7 +170,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
             }
             break;
         case OPT_COLUMNS:
-            if (parse_columns(arg, &a->s, &err) < 0) {
+            if (coll_columns_parse(arg, &a->s, &err) < 0) {
                 cli_error("sample", "%s", err.msg);
                 return err.code;
             }

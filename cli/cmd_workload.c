@@ -163,6 +163,14 @@ static int load_sizes_file(json_t *prof, const char *prof_path,
     return 0;
 }
 
+/* sim_wgen_write_csv's hook: the progress bar, and Ctrl-C stops. */
+static int workload_progress(void *ctx, uint64_t done, uint64_t n)
+{
+    (void)n;
+    cli_progress_update(ctx, done);
+    return cli_interrupted();
+}
+
 int cmd_workload(int argc, char **argv)
 {
     struct cli_common c;
@@ -170,12 +178,11 @@ int cmd_workload(int argc, char **argv)
     struct workload_args a;
     struct pt_err err;
     struct sim_workload w;
-    struct sim_wgen *g = NULL;
     struct pt_afile af = {0};
     struct cli_progress pg;
     char path[4096];
     json_t *prof = NULL;
-    uint64_t i, n, seed;
+    uint64_t n, seed;
     int ret;
 
     memset(&w, 0, sizeof(w));
@@ -191,46 +198,22 @@ int cmd_workload(int argc, char **argv)
     n = a.have_requests ? a.requests : w.requests;
     seed = a.have_seed ? a.seed : w.seed;
     if ((ret = pt_output_check(c.output, c.force, &err)) < 0 ||
-        (ret = sim_wgen_new(&w, seed, &g, &err)) < 0 ||
         (ret = cli_output_open(&c, &af, &err)) < 0)
         goto fail;
-    if (fprintf(af.fp, "# pagetune workload %s: %llu records, seed %llu\n",
-                w.name, (unsigned long long)n, (unsigned long long)seed) < 0) {
-        ret = err_set(&err, PT_EIO, "cannot write trace: %s", strerror(errno));
-        goto fail;
-    }
-    if ((ret = sim_trace_write_header(af.fp, SIM_TRACE_CSV, &err)) < 0)
-        goto fail;
     cli_progress_init(&pg, &c, "workload", n);
-    for (i = 0; i < n; i++) {
-        struct sim_wrec r;
-        if ((ret = sim_wgen_next(g, &r)) < 0) {
-            err_set(&err, ret, "out of memory generating the workload");
-            goto fail;
-        }
-        if ((ret = sim_trace_write_csv(af.fp, r.time_ms, r.op, r.key, r.key_len,
-                                       r.size_bytes, &err)) < 0)
-            goto fail;
-        if ((i & 0xffff) == 0) {
-            cli_progress_update(&pg, i);
-            if (cli_interrupted()) {
-                ret = err_set(&err, PT_EINTR, "interrupted");
-                goto fail;
-            }
-        }
-    }
+    ret = sim_wgen_write_csv(&w, n, seed, af.fp, workload_progress, &pg, &err);
+    if (ret < 0)
+        goto fail;
     cli_progress_done(&pg);
     if ((ret = pt_afile_commit(&af, &err)) < 0)
         goto fail;
     cli_note(&c, "wrote %llu records of workload '%s' (seed %llu)",
              (unsigned long long)n, w.name, (unsigned long long)seed);
-    sim_wgen_free(g);
     sim_workload_release(&w);
     json_decref(prof);
     return PT_EXIT_OK;
 fail:
     pt_afile_abort(&af);
-    sim_wgen_free(g);
     sim_workload_release(&w);
     json_decref(prof);
     return cli_fail("workload", &err);

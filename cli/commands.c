@@ -15,7 +15,8 @@
 
 const struct cli_command cli_commands[] = {
     {"advise", cmd_advise,
-     "sample, monitor, recommend, validate and write DDL in one run", NULL},
+     "sample, monitor, recommend, validate and write DDL in one run",
+     &cli_spec_advise},
     {"calibrate", cmd_calibrate,
      "fit the performance model's free costs to measured points",
      &cli_spec_calibrate},

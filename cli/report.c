@@ -11,10 +11,12 @@
  * inputs. Charts are inline SVG with a viewBox (they scale to the column);
  * tables reflow into cards below 640 px; print styles target A4.
  *
- * It renders a report model (a JSON tree assembled by cmd_advise.c); it
- * computes nothing beyond chart geometry and display arithmetic (percent
- * change between two shown values, pages x page size). Neighbours:
- * cli/cmd_advise.c (the model), man/pagetune-advise.1 (REPORT).
+ * It renders a report model (a JSON tree built by advise/, advise/model.c,
+ * and handed over through adv_config.render_report); it computes nothing
+ * beyond chart geometry and display arithmetic (percent change between two
+ * shown values, pages x page size). Neighbours: advise/model.c (the
+ * model), cli/cmd_advise.c (plugs this renderer in), man/pagetune-advise.1
+ * (REPORT).
  *
  * Model keys (all optional except title):
  *   title, subtitle, summary[] (strings), assumptions[] (strings),

@@ -344,6 +344,13 @@ struct coll_sample_opts {
 };
 /* Defaults: SESSIONS, SMALL,MEDIUM,LARGE, full scan, 8192-row blocks. */
 void coll_sample_opts_init(struct coll_sample_opts *o);
+/*
+ * "--columns A,B,C" into o->columns (replacing them), each name checked
+ * with coll_ident_check. PT_EUSAGE for more than COLL_MAX_COLUMNS, PT_EDATA
+ * for a name too long or not an identifier; messages name --columns.
+ */
+int coll_columns_parse(const char *list, struct coll_sample_opts *o,
+                       struct pt_err *err);
 
 struct coll_sample_result {
     enum coll_engine engine;

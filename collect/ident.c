@@ -87,3 +87,26 @@ int coll_table_parse(const char *s, char *schema, size_t schema_len,
     }
     return coll_ident_check(table, "--table", err);
 }
+
+int coll_columns_parse(const char *list, struct coll_sample_opts *o,
+                       struct pt_err *err)
+{
+    o->n_columns = 0;
+    for (const char *p = list;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (o->n_columns == COLL_MAX_COLUMNS)
+            return err_set(err, PT_EUSAGE, "--columns: at most %d columns",
+                           COLL_MAX_COLUMNS);
+        if (n > COLL_NAME_MAX)
+            return err_set(err, PT_EDATA, "--columns: name too long");
+        memcpy(o->columns[o->n_columns], p, n);
+        o->columns[o->n_columns][n] = '\0';
+        if (coll_ident_check(o->columns[o->n_columns], "--columns", err) < 0)
+            return PT_EDATA;
+        o->n_columns++;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}

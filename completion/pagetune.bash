@@ -27,31 +27,6 @@ _pagetune() {
         return
     fi
     opts=$("$bin" __complete "$cmd" 2>/dev/null)
-    if [ -z "$opts" ]; then
-        # a command without a declarative table yet: read its --help,
-        # "--name ARG" gives the kind (FILE file, DIR dir, a|b list choice)
-        opts=$("$bin" "$cmd" --help 2>/dev/null |
-            sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z0-9-]*\)\( \([^ ]*\)\)\{0,1\}.*/\2 \4/p' |
-            while read -r o a; do
-                case $a in
-                "") echo "$o flag" ;;
-                PROFILE) echo "$o value" ;;
-                *FILE*) echo "$o file" ;;
-                *DIR*) echo "$o dir" ;;
-                *[a-z]\|[a-z]*) echo "$o words:${a//|/ }" ;;
-                *) echo "$o value" ;;
-                esac
-            done)
-        # advise's fixed value lists, until its table is declarative
-        opts=$(printf '%s\n' "$opts" | sed \
-            -e 's/^--validate value$/--validate words:none sim replay both/' \
-            -e 's/^--color value$/--color words:auto always never/' \
-            -e 's/^--fail-on value$/--fail-on words:drift/' \
-            -e 's/^--format value$/--format words:table json csv/' \
-            -e 's/^--dsn value$/--dsn dsn/' \
-            -e 's/^--engine value$/--engine engine/' \
-            -e 's/^--workload value$/--workload workload/')
-    fi
     if [[ $prev == --* ]]; then
         kind=
         while read -r line; do

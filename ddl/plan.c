@@ -327,6 +327,45 @@ static void fmt_seconds(double sec, char *buf, size_t len)
 }
 
 /*
+ * rollback_basis: what rollback.sql restores, as comment lines into basis
+ * (len bytes): the state read from the server, or the engine defaults of
+ * the n_dflt knobs (of n_knobs) that were not read, named.
+ */
+static void rollback_basis(char *basis, size_t len, const char *const *dflt,
+                           size_t n_dflt, size_t n_knobs)
+{
+    size_t off, col;
+
+    if (n_dflt == 0) {
+        snprintf(basis, len,
+                 "-- It restores the state read from the server before "
+                 "create.sql (below).");
+        return;
+    }
+    off = (size_t)snprintf(
+        basis, len,
+        "-- NO LIVE READ of %s: it restores the engine DEFAULTS for",
+        n_dflt == n_knobs ? "the server" : "some settings");
+    col = off;
+    for (size_t i = 0; i < n_dflt && off < len; i++) {
+        int n;
+        if (col + strlen(dflt[i]) + 3 > 79) {
+            n = snprintf(basis + off, len - off, "\n--");
+            off += n > 0 ? (size_t)n : 0;
+            col = 2;
+        }
+        n = snprintf(basis + off, len - off, " %s%s", dflt[i],
+                     i + 1 < n_dflt ? "," : ".");
+        off += n > 0 ? (size_t)n : 0;
+        col += n > 0 ? (size_t)n : 0;
+    }
+    if (off < len)
+        snprintf(basis + off, len - off,
+                 "\n-- If the server had other values, write them into "
+                 "this file before\n-- running it.");
+}
+
+/*
  * The state before create.sql (the recommendation's "current", else the
  * engine's defaults), for rollback.sql to restore it exactly:
  *   current_K, current_K_kb, current_K_source   value, value / 1024, source
@@ -443,33 +482,7 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
         SET_OUT(var, "%s", change ? "" : "-- ");
     }
     SET_OUT("current_state", "%s", lines);
-    if (n_dflt == 0) {
-        snprintf(basis, cap + 256,
-                 "-- It restores the state read from the server before "
-                 "create.sql (below).");
-    } else {
-        size_t off = (size_t)snprintf(
-            basis, cap + 256,
-            "-- NO LIVE READ of %s: it restores the engine DEFAULTS for",
-            n_dflt == st.n ? "the server" : "some settings");
-        size_t col = off;
-        for (size_t i = 0; i < n_dflt && off < cap + 256; i++) {
-            int n;
-            if (col + strlen(dflt[i]) + 3 > 79) {
-                n = snprintf(basis + off, cap + 256 - off, "\n--");
-                off += n > 0 ? (size_t)n : 0;
-                col = 2;
-            }
-            n = snprintf(basis + off, cap + 256 - off, " %s%s", dflt[i],
-                         i + 1 < n_dflt ? "," : ".");
-            off += n > 0 ? (size_t)n : 0;
-            col += n > 0 ? (size_t)n : 0;
-        }
-        if (off < cap + 256)
-            snprintf(basis + off, cap + 256 - off,
-                     "\n-- If the server had other values, write them into "
-                     "this file before\n-- running it.");
-    }
+    rollback_basis(basis, cap + 256, dflt, n_dflt, st.n);
     rc = ddl_vars_set(v, "rollback_basis", "%s", basis);
 oom:
     free(lines);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# check-style.sh — the checks of docs/architecture.md#rules: module boundaries for foreign headers
-# and clang-format on every C file.
+# check-style.sh — the checks of docs/architecture.md#rules: module boundaries for foreign headers,
+# function length (scripts/funclen.awk) and clang-format on every C file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bad=0
@@ -22,6 +22,13 @@ if grep -rnE '\b(fopen|fwrite|printf|fprintf|puts|fputs)[[:space:]]*\(' analyzer
     bad=1
 fi
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
+# no function longer than 150 lines outside tests/ and bench/ (issue 12):
+# split a longer one along its steps
+src=$(printf '%s\n' $files | grep -E '\.c$' | grep -vE '^(\./)?(tests|bench)/' || true)
+if [ -n "$src" ] && ! awk -v max=150 -f scripts/funclen.awk $src >&2; then
+    echo "check-style: split the functions above" >&2
+    bad=1
+fi
 if command -v clang-format >/dev/null; then
     if ! clang-format --dry-run -Werror $files 2>/tmp/clang-format.$$; then
         head -n 20 /tmp/clang-format.$$ >&2

@@ -85,6 +85,18 @@ int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
                            uint32_t size_bytes, int64_t next_access_vtime,
                            struct pt_err *err);
 
+/*
+ * The per-key evidence of the trace at path (sizes and gets, what
+ * `recommend --trace` and advise use), read from its start into *t (reset
+ * first; release with rec_trace_evidence_release, also after a failure).
+ * progress (may be NULL) is called every 2^16 requests with the reader's
+ * position and size; a non-zero return stops with PT_EINTR. Errors: the
+ * reader's, PT_EDATA when the trace has no requests.
+ */
+int sim_trace_evidence(const char *path, struct rec_trace_evidence *t,
+                       int (*progress)(void *ctx, uint64_t pos, uint64_t size),
+                       void *ctx, struct pt_err *err);
+
 /* ---- eviction policies ------------------------------------------------- */
 
 /*
@@ -586,5 +598,17 @@ int sim_wgen_new(const struct sim_workload *w, uint64_t seed,
 /* Next request: 1, or PT_EINTERNAL when out of memory. Never ends. */
 int sim_wgen_next(struct sim_wgen *g, struct sim_wrec *rec);
 void sim_wgen_free(struct sim_wgen *g);
+/*
+ * The trace of workload w into fp as CSV (`pagetune workload`, advise's
+ * demo): a "# pagetune workload" comment naming n and seed, the header,
+ * then n generated requests. progress (may be NULL) is called every 2^16
+ * requests, first before the first, with (done, n); a non-zero return
+ * stops with PT_EINTR. Errors: PT_EIO on a write error, PT_EINTERNAL when
+ * out of memory, PT_EDATA for a key the CSV cannot hold.
+ */
+int sim_wgen_write_csv(const struct sim_workload *w, uint64_t n, uint64_t seed,
+                       FILE *fp,
+                       int (*progress)(void *ctx, uint64_t done, uint64_t n),
+                       void *ctx, struct pt_err *err);
 
 #endif /* PT_SIM_H */

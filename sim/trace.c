@@ -857,3 +857,35 @@ int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
         return err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
     return 0;
 }
+
+int sim_trace_evidence(const char *path, struct rec_trace_evidence *t,
+                       int (*progress)(void *ctx, uint64_t pos, uint64_t size),
+                       void *ctx, struct pt_err *err)
+{
+    static const enum rec_trace_op ops[] = {
+        [SIM_GET] = REC_TRACE_GET,
+        [SIM_SET] = REC_TRACE_SET,
+        [SIM_DEL] = REC_TRACE_DEL,
+    };
+    struct sim_trace_reader *r = NULL;
+    struct sim_req q;
+    int rc;
+
+    memset(t, 0, sizeof(*t));
+    if ((rc = sim_trace_open(path, SIM_TRACE_AUTO, &r, err)) < 0)
+        return rc;
+    while ((rc = sim_trace_next(r, &q, err)) == 1) {
+        if ((rc = rec_trace_evidence_add(t, q.key_id, q.size_bytes, ops[q.op],
+                                         err)) < 0)
+            break;
+        if ((t->requests & 0xffff) == 0 && progress &&
+            progress(ctx, sim_trace_pos(r), sim_trace_size(r))) {
+            rc = err_set(err, PT_EINTR, "interrupted");
+            break;
+        }
+    }
+    sim_trace_close(r);
+    if (rc == 0 && t->n_keys == 0)
+        rc = err_set(err, PT_EDATA, "%s: the trace has no requests", path);
+    return rc;
+}

@@ -25,6 +25,7 @@
  */
 #include "sim/sim_int.h"
 
+#include <errno.h>
 #include <math.h>
 #include <strings.h>
 
@@ -532,4 +533,40 @@ int sim_wgen_next(struct sim_wgen *g, struct sim_wrec *rec)
                                     (unsigned long long)key);
     rec->size_bytes = size_of(g, key);
     return 1;
+}
+
+int sim_wgen_write_csv(const struct sim_workload *w, uint64_t n, uint64_t seed,
+                       FILE *fp,
+                       int (*progress)(void *ctx, uint64_t done, uint64_t n),
+                       void *ctx, struct pt_err *err)
+{
+    struct sim_wgen *g = NULL;
+    int rc;
+
+    if ((rc = sim_wgen_new(w, seed, &g, err)) < 0)
+        return rc;
+    if (fprintf(fp, "# pagetune workload %s: %llu records, seed %llu\n",
+                w->name, (unsigned long long)n, (unsigned long long)seed) < 0) {
+        rc = err_set(err, PT_EIO, "cannot write trace: %s", strerror(errno));
+        goto out;
+    }
+    if ((rc = sim_trace_write_header(fp, SIM_TRACE_CSV, err)) < 0)
+        goto out;
+    for (uint64_t i = 0; i < n; i++) {
+        struct sim_wrec q;
+        if ((rc = sim_wgen_next(g, &q)) < 0) {
+            rc = err_set(err, rc, "out of memory generating the workload");
+            goto out;
+        }
+        if ((rc = sim_trace_write_csv(fp, q.time_ms, q.op, q.key, q.key_len,
+                                      q.size_bytes, err)) < 0)
+            goto out;
+        if ((i & 0xffff) == 0 && progress && progress(ctx, i, n)) {
+            rc = err_set(err, PT_EINTR, "interrupted");
+            goto out;
+        }
+    }
+out:
+    sim_wgen_free(g);
+    return rc;
 }

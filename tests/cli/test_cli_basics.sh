@@ -24,6 +24,9 @@ expect_rc 64 "-n withdrawn from workload" "$PAGETUNE" workload -P article-4k -n 
 expect_rc 64 "-c withdrawn from monitor" "$PAGETUNE" monitor --dsn a -c 2
 expect_rc 64 "-d withdrawn from simulate" "$PAGETUNE" simulate --trace x -d ssd
 expect_rc 64 "-k withdrawn from replay" "$PAGETUNE" replay --trace x -k
+for o in -t -p -n -d; do
+    expect_rc 64 "$o withdrawn from advise" "$PAGETUNE" advise --demo $o x
+done
 expect_rc 0 "-h still help" "$PAGETUNE" replay -h
 
 # -- range and choice errors name the option and the real value
@@ -51,6 +54,10 @@ expect_eq "$(complete_words ddl --dialect p)" "postgresql" "completion: dialects
 expect_eq "$(complete_words simulate --sharing shared-pu | sort | tr '\n' ' ')" \
     "shared-pull shared-push shared-push-pull " "completion: --sharing"
 expect_contains "$(complete_words recommend --engine '')" "oracle" "completion: engine profiles"
+expect_eq "$(complete_words advise --validate '' | sort | tr '\n' ' ')" \
+    "both none replay sim " "completion: advise --validate from its table"
+expect_eq "$(complete_words advise --workload mixed)" "mixed-sessions" \
+    "completion: advise --workload profiles"
 expect_eq "$(complete_words workload --profile mixed)" "mixed-sessions" "completion: workload profiles"
 printf '[ODBC Data Sources]\nSESSDB = x\n\n[SESSDB]\nDriver = x\n[OTHER]\n' >"$T/odbc.ini"
 expect_eq "$(ODBCINI=$T/odbc.ini ODBCSYSINI=$T/none complete_words sample --dsn S)" "SESSDB" \

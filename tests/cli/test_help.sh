@@ -39,11 +39,9 @@ for e in entries:
         long=$(printf '%s\n' "$OUT" | awk -v w=$w 'length($0) > w')
         expect_eq "$long" "" "$c --help fits COLUMNS=$w"
     done
-    if [ "$c" != advise ]; then # advise: examples once it is converted
-        expect_contains "$help" "examples:" "$c --help has examples"
-        n=$(printf '%s\n' "$help" | sed -n '/^examples:/,/^$/p' | grep -c "^  pagetune $c ")
-        [ "$n" -ge 2 ] && [ "$n" -le 3 ] && pass || fail "$c --help: $n examples, want 2-3"
-    fi
+    expect_contains "$help" "examples:" "$c --help has examples"
+    n=$(printf '%s\n' "$help" | sed -n '/^examples:/,/^$/p' | grep -c "^  pagetune $c ")
+    [ "$n" -ge 2 ] && [ "$n" -le 3 ] && pass || fail "$c --help: $n examples, want 2-3"
     expect_rc 64 "$c with an unknown option" "$PAGETUNE" "$c" --no-such-option
     expect_one_line_error "$c unknown option"
 done

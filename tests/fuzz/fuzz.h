@@ -75,4 +75,53 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
         }                                                                      \
     } while (0)
 
+/*
+ * Round trip of a document type with a writer and a reader (T
+ * *_to_json(const T *), *_from_json(T *, const json_t *, name, err),
+ * *_release(T *)): res, accepted once, writes a document that reads back
+ * and writes the same document again. Used by the targets of the
+ * documents advise reads (replay.json, simulation.json).
+ */
+#define FUZZ_JSON_ROUND_TRIP(T, to_json, from_json, release, res)              \
+    do {                                                                       \
+        T back_;                                                               \
+        struct pt_err e_ = {0};                                                \
+        json_t *d1_ = to_json(res), *d2_;                                      \
+        char *s1_, *s2_;                                                       \
+        FUZZ_CHECK(d1_ != NULL);                                               \
+        FUZZ_CHECK(from_json(&back_, d1_, "again", &e_) == 0);                 \
+        d2_ = to_json(&back_);                                                 \
+        FUZZ_CHECK(d2_ != NULL);                                               \
+        s1_ = json_dumps(d1_, JSON_COMPACT);                                   \
+        s2_ = json_dumps(d2_, JSON_COMPACT);                                   \
+        FUZZ_CHECK(s1_ &&s2_ &&strcmp(s1_, s2_) == 0);                         \
+        free(s1_);                                                             \
+        free(s2_);                                                             \
+        json_decref(d1_);                                                      \
+        json_decref(d2_);                                                      \
+        release(&back_);                                                       \
+    } while (0)
+
+/*
+ * Read the input as a document named name into *doc (NULL when not JSON)
+ * and with reader from_json into *res (T as for FUZZ_JSON_ROUND_TRIP):
+ * both steps accept or refuse with PT_EDATA and one line, stored in the
+ * caller's int rc. The caller zeroes *res first, checks its bounds when rc
+ * is 0, then releases *res and decrefs *doc (res may borrow from it).
+ */
+#define FUZZ_JSON_READ(from_json, data, size, name, res, doc, rc)              \
+    do {                                                                       \
+        struct pt_err e_ = {0};                                                \
+        (doc) = NULL;                                                          \
+        (rc) =                                                                 \
+            pt_json_loadb((const char *)(data), (size), (name), &(doc), &e_);  \
+        FUZZ_CHECK((rc) == 0 || (rc) == PT_EDATA);                             \
+        FUZZ_CHECK_ERR((rc), e_);                                              \
+        if ((rc) == 0) {                                                       \
+            (rc) = from_json((res), (doc), (name), &e_);                       \
+            FUZZ_CHECK((rc) == 0 || (rc) == PT_EDATA);                         \
+            FUZZ_CHECK_ERR((rc), e_);                                          \
+        }                                                                      \
+    } while (0)
+
 #endif /* PT_FUZZ_H */

@@ -8,48 +8,23 @@
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
-static void check_round_trip(const struct store_plan_result *res)
-{
-    struct store_plan_result back;
-    struct pt_err err = {0};
-    json_t *doc = store_plan_result_to_json(res), *doc2;
-    char *s1, *s2;
-
-    FUZZ_CHECK(doc != NULL);
-    FUZZ_CHECK(store_plan_result_from_json(&back, doc, "again", &err) == 0);
-    doc2 = store_plan_result_to_json(&back);
-    FUZZ_CHECK(doc2 != NULL);
-    s1 = json_dumps(doc, JSON_COMPACT);
-    s2 = json_dumps(doc2, JSON_COMPACT);
-    FUZZ_CHECK(s1 && s2 && strcmp(s1, s2) == 0);
-    free(s1);
-    free(s2);
-    json_decref(doc);
-    json_decref(doc2);
-    store_plan_result_release(&back);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct store_plan_result res;
-    struct pt_err err = {0};
-    json_t *doc = NULL;
+    json_t *doc;
     int rc;
 
-    rc = pt_json_loadb((const char *)data, size, "replay.json", &doc, &err);
-    FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
-    FUZZ_CHECK_ERR(rc, err);
-    if (rc < 0)
-        return 0;
-    rc = store_plan_result_from_json(&res, doc, "replay.json", &err);
-    FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
-    FUZZ_CHECK_ERR(rc, err);
+    memset(&res, 0, sizeof(res));
+    FUZZ_JSON_READ(store_plan_result_from_json, data, size, "replay.json", &res,
+                   doc, rc);
     if (rc == 0) {
         FUZZ_CHECK(res.n_results <= STORE_MAX_PAGE_SIZES);
         FUZZ_CHECK(res.n_clients <= 256 && res.trace && res.engine);
         for (size_t i = 0; i < res.n_results; i++)
             FUZZ_CHECK(res.results[i].page_size_bytes <= 65536);
-        check_round_trip(&res);
+        FUZZ_JSON_ROUND_TRIP(
+            struct store_plan_result, store_plan_result_to_json,
+            store_plan_result_from_json, store_plan_result_release, &res);
     }
     store_plan_result_release(&res);
     json_decref(doc);
