@@ -199,7 +199,7 @@ static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
         (rc = coll_table_parse(c->table, o->schema, sizeof(o->schema), o->table,
                                sizeof(o->table), err)) < 0)
         return rc;
-    if (c->columns && (rc = coll_columns_parse(c->columns, o, err)) < 0)
+    if (c->columns && (rc = coll_sample_opts_columns(o, c->columns, err)) < 0)
         return rc;
     o->percent = c->percent;
     o->rows = c->rows;

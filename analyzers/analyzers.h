@@ -276,11 +276,11 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
  * many objects the bins hold. Free with rec_sizes_release().
  */
 struct rec_sizes {
-    uint64_t *values;   /* n sizes in bytes (owned) */
-    uint64_t *counts;   /* n objects per size (owned); NULL: 1 each */
-    size_t n;           /* entries */
-    uint64_t total;     /* objects: sum of counts (n without counts) */
-    int from_histogram; /* 1: reconstructed from histogram bin bounds */
+    uint64_t *values;           /* n sizes in bytes (owned) */
+    uint64_t *counts;           /* n objects per size (owned); NULL: 1 each */
+    size_t n;                   /* entries */
+    uint64_t total;             /* objects: sum of counts (n without counts) */
+    int from_histogram;         /* 1: reconstructed from histogram bin bounds */
     uint32_t row_fixed_bytes;   /* measured bytes of the row besides its
                                    objects and header (sizes.json
                                    row_fixed_bytes.mean, rounded up); 0 =

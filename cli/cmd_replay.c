@@ -333,9 +333,8 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
         if (r->n_rounds < 2)
             out_table_setf(t, 4, "%+.1f%%", r->diff_mean * 100);
         else
-            out_table_setf(t, 4, "%+.1f%% [%+.1f, %+.1f]",
-                           r->diff_mean * 100, r->diff_lo * 100,
-                           r->diff_hi * 100);
+            out_table_setf(t, 4, "%+.1f%% [%+.1f, %+.1f]", r->diff_mean * 100,
+                           r->diff_lo * 100, r->diff_hi * 100);
         out_table_set_raw(t, 4, "%.4f", r->diff_mean * 100);
     }
     out_table_setf(t, 5, "%.1f", r->response.mean_us);
@@ -360,22 +359,21 @@ static int write_table(FILE *fp, enum out_format fmt,
                        const struct store_plan_result *res, struct pt_err *err)
 {
     /* shown|CSV header (the CSV takes raw bytes and percentages) */
-    static const char *const headers[] = {
-        ">page|page_size_bytes",
-        ">ops|ops",
-        ">ops/s|ops_per_s",
-        ">req/s|requests_per_s",
-        ">req/s vs first|requests_change_pct",
-        ">resp us|response_mean_us",
-        ">resp p95 us|response_p95_us",
-        ">p50 us|p50_us",
-        ">p95 us|p95_us",
-        ">p99 us|p99_us",
-        ">hit ratio|cache_hit_ratio",
-        ">overflow|overflow_pages",
-        ">lob recs|lob_records",
-        ">db bytes|db_bytes",
-        "placement|placement"};
+    static const char *const headers[] = {">page|page_size_bytes",
+                                          ">ops|ops",
+                                          ">ops/s|ops_per_s",
+                                          ">req/s|requests_per_s",
+                                          ">req/s vs first|requests_change_pct",
+                                          ">resp us|response_mean_us",
+                                          ">resp p95 us|response_p95_us",
+                                          ">p50 us|p50_us",
+                                          ">p95 us|p95_us",
+                                          ">p99 us|p99_us",
+                                          ">hit ratio|cache_hit_ratio",
+                                          ">overflow|overflow_pages",
+                                          ">lob recs|lob_records",
+                                          ">db bytes|db_bytes",
+                                          "placement|placement"};
     struct out_table t;
     char sz[32];
     int ret;

@@ -170,7 +170,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
             }
             break;
         case OPT_COLUMNS:
-            if (coll_columns_parse(arg, &a->s, &err) < 0) {
+            if (coll_sample_opts_columns(&a->s, arg, &err) < 0) {
                 cli_error("sample", "%s", err.msg);
                 return err.code;
             }

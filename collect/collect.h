@@ -349,8 +349,8 @@ void coll_sample_opts_init(struct coll_sample_opts *o);
  * with coll_ident_check. PT_EUSAGE for more than COLL_MAX_COLUMNS, PT_EDATA
  * for a name too long or not an identifier; messages name --columns.
  */
-int coll_columns_parse(const char *list, struct coll_sample_opts *o,
-                       struct pt_err *err);
+int coll_sample_opts_columns(struct coll_sample_opts *o, const char *list,
+                             struct pt_err *err);
 
 struct coll_sample_result {
     enum coll_engine engine;

@@ -88,8 +88,8 @@ int coll_table_parse(const char *s, char *schema, size_t schema_len,
     return coll_ident_check(table, "--table", err);
 }
 
-int coll_columns_parse(const char *list, struct coll_sample_opts *o,
-                       struct pt_err *err)
+int coll_sample_opts_columns(struct coll_sample_opts *o, const char *list,
+                             struct pt_err *err)
 {
     o->n_columns = 0;
     for (const char *p = list;;) {
