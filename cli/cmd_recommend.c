@@ -469,6 +469,53 @@ static int reason_rows(struct out_table *why, const struct rec_result *r,
     return 0;
 }
 
+/* One row per candidate page size; the CSV takes raw fractions, bytes and
+ * an enum for the choice. */
+static int cand_rows(struct out_table *cand, const struct rec_result *r,
+                     int page_read, struct pt_err *err)
+{
+    char b[64];
+
+    for (size_t i = 0; i < r->n_cand; i++) {
+        const struct rec_candidate *c = &r->cand[i];
+        const char *mark = i == r->chosen_idx ? "<- recommended" : "";
+        if (out_table_add_row(cand) < 0)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        out_table_setf(cand, 0, "%s",
+                       pt_size_format(c->page_size_bytes, b, sizeof(b)));
+        out_table_setf(cand, 1, "%.1f", 100 * c->inline_fraction);
+        out_table_setf(cand, 2, "%.2f", c->rows_per_page);
+        out_table_setf(cand, 3, "%.1f", 100 * c->page_fill);
+        out_table_setf(cand, 4, "%llu",
+                       (unsigned long long)c->bufferpool_pages);
+        out_table_setf(cand, 5, "%.1f", 100 * c->hit_ratio);
+        out_table_setf(cand, 6, "%.4f", c->physical_reads);
+        out_table_setf(cand, 7, "%.4f", c->direct_reads);
+        out_table_setf(cand, 8, "%.2f", c->direct_sectors);
+        out_table_setf(cand, 9, "%.4f", c->io_ms);
+        out_table_setf(cand, 10, "%s%s",
+                       i == r->chosen_idx
+                           ? mark
+                           : (i == r->rule_idx
+                                  ? "inline rule"
+                                  : (i == r->cost_idx ? "cheapest" : "")),
+                       i != r->current_idx ? ""
+                       : page_read         ? " (in use)"
+                                           : " (default in use)");
+        out_table_set_raw(cand, 0, "%u", c->page_size_bytes);
+        out_table_set_raw(cand, 1, "%.6g", c->inline_fraction);
+        out_table_set_raw(cand, 3, "%.6g", c->page_fill);
+        out_table_set_raw(cand, 5, "%.6g", c->hit_ratio);
+        out_table_set_raw(cand, 10, "%s",
+                          i == r->chosen_idx
+                              ? "recommended"
+                              : (i == r->rule_idx
+                                     ? "inline_rule"
+                                     : (i == r->cost_idx ? "cheapest" : "")));
+    }
+    return 0;
+}
+
 /* Human output: summary, candidates, reasons (three writer tables). */
 static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                         const struct rec_size_stats *st,
@@ -506,45 +553,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         rc = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < r->n_cand; i++) {
-        const struct rec_candidate *c = &r->cand[i];
-        const char *mark = i == r->chosen_idx ? "<- recommended" : "";
-        if (out_table_add_row(&cand) < 0) {
-            rc = err_set(err, PT_EINTERNAL, "out of memory");
-            goto out;
-        }
-        out_table_setf(&cand, 0, "%s",
-                       pt_size_format(c->page_size_bytes, b, sizeof(b)));
-        out_table_setf(&cand, 1, "%.1f", 100 * c->inline_fraction);
-        out_table_setf(&cand, 2, "%.2f", c->rows_per_page);
-        out_table_setf(&cand, 3, "%.1f", 100 * c->page_fill);
-        out_table_setf(&cand, 4, "%llu",
-                       (unsigned long long)c->bufferpool_pages);
-        out_table_setf(&cand, 5, "%.1f", 100 * c->hit_ratio);
-        out_table_setf(&cand, 6, "%.4f", c->physical_reads);
-        out_table_setf(&cand, 7, "%.4f", c->direct_reads);
-        out_table_setf(&cand, 8, "%.2f", c->direct_sectors);
-        out_table_setf(&cand, 9, "%.4f", c->io_ms);
-        out_table_setf(&cand, 10, "%s%s",
-                       i == r->chosen_idx
-                           ? mark
-                           : (i == r->rule_idx
-                                  ? "inline rule"
-                                  : (i == r->cost_idx ? "cheapest" : "")),
-                       i != r->current_idx ? ""
-                       : page_read         ? " (in use)"
-                                           : " (default in use)");
-        out_table_set_raw(&cand, 0, "%u", c->page_size_bytes);
-        out_table_set_raw(&cand, 1, "%.6g", c->inline_fraction);
-        out_table_set_raw(&cand, 3, "%.6g", c->page_fill);
-        out_table_set_raw(&cand, 5, "%.6g", c->hit_ratio);
-        out_table_set_raw(&cand, 10, "%s",
-                          i == r->chosen_idx
-                              ? "recommended"
-                              : (i == r->rule_idx
-                                     ? "inline_rule"
-                                     : (i == r->cost_idx ? "cheapest" : "")));
-    }
+    if ((rc = cand_rows(&cand, r, page_read, err)) < 0)
+        goto out;
     if (fmt == OUT_CSV) {
         rc = out_table_write(&cand, OUT_CSV, fp, err);
         goto out;

@@ -59,7 +59,7 @@ echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
 # large traces take minutes each; to keep CI short they run under ASan
 # above, and under valgrind with PT_VALGRIND_ALL=1 (before a release; the
 # whole suite took 2.5 + 8 minutes under valgrind on 2 shared cores).
-vg_skip='^(unit\.test_sim|cli\.test_(advise|replay|workload|recommend|simulate|help))$'
+vg_skip='^(unit\.test_sim|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \
