@@ -130,8 +130,10 @@ int pt_output_check(const char *path, int force, struct pt_err *err);
 /* ---- out-dirs replaced as one unit (outdir.c) -------------------------- */
 
 /*
- * A directory of outputs (advise --out-dir, ddl --out-dir) replaced as one
- * unit (issue 13). pt_outdir_begin() creates an
+ * A directory of outputs (advise --out-dir; ddl --out-dir writes its two
+ * files into a directory that may hold the DBA's own, one atomic file each)
+ * replaced as one unit (docs/architecture.md#out-dir). pt_outdir_begin()
+ * creates an
  * empty sibling staging directory ".<name>.pagetune.XXXXXX" beside `path`;
  * the command writes its files there (pt_outdir_file); pt_outdir_commit()
  * swaps the staging directory in: renameat2(RENAME_EXCHANGE) where the
