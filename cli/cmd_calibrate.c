@@ -3,7 +3,7 @@
  * cmd_calibrate.c — `pagetune calibrate`: fit the performance model's free
  * costs to measured points. Reads the points CSV (pagetune-calibrate(1),
  * POINTS) and the simulation.json documents whose result rows give each
- * point's counts, gathers the fixed costs from the profiles (predict.c),
+ * point's counts, gathers the fixed costs from the profiles (perf/predict.c),
  * fits with perf_calib_fit (MINPACK's Levenberg-Marquardt, perf/calib.c),
  * prints every fitted value, bound and residual, and writes the
  * calibration profile with perf_calib_write.
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/predict.h"
+#include "perf/perf.h"
 #include "sim/sim.h"
 
 static const char *const usage[] = {
@@ -52,7 +52,7 @@ struct cal_args {
     const char *free_list;
     const char *name;
     int engine_given, device_given;
-    struct cli_model_opts model;
+    struct perf_profiles model;
 };
 
 #define A struct cal_args
@@ -137,7 +137,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     int id;
 
     memset(a, 0, sizeof(*a));
-    cli_model_opts_init(&a->model);
+    perf_profiles_init(&a->model);
     cli_common_init(c);
     if (cli_parse_spec(p, &cli_spec_calibrate, a, argc, argv) < 0)
         return PT_EINTERNAL;
@@ -351,7 +351,7 @@ static int row_matches(char *const *sel, const struct sims *s, size_t d,
 
 /* One data line: the measured values and the counts of its row. */
 static int point_line(struct perf_calib *cal, char *const *sel,
-                      const struct sims *s, const struct cli_model *m,
+                      const struct sims *s, const struct perf_predictor *m,
                       const char *path, size_t line, struct pt_err *err)
 {
     struct perf_point *pt = &cal->points[cal->n_points];
@@ -401,7 +401,7 @@ static int point_line(struct perf_calib *cal, char *const *sel,
                               : "%s:%zu: the point matches %zu simulation "
                                 "rows",
                        path, line, n_hits);
-    if ((ret = cli_model_counts(m, hit_res, hit, &pt->counts, err)) < 0) {
+    if ((ret = perf_predictor_counts(m, hit_res, hit, &pt->counts, err)) < 0) {
         err_prefix(err, "%s:%zu", path, line);
         return ret;
     }
@@ -414,7 +414,7 @@ static int point_line(struct perf_calib *cal, char *const *sel,
 }
 
 static int read_points(struct perf_calib *cal, const char *path,
-                       const struct sims *s, const struct cli_model *m,
+                       const struct sims *s, const struct perf_predictor *m,
                        struct pt_err *err)
 {
     char *buf = NULL, *line, *next;
@@ -560,7 +560,7 @@ out:
 
 /* The profile's leading comments: where it came from. */
 static void comment_text(char *buf, size_t len, const struct cal_args *a,
-                         const struct cli_model_opts *mo)
+                         const struct perf_profiles *mo)
 {
     size_t n =
         (size_t)snprintf(buf, len,
@@ -630,7 +630,7 @@ int cmd_calibrate(int argc, char **argv)
     struct pt_err err;
     struct sims *s = NULL;
     struct perf_calib *cal = NULL;
-    struct cli_model m;
+    struct perf_predictor m;
     struct pt_afile af = {0};
     char comment[2048];
     int ret, to_stdout;
@@ -657,7 +657,7 @@ int cmd_calibrate(int argc, char **argv)
         a.model.engine = s->res[0].engine;
     if (!a.device_given && s->res[0].device && *s->res[0].device)
         a.model.device = s->res[0].device;
-    if ((ret = cli_model_load(&m, &a.model, &err)) < 0 ||
+    if ((ret = perf_predictor_load(&m, &a.model, &err)) < 0 ||
         (ret = read_points(cal, a.points, s, &m, &err)) < 0)
         goto fail;
     cal->costs = m.costs;
