@@ -365,4 +365,25 @@ int perf_predictor_predict(const struct perf_predictor *m,
                            struct sim_result_row *row, unsigned clients,
                            double think_ms, struct pt_err *err);
 
+/* The simulation documents a points file refers to (borrowed arrays). */
+struct perf_sim_docs {
+    size_t n;
+    const char *const *path;           /* [n] as the user named them */
+    const struct sim_plan_result *res; /* [n] */
+};
+
+/*
+ * Read the points CSV at `path` (pagetune-calibrate(1), POINTS) into
+ * cal->points: a header naming the columns (any order; clients, req_per_s
+ * and response_ms required), '#' and blank lines skipped, fields optionally
+ * double-quoted. Each point must select exactly one result row of docs
+ * (by simulation, trace, page_size, bufferpool_pages, app_entries,
+ * cache_mode, sharing, servers, offload_entries); its counts come from
+ * that row through m. Errors: pt_file_read's (PT_ENOINPUT: cannot read),
+ * PT_EDATA naming file:line on a bad header, field, value or selection.
+ */
+int perf_calib_points_read(struct perf_calib *cal, const char *path,
+                           const struct perf_sim_docs *docs,
+                           const struct perf_predictor *m, struct pt_err *err);
+
 #endif /* PT_PERF_H */
