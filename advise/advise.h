@@ -12,7 +12,7 @@
  * through a callback of the config (pagetune-advise(1)).
  *
  * Neighbours: cli/cmd_advise.c (the front door: options → config →
- * adv_run → print/write), cli/report.c (renders the report model through
+ * adv_run → print/write), report/report.c (renders the report model through
  * the config's render_report hook).
  */
 #ifndef PT_ADVISE_H
@@ -63,7 +63,7 @@ enum adv_file {
 /* "sizes.json", ..., "replay.json". */
 const char *adv_file_name(enum adv_file f);
 
-/* Render the report model (cli/report.c's report_write_html). */
+/* Render the report model (report/report.c's report_write_html). */
 typedef int adv_render_fn(const json_t *model, FILE *fp, struct pt_err *err);
 /* A progress note, one line without the program name. */
 typedef void adv_note_fn(void *ctx, const char *line);

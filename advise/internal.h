@@ -8,7 +8,7 @@
 
 #include "advise/advise.h"
 
-/* The report model of a finished run into r->model (cli/report.c keys). */
+/* The report model of a finished run into r->model (report/report.c keys). */
 int adv_model_build(const struct adv_config *c, struct adv_result *r,
                     struct pt_err *err);
 

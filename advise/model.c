@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model.c — what a finished advise run shows: the report model that
- * cli/report.c renders (its header lists the keys) and the summary that
+ * report/report.c renders (its header lists the keys) and the summary that
  * `advise --json` prints (adv_result_to_json). Built from the run's
  * structs; the documents are embedded, never read back.
  * Neighbours: pipeline.c (the run), decide.c (drift, validation).

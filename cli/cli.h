@@ -238,6 +238,37 @@ extern const char *const cli_db_engines[];
     {.name = "rows", .type = CLI_T_UINT, CLI_AT(T, S.rows), .min = 1,         \
      .max = COLL_MAX_SAMPLE_ROWS, .arg_name = "N",                            \
      .help = "sample N random rows on the server", .def = "all rows"}
+/* Entries of the performance model (pagetune-simulate(1) MODEL), one
+   definition for every command that offers them. T is the command's args
+   struct, its struct perf_profiles field is `model` (the use site includes
+   perf/perf.h); GIVEN is CLI_GIVEN(T, flag) to record that one was given,
+   or CLI_NOT_GIVEN. */
+#define CLI_NOT_GIVEN .given_off = 0
+#define CLI_OPT_APPSERVER_ENTRY(T, GIVEN)                                      \
+    {.name = "appserver", .type = CLI_T_STRING,                               \
+     CLI_AT(T, model.appserver), GIVEN, .arg_name = "NAME|FILE",              \
+     .help = "application-server profile with its costs",                     \
+     .def = "websphere-4", .complete = CLI_C_APPSERVER}
+#define CLI_OPT_FSCACHE_ENTRY(T, GIVEN)                                        \
+    {.name = "fscache-share", .type = CLI_T_DOUBLE,                           \
+     CLI_AT(T, model.fscache_share), GIVEN, .dmin = 0, .dmax = 1,             \
+     .arg_name = "F",                                                         \
+     .help = "share of direct (LONG/LOB) I/O the file-system cache serves: "  \
+     "1 SMS, 0 raw DMS", .def = "1"}
+/* --think-ms, --calibration, --appserver, --fscache-share of a predicting
+   command: T also has `double think_ms` and `int model_opt` (set when one
+   of them was given). --clients, whose meaning differs, is the command's. */
+#define CLI_OPT_MODEL_ENTRIES(T)                                               \
+    {.name = "think-ms", .type = CLI_T_DOUBLE, CLI_AT(T, think_ms),           \
+     CLI_GIVEN(T, model_opt), .dmin = 0, .dmax = 1e9, .arg_name = "Z",        \
+     .help = "think time between a client's requests, ms", .def = "0"},       \
+    {.name = "calibration", .type = CLI_T_STRING,                             \
+     CLI_AT(T, model.calibration), CLI_GIVEN(T, model_opt),                   \
+     .arg_name = "NAME|FILE",                                                 \
+     .help = "calibration profile (profiles/calibrations/)",                  \
+     .def = "none, uncalibrated", .complete = CLI_C_CALIBRATION},             \
+    CLI_OPT_APPSERVER_ENTRY(T, CLI_GIVEN(T, model_opt)),                      \
+    CLI_OPT_FSCACHE_ENTRY(T, CLI_GIVEN(T, model_opt))
 /* clang-format on */
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };

@@ -8,10 +8,10 @@
  * `--demo` advises on a built-in SQLite session store filled from a
  * shipped workload, as on a DB2 SESSIONS table (pagetune-advise(1)).
  *
- * Neighbours: advise/advise.h, cli/report.c.
+ * Neighbours: advise/advise.h, report/report.c.
  */
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "report/report.h"
 
 #include "advise/advise.h"
 

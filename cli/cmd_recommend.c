@@ -10,13 +10,13 @@
  * This file reads files and prints; the arithmetic is analyzers/'s
  * (rec_recommend), the trace is read through sim/'s reader. With --clients
  * the trace is also simulated at the current and the recommended page size
- * and the performance model (perf/, through predict.c) states the change
+ * and the performance model (perf/predict.c) states the change
  * in requests/s and response time.
  */
 #include "cli/cli.h"
 
 #include "analyzers/analyzers.h"
-#include "cli/predict.h"
+#include "perf/perf.h"
 #include "collect/collect.h"
 #include "sim/sim.h"
 
@@ -53,7 +53,7 @@ struct rec_opts {
     uint64_t clients; /* --clients, 0 = no prediction */
     double think_ms;
     int model_opt; /* a model option besides --clients */
-    struct cli_model_opts model;
+    struct perf_profiles model;
 };
 
 #define O struct rec_opts
@@ -185,7 +185,7 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
     uint32_t cur_page = e->current_page_bytes;
     uint64_t cur_pool = 0;
     struct sim_plan pl;
-    struct cli_model m;
+    struct perf_predictor m;
     int ret;
 
     if (mon->present && mon->page_size_bytes)
@@ -218,7 +218,7 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
     pl.pools[0] = (struct sim_pool_size){cur_pool, 0};
     pl.pools[1] = (struct sim_pool_size){r->pool_pages, 0};
     if ((ret = sim_plan_run(&pl, &pr->res, err)) < 0 ||
-        (ret = cli_model_load(&m, &o->model, err)) < 0)
+        (ret = perf_predictor_load(&m, &o->model, err)) < 0)
         return ret;
     pr->cur = pr->rec = NULL;
     for (size_t i = 0; i < pr->res.n_rows; i++) {
@@ -229,8 +229,9 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
                      row->db.pool_pages == r->pool_pages;
         if (!is_cur && !is_rec)
             continue;
-        if ((ret = cli_model_predict(&m, &pr->res, row, (unsigned)o->clients,
-                                     o->think_ms, err)) < 0)
+        if ((ret =
+                 perf_predictor_predict(&m, &pr->res, row, (unsigned)o->clients,
+                                        o->think_ms, err)) < 0)
             return ret;
         if (is_cur)
             pr->cur = row;
@@ -645,7 +646,7 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     int rc;
 
     memset(o, 0, sizeof(*o));
-    cli_model_opts_init(&o->model);
+    perf_profiles_init(&o->model);
     o->engine = "db2";
     o->device = "ssd";
     o->target = REC_DEFAULT_INLINE_TARGET;

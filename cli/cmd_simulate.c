@@ -8,15 +8,15 @@
  * engine and device profiles, runs the plan (sim_plan_run, with a progress
  * bar and interruption) and prints the result as a table or CSV, or as
  * simulation.json through sim_plan_result_to_json. With --clients, each
- * row also gets the performance model's prediction (perf/, through
- * predict.c): requests/s, response time, bottleneck, utilisation.
+ * row also gets the performance model's prediction (perf/predict.c):
+ * requests/s, response time, bottleneck, utilisation.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzers/analyzers.h"
 #include "cli/cli.h"
-#include "cli/predict.h"
+#include "perf/perf.h"
 #include "sim/sim.h"
 
 static const char *const usage[] = {
@@ -60,10 +60,10 @@ struct sim_args {
     int sharing;          /* --sharing (enum sim_sharing) */
     uint64_t servers;     /* --servers */
     const char *mrc_csv;
-    uint64_t clients;            /* --clients, 0 = no prediction */
-    double think_ms;             /* --think-ms */
-    int model_opt;               /* a model option other than --clients */
-    struct cli_model_opts model; /* profiles of the model */
+    uint64_t clients;           /* --clients, 0 = no prediction */
+    double think_ms;            /* --think-ms */
+    int model_opt;              /* a model option other than --clients */
+    struct perf_profiles model; /* profiles of the model */
 };
 
 /* The orders of enum sim_cache_mode and sim_sharing. */
@@ -339,7 +339,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
 
     memset(a, 0, sizeof(*a));
     sim_plan_init(&a->plan);
-    cli_model_opts_init(&a->model);
+    perf_profiles_init(&a->model);
     a->mode = -1;
     a->trace_format = 0; /* auto */
     a->sharing = (int)a->plan.sharing;
@@ -794,17 +794,17 @@ static int load_profiles(struct sim_plan *pl, struct rec_engine *e,
 static int predict_rows(struct sim_args *a, struct sim_plan_result *res,
                         struct pt_err *err)
 {
-    struct cli_model m;
+    struct perf_predictor m;
     int ret;
 
     a->model.engine = a->plan.engine_name;
     a->model.device = a->plan.device_name;
-    if ((ret = cli_model_load(&m, &a->model, err)) < 0)
+    if ((ret = perf_predictor_load(&m, &a->model, err)) < 0)
         return ret;
     for (size_t i = 0; i < res->n_rows; i++)
-        if ((ret = cli_model_predict(&m, res, &res->rows[i],
-                                     (unsigned)a->clients, a->think_ms, err)) <
-            0)
+        if ((ret = perf_predictor_predict(&m, res, &res->rows[i],
+                                          (unsigned)a->clients, a->think_ms,
+                                          err)) < 0)
             return ret;
     return 0;
 }

@@ -9,11 +9,12 @@
  * with think time Z by exact Mean Value Analysis, and fits the free costs
  * to measured points with MINPACK's Levenberg-Marquardt (cminpack).
  *
- * perf/ is pure: it never prints, never exits and reads no file itself
- * (profiles arrive as jansson trees from core/'s prof_load); the only
- * output is perf_calib_write() to a stream the caller opened.
- * Neighbours: sim/ (the counts), analyzers/ (struct rec_device),
- * cli/ (simulate, recommend, advise, calibrate — next phase).
+ * perf/ never prints and never exits. The model and the fit read no file
+ * (profiles arrive as jansson trees from core/'s prof_load); only the
+ * predictor (predict.c) loads the profiles it is named, through core/'s
+ * prof_load_named; the only output is perf_calib_write() to a stream the
+ * caller opened. Neighbours: sim/ (the counts), analyzers/ (struct
+ * rec_device, rec_engine), cli/ (simulate, recommend, calibrate).
  * The model and its formulas: docs/models.md#performance-model.
  */
 #ifndef PT_PERF_H
@@ -302,5 +303,87 @@ int perf_calib_write(FILE *fp, const struct perf_calib *cal,
  */
 int perf_calib_from_json(struct perf_calib *cal, const json_t *prof,
                          const char *ctx, struct pt_err *err);
+
+/* ---- predictor -----------------------------------------------------------
+ *
+ * The model as the commands use it: the costs gathered from the profiles
+ * in their documented order (device, engine, application server,
+ * calibration; docs/models.md#performance-model), the count mapping's
+ * facts (engine profile, table-space set-up), and a simulation result row
+ * turned into a prediction (perf_counts_from_sim → perf_demand → perf_mva).
+ */
+
+/* Where the model's inputs come from: profile names or files. */
+struct perf_profiles {
+    const char *engine;      /* engine profile (default: db2) */
+    const char *device;      /* device profile (default: ssd) */
+    const char *appserver;   /* application-server profile (websphere-4) */
+    const char *calibration; /* calibration profile, NULL = uncalibrated */
+    double fscache_share;    /* 0..1, see perf_sim_map (default 1) */
+};
+
+/* Sets the defaults above. */
+void perf_profiles_init(struct perf_profiles *o);
+
+/* The loaded model: costs and mapping facts, and the calibration's range. */
+struct perf_predictor {
+    struct perf_costs costs;
+    struct perf_sim_map map; /* object_bytes and sharing set per row */
+    int calibrated;          /* 1: a calibration profile was applied */
+    char calibration[64];    /* its name */
+    int has_range;           /* the calibration has points with residuals */
+    double resid_req_per_s;  /* max |relative residual| of its points */
+    double resid_response_ms;
+};
+
+/*
+ * Load the profiles of *o (borrowed) into *m. Errors: the profile
+ * loader's (missing file → PT_ENOINPUT, bad YAML or field → PT_EDATA
+ * naming the file), PT_EINTERNAL when out of memory.
+ */
+int perf_predictor_load(struct perf_predictor *m, const struct perf_profiles *o,
+                        struct pt_err *err);
+
+/*
+ * The counts of one result row (perf_counts_from_sim with the row's mean
+ * object size and the document's sharing policy). PT_EDATA when the row
+ * has no object sizes (a simulation.json older than the model).
+ */
+int perf_predictor_counts(const struct perf_predictor *m,
+                          const struct sim_plan_result *res,
+                          const struct sim_result_row *row,
+                          struct perf_counts *out, struct pt_err *err);
+
+/*
+ * Predict row for `clients` clients with think time `think_ms` and fill
+ * row->predicted. The range is the prediction ± the calibration's largest
+ * relative residual (pagetune-simulate(1), MODEL). Does not allocate.
+ * Errors: perf_demand's and perf_mva's (PT_EDATA, e.g. a cost not set).
+ */
+int perf_predictor_predict(const struct perf_predictor *m,
+                           const struct sim_plan_result *res,
+                           struct sim_result_row *row, unsigned clients,
+                           double think_ms, struct pt_err *err);
+
+/* The simulation documents a points file refers to (borrowed arrays). */
+struct perf_sim_docs {
+    size_t n;
+    const char *const *path;           /* [n] as the user named them */
+    const struct sim_plan_result *res; /* [n] */
+};
+
+/*
+ * Read the points CSV at `path` (pagetune-calibrate(1), POINTS) into
+ * cal->points: a header naming the columns (any order; clients, req_per_s
+ * and response_ms required), '#' and blank lines skipped, fields optionally
+ * double-quoted. Each point must select exactly one result row of docs
+ * (by simulation, trace, page_size, bufferpool_pages, app_entries,
+ * cache_mode, sharing, servers, offload_entries); its counts come from
+ * that row through m. Errors: pt_file_read's (PT_ENOINPUT: cannot read),
+ * PT_EDATA naming file:line on a bad header, field, value or selection.
+ */
+int perf_calib_points_read(struct perf_calib *cal, const char *path,
+                           const struct perf_sim_docs *docs,
+                           const struct perf_predictor *m, struct pt_err *err);
 
 #endif /* PT_PERF_H */

@@ -7,7 +7,7 @@ bad=0
 check_only() { # HEADER_REGEX ALLOWED_PATH_REGEX
     local hits
     hits=$(grep -rlE "#include <($1)>" --include='*.c' --include='*.h' \
-        core cli analyzers sim store collect ddl | grep -vE "$2" || true)
+        core cli analyzers sim perf store collect ddl report advise | grep -vE "$2" || true)
     if [ -n "$hits" ]; then
         echo "check-style: <$1> included outside $2: $hits" >&2
         bad=1
@@ -19,6 +19,11 @@ check_only 'yaml\.h' '^core/prof\.c$'
 # analyzers/ and sim/ do no I/O
 if grep -rnE '\b(fopen|fwrite|printf|fprintf|puts|fputs)[[:space:]]*\(' analyzers/*.c 2>/dev/null; then
     echo "check-style: analyzers/ must not do I/O" >&2
+    bad=1
+fi
+# report/ renders into the stream or buffer it is handed: no terminal, no exit
+if grep -nE '\b(stdout|stderr|printf|puts|perror|exit|_exit|abort)\b' report/*.c 2>/dev/null; then
+    echo "check-style: report/ must not print to the terminal or exit" >&2
     bad=1
 fi
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')

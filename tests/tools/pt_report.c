@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pt_report.c — test-only helper: renders a report model (JSON, the keys
- * documented at the top of cli/report.c) to HTML with report_write_html(),
+ * documented at the top of report/report.c) to HTML with report_write_html(),
  * so tests/cli/test_report.sh can lay out in a browser a model carrying
  * every optional key, whatever `advise` fills today:
  *
@@ -9,7 +9,7 @@
  *
  * Exit 0 on success, 1 with the error on stderr otherwise. Not installed.
  */
-#include "cli/report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <stdio.h>

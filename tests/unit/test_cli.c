@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cli.c — unit tests for cli/ pieces that do not need the binary: the
- * output writers (table, csv, json), the exit-code table, report.html, the
- * check that two outputs name different files, and the option tables:
+ * output writers (table, csv, json), the exit-code table, the check that
+ * two outputs name different files, and the option tables:
  * every command's table checked for sanity, each option type parsed
  * (ranges and choices included), --help wrapped at the width.
  */
@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/report.h"
 
 /* Render into a memory buffer with open_memstream. */
 static char *capture_table(const struct out_table *t, enum out_format f)
@@ -134,52 +133,6 @@ static void test_outputs_distinct(void **state)
     snprintf(a2, sizeof(a2), "%s/sub", dir);
     rmdir(a2);
     assert_int_equal(rmdir(dir), 0);
-}
-
-static void test_report(void **state)
-{
-    const char *model_text =
-        "{\"title\": \"t <script>alert(1)</script>\","
-        " \"summary\": [\"use 8K pages\"],"
-        " \"sizes\": {\"count\": 3, \"min\": 100, \"max\": 5000,"
-        "   \"histogram\": [{\"le\": 1024, \"count\": 1},"
-        "                   {\"le\": 4096, \"count\": 1},"
-        "                   {\"le\": 8192, \"count\": 1}]},"
-        " \"limits\": [{\"page_size\": 4096, \"inline_limit\": 3122},"
-        "              {\"page_size\": 8192, \"inline_limit\": 7218}],"
-        " \"mrc\": [{\"page_size\": 4096, \"points\": [{\"pages\": 10,"
-        "   \"hit_ratio\": 0.5}, {\"pages\": 20, \"hit_ratio\": 0.9}]}],"
-        " \"recommendation\": {\"page_size\": 8192, \"candidates\": ["
-        "   {\"page_size\": 4096, \"inline_fraction\": 0.6},"
-        "   {\"page_size\": 8192, \"inline_fraction\": 1.0}],"
-        "   \"reasons\": [\"a & b\"]},"
-        " \"files\": [{\"name\": \"create.sql\", \"text\": \"CREATE x;\"}],"
-        " \"assumptions\": [\"equal memory\"]}";
-    json_t *model;
-    json_error_t je;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp;
-    struct pt_err err;
-    (void)state;
-
-    model = json_loads(model_text, 0, &je);
-    assert_non_null(model);
-    fp = open_memstream(&buf, &len);
-    assert_int_equal(report_write_html(model, fp, &err), 0);
-    fclose(fp);
-    assert_non_null(strstr(buf, "<svg id=\"chart-sizes\""));
-    assert_non_null(strstr(buf, "<svg id=\"chart-mrc\""));
-    assert_non_null(strstr(buf, "class=\"limit\""));
-    assert_non_null(strstr(buf, "<polyline"));
-    assert_non_null(strstr(buf, "class=\"rec\""));
-    assert_non_null(strstr(buf, "CREATE x;"));
-    assert_non_null(strstr(buf, "a &amp; b"));
-    /* hostile text is escaped, never active */
-    assert_null(strstr(buf, "<script>"));
-    assert_non_null(strstr(buf, "&lt;script&gt;"));
-    free(buf);
-    json_decref(model);
 }
 
 /* cmd_*.c poll the interrupt flag, which lives in cli/main.c (not linked). */
@@ -505,7 +458,6 @@ int main(void)
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_outputs_distinct),
-        cmocka_unit_test(test_report),
         cmocka_unit_test(test_option_tables),
         cmocka_unit_test(test_option_types),
         cmocka_unit_test(test_option_parse),

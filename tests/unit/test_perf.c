@@ -4,8 +4,10 @@
  * textbook tables and the asymptotic bounds, replicated and multi-server
  * centres, the demand formulas on hand-computed count vectors, cost
  * profiles, calibration (recovering known costs from a self-consistent
- * synthetic data set, refusing too few points) and the calibration
- * profile's write/read round trip.
+ * synthetic data set, refusing too few points), the calibration
+ * profile's write/read round trip, the points CSV reader (quoting, row
+ * selection, each refusal with its line) and the predictor (profiles in,
+ * a simulation row's prediction out).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perf/perf.h"
 
@@ -812,6 +815,167 @@ static void test_calib_profile_round_trip(void **state)
     free(back);
 }
 
+/* ---- the predictor and the points CSV (predict.c, points.c) ------------ */
+
+/* Two application-only rows of 1000 requests, 500-byte objects. */
+static void two_rows(struct sim_plan_result *res, struct sim_result_row *rows)
+{
+    memset(res, 0, sizeof(*res));
+    memset(rows, 0, 2 * sizeof(*rows));
+    for (int i = 0; i < 2; i++) {
+        rows[i].app_entries = 100 * (uint64_t)(i + 1);
+        rows[i].app.requests = 1000;
+        rows[i].app.gets = 1000;
+        rows[i].app.hits = 900;
+        rows[i].app.misses = 100;
+        rows[i].app.object_bytes = 1000 * 500;
+    }
+    res->n_rows = 2;
+    res->rows = rows;
+}
+
+static char *write_tmp(const char *text)
+{
+    char *path = strdup("/tmp/test_perf_points.XXXXXX");
+    int fd;
+    FILE *fp;
+
+    assert_non_null(path);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    assert_int_equal(fclose(fp), 0);
+    return path;
+}
+
+static int read_points_text(struct perf_calib *cal, const char *text,
+                            struct pt_err *err)
+{
+    static struct sim_plan_result res;
+    static struct sim_result_row rows[2];
+    static const char *const paths[] = {"s.json"};
+    struct perf_sim_docs docs = {.n = 1, .path = paths, .res = &res};
+    struct perf_predictor m;
+    char *path = write_tmp(text);
+    int ret;
+
+    two_rows(&res, rows);
+    memset(&m, 0, sizeof(m));
+    perf_costs_init(&m.costs);
+    memset(cal, 0, sizeof(*cal));
+    ret = perf_calib_points_read(cal, path, &docs, &m, err);
+    unlink(path);
+    free(path);
+    return ret;
+}
+
+static void test_points_read(void **state)
+{
+    struct perf_calib *cal = calloc(1, sizeof(*cal));
+    struct pt_err err = {0};
+    (void)state;
+
+    assert_non_null(cal);
+    assert_int_equal(
+        read_points_text(cal,
+                         "# measured\n"
+                         "label,clients,think_ms,req_per_s,response_ms,"
+                         "app_entries\r\n"
+                         "\n"
+                         "\"a, \"\"quoted\"\"\",8,20,100.5,12,100\n"
+                         ",4,,50,8,200\n",
+                         &err),
+        0);
+    assert_int_equal(cal->n_points, 2);
+    assert_string_equal(cal->points[0].label, "a, \"quoted\"");
+    assert_int_equal(cal->points[0].clients, 8);
+    assert_true(cal->points[0].think_ms == 20);
+    assert_true(cal->points[0].req_per_s == 100.5);
+    assert_true(cal->points[0].response_ms == 12);
+    assert_true(cal->points[0].counts.requests == 1000);
+    assert_true(cal->points[0].counts.app_hits == 900);
+    assert_non_null(strstr(cal->points[1].label, " line 5"));
+    assert_true(cal->points[1].think_ms == 0);
+
+    /* each refusal names the file and line */
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms\n"
+                                      "8,100,12\n",
+                                      &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, ":2: the point matches 2 simulation"));
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms,"
+                                      "app_entries\n8,100,12,300\n",
+                                      &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "matches 0 simulation rows"));
+    assert_int_equal(read_points_text(cal, "clients,req_per_s,bogus\n", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, ":1: unknown or repeated column 'bogus'"));
+    assert_int_equal(read_points_text(cal, "clients,req_per_s\n", &err),
+                     PT_EDATA);
+    assert_non_null(
+        strstr(err.msg, "needs clients, req_per_s and response_ms"));
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms,"
+                                      "app_entries\n0,100,12,100\n",
+                                      &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, ":2: clients '0'"));
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms\n"
+                                      "\"8,100,12\n",
+                                      &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, ":2: bad CSV"));
+    assert_int_equal(read_points_text(cal, "# only a comment\n", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "no header line"));
+    free(cal);
+}
+
+/* Default profiles: uncalibrated, a prediction with no range; with a
+   calibration profile its name travels into the prediction. */
+static void test_predictor(void **state)
+{
+    struct sim_plan_result res;
+    struct sim_result_row rows[2];
+    struct perf_profiles o;
+    struct perf_predictor m;
+    struct pt_err err = {0};
+    (void)state;
+
+    two_rows(&res, rows);
+    perf_profiles_init(&o);
+    assert_string_equal(o.engine, "db2");
+    assert_true(o.fscache_share == 1.0);
+    assert_int_equal(perf_predictor_load(&m, &o, &err), 0);
+    assert_int_equal(m.calibrated, 0);
+    assert_int_equal(perf_predictor_predict(&m, &res, &rows[0], 10, 5, &err),
+                     0);
+    assert_int_equal(rows[0].predicted.present, 1);
+    assert_int_equal(rows[0].predicted.clients, 10);
+    assert_true(rows[0].predicted.req_per_s > 0);
+    assert_true(rows[0].predicted.response_ms > 0);
+    assert_int_equal(rows[0].predicted.has_range, 0);
+    assert_int_equal(rows[0].predicted.calibrated, 0);
+
+    o.calibration = "article-000";
+    assert_int_equal(perf_predictor_load(&m, &o, &err), 0);
+    assert_int_equal(m.calibrated, 1);
+    assert_int_equal(perf_predictor_predict(&m, &res, &rows[1], 10, 5, &err),
+                     0);
+    assert_int_equal(rows[1].predicted.calibrated, 1);
+    assert_true(strlen(rows[1].predicted.calibration) > 0);
+
+    o.device = "no-such-device";
+    assert_true(perf_predictor_load(&m, &o, &err) < 0);
+    assert_non_null(strstr(err.msg, "no-such-device"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -832,6 +996,8 @@ int main(void)
         cmocka_unit_test(test_calib_respects_bounds),
         cmocka_unit_test(test_calib_refuses_too_few_points),
         cmocka_unit_test(test_calib_profile_round_trip),
+        cmocka_unit_test(test_points_read),
+        cmocka_unit_test(test_predictor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * predict.c — the commands' glue to perf/ (predict.h): reads the device,
- * engine, application-server and calibration profiles into one struct
+ * predict.c — perf/'s predictor (perf.h, "predictor"): reads the device,
+ * engine, application-server and calibration profiles (through core/'s
+ * prof_load_named, the only file reading in perf/) into one struct
  * perf_costs, later sources over earlier ones, as
  * docs/models.md#performance-model prescribes, and predicts a simulation
- * result row. The arithmetic is perf/'s; this file only gathers inputs.
+ * result row (perf_counts_from_sim → perf_demand → perf_mva, model.c).
+ * Neighbours: model.c (the arithmetic), calib.c (calibration profiles),
+ * cli/cmd_simulate.c, cmd_recommend.c, cmd_calibrate.c (the callers).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/predict.h"
+#include "perf/perf.h"
 
-void cli_model_opts_init(struct cli_model_opts *o)
+void perf_profiles_init(struct perf_profiles *o)
 {
     memset(o, 0, sizeof(*o));
     o->engine = "db2";
@@ -32,7 +36,7 @@ static void costs_overlay(struct perf_costs *c, const struct perf_costs *over)
 }
 
 /* The engine: direct I/O unit (page-fit rules), log facts and perf: costs. */
-static int load_engine(struct cli_model *m, const char *name,
+static int load_engine(struct perf_predictor *m, const char *name,
                        struct pt_err *err)
 {
     struct rec_engine e;
@@ -66,7 +70,7 @@ out:
     return ret;
 }
 
-static int load_device(struct cli_model *m, const char *name,
+static int load_device(struct perf_predictor *m, const char *name,
                        struct pt_err *err)
 {
     struct rec_device d;
@@ -82,7 +86,7 @@ static int load_device(struct cli_model *m, const char *name,
     return ret;
 }
 
-static int load_appserver(struct cli_model *m, const char *name,
+static int load_appserver(struct perf_predictor *m, const char *name,
                           struct pt_err *err)
 {
     json_t *prof = NULL;
@@ -99,7 +103,7 @@ static int load_appserver(struct cli_model *m, const char *name,
 }
 
 /* The calibration's costs over the others, and its residuals' range. */
-static int load_calibration(struct cli_model *m, const char *name,
+static int load_calibration(struct perf_predictor *m, const char *name,
                             struct pt_err *err)
 {
     struct perf_calib *cal = pt_calloc(1, sizeof(*cal)); /* ~90 KB */
@@ -127,8 +131,8 @@ out:
     return ret;
 }
 
-int cli_model_load(struct cli_model *m, const struct cli_model_opts *o,
-                   struct pt_err *err)
+int perf_predictor_load(struct perf_predictor *m, const struct perf_profiles *o,
+                        struct pt_err *err)
 {
     int ret;
 
@@ -142,10 +146,10 @@ int cli_model_load(struct cli_model *m, const struct cli_model_opts *o,
     return o->calibration ? load_calibration(m, o->calibration, err) : 0;
 }
 
-int cli_model_counts(const struct cli_model *m,
-                     const struct sim_plan_result *res,
-                     const struct sim_result_row *row, struct perf_counts *out,
-                     struct pt_err *err)
+int perf_predictor_counts(const struct perf_predictor *m,
+                          const struct sim_plan_result *res,
+                          const struct sim_result_row *row,
+                          struct perf_counts *out, struct pt_err *err)
 {
     struct perf_sim_map map = m->map;
 
@@ -161,10 +165,10 @@ int cli_model_counts(const struct cli_model *m,
                                 &map, err);
 }
 
-int cli_model_predict(const struct cli_model *m,
-                      const struct sim_plan_result *res,
-                      struct sim_result_row *row, unsigned clients,
-                      double think_ms, struct pt_err *err)
+int perf_predictor_predict(const struct perf_predictor *m,
+                           const struct sim_plan_result *res,
+                           struct sim_result_row *row, unsigned clients,
+                           double think_ms, struct pt_err *err)
 {
     struct sim_predicted *p = &row->predicted;
     struct perf_counts n;
@@ -172,7 +176,7 @@ int cli_model_predict(const struct cli_model *m,
     struct perf_result r;
     int ret;
 
-    if ((ret = cli_model_counts(m, res, row, &n, err)) < 0 ||
+    if ((ret = perf_predictor_counts(m, res, row, &n, err)) < 0 ||
         (ret = perf_demand(&m->costs, &n, &model, err)) < 0 ||
         (ret = perf_mva(&model, clients, think_ms, &r, err)) < 0)
         return ret;

@@ -12,9 +12,10 @@
  * tables reflow into cards below 640 px; print styles target A4.
  *
  * It renders a report model (a JSON tree built by advise/, advise/model.c,
- * and handed over through adv_config.render_report); it computes nothing
- * beyond chart geometry and display arithmetic (percent change between two
- * shown values, pages x page size). Neighbours: advise/model.c (the
+ * and handed over through adv_config.render_report) to a stream or a memory
+ * buffer (report.h); it computes nothing beyond chart geometry and display
+ * arithmetic (percent change between two shown values, pages x page size)
+ * and never prints to the terminal. Neighbours: advise/model.c (the
  * model), cli/cmd_advise.c (plugs this renderer in), man/pagetune-advise.1
  * (REPORT).
  *
@@ -50,10 +51,11 @@
  *     without it: recommendation.bufferpool (pages x page_size) and
  *     recommendation.inputs.monitor (bufferpool_pages x page_size).
  */
-#include "cli/report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -1257,4 +1259,29 @@ int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
     if (ferror(fp))
         return err_set(err, PT_EIO, "cannot write report: %s", strerror(errno));
     return 0;
+}
+
+int report_write_html_mem(const json_t *model, char **out, size_t *len,
+                          struct pt_err *err)
+{
+    FILE *fp;
+    int ret;
+
+    *out = NULL;
+    *len = 0;
+    /* open_memstream (POSIX.1-2008) grows the buffer as the page is written
+     * and NUL-terminates it at fclose */
+    if (!(fp = open_memstream(out, len)))
+        return err_set(err, PT_EINTERNAL, "cannot render report: %s",
+                       strerror(errno));
+    ret = report_write_html(model, fp, err);
+    if (fclose(fp) != 0 && ret == 0)
+        ret = err_set(err, PT_EINTERNAL, "cannot render report: %s",
+                      strerror(errno));
+    if (ret < 0) {
+        free(*out);
+        *out = NULL;
+        *len = 0;
+    }
+    return ret;
 }
