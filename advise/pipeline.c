@@ -233,6 +233,8 @@ static int step_sample(const struct adv_config *c, struct coll_conn_opts conn,
         rc = coll_sizes_doc_init(&r->sizes, &r->sample_opts, &r->sample, &src,
                                  0, taken_at, err);
         r->have_sizes = rc == 0;
+        if (rc == 0 && r->sample.column_note[0]) /* varchar: bytes */
+            note(c, "%s", r->sample.column_note);
     }
     coll_conn_close(cn);
     return rc < 0 ? err_prefix(err, "sample") : 0;
