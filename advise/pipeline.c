@@ -233,6 +233,8 @@ static int step_sample(const struct adv_config *c, struct coll_conn_opts conn,
         rc = coll_sizes_doc_init(&r->sizes, &r->sample_opts, &r->sample, &src,
                                  0, taken_at, err);
         r->have_sizes = rc == 0;
+        if (rc == 0 && r->sample.column_note[0]) /* varchar: bytes */
+            note(c, "%s", r->sample.column_note);
     }
     coll_conn_close(cn);
     return rc < 0 ? err_prefix(err, "sample") : 0;
@@ -309,6 +311,49 @@ static int rec_profiles(const struct adv_config *c, const char *engine,
     return rc;
 }
 
+/*
+ * What sample measured besides the sizes, read back from the sizes
+ * document exactly as `recommend --sizes` reads sizes.json
+ * (docs/formats.md: "row_fixed_bytes", "live_rows", "current",
+ * "compress_ratio"): the measured rest of the row replaces the profile's
+ * constant, the live rows are the model's sessions, the server's current
+ * state and PostgreSQL's compression feed the keep-or-change rule. A
+ * document without them (the demo's store) changes nothing.
+ */
+static int sample_evidence(struct adv_result *r, struct rec_inputs *in,
+                           struct rec_state *st, char *basis, size_t len,
+                           struct pt_err *err)
+{
+    json_t *doc = coll_sizes_doc_to_json(&r->sizes, 0);
+    const json_t *cr, *cur;
+    struct rec_sizes s;
+    int rc;
+
+    if (!doc)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    if ((rc = coll_sizes_doc_from_json(&s, doc, "sizes", err)) < 0)
+        goto out;
+    if (s.row_measured)
+        rec_engine_set_row_fixed(&r->rec_engine, s.row_fixed_bytes);
+    if (s.live_rows) {
+        in->sessions = s.live_rows;
+        snprintf(basis, len, "%s", s.live_rows_source);
+        in->sessions_basis = basis;
+    }
+    rec_sizes_release(&s);
+    cr = json_object_get(doc, "compress_ratio");
+    if (json_is_number(cr) && json_number_value(cr) > 0)
+        in->compress_ratio = json_number_value(cr);
+    if ((cur = json_object_get(doc, "current")) != NULL) {
+        rc = rec_state_merge_json(st, cur, r->engine, REC_SOURCE_SERVER,
+                                  "sizes", err);
+        in->current = st;
+    }
+out:
+    json_decref(doc);
+    return rc;
+}
+
 /* The recommendation (analyzers/) and its document. */
 static int step_recommend(const struct adv_config *c, const char *trace,
                           struct adv_result *r, struct pt_err *err)
@@ -316,6 +361,8 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     struct rec_size_stats st;
     struct rec_trace_evidence tev = {0};
     struct rec_access acc;
+    struct rec_state state = {0};
+    char basis[160]; /* in.sessions_basis */
     struct rec_inputs in = {0};
     struct rec_inputs_doc d = {0};
     char *epath = r->engine_profile, *dpath = r->device_profile;
@@ -349,6 +396,8 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     in.memory_given = c->memory_bytes > 0;
     in.inline_target = REC_DEFAULT_INLINE_TARGET;
     in.monitor = &r->monitor;
+    if ((rc = sample_evidence(r, &in, &state, basis, sizeof(basis), err)) < 0)
+        goto out;
     if (trace) {
         rec_trace_evidence_access(&tev, &acc);
         in.access = &acc;
@@ -549,6 +598,11 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
              adv_file_name(ADV_F_REC));
     if (strcmp(r->dialect, "db2") != 0 && c->table)
         ov.table_name = ddl_table(c->table);
+    /* the column options (STORAGE) name the first --columns column, the
+       one the objects that fit in the row are placed in */
+    if (strcmp(r->dialect, "db2") != 0 && c->columns &&
+        r->sample_opts.n_columns > 0)
+        ov.column_name = r->sample_opts.columns[0];
     if ((rc = ddl_dialect_load(&d, r->dialect, dir, sizeof(dir), err)) < 0 ||
         (rc = rec_result_from_json(&rd, r->rec_doc, d.name, rec_name, err)) <
             0 ||

@@ -1342,11 +1342,13 @@ json_t *rec_result_to_json(const struct rec_result *r,
         const struct rec_candidate *be = &r->cand[r->best_idx];
         x = json_pack(
             "{s:s,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s,s:f}", "decision",
-            r->kept ? "keep" : "change", "current_page_size",
-            (json_int_t)cu->page_size_bytes, "best_page_size",
-            (json_int_t)be->page_size_bytes, "current_io_ms_per_access",
-            round6(cu->io_ms), "best_io_ms_per_access", round6(be->io_ms),
-            "gain_io", round6(r->gain_io), "current_buffered_reads",
+            /* the page size in use is the preferred one: nothing changes */
+            r->kept || r->current_idx == r->chosen_idx ? "keep" : "change",
+            "current_page_size", (json_int_t)cu->page_size_bytes,
+            "best_page_size", (json_int_t)be->page_size_bytes,
+            "current_io_ms_per_access", round6(cu->io_ms),
+            "best_io_ms_per_access", round6(be->io_ms), "gain_io",
+            round6(r->gain_io), "current_buffered_reads",
             round6(cu->buffered_reads), "best_buffered_reads",
             round6(be->buffered_reads), "gain_reads", round6(r->gain_reads),
             "tier", rec_tier_name(r->change_tier), "threshold",

@@ -326,6 +326,9 @@ int cmd_sample(int argc, char **argv)
         goto fail;
     if (a.unit_session && !d.have_sessions)
         cli_note(&c, "--unit session: %s", r.session_note);
+    /* a character column is measured in bytes: say so (issue 14) */
+    if (r.column_note[0])
+        cli_note(&c, "%s", r.column_note);
 
     ret = cli_output_open(&c, &af, &err);
     if (ret < 0)

@@ -1223,6 +1223,19 @@ static void test_keep_without_gain(void **state)
     assert_int_equal(run_model(r, &e, v, 100, 1000, NULL, NULL), 0);
     assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 4096);
     assert_string_equal(setting(r, "page_size"), "4096");
+    /* InnoDB rows of 7800 bytes fit the 16K in use, which the inline rule
+       picks itself (nothing kept against a better page size): the decision
+       still says keep, not change (issue 14) */
+    assert_int_equal(load_engine("mysql", &e), 0);
+    assert_int_equal(run_model(r, &e, v, 100, 7800, NULL, NULL), 0);
+    assert_false(r->kept);
+    assert_int_equal(r->cand[r->chosen_idx].page_size_bytes, 16384);
+    assert_int_equal(r->cand[r->current_idx].page_size_bytes, 16384);
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(doc, "change"), "decision")),
+                        "keep");
+    json_decref(doc);
     free(r);
 }
 
