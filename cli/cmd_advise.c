@@ -89,8 +89,9 @@ static const struct cli_option opts[] = {
     {.name = "memory",
      .type = CLI_T_SIZE,
      CLI_AT(A, cfg.memory_bytes),
-     .min = 1,
-     .max = UINT64_MAX,
+     /* a budget every ddl dialect's pool setting accepts, as recommend */
+     .min = REC_MIN_BUDGET_BYTES,
+     .max = REC_MAX_MEMORY_BYTES,
      .arg_name = "BYTES",
      .help = "buffer-pool budget, e.g. 512M",
      .def = "the monitored pool, else 256M"},
