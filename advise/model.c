@@ -249,6 +249,54 @@ static json_t *summary_lines(const struct adv_result *r)
     return s;
 }
 
+/* verdict {word, text}: the replay's verdict, else why there is none. */
+static json_t *verdict_json(const struct adv_result *r)
+{
+    const struct adv_validation *v = &r->validation;
+
+    if (v->have_verdict)
+        return json_pack("{s:s, s:s}", "word",
+                         store_verdict_name(v->verdict.verdict), "text",
+                         v->verdict.why);
+    return json_pack(
+        "{s:s, s:s}", "word", "not validated", "text",
+        !v->have_replay ? "no replay compared the page sizes on this machine"
+        : !v->have_pred ? "no prediction to compare the replay with"
+                        : "the replay measured fewer than 2 rounds: no "
+                          "interval");
+}
+
+/* predicted {...}: the model's change, recommended vs current (percent). */
+static json_t *predicted_json(const struct adv_result *r)
+{
+    const struct adv_validation *v = &r->validation;
+
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b}",
+                     "req_per_s_change_pct", v->pred_rps_pct, "lo_pct",
+                     v->pred_rps_lo_pct, "hi_pct", v->pred_rps_hi_pct,
+                     "response_ms_change_pct", v->pred_resp_pct, "lo",
+                     v->pred_resp_lo_pct, "hi", v->pred_resp_hi_pct,
+                     "calibrated", v->pred_calibrated);
+}
+
+/* action.text: the one thing to do and its predicted change. */
+static const char *action_text(const struct adv_result *r, char *buf,
+                               size_t len)
+{
+    const struct adv_validation *v = &r->validation;
+    uint32_t rec = rec_page(r);
+    int n = snprintf(buf, len, "use %uK pages with a %llu-page buffer pool",
+                     rec / 1024, (unsigned long long)r->rec->pool_pages);
+
+    if (v->have_pred && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n,
+                 ": predicted %+.1f %% requests/s, %+.1f %% response time "
+                 "(%s)",
+                 v->pred_rps_pct, v->pred_resp_pct,
+                 v->pred_calibrated ? "calibrated" : "UNCALIBRATED");
+    return buf;
+}
+
 int adv_model_build(const struct adv_config *c, struct adv_result *r,
                     struct pt_err *err)
 {
@@ -293,6 +341,11 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
                   "bufferpool_bytes", (json_int_t)(r->rec->pool_pages * rec),
                   "current_page_size", (json_int_t)r->cur_page_size,
                   "current_bufferpool_pages", (json_int_t)r->cur_pool_pages));
+    json_object_set_new(json_object_get(m, "action"), "text",
+                        json_string(action_text(r, sub, sizeof(sub))));
+    bad |= json_object_set_new(m, "verdict", verdict_json(r));
+    if (r->validation.have_pred)
+        bad |= json_object_set_new(m, "predicted", predicted_json(r));
     bad |= json_object_set_new(m, "drift", drift_json(c, r));
     bad |= json_object_set_new(m, "meta", meta_json(c, r));
     bad |= json_object_set_new(
