@@ -201,6 +201,12 @@ static json_t *side_json(uint64_t page_size, const char *k1, double x1,
                      num_or_null(x1), k2, x2);
 }
 
+/* A bound of the predicted range; null without one (uncalibrated). */
+static json_t *range_or_null(const struct adv_validation *v, double x)
+{
+    return v->pred_has_range ? num_or_null(x) : json_null();
+}
+
 json_t *adv_validation_to_json(const struct adv_validation *v)
 {
     json_t *o = json_object();
@@ -235,15 +241,17 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
         json_object_set_new(
             o, "predicted",
             json_pack(
-                "{s:i, s:f, s:b, s:o, s:{s:f, s:f, s:f}, "
-                "s:{s:f, s:f, s:f}}",
+                "{s:i, s:f, s:b, s:o, s:{s:f, s:o, s:o}, "
+                "s:{s:f, s:o, s:o}}",
                 "clients", (int)v->pred_clients, "think_ms", v->pred_think_ms,
                 "calibrated", v->pred_calibrated, "calibration",
                 v->calibration[0] ? json_string(v->calibration) : json_null(),
                 "req_per_s_change_pct", "mean", v->pred_rps_pct, "lo",
-                v->pred_rps_lo_pct, "hi", v->pred_rps_hi_pct,
-                "response_ms_change_pct", "mean", v->pred_resp_pct, "lo",
-                v->pred_resp_lo_pct, "hi", v->pred_resp_hi_pct));
+                range_or_null(v, v->pred_rps_lo_pct), "hi",
+                range_or_null(v, v->pred_rps_hi_pct), "response_ms_change_pct",
+                "mean", v->pred_resp_pct, "lo",
+                range_or_null(v, v->pred_resp_lo_pct), "hi",
+                range_or_null(v, v->pred_resp_hi_pct)));
     if (v->have_replay)
         json_object_set_new(o, "rounds",
                             json_pack("{s:i, s:f, s:f, s:s}", "measured",

@@ -271,30 +271,18 @@ static json_t *predicted_json(const struct adv_result *r)
 {
     const struct adv_validation *v = &r->validation;
 
-    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b}",
-                     "req_per_s_change_pct", v->pred_rps_pct, "lo_pct",
-                     v->pred_rps_lo_pct, "hi_pct", v->pred_rps_hi_pct,
-                     "response_ms_change_pct", v->pred_resp_pct, "lo",
-                     v->pred_resp_lo_pct, "hi", v->pred_resp_hi_pct,
-                     "calibrated", v->pred_calibrated);
-}
+    json_t *o = json_pack("{s:f, s:f, s:b}", "req_per_s_change_pct",
+                          v->pred_rps_pct, "response_ms_change_pct",
+                          v->pred_resp_pct, "calibrated", v->pred_calibrated);
 
-/* action.text: the one thing to do and its predicted change. */
-static const char *action_text(const struct adv_result *r, char *buf,
-                               size_t len)
-{
-    const struct adv_validation *v = &r->validation;
-    uint32_t rec = rec_page(r);
-    int n = snprintf(buf, len, "use %uK pages with a %llu-page buffer pool",
-                     rec / 1024, (unsigned long long)r->rec->pool_pages);
-
-    if (v->have_pred && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n,
-                 ": predicted %+.1f %% requests/s, %+.1f %% response time "
-                 "(%s)",
-                 v->pred_rps_pct, v->pred_resp_pct,
-                 v->pred_calibrated ? "calibrated" : "UNCALIBRATED");
-    return buf;
+    /* uncalibrated there is no range (pagetune-simulate(1), MODEL) */
+    if (o && v->pred_has_range) {
+        json_object_set_new(o, "lo_pct", json_real(v->pred_rps_lo_pct));
+        json_object_set_new(o, "hi_pct", json_real(v->pred_rps_hi_pct));
+        json_object_set_new(o, "lo", json_real(v->pred_resp_lo_pct));
+        json_object_set_new(o, "hi", json_real(v->pred_resp_hi_pct));
+    }
+    return o;
 }
 
 int adv_model_build(const struct adv_config *c, struct adv_result *r,
@@ -341,8 +329,6 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
                   "bufferpool_bytes", (json_int_t)(r->rec->pool_pages * rec),
                   "current_page_size", (json_int_t)r->cur_page_size,
                   "current_bufferpool_pages", (json_int_t)r->cur_pool_pages));
-    json_object_set_new(json_object_get(m, "action"), "text",
-                        json_string(action_text(r, sub, sizeof(sub))));
     bad |= json_object_set_new(m, "verdict", verdict_json(r));
     if (r->validation.have_pred)
         bad |= json_object_set_new(m, "predicted", predicted_json(r));

@@ -278,15 +278,20 @@ static void validation_lines(const struct adv_validation *v, char *sim,
                  "ratio %.3f -> %.3f",
                  v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get,
                  v->io_change_pct, v->sim_cur.hit_ratio, v->sim_rec.hit_ratio);
-    if (v->have_pred)
+    if (v->have_pred && v->pred_has_range)
         snprintf(pred, len,
                  "requests/s %+.1f %% [%+.1f, %+.1f], response time %+.1f %% "
-                 "[%+.1f, %+.1f] (%u clients, think %g ms%s%s)",
+                 "[%+.1f, %+.1f] (%u clients, think %g ms, calibration %s)",
                  v->pred_rps_pct, v->pred_rps_lo_pct, v->pred_rps_hi_pct,
                  v->pred_resp_pct, v->pred_resp_lo_pct, v->pred_resp_hi_pct,
-                 v->pred_clients, v->pred_think_ms,
-                 v->pred_calibrated ? ", calibration " : ", UNCALIBRATED",
-                 v->pred_calibrated ? v->calibration : "");
+                 v->pred_clients, v->pred_think_ms, v->calibration);
+    else if (v->have_pred)
+        snprintf(pred, len,
+                 "requests/s %+.1f %%, response time %+.1f %% (%u clients, "
+                 "think %g ms, UNCALIBRATED: no range, --calibration gives "
+                 "one)",
+                 v->pred_rps_pct, v->pred_resp_pct, v->pred_clients,
+                 v->pred_think_ms);
     if (v->have_verdict)
         snprintf(rep, len, "%s (%u rounds, %.1f s)", v->verdict.why, v->rounds,
                  v->elapsed_s);
