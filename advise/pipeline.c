@@ -537,6 +537,19 @@ static int step_replay(const struct adv_config *c, const char *trace,
     p.rounds = STORE_MAX_ROUNDS;
     p.n_clients = c->clients;
     p.think_ms = (uint32_t)(c->think_ms + 0.5);
+    {
+        /* think time alone makes a pass at least requests x think /
+         * clients; the store measures 2 rounds of both page sizes even
+         * past the budget (pagetune-replay(1), ROUNDS) */
+        double pass_s = (double)c->requests * p.think_ms / 1000.0 /
+                        (c->clients ? c->clients : 1);
+        if (4 * pass_s > c->replay_budget_s)
+            note(c,
+                 "replay: --think-ms %g makes a pass at least %.0f s; the 2 "
+                 "rounds needed for an interval take over %.0f s, past "
+                 "--replay-budget %g",
+                 c->think_ms, pass_s, 4 * pass_s, c->replay_budget_s);
+    }
     p.force = c->force;
     p.progress = poll_cancel;
     p.ctx = (void *)c;
