@@ -47,6 +47,11 @@
 #define ADV_DEFAULT_DEVICE "ssd"
 #define ADV_DEFAULT_MONITOR_S 5.0
 #define ADV_DEFAULT_DEMO_MONITOR_S 1.0
+/* Replay validation: seconds for the interleaved rounds (pagetune-replay(1),
+ * ROUNDS; the demo stays within 30 s) and the clients of the replay and
+ * of the prediction it is judged against. */
+#define ADV_DEFAULT_REPLAY_BUDGET_S 20.0
+#define ADV_DEFAULT_CLIENTS 1u
 
 /* The files of an out-dir, in the summary's order. */
 enum adv_file {
@@ -67,6 +72,14 @@ const char *adv_file_name(enum adv_file f);
 typedef int adv_render_fn(const json_t *model, FILE *fp, struct pt_err *err);
 /* A progress note, one line without the program name. */
 typedef void adv_note_fn(void *ctx, const char *line);
+/*
+ * Predict one simulation row of engine `engine` under the performance
+ * model (perf/predict.c's perf_predictor_predict with the config's clients and
+ * think time): fill row->predicted. 0 or a PT_* status with err set.
+ */
+typedef int adv_predict_fn(void *ctx, const char *engine,
+                           const struct sim_plan_result *res,
+                           struct sim_result_row *row, struct pt_err *err);
 
 /* What to do: every option of `advise` as a typed field. Strings are
  * borrowed for the call. adv_config_init() sets the documented defaults. */
@@ -91,7 +104,13 @@ struct adv_config {
     int fail_on_drift;          /* --fail-on drift (the caller's gate) */
     int force;                  /* --force: replace the out-dir's files */
     double drift_tolerance;     /* ADV_DRIFT_TOLERANCE */
-    adv_note_fn *note;          /* progress notes, or NULL */
+    unsigned clients;           /* --clients of the replay and prediction */
+    double think_ms;            /* --think-ms, the same */
+    double replay_budget_s;     /* --replay-budget, seconds (> 0) */
+    adv_predict_fn *predict;    /* the model, or NULL: no prediction and
+                                   so no verdict */
+    void *predict_ctx;
+    adv_note_fn *note; /* progress notes, or NULL */
     void *note_ctx;
     int (*cancelled)(void);       /* non-zero stops the run (PT_EINTR) */
     adv_render_fn *render_report; /* report.html; NULL: not written */
@@ -109,6 +128,22 @@ struct adv_validation {
     int have_sim, have_replay;
     struct adv_side sim_cur, sim_rec, rep_cur, rep_rec;
     double io_change_pct, ops_change_pct; /* NaN when undefined */
+    /* the model's predicted change, recommended vs current, in percent
+     * (have_pred: both simulation rows carry a prediction) */
+    int have_pred, pred_calibrated, pred_has_range;
+    unsigned pred_clients;
+    double pred_think_ms;
+    char calibration[64]; /* "" when uncalibrated */
+    double pred_rps_pct, pred_rps_lo_pct, pred_rps_hi_pct;
+    double pred_resp_pct, pred_resp_lo_pct, pred_resp_hi_pct;
+    /* the replay's interleaved rounds and the verdict (have_verdict: a
+     * prediction and >= 2 measured rounds) */
+    unsigned rounds;
+    double budget_s, elapsed_s;
+    char stopped[16];
+    int have_verdict;
+    struct store_verdict_out verdict;
+    char compared_with[200]; /* what the measurement was compared with */
 };
 
 /*
@@ -194,6 +229,17 @@ void adv_validation_compute(struct adv_validation *v,
                             const struct sim_plan_result *sim,
                             const struct store_plan_result *rep,
                             uint32_t cur_ps, uint32_t rec_ps);
+/*
+ * The verdict of v (filled by adv_validation_compute): the replay's
+ * measured difference of rec_ps against cur_ps with its 95 % interval
+ * against the model's predicted change. Calibrated, the predicted range
+ * is the calibration's; uncalibrated, only the predicted direction is
+ * compared (the magnitude of an uncalibrated model is not this
+ * machine's). Sets have_verdict, verdict and compared_with; no-op
+ * without a prediction or an interval.
+ */
+void adv_verdict_compute(struct adv_validation *v,
+                         const struct store_plan_result *rep, uint32_t rec_ps);
 /* The validation summary as JSON, NULL when no run had both settings. */
 json_t *adv_validation_to_json(const struct adv_validation *v);
 /*

@@ -60,6 +60,36 @@ static void sim_side(struct adv_side *s, const struct sim_result_row *row)
         s->hit_ratio = ratio;
 }
 
+/*
+ * The predicted change from x to y (percent); the range pairs the low end
+ * of one with the high end of the other, so it holds every pair of values
+ * within the two ranges.
+ */
+static void pred_change(struct adv_validation *v, const struct sim_predicted *x,
+                        const struct sim_predicted *y)
+{
+    if (!x->present || !y->present || !(x->req_per_s > 0) ||
+        !(x->response_ms > 0))
+        return;
+    v->have_pred = 1;
+    v->pred_calibrated = x->calibrated && y->calibrated;
+    v->pred_has_range = x->has_range && y->has_range;
+    v->pred_clients = x->clients;
+    v->pred_think_ms = x->think_ms;
+    snprintf(v->calibration, sizeof(v->calibration), "%s", x->calibration);
+    v->pred_rps_pct = pct_change(x->req_per_s, y->req_per_s);
+    v->pred_resp_pct = pct_change(x->response_ms, y->response_ms);
+    if (v->pred_has_range) {
+        v->pred_rps_lo_pct = pct_change(x->req_per_s_hi, y->req_per_s_lo);
+        v->pred_rps_hi_pct = pct_change(x->req_per_s_lo, y->req_per_s_hi);
+        v->pred_resp_lo_pct = pct_change(x->response_ms_hi, y->response_ms_lo);
+        v->pred_resp_hi_pct = pct_change(x->response_ms_lo, y->response_ms_hi);
+    } else {
+        v->pred_rps_lo_pct = v->pred_rps_hi_pct = v->pred_rps_pct;
+        v->pred_resp_lo_pct = v->pred_resp_hi_pct = v->pred_resp_pct;
+    }
+}
+
 void adv_validation_compute(struct adv_validation *v,
                             const struct sim_plan_result *sim,
                             const struct store_plan_result *rep,
@@ -83,6 +113,7 @@ void adv_validation_compute(struct adv_validation *v,
             sim_side(&v->sim_rec, y);
             v->io_change_pct =
                 pct_change(v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get);
+            pred_change(v, &x->predicted, &y->predicted);
         }
     }
     if (rep) {
@@ -97,7 +128,58 @@ void adv_validation_compute(struct adv_validation *v,
             v->rep_cur.overflow_pages = (double)x->space.overflow_pages;
             v->rep_rec.overflow_pages = (double)y->space.overflow_pages;
             v->ops_change_pct = pct_change(x->ops_per_s, y->ops_per_s);
+            v->rounds = rep->n_rounds;
+            v->budget_s = rep->budget_s;
+            v->elapsed_s = rep->elapsed_s;
+            snprintf(v->stopped, sizeof(v->stopped), "%s", rep->stopped);
         }
+    }
+    adv_verdict_compute(v, rep, rec_ps);
+}
+
+void adv_verdict_compute(struct adv_validation *v,
+                         const struct store_plan_result *rep, uint32_t rec_ps)
+{
+    struct store_range p;
+    int direction_only = !v->pred_has_range;
+
+    v->have_verdict = 0;
+    if (!rep || !v->have_replay || !v->have_pred ||
+        !isfinite(v->pred_rps_pct) || v->pred_rps_pct == 0)
+        return;
+    if (direction_only) {
+        /* uncalibrated: the model's figures are another machine's (the
+         * profiles' costs), so only its direction is this machine's
+         * claim: a gain is (0, inf), a loss (-inf, 0) — judged as the
+         * whole half line, clamped to -100 % */
+        p.mean = v->pred_rps_pct / 100;
+        p.lo = p.mean > 0 ? 1e-9 : -1;
+        p.hi = p.mean > 0 ? 1e9 : -1e-9;
+    } else {
+        p.mean = v->pred_rps_pct / 100;
+        p.lo = v->pred_rps_lo_pct / 100;
+        p.hi = v->pred_rps_hi_pct / 100;
+    }
+    if (store_verdict_for(rep, rec_ps, &p, &v->verdict, NULL) < 0)
+        return;
+    v->have_verdict = 1;
+    if (direction_only) {
+        const struct store_range *m = &v->verdict.measured;
+        snprintf(v->verdict.why, sizeof(v->verdict.why),
+                 "%s: measured %+.1f %% [%+.1f, %+.1f], predicted a %s "
+                 "(uncalibrated model %+.1f %%: direction compared)",
+                 store_verdict_name(v->verdict.verdict), m->mean * 100,
+                 m->lo * 100, m->hi * 100,
+                 v->pred_rps_pct > 0 ? "gain" : "loss", v->pred_rps_pct);
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the direction of the uncalibrated model's requests/s "
+                 "change (%u clients, think %g ms)",
+                 v->pred_clients, v->pred_think_ms);
+    } else {
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the requests/s change predicted with calibration '%s' "
+                 "(%u clients, think %g ms) and its residual range",
+                 v->calibration, v->pred_clients, v->pred_think_ms);
     }
 }
 
@@ -117,6 +199,12 @@ static json_t *side_json(uint64_t page_size, const char *k1, double x1,
 {
     return json_pack("{s:I, s:o, s:o}", "page_size", (json_int_t)page_size, k1,
                      num_or_null(x1), k2, x2);
+}
+
+/* A bound of the predicted range; null without one (uncalibrated). */
+static json_t *range_or_null(const struct adv_validation *v, double x)
+{
+    return v->pred_has_range ? num_or_null(x) : json_null();
 }
 
 json_t *adv_validation_to_json(const struct adv_validation *v)
@@ -149,6 +237,47 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                                 v->rep_rec.ops_per_s, "overflow_pages",
                                 count_or_null(v->rep_rec.overflow_pages)),
                       "ops_change_pct", num_or_null(v->ops_change_pct)));
+    if (v->have_pred)
+        json_object_set_new(
+            o, "predicted",
+            json_pack(
+                "{s:i, s:f, s:b, s:o, s:{s:f, s:o, s:o}, "
+                "s:{s:f, s:o, s:o}}",
+                "clients", (int)v->pred_clients, "think_ms", v->pred_think_ms,
+                "calibrated", v->pred_calibrated, "calibration",
+                v->calibration[0] ? json_string(v->calibration) : json_null(),
+                "req_per_s_change_pct", "mean", v->pred_rps_pct, "lo",
+                range_or_null(v, v->pred_rps_lo_pct), "hi",
+                range_or_null(v, v->pred_rps_hi_pct), "response_ms_change_pct",
+                "mean", v->pred_resp_pct, "lo",
+                range_or_null(v, v->pred_resp_lo_pct), "hi",
+                range_or_null(v, v->pred_resp_hi_pct)));
+    if (v->have_replay)
+        json_object_set_new(o, "rounds",
+                            json_pack("{s:i, s:f, s:f, s:s}", "measured",
+                                      (int)v->rounds, "budget_s", v->budget_s,
+                                      "elapsed_s", v->elapsed_s, "stopped",
+                                      v->stopped));
+    if (v->have_verdict) {
+        const struct store_verdict_out *d = &v->verdict;
+        json_object_set_new(
+            o, "verdict",
+            json_pack("{s:s, s:s, s:{s:f, s:f, s:f}, s:{s:o, s:o, s:o}, "
+                      "s:s}",
+                      "word", store_verdict_name(d->verdict), "text", d->why,
+                      "interval_pct", "mean", d->measured.mean * 100, "lo",
+                      d->measured.lo * 100, "hi", d->measured.hi * 100,
+                      "prediction_pct", "mean", num_or_null(v->pred_rps_pct),
+                      "lo",
+                      num_or_null(v->pred_has_range     ? v->pred_rps_lo_pct
+                                  : v->pred_rps_pct > 0 ? 0
+                                                        : NAN),
+                      "hi",
+                      num_or_null(v->pred_has_range     ? v->pred_rps_hi_pct
+                                  : v->pred_rps_pct < 0 ? 0
+                                                        : NAN),
+                      "compared_with", v->compared_with));
+    }
     if (json_object_size(o) == 0) {
         json_decref(o);
         return NULL;

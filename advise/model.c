@@ -249,6 +249,42 @@ static json_t *summary_lines(const struct adv_result *r)
     return s;
 }
 
+/* verdict {word, text}: the replay's verdict, else why there is none. */
+static json_t *verdict_json(const struct adv_result *r)
+{
+    const struct adv_validation *v = &r->validation;
+
+    if (v->have_verdict)
+        return json_pack("{s:s, s:s}", "word",
+                         store_verdict_name(v->verdict.verdict), "text",
+                         v->verdict.why);
+    return json_pack(
+        "{s:s, s:s}", "word", "not validated", "text",
+        !v->have_replay ? "no replay compared the page sizes on this machine"
+        : !v->have_pred ? "no prediction to compare the replay with"
+                        : "the replay measured fewer than 2 rounds: no "
+                          "interval");
+}
+
+/* predicted {...}: the model's change, recommended vs current (percent). */
+static json_t *predicted_json(const struct adv_result *r)
+{
+    const struct adv_validation *v = &r->validation;
+
+    json_t *o = json_pack("{s:f, s:f, s:b}", "req_per_s_change_pct",
+                          v->pred_rps_pct, "response_ms_change_pct",
+                          v->pred_resp_pct, "calibrated", v->pred_calibrated);
+
+    /* uncalibrated there is no range (pagetune-simulate(1), MODEL) */
+    if (o && v->pred_has_range) {
+        json_object_set_new(o, "lo_pct", json_real(v->pred_rps_lo_pct));
+        json_object_set_new(o, "hi_pct", json_real(v->pred_rps_hi_pct));
+        json_object_set_new(o, "lo", json_real(v->pred_resp_lo_pct));
+        json_object_set_new(o, "hi", json_real(v->pred_resp_hi_pct));
+    }
+    return o;
+}
+
 int adv_model_build(const struct adv_config *c, struct adv_result *r,
                     struct pt_err *err)
 {
@@ -293,6 +329,9 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
                   "bufferpool_bytes", (json_int_t)(r->rec->pool_pages * rec),
                   "current_page_size", (json_int_t)r->cur_page_size,
                   "current_bufferpool_pages", (json_int_t)r->cur_pool_pages));
+    bad |= json_object_set_new(m, "verdict", verdict_json(r));
+    if (r->validation.have_pred)
+        bad |= json_object_set_new(m, "predicted", predicted_json(r));
     bad |= json_object_set_new(m, "drift", drift_json(c, r));
     bad |= json_object_set_new(m, "meta", meta_json(c, r));
     bad |= json_object_set_new(

@@ -44,6 +44,8 @@ void adv_config_init(struct adv_config *c)
     c->seed = ADV_DEFAULT_SEED;
     c->cache_bytes = ADV_DEFAULT_CACHE_BYTES;
     c->drift_tolerance = ADV_DRIFT_TOLERANCE;
+    c->clients = ADV_DEFAULT_CLIENTS;
+    c->replay_budget_s = ADV_DEFAULT_REPLAY_BUDGET_S;
 }
 
 static void note(const struct adv_config *c, const char *fmt, ...)
@@ -458,6 +460,21 @@ static int simulate(const struct adv_config *c, const char *trace,
     return sim_plan_run(&p, res, err);
 }
 
+/* The model's prediction of every simulated row (the config's hook). */
+static int predict_rows(const struct adv_config *c, struct adv_result *r,
+                        struct pt_err *err)
+{
+    int rc;
+
+    if (!c->predict)
+        return 0;
+    for (size_t i = 0; i < r->sim.n_rows; i++)
+        if ((rc = c->predict(c->predict_ctx, r->engine, &r->sim,
+                             &r->sim.rows[i], err)) < 0)
+            return err_prefix(err, "prediction");
+    return 0;
+}
+
 /*
  * Validation by simulation, current vs recommended at equal pool bytes
  * (simulate's default device, ssd). An engine whose advice keeps the page
@@ -518,6 +535,8 @@ static int step_simulate(const struct adv_config *c, const char *trace,
         if (rc < 0)
             goto out;
     }
+    if ((rc = predict_rows(c, r, err)) < 0)
+        goto out;
     r->have_sim = 1;
     r->sim_doc = sim_plan_result_to_json(&r->sim);
     if (!r->sim_doc)
@@ -561,6 +580,25 @@ static int step_replay(const struct adv_config *c, const char *trace,
     p.page_sizes[0] = r->cur_page_size;
     p.page_sizes[1] = rec_ps;
     p.cache_bytes = c->cache_bytes;
+    /* interleaved rounds within the budget, until the interval is tight
+     * (pagetune-replay(1), ROUNDS); the prediction's clients */
+    p.budget_s = c->replay_budget_s;
+    p.rounds = STORE_MAX_ROUNDS;
+    p.n_clients = c->clients;
+    p.think_ms = (uint32_t)(c->think_ms + 0.5);
+    {
+        /* think time alone makes a pass at least requests x think /
+         * clients; the store measures 2 rounds of both page sizes even
+         * past the budget (pagetune-replay(1), ROUNDS) */
+        double pass_s = (double)c->requests * p.think_ms / 1000.0 /
+                        (c->clients ? c->clients : 1);
+        if (4 * pass_s > c->replay_budget_s)
+            note(c,
+                 "replay: --think-ms %g makes a pass at least %.0f s; the 2 "
+                 "rounds needed for an interval take over %.0f s, past "
+                 "--replay-budget %g",
+                 c->think_ms, pass_s, 4 * pass_s, c->replay_budget_s);
+    }
     p.force = c->force;
     p.progress = poll_cancel;
     p.ctx = (void *)c;

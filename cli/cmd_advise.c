@@ -14,6 +14,7 @@
 #include "report/report.h"
 
 #include "advise/advise.h"
+#include "perf/perf.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -40,9 +41,15 @@ static const char description[] =
 struct advise {
     struct cli_common common;
     struct adv_config cfg;
-    int validate; /* --validate: index of validate_names */
-    int fail_on;  /* --fail-on: index of fail_on_names */
-    int color;    /* --color: index of color_names */
+    int validate;                 /* --validate: index of validate_names */
+    int fail_on;                  /* --fail-on: index of fail_on_names */
+    int color;                    /* --color: index of color_names */
+    uint64_t clients;             /* --clients */
+    double think_ms;              /* --think-ms */
+    int model_opt;                /* a model option was given */
+    struct perf_profiles model;   /* --calibration, --appserver, ... */
+    struct perf_predictor loaded; /* the model, once predict_row loaded it */
+    int have_model;
 };
 
 /* Orders matter: parse_opts() reads the indexes. */
@@ -149,6 +156,26 @@ static const struct cli_option opts[] = {
      .arg_name = "BYTES",
      .help = "page-cache budget of the replay, equal at every page size",
      .def = "2M"},
+    {.name = "replay-budget",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, cfg.replay_budget_s),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 86400,
+     .arg_name = "SEC",
+     .help = "seconds for the replay's interleaved rounds (it stops "
+             "earlier once the interval is tight)",
+     .def = "20"},
+    {.name = "clients",
+     .type = CLI_T_UINT,
+     CLI_AT(A, clients),
+     .min = 1,
+     .max = 256,
+     .arg_name = "N",
+     .help = "closed-loop clients of the replay and of the predicted "
+             "requests/s and response time",
+     .def = "1"},
+    CLI_OPT_MODEL_ENTRIES(A),
     {.name = "fail-on",
      .type = CLI_T_ENUM,
      CLI_AT(A, fail_on),
@@ -199,6 +226,8 @@ static int parse_opts(struct advise *a, int argc, char **argv)
     cli_common_init(&a->common);
     adv_config_init(c);
     a->validate = 3; /* both */
+    a->clients = ADV_DEFAULT_CLIENTS;
+    perf_profiles_init(&a->model);
     if (cli_parse_spec(&p, &cli_spec_advise, a, argc, argv) < 0)
         return PT_EINTERNAL;
     while ((id = cli_next(&p, &a->common, &arg)) != CLI_NEXT_END) {
@@ -213,26 +242,65 @@ static int parse_opts(struct advise *a, int argc, char **argv)
     c->validate_replay = a->validate == 2 || a->validate == 3;
     c->fail_on_drift = a->fail_on == 1;
     c->force = a->common.force;
+    c->clients = (unsigned)a->clients;
+    c->think_ms = a->think_ms;
     return 0;
 }
 
-/* One line each for the validation runs, "" when not run. */
-static void validation_lines(const struct adv_validation *v, char *sim,
-                             char *rep, size_t len)
+/* adv_predict_fn: the performance model (perf/predict.c), loaded on first use
+   for the advised engine. */
+static int predict_row(void *ctx, const char *engine,
+                       const struct sim_plan_result *res,
+                       struct sim_result_row *row, struct pt_err *err)
 {
-    sim[0] = rep[0] = '\0';
+    struct advise *a = ctx;
+    int rc;
+
+    if (!a->have_model) {
+        a->model.engine = engine;
+        if ((rc = perf_predictor_load(&a->loaded, &a->model, err)) < 0)
+            return rc;
+        a->have_model = 1;
+    }
+    return perf_predictor_predict(&a->loaded, res, row, a->cfg.clients,
+                                  a->cfg.think_ms, err);
+}
+
+/* One line each for the validation runs, "" when not run: the
+   simulation's counts, the predicted change and the replay's verdict
+   (never a bare single-run percentage). */
+static void validation_lines(const struct adv_validation *v, char *sim,
+                             char *pred, char *rep, size_t len)
+{
+    sim[0] = pred[0] = rep[0] = '\0';
     if (v->have_sim)
         snprintf(sim, len,
                  "I/O per get %.3f -> %.3f ms (%+.0f %%), buffer-pool hit "
                  "ratio %.3f -> %.3f",
                  v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get,
                  v->io_change_pct, v->sim_cur.hit_ratio, v->sim_rec.hit_ratio);
-    if (v->have_replay)
+    if (v->have_pred && v->pred_has_range)
+        snprintf(pred, len,
+                 "requests/s %+.1f %% [%+.1f, %+.1f], response time %+.1f %% "
+                 "[%+.1f, %+.1f] (%u clients, think %g ms, calibration %s)",
+                 v->pred_rps_pct, v->pred_rps_lo_pct, v->pred_rps_hi_pct,
+                 v->pred_resp_pct, v->pred_resp_lo_pct, v->pred_resp_hi_pct,
+                 v->pred_clients, v->pred_think_ms, v->calibration);
+    else if (v->have_pred)
+        snprintf(pred, len,
+                 "requests/s %+.1f %%, response time %+.1f %% (%u clients, "
+                 "think %g ms, UNCALIBRATED: no range, --calibration gives "
+                 "one)",
+                 v->pred_rps_pct, v->pred_resp_pct, v->pred_clients,
+                 v->pred_think_ms);
+    if (v->have_verdict)
+        snprintf(rep, len, "%s (%u rounds, %.1f s)", v->verdict.why, v->rounds,
+                 v->elapsed_s);
+    else if (v->have_replay)
         snprintf(rep, len,
-                 "%.0f -> %.0f ops/s (%+.0f %%), overflow pages %.0f -> %.0f "
-                 "(SQLite, not DB2: pagetune-replay(1))",
-                 v->rep_cur.ops_per_s, v->rep_rec.ops_per_s, v->ops_change_pct,
-                 v->rep_cur.overflow_pages, v->rep_rec.overflow_pages);
+                 "not validated: no prediction or interval to judge (%u "
+                 "rounds)",
+                 v->rounds);
 }
 
 /* The engine's own settings (toast_tuple_target, ...) as "k=v k=v". */
@@ -259,14 +327,19 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     /* color_names: auto, always, never */
     int color = a->color == 0 ? out_color_enabled(stdout) : a->color == 1;
     int on = color && a->common.format == OUT_TABLE;
-    char sim[256], rep[256], v[1200];
+    char sim[512], pred[512], rep[512], v[1200];
     struct out_table t;
     int rc;
 
     if (out_table_init(&t, 2, hdr) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    validation_lines(&r->validation, sim, rep, sizeof(sim));
+    validation_lines(&r->validation, sim, pred, rep, sizeof(sim));
     out_table_add_row(&t);
+    if (rep[0]) {
+        out_table_setf(&t, 0, "verdict (replay, built-in store)");
+        out_table_setf(&t, 1, "%s", rep);
+        out_table_add_row(&t);
+    }
     out_table_setf(&t, 0, "recommended page size");
     out_table_setf(&t, 1, "%s%uK%s", on ? "\033[1m" : "", rec_ps / 1024,
                    on ? "\033[0m" : "");
@@ -292,9 +365,9 @@ static int write_table(const struct advise *a, const struct adv_result *r,
         out_table_setf(&t, 1, "%s", sim);
         out_table_add_row(&t);
     }
-    if (rep[0]) {
-        out_table_setf(&t, 0, "replay (built-in store)");
-        out_table_setf(&t, 1, "%s", rep);
+    if (pred[0]) {
+        out_table_setf(&t, 0, "predicted change");
+        out_table_setf(&t, 1, "%s", pred);
         out_table_add_row(&t);
     }
     out_table_setf(&t, 0, "drift");
@@ -345,6 +418,8 @@ int cmd_advise(int argc, char **argv)
     a.cfg.note_ctx = &a.common;
     a.cfg.cancelled = cli_interrupted;
     a.cfg.render_report = report_write_html;
+    a.cfg.predict = predict_row;
+    a.cfg.predict_ctx = &a;
     if ((rc = adv_out_dir_check(&a.cfg, &err)) < 0 ||
         (rc = adv_run(&a.cfg, &r, &err)) < 0 ||
         (rc = adv_result_write(&a.cfg, &r, &err)) < 0 ||

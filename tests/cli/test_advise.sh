@@ -13,14 +13,29 @@ done
 ls "$D" | grep -q '\.tmp\.' && fail "temporary files left in $D"
 # the summary shows what the validation found, from the files it wrote
 expect_contains "$OUT" "simulation (db2 model)" "summary has the simulation row"
-expect_contains "$OUT" "replay (built-in store)" "summary has the replay row"
-rep_line=$(echo "$OUT" | grep '^replay (built-in store)')
-python3 - "$D/replay.json" "$rep_line" <<'PY' && pass || fail "replay row disagrees with replay.json: $rep_line"
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-want = "%.0f -> %.0f ops/s" % (r[0]["ops_per_s"], r[-1]["ops_per_s"])
-want2 = "overflow pages %d -> %d" % (r[0]["overflow_pages"], r[-1]["overflow_pages"])
-sys.exit(0 if want in sys.argv[2] and want2 in sys.argv[2] else 1)
+# the replay is a verdict with the measured interval (replay.json's
+# vs_first of the recommended page size) and what it was compared with,
+# never a bare single-run percentage (issue 16)
+expect_contains "$OUT" "verdict (replay, built-in store)" "summary has the verdict row"
+expect_contains "$OUT" "predicted change" "summary has the predicted change"
+expect_contains "$OUT" "UNCALIBRATED" "the prediction says it is uncalibrated"
+rep_line=$(echo "$OUT" | grep '^verdict (replay, built-in store)')
+python3 - "$D/replay.json" "$rep_line" <<'PY' && pass || fail "verdict row disagrees with replay.json: $rep_line"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+v = d["results"][-1]["vs_first"]
+line = sys.argv[2]
+m = re.search(r"\s(confirms|contradicts|inconclusive): measured ([-+]\d+\.\d) % "
+              r"\[([-+]\d+\.\d), ([-+]\d+\.\d)\]", line)
+assert m, line
+got = [float(x) for x in m.group(2, 3, 4)]
+want = [v["mean"] * 100, v["lo"] * 100, v["hi"] * 100]
+assert all(abs(a - b) < 0.051 for a, b in zip(got, want)), (got, want)
+# the word follows from the interval: spanning zero is inconclusive
+spans = want[1] <= 0 <= want[2]
+assert (m.group(1) == "inconclusive") == spans, line
+assert "%d rounds" % d["rounds"] in line, line
+assert " ops/s (" not in line, line
 PY
 
 # the DDL is DB2 for the recommended page size: buffer pool and tablespace
@@ -83,7 +98,7 @@ echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["sch
     pass || fail "--json summary: $OUT"
 # with validation, the JSON summary carries both comparisons, consistent
 # with simulation.json (I/O per get) and replay.json (ops/s)
-run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet
+run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet --replay-budget 6
 echo "$OUT" | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
@@ -97,6 +112,19 @@ assert v["replay"]["current"]["page_size"] == 4096, v
 assert v["replay"]["recommended"]["ops_per_s"] == rep[-1]["ops_per_s"], v
 want = (rep[-1]["ops_per_s"] / rep[0]["ops_per_s"] - 1) * 100
 assert abs(v["replay"]["ops_change_pct"] - want) < 1e-6, v
+# the verdict: one of three words, the interval of replay.json, the
+# prediction it was compared with and what that was
+vd = v["verdict"]
+assert vd["word"] in ("confirms", "contradicts", "inconclusive"), vd
+vf = rep[-1]["vs_first"]
+for k in ("mean", "lo", "hi"):
+    assert abs(vd["interval_pct"][k] - vf[k] * 100) < 1e-6, vd
+assert (vd["word"] == "inconclusive") == (vf["lo"] <= 0 <= vf["hi"]), vd
+p = v["predicted"]
+assert p["calibrated"] is False and p["clients"] == 1, p
+assert vd["prediction_pct"]["mean"] == p["req_per_s_change_pct"]["mean"], vd
+assert "uncalibrated" in vd["compared_with"], vd
+assert v["rounds"]["budget_s"] == 6 and v["rounds"]["elapsed_s"] < 6 + 10, v
 ' "$D/simulation.json" "$D/replay.json" && pass || fail "--json summary validation: $OUT"
 
 # bad options

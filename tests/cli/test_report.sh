@@ -89,6 +89,12 @@ static_checks "$R" demo
 layout "$R" demo
 first=$(grep -o '<h[1-6][^>]*>' "$R" | head -1)
 expect_contains "$first" 'id="verdict"' "demo: the first heading is the verdict"
+# advise fills the verdict: one of the four words, never the renderer's
+# "none" fallback, and the top states the predicted change
+echo "$first" | grep -Eq 'data-verdict="(confirms|contradicts|inconclusive|not validated)"' &&
+    pass || fail "demo: the verdict is not one of the four words: $first"
+grep -q '>Predicted requests per second<' "$R" && pass ||
+    fail "demo: the report does not state the predicted change"
 grep -q 'id="current-vs-recommended"' "$R" && pass || fail "demo: no current vs recommended"
 grep -q '<th>Change</th>' "$R" && pass || fail "demo: comparison has no change column"
 grep -q '<th>Stored inline</th>' "$R" && pass || fail "demo: candidates lack human names"

@@ -274,6 +274,141 @@ static void test_engine_tuned(void **state)
     assert_int_equal(adv_engine_tuned(&e, 32768, 6000, &err), PT_EDATA);
 }
 
+/* ---- the verdict --------------------------------------------------------- */
+
+/* Two predicted rows (4K, 16K) and a replay whose 16K result differs from
+ * 4K by d_mean [d_lo, d_hi] over 5 rounds. */
+static void verdict_setup(struct sim_result_row rows[2],
+                          struct sim_plan_result *sim,
+                          struct store_plan_result *rep, double rps_cur,
+                          double rps_rec, int calibrated, double d_mean,
+                          double d_lo, double d_hi)
+{
+    memset(sim, 0, sizeof(*sim));
+    memset(rep, 0, sizeof(*rep));
+    rows[0] = sim_row(4096, 1000, 200.0, 4000, 400, "");
+    rows[1] = sim_row(16384, 1000, 50.0, 4000, 100, "");
+    for (int i = 0; i < 2; i++) {
+        struct sim_predicted *p = &rows[i].predicted;
+        double x = i ? rps_rec : rps_cur;
+        p->present = 1;
+        p->clients = 8;
+        p->think_ms = 10;
+        p->req_per_s = x;
+        p->response_ms = 8 / x * 1000 - 10;
+        if (calibrated) {
+            p->calibrated = p->has_range = 1;
+            snprintf(p->calibration, sizeof(p->calibration), "here");
+            p->req_per_s_lo = x * 0.95;
+            p->req_per_s_hi = x * 1.05;
+            p->response_ms_lo = p->response_ms * 0.95;
+            p->response_ms_hi = p->response_ms * 1.05;
+        }
+    }
+    sim->rows = rows;
+    sim->n_rows = 2;
+    rep->n_results = 2;
+    rep->n_rounds = 5;
+    rep->results[0].page_size_bytes = 4096;
+    rep->results[0].ops_per_s = 1000;
+    rep->results[0].n_rounds = 5;
+    rep->results[1].page_size_bytes = 16384;
+    rep->results[1].ops_per_s = 1000 * (1 + d_mean);
+    rep->results[1].n_rounds = 5;
+    rep->results[1].diff_mean = d_mean;
+    rep->results[1].diff_lo = d_lo;
+    rep->results[1].diff_hi = d_hi;
+}
+
+static const char *verdict_word(const json_t *j)
+{
+    return json_string_value(
+        json_object_get(json_object_get(j, "verdict"), "word"));
+}
+
+static void test_verdict_calibrated(void **state)
+{
+    struct sim_result_row rows[2];
+    struct sim_plan_result sim;
+    struct store_plan_result rep;
+    struct adv_validation v;
+    json_t *j;
+    (void)state;
+
+    /* predicted +20 %, range 100*0.95..100*1.05 vs 120*0.95..120*1.05 */
+    verdict_setup(rows, &sim, &rep, 100, 120, 1, 0.15, 0.10, 0.20);
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_true(v.have_pred && v.pred_calibrated && v.pred_has_range);
+    assert_true(fabs(v.pred_rps_pct - 20) < 1e-9);
+    assert_true(fabs(v.pred_rps_lo_pct - (114.0 / 105 - 1) * 100) < 1e-9);
+    assert_true(fabs(v.pred_rps_hi_pct - (126.0 / 95 - 1) * 100) < 1e-9);
+    assert_true(v.pred_resp_pct < 0);
+    assert_true(v.have_verdict);
+    assert_int_equal(v.verdict.verdict, STORE_VERDICT_CONFIRMS);
+    assert_non_null(strstr(v.compared_with, "calibration 'here'"));
+    j = adv_validation_to_json(&v);
+    assert_string_equal(verdict_word(j), "confirms");
+    json_decref(j);
+
+    /* a measured gain far above the range contradicts, with the numbers */
+    verdict_setup(rows, &sim, &rep, 100, 120, 1, 0.60, 0.50, 0.70);
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_int_equal(v.verdict.verdict, STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(v.verdict.why, "+60.0 %"));
+    assert_non_null(strstr(v.verdict.why, "larger than predicted"));
+
+    /* an interval spanning zero is inconclusive */
+    verdict_setup(rows, &sim, &rep, 100, 120, 1, 0.05, -0.02, 0.12);
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_int_equal(v.verdict.verdict, STORE_VERDICT_INCONCLUSIVE);
+}
+
+static void test_verdict_uncalibrated_direction(void **state)
+{
+    struct sim_result_row rows[2];
+    struct sim_plan_result sim;
+    struct store_plan_result rep;
+    struct adv_validation v;
+    json_t *j, *p;
+    (void)state;
+
+    /* uncalibrated +1 %: any measured gain confirms the direction */
+    verdict_setup(rows, &sim, &rep, 100, 101, 0, 0.40, 0.30, 0.50);
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_true(v.have_pred && !v.pred_has_range);
+    assert_int_equal(v.verdict.verdict, STORE_VERDICT_CONFIRMS);
+    assert_non_null(strstr(v.compared_with, "direction"));
+    assert_non_null(strstr(v.verdict.why, "predicted a gain"));
+    j = adv_validation_to_json(&v);
+    p = json_object_get(json_object_get(j, "predicted"),
+                        "req_per_s_change_pct");
+    assert_true(json_is_null(json_object_get(p, "lo")));
+    assert_true(json_is_null(json_object_get(p, "hi")));
+    json_decref(j);
+
+    /* a measured loss contradicts the predicted gain */
+    verdict_setup(rows, &sim, &rep, 100, 101, 0, -0.20, -0.30, -0.10);
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_int_equal(v.verdict.verdict, STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(v.verdict.why, "-20.0 %"));
+
+    /* fewer than 2 rounds: no interval, no verdict */
+    verdict_setup(rows, &sim, &rep, 100, 101, 0, -0.20, -0.30, -0.10);
+    rep.results[1].n_rounds = 1;
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_false(v.have_verdict);
+
+    /* no prediction: no verdict */
+    verdict_setup(rows, &sim, &rep, 100, 101, 0, -0.20, -0.30, -0.10);
+    rows[1].predicted.present = 0;
+    adv_validation_compute(&v, &sim, &rep, 4096, 16384);
+    assert_false(v.have_pred);
+    assert_false(v.have_verdict);
+    j = adv_validation_to_json(&v);
+    assert_null(json_object_get(j, "verdict"));
+    json_decref(j);
+}
+
 static void test_config_defaults(void **state)
 {
     struct adv_config c;
@@ -286,6 +421,8 @@ static void test_config_defaults(void **state)
     assert_int_equal(c.requests, 20000);
     assert_int_equal(c.seed, 42);
     assert_int_equal(c.cache_bytes, 2u << 20);
+    assert_int_equal(c.clients, 1);
+    assert_true(c.replay_budget_s > 0 && c.replay_budget_s <= 30);
     assert_string_equal(adv_file_name(ADV_F_REC), "recommendation.json");
 }
 
@@ -298,6 +435,8 @@ int main(void)
         cmocka_unit_test(test_drift_page_size_and_unknown_pool),
         cmocka_unit_test(test_validation_sim_and_replay),
         cmocka_unit_test(test_validation_comparison_and_missing),
+        cmocka_unit_test(test_verdict_calibrated),
+        cmocka_unit_test(test_verdict_uncalibrated_direction),
         cmocka_unit_test(test_engine_detect),
         cmocka_unit_test(test_workload_empirical),
         cmocka_unit_test(test_engine_tuned),
