@@ -370,6 +370,13 @@ json_t *adv_result_to_json(const struct adv_result *r)
                   r->drift, "drift_details", r->drift_why, "files", files);
     if (!s)
         return NULL;
+    {
+        /* one line per knob, without a trailing newline */
+        size_t l = strlen(r->drift_why);
+        while (l > 0 && r->drift_why[l - 1] == '\n')
+            l--;
+        json_object_set_new(s, "drift_details", json_stringn(r->drift_why, l));
+    }
     if ((v = json_object_get(r->rec_doc, "settings")))
         json_object_set(s, "settings", v);
     if ((v = adv_validation_to_json(&r->validation)))

@@ -657,23 +657,40 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
 /*
  * Drift of every knob the recommendation sets against its value in use
  * (rec_drift_doc, analyzers/drift.c), appended to the page-size and pool
- * drift.
+ * drift that adv_drift already judged (its lines for those two knobs are
+ * left out, so each knob is said once).
  */
 static int drift_knobs(const struct adv_config *c, struct adv_result *r,
                        struct pt_err *err)
 {
     struct rec_doc rd;
-    char name[4200];
+    char name[4200], more[sizeof(r->drift_why)];
     size_t off = strlen(r->drift_why);
     int rc;
 
     snprintf(name, sizeof(name), "%s/%s", c->out_dir, adv_file_name(ADV_F_REC));
     if ((rc = rec_result_from_json(&rd, r->rec_doc, NULL, name, err)) < 0)
         return err_prefix(err, "drift");
-    if (rec_drift_doc(&rd, c->drift_tolerance, r->drift_why + off,
-                      sizeof(r->drift_why) - off))
-        r->drift = 1;
+    rc = rec_drift_doc(&rd, c->drift_tolerance, more, sizeof(more));
     rec_doc_release(&rd);
+    for (char *line = more, *end; rc && *line; line = end) {
+        size_t len;
+        end = strchr(line, '\n');
+        end = end ? end + 1 : line + strlen(line);
+        len = (size_t)(end - line);
+        if (strncmp(line, "page_size ", 10) == 0 ||
+            strncmp(line, "bufferpool_pages ", 17) == 0)
+            continue;
+        if (off && r->drift_why[off - 1] != '\n' &&
+            off + 1 < sizeof(r->drift_why))
+            r->drift_why[off++] = '\n';
+        if (off + len >= sizeof(r->drift_why))
+            break;
+        memcpy(r->drift_why + off, line, len);
+        off += len;
+        r->drift_why[off] = '\0';
+        r->drift = 1;
+    }
     return 0;
 }
 

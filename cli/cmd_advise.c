@@ -282,13 +282,13 @@ static void validation_lines(const struct adv_validation *v, char *sim,
     if (v->have_pred && v->pred_has_range)
         snprintf(pred, len,
                  "requests/s %+.1f %% [%+.1f, %+.1f], response time %+.1f %% "
-                 "[%+.1f, %+.1f] (%u clients, think %g ms, calibration %s)",
+                 "[%+.1f, %+.1f] (%u client(s), think %g ms, calibration %s)",
                  v->pred_rps_pct, v->pred_rps_lo_pct, v->pred_rps_hi_pct,
                  v->pred_resp_pct, v->pred_resp_lo_pct, v->pred_resp_hi_pct,
                  v->pred_clients, v->pred_think_ms, v->calibration);
     else if (v->have_pred)
         snprintf(pred, len,
-                 "requests/s %+.1f %%, response time %+.1f %% (%u clients, "
+                 "requests/s %+.1f %%, response time %+.1f %% (%u client(s), "
                  "think %g ms, UNCALIBRATED: no range, --calibration gives "
                  "one)",
                  v->pred_rps_pct, v->pred_resp_pct, v->pred_clients,
@@ -374,9 +374,21 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     snprintf(v, sizeof(v), "%s", r->drift ? r->drift_why : "none");
     for (size_t l = strlen(v); l > 0 && v[l - 1] == '\n'; l--)
         v[l - 1] = '\0'; /* no trailing separator */
-    for (char *nl = strchr(v, '\n'); nl; nl = strchr(nl, '\n'))
-        *nl = ';';
-    out_table_setf(&t, 1, "%s", v);
+    {
+        /* one line per knob, shown as "a; b" */
+        char joined[sizeof(v) + 256];
+        size_t o = 0;
+        for (const char *p = v; *p && o + 3 < sizeof(joined); p++) {
+            if (*p == '\n') {
+                joined[o++] = ';';
+                joined[o++] = ' ';
+            } else {
+                joined[o++] = *p;
+            }
+        }
+        joined[o] = '\0';
+        out_table_setf(&t, 1, "%s", joined);
+    }
     out_table_add_row(&t);
     out_table_setf(&t, 0, "files");
     out_table_setf(&t, 1,
