@@ -20,6 +20,11 @@ thaw() {
     # shellcheck disable=SC2086
     [ -n "$FROZEN" ] && kill -CONT $FROZEN 2>/dev/null
     FROZEN=""
+    # runuser, the postmaster's parent, stops itself when its child is
+    # stopped (as su does) and would then never reap it: wake it too
+    pkill -CONT -f -- "$SRV_PG/" 2>/dev/null
+    pkill -CONT -f -- "$SRV_MY/" 2>/dev/null
+    return 0
 }
 cleanup() {
     thaw
