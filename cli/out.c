@@ -146,38 +146,43 @@ int out_table_add_row(struct out_table *t)
     return 0;
 }
 
-int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
+/* Format into the last row's cell `col` of `cells` (the shown or the raw
+ * CSV grid), replacing what was there. */
+static int set_cell(struct out_table *t, char **cells, size_t col,
+                    const char *fmt, va_list ap)
 {
-    va_list ap;
-    char buf[512];
-    char **cell;
-
-    if (col >= t->n_cols || t->n_rows == 0)
-        return PT_EINTERNAL;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    cell = &t->raw[(t->n_rows - 1) * t->n_cols + col];
-    free(*cell);
-    *cell = pt_strdup(buf);
-    return *cell ? 0 : PT_EINTERNAL;
-}
-
-int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
-{
-    va_list ap;
     char buf[2048];
     char **cell;
 
     if (col >= t->n_cols || t->n_rows == 0)
         return PT_EINTERNAL;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    cell = &t->cells[(t->n_rows - 1) * t->n_cols + col];
+    cell = &cells[(t->n_rows - 1) * t->n_cols + col];
     free(*cell);
     *cell = pt_strdup(buf);
     return *cell ? 0 : PT_EINTERNAL;
+}
+
+int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = set_cell(t, t->raw, col, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = set_cell(t, t->cells, col, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 static const char *cell_at(const struct out_table *t, size_t r, size_t c)
