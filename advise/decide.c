@@ -163,6 +163,23 @@ void adv_verdict_compute(struct adv_validation *v,
     if (store_verdict_for(rep, rec_ps, &p, &v->verdict, NULL) < 0)
         return;
     v->have_verdict = 1;
+    for (size_t i = 0; i < rep->n_results; i++)
+        if (rep->results[i].lob_io_fallback) {
+            /* the experiment did not run the condition the advice is
+             * about (the current NO FILE SYSTEM CACHING): no verdict */
+            const struct store_range *m = &v->verdict.measured;
+            v->verdict.verdict = STORE_VERDICT_INCONCLUSIVE;
+            snprintf(v->verdict.why, sizeof(v->verdict.why),
+                     "inconclusive: measured %+.1f %% [%+.1f, %+.1f], but "
+                     "the %uK store's LOB area ran cached instead of direct "
+                     "(no disk file system with O_DIRECT in TMPDIR or "
+                     "/var/tmp), so NO FILE SYSTEM CACHING was not replayed",
+                     m->mean * 100, m->lo * 100, m->hi * 100,
+                     rep->results[i].page_size_bytes / 1024);
+            snprintf(v->compared_with, sizeof(v->compared_with),
+                     "nothing: the replay could not run direct I/O");
+            return;
+        }
     if (direction_only) {
         const struct store_range *m = &v->verdict.measured;
         snprintf(v->verdict.why, sizeof(v->verdict.why),

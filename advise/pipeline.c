@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /* Paths of one run's scratch directory. */
@@ -547,6 +548,61 @@ out:
     return rc < 0 ? err_prefix(err, "simulate") : 0;
 }
 
+/*
+ * The LOB area's I/O of the replay's two stores, from the caching clause of
+ * each side (docs/models.md "Storage semantics"): the current table space's
+ * (read from SYSCAT.TABLESPACES, else Db2's default for automatic storage,
+ * NO FILE SYSTEM CACHING: IBM Db2 docs, "Table space containers use
+ * concurrent I/O or direct I/O by default") and the recommendation's. NO
+ * FILE SYSTEM CACHING is direct I/O, so `direct`; FILE SYSTEM CACHING goes
+ * through the OS cache, `cached`. Other engines buffer their out-of-line
+ * data: the plan's default.
+ */
+static void replay_lob_io(const struct adv_result *r, struct store_plan *p)
+{
+    const struct rec_knob *k;
+
+    if (strcmp(r->engine, "db2") != 0)
+        return;
+    k = rec_state_get(&r->rec->current, "file_system_caching");
+    p->lob_io_page[0] =
+        k && k->is_set && !k->is_number && strcasecmp(k->word, "YES") == 0
+            ? STORE_LOB_CACHED
+            : STORE_LOB_DIRECT;
+    p->lob_io_page[1] =
+        r->rec->fs_caching == 1 ? STORE_LOB_CACHED : STORE_LOB_DIRECT;
+    p->lob_direct_fallback = 1;
+}
+
+/* Say how each side's LOB area was read, and when the file system made a
+ * `direct` side run `cached`. */
+static void replay_lob_note(const struct adv_config *c, struct adv_result *r)
+{
+    char buf[512];
+    int off = 0;
+
+    if (strcmp(r->engine, "db2") != 0)
+        return;
+    for (size_t i = 0; i < r->replay.n_results && i < 2; i++) {
+        const struct store_replay_result *x = &r->replay.results[i];
+        off += snprintf(
+            buf + off, sizeof(buf) - (size_t)off,
+            "%s%uK (%s): LOB area read %s%s", i ? "; " : "",
+            x->page_size_bytes / 1024, i ? "recommended" : "current",
+            store_lob_io_name(x->lob_io),
+            x->lob_io_fallback ? " instead of direct (no disk file system "
+                                 "with O_DIRECT in TMPDIR or /var/tmp)"
+                               : "");
+        if (off < 0 || (size_t)off >= sizeof(buf))
+            return;
+    }
+    note(c, "replay: %s", buf);
+    json_array_append_new(r->notes, json_sprintf("replay: %s (NO FILE SYSTEM "
+                                                 "CACHING is direct I/O, FILE "
+                                                 "SYSTEM CACHING the OS cache)",
+                                                 buf));
+}
+
 /* Validation by replay on the built-in store (replay's engine, db2). */
 static int step_replay(const struct adv_config *c, const char *trace,
                        struct adv_result *r, struct pt_err *err)
@@ -580,6 +636,7 @@ static int step_replay(const struct adv_config *c, const char *trace,
     p.page_sizes[0] = r->cur_page_size;
     p.page_sizes[1] = rec_ps;
     p.cache_bytes = c->cache_bytes;
+    replay_lob_io(r, &p);
     /* interleaved rounds within the budget, until the interval is tight
      * (pagetune-replay(1), ROUNDS); the prediction's clients */
     p.budget_s = c->replay_budget_s;
@@ -605,6 +662,7 @@ static int step_replay(const struct adv_config *c, const char *trace,
     if ((rc = store_plan_run(&p, &r->replay, err)) < 0)
         return err_prefix(err, "replay");
     r->have_replay = 1;
+    replay_lob_note(c, r);
     r->replay_doc = store_plan_result_to_json(&r->replay);
     if (!r->replay_doc)
         return err_set(err, PT_EINTERNAL, "out of memory");

@@ -21,7 +21,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "store/lob.h"
@@ -77,6 +79,29 @@ uint64_t lob_checksum(const void *p, size_t n)
         r ^= r >> 29;
     }
     return r;
+}
+
+int lob_direct_supported(const char *dir)
+{
+    char path[4200];
+    int fd;
+    struct statfs fs;
+
+    if ((size_t)snprintf(path, sizeof(path), "%s/.pagetune-odirect.%ld", dir,
+                         (long)getpid()) >= sizeof(path))
+        return -1;
+    /* tmpfs accepts O_DIRECT since Linux 6.6 (open(2)), but its pages are
+     * memory: nothing of a device read is left to measure (statfs(2):
+     * TMPFS_MAGIC, RAMFS_MAGIC) */
+    if (statfs(dir, &fs) == 0 &&
+        (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC))
+        return 0;
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT, 0600);
+    if (fd < 0)
+        return errno == EINVAL ? 0 : -1;
+    close(fd);
+    unlink(path);
+    return 1;
 }
 
 int lob_file_open(struct lob_file *f, const char *path, int create, int direct,

@@ -54,6 +54,11 @@ int lob_file_open(struct lob_file *f, const char *path, int create, int direct,
                   uint64_t max_bytes, struct pt_err *err);
 /* Close; accepts a zeroed or closed file. */
 void lob_file_close(struct lob_file *f);
+/* 1 if the file system of directory `dir` accepts O_DIRECT (a probe file is
+ * created and removed), 0 if it refuses it or is memory (tmpfs, ramfs:
+ * direct I/O there reaches no device), -1 if the probe could not be made
+ * (then lob_file_open tells why). */
+int lob_direct_supported(const char *dir);
 /* Write a record for generation gen at byte offset off. PT_EIO when the
  * disk is full or the write fails. No allocation. */
 int lob_file_write(struct lob_file *f, uint64_t off, uint64_t gen, uint64_t tag,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "analyzers/analyzers.h"
+#include "store/lob.h"
 #include "store/store.h"
 
 static const char *const sync_names[] = {"off", "normal", "full"};
@@ -55,6 +56,8 @@ void store_plan_init(struct store_plan *p)
     p->warmup_rounds = 1;
     p->rounds = 5;
     p->tight_rel = 0.02;
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++)
+        p->lob_io_page[i] = -1;
 }
 
 /* ---- configurations ----------------------------------------------------- */
@@ -62,7 +65,7 @@ void store_plan_init(struct store_plan *p)
 /* The store configuration of page size i: the engine's rule at that size
  * gives SMALL's length; MEDIUM and LARGE are the engine's out-of-line
  * columns in order (DB2: LONG VARCHAR, then BLOB). */
-static void page_config(const struct store_plan *p,
+static void page_config(const struct store_plan *p, size_t i,
                         const struct rec_page_rule *rule,
                         struct store_config *cfg)
 {
@@ -88,7 +91,8 @@ static void page_config(const struct store_plan *p,
      * pool (DB2) gets the LOB area; buffered engines (SQLite) keep it in
      * the row's overflow pages. */
     cfg->lob_area = !e->outline_buffered && e->n_outline > 0;
-    cfg->lob_io = p->lob_io;
+    cfg->lob_io = p->lob_io_page[i] >= 0 ? (enum store_lob_io)p->lob_io_page[i]
+                                         : p->lob_io;
     cfg->max_lob_bytes = p->max_store_bytes;
 }
 
@@ -140,12 +144,20 @@ struct store_dir {
     int slot;    /* pt_tmpdir_register slot: an interrupt removes it */
 };
 
-static int store_dir_temp(struct store_dir *d, struct pt_err *err)
+/* The temporary store directory: in $TMPDIR (else /tmp); with on_disk, in
+ * /var/tmp when that is memory (tmpfs) and /var/tmp is not — the FHS's
+ * place for temporary files kept on disk — so direct I/O reaches a
+ * device. */
+static int store_dir_temp(struct store_dir *d, int on_disk, struct pt_err *err)
 {
     const char *tmp = getenv("TMPDIR");
 
-    snprintf(d->path, sizeof(d->path), "%s/pagetune-replay.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (on_disk && lob_direct_supported(tmp) == 0 &&
+        lob_direct_supported("/var/tmp") == 1)
+        tmp = "/var/tmp";
+    snprintf(d->path, sizeof(d->path), "%s/pagetune-replay.XXXXXX", tmp);
     if (!mkdtemp(d->path))
         return err_set(err, PT_ECANTCREAT,
                        "cannot create a temporary store directory '%s': %s",
@@ -155,7 +167,7 @@ static int store_dir_temp(struct store_dir *d, struct pt_err *err)
     return 0;
 }
 
-static int store_dir_prepare(struct store_dir *d, const char *want,
+static int store_dir_prepare(struct store_dir *d, const char *want, int on_disk,
                              struct pt_err *err)
 {
     struct stat st;
@@ -163,7 +175,7 @@ static int store_dir_prepare(struct store_dir *d, const char *want,
     memset(d, 0, sizeof(*d));
     d->slot = -1;
     if (!want)
-        return store_dir_temp(d, err);
+        return store_dir_temp(d, on_disk, err);
     if (strlen(want) >= sizeof(d->path) - 32)
         return err_set(err, PT_ECANTCREAT, "--store-dir: path too long");
     snprintf(d->path, sizeof(d->path), "%s", want);
@@ -307,6 +319,7 @@ struct plan_run {
     int have_dir;
     struct dir_lock lock; /* held while the run uses dir */
     int ack_fd;
+    int no_direct;  /* the directory refuses O_DIRECT: cached instead */
     uint64_t t0_ns; /* the plan's start */
     struct store_config cfg[STORE_MAX_PAGE_SIZES];
     struct store_replay_opts o[STORE_MAX_PAGE_SIZES];
@@ -396,7 +409,9 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
 
     if ((ret = page_rule(p, i, &rule, err)) < 0)
         return ret;
-    page_config(p, rule, cfg);
+    page_config(p, i, rule, cfg);
+    if (run->no_direct)
+        cfg->lob_io = STORE_LOB_CACHED;
     snprintf(run->path[i], sizeof(run->path[i]), "%s/store-%s.db",
              run->dir.path,
              pt_size_format(cfg->page_size_bytes, sz, sizeof(sz)));
@@ -507,6 +522,11 @@ static int page_finish(struct plan_run *run, size_t i,
     if (p->page_begin)
         p->page_begin(p->ctx, run->cfg[i].page_size_bytes, run->t->n_reqs);
     ret = store_replay_finish(run->rep[i], r, err);
+    r->lob_io = run->cfg[i].lob_io;
+    r->lob_io_fallback =
+        run->no_direct &&
+        (p->lob_io_page[i] >= 0 ? p->lob_io_page[i] : (int)p->lob_io) ==
+            STORE_LOB_DIRECT;
 
     store_replay_close(run->rep[i]);
     run->rep[i] = NULL;
@@ -547,7 +567,7 @@ static int result_init(const struct store_plan *p,
 static int run_prepare(struct plan_run *run, struct pt_err *err)
 {
     const struct store_plan *p = run->p;
-    int ret;
+    int ret, direct = 0;
 
     if (!run->t) {
         if ((ret = store_trace_load_as(&run->own, p->trace_path,
@@ -557,9 +577,14 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     }
     if ((ret = ack_open(run, err)) < 0)
         return ret;
-    if ((ret = store_dir_prepare(&run->dir, p->store_dir, err)) < 0)
+    for (size_t i = 0; i < p->n_page_sizes; i++)
+        direct |= (p->lob_io_page[i] >= 0 ? p->lob_io_page[i]
+                                          : (int)p->lob_io) == STORE_LOB_DIRECT;
+    if ((ret = store_dir_prepare(&run->dir, p->store_dir, direct, err)) < 0)
         return ret;
     run->have_dir = 1;
+    run->no_direct =
+        p->lob_direct_fallback && lob_direct_supported(run->dir.path) == 0;
     /* before any store file is touched (--force removes old ones) */
     if (p->store_dir &&
         (ret = dir_lock_take(&run->lock, run->dir.path, err)) < 0)

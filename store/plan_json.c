@@ -67,6 +67,9 @@ static json_t *result_json(const struct store_replay_result *r,
     for (int op = 0; op < STORE_OP_ALL; op++)
         bad |= put(byop, op_names[op], latency_json(&r->latency[op]));
     bad |= put(o, "latency_by_op_us", byop);
+    bad |= put(o, "lob_io", json_string(store_lob_io_name(r->lob_io)));
+    if (r->lob_io_fallback)
+        bad |= put(o, "lob_io_fallback", json_true());
     bad |= put(o, "cache_hit_ratio", json_real(r->cache_hit_ratio));
     bad |= put(o, "cache_hits", u64_json(r->cache_hits));
     bad |= put(o, "cache_misses", u64_json(r->cache_misses));
@@ -284,9 +287,9 @@ static int result_from_json(struct store_plan_result *res, size_t i,
                             struct pt_err *err)
 {
     struct store_replay_result *r = &res->results[i];
-    const char *store = NULL;
+    const char *store = NULL, *io = NULL;
     uint64_t v;
-    int ret;
+    int ret, iov;
 
     if (!json_is_object(o))
         return err_set(err, PT_EDATA, "%s: 'results' must hold objects", ctx);
@@ -298,10 +301,17 @@ static int result_from_json(struct store_plan_result *res, size_t i,
         (ret = pt_json_get_num(o, "cache_hit_ratio", &r->cache_hit_ratio, ctx,
                                err)) < 0 ||
         (ret = counters_from_json(r, o, ctx, err)) < 0 ||
-        (ret = pt_json_opt_str(o, "store", &store, ctx, err)) < 0)
+        (ret = pt_json_opt_str(o, "store", &store, ctx, err)) < 0 ||
+        (ret = pt_json_opt_str(o, "lob_io", &io, ctx, err)) < 0)
         return ret;
     if ((ret = requests_from_json(r, o, ctx, err)) < 0)
         return ret;
+    /* per page size since advise replays each with its own caching
+     * clause; absent in older documents: the head's */
+    if (io && (iov = store_lob_io_parse(io)) < 0)
+        return err_set(err, PT_EDATA, "%s: unknown lob_io '%s'", ctx, io);
+    r->lob_io = io ? (enum store_lob_io)iov : res->lob_io;
+    r->lob_io_fallback = json_is_true(json_object_get(o, "lob_io_fallback"));
     r->page_size_bytes = (uint32_t)v;
     r->space.page_size_bytes = (uint32_t)v;
     if (store && !(res->store_paths[i] = pt_strdup(store)))

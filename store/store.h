@@ -314,6 +314,10 @@ struct store_replay_result {
     double requests_per_s;         /* all measured rounds: requests / s */
     struct store_latency response; /* response time per request, us */
     uint32_t think_ms;
+    enum store_lob_io lob_io; /* the LOB area's I/O at this page size */
+    int lob_io_fallback;      /* direct was asked, the file system of the
+                                 store refused it or is memory: cached ran
+                                 (store_plan.lob_direct_fallback) */
     /* Rounds (store_plan_run): ops, requests, gets_found and placed count
      * one round (the mean over the measured rounds); the rates, latencies
      * and cache counters cover every measured round. */
@@ -397,7 +401,16 @@ struct store_plan {
                                  each) */
     enum store_lob_io lob_io; /* LOB area I/O (engines whose out-of-line
                                  data bypasses the buffer pool) */
-    uint32_t think_ms;        /* clients' think time per request */
+    /* page size i's LOB area I/O when it differs from lob_io: -1 (set by
+     * store_plan_init) follows lob_io, else an enum store_lob_io. advise
+     * replays the current page size with the current table space's
+     * caching clause and the recommended one with the recommendation's. */
+    int lob_io_page[STORE_MAX_PAGE_SIZES];
+    /* 1: where the store directory's file system refuses O_DIRECT (tmpfs),
+     * replay `direct` page sizes with `cached` (each result's lob_io says
+     * which ran) instead of failing with PT_EUSAGE */
+    int lob_direct_fallback;
+    uint32_t think_ms; /* clients' think time per request */
     /* Measurement (pagetune-replay(1), ROUNDS): every store is created and
      * warmed up (warmup_rounds unmeasured passes), then measured in rounds
      * that replay the trace once per page size, in plan order on odd

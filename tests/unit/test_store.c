@@ -743,7 +743,17 @@ static void test_replay_json(void **state)
     p.keep = 1;
     p.n_clients = 2;
     p.sync = STORE_SYNC_FULL;
+    /* the second page size's LOB area direct, as advise replays a table
+     * space without FILE SYSTEM CACHING; a memory file system runs it
+     * cached and says so */
+    p.lob_io_page[1] = STORE_LOB_DIRECT;
+    p.lob_direct_fallback = 1;
     assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    assert_int_equal(res.results[0].lob_io, STORE_LOB_CACHED);
+    assert_int_equal(res.results[0].lob_io_fallback, 0);
+    assert_true(res.results[1].lob_io == STORE_LOB_DIRECT
+                    ? !res.results[1].lob_io_fallback
+                    : res.results[1].lob_io_fallback);
     doc = store_plan_result_to_json(&res);
     assert_non_null(doc);
     if (store_plan_result_from_json(&back, doc, "replay.json", &err) < 0)
@@ -761,6 +771,8 @@ static void test_replay_json(void **state)
         const struct store_replay_result *x = &res.results[i],
                                          *y = &back.results[i];
         assert_int_equal(y->page_size_bytes, x->page_size_bytes);
+        assert_int_equal(y->lob_io, x->lob_io);
+        assert_int_equal(y->lob_io_fallback, x->lob_io_fallback);
         assert_true(y->ops_per_s == x->ops_per_s);
         assert_memory_equal(y->latency, x->latency, sizeof(x->latency));
         assert_memory_equal(y->placed, x->placed, sizeof(x->placed));
