@@ -643,18 +643,26 @@ static int step_replay(const struct adv_config *c, const char *trace,
     p.rounds = STORE_MAX_ROUNDS;
     p.n_clients = c->clients;
     p.think_ms = (uint32_t)(c->think_ms + 0.5);
-    {
-        /* think time alone makes a pass at least requests x think /
-         * clients; the store measures 2 rounds of both page sizes even
-         * past the budget (pagetune-replay(1), ROUNDS) */
-        double pass_s = (double)c->requests * p.think_ms / 1000.0 /
-                        (c->clients ? c->clients : 1);
-        if (4 * pass_s > c->replay_budget_s)
+    if (p.think_ms > 0) {
+        /* think time alone makes a pass at least records x think /
+         * clients, and the store runs a warm-up pass and 2 rounds of both
+         * page sizes (6 passes) even past the budget (pagetune-replay(1),
+         * ROUNDS): replay the trace's first records only, as many as 6
+         * passes fit in the budget */
+        double per_s = 1000.0 / p.think_ms * (c->clients ? c->clients : 1);
+        uint64_t fit = (uint64_t)(c->replay_budget_s / 6.0 * per_s);
+        if (fit < 2)
+            fit = 2;
+        if (fit < c->requests) {
+            p.max_records = fit;
             note(c,
-                 "replay: --think-ms %g makes a pass at least %.0f s; the 2 "
-                 "rounds needed for an interval take over %.0f s, past "
-                 "--replay-budget %g",
-                 c->think_ms, pass_s, 4 * pass_s, c->replay_budget_s);
+                 "replay: with --think-ms %g a pass of %llu records takes "
+                 "%.0f s; each pass replays the first %llu so that the "
+                 "warm-up and 2 rounds fit --replay-budget %g",
+                 c->think_ms, (unsigned long long)c->requests,
+                 (double)c->requests / per_s, (unsigned long long)fit,
+                 c->replay_budget_s);
+        }
     }
     p.force = c->force;
     p.progress = poll_cancel;

@@ -314,7 +314,9 @@ static void store_files_remove(const char *db)
 struct plan_run {
     const struct store_plan *p;
     const struct store_trace *t;
-    struct store_trace own; /* when the run loaded the trace */
+    struct store_trace own;  /* when the run loaded the trace */
+    struct store_trace view; /* the first max_records records of *t: a
+                                borrowed view, never released */
     struct store_dir dir;
     int have_dir;
     struct dir_lock lock; /* held while the run uses dir */
@@ -574,6 +576,11 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
                                        p->trace_format, err)) < 0)
             return ret;
         run->t = &run->own;
+    }
+    if (p->max_records && p->max_records < run->t->n_reqs) {
+        run->view = *run->t;
+        run->view.n_reqs = p->max_records;
+        run->t = &run->view;
     }
     if ((ret = ack_open(run, err)) < 0)
         return ret;

@@ -410,7 +410,10 @@ struct store_plan {
      * replay `direct` page sizes with `cached` (each result's lob_io says
      * which ran) instead of failing with PT_EUSAGE */
     int lob_direct_fallback;
-    uint32_t think_ms; /* clients' think time per request */
+    uint32_t think_ms;    /* clients' think time per request */
+    uint64_t max_records; /* 0: every pass replays the whole trace; else
+                             its first max_records records (advise fits
+                             passes with think time in its budget) */
     /* Measurement (pagetune-replay(1), ROUNDS): every store is created and
      * warmed up (warmup_rounds unmeasured passes), then measured in rounds
      * that replay the trace once per page size, in plan order on odd

@@ -188,6 +188,17 @@ expect_rc 73 "advise into a directory with a foreign file" \
 expect_one_line_error "advise into a directory with a foreign file"
 expect_eq "$(cat "$F/notes.txt")" "keep" "the foreign file is kept"
 
+# Think time: a pass of the whole trace would take 20000 x 50 ms; each
+# pass replays the trace's first records, as many as a warm-up and 2
+# rounds of both page sizes (6 passes) fit in the budget: 6 s / 6 x 20/s
+run "$PAGETUNE" advise --demo --think-ms 50 --replay-budget 6 --out-dir "$T/think"
+expect_eq "$RC" "0" "advise --think-ms 50 --replay-budget 6"
+expect_contains "$ERR" "each pass replays the first 20 so that" "the cut is said"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+assert [r["ops"] for r in d["results"]] == [20, 20], d["results"]
+assert d["rounds"] >= 2, d["rounds"]' "$T/think/replay.json" &&
+    pass || fail "think-time passes are not cut to the budget"
+
 # Where no disk takes O_DIRECT (TMPDIR and /var/tmp both tmpfs, in a
 # private mount namespace), the current side cannot replay NO FILE SYSTEM
 # CACHING: it runs cached, says so, and the verdict is inconclusive, not a
