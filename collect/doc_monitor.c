@@ -91,6 +91,7 @@ void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
     d->n = n;
     coll_monitor_current(e, &snaps[n - 1], &d->current);
     coll_monitor_summarize(snaps, n, &d->summary);
+    d->host = snaps[n - 1].host;
 }
 
 /* ---- writer: numbers ----------------------------------------------------- */
@@ -396,6 +397,22 @@ static int add_knobs(json_t *cur, const struct coll_monitor_doc *d)
     return 0;
 }
 
+/*
+ * "host": {"memory_bytes": N, "source": how} when the host's memory was
+ * read, else {"memory_bytes": null, "reason": why} (docs/formats.md).
+ */
+static json_t *host_json(const struct coll_host *h)
+{
+    if (h->known)
+        return json_pack("{s:I,s:s}", "memory_bytes",
+                         (json_int_t)h->memory_bytes, "source", h->source);
+    return json_pack("{s:n,s:s}", "memory_bytes", "reason",
+                     h->read && h->note[0] ? h->note
+                                           : "host memory not read: the "
+                                             "snapshots were taken without "
+                                             "a monitor run");
+}
+
 json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
 {
     const struct coll_current *cur = &d->current;
@@ -420,7 +437,8 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
         json_decref(doc);
         return NULL;
     }
-    if (add_scopes(doc, d) < 0) {
+    if (json_object_set_new(doc, "host", host_json(&d->host)) < 0 ||
+        add_scopes(doc, d) < 0) {
         json_decref(doc);
         return NULL;
     }
@@ -495,6 +513,14 @@ int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
                         name, err)) < 0 ||
         (rc = check_ratios(m, name, err)) < 0)
         return rc;
+    m->host_read = 1;
+    m->host_memory_bytes = d->host.known ? d->host.memory_bytes : 0;
+    snprintf(m->host_source, sizeof(m->host_source), "%s",
+             d->host.known ? d->host.source
+             : d->host.note[0]
+                 ? d->host.note
+                 : "host memory not read: the snapshots were taken without "
+                   "a monitor run");
     m->present = 1;
     return 0;
 }
@@ -551,6 +577,51 @@ static int read_summary(struct rec_monitor *m, const json_t *sum,
     return check_ratios(m, name, err);
 }
 
+/*
+ * "host" (optional: documents of older versions have none): memory_bytes
+ * (an integer, 1 MiB .. 1 PiB) with its source, or null with the reason.
+ */
+static int read_host(struct rec_monitor *m, const json_t *h, const char *name,
+                     struct pt_err *err)
+{
+    const json_t *mb, *src;
+    char ctx[512];
+    uint64_t v = 0;
+    int rc;
+
+    if (!h) {
+        snprintf(m->host_source, sizeof(m->host_source),
+                 "%s has no \"host\" (written before pagetune read host "
+                 "memory)",
+                 name);
+        return 0;
+    }
+    snprintf(ctx, sizeof(ctx), "%s: host", name);
+    if (!json_is_object(h))
+        return err_set(err, PT_EDATA, "%s: must be an object", ctx);
+    mb = json_object_get(h, "memory_bytes");
+    m->host_read = 1;
+    if (!mb || json_is_null(mb)) {
+        src = json_object_get(h, "reason");
+        snprintf(m->host_source, sizeof(m->host_source), "%s",
+                 json_is_string(src) ? json_string_value(src)
+                                     : "host memory not readable");
+        return 0;
+    }
+    if ((rc = pt_json_get_u64(h, "memory_bytes", &v, ctx, err)) < 0)
+        return rc;
+    if (v < (1ULL << 20) || v > (1ULL << 50))
+        return err_set(err, PT_EDATA,
+                       "%s: 'memory_bytes' %llu is not a machine's memory "
+                       "(1 MiB .. 1 PiB)",
+                       ctx, (unsigned long long)v);
+    src = json_object_get(h, "source");
+    m->host_memory_bytes = v;
+    snprintf(m->host_source, sizeof(m->host_source), "%s",
+             json_is_string(src) ? json_string_value(src) : "monitor.json");
+    return 0;
+}
+
 int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
                                const char *name, struct pt_err *err)
 {
@@ -571,7 +642,8 @@ int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
     en = json_object_get(doc, "engine");
     if (json_is_string(en))
         snprintf(m->engine, sizeof(m->engine), "%s", json_string_value(en));
-    if ((rc = read_summary(m, sum, name, err)) < 0)
+    if ((rc = read_summary(m, sum, name, err)) < 0 ||
+        (rc = read_host(m, json_object_get(doc, "host"), name, err)) < 0)
         return rc;
     m->present = 1;
     return 0;
