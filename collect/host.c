@@ -8,12 +8,12 @@
  *
  * Where the number comes from, per engine, first that answers:
  *   PostgreSQL  pg_read_file('/proc/meminfo') on the server (PostgreSQL 15
- *               docs, 9.27.9 "Generic File Access Functions": files outside
- *               the cluster directory need superuser or the role
+ *               docs, "Generic File Access Functions": files outside the
+ *               cluster directory need superuser or the role
  *               pg_read_server_files), else this machine's /proc/meminfo
  *               when the connection is local: inet_client_addr() is NULL on
  *               a Unix-domain socket and a loopback address over TCP
- *               (9.26 "System Information Functions");
+ *               ("System Information Functions", Session Information);
  *   MariaDB     no SQL reports the host's RAM; this machine's when the
  *               server sees our connection coming from localhost or a
  *               loopback address (information_schema.PROCESSLIST.HOST of

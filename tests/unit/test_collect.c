@@ -1196,6 +1196,10 @@ static void test_monitor_host(void **state)
     assert_int_equal(coll_meminfo_total("MemTotal: x kB\n", &b), -1);
     assert_int_equal(coll_meminfo_total("MemTotal: 12 MB\n", &b), -1);
     assert_int_equal(coll_meminfo_total("MemTotal: 0 kB\n", &b), -1);
+    /* DB2 (cannot run here): the documented table function and column */
+    assert_non_null(strstr(COLL_DB2_HOST_MEMORY_SQL,
+                           "TABLE(SYSPROC.ENV_GET_SYSTEM_RESOURCES())"));
+    assert_non_null(strstr(COLL_DB2_HOST_MEMORY_SQL, "SELECT MEMORY_TOTAL"));
 
     pg_snap(&snaps[0], 100, 1000, 100);
     pg_snap(&snaps[1], 110, 2000, 150);
