@@ -759,7 +759,11 @@ static void host_limit(struct rec_result *r, const struct rec_inputs *in)
     }
     r->host_memory_bytes = m->host_memory_bytes;
     r->host_fraction = f;
+    /* whole MiB, as the settings are written (the reader's host is at
+       least 1 MiB, so the limit stays above the largest page) */
     r->host_limit_bytes = (uint64_t)floor(f * (double)m->host_memory_bytes);
+    if (r->host_limit_bytes >= (1ULL << 20))
+        r->host_limit_bytes &= ~((1ULL << 20) - 1);
     snprintf(r->host_note, sizeof(r->host_note), "%s", m->host_source);
     if (r->memory_bytes > r->host_limit_bytes) {
         r->host_capped = 1;

@@ -52,7 +52,7 @@ expect_py "no privilege: local /proc/meminfo, because the server sees us on loop
 expect_rc 0 "recommend --monitor" "$PAGETUNE" recommend --engine postgresql \
     --sizes "$T/sizes.json" --monitor "$T/mon.json" -o "$T/rec.json" -q
 expect_py "the pool is checked against the host" \
-    'd["host_memory"]["memory_bytes"] == '"$MEMTOTAL"' and d["host_memory"]["fraction"] == 0.25 and d["host_memory"]["limit_bytes"] == '"$MEMTOTAL"' // 4 and "pg_read_file" in d["host_memory"]["source"]' "$T/rec.json"
+    'd["host_memory"]["memory_bytes"] == '"$MEMTOTAL"' and d["host_memory"]["fraction"] == 0.25 and d["host_memory"]["limit_bytes"] == ('"$MEMTOTAL"' // 4) // 1048576 * 1048576 and "pg_read_file" in d["host_memory"]["source"]' "$T/rec.json"
 expect_py "the reasons name the host check" \
     'any("of the host" in r and "Resource Consumption" in r for r in d["reasons"])' "$T/rec.json"
 
