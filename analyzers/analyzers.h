@@ -289,6 +289,7 @@ struct rec_sizes {
     uint64_t live_rows;         /* the table's live rows (sizes.json
                                    live_rows.value); 0 = not measured */
     char live_rows_source[160]; /* how they were counted */
+    char table[260];            /* sizes.json source.table, "" if absent */
 };
 void rec_sizes_release(struct rec_sizes *s);
 /*
@@ -314,6 +315,7 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 
 /* What `monitor -o` measured (docs/formats.md#monitor, "current"/"summary").
  */
+#define REC_MONITOR_MAX_TABLES 100 /* the PostgreSQL adapter's LIMIT */
 struct rec_monitor {
     int present;
     char engine[32];           /* "engine" of the document, "" if absent */
@@ -322,6 +324,14 @@ struct rec_monitor {
     double hit_ratio_pct;      /* 0..100 */
     uint64_t logical_reads, physical_reads, direct_reads;
     double direct_read_share; /* 0..1 */
+    /* per table (PostgreSQL pg_statio_user_tables): the blocks a row
+       access touches, heap + TOAST + TOAST index, hit and read over the
+       run (monitor.json "tables") */
+    size_t n_tables;
+    struct rec_monitor_table {
+        char name[128]; /* "schema.table" */
+        uint64_t hits, reads;
+    } tables[REC_MONITOR_MAX_TABLES];
     /* the host's physical memory (monitor.json "host") */
     int host_read;              /* the document says something of it */
     uint64_t host_memory_bytes; /* 0 = not known */
@@ -488,6 +498,10 @@ struct rec_inputs {
     double compress_ratio;             /* stored / raw bytes of the objects
                                           (sizes.json compress_ratio); 0 =
                                           not measured */
+    const char *table;                 /* the sampled table ("[schema.]
+                                          name"), or NULL: the monitor's
+                                          counters of that table, if it has
+                                          them, are reconciled */
 };
 
 /* How disruptive a change is: the tier of its threshold. */
@@ -588,7 +602,11 @@ struct rec_reconcile {
     double measured_hit_ratio; /* 0..1, the monitor's summary */
     double tolerance;          /* REC_RECONCILE_TOLERANCE */
     const char *verdict;       /* "agrees", "differs", "too_few_reads" */
+    int table_scope;           /* 1: the table's own counters, 0: the
+                                  whole instance's */
+    char scope[200];           /* which counters were measured, in words */
     char reason[REC_REASON_LEN];
+    char note[320]; /* an engine-specific second explanation, or "" */
     uint64_t logical_reads, physical_reads; /* the window's block counts */
     double table_pages;    /* the table's pages at the current page size */
     double pool_pages;     /* the current pool's pages */
@@ -601,12 +619,14 @@ struct rec_reconcile {
 /*
  * Judge the model's hit ratio `model` against `measured` (both 0..1) over
  * a window of `logical` block accesses of which `physical` missed, for a
- * table of `table_pages` in a pool of `pool_pages`: fills verdict, reason
- * and measured_usable. Pure.
+ * table of `table_pages` in a pool of `pool_pages`, the counters being the
+ * table's own (`table_scope`) or the whole instance's: fills verdict,
+ * reason and measured_usable. Pure.
  */
 void rec_reconcile_judge(struct rec_reconcile *rc, double model,
                          double measured, uint64_t logical, uint64_t physical,
-                         double table_pages, double pool_pages);
+                         double table_pages, double pool_pages,
+                         int table_scope);
 
 struct rec_result {
     size_t n_cand;

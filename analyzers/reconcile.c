@@ -75,12 +75,17 @@ static void differs(struct rec_reconcile *rc)
         snprintf(rc->reason, sizeof(rc->reason),
                  "the table (%.0f pages) fits in the pool (%.0f pages), yet "
                  "the window read %llu blocks into it, %.1fx the table's "
-                 "pages: the measured counters cover every relation of the "
-                 "instance (other tables, indexes, TOAST) competing for the "
-                 "pool, the model only this table's row reads",
+                 "pages: %s",
                  rc->table_pages, rc->pool_pages,
                  (unsigned long long)rc->physical_reads,
-                 rc->table_pages > 0 ? phys / rc->table_pages : 0.0);
+                 rc->table_pages > 0 ? phys / rc->table_pages : 0.0,
+                 rc->table_scope
+                     ? "other relations share the pool and evict its pages, "
+                       "which the model of this table alone does not see"
+                     : "the measured counters cover every relation of the "
+                       "instance (other tables, indexes, TOAST) competing "
+                       "for the pool, the model only this table's row "
+                       "reads");
     } else if (meas > model) {
         snprintf(rc->reason, sizeof(rc->reason),
                  "the model assumes every row equally likely: %.0f table "
@@ -93,13 +98,17 @@ static void differs(struct rec_reconcile *rc)
     } else if (meas > 0) {
         snprintf(rc->reason, sizeof(rc->reason),
                  "the pool behaves as if %.0f pages competed for it, %.1fx "
-                 "this table's %.0f: the measured counters cover every "
-                 "relation of the instance (other tables, indexes, TOAST), "
-                 "the model only this table's row reads",
+                 "this table's %.0f: %s",
                  rc->pool_pages / meas,
                  rc->table_pages > 0 ? rc->pool_pages / meas / rc->table_pages
                                      : 0.0,
-                 rc->table_pages);
+                 rc->table_pages,
+                 rc->table_scope
+                     ? "other relations share the pool and evict this "
+                       "table's pages"
+                     : "the measured counters cover every relation of the "
+                       "instance (other tables, indexes, TOAST), the model "
+                       "only this table's row reads");
     } else {
         snprintf(rc->reason, sizeof(rc->reason),
                  "no block the window read was in the pool (%llu of %llu "
@@ -112,10 +121,11 @@ static void differs(struct rec_reconcile *rc)
 
 void rec_reconcile_judge(struct rec_reconcile *rc, double model,
                          double measured, uint64_t logical, uint64_t physical,
-                         double table_pages, double pool_pages)
+                         double table_pages, double pool_pages, int table_scope)
 {
     memset(rc, 0, sizeof(*rc));
     rc->present = 1;
+    rc->table_scope = table_scope;
     rc->model_hit_ratio = model;
     rc->measured_hit_ratio = measured;
     rc->tolerance = REC_RECONCILE_TOLERANCE;

@@ -1460,7 +1460,7 @@ static void test_reconcile_rule(void **state)
     (void)state;
 
     /* 4.9 points apart: agree */
-    rec_reconcile_judge(&rc, 0.90, 0.90 - 0.049, 10000, 1490, 8000, 7200);
+    rec_reconcile_judge(&rc, 0.90, 0.90 - 0.049, 10000, 1490, 8000, 7200, 0);
     assert_string_equal(rc.verdict, "agrees");
     assert_true(rc.measured_usable);
     assert_non_null(strstr(rc.reason, "model agrees with the measured hit "
@@ -1468,32 +1468,38 @@ static void test_reconcile_rule(void **state)
     assert_true(rc.tolerance == REC_RECONCILE_TOLERANCE);
     /* 5.1 points apart, memory-bound, measured lower: the pool behaves
        as if more pages competed for it (7200 / 0.849 = 8481) */
-    rec_reconcile_judge(&rc, 0.90, 0.90 - 0.051, 10000, 1510, 8000, 7200);
+    rec_reconcile_judge(&rc, 0.90, 0.90 - 0.051, 10000, 1510, 8000, 7200, 0);
     assert_string_equal(rc.verdict, "differs");
     assert_true(rc.measured_usable);
     assert_non_null(strstr(rc.reason, "as if 8481 pages competed"));
     /* measured higher than a uniform model: a hot set of 7200 / 0.99 */
-    rec_reconcile_judge(&rc, 0.50, 0.99, 10000, 100, 14400, 7200);
+    rec_reconcile_judge(&rc, 0.50, 0.99, 10000, 100, 14400, 7200, 0);
     assert_string_equal(rc.verdict, "differs");
     assert_non_null(strstr(rc.reason, "about 7273 pages"));
     assert_non_null(strstr(rc.reason, "hot set"));
     /* the table fits: misses within twice its pages are cold reads, not
        usable for the steady state */
-    rec_reconcile_judge(&rc, 1.0, 0.80, 5000, 1000, 4000, 4096);
+    rec_reconcile_judge(&rc, 1.0, 0.80, 5000, 1000, 4000, 4096, 0);
     assert_string_equal(rc.verdict, "differs");
     assert_false(rc.measured_usable);
     assert_non_null(strstr(rc.reason, "cold reads"));
     /* the table fits but far more blocks were read: other relations */
-    rec_reconcile_judge(&rc, 1.0, 0.50, 100000, 50000, 4000, 4096);
+    rec_reconcile_judge(&rc, 1.0, 0.50, 100000, 50000, 4000, 4096, 0);
     assert_true(rc.measured_usable);
     assert_non_null(strstr(rc.reason, "12.5x the table's pages"));
+    assert_non_null(strstr(rc.reason, "every relation of the instance"));
+    /* the same with the table's own counters: other relations evict it */
+    rec_reconcile_judge(&rc, 1.0, 0.50, 100000, 50000, 4000, 4096, 1);
+    assert_true(rc.table_scope);
+    assert_null(strstr(rc.reason, "every relation of the instance"));
+    assert_non_null(strstr(rc.reason, "evict its pages"));
     /* too few block accesses: no verdict on the ratios */
     rec_reconcile_judge(&rc, 1.0, 0.10, REC_RECONCILE_MIN_READS - 1, 899, 4000,
-                        4096);
+                        4096, 0);
     assert_string_equal(rc.verdict, "too_few_reads");
     assert_false(rc.measured_usable);
-    rec_reconcile_judge(&rc, 1.0, 0.96, REC_RECONCILE_MIN_READS, 40, 4000,
-                        4096);
+    rec_reconcile_judge(&rc, 1.0, 0.96, REC_RECONCILE_MIN_READS, 40, 4000, 4096,
+                        0);
     assert_string_equal(rc.verdict, "agrees");
 }
 
@@ -1546,6 +1552,53 @@ static void test_reconcile_recommend(void **state)
             json_object_get(x, "current_io_ms_per_access"), "basis")),
         "measured");
     json_decref(doc);
+    /* the sampled table's own counters win over the instance's: 9,000
+       hits of 10,000 row-access blocks (case and schema as folded) */
+    m.n_tables = 2;
+    snprintf(m.tables[0].name, sizeof(m.tables[0].name), "public.other");
+    m.tables[0].hits = 5;
+    m.tables[0].reads = 5;
+    snprintf(m.tables[1].name, sizeof(m.tables[1].name), "public.sessions");
+    m.tables[1].hits = 9000;
+    m.tables[1].reads = 1000;
+    {
+        struct rec_inputs in = {0};
+        struct pt_err err;
+        in.engine = &e;
+        in.device = &ssd;
+        in.sizes = v;
+        in.n_sizes = 100;
+        in.monitor = &m;
+        in.table = "SESSIONS";
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_true(r->recon.table_scope);
+        assert_true(fabs(r->recon.measured_hit_ratio - 0.9) < 1e-12);
+        assert_int_equal(r->recon.logical_reads, 10000);
+        assert_non_null(strstr(r->recon.scope, "public.sessions"));
+        assert_true(has_reason(r, "table public.sessions: heap, TOAST"));
+        assert_string_equal(r->recon.note, "");
+        /* measured below the model, the table above a quarter of the
+           pool, accesses a multiple of its pages: PostgreSQL's scan ring
+           is named as another explanation */
+        m.tables[1].hits = 1000;
+        m.tables[1].reads = 9000;
+        m.bufferpool_pages = 50; /* below the table's pages */
+        in.sessions = 100;       /* as before, not inferred */
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_true(r->recon.model_hit_ratio > 0.15 &&
+                    r->recon.table_pages > 50);
+        assert_string_equal(r->recon.verdict, "differs");
+        assert_non_null(strstr(r->recon.note, "256 kB ring"));
+        assert_true(has_reason(r, "reconciliation: sequential scans may"));
+        m.bufferpool_pages = 10;
+        /* another table: back to the instance's summary, said so */
+        in.table = "nosuch";
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_false(r->recon.table_scope);
+        assert_true(r->recon.measured_hit_ratio == 0.6);
+        assert_non_null(strstr(r->recon.scope, "not among the monitored"));
+    }
+    m.n_tables = 0;
     /* no measured ratio: no reconciliation object */
     m.hit_ratio_pct = -1;
     assert_int_equal(run_model(r, &e, v, 100, 3000, &m, NULL), 0);

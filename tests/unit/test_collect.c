@@ -1219,6 +1219,13 @@ static void test_monitor_host(void **state)
     assert_int_equal(coll_monitor_doc_evidence(&d, &e, &err), 0);
     assert_true(e.host_memory_bytes == m.host_memory_bytes);
     assert_string_equal(e.host_source, m.host_source);
+    /* the table's row-access blocks over the run (heap here: 1000 -> 2000
+       logical halves, 100 -> 150 physical halves), both paths alike */
+    assert_int_equal(m.n_tables, 1);
+    assert_string_equal(m.tables[0].name, "public.sessions");
+    assert_true(m.tables[0].hits == 500 && m.tables[0].reads == 25);
+    assert_int_equal(e.n_tables, 1);
+    assert_true(e.tables[0].hits == 500 && e.tables[0].reads == 25);
     /* a small host edited in: read as written; absurd values refused */
     json_object_set_new(h, "memory_bytes", json_integer(64 << 20));
     assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
