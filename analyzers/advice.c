@@ -87,6 +87,16 @@ static uint64_t pool_setting(struct rec_result *r, const struct rec_inputs *in)
         r->pool_kept = 1;
         r->pool_setting_bytes = now;
     }
+    /* above the engine's share of the host's memory: capped (recommend.c
+       host_limit, docs/models.md "Host memory") */
+    if (r->host_limit_bytes && r->pool_setting_bytes > r->host_limit_bytes) {
+        if (!r->host_capped) {
+            r->host_capped = 1;
+            r->host_asked_bytes = r->pool_setting_bytes;
+        }
+        r->pool_kept = 0;
+        r->pool_setting_bytes = r->host_limit_bytes;
+    }
     return r->pool_setting_bytes;
 }
 

@@ -289,6 +289,7 @@ struct rec_sizes {
     uint64_t live_rows;         /* the table's live rows (sizes.json
                                    live_rows.value); 0 = not measured */
     char live_rows_source[160]; /* how they were counted */
+    char table[260];            /* sizes.json source.table, "" if absent */
 };
 void rec_sizes_release(struct rec_sizes *s);
 /*
@@ -314,6 +315,7 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 
 /* What `monitor -o` measured (docs/formats.md#monitor, "current"/"summary").
  */
+#define REC_MONITOR_MAX_TABLES 100 /* the PostgreSQL adapter's LIMIT */
 struct rec_monitor {
     int present;
     char engine[32];           /* "engine" of the document, "" if absent */
@@ -322,6 +324,18 @@ struct rec_monitor {
     double hit_ratio_pct;      /* 0..100 */
     uint64_t logical_reads, physical_reads, direct_reads;
     double direct_read_share; /* 0..1 */
+    /* per table (PostgreSQL pg_statio_user_tables): the blocks a row
+       access touches, heap + TOAST + TOAST index, hit and read over the
+       run (monitor.json "tables") */
+    size_t n_tables;
+    struct rec_monitor_table {
+        char name[128]; /* "schema.table" */
+        uint64_t hits, reads;
+    } tables[REC_MONITOR_MAX_TABLES];
+    /* the host's physical memory (monitor.json "host") */
+    int host_read;              /* the document says something of it */
+    uint64_t host_memory_bytes; /* 0 = not known */
+    char host_source[256];      /* how it was read, or why it was not */
 };
 /* Filled from a monitor document by collect/ (coll_monitor_doc_from_json). */
 
@@ -484,6 +498,10 @@ struct rec_inputs {
     double compress_ratio;             /* stored / raw bytes of the objects
                                           (sizes.json compress_ratio); 0 =
                                           not measured */
+    const char *table;                 /* the sampled table ("[schema.]
+                                          name"), or NULL: the monitor's
+                                          counters of that table, if it has
+                                          them, are reconciled */
 };
 
 /* How disruptive a change is: the tier of its threshold. */
@@ -544,6 +562,72 @@ struct rec_setting {
     int is_number;  /* value is a decimal integer */
 };
 
+/* ---- the pool against the host's memory (docs/models.md "Host memory") --
+ *
+ * The share of the host's physical memory an engine's buffer pool may take
+ * on a dedicated server, from each engine's documentation:
+ *   postgresql 0.25  PostgreSQL 15 docs, 20.4.1 "Resource Consumption":
+ *                    "a reasonable starting value for shared_buffers is 25%
+ *                    of the memory in your system" (dedicated, >= 1 GB);
+ *   mysql      0.80  MariaDB KB "InnoDB Buffer Pool": innodb_buffer_pool_size
+ *                    "70-80% of the total available memory on a dedicated
+ *                    database server" (the upper end);
+ *   db2        0.50  IBM Db2 docs "instance_memory": AUTOMATIC lets the whole
+ *                    instance take 75 %..95 % of RAM; the buffer pools share
+ *                    database memory with sort heaps, lock list, package
+ *                    cache and application memory, so one pool gets at
+ *                    most two thirds of the instance's lower bound;
+ *   sqlite     0.25  SQLite's cache is in the application's process and
+ *                    reads go through the OS cache as PostgreSQL's do; no
+ *                    SQLite document gives a share, so PostgreSQL's.
+ * Returns 0 for an engine without one. *cite (may be NULL) gets the
+ * document's name.
+ */
+double rec_host_pool_fraction(const char *engine, const char **cite);
+
+/* ---- the model against the measured hit ratio ----------------------------
+ *
+ * docs/models.md "Reconciliation": the model's hit ratio at the current
+ * pool and page size against the monitor's measured one. Within
+ * REC_RECONCILE_TOLERANCE (absolute, on 0..1) they agree; a window of
+ * fewer than REC_RECONCILE_MIN_READS block accesses is too small to judge;
+ * otherwise the reason is derived from the numbers (cold reads, the
+ * counters covering every relation of the instance, skewed access).
+ */
+#define REC_RECONCILE_TOLERANCE 0.05
+#define REC_RECONCILE_MIN_READS 1000
+struct rec_reconcile {
+    int present;               /* a measured ratio was there to compare */
+    double model_hit_ratio;    /* 0..1, at the current pool and page size */
+    double measured_hit_ratio; /* 0..1, the monitor's summary */
+    double tolerance;          /* REC_RECONCILE_TOLERANCE */
+    const char *verdict;       /* "agrees", "differs", "too_few_reads" */
+    int table_scope;           /* 1: the table's own counters, 0: the
+                                  whole instance's */
+    char scope[200];           /* which counters were measured, in words */
+    char reason[REC_REASON_LEN];
+    char note[320]; /* an engine-specific second explanation, or "" */
+    uint64_t logical_reads, physical_reads; /* the window's block counts */
+    double table_pages;    /* the table's pages at the current page size */
+    double pool_pages;     /* the current pool's pages */
+    int measured_usable;   /* 1: the measured ratio describes the steady
+                              state (not cold reads, not too few reads) */
+    int used_measured;     /* 1: current_io_ms uses the measured ratio */
+    double model_io_ms;    /* the current state's I/O per access, model */
+    double measured_io_ms; /* the same with the measured hit ratio */
+};
+/*
+ * Judge the model's hit ratio `model` against `measured` (both 0..1) over
+ * a window of `logical` block accesses of which `physical` missed, for a
+ * table of `table_pages` in a pool of `pool_pages`, the counters being the
+ * table's own (`table_scope`) or the whole instance's: fills verdict,
+ * reason and measured_usable. Pure.
+ */
+void rec_reconcile_judge(struct rec_reconcile *rc, double model,
+                         double measured, uint64_t logical, uint64_t physical,
+                         double table_pages, double pool_pages,
+                         int table_scope);
+
 struct rec_result {
     size_t n_cand;
     struct rec_candidate cand[REC_MAX_PAGE_SIZES];
@@ -599,6 +683,15 @@ struct rec_result {
     const char *storage_reason;  /* PostgreSQL: why the STORAGE */
     /* DB2: caching of out-of-row data (tablespace.file_system_caching) */
     int fs_caching;
+    /* the pool against the host's memory (rec_host_pool_fraction) */
+    uint64_t host_memory_bytes; /* 0: not known */
+    double host_fraction;       /* the engine's documented share */
+    uint64_t host_limit_bytes;  /* fraction x host memory, 0 = no check */
+    int host_capped;            /* 1: the pool was capped to the limit */
+    uint64_t host_asked_bytes;  /* the pool before the cap */
+    char host_note[256];        /* how the host was read, or why not */
+    /* the model against the measured hit ratio */
+    struct rec_reconcile recon;
     /* operational cost of a rewrite of the table (current layout) */
     double table_bytes;     /* data + out-of-line bytes, estimated */
     double rewrite_seconds; /* read + write at the device rate */

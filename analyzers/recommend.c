@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Per-candidate sums over the objects before the hit-ratio step. */
 struct cand_sums {
@@ -720,6 +721,58 @@ static int choose_memory(struct rec_result *r, const struct rec_inputs *in,
     return 0;
 }
 
+/*
+ * Step 2b. the host's memory (docs/models.md "Host memory"): a pool above
+ * the engine's documented share of the host (rec_host_pool_fraction) is
+ * capped to it before the model runs, so every figure is at the capped
+ * size; advice.c caps the pool setting the same way. Without a reading the
+ * note says why, and give_reasons says so.
+ */
+static void host_limit(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_monitor *m = in->monitor;
+    const char *name = in->engine->name;
+    double f = rec_host_pool_fraction(name, NULL);
+
+    if (!m || !m->present) {
+        snprintf(r->host_note, sizeof(r->host_note),
+                 "no monitor evidence (pagetune monitor reads the host's "
+                 "memory where it can; pass its document with --monitor)");
+        return;
+    }
+    if (m->engine[0] && strcmp(m->engine, name) != 0) {
+        snprintf(r->host_note, sizeof(r->host_note),
+                 "the monitor document is from engine %s, not %s", m->engine,
+                 name);
+        return;
+    }
+    if (!m->host_memory_bytes) {
+        snprintf(r->host_note, sizeof(r->host_note), "%s",
+                 m->host_source[0] ? m->host_source
+                                   : "the monitor document has no host "
+                                     "reading");
+        return;
+    }
+    if (f <= 0) {
+        snprintf(r->host_note, sizeof(r->host_note),
+                 "no documented share of host memory for engine %s", name);
+        return;
+    }
+    r->host_memory_bytes = m->host_memory_bytes;
+    r->host_fraction = f;
+    /* whole MiB, as the settings are written (the reader's host is at
+       least 1 MiB, so the limit stays above the largest page) */
+    r->host_limit_bytes = (uint64_t)floor(f * (double)m->host_memory_bytes);
+    if (r->host_limit_bytes >= (1ULL << 20))
+        r->host_limit_bytes &= ~((1ULL << 20) - 1);
+    snprintf(r->host_note, sizeof(r->host_note), "%s", m->host_source);
+    if (r->memory_bytes > r->host_limit_bytes) {
+        r->host_capped = 1;
+        r->host_asked_bytes = r->memory_bytes;
+        r->memory_bytes = r->host_limit_bytes;
+    }
+}
+
 /* Step 3. how many live sessions (rows) the table holds. */
 static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
                               const struct cand_sums *sums, size_t mon_idx)
@@ -748,6 +801,106 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
     }
     r->evidence = in->access != NULL || mon_idx != (size_t)-1 ||
                   in->memory_given || in->sessions != 0;
+}
+
+/*
+ * Step 4b. the model against the measured hit ratio (docs/models.md
+ * "Reconciliation"): the model's ratio at the CURRENT page size and pool
+ * (the monitored one, whatever budget the candidates were compared at) is
+ * judged against the monitor's (rec_reconcile_judge). When they differ for
+ * a reason that lasts (not cold reads, not too few reads), the current
+ * state's I/O per access is also estimated with the measured ratio; the
+ * candidates stay modelled, so they compare on one basis.
+ */
+/*
+ * The monitor's counters of the sampled table: "schema.name" as given, or
+ * a name without schema matching the part after the dot (either case, as
+ * the engine folds it). NULL when the table is unknown or was not among
+ * the monitored ones (or saw no block access).
+ */
+static const struct rec_monitor_table *
+monitored_table(const struct rec_monitor *m, const char *table)
+{
+    if (!table || !table[0])
+        return NULL;
+    for (size_t i = 0; i < m->n_tables; i++) {
+        const char *n = m->tables[i].name, *dot = strchr(n, '.');
+        if (m->tables[i].hits + m->tables[i].reads == 0)
+            continue;
+        if (strcasecmp(n, table) == 0 ||
+            (!strchr(table, '.') && dot && strcasecmp(dot + 1, table) == 0))
+            return &m->tables[i];
+    }
+    return NULL;
+}
+
+static void reconcile(struct rec_result *r, const struct rec_inputs *in,
+                      size_t mon_idx)
+{
+    const struct rec_monitor *m = in->monitor;
+    const struct rec_device *d = in->device;
+    const struct rec_monitor_table *t;
+    const struct rec_candidate *c;
+    double pages, pool, model, meas, miss_ms;
+    uint64_t logical, physical;
+
+    if (mon_idx == (size_t)-1 || !m->bufferpool_pages)
+        return;
+    /* the table's own counters where the monitor has them (PostgreSQL
+       pg_statio_user_tables), else the instance's summary */
+    t = monitored_table(m, in->table);
+    if (t) {
+        logical = t->hits + t->reads;
+        physical = t->reads;
+        meas = 1.0 - (double)physical / (double)logical;
+    } else if (m->hit_ratio_pct >= 0) {
+        logical = m->logical_reads;
+        physical = m->physical_reads;
+        meas = m->hit_ratio_pct / 100.0;
+    } else {
+        return;
+    }
+    c = &r->cand[mon_idx];
+    pages = c->data_pages + c->outline_pages * (double)r->sessions;
+    pool = (double)m->bufferpool_pages;
+    /* the trace's page popularity only holds at the budget it ran at */
+    if (in->access && (double)c->bufferpool_pages == pool)
+        model = c->hit_ratio;
+    else
+        model = pages <= pool ? 1.0 : pool / pages;
+    rec_reconcile_judge(&r->recon, model, meas, logical, physical, pages, pool,
+                        t != NULL);
+    /* PostgreSQL reads a table of more than a quarter of shared_buffers
+       with a sequential scan through a small ring of buffers (256 kB),
+       not the whole pool (src/backend/storage/buffer/README, "Buffer Ring
+       Replacement Strategy"): whole-table scans then miss although the
+       table would fit */
+    if (strcmp(in->engine->name, "postgresql") == 0 &&
+        strcmp(r->recon.verdict, "differs") == 0 && meas < model &&
+        pages > pool / 4 && (double)logical >= pages)
+        snprintf(r->recon.note, sizeof(r->recon.note),
+                 "sequential scans may explain it too: PostgreSQL scans a "
+                 "table larger than "
+                 "a quarter of shared_buffers (%.0f > %.0f pages) through a "
+                 "256 kB ring, so scans miss even when the table fits; the "
+                 "window's %llu block accesses are %.1fx the table's pages",
+                 pages, pool / 4, (unsigned long long)logical,
+                 (double)logical / pages);
+    if (t)
+        snprintf(r->recon.scope, sizeof(r->recon.scope),
+                 "table %.120s: heap, TOAST and TOAST index blocks", t->name);
+    else
+        snprintf(r->recon.scope, sizeof(r->recon.scope),
+                 "the whole instance's buffer pool counters%s",
+                 in->table && in->table[0] && m->n_tables
+                     ? " (the sampled table was not among the monitored "
+                       "ones)"
+                     : "");
+    miss_ms = c->buffered_reads * (d->overhead_ms + c->transfer_ms);
+    r->recon.model_io_ms = (1 - model) * miss_ms + c->direct_ms;
+    r->recon.measured_io_ms = (1 - meas) * miss_ms + c->direct_ms;
+    r->recon.used_measured =
+        strcmp(r->recon.verdict, "differs") == 0 && r->recon.measured_usable;
 }
 
 /* Step 5. the inline rule, the cheapest candidate, and the choice. */
@@ -942,7 +1095,9 @@ static void reason_model(struct rec_result *r, const struct rec_inputs *in,
         off += k > 0 ? (size_t)k : 0;
     }
     rec_reason(r, "%s pages (%s)", line,
-               in->memory_given ? "--memory"
+               r->host_capped     ? "capped to the engine's share of the "
+                                    "host's memory"
+               : in->memory_given ? "--memory"
                : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
                    ? "the monitored pool's size"
                    : "default budget; set --memory");
@@ -966,6 +1121,35 @@ static const char *hit_text(double pct, char *buf, size_t len)
     return buf;
 }
 
+/* The reconciliation in words: the verdict, its reason, and which hit
+ * ratio the current state's I/O estimate uses. */
+static void reason_reconcile(struct rec_result *r, const char *mps)
+{
+    const struct rec_reconcile *rc = &r->recon;
+
+    rec_reason(r,
+               "reconciliation at the current %s pages and %.0f-page pool: "
+               "model %.1f%% vs measured %.1f%% hit ratio (%s; tolerance %.0f "
+               "points): %s: %s",
+               mps, rc->pool_pages, 100 * rc->model_hit_ratio,
+               100 * rc->measured_hit_ratio, rc->scope, 100 * rc->tolerance,
+               rc->verdict, rc->reason);
+    if (rc->note[0])
+        rec_reason(r, "reconciliation: %s", rc->note);
+    if (rc->used_measured)
+        rec_reason(r,
+                   "the current state's I/O per access uses the measured hit "
+                   "ratio: %.4f ms (the model's ratio gives %.4f ms); the "
+                   "candidates stay modelled so they compare on one basis",
+                   rc->measured_io_ms, rc->model_io_ms);
+    else if (strcmp(rc->verdict, "differs") == 0)
+        rec_reason(r,
+                   "the measured hit ratio is not used for the current "
+                   "state's I/O (%.4f ms per access, modelled): it reflects "
+                   "cold reads, not the steady state",
+                   rc->model_io_ms);
+}
+
 static void reason_monitor(struct rec_result *r, const struct rec_inputs *in,
                            size_t mon_idx)
 {
@@ -983,6 +1167,8 @@ static void reason_monitor(struct rec_result *r, const struct rec_inputs *in,
                    hit_text(m->hit_ratio_pct, hit, sizeof(hit)),
                    m->direct_read_share, mps, r->cand[mon_idx].direct_reads,
                    r->cand[mon_idx].physical_reads);
+        if (r->recon.present)
+            reason_reconcile(r, mps);
         if (m->page_size_bytes != ch->page_size_bytes)
             rec_reason(r,
                        "change from %s to %s pages: %.4f -> %.4f ms I/O per "
@@ -1168,6 +1354,58 @@ static void give_reasons(struct rec_result *r, const struct rec_inputs *in,
                      "sizes were not measured per row)");
 }
 
+/* The recommended pool in bytes, as the DDL sets it. */
+static uint64_t pool_bytes(const struct rec_result *r,
+                           const struct rec_engine *e)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+
+    if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
+        return r->pool_pages * ch->page_size_bytes;
+    return r->pool_setting_bytes ? r->pool_setting_bytes : r->memory_bytes;
+}
+
+/* Step 8. the pool (recommended and current) against the host's memory. */
+static void reason_host(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_engine *e = in->engine;
+    uint64_t pool = pool_bytes(r, e), now = rec_state_pool_bytes(r, e, 1);
+    const char *cite = "";
+    char b1[32], b2[32], b3[32];
+
+    if (!r->host_limit_bytes) {
+        rec_reason(r, "buffer pool not checked against host memory: %s",
+                   r->host_note);
+        return;
+    }
+    rec_host_pool_fraction(e->name, &cite);
+    pt_size_format(r->host_memory_bytes, b2, sizeof(b2));
+    if (r->host_capped)
+        rec_reason(r,
+                   "buffer pool capped to %s: the %s it would be is %.0f%% "
+                   "of the host's %s (%s), above the %.0f%% share (%s); the "
+                   "model ran at the capped size",
+                   pt_size_format(pool, b1, sizeof(b1)),
+                   pt_size_format(r->host_asked_bytes, b3, sizeof(b3)),
+                   100.0 * (double)r->host_asked_bytes /
+                       (double)r->host_memory_bytes,
+                   b2, r->host_note, 100 * r->host_fraction, cite);
+    else
+        rec_reason(r,
+                   "buffer pool %s is %.1f%% of the host's %s (%s), within "
+                   "the %.0f%% share (%s)",
+                   pt_size_format(pool, b1, sizeof(b1)),
+                   100.0 * (double)pool / (double)r->host_memory_bytes, b2,
+                   r->host_note, 100 * r->host_fraction, cite);
+    if (now > r->host_limit_bytes)
+        rec_reason(r,
+                   "the current pool %s is %.0f%% of the host's memory, "
+                   "above the %.0f%% share: the server risks swapping",
+                   pt_size_format(now, b1, sizeof(b1)),
+                   100.0 * (double)now / (double)r->host_memory_bytes,
+                   100 * r->host_fraction);
+}
+
 int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
                   struct pt_err *err)
 {
@@ -1200,12 +1438,14 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     build_state(r, in);
     if ((rc = choose_memory(r, in, mon_idx, err)) < 0)
         return rc;
+    host_limit(r, in);
     estimate_sessions(r, in, sums, mon_idx);
     /* 4. hit ratio and I/O per access at equal memory */
     for (size_t i = 0; i < r->n_cand; i++)
         if ((rc = pool_candidate(&r->cand[i], in, &e->pages[i], r,
                                  sums[i].share_sum, total_gets, err)) < 0)
             return rc;
+    reconcile(r, in, mon_idx);
     choose_page(r);
     keep_or_change(r, in);
     if ((rc = settle_objects(r, in, mon_idx, err)) < 0)
@@ -1216,6 +1456,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
         return rc;
     rec_engine_advice(r, in);
+    reason_host(r, in);
     if (r->cand[r->chosen_idx].too_big_fraction >= 1.0)
         return err_set(
             err, PT_EDATA,
@@ -1289,6 +1530,46 @@ static json_t *candidate_json(const struct rec_result *r,
     return x;
 }
 
+/* "host_memory" and "reconciliation" (docs/formats.md); -1 out of memory. */
+static int add_checks_json(json_t *doc, const struct rec_result *r,
+                           const struct rec_engine *e)
+{
+    json_t *x;
+
+    x = r->host_limit_bytes
+            ? json_pack("{s:I,s:s,s:f,s:I,s:I,s:b,s:I}", "memory_bytes",
+                        (json_int_t)r->host_memory_bytes, "source",
+                        r->host_note, "fraction", round6(r->host_fraction),
+                        "limit_bytes", (json_int_t)r->host_limit_bytes,
+                        "pool_bytes", (json_int_t)pool_bytes(r, e), "capped",
+                        r->host_capped, "asked_bytes",
+                        (json_int_t)(r->host_capped ? r->host_asked_bytes
+                                                    : pool_bytes(r, e)))
+            : json_pack("{s:n,s:s}", "memory_bytes", "reason", r->host_note);
+    if (!x || json_object_set_new(doc, "host_memory", x))
+        return -1;
+    if (r->recon.present) {
+        const struct rec_reconcile *rc = &r->recon;
+        x = json_pack(
+            "{s:f,s:f,s:s,s:s,s:s,s:f,s:s,s:s,s:I,s:I,s:f,s:f,s:{s:s,s:f,"
+            "s:f}}",
+            "model_hit_ratio", round6(rc->model_hit_ratio),
+            "measured_hit_ratio", round6(rc->measured_hit_ratio),
+            "measured_scope", rc->table_scope ? "table" : "instance",
+            "measured_counters", rc->scope, "note", rc->note, "tolerance",
+            round6(rc->tolerance), "verdict", rc->verdict, "reason", rc->reason,
+            "logical_reads", (json_int_t)rc->logical_reads, "physical_reads",
+            (json_int_t)rc->physical_reads, "table_pages",
+            round6(rc->table_pages), "pool_pages", round6(rc->pool_pages),
+            "current_io_ms_per_access", "basis",
+            rc->used_measured ? "measured" : "model", "model",
+            round6(rc->model_io_ms), "measured", round6(rc->measured_io_ms));
+        if (!x || json_object_set_new(doc, "reconciliation", x))
+            return -1;
+    }
+    return 0;
+}
+
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs)
 {
@@ -1357,6 +1638,8 @@ json_t *rec_result_to_json(const struct rec_result *r,
             goto oom;
         x = NULL;
     }
+    if (add_checks_json(doc, r, e) < 0)
+        goto oom;
     if (strcmp(e->name, "db2") == 0) {
         char rs[32];
         json_object_set_new(json_object_get(doc, "tablespace"),

@@ -802,6 +802,7 @@ int cmd_recommend(int argc, char **argv)
         in.sessions_basis = sizes.live_rows_source;
     }
     in.monitor = o.monitor ? &mon : NULL;
+    in.table = sizes.table; /* its own monitor counters, if any */
     in.current = &state;
     in.compress_ratio = compress_ratio;
     if (o.trace) {

@@ -437,12 +437,44 @@ struct coll_metric {
                        0: a gauge or setting */
 };
 
+/*
+ * The physical memory of the server's host, where the monitor can read it
+ * (collect/host.c says how, per engine; docs/formats.md "host"). A reading
+ * that fails for want of privilege, or a remote server without SQL for it,
+ * leaves known 0 and says why in note.
+ */
+struct coll_host {
+    int read;              /* 1: coll_host_read ran */
+    int known;             /* 1: memory_bytes is the host's */
+    uint64_t memory_bytes; /* MemTotal / MEMORY_TOTAL, bytes */
+    char source[160];      /* how it was read, when known */
+    char note[256];        /* "host memory not readable: <why>" else "" */
+};
+/*
+ * Read the host's memory over c (PostgreSQL pg_read_file('/proc/meminfo'),
+ * DB2 ENV_GET_SYSTEM_RESOURCES, else this machine's /proc/meminfo when the
+ * server is local). Only a lost link or an interrupt fails (PT_EUNAVAIL,
+ * PT_EINTR); everything else is a note in *h.
+ */
+int coll_host_read(struct coll_conn *c, struct coll_host *h,
+                   struct pt_err *err);
+/* MemTotal of a /proc/meminfo text (proc(5): "MemTotal: N kB") in bytes:
+ * 0, or -1 when there is none or it is not a plausible number. */
+int coll_meminfo_total(const char *text, uint64_t *bytes);
+/* The DB2 query coll_host_read runs (IBM Db2 11.1 docs,
+ * "ENV_GET_SYSTEM_RESOURCES table function"): MEMORY_TOTAL in MB of the
+ * member we are connected to. */
+#define COLL_DB2_HOST_MEMORY_SQL                                               \
+    "SELECT MEMORY_TOTAL FROM TABLE(SYSPROC.ENV_GET_SYSTEM_RESOURCES()) AS T " \
+    "WHERE MEMBER = CURRENT MEMBER"
+
 struct coll_snapshot {
     double t_s;        /* seconds since the first snapshot (monotonic) */
     char taken_at[32]; /* UTC ISO 8601 */
     size_t n, cap;
     struct coll_metric *m; /* owned */
     char note[256];        /* what could not be read, or "" */
+    struct coll_host host; /* coll_monitor_run: on the last snapshot */
 };
 void coll_snapshot_release(struct coll_snapshot *s);
 /* Append a metric (copies strings, truncating to the field sizes). */
@@ -666,6 +698,7 @@ struct coll_monitor_doc {
     const struct coll_state *state;      /* knobs read live (borrowed, may
                                             be NULL): written into
                                             "current" as {value, source} */
+    struct coll_host host;               /* the last snapshot's: "host" */
 };
 
 /*

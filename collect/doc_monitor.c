@@ -91,6 +91,7 @@ void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
     d->n = n;
     coll_monitor_current(e, &snaps[n - 1], &d->current);
     coll_monitor_summarize(snaps, n, &d->summary);
+    d->host = snaps[n - 1].host;
 }
 
 /* ---- writer: numbers ----------------------------------------------------- */
@@ -396,6 +397,22 @@ static int add_knobs(json_t *cur, const struct coll_monitor_doc *d)
     return 0;
 }
 
+/*
+ * "host": {"memory_bytes": N, "source": how} when the host's memory was
+ * read, else {"memory_bytes": null, "reason": why} (docs/formats.md).
+ */
+static json_t *host_json(const struct coll_host *h)
+{
+    if (h->known)
+        return json_pack("{s:I,s:s}", "memory_bytes",
+                         (json_int_t)h->memory_bytes, "source", h->source);
+    return json_pack("{s:n,s:s}", "memory_bytes", "reason",
+                     h->read && h->note[0] ? h->note
+                                           : "host memory not read: the "
+                                             "snapshots were taken without "
+                                             "a monitor run");
+}
+
 json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
 {
     const struct coll_current *cur = &d->current;
@@ -420,7 +437,8 @@ json_t *coll_monitor_doc_to_json(const struct coll_monitor_doc *d)
         json_decref(doc);
         return NULL;
     }
-    if (add_scopes(doc, d) < 0) {
+    if (json_object_set_new(doc, "host", host_json(&d->host)) < 0 ||
+        add_scopes(doc, d) < 0) {
         json_decref(doc);
         return NULL;
     }
@@ -468,6 +486,47 @@ static int count_u64(double v, uint64_t *out, const char *key, const char *name,
     return 0;
 }
 
+/* The counters of the blocks a row access touches: heap, TOAST, TOAST
+ * index (pg_statio_user_tables), hits then reads. */
+static const char *const row_hits[] = {"HEAP_BLKS_HIT", "TOAST_BLKS_HIT",
+                                       "TIDX_BLKS_HIT"};
+static const char *const row_reads[] = {"HEAP_BLKS_READ", "TOAST_BLKS_READ",
+                                        "TIDX_BLKS_READ"};
+
+/* A block count as the evidence holds it (negative or absurd: 0). */
+static uint64_t blocks(double v)
+{
+    return v >= 0 && v < 9e15 ? (uint64_t)v : 0;
+}
+
+/* Each table's row-access hits and reads over the run, in process. */
+static void table_evidence(struct rec_monitor *m,
+                           const struct coll_monitor_doc *d)
+{
+    const struct coll_snapshot *last = &d->snaps[d->n - 1];
+
+    for (size_t i = 0; i < last->n && m->n_tables < REC_MONITOR_MAX_TABLES;
+         i++) {
+        const struct coll_metric *x = &last->m[i];
+        struct rec_monitor_table *t = &m->tables[m->n_tables];
+        double h = 0, r = 0;
+        int f;
+
+        if (strcmp(x->scope, "table") != 0 || strcmp(x->name, row_hits[0]) != 0)
+            continue;
+        for (size_t k = 0; k < 3; k++) {
+            h += coll_monitor_run_delta(d->snaps, d->n, "table", x->object,
+                                        row_hits[k], &f);
+            r += coll_monitor_run_delta(d->snaps, d->n, "table", x->object,
+                                        row_reads[k], &f);
+        }
+        snprintf(t->name, sizeof(t->name), "%s", x->object);
+        t->hits = blocks(h);
+        t->reads = blocks(r);
+        m->n_tables++;
+    }
+}
+
 int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
                               struct rec_monitor *m, struct pt_err *err)
 {
@@ -495,6 +554,15 @@ int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
                         name, err)) < 0 ||
         (rc = check_ratios(m, name, err)) < 0)
         return rc;
+    table_evidence(m, d);
+    m->host_read = 1;
+    m->host_memory_bytes = d->host.known ? d->host.memory_bytes : 0;
+    snprintf(m->host_source, sizeof(m->host_source), "%s",
+             d->host.known ? d->host.source
+             : d->host.note[0]
+                 ? d->host.note
+                 : "host memory not read: the snapshots were taken without "
+                   "a monitor run");
     m->present = 1;
     return 0;
 }
@@ -551,6 +619,108 @@ static int read_summary(struct rec_monitor *m, const json_t *sum,
     return check_ratios(m, name, err);
 }
 
+/*
+ * "host" (optional: documents of older versions have none): memory_bytes
+ * (an integer, 1 MiB .. 1 PiB) with its source, or null with the reason.
+ */
+static int read_host(struct rec_monitor *m, const json_t *h, const char *name,
+                     struct pt_err *err)
+{
+    const json_t *mb, *src;
+    char ctx[512];
+    uint64_t v = 0;
+    int rc;
+
+    if (!h) {
+        snprintf(m->host_source, sizeof(m->host_source),
+                 "%s has no \"host\" (written before pagetune read host "
+                 "memory)",
+                 name);
+        return 0;
+    }
+    snprintf(ctx, sizeof(ctx), "%s: host", name);
+    if (!json_is_object(h))
+        return err_set(err, PT_EDATA, "%s: must be an object", ctx);
+    mb = json_object_get(h, "memory_bytes");
+    m->host_read = 1;
+    if (!mb || json_is_null(mb)) {
+        src = json_object_get(h, "reason");
+        snprintf(m->host_source, sizeof(m->host_source), "%s",
+                 json_is_string(src) ? json_string_value(src)
+                                     : "host memory not readable");
+        return 0;
+    }
+    if ((rc = pt_json_get_u64(h, "memory_bytes", &v, ctx, err)) < 0)
+        return rc;
+    if (v < (1ULL << 20) || v > (1ULL << 50))
+        return err_set(err, PT_EDATA,
+                       "%s: 'memory_bytes' %llu is not a machine's memory "
+                       "(1 MiB .. 1 PiB)",
+                       ctx, (unsigned long long)v);
+    src = json_object_get(h, "source");
+    m->host_memory_bytes = v;
+    snprintf(m->host_source, sizeof(m->host_source), "%s",
+             json_is_string(src) ? json_string_value(src) : "monitor.json");
+    return 0;
+}
+
+/* A counter of a "counters" or "delta" object: 0 when absent or null. */
+static double counter(const json_t *o, const char *name)
+{
+    const json_t *v = json_object_get(o, name);
+    return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/*
+ * "tables": each table's row-access hits and reads over the run — the sum
+ * of its deltas, or with one snapshot its counters since the server
+ * started. Entries without a name or counters are skipped (other engines).
+ */
+static void read_tables(struct rec_monitor *m, const json_t *tables)
+{
+    size_t i;
+    const json_t *t;
+
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *name = json_object_get(t, "name");
+        const json_t *dl = json_object_get(t, "deltas");
+        const json_t *sn = json_object_get(t, "snapshots");
+        struct rec_monitor_table *mt = &m->tables[m->n_tables];
+        double h = 0, r = 0;
+        size_t j;
+        const json_t *x;
+
+        if (m->n_tables >= REC_MONITOR_MAX_TABLES)
+            break;
+        if (!json_is_string(name))
+            continue;
+        if (json_array_size(dl) > 0) {
+            json_array_foreach(dl, j, x)
+            {
+                const json_t *dv = json_object_get(x, "delta");
+                for (size_t k = 0; k < 3; k++) {
+                    h += counter(dv, row_hits[k]);
+                    r += counter(dv, row_reads[k]);
+                }
+            }
+        } else if (json_array_size(sn) == 1) {
+            const json_t *cv =
+                json_object_get(json_array_get(sn, 0), "counters");
+            for (size_t k = 0; k < 3; k++) {
+                h += counter(cv, row_hits[k]);
+                r += counter(cv, row_reads[k]);
+            }
+        } else {
+            continue;
+        }
+        snprintf(mt->name, sizeof(mt->name), "%s", json_string_value(name));
+        mt->hits = blocks(h);
+        mt->reads = blocks(r);
+        m->n_tables++;
+    }
+}
+
 int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
                                const char *name, struct pt_err *err)
 {
@@ -571,8 +741,10 @@ int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
     en = json_object_get(doc, "engine");
     if (json_is_string(en))
         snprintf(m->engine, sizeof(m->engine), "%s", json_string_value(en));
-    if ((rc = read_summary(m, sum, name, err)) < 0)
+    if ((rc = read_summary(m, sum, name, err)) < 0 ||
+        (rc = read_host(m, json_object_get(doc, "host"), name, err)) < 0)
         return rc;
+    read_tables(m, json_object_get(doc, "tables"));
     m->present = 1;
     return 0;
 }

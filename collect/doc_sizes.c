@@ -468,6 +468,11 @@ static int read_row(struct rec_sizes *s, const json_t *doc, const char *name,
 
     if (read_live_rows(s, doc, name, err) < 0)
         return PT_EDATA;
+    /* the table the sample read: recommend reconciles its counters */
+    src = json_object_get(json_object_get(doc, "source"), "table");
+    if (json_is_string(src))
+        snprintf(s->table, sizeof(s->table), "%s", json_string_value(src));
+    src = json_object_get(doc, "row_source");
 
     if (!src ||
         (json_is_string(src) && strcmp(json_string_value(src), "profile") == 0))

@@ -3,7 +3,8 @@
  * monitor.c — monitor snapshots: one timestamped snapshot of the engine
  * adapter's counters, and a run of them --interval seconds apart. Deltas
  * and hit ratios are in rows.c, pure functions over snapshots; the monitor
- * document in doc_monitor.c; cli/cmd_monitor.c renders.
+ * document in doc_monitor.c; the host's memory (host.c), read once after
+ * the last snapshot; cli/cmd_monitor.c renders.
  */
 #include "collect/internal.h"
 
@@ -97,7 +98,8 @@ int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
         if (o->cancelled && o->cancelled())
             return err_set(err, PT_EINTR, "interrupted");
     }
-    return 0;
+    /* once per run: the host's memory does not change between snapshots */
+    return *n_taken ? coll_host_read(c, &snaps[*n_taken - 1].host, err) : 0;
 }
 
 void coll_monitor_current(enum coll_engine e, const struct coll_snapshot *s,

@@ -59,6 +59,8 @@ check_monitor "$T/my.json" mysql
 expect_py "mariadb: page size and pool size" 'd["current"]["page_size"] == 16384 and d["current"]["bufferpool_bytes"] == 64 * 1048576' "$T/my.json"
 expect_py "mariadb: logical reads are Innodb_buffer_pool_read_requests" 'd["summary"]["logical_reads"] == sum(x["delta"]["Innodb_buffer_pool_read_requests"] for x in d["instance"][0]["deltas"])' "$T/my.json"
 expect_py "mariadb: INNODB_BUFFER_POOL_STATS read" 'len(d["bufferpool_instances"]) >= 1 and d["bufferpool_instances"][0]["POOL_SIZE"] > 0' "$T/my.json"
+MEMTOTAL=$(awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo)
+expect_py "mariadb: no SQL for host memory, the server on loopback: this machine's" 'd["host"]["memory_bytes"] == '"$MEMTOTAL"' and "/proc/meminfo" in d["host"]["source"]' "$T/my.json"
 
 # table output and one snapshot (counters since start)
 expect_rc 0 "table output" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" --count 2 --interval 0.2
@@ -75,6 +77,7 @@ sqlite3 "$T/lite.db" "PRAGMA page_size=16384; CREATE TABLE t(x BLOB); INSERT INT
 expect_rc 0 "monitor sqlite" "$PAGETUNE" monitor --connect "Driver=SQLite3;Database=$T/lite.db;" --count 1 --json
 printf '%s' "$OUT" > "$T/lite.json"
 expect_py "sqlite: page size, no hit ratio" 'd["current"]["page_size"] == 16384 and d["summary"]["hit_ratio"] is None and "no hit counters" in d["summary"]["hit_ratio_note"]' "$T/lite.json"
+expect_py "sqlite: the host is this machine" 'd["host"]["memory_bytes"] == '"$MEMTOTAL"' and "SQLite" in d["host"]["source"]' "$T/lite.json"
 
 # recommend reads the monitor file
 if "$PAGETUNE" recommend --help >/dev/null 2>&1; then

@@ -1452,6 +1452,230 @@ static void test_drift_per_knob(void **state)
     free(r);
 }
 
+/* The reconciliation rule on both sides of its tolerance, and each reason
+ * derived from the numbers (docs/models.md "Reconciliation"). */
+static void test_reconcile_rule(void **state)
+{
+    struct rec_reconcile rc;
+    (void)state;
+
+    /* 4.9 points apart: agree */
+    rec_reconcile_judge(&rc, 0.90, 0.90 - 0.049, 10000, 1490, 8000, 7200, 0);
+    assert_string_equal(rc.verdict, "agrees");
+    assert_true(rc.measured_usable);
+    assert_non_null(strstr(rc.reason, "model agrees with the measured hit "
+                                      "ratio (90.0% vs 85.1%"));
+    assert_true(rc.tolerance == REC_RECONCILE_TOLERANCE);
+    /* 5.1 points apart, memory-bound, measured lower: the pool behaves
+       as if more pages competed for it (7200 / 0.849 = 8481) */
+    rec_reconcile_judge(&rc, 0.90, 0.90 - 0.051, 10000, 1510, 8000, 7200, 0);
+    assert_string_equal(rc.verdict, "differs");
+    assert_true(rc.measured_usable);
+    assert_non_null(strstr(rc.reason, "as if 8481 pages competed"));
+    /* measured higher than a uniform model: a hot set of 7200 / 0.99 */
+    rec_reconcile_judge(&rc, 0.50, 0.99, 10000, 100, 14400, 7200, 0);
+    assert_string_equal(rc.verdict, "differs");
+    assert_non_null(strstr(rc.reason, "about 7273 pages"));
+    assert_non_null(strstr(rc.reason, "hot set"));
+    /* the table fits: misses within twice its pages are cold reads, not
+       usable for the steady state */
+    rec_reconcile_judge(&rc, 1.0, 0.80, 5000, 1000, 4000, 4096, 0);
+    assert_string_equal(rc.verdict, "differs");
+    assert_false(rc.measured_usable);
+    assert_non_null(strstr(rc.reason, "cold reads"));
+    /* the table fits but far more blocks were read: other relations */
+    rec_reconcile_judge(&rc, 1.0, 0.50, 100000, 50000, 4000, 4096, 0);
+    assert_true(rc.measured_usable);
+    assert_non_null(strstr(rc.reason, "12.5x the table's pages"));
+    assert_non_null(strstr(rc.reason, "every relation of the instance"));
+    /* the same with the table's own counters: other relations evict it */
+    rec_reconcile_judge(&rc, 1.0, 0.50, 100000, 50000, 4000, 4096, 1);
+    assert_true(rc.table_scope);
+    assert_null(strstr(rc.reason, "every relation of the instance"));
+    assert_non_null(strstr(rc.reason, "evict its pages"));
+    /* too few block accesses: no verdict on the ratios */
+    rec_reconcile_judge(&rc, 1.0, 0.10, REC_RECONCILE_MIN_READS - 1, 899, 4000,
+                        4096, 0);
+    assert_string_equal(rc.verdict, "too_few_reads");
+    assert_false(rc.measured_usable);
+    rec_reconcile_judge(&rc, 1.0, 0.96, REC_RECONCILE_MIN_READS, 40, 4000, 4096,
+                        0);
+    assert_string_equal(rc.verdict, "agrees");
+}
+
+/* recommend: the monitor's measured ratio reconciled at the current pool,
+ * the measured ratio used for the current state's I/O when it lasts. */
+static void test_reconcile_recommend(void **state)
+{
+    struct rec_engine e;
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_monitor m = {0};
+    uint64_t v[100];
+    json_t *doc, *x;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    m.present = 1;
+    snprintf(m.engine, sizeof(m.engine), "postgresql");
+    m.page_size_bytes = 8192;
+    m.bufferpool_pages = 10; /* 100 TOASTed rows of 3000 B */
+    m.hit_ratio_pct = 60;
+    m.logical_reads = 50000;
+    m.physical_reads = 20000;
+    assert_int_equal(run_model(r, &e, v, 100, 3000, &m, NULL), 0);
+    assert_true(r->recon.present);
+    /* the uniform model at the monitored pool: 10 pages over the table's
+       heap and TOAST pages, the candidate's own figure at that memory */
+    assert_true(fabs(r->recon.table_pages -
+                     (r->cand[0].data_pages +
+                      r->cand[0].outline_pages * (double)r->sessions)) < 1e-9);
+    assert_true(r->recon.table_pages > 10);
+    assert_true(fabs(r->recon.model_hit_ratio - 10 / r->recon.table_pages) <
+                1e-9);
+    assert_true(fabs(r->recon.model_hit_ratio - r->cand[0].hit_ratio) < 1e-9);
+    assert_true(r->recon.model_hit_ratio < 0.55);
+    assert_string_equal(r->recon.verdict, "differs");
+    assert_true(r->recon.used_measured);
+    assert_true(r->recon.measured_io_ms < r->recon.model_io_ms);
+    assert_true(has_reason(r, "reconciliation at the current 8K pages"));
+    assert_true(has_reason(r, "uses the measured hit ratio"));
+    doc = rec_result_to_json(r, &e, NULL);
+    x = json_object_get(doc, "reconciliation");
+    assert_true(json_real_value(json_object_get(x, "measured_hit_ratio")) ==
+                0.6);
+    assert_true(fabs(json_real_value(json_object_get(x, "model_hit_ratio")) -
+                     r->recon.model_hit_ratio) < 1e-6);
+    assert_string_equal(json_string_value(json_object_get(x, "verdict")),
+                        "differs");
+    assert_string_equal(
+        json_string_value(json_object_get(
+            json_object_get(x, "current_io_ms_per_access"), "basis")),
+        "measured");
+    json_decref(doc);
+    /* the sampled table's own counters win over the instance's: 9,000
+       hits of 10,000 row-access blocks (case and schema as folded) */
+    m.n_tables = 2;
+    snprintf(m.tables[0].name, sizeof(m.tables[0].name), "public.other");
+    m.tables[0].hits = 5;
+    m.tables[0].reads = 5;
+    snprintf(m.tables[1].name, sizeof(m.tables[1].name), "public.sessions");
+    m.tables[1].hits = 9000;
+    m.tables[1].reads = 1000;
+    {
+        struct rec_inputs in = {0};
+        struct pt_err err;
+        in.engine = &e;
+        in.device = &ssd;
+        in.sizes = v;
+        in.n_sizes = 100;
+        in.monitor = &m;
+        in.table = "SESSIONS";
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_true(r->recon.table_scope);
+        assert_true(fabs(r->recon.measured_hit_ratio - 0.9) < 1e-12);
+        assert_int_equal(r->recon.logical_reads, 10000);
+        assert_non_null(strstr(r->recon.scope, "public.sessions"));
+        assert_true(has_reason(r, "table public.sessions: heap, TOAST"));
+        assert_string_equal(r->recon.note, "");
+        /* measured below the model, the table above a quarter of the
+           pool, accesses a multiple of its pages: PostgreSQL's scan ring
+           is named as another explanation */
+        m.tables[1].hits = 1000;
+        m.tables[1].reads = 9000;
+        m.bufferpool_pages = 50; /* below the table's pages */
+        in.sessions = 100;       /* as before, not inferred */
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_true(r->recon.model_hit_ratio > 0.15 &&
+                    r->recon.table_pages > 50);
+        assert_string_equal(r->recon.verdict, "differs");
+        assert_non_null(strstr(r->recon.note, "256 kB ring"));
+        assert_true(has_reason(r, "reconciliation: sequential scans may"));
+        m.bufferpool_pages = 10;
+        /* another table: back to the instance's summary, said so */
+        in.table = "nosuch";
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_false(r->recon.table_scope);
+        assert_true(r->recon.measured_hit_ratio == 0.6);
+        assert_non_null(strstr(r->recon.scope, "not among the monitored"));
+    }
+    m.n_tables = 0;
+    /* no measured ratio: no reconciliation object */
+    m.hit_ratio_pct = -1;
+    assert_int_equal(run_model(r, &e, v, 100, 3000, &m, NULL), 0);
+    assert_false(r->recon.present);
+    doc = rec_result_to_json(r, &e, NULL);
+    assert_null(json_object_get(doc, "reconciliation"));
+    json_decref(doc);
+    free(r);
+}
+
+/* The pool against the host's memory: capped to the engine's documented
+ * share with the reason, left alone below it, and never silently
+ * unchecked. */
+static void test_host_memory_cap(void **state)
+{
+    struct rec_engine e;
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_monitor m = {0};
+    uint64_t v[100];
+    json_t *doc, *x;
+    (void)state;
+
+    assert_true(rec_host_pool_fraction("postgresql", NULL) == 0.25);
+    assert_true(rec_host_pool_fraction("mysql", NULL) == 0.80);
+    assert_true(rec_host_pool_fraction("db2", NULL) == 0.50);
+    assert_true(rec_host_pool_fraction("oracle", NULL) == 0);
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    m.present = 1;
+    snprintf(m.engine, sizeof(m.engine), "postgresql");
+    m.page_size_bytes = 8192;
+    m.bufferpool_pages = 4096; /* 32M */
+    m.hit_ratio_pct = -1;
+    m.host_memory_bytes = 64ULL << 20;
+    snprintf(m.host_source, sizeof(m.host_source), "test host");
+    assert_int_equal(run_model(r, &e, v, 100, 3000, &m, NULL), 0);
+    assert_true(r->host_capped);
+    assert_int_equal(r->host_limit_bytes, 16ULL << 20);
+    assert_int_equal(r->memory_bytes, 16ULL << 20);
+    assert_int_equal(r->pool_setting_bytes, 16ULL << 20);
+    assert_string_equal(setting(r, "shared_buffers_kb"), "16384");
+    assert_true(has_reason(r, "buffer pool capped to 16M: the 32M it would "
+                              "be is 50% of the host's 64M (test host)"));
+    assert_true(has_reason(r, "the current pool 32M is 50%"));
+    doc = rec_result_to_json(r, &e, NULL);
+    x = json_object_get(doc, "host_memory");
+    assert_true(json_is_true(json_object_get(x, "capped")));
+    assert_int_equal(json_integer_value(json_object_get(x, "limit_bytes")),
+                     16 << 20);
+    assert_int_equal(json_integer_value(json_object_get(x, "asked_bytes")),
+                     32 << 20);
+    json_decref(doc);
+
+    /* a big host: within the share, not capped */
+    m.host_memory_bytes = 1ULL << 30;
+    assert_int_equal(run_model(r, &e, v, 100, 3000, &m, NULL), 0);
+    assert_false(r->host_capped);
+    assert_int_equal(r->memory_bytes, 32ULL << 20);
+    assert_true(has_reason(r, "buffer pool 32M is 3.1% of the host's 1G"));
+
+    /* no reading: said, with the monitor's reason */
+    m.host_memory_bytes = 0;
+    snprintf(m.host_source, sizeof(m.host_source),
+             "host memory not readable: no privilege");
+    assert_int_equal(run_model(r, &e, v, 100, 3000, &m, NULL), 0);
+    assert_false(r->host_capped);
+    assert_true(has_reason(r, "not checked against host memory: host "
+                              "memory not readable: no privilege"));
+    doc = rec_result_to_json(r, &e, NULL);
+    x = json_object_get(doc, "host_memory");
+    assert_true(json_is_null(json_object_get(x, "memory_bytes")));
+    json_decref(doc);
+    assert_int_equal(run_model(r, &e, v, 100, 3000, NULL, NULL), 0);
+    assert_true(has_reason(r, "not checked against host memory: no monitor"));
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1484,6 +1708,9 @@ int main(void)
         cmocka_unit_test(test_db2_caching),
         cmocka_unit_test(test_state_json),
         cmocka_unit_test(test_drift_per_knob),
+        cmocka_unit_test(test_reconcile_rule),
+        cmocka_unit_test(test_reconcile_recommend),
+        cmocka_unit_test(test_host_memory_cap),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

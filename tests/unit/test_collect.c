@@ -1172,6 +1172,97 @@ static void test_monitor_doc_round_trip(void **state)
         coll_snapshot_release(&snaps[i]);
 }
 
+/* MemTotal from /proc/meminfo text (proc(5)), and "host" in the monitor
+ * document: written, read back, checked. */
+static void test_monitor_host(void **state)
+{
+    struct coll_snapshot snaps[2];
+    struct coll_monitor_doc d;
+    struct rec_monitor m, e;
+    struct pt_err err;
+    uint64_t b = 0;
+    json_t *doc, *h;
+    (void)state;
+
+    assert_int_equal(coll_meminfo_total("MemTotal:       16315128 kB\n"
+                                        "MemFree:         1 kB\n",
+                                        &b),
+                     0);
+    assert_true(b == 16315128ULL * 1024);
+    assert_int_equal(coll_meminfo_total("MemFree: 1 kB\nMemTotal: 2048 kB", &b),
+                     0);
+    assert_true(b == 2048 * 1024);
+    assert_int_equal(coll_meminfo_total("MemFree: 1 kB\n", &b), -1);
+    assert_int_equal(coll_meminfo_total("MemTotal: x kB\n", &b), -1);
+    assert_int_equal(coll_meminfo_total("MemTotal: 12 MB\n", &b), -1);
+    assert_int_equal(coll_meminfo_total("MemTotal: 0 kB\n", &b), -1);
+    /* DB2 (cannot run here): the documented table function and column */
+    assert_non_null(strstr(COLL_DB2_HOST_MEMORY_SQL,
+                           "TABLE(SYSPROC.ENV_GET_SYSTEM_RESOURCES())"));
+    assert_non_null(strstr(COLL_DB2_HOST_MEMORY_SQL, "SELECT MEMORY_TOTAL"));
+
+    pg_snap(&snaps[0], 100, 1000, 100);
+    pg_snap(&snaps[1], 110, 2000, 150);
+    snaps[1].host.read = 1;
+    snaps[1].host.known = 1;
+    snaps[1].host.memory_bytes = 8ULL << 30;
+    snprintf(snaps[1].host.source, sizeof(snaps[1].host.source),
+             "pg_read_file('/proc/meminfo') MemTotal on the server");
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, snaps, 2, 10);
+    doc = coll_monitor_doc_to_json(&d);
+    h = json_object_get(doc, "host");
+    assert_int_equal(json_integer_value(json_object_get(h, "memory_bytes")),
+                     8LL << 30);
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
+    assert_true(m.host_memory_bytes == 8ULL << 30);
+    assert_non_null(strstr(m.host_source, "pg_read_file"));
+    assert_int_equal(coll_monitor_doc_evidence(&d, &e, &err), 0);
+    assert_true(e.host_memory_bytes == m.host_memory_bytes);
+    assert_string_equal(e.host_source, m.host_source);
+    /* the table's row-access blocks over the run (heap here: 1000 -> 2000
+       logical halves, 100 -> 150 physical halves), both paths alike */
+    assert_int_equal(m.n_tables, 1);
+    assert_string_equal(m.tables[0].name, "public.sessions");
+    assert_true(m.tables[0].hits == 500 && m.tables[0].reads == 25);
+    assert_int_equal(e.n_tables, 1);
+    assert_true(e.tables[0].hits == 500 && e.tables[0].reads == 25);
+    /* a small host edited in: read as written; absurd values refused */
+    json_object_set_new(h, "memory_bytes", json_integer(64 << 20));
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
+    assert_true(m.host_memory_bytes == 64 << 20);
+    json_object_set_new(h, "memory_bytes", json_integer(1000));
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "m.json: host"));
+    json_object_set_new(h, "memory_bytes", json_string("8G"));
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err),
+                     PT_EDATA);
+    json_decref(doc);
+
+    /* not readable: null with the reason, carried to the evidence */
+    memset(&snaps[1].host, 0, sizeof(snaps[1].host));
+    snaps[1].host.read = 1;
+    snprintf(snaps[1].host.note, sizeof(snaps[1].host.note),
+             "host memory not readable: permission denied");
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, snaps, 2, 10);
+    doc = coll_monitor_doc_to_json(&d);
+    h = json_object_get(doc, "host");
+    assert_true(json_is_null(json_object_get(h, "memory_bytes")));
+    assert_string_equal(json_string_value(json_object_get(h, "reason")),
+                        "host memory not readable: permission denied");
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
+    assert_true(m.host_memory_bytes == 0);
+    assert_string_equal(m.host_source,
+                        "host memory not readable: permission denied");
+    /* a document without "host" (older pagetune) says so */
+    json_object_del(doc, "host");
+    assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err), 0);
+    assert_non_null(strstr(m.host_source, "has no \"host\""));
+    json_decref(doc);
+    for (size_t i = 0; i < 2; i++)
+        coll_snapshot_release(&snaps[i]);
+}
+
 static char tmpdir[64];
 
 static int setup_dir(void **state)
@@ -1254,6 +1345,26 @@ static void test_sqlite_monitor_run(void **state)
     assert_int_equal(coll_monitor_doc_evidence(&d, &m, &err), 0);
     assert_true(m.page_size_bytes > 0);
     assert_true(m.hit_ratio_pct == -1);
+    /* the database file is on this machine: the host is this one's
+       MemTotal, read once, on the last snapshot */
+    {
+        FILE *fp = fopen("/proc/meminfo", "r");
+        char text[4096];
+        size_t k = fp ? fread(text, 1, sizeof(text) - 1, fp) : 0;
+        uint64_t total = 0;
+        if (fp)
+            fclose(fp);
+        text[k] = '\0';
+        assert_false(snaps[0].host.read);
+        assert_true(snaps[n - 1].host.read);
+        if (coll_meminfo_total(text, &total) == 0) {
+            assert_true(m.host_memory_bytes == total);
+            assert_non_null(strstr(m.host_source, "/proc/meminfo"));
+        } else {
+            assert_true(m.host_memory_bytes == 0);
+            assert_non_null(strstr(m.host_source, "not readable"));
+        }
+    }
     for (size_t i = 0; i < n; i++)
         coll_snapshot_release(&snaps[i]);
 
@@ -1477,6 +1588,7 @@ int main(void)
         cmocka_unit_test(test_state_json),
         cmocka_unit_test(test_sizes_doc_row),
         cmocka_unit_test(test_monitor_doc_round_trip),
+        cmocka_unit_test(test_monitor_host),
         cmocka_unit_test_setup_teardown(test_sqlite_monitor_run, setup_dir,
                                         teardown_dir),
         cmocka_unit_test_setup_teardown(test_sqlite_odbc, setup_dir,
