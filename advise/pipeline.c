@@ -399,6 +399,9 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     in.memory_given = c->memory_bytes > 0;
     in.inline_target = REC_DEFAULT_INLINE_TARGET;
     in.monitor = &r->monitor;
+    /* the sampled table's own monitor counters, when the monitor read
+     * them (docs/models.md, reconciliation) */
+    in.table = c->table ? c->table : "SESSIONS";
     if ((rc = sample_evidence(r, &in, &state, basis, sizeof(basis), err)) < 0)
         goto out;
     if (trace) {
