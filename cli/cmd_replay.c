@@ -219,10 +219,40 @@ struct replay_ui {
     uint64_t cache_bytes; /* for the opening note */
     struct cli_progress pg;
     char label[64];
-    int bar;       /* pg is drawn */
-    uint64_t base; /* operations of the round's earlier passes */
-    uint64_t last; /* the last count reported */
+    struct cli_progress load; /* reading the trace */
+    char load_label[64];      /* "loading trace (N records)" */
+    int bar;                  /* pg is drawn */
+    uint64_t base;            /* operations of the round's earlier passes */
+    uint64_t last;            /* the last count reported */
 };
+
+/* store_trace_progress_fn: the bar of the trace load, by bytes read (a
+   count of records alone on a pipe). No allocation: called in the loop. */
+static int on_load(void *ctx, uint64_t n_reqs, uint64_t pos, uint64_t size)
+{
+    struct replay_ui *ui = ctx;
+
+    snprintf(ui->load_label, sizeof(ui->load_label),
+             "loading trace (%llu records)", (unsigned long long)n_reqs);
+    ui->load.total = size;
+    cli_progress_update(&ui->load, size ? pos : n_reqs);
+    return cli_interrupted();
+}
+
+/* Read the whole trace before the plan runs, with its own progress bar
+   (a large trace takes a while to parse): the plan then uses it. */
+static int load_trace(struct replay_ui *ui, const struct store_plan *p,
+                      struct store_trace *t, struct pt_err *err)
+{
+    int ret;
+
+    cli_progress_init(&ui->load, ui->c, ui->load_label, 0);
+    snprintf(ui->load_label, sizeof(ui->load_label), "loading trace");
+    ret = store_trace_load_progress(t, p->trace_path, p->trace_format, on_load,
+                                    ui, err);
+    cli_progress_done(&ui->load);
+    return ret;
+}
 
 static void on_ready(void *ctx, const struct store_trace *t)
 {
@@ -495,10 +525,12 @@ int cmd_replay(int argc, char **argv)
     struct rec_engine engine;
     struct store_plan_result res = {0};
     struct replay_ui ui;
+    struct store_trace trace;
     json_t *prof = NULL;
     int ret;
 
     err_clear(&err);
+    memset(&trace, 0, sizeof(trace));
     if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
         return cli_parse_exit(ret);
     if (a.check) {
@@ -533,11 +565,15 @@ int cmd_replay(int argc, char **argv)
     a.plan.progress = on_progress;
     a.plan.page_end = on_page_end;
     a.plan.ctx = &ui;
+    if ((ret = load_trace(&ui, &a.plan, &trace, &err)) < 0)
+        goto fail;
+    a.plan.trace = &trace;
     if ((ret = store_plan_run(&a.plan, &res, &err)) < 0 ||
         (ret = write_results(&c, &res, &err)) < 0)
         goto fail;
 fail:
     store_plan_result_release(&res);
+    store_trace_release(&trace);
     json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);
