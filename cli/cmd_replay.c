@@ -376,13 +376,18 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
     out_table_setf(t, 11, "%llu", (unsigned long long)r->space.overflow_pages);
     out_table_setf(t, 12, "%llu", (unsigned long long)r->space.lob_records);
     out_table_setf(t, 13, "%llu", (unsigned long long)r->space.db_bytes);
-    if (sets == 0)
+    if (t->n_cols > 15) {
+        /* CSV: the sets stored in SMALL, MEDIUM, LARGE, as the JSON */
+        for (size_t k = 0; k < 3; k++)
+            out_table_setf(t, 14 + k, "%llu", (unsigned long long)r->placed[k]);
+    } else if (sets == 0) {
         out_table_setf(t, 14, "-");
-    else
+    } else {
         out_table_setf(t, 14, "S %.0f%% M %.0f%% L %.0f%%",
                        100.0 * (double)r->placed[0] / (double)sets,
                        100.0 * (double)r->placed[1] / (double)sets,
                        100.0 * (double)r->placed[2] / (double)sets);
+    }
 }
 
 static int write_table(FILE *fp, enum out_format fmt,
@@ -403,12 +408,22 @@ static int write_table(FILE *fp, enum out_format fmt,
                                           ">overflow|overflow_pages",
                                           ">lob recs|lob_records",
                                           ">db bytes|db_bytes",
-                                          "placement|placement"};
+                                          "placed_small_sets",
+                                          "placed_medium_sets",
+                                          "placed_large_sets"};
+    /* the table shows the placement as shares in one column */
+    const char *shown[15];
     struct out_table t;
     char sz[32];
     int ret;
 
-    if ((ret = out_table_init(&t, 15, headers)) < 0)
+    memcpy(shown, headers, 14 * sizeof(*shown));
+    shown[14] = "placement";
+    if (fmt == OUT_CSV)
+        ret = out_table_init(&t, 17, headers);
+    else
+        ret = out_table_init(&t, 15, shown);
+    if (ret < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(
         &t,

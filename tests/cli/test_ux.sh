@@ -123,7 +123,7 @@ EOF
 "$PAGETUNE" "${REP[@]}" --format csv >"$T/rep.csv"
 "$PAGETUNE" "${SIM[@]}" --format csv >"$T/sim.csv"
 python3 - "$T" <<'EOF' || fail "CSV does not match the JSON (see above)"
-import csv, json, sys
+import csv, json, re, sys
 t = sys.argv[1]
 bad = []
 
@@ -168,6 +168,10 @@ for r, j in zip(pc, rep["results"]):
                           ("overflow_pages", "overflow_pages"),
                           ("db_bytes", "db_bytes")]:
         same(f"replay {k_csv}", r[k_csv], j[k_json], 0)
+    for k_csv, k_json in [("placed_small_sets", "SMALL"),
+                          ("placed_medium_sets", "MEDIUM"),
+                          ("placed_large_sets", "LARGE")]:
+        same(f"replay {k_csv}", r[k_csv], j["placement"][k_json], 0)
     # a separate run: only the type is comparable for the timings
     same("replay ops_per_s is a number", r["ops_per_s"], float(r["ops_per_s"] or "nan"), 1)
 for r in pc[1:]:
@@ -189,6 +193,12 @@ for r, j in zip(sc, sim["results"]):
         same(f"simulate {k_csv}", r[k_csv], j[k_json], tol)
     same("simulate hit_ratio", r["hit_ratio"], j["bufferpool"]["hit_ratio"], 1e-3)
 
+# raw values: no percent signs or unit suffixes in any cell
+for name in ("rec", "rep", "sim"):
+    for r in rows(name):
+        for k, v in r.items():
+            if "%" in v or re.fullmatch(r"[+-]?[0-9.]+[KMG]", v):
+                bad.append(f"{name}.csv {k}: screen value '{v}'")
 # RFC 4180 headers: snake_case machine names
 for name in ("rec", "rep", "sim"):
     with open(f"{t}/{name}.csv", newline="") as f:
