@@ -255,6 +255,16 @@ static int step_monitor(const struct adv_config *c, double seconds,
     int rc;
 
     note(c, "monitoring the buffer pool for %g s", seconds);
+    {
+        /* monitor's warning (pagetune-monitor(1)), naming advise's option;
+           the report's assumptions carry it too */
+        char why[320];
+        if (coll_monitor_window_short(ADV_MONITOR_SNAPSHOTS, seconds,
+                                      "--monitor-seconds", why, sizeof(why))) {
+            note(c, "warning: %s", why);
+            json_array_append_new(r->notes, json_string(why));
+        }
+    }
     conn.login_timeout_s = ADV_LOGIN_TIMEOUT_S;
     if ((rc = coll_conn_open(&cn, &conn, err)) < 0)
         return err_prefix(err, "monitor");

@@ -17,6 +17,7 @@
 #include "perf/perf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -326,7 +327,7 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     uint32_t rec_ps = rec->cand[rec->chosen_idx].page_size_bytes;
     /* color_names: auto, always, never */
     int color = a->color == 0 ? out_color_enabled(stdout) : a->color == 1;
-    int on = color && a->common.format == OUT_TABLE;
+    int on = color;
     char sim[512], pred[512], rep[512], v[1200];
     struct out_table t;
     int rc;
@@ -401,12 +402,162 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     return rc;
 }
 
+/* ---- --format csv: one record, machine headers, raw numbers ----------- */
+
+/*
+ * The CSV columns (pagetune-advise(1), FORMATS), in the order csv_row()
+ * fills them: the JSON summary's numbers under snake_case names with their
+ * units, an empty field where the JSON has null or the step did not run.
+ */
+static const char *const csv_headers[] = {
+    "engine",
+    "demo",
+    "current_page_size_bytes",
+    "current_bufferpool_pages",
+    "page_size_bytes",
+    "bufferpool_pages",
+    "bufferpool_name",
+    "settings",
+    "sim_current_io_ms_per_get",
+    "sim_recommended_io_ms_per_get",
+    "sim_io_change_pct",
+    "sim_current_hit_ratio",
+    "sim_recommended_hit_ratio",
+    "predicted_requests_change_pct",
+    "predicted_requests_change_lo_pct",
+    "predicted_requests_change_hi_pct",
+    "predicted_response_time_change_pct",
+    "predicted_response_time_change_lo_pct",
+    "predicted_response_time_change_hi_pct",
+    "predicted_clients",
+    "predicted_think_ms",
+    "calibration",
+    "replay_current_ops_per_s",
+    "replay_recommended_ops_per_s",
+    "replay_ops_change_pct",
+    "replay_rounds",
+    "replay_elapsed_s",
+    "verdict",
+    "measured_requests_change_pct",
+    "measured_requests_change_lo_pct",
+    "measured_requests_change_hi_pct",
+    "drift",
+    "drift_details",
+    "out_dir",
+    "files",
+};
+#define CSV_COLS (sizeof(csv_headers) / sizeof(csv_headers[0]))
+
+/* The next cell of the CSV row: a number ("" unless `have` and finite),
+   a count, or a string. */
+static void csv_num(struct out_table *t, size_t *col, int have, double v)
+{
+    if (have && isfinite(v))
+        out_table_setf(t, (*col)++, "%.10g", v);
+    else
+        out_table_setf(t, (*col)++, "%s", "");
+}
+
+static void csv_count(struct out_table *t, size_t *col, int have, uint64_t v)
+{
+    if (have)
+        out_table_setf(t, (*col)++, "%llu", (unsigned long long)v);
+    else
+        out_table_setf(t, (*col)++, "%s", "");
+}
+
+static void csv_str(struct out_table *t, size_t *col, const char *s)
+{
+    out_table_setf(t, (*col)++, "%s", s);
+}
+
+/* The one CSV record of the advice (columns as csv_headers). */
+static void csv_row(struct out_table *t, const struct adv_result *r)
+{
+    const struct rec_result *rec = r->rec;
+    const struct adv_validation *v = &r->validation;
+    const struct store_verdict_out *d = &v->verdict;
+    int rng = v->have_pred && v->pred_has_range;
+    char buf[1200];
+    size_t col = 0, l;
+
+    csv_str(t, &col, r->engine);
+    csv_str(t, &col, r->demo ? "true" : "false");
+    csv_count(t, &col, 1, r->cur_page_size);
+    csv_count(t, &col, 1, r->cur_pool_pages);
+    csv_count(t, &col, 1, rec->cand[rec->chosen_idx].page_size_bytes);
+    csv_count(t, &col, 1, rec->pool_pages);
+    csv_str(t, &col,
+            strcmp(r->engine, "db2") != 0 && r->cur_pool_name[0]
+                ? r->cur_pool_name
+                : rec->bufferpool_name);
+    settings_line(rec, buf, sizeof(buf));
+    csv_str(t, &col, buf);
+    csv_num(t, &col, v->have_sim, v->sim_cur.io_ms_per_get);
+    csv_num(t, &col, v->have_sim, v->sim_rec.io_ms_per_get);
+    csv_num(t, &col, v->have_sim, v->io_change_pct);
+    csv_num(t, &col, v->have_sim, v->sim_cur.hit_ratio);
+    csv_num(t, &col, v->have_sim, v->sim_rec.hit_ratio);
+    csv_num(t, &col, v->have_pred, v->pred_rps_pct);
+    csv_num(t, &col, rng, v->pred_rps_lo_pct);
+    csv_num(t, &col, rng, v->pred_rps_hi_pct);
+    csv_num(t, &col, v->have_pred, v->pred_resp_pct);
+    csv_num(t, &col, rng, v->pred_resp_lo_pct);
+    csv_num(t, &col, rng, v->pred_resp_hi_pct);
+    csv_count(t, &col, v->have_pred, v->pred_clients);
+    csv_num(t, &col, v->have_pred, v->pred_think_ms);
+    csv_str(t, &col, v->have_pred ? v->calibration : "");
+    csv_num(t, &col, v->have_replay, v->rep_cur.ops_per_s);
+    csv_num(t, &col, v->have_replay, v->rep_rec.ops_per_s);
+    csv_num(t, &col, v->have_replay, v->ops_change_pct);
+    csv_count(t, &col, v->have_replay, v->rounds);
+    csv_num(t, &col, v->have_replay, v->elapsed_s);
+    csv_str(t, &col, v->have_verdict ? store_verdict_name(d->verdict) : "");
+    csv_num(t, &col, v->have_verdict, d->measured.mean * 100);
+    csv_num(t, &col, v->have_verdict, d->measured.lo * 100);
+    csv_num(t, &col, v->have_verdict, d->measured.hi * 100);
+    csv_str(t, &col, r->drift ? "true" : "false");
+    /* one knob a line in drift_why: "a; b", as the table shows it */
+    snprintf(buf, sizeof(buf), "%s", r->drift ? r->drift_why : "");
+    for (l = strlen(buf); l > 0 && buf[l - 1] == '\n'; l--)
+        buf[l - 1] = '\0';
+    for (char *p = buf; (p = strchr(p, '\n')) != NULL;)
+        *p = ';';
+    csv_str(t, &col, buf);
+    csv_str(t, &col, r->out_dir);
+    snprintf(buf, sizeof(buf),
+             "sizes.json monitor.json recommendation.json create.sql "
+             "rollback.sql report.html%s%s",
+             r->have_sim ? " simulation.json" : "",
+             r->have_replay ? " replay.json" : "");
+    csv_str(t, &col, buf);
+}
+
+static int write_csv(const struct adv_result *r, struct pt_err *err)
+{
+    struct out_table t;
+    int rc;
+
+    if (out_table_init(&t, CSV_COLS, csv_headers) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    if (out_table_add_row(&t) < 0) {
+        out_table_release(&t);
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    }
+    csv_row(&t, r);
+    rc = out_table_write(&t, OUT_CSV, stdout, err);
+    out_table_release(&t);
+    return rc;
+}
+
 static int print_summary(const struct advise *a, const struct adv_result *r,
                          struct pt_err *err)
 {
     json_t *doc;
     int rc;
 
+    if (a->common.format == OUT_CSV)
+        return write_csv(r, err);
     if (a->common.format != OUT_JSON)
         return write_table(a, r, err);
     if (!(doc = adv_result_to_json(r)))

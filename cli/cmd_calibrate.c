@@ -237,6 +237,44 @@ struct sims {
 /* ---- output --------------------------------------------------------------
  */
 
+/* The report as one JSON document (--json): the fit, the fitted costs
+   and the points, numbers as numbers (pagetune-calibrate(1), OUTPUT). */
+static int write_report_json(FILE *fp, const struct perf_calib *cal,
+                             struct pt_err *err)
+{
+    json_t *doc, *costs = json_array(), *points = json_array();
+    int ret;
+
+    for (size_t j = 0; costs && j < cal->n_free; j++)
+        json_array_append_new(
+            costs, json_pack("{s:s, s:f, s:f, s:f}", "cost",
+                             perf_cost_name(cal->free[j].cost), "fitted",
+                             cal->fitted[j], "lo", cal->free[j].lo, "hi",
+                             cal->free[j].hi));
+    for (size_t i = 0; points && i < cal->n_points; i++) {
+        const struct perf_point *p = &cal->points[i];
+        json_array_append_new(
+            points,
+            json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "point",
+                      p->label, "clients", (int)p->clients, "think_ms",
+                      p->think_ms, "req_per_s", p->req_per_s,
+                      "predicted_req_per_s", cal->pred_req_per_s[i],
+                      "req_per_s_residual_pct", 100 * cal->resid_req_per_s[i],
+                      "response_ms", p->response_ms, "predicted_response_ms",
+                      cal->pred_response_ms[i], "response_ms_residual_pct",
+                      100 * cal->resid_response_ms[i]));
+    }
+    doc = json_pack("{s:i, s:s, s:s, s:f, s:i, s:o, s:o}", "schema_version", 1,
+                    "pagetune_version", PT_VERSION, "name", cal->name,
+                    "rms_residual", cal->rms_resid, "solver_info",
+                    cal->solver_info, "costs", costs, "points", points);
+    if (!doc)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    ret = out_json_write(doc, fp, err);
+    json_decref(doc);
+    return ret;
+}
+
 static int write_report(FILE *fp, enum out_format fmt,
                         const struct perf_calib *cal, struct pt_err *err)
 {
@@ -254,6 +292,8 @@ static int write_report(FILE *fp, enum out_format fmt,
     struct out_table ft, pt;
     int ret;
 
+    if (fmt == OUT_JSON)
+        return write_report_json(fp, cal, err);
     memset(&pt, 0, sizeof(pt));
     if ((ret = out_table_init(&ft, 4, fh)) < 0 ||
         (ret = out_table_init(&pt, 9, ph)) < 0) {
@@ -289,11 +329,8 @@ static int write_report(FILE *fp, enum out_format fmt,
     }
     if ((ret = out_table_write(&ft, fmt, fp, err)) < 0)
         goto out;
+    /* one table per CSV stream: the fitted costs */
     if (fmt == OUT_TABLE)
-        ret = out_table_write(&pt, fmt, fp, err);
-    else if (fmt == OUT_CSV)
-        ret = 0; /* one table per CSV stream: the fitted costs */
-    else
         ret = out_table_write(&pt, fmt, fp, err);
 out:
     out_table_release(&ft);

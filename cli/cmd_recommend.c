@@ -443,29 +443,16 @@ static json_t *inputs_json(const struct rec_opts *o, const char *epath,
     return rec_inputs_to_json(&d);
 }
 
-/* The reasons, one row per line, wrapped at ~96 columns on spaces:
-   "- first line", "  more". 0 or PT_EINTERNAL. */
+/* The reasons, one row each as a list item ("- text"): the table writer
+   wraps it at the terminal width with a hanging indent (out.c), so the
+   data stays one line per reason, as in the JSON. 0 or PT_EINTERNAL. */
 static int reason_rows(struct out_table *why, const struct rec_result *r,
                        struct pt_err *err)
 {
     for (size_t i = 0; i < r->n_reasons; i++) {
-        const char *s = r->reasons[i];
-        int first = 1;
-        while (*s) {
-            size_t len = strlen(s), cut = len;
-            if (len > 96) {
-                cut = 96;
-                while (cut > 40 && s[cut] != ' ')
-                    cut--;
-            }
-            if (out_table_add_row(why) < 0)
-                return err_set(err, PT_EINTERNAL, "out of memory");
-            out_table_setf(why, 0, "%s%.*s", first ? "- " : "  ", (int)cut, s);
-            first = 0;
-            s += cut;
-            while (*s == ' ')
-                s++;
-        }
+        if (out_table_add_row(why) < 0)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        out_table_setf(why, 0, "- %s", r->reasons[i]);
     }
     return 0;
 }

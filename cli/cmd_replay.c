@@ -219,10 +219,40 @@ struct replay_ui {
     uint64_t cache_bytes; /* for the opening note */
     struct cli_progress pg;
     char label[64];
-    int bar;       /* pg is drawn */
-    uint64_t base; /* operations of the round's earlier passes */
-    uint64_t last; /* the last count reported */
+    struct cli_progress load; /* reading the trace */
+    char load_label[64];      /* "loading trace (N records)" */
+    int bar;                  /* pg is drawn */
+    uint64_t base;            /* operations of the round's earlier passes */
+    uint64_t last;            /* the last count reported */
 };
+
+/* store_trace_progress_fn: the bar of the trace load, by bytes read (a
+   count of records alone on a pipe). No allocation: called in the loop. */
+static int on_load(void *ctx, uint64_t n_reqs, uint64_t pos, uint64_t size)
+{
+    struct replay_ui *ui = ctx;
+
+    snprintf(ui->load_label, sizeof(ui->load_label),
+             "loading trace (%llu records)", (unsigned long long)n_reqs);
+    ui->load.total = size;
+    cli_progress_update(&ui->load, size ? pos : n_reqs);
+    return cli_interrupted();
+}
+
+/* Read the whole trace before the plan runs, with its own progress bar
+   (a large trace takes a while to parse): the plan then uses it. */
+static int load_trace(struct replay_ui *ui, const struct store_plan *p,
+                      struct store_trace *t, struct pt_err *err)
+{
+    int ret;
+
+    cli_progress_init(&ui->load, ui->c, ui->load_label, 0);
+    snprintf(ui->load_label, sizeof(ui->load_label), "loading trace");
+    ret = store_trace_load_progress(t, p->trace_path, p->trace_format, on_load,
+                                    ui, err);
+    cli_progress_done(&ui->load);
+    return ret;
+}
 
 static void on_ready(void *ctx, const struct store_trace *t)
 {
@@ -346,13 +376,18 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
     out_table_setf(t, 11, "%llu", (unsigned long long)r->space.overflow_pages);
     out_table_setf(t, 12, "%llu", (unsigned long long)r->space.lob_records);
     out_table_setf(t, 13, "%llu", (unsigned long long)r->space.db_bytes);
-    if (sets == 0)
+    if (t->n_cols > 15) {
+        /* CSV: the sets stored in SMALL, MEDIUM, LARGE, as the JSON */
+        for (size_t k = 0; k < 3; k++)
+            out_table_setf(t, 14 + k, "%llu", (unsigned long long)r->placed[k]);
+    } else if (sets == 0) {
         out_table_setf(t, 14, "-");
-    else
+    } else {
         out_table_setf(t, 14, "S %.0f%% M %.0f%% L %.0f%%",
                        100.0 * (double)r->placed[0] / (double)sets,
                        100.0 * (double)r->placed[1] / (double)sets,
                        100.0 * (double)r->placed[2] / (double)sets);
+    }
 }
 
 static int write_table(FILE *fp, enum out_format fmt,
@@ -373,12 +408,22 @@ static int write_table(FILE *fp, enum out_format fmt,
                                           ">overflow|overflow_pages",
                                           ">lob recs|lob_records",
                                           ">db bytes|db_bytes",
-                                          "placement|placement"};
+                                          "placed_small_sets",
+                                          "placed_medium_sets",
+                                          "placed_large_sets"};
+    /* the table shows the placement as shares in one column */
+    const char *shown[15];
     struct out_table t;
     char sz[32];
     int ret;
 
-    if ((ret = out_table_init(&t, 15, headers)) < 0)
+    memcpy(shown, headers, 14 * sizeof(*shown));
+    shown[14] = "placement";
+    if (fmt == OUT_CSV)
+        ret = out_table_init(&t, 17, headers);
+    else
+        ret = out_table_init(&t, 15, shown);
+    if (ret < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(
         &t,
@@ -495,10 +540,12 @@ int cmd_replay(int argc, char **argv)
     struct rec_engine engine;
     struct store_plan_result res = {0};
     struct replay_ui ui;
+    struct store_trace trace;
     json_t *prof = NULL;
     int ret;
 
     err_clear(&err);
+    memset(&trace, 0, sizeof(trace));
     if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
         return cli_parse_exit(ret);
     if (a.check) {
@@ -533,11 +580,15 @@ int cmd_replay(int argc, char **argv)
     a.plan.progress = on_progress;
     a.plan.page_end = on_page_end;
     a.plan.ctx = &ui;
+    if ((ret = load_trace(&ui, &a.plan, &trace, &err)) < 0)
+        goto fail;
+    a.plan.trace = &trace;
     if ((ret = store_plan_run(&a.plan, &res, &err)) < 0 ||
         (ret = write_results(&c, &res, &err)) < 0)
         goto fail;
 fail:
     store_plan_result_release(&res);
+    store_trace_release(&trace);
     json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);

@@ -142,6 +142,24 @@ int store_trace_load(struct store_trace *t, const char *path,
 int store_trace_load_as(struct store_trace *t, const char *path, int format,
                         struct pt_err *err)
 {
+    return store_trace_load_progress(t, path, format, NULL, NULL, err);
+}
+
+/* The hook's call: 0 to go on, else PT_EINTR set in err. */
+static int load_progress(struct store_trace *t,
+                         store_trace_progress_fn *progress, void *ctx,
+                         struct pt_err *err)
+{
+    if (progress(ctx, t->n_reqs, sim_trace_pos(t->reader),
+                 sim_trace_size(t->reader)) != 0)
+        return err_set(err, PT_EINTR, "interrupted");
+    return 0;
+}
+
+int store_trace_load_progress(struct store_trace *t, const char *path,
+                              int format, store_trace_progress_fn *progress,
+                              void *ctx, struct pt_err *err)
+{
     struct sim_req req;
     uint64_t cap = 0;
     int ret;
@@ -180,8 +198,12 @@ int store_trace_load_as(struct store_trace *t, const char *path, int format,
             t->n_dels++;
         if (req.size_bytes > t->max_bytes)
             t->max_bytes = req.size_bytes;
+        if (progress && t->n_reqs % STORE_TRACE_PROGRESS_EVERY == 0 &&
+            (ret = load_progress(t, progress, ctx, err)) < 0)
+            goto fail;
     }
-    if (ret < 0)
+    if (ret < 0 ||
+        (progress && (ret = load_progress(t, progress, ctx, err)) < 0))
         goto fail;
     if (t->n_reqs == 0) {
         ret = err_set(err, PT_EDATA, "trace '%s' has no requests", path);

@@ -258,6 +258,20 @@ int store_trace_load(struct store_trace *t, const char *path,
  * detects by content, as store_trace_load does). */
 int store_trace_load_as(struct store_trace *t, const char *path, int format,
                         struct pt_err *err);
+/*
+ * Progress of a trace load, for a caller's progress bar: the requests read
+ * so far, the bytes of the file consumed and its size (0 when unknown, as
+ * on a pipe). Called every STORE_TRACE_PROGRESS_EVERY requests and once at
+ * the end; non-zero cancels the load (PT_EINTR).
+ */
+typedef int store_trace_progress_fn(void *ctx, uint64_t n_reqs,
+                                    uint64_t pos_bytes, uint64_t size_bytes);
+#define STORE_TRACE_PROGRESS_EVERY 65536u
+/* store_trace_load_as with a progress hook (NULL: none). The hook is
+ * called from the calling thread; the loop allocates nothing for it. */
+int store_trace_load_progress(struct store_trace *t, const char *path,
+                              int format, store_trace_progress_fn *progress,
+                              void *ctx, struct pt_err *err);
 void store_trace_release(struct store_trace *t);
 
 enum {
