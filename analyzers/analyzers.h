@@ -474,7 +474,7 @@ char *rec_knob_text(const struct rec_knob *k, char *buf, size_t len);
     0.95 /* stored / raw at or above: the                                      \
             objects do not compress */
 #define REC_MAX_REASONS 64
-#define REC_REASON_LEN 512
+#define REC_REASON_LEN 1024
 
 struct rec_inputs {
     const struct rec_engine *engine; /* required */
