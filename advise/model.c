@@ -381,5 +381,8 @@ json_t *adv_result_to_json(const struct adv_result *r)
         json_object_set(s, "settings", v);
     if ((v = adv_validation_to_json(&r->validation)))
         json_object_set_new(s, "validation", v);
+    /* what the report's notes say (a short monitor window, a skipped or
+     * cut replay, each side's LOB I/O) */
+    json_object_set(s, "notes", r->notes ? r->notes : json_array());
     return s;
 }
