@@ -131,7 +131,7 @@ EOF
 done
 
 python3 - "$W" "$RUNS" "$CACHE" "$ENGINE" "$LOBIO" <<'EOF'
-import json, math, statistics, sys
+import json, math, re, statistics, sys
 w, runs, cache, engine, lobio = (sys.argv[1], int(sys.argv[2]), sys.argv[3],
                                  sys.argv[4], sys.argv[5])
 inflection = {4000: 8192, 10000: 16384, 30000: 32768}
@@ -157,6 +157,15 @@ def predicted(size, r):
         out[row["page_size"]] = (p["req_per_s"], lo, hi)
     return out
 
+def fitted(size, r):
+    """The calibration's fitted costs, name -> ms."""
+    out = {}
+    for line in open(f"{w}/c-{size}-{r}.yaml"):
+        m = re.match(r"\s*- \{cost: (\w+), value: ([^,]+),", line)
+        if m:
+            out[m.group(1)] = float(m.group(2))
+    return out
+
 def step_range(x, y):
     """y against x, as advise/decide.c pairs the ranges' ends."""
     return (y[0] / x[0] - 1, y[1] / x[2] - 1,
@@ -174,11 +183,14 @@ ok = {"step": 0, "flat": 0, "model_inf": 0, "model_other": 0,
 fails = []
 steps = {s: [] for s in inflection}
 errs = []
+costs = {}
 for r in range(1, runs + 1):
     for size in (4000, 10000, 30000):
         doc = json.load(open(f"{w}/r-{size}-{r}.json"))
         res = {x["page_size"]: x for x in doc["results"]}
         pred = predicted(size, r)
+        for cost, v in fitted(size, r).items():
+            costs.setdefault((size, cost), []).append(v)
         inf = inflection[size]
         first_up = None
         flat = True
@@ -248,6 +260,9 @@ errs.sort(key=abs)
 print(f"model: requests/s at those page sizes, predicted over measured "
       f"(both against 4K): median |error| {abs(errs[len(errs) // 2]) * 100:.1f} %, "
       f"largest {errs[-1] * 100:+.1f} %")
+print("fitted per run, ms per operation: " + "; ".join(
+    f"{size} B {cost} {min(v):.3g}..{max(v):.3g}"
+    for (size, cost), v in sorted(costs.items())))
 for size in (4000, 10000, 30000):
     s = steps[size]
     print(f"{size} B: step at {inflection[size] // 1024}K, "
