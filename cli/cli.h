@@ -255,6 +255,12 @@ extern const char *const cli_db_engines[];
      .arg_name = "F",                                                         \
      .help = "share of direct (LONG/LOB) I/O the file-system cache serves: "  \
      "1 SMS, 0 raw DMS", .def = "1"}
+#define CLI_OPT_PAGE_FSCACHE_ENTRY(T, GIVEN)                                   \
+    {.name = "page-fscache-share", .type = CLI_T_DOUBLE,                      \
+     CLI_AT(T, model.page_fscache_share), GIVEN, .dmin = 0, .dmax = 1,        \
+     .arg_name = "F",                                                         \
+     .help = "share of page reads and writes the file-system cache serves "   \
+     "(a store on files: 1)", .def = "0"}
 /* --think-ms, --calibration, --appserver, --fscache-share of a predicting
    command: T also has `double think_ms` and `int model_opt` (set when one
    of them was given). --clients, whose meaning differs, is the command's. */

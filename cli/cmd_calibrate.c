@@ -20,7 +20,8 @@ static const char *const usage[] = {
     "pagetune calibrate --points FILE.csv --simulation FILE "
     "[--simulation FILE ...] [--free COST[:LO:HI],...] [--engine NAME|FILE] "
     "[--device NAME|FILE] [--appserver NAME|FILE] [--calibration NAME|FILE] "
-    "[--fscache-share F] [--name NAME] [-o FILE] [--format table|json|csv]",
+    "[--fscache-share F] [--page-fscache-share F] [--name NAME] [-o FILE] "
+    "[--format table|json|csv]",
     NULL,
 };
 
@@ -102,6 +103,7 @@ static const struct cli_option opts[] = {
      .def = "none",
      .complete = CLI_C_CALIBRATION},
     CLI_OPT_FSCACHE_ENTRY(A, CLI_NOT_GIVEN),
+    CLI_OPT_PAGE_FSCACHE_ENTRY(A, CLI_NOT_GIVEN),
     {.name = "name",
      .has_arg = required_argument,
      .id = OPT_NAME,
@@ -352,10 +354,11 @@ static void comment_text(char *buf, size_t len, const struct cal_args *a,
     if (n < len)
         snprintf(buf + n, len - n,
                  "\nFixed costs from: device %s, engine %s, application "
-                 "server %s%s%s; fscache_share %g.",
+                 "server %s%s%s; fscache_share %g, page_fscache_share %g.",
                  mo->device, mo->engine, mo->appserver,
                  mo->calibration ? ", calibration " : "",
-                 mo->calibration ? mo->calibration : "", mo->fscache_share);
+                 mo->calibration ? mo->calibration : "", mo->fscache_share,
+                 mo->page_fscache_share);
 }
 
 /* The calibration's name: --name, else -o's base name without .yaml. */

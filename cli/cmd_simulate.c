@@ -29,7 +29,8 @@ static const char *const usage[] = {
     "[--app-cache LIST ...] [--mrc [--sample-rate R] [--mrc-csv FILE]] "
     "[-o FILE] [--format table|json|csv]",
     "pagetune simulate ... --clients N [--think-ms Z] "
-    "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F]",
+    "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F] "
+    "[--page-fscache-share F]",
     NULL,
 };
 
@@ -203,6 +204,7 @@ static const struct cli_option opts[] = {
      .help = "predict requests/s and response time for N clients",
      .def = "no prediction"},
     CLI_OPT_MODEL_ENTRIES(A),
+    CLI_OPT_PAGE_FSCACHE_ENTRY(A, CLI_GIVEN(A, model_opt)),
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_COMMON_ENTRIES_END,
 };
@@ -320,8 +322,9 @@ static int check_args(struct sim_args *a)
         return PT_EUSAGE;
     }
     if (a->model_opt && !a->clients) {
-        cli_usage_error("simulate", "--think-ms, --calibration, --appserver "
-                                    "and --fscache-share need --clients N");
+        cli_usage_error("simulate", "--think-ms, --calibration, --appserver, "
+                                    "--fscache-share and --page-fscache-share "
+                                    "need --clients N");
         return PT_EUSAGE;
     }
     if ((pl->sample_rate < 1.0 || a->mrc_csv) && !pl->mrc) {

@@ -238,6 +238,25 @@ out:
     return rc;
 }
 
+double perf_calib_range_req_per_s(const struct perf_calib *cal)
+{
+    double range = 0;
+
+    for (size_t i = 0; i < cal->n_points; i++) {
+        const struct perf_point *p = &cal->points[i];
+        double pred = cal->pred_req_per_s[i], d;
+
+        if (p->req_per_s_hi > 0)
+            d = fmax(fabs(pred - p->req_per_s_lo),
+                     fabs(pred - p->req_per_s_hi)) /
+                p->req_per_s;
+        else
+            d = fabs(cal->resid_req_per_s[i]);
+        range = fmax(range, d);
+    }
+    return range;
+}
+
 /* ---- the profile --------------------------------------------------------- */
 
 /* A YAML double-quoted scalar: escape backslash, quote and controls. */
@@ -307,6 +326,11 @@ int perf_calib_write(FILE *fp, const struct perf_calib *cal,
                 p->clients, p->think_ms, p->req_per_s, p->response_ms,
                 cal->pred_req_per_s[i], cal->pred_response_ms[i],
                 cal->resid_req_per_s[i], cal->resid_response_ms[i]);
+        if (p->req_per_s_hi > 0)
+            fprintf(fp,
+                    "    req_per_s_lo: %.9g\n"
+                    "    req_per_s_hi: %.9g\n",
+                    p->req_per_s_lo, p->req_per_s_hi);
     }
     if (fflush(fp) != 0 || ferror(fp))
         return err_set(err, PT_EIO, "cannot write calibration '%s'", cal->name);
@@ -339,7 +363,11 @@ static int read_point(struct perf_calib *cal, size_t i, const json_t *v,
         (rc = pt_json_opt_num(v, "residual_req_per_s", &cal->resid_req_per_s[i],
                               where, err)) < 0 ||
         (rc = pt_json_opt_num(v, "residual_response_ms",
-                              &cal->resid_response_ms[i], where, err)) < 0)
+                              &cal->resid_response_ms[i], where, err)) < 0 ||
+        (rc = pt_json_opt_num(v, "req_per_s_lo", &p->req_per_s_lo, where,
+                              err)) < 0 ||
+        (rc = pt_json_opt_num(v, "req_per_s_hi", &p->req_per_s_hi, where,
+                              err)) < 0)
         return rc;
     if (clients < 1 || clients > 1000000)
         return err_set(err, PT_EDATA, "%s: clients must be 1..1000000", where);
@@ -347,6 +375,13 @@ static int read_point(struct perf_calib *cal, size_t i, const json_t *v,
         return err_set(err, PT_EDATA,
                        "%s: think_ms must be >= 0, req_per_s and "
                        "response_ms > 0",
+                       where);
+    if ((p->req_per_s_lo != 0 || p->req_per_s_hi != 0) &&
+        !(p->req_per_s_lo > 0 && p->req_per_s_lo <= p->req_per_s &&
+          p->req_per_s <= p->req_per_s_hi))
+        return err_set(err, PT_EDATA,
+                       "%s: needs 0 < req_per_s_lo <= req_per_s <= "
+                       "req_per_s_hi",
                        where);
     p->clients = (unsigned)clients;
     snprintf(p->label, sizeof(p->label), "%s", label);

@@ -158,14 +158,31 @@ static int term(double *d, const struct perf_costs *c, int cost, double count,
 
 /* The count fields by name, for messages (struct perf_counts order). */
 static const char *const count_names[] = {
-    "requests",        "app_gets",          "app_hits",
-    "app_misses",      "kb_serialised",     "db_kb",
-    "db_rows",         "logical_reads",     "physical_reads",
-    "physical_writes", "page_size_bytes",   "direct_read_reqs",
-    "direct_read_kb",  "direct_write_reqs", "direct_write_kb",
-    "fscache_share",   "log_records",       "log_writes",
-    "log_kb",          "repl_messages",     "repl_kb",
-    "peer_fetches",    "offload_reads",     "offload_writes",
+    "requests",
+    "app_gets",
+    "app_hits",
+    "app_misses",
+    "kb_serialised",
+    "db_kb",
+    "db_rows",
+    "logical_reads",
+    "physical_reads",
+    "physical_writes",
+    "page_size_bytes",
+    "direct_read_reqs",
+    "direct_read_kb",
+    "direct_write_reqs",
+    "direct_write_kb",
+    "fscache_share",
+    "page_fscache_share",
+    "log_records",
+    "log_writes",
+    "log_kb",
+    "repl_messages",
+    "repl_kb",
+    "peer_fetches",
+    "offload_reads",
+    "offload_writes",
 };
 
 static int check_counts(const struct perf_counts *n, struct pt_err *err)
@@ -183,8 +200,10 @@ static int check_counts(const struct perf_counts *n, struct pt_err *err)
             return err_set(err, PT_EDATA,
                            "counts: '%s' is negative or not finite",
                            count_names[i]);
-    if (n->fscache_share > 1)
-        return err_set(err, PT_EDATA, "counts: 'fscache_share' must be 0..1");
+    if (n->fscache_share > 1 || n->page_fscache_share > 1)
+        return err_set(err, PT_EDATA,
+                       "counts: 'fscache_share' and 'page_fscache_share' "
+                       "must be 0..1");
     return 0;
 }
 
@@ -192,7 +211,7 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
                 struct perf_model *out, struct pt_err *err)
 {
     double d[PERF_N_CENTRES] = {0};
-    double r, page_kb, pages, fs, dev, dreq, dkb;
+    double r, page_kb, pages, pfs, wpages, fs, dev, dreq, dkb;
     int rc;
 
     if ((rc = check_counts(n, err)) < 0)
@@ -204,6 +223,8 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
     r = 1.0 / n->requests;
     page_kb = n->page_size_bytes / 1024.0;
     pages = (n->physical_reads + n->physical_writes) * r;
+    wpages = n->physical_writes * r;
+    pfs = n->page_fscache_share;
     fs = n->fscache_share;
     dev = 1.0 - fs;
     dreq = (n->direct_read_reqs + n->direct_write_reqs) * r;
@@ -227,26 +248,32 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
                    (n->db_kb + n->repl_kb) * r, "KB on the network", err)) < 0)
         return rc;
     /* (3) database CPU: logical reads, rows, log records, and the direct
-     * requests the file-system cache serves (a system call and a copy) */
+     * requests and page reads and writes the file-system cache serves (a
+     * system call and a copy each) */
     if ((rc = term(&d[PERF_DB_CPU], c, IDX(db_cpu_per_lread_ms),
                    n->logical_reads * r, "logical reads", err)) < 0 ||
         (rc = term(&d[PERF_DB_CPU], c, IDX(db_cpu_per_row_ms), n->db_rows * r,
                    "rows", err)) < 0 ||
         (rc = term(&d[PERF_DB_CPU], c, IDX(db_cpu_per_logrec_ms),
                    n->log_records * r, "log records", err)) < 0 ||
-        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_req_ms), fs * dreq,
-                   "cached direct requests", err)) < 0 ||
-        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_per_kb_ms), fs * dkb,
-                   "cached direct KB", err)) < 0)
+        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_req_ms),
+                   fs * dreq + pfs * pages, "cached direct requests and pages",
+                   err)) < 0 ||
+        (rc = term(&d[PERF_DB_CPU], c, IDX(fscache_per_kb_ms),
+                   fs * dkb + pfs * pages * page_kb,
+                   "cached direct and page KB", err)) < 0)
         return rc;
     /* (4) table-space device: a page read or written is one random request
      * and a page of transfer; an uncached direct request likewise with its
-     * KB; cached direct writes reach the device later, coalesced by the
-     * file system's write-behind: their KB of transfer, no positioning */
+     * KB; cached direct and page writes reach the device later, coalesced
+     * by the file system's write-behind: their KB of transfer, no
+     * positioning; cached page reads never reach it */
     if ((rc = term(&d[PERF_DB_DISK], c, IDX(disk_overhead_ms),
-                   pages + dev * dreq, "device requests", err)) < 0 ||
+                   (1 - pfs) * pages + dev * dreq, "device requests", err)) <
+            0 ||
         (rc = term(&d[PERF_DB_DISK], c, IDX(disk_per_kb_ms),
-                   pages * page_kb + dev * dkb + fs * n->direct_write_kb * r,
+                   ((1 - pfs) * pages + pfs * wpages) * page_kb + dev * dkb +
+                       fs * n->direct_write_kb * r,
                    "device KB", err)) < 0)
         return rc;
     /* (5) log device: one force per commit that logged, plus the bytes */
@@ -307,10 +334,12 @@ int perf_counts_from_sim(struct perf_counts *out,
         return err_set(err, PT_EDATA, "counts: no requests were simulated");
     if (!(map->object_bytes >= 0) || !(map->direct_io_unit_bytes >= 0) ||
         !(map->fscache_share >= 0) || map->fscache_share > 1 ||
+        !(map->page_fscache_share >= 0) || map->page_fscache_share > 1 ||
         !(map->log_record_overhead_bytes >= 0))
         return err_set(err, PT_EDATA,
                        "counts: object size, direct I/O unit, log record "
-                       "overhead must be >= 0 and fscache_share 0..1");
+                       "overhead must be >= 0 and fscache_share and "
+                       "page_fscache_share 0..1");
     memset(out, 0, sizeof(*out));
     obj_kb = map->object_bytes / 1024.0;
     writes = (double)app->db_writes;
@@ -355,6 +384,7 @@ int perf_counts_from_sim(struct perf_counts *out,
     out->direct_write_reqs = (double)db->direct_write_reqs;
     out->direct_write_kb = (double)db->direct_writes * unit_kb;
     out->fscache_share = map->fscache_share;
+    out->page_fscache_share = map->page_fscache_share;
     if (map->page_logging && db->page_size_bytes > 0) {
         /* the log holds whole pages: the pages a record spans */
         double page = (double)db->page_size_bytes;

@@ -30,31 +30,34 @@
  * `requests`). Every field is a count or a size; none is a time.
  */
 struct perf_counts {
-    double requests;          /* client requests in the run (> 0) */
-    double app_gets;          /* session/cache reads at the app tier */
-    double app_hits;          /* of those, served by the app's own cache */
-    double app_misses;        /* of those, sent to a peer or the database */
-    double kb_serialised;     /* KB (de)serialised by the app servers */
-    double db_kb;             /* KB shipped between app servers and database */
-    double db_rows;           /* rows read or written by statements */
-    double logical_reads;     /* buffer-pool page accesses */
-    double physical_reads;    /* of those, misses read from the device */
-    double physical_writes;   /* dirty pages written back */
-    double page_size_bytes;   /* of the table space (pages above) */
-    double direct_read_reqs;  /* out-of-row (LONG/LOB) read requests */
-    double direct_read_kb;    /* KB they transfer */
-    double direct_write_reqs; /* out-of-row write requests */
-    double direct_write_kb;   /* KB they transfer */
-    double fscache_share;     /* 0..1: share of direct reads and writes that
-                                 go through the file-system cache (SMS: 1) */
-    double log_records;       /* log records written */
-    double log_writes;        /* log forces (commits that logged) */
-    double log_kb;            /* KB written to the log */
-    double repl_messages;     /* replication messages, summed over peers */
-    double repl_kb;           /* KB those messages carry */
-    double peer_fetches;      /* entries fetched from a peer's cache */
-    double offload_reads;     /* entries read from the disk-offload tier */
-    double offload_writes;    /* entries written to it */
+    double requests;           /* client requests in the run (> 0) */
+    double app_gets;           /* session/cache reads at the app tier */
+    double app_hits;           /* of those, served by the app's own cache */
+    double app_misses;         /* of those, sent to a peer or the database */
+    double kb_serialised;      /* KB (de)serialised by the app servers */
+    double db_kb;              /* KB shipped between app servers and database */
+    double db_rows;            /* rows read or written by statements */
+    double logical_reads;      /* buffer-pool page accesses */
+    double physical_reads;     /* of those, misses read from the device */
+    double physical_writes;    /* dirty pages written back */
+    double page_size_bytes;    /* of the table space (pages above) */
+    double direct_read_reqs;   /* out-of-row (LONG/LOB) read requests */
+    double direct_read_kb;     /* KB they transfer */
+    double direct_write_reqs;  /* out-of-row write requests */
+    double direct_write_kb;    /* KB they transfer */
+    double fscache_share;      /* 0..1: share of direct reads and writes that
+                                  go through the file-system cache (SMS: 1) */
+    double page_fscache_share; /* 0..1: share of the page reads and writes
+                                  (physical_*) the file-system cache serves
+                                  (0: every one reaches the device) */
+    double log_records;        /* log records written */
+    double log_writes;         /* log forces (commits that logged) */
+    double log_kb;             /* KB written to the log */
+    double repl_messages;      /* replication messages, summed over peers */
+    double repl_kb;            /* KB those messages carry */
+    double peer_fetches;       /* entries fetched from a peer's cache */
+    double offload_reads;      /* entries read from the disk-offload tier */
+    double offload_writes;     /* entries written to it */
 };
 
 /*
@@ -70,6 +73,7 @@ struct perf_sim_map {
                                          else one record per row change */
     double log_record_overhead_bytes; /* engine: header of a log record */
     enum sim_sharing sharing;         /* push: messages carry the entry */
+    double page_fscache_share;        /* 0..1, see perf_counts */
 };
 
 /*
@@ -236,8 +240,10 @@ struct perf_point {
     struct perf_counts counts;
     unsigned clients;
     double think_ms;
-    double req_per_s;   /* measured, > 0 */
-    double response_ms; /* measured, > 0 */
+    double req_per_s;    /* measured, > 0 */
+    double response_ms;  /* measured, > 0 */
+    double req_per_s_lo; /* measured 95 % interval of req_per_s; both 0 */
+    double req_per_s_hi; /* when the point has none */
 };
 
 /* A free cost: fitted within [lo, hi], 0 <= lo < hi. */
@@ -286,6 +292,16 @@ struct perf_calib {
 int perf_calib_fit(struct perf_calib *cal, struct pt_err *err);
 
 /*
+ * The calibration's relative range of requests/s: over its points, the
+ * largest distance between the prediction and the measured value, or,
+ * for a point with a measured interval, the farther end of that interval,
+ * divided by the measured value: max(|pred - lo|, |pred - hi|) / meas.
+ * A fit that met its points exactly still cannot promise more than the
+ * points were measured to. 0 without points.
+ */
+double perf_calib_range_req_per_s(const struct perf_calib *cal);
+
+/*
  * Write cal as a calibration profile (YAML, profiles/calibrations/,
  * docs/models.md#performance-model "Calibration profile") to fp: `comment`
  * lines (may be NULL; '\n'-separated) as '#' comments, then name, perf: (every
@@ -315,11 +331,12 @@ int perf_calib_from_json(struct perf_calib *cal, const json_t *prof,
 
 /* Where the model's inputs come from: profile names or files. */
 struct perf_profiles {
-    const char *engine;      /* engine profile (default: db2) */
-    const char *device;      /* device profile (default: ssd) */
-    const char *appserver;   /* application-server profile (websphere-4) */
-    const char *calibration; /* calibration profile, NULL = uncalibrated */
-    double fscache_share;    /* 0..1, see perf_sim_map (default 1) */
+    const char *engine;        /* engine profile (default: db2) */
+    const char *device;        /* device profile (default: ssd) */
+    const char *appserver;     /* application-server profile (websphere-4) */
+    const char *calibration;   /* calibration profile, NULL = uncalibrated */
+    double fscache_share;      /* 0..1, see perf_sim_map (default 1) */
+    double page_fscache_share; /* 0..1, see perf_sim_map (default 0) */
 };
 
 /* Sets the defaults above. */

@@ -38,13 +38,16 @@ enum col {
     COL_OFFLOAD,
     COL_SIM,
     COL_TRACE,
+    COL_XPS_LO,
+    COL_XPS_HI,
     N_COLS
 };
 
 static const char *const col_names[N_COLS] = {
-    "label",     "clients",          "think_ms",    "req_per_s",  "response_ms",
-    "page_size", "bufferpool_pages", "app_entries", "cache_mode", "sharing",
-    "servers",   "offload_entries",  "simulation",  "trace",
+    "label",       "clients",   "think_ms",         "req_per_s",
+    "response_ms", "page_size", "bufferpool_pages", "app_entries",
+    "cache_mode",  "sharing",   "servers",          "offload_entries",
+    "simulation",  "trace",     "req_per_s_lo",     "req_per_s_hi",
 };
 
 /* Split one line into at most MAX_COLS fields, in place. -1 on a bad quote. */
@@ -132,6 +135,33 @@ static int row_matches(char *const *sel, const struct perf_sim_docs *s,
     return 1;
 }
 
+/*
+ * The measured interval of req_per_s (req_per_s_lo, req_per_s_hi): both
+ * or neither, 0 < lo <= req_per_s <= hi. Empty fields mean none.
+ */
+static int point_interval(struct perf_point *pt, char *const *sel,
+                          const char *path, size_t line, struct pt_err *err)
+{
+    int has_lo = sel[COL_XPS_LO] && *sel[COL_XPS_LO];
+    int has_hi = sel[COL_XPS_HI] && *sel[COL_XPS_HI];
+    struct pt_err e2;
+
+    if (!has_lo && !has_hi)
+        return 0;
+    if (!has_lo || !has_hi ||
+        pt_double_parse(sel[COL_XPS_LO], &pt->req_per_s_lo, "req_per_s_lo",
+                        &e2) < 0 ||
+        pt_double_parse(sel[COL_XPS_HI], &pt->req_per_s_hi, "req_per_s_hi",
+                        &e2) < 0 ||
+        !(pt->req_per_s_lo > 0 && pt->req_per_s_lo <= pt->req_per_s &&
+          pt->req_per_s <= pt->req_per_s_hi))
+        return err_set(err, PT_EDATA,
+                       "%s:%zu: req_per_s_lo and req_per_s_hi must both be "
+                       "given, 0 < req_per_s_lo <= req_per_s <= req_per_s_hi",
+                       path, line);
+    return 0;
+}
+
 /* One data line: the measured values and the counts of its row. */
 static int point_line(struct perf_calib *cal, char *const *sel,
                       const struct perf_sim_docs *s,
@@ -169,6 +199,8 @@ static int point_line(struct perf_calib *cal, char *const *sel,
         return err_set(err, PT_EDATA,
                        "%s:%zu: req_per_s and response_ms must be numbers > 0",
                        path, line);
+    if ((ret = point_interval(pt, sel, path, line, err)) < 0)
+        return ret;
     for (size_t d = 0; d < s->n; d++)
         for (size_t i = 0; i < s->res[d].n_rows; i++)
             if (row_matches(sel, s, d, &s->res[d].rows[i])) {

@@ -118,12 +118,12 @@ static int load_calibration(struct perf_predictor *m, const char *name,
     costs_overlay(&m->costs, &cal->costs);
     m->calibrated = 1;
     snprintf(m->calibration, sizeof(m->calibration), "%s", cal->name);
-    for (size_t i = 0; i < cal->n_points; i++) {
-        m->resid_req_per_s =
-            fmax(m->resid_req_per_s, fabs(cal->resid_req_per_s[i]));
+    /* requests/s: the residual or, where a point was measured with an
+     * interval, the farther end of it (perf_calib_range_req_per_s) */
+    m->resid_req_per_s = perf_calib_range_req_per_s(cal);
+    for (size_t i = 0; i < cal->n_points; i++)
         m->resid_response_ms =
             fmax(m->resid_response_ms, fabs(cal->resid_response_ms[i]));
-    }
     m->has_range = cal->n_points > 0;
 out:
     json_decref(prof);
@@ -139,6 +139,7 @@ int perf_predictor_load(struct perf_predictor *m, const struct perf_profiles *o,
     memset(m, 0, sizeof(*m));
     perf_costs_init(&m->costs);
     m->map.fscache_share = o->fscache_share;
+    m->map.page_fscache_share = o->page_fscache_share;
     if ((ret = load_device(m, o->device, err)) < 0 ||
         (ret = load_engine(m, o->engine, err)) < 0 ||
         (ret = load_appserver(m, o->appserver, err)) < 0)
@@ -199,9 +200,10 @@ int perf_predictor_predict(const struct perf_predictor *m,
         /* the documented rule: ± the largest relative residual of the
          * calibration's points (pagetune-simulate(1), MODEL) */
         p->has_range = 1;
-        p->req_per_s_lo = r.req_per_s * (1 - m->resid_req_per_s);
+        /* a range wider than the value itself ends at 0, not below */
+        p->req_per_s_lo = r.req_per_s * fmax(0, 1 - m->resid_req_per_s);
         p->req_per_s_hi = r.req_per_s * (1 + m->resid_req_per_s);
-        p->response_ms_lo = r.response_ms * (1 - m->resid_response_ms);
+        p->response_ms_lo = r.response_ms * fmax(0, 1 - m->resid_response_ms);
         p->response_ms_hi = r.response_ms * (1 + m->resid_response_ms);
     }
     return 0;

@@ -308,7 +308,7 @@ static void test_counts_from_sim(void **state)
 {
     struct sim_app_stats app = {0};
     struct sim_db_stats db = {0};
-    struct perf_sim_map map = {4000, 512, 1, 0, 100, SIM_SHARE_NOT_SHARED};
+    struct perf_sim_map map = {4000, 512, 1, 0, 100, SIM_SHARE_NOT_SHARED, 0};
     struct perf_counts n;
     struct pt_err err;
 
@@ -331,9 +331,16 @@ static void test_counts_from_sim(void **state)
     assert_true(n.direct_read_reqs == 490 && n.direct_read_kb == 490 * 4);
     assert_true(n.direct_write_reqs == 510 && n.direct_write_kb == 510 * 4);
     assert_true(n.fscache_share == 1 && n.page_size_bytes == 4096);
+    assert_true(n.page_fscache_share == 0);
     assert_true(n.log_records == 510 && n.log_writes == 510);
     assert_true(fabs(n.log_kb - 510 * 4100 / 1024.0) < 1e-9);
     assert_true(n.repl_kb == 0 && n.offload_reads == 0);
+    map.page_fscache_share = 1;
+    assert_int_equal(perf_counts_from_sim(&n, &app, &db, &map, &err), 0);
+    assert_true(n.page_fscache_share == 1 && n.fscache_share == 1);
+    map.page_fscache_share = 2;
+    assert_int_equal(perf_counts_from_sim(&n, &app, &db, &map, &err), PT_EDATA);
+    map.page_fscache_share = 0;
     /* page logging: a 4100-byte record spans two 4K pages */
     map.page_logging = 1;
     assert_int_equal(perf_counts_from_sim(&n, &app, &db, &map, &err), 0);
@@ -374,6 +381,40 @@ static void test_demand_fscache_moves_direct_io(void **state)
     assert_true(dev.c[PERF_DB_CPU].demand_ms == 0);
     assert_true(fs.c[PERF_DB_DISK].demand_ms == 0);
     assert_true(fabs(fs.c[PERF_DB_CPU].demand_ms - (0.2 + 4 * 0.003)) < 1e-12);
+}
+
+/* A store on files: the page reads the file-system cache serves cost a
+ * system call and a copy on the database CPU and never reach the device;
+ * page writes reach it later by write-behind (transfer, no positioning).
+ * Share 0 charges every page to the device, as before. */
+static void test_demand_page_fscache(void **state)
+{
+    struct perf_costs c;
+    struct perf_counts n = {0};
+    struct perf_model dev, fs, half;
+
+    (void)state;
+    full_costs(&c);
+    n.requests = 2;
+    n.page_size_bytes = 8192;
+    n.physical_reads = 2; /* 1 page read and 0.5 page writes per request */
+    n.physical_writes = 1;
+    assert_int_equal(perf_demand(&c, &n, &dev, NULL), 0);
+    assert_true(fabs(dev.c[PERF_DB_DISK].demand_ms -
+                     1.5 * (14.06 + 8 * 0.0825)) < 1e-12);
+    assert_true(dev.c[PERF_DB_CPU].demand_ms == 0);
+    n.page_fscache_share = 1;
+    assert_int_equal(perf_demand(&c, &n, &fs, NULL), 0);
+    assert_true(fabs(fs.c[PERF_DB_CPU].demand_ms - 1.5 * (0.2 + 8 * 0.003)) <
+                1e-12);
+    assert_true(fabs(fs.c[PERF_DB_DISK].demand_ms - 0.5 * 8 * 0.0825) < 1e-12);
+    n.page_fscache_share = 0.5;
+    assert_int_equal(perf_demand(&c, &n, &half, NULL), 0);
+    assert_true(fabs(half.c[PERF_DB_DISK].demand_ms -
+                     0.5 * (dev.c[PERF_DB_DISK].demand_ms +
+                            fs.c[PERF_DB_DISK].demand_ms)) < 1e-12);
+    n.page_fscache_share = 1.5;
+    assert_int_equal(perf_demand(&c, &n, &fs, NULL), PT_EDATA);
 }
 
 static void test_costs_from_profile(void **state)
@@ -815,6 +856,81 @@ static void test_calib_profile_round_trip(void **state)
     free(back);
 }
 
+/* The range: the residual, or the farther end of a point's measured
+ * interval; an exact fit to a noisy point keeps the point's noise. The
+ * interval travels through the profile. */
+static void test_calib_range(void **state)
+{
+    struct perf_calib *cal = calloc(1, sizeof(*cal));
+    struct perf_calib *back = calloc(1, sizeof(*back));
+    struct pt_err err;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp;
+    json_t *doc = NULL;
+    static const char bad[] =
+        "name: x\nperf: {}\npoints:\n  - {clients: 1, think_ms: 0, req_per_s: "
+        "100, "
+        "response_ms: 10, req_per_s_lo: 120, req_per_s_hi: 130}\n";
+
+    (void)state;
+    assert_non_null(cal);
+    assert_non_null(back);
+    assert_true(perf_calib_range_req_per_s(cal) == 0);
+    perf_costs_init(&cal->costs);
+    snprintf(cal->name, sizeof(cal->name), "r");
+    cal->n_free = 1;
+    cal->free[0] =
+        (struct perf_free){perf_cost_find("app_cpu_fixed_ms"), 0.5, 2};
+    cal->fitted[0] = cal->costs.app_cpu_fixed_ms = 1;
+    cal->n_points = 2;
+    memset(&cal->points[0], 0, 2 * sizeof(cal->points[0]));
+    snprintf(cal->points[0].label, PERF_LABEL_LEN, "a");
+    cal->points[0].clients = 1;
+    cal->points[0].req_per_s = 100;
+    cal->points[0].response_ms = 10;
+    cal->pred_req_per_s[0] = 95;
+    cal->resid_req_per_s[0] = -0.05;
+    snprintf(cal->points[1].label, PERF_LABEL_LEN, "b");
+    cal->points[1].clients = 1;
+    cal->points[1].req_per_s = 200;
+    cal->points[1].response_ms = 5;
+    cal->pred_req_per_s[1] = 200;
+    cal->resid_req_per_s[1] = 0;
+    assert_true(fabs(perf_calib_range_req_per_s(cal) - 0.05) < 1e-12);
+    /* b fitted exactly, but measured 200 [170, 220]: 30 / 200 */
+    cal->points[1].req_per_s_lo = 170;
+    cal->points[1].req_per_s_hi = 220;
+    assert_true(fabs(perf_calib_range_req_per_s(cal) - 0.15) < 1e-12);
+    /* a prediction outside the interval: its distance to the far end */
+    cal->pred_req_per_s[1] = 230;
+    cal->resid_req_per_s[1] = 0.15;
+    assert_true(fabs(perf_calib_range_req_per_s(cal) - 0.3) < 1e-12);
+
+    fp = open_memstream(&buf, &len);
+    assert_non_null(fp);
+    assert_int_equal(perf_calib_write(fp, cal, NULL, &err), 0);
+    fclose(fp);
+    assert_int_equal(prof_loadb(buf, len, "r.yaml", &doc, &err), 0);
+    assert_int_equal(perf_calib_from_json(back, doc, "r.yaml", &err), 0);
+    json_decref(doc);
+    assert_true(back->points[0].req_per_s_lo == 0 &&
+                back->points[0].req_per_s_hi == 0);
+    assert_true(back->points[1].req_per_s_lo == 170 &&
+                back->points[1].req_per_s_hi == 220);
+    assert_true(fabs(perf_calib_range_req_per_s(back) - 0.3) < 1e-9);
+    free(buf);
+
+    assert_int_equal(prof_loadb(bad, strlen(bad), "bad.yaml", &doc, &err), 0);
+    assert_int_equal(perf_calib_from_json(back, doc, "bad.yaml", &err),
+                     PT_EDATA);
+    assert_string_equal(err.msg, "bad.yaml: points[0]: needs 0 < "
+                                 "req_per_s_lo <= req_per_s <= req_per_s_hi");
+    json_decref(doc);
+    free(cal);
+    free(back);
+}
+
 /* ---- the predictor and the points CSV (predict.c, points.c) ------------ */
 
 /* Two application-only rows of 1000 requests, 500-byte objects. */
@@ -934,6 +1050,32 @@ static void test_points_read(void **state)
     assert_int_equal(read_points_text(cal, "# only a comment\n", &err),
                      PT_EDATA);
     assert_non_null(strstr(err.msg, "no header line"));
+    /* the measured interval: both ends or neither */
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms,"
+                                      "app_entries,req_per_s_lo,req_per_s_hi\n"
+                                      "1,100,10,100,90,115\n"
+                                      "1,50,20,200,,\n",
+                                      &err),
+                     0);
+    assert_true(cal->points[0].req_per_s_lo == 90 &&
+                cal->points[0].req_per_s_hi == 115);
+    assert_true(cal->points[1].req_per_s_lo == 0 &&
+                cal->points[1].req_per_s_hi == 0);
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms,"
+                                      "app_entries,req_per_s_lo\n"
+                                      "1,100,10,100,90\n",
+                                      &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, ":2: req_per_s_lo and req_per_s_hi"));
+    assert_int_equal(read_points_text(cal,
+                                      "clients,req_per_s,response_ms,"
+                                      "app_entries,req_per_s_lo,req_per_s_hi\n"
+                                      "1,100,10,100,101,120\n",
+                                      &err),
+                     PT_EDATA);
+    assert_non_null(strstr(err.msg, "0 < req_per_s_lo <= req_per_s"));
     free(cal);
 }
 
@@ -985,6 +1127,7 @@ int main(void)
         cmocka_unit_test(test_mva_copies_and_servers),
         cmocka_unit_test(test_demand_formulas),
         cmocka_unit_test(test_demand_fscache_moves_direct_io),
+        cmocka_unit_test(test_demand_page_fscache),
         cmocka_unit_test(test_demand_placement),
         cmocka_unit_test(test_counts_from_sim),
         cmocka_unit_test(test_costs_from_profile),
@@ -996,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_calib_respects_bounds),
         cmocka_unit_test(test_calib_refuses_too_few_points),
         cmocka_unit_test(test_calib_profile_round_trip),
+        cmocka_unit_test(test_calib_range),
         cmocka_unit_test(test_points_read),
         cmocka_unit_test(test_predictor),
     };
