@@ -200,6 +200,18 @@ expect_rc 64 "--think-ms needs --clients" "$PAGETUNE" simulate --trace "$T/tiny.
 expect_one_line_error "--think-ms needs --clients"
 expect_rc 64 "--clients 0" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 0
 expect_rc 64 "bad --fscache-share" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --fscache-share 2
+expect_rc 64 "bad --page-fscache-share" "$PAGETUNE" simulate --trace "$T/tiny.csv" --page-size 4K,8K --clients 2 --page-fscache-share 1.5
+expect_one_line_error "bad --page-fscache-share"
+expect_contains "$ERR" "--page-fscache-share" "the option is named"
+expect_rc 64 "--page-fscache-share needs --clients" "$PAGETUNE" simulate --trace "$T/tiny.csv" --page-size 4K,8K --page-fscache-share 1
+# page misses through the OS cache cost less than on the device: the
+# prediction with share 1 is at least as fast as with share 0
+expect_rc 0 "--page-fscache-share 0" "$PAGETUNE" simulate --trace "$T/tiny.csv" --page-size 4K --bufferpool 4 --clients 2 --page-fscache-share 0 --json -q
+r0=$(echo "$OUT" | jq '.results[0].predicted.req_per_s')
+expect_rc 0 "--page-fscache-share 1" "$PAGETUNE" simulate --trace "$T/tiny.csv" --page-size 4K --bufferpool 4 --clients 2 --page-fscache-share 1 --json -q
+r1=$(echo "$OUT" | jq '.results[0].predicted.req_per_s')
+python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if b > a else 1)' "$r0" "$r1" &&
+    pass || fail "page misses through the OS cache predicted no faster ($r0 vs $r1)"
 expect_rc 66 "missing calibration" "$PAGETUNE" simulate --trace "$T/tiny.csv" --app-cache 2 --clients 2 --calibration "$T/none.yaml"
 expect_one_line_error "missing calibration"
 printf 'name: x\nperf:\n  app_cpu_fixed_ms: -1\n' >"$T/badcal.yaml"
