@@ -83,14 +83,20 @@ static void page_config(const struct store_plan *p, size_t i,
         cfg->medium_max_bytes = (uint32_t)e->outline[0].max_bytes;
     cfg->large_max_bytes =
         e->n_outline >= 2 ? e->outline[1].max_bytes : cfg->medium_max_bytes;
-    if (p->max_store_bytes)
-        cfg->max_pages = p->max_store_bytes / rule->page_size_bytes;
-    if (p->max_store_bytes && cfg->max_pages == 0)
-        cfg->max_pages = 1;
     /* The engine's storage semantics: out-of-line data outside the buffer
      * pool (DB2) gets the LOB area; buffered engines (SQLite) keep it in
-     * the row's overflow pages. */
+     * the row's overflow pages. DB2 logs records, not pages: SQLite's own
+     * page stays the smallest (4096) so that an update's WAL frames cover
+     * about its record, and the page size decides placement only. */
     cfg->lob_area = !e->outline_buffered && e->n_outline > 0;
+    if (cfg->lob_area)
+        cfg->sqlite_page_bytes = 4096;
+    if (p->max_store_bytes)
+        cfg->max_pages = p->max_store_bytes / (cfg->sqlite_page_bytes
+                                                   ? cfg->sqlite_page_bytes
+                                                   : rule->page_size_bytes);
+    if (p->max_store_bytes && cfg->max_pages == 0)
+        cfg->max_pages = 1;
     cfg->lob_io = p->lob_io_page[i] >= 0 ? (enum store_lob_io)p->lob_io_page[i]
                                          : p->lob_io;
     cfg->max_lob_bytes = p->max_store_bytes;

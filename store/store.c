@@ -505,6 +505,7 @@ int store_create(const char *path, const struct store_config *cfg,
     struct stat stbuf;
     char sql[64];
     int64_t got = 0;
+    uint32_t phys;
     int ret, rc;
 
     *out = NULL;
@@ -526,7 +527,13 @@ int store_create(const char *path, const struct store_config *cfg,
         goto fail;
     }
     /* page_size first, on the connection that creates the first table. */
-    snprintf(sql, sizeof(sql), "PRAGMA page_size = %u", cfg->page_size_bytes);
+    phys =
+        cfg->sqlite_page_bytes ? cfg->sqlite_page_bytes : cfg->page_size_bytes;
+    if (!store_page_size_valid(phys)) {
+        ret = err_set(err, PT_EDATA, "SQLite page size %u is not valid", phys);
+        goto fail;
+    }
+    snprintf(sql, sizeof(sql), "PRAGMA page_size = %u", phys);
     if ((ret = store_exec(s, sql, err)) < 0)
         goto fail;
     if ((ret = store_exec(s, "PRAGMA journal_mode = WAL", err)) < 0)
@@ -545,10 +552,10 @@ int store_create(const char *path, const struct store_config *cfg,
     }
     if ((ret = store_query_i64(s, "PRAGMA page_size", &got, err)) < 0)
         goto fail;
-    if ((uint64_t)got != cfg->page_size_bytes) {
+    if ((uint64_t)got != phys) {
         ret = err_set(err, PT_EINTERNAL,
                       "store '%s': page size is %lld, asked for %u", path,
-                      (long long)got, cfg->page_size_bytes);
+                      (long long)got, phys);
         goto fail;
     }
     if ((ret = store_query_i64(s, "PRAGMA journal_mode", &got, err)) < 0)

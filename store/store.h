@@ -83,6 +83,14 @@ struct store_config {
                                   from the file. */
     enum store_lob_io lob_io;  /* how the LOB area is read and written */
     uint64_t max_lob_bytes;    /* LOB area limit; 0 = none (PT_EIO "full") */
+    uint32_t sqlite_page_bytes; /* SQLite's own page (PRAGMA page_size) when
+                                   it differs from page_size_bytes, else 0.
+                                   With DB2 semantics the plan sets 4096:
+                                   page_size_bytes then decides placement
+                                   (what stays in the row), and an update's
+                                   WAL frames cover about its record, as
+                                   DB2 logs records, not the whole page
+                                   (docs/models.md "Logging") */
 };
 
 /* Defaults: 4096-byte pages, SQLite's cache, NORMAL, limits of 0 (every
