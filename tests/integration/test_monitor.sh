@@ -62,6 +62,27 @@ expect_py "mariadb: INNODB_BUFFER_POOL_STATS read" 'len(d["bufferpool_instances"
 MEMTOTAL=$(awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo)
 expect_py "mariadb: no SQL for host memory, the server on loopback: this machine's" 'd["host"]["memory_bytes"] == '"$MEMTOTAL"' and "/proc/meminfo" in d["host"]["source"]' "$T/my.json"
 
+# CSV on a server with pool counters (issue 17: every CSV parses into
+# numbers where the JSON has numbers): one row per pool and interval, the
+# counters integers, the ratio and rate numbers or empty (JSON null)
+expect_rc 0 "monitor postgresql csv" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" \
+    --count 3 --interval 0.5 --format csv -q
+printf '%s\n' "$OUT" >"$T/pg.csv"
+python3 - "$T/pg.csv" <<'PY' && pass || fail "monitor csv on postgresql: $(cat "$T/pg.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 2 and all(r["pool"] == "shared_buffers" for r in rows), rows
+for r in rows:
+    a, b = (int(x) for x in r["interval"].split("-"))
+    assert b == a + 1, r
+    assert float(r["seconds"]) > 0, r
+    for k in ("logical_reads", "physical_reads", "direct_reads"):
+        assert r[k] != "" and float(r[k]) == int(r[k]) >= 0, (k, r)
+    for k in ("hit_ratio_pct", "logical_per_s"):
+        assert r[k] == "" or float(r[k]) >= 0, (k, r)
+    assert not any(c in v for v in r.values() for c in "%<"), r
+PY
+
 # table output and one snapshot (counters since start)
 expect_rc 0 "table output" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" --count 2 --interval 0.2
 expect_contains "$OUT" "hit_ratio_%" "table header"
