@@ -60,13 +60,25 @@ unix_socket_directories = '$dir/pg'
 shared_buffers = 32MB
 fsync = off
 CONF
-    runuser -u postgres -- "$pg_bin/postgres" -D "$data" \
-        >"$dir/pg/server.log" 2>&1 &
-    for _ in $(seq 1 100); do
-        if runuser -u postgres -- "$pg_bin/pg_isready" -h 127.0.0.1 -p "$port" -q; then
-            break
-        fi
-        sleep 0.2
+    # Up to 3 ports: another job on the machine may take the free port
+    # between free_port and the bind ("Address already in use"). Each start
+    # waits up to 120 s: a machine running two test suites is slow.
+    for attempt in 1 2 3; do
+        runuser -u postgres -- "$pg_bin/postgres" -D "$data" \
+            >"$dir/pg/server.log" 2>&1 &
+        local t0=$SECONDS
+        while [ $((SECONDS - t0)) -lt 120 ]; do
+            if runuser -u postgres -- "$pg_bin/pg_isready" -h 127.0.0.1 -p "$port" -q; then
+                break 2
+            fi
+            grep -q "already in use" "$dir/pg/server.log" 2>/dev/null && break
+            sleep 0.2
+        done
+        grep -q "already in use" "$dir/pg/server.log" 2>/dev/null || break
+        wait 2>/dev/null
+        port=$(free_port)
+        sed -i "s/^port = .*/port = $port/" "$data/postgresql.conf"
+        echo "test-servers: PostgreSQL port taken, retrying on $port" >&2
     done
     runuser -u postgres -- "$pg_bin/pg_isready" -h 127.0.0.1 -p "$port" -q || {
         echo "test-servers: PostgreSQL did not start; log:" >&2
@@ -89,16 +101,26 @@ start_mariadb() {
     chown -R mysql:mysql "$dir/my"
     mariadb-install-db --no-defaults --datadir="$data" --user=mysql \
         --auth-root-authentication-method=normal >"$dir/my/install.log" 2>&1
-    mariadbd --no-defaults --datadir="$data" --socket="$sock" --port="$port" \
-        --bind-address=127.0.0.1 --user=mysql --skip-name-resolve \
-        --innodb-buffer-pool-size=64M --innodb-flush-log-at-trx-commit=0 \
-        --pid-file="$dir/my/mysqld.pid" --log-error="$dir/my/error.log" &
-    echo $! > "$dir/my.pid"
-    for _ in $(seq 1 150); do
-        if mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1; then
-            break
-        fi
-        sleep 0.2
+    # Up to 3 ports and 120 s per start, as for PostgreSQL.
+    for attempt in 1 2 3; do
+        mariadbd --no-defaults --datadir="$data" --socket="$sock" --port="$port" \
+            --bind-address=127.0.0.1 --user=mysql --skip-name-resolve \
+            --innodb-buffer-pool-size=64M --innodb-flush-log-at-trx-commit=0 \
+            --pid-file="$dir/my/mysqld.pid" --log-error="$dir/my/error.log" &
+        echo $! > "$dir/my.pid"
+        local t0=$SECONDS
+        while [ $((SECONDS - t0)) -lt 120 ]; do
+            if mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1; then
+                break 2
+            fi
+            grep -q "already in use" "$dir/my/error.log" 2>/dev/null && break
+            sleep 0.2
+        done
+        grep -q "already in use" "$dir/my/error.log" 2>/dev/null || break
+        wait "$(cat "$dir/my.pid")" 2>/dev/null
+        : >"$dir/my/error.log"
+        port=$(free_port)
+        echo "test-servers: MariaDB port taken, retrying on $port" >&2
     done
     mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1 || {
         echo "test-servers: MariaDB did not start; log:" >&2
