@@ -773,9 +773,16 @@ static void host_limit(struct rec_result *r, const struct rec_inputs *in)
     }
 }
 
-/* Step 3. how many live sessions (rows) the table holds. */
+/*
+ * Step 3. how many live sessions (rows) the table holds: counted (--sessions,
+ * the sample's row count or the catalog's statistics that sizes.json
+ * records, the trace's distinct keys), never inferred from a hit ratio
+ * (docs/models.md #sessions: a hit ratio mixes every relation in the pool
+ * and the window's cold reads, so the rows it implies can be off by
+ * orders of magnitude). Without a count, one row per size given, said so.
+ */
 static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
-                              const struct cand_sums *sums, size_t mon_idx)
+                              size_t mon_idx)
 {
     uint64_t n = obj_total(in);
 
@@ -786,18 +793,11 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
     } else if (in->access) {
         r->sessions = in->access->n_keys;
         r->sessions_basis = "distinct keys in the trace";
-    } else if (mon_idx != (size_t)-1 && in->monitor->bufferpool_pages &&
-               in->monitor->hit_ratio_pct > 0 &&
-               in->monitor->hit_ratio_pct < 99.5) {
-        /* uniform model at the current page size: h0 = B0 / D0 */
-        double d0 = (double)in->monitor->bufferpool_pages /
-                    (in->monitor->hit_ratio_pct / 100.0);
-        double rows = d0 * (double)n / sums[mon_idx].share_sum;
-        r->sessions = rows < (double)n ? n : (uint64_t)llround(rows);
-        r->sessions_basis = "inferred from the monitored hit ratio";
     } else {
         r->sessions = n;
-        r->sessions_basis = "one row per size given";
+        r->sessions_basis = "one row per size given: no row count (pass "
+                            "--sessions, or sample the live table, whose "
+                            "row count sizes.json records)";
     }
     r->evidence = in->access != NULL || mon_idx != (size_t)-1 ||
                   in->memory_given || in->sessions != 0;
@@ -1439,7 +1439,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     if ((rc = choose_memory(r, in, mon_idx, err)) < 0)
         return rc;
     host_limit(r, in);
-    estimate_sessions(r, in, sums, mon_idx);
+    estimate_sessions(r, in, mon_idx);
     /* 4. hit ratio and I/O per access at equal memory */
     for (size_t i = 0; i < r->n_cand; i++)
         if ((rc = pool_candidate(&r->cand[i], in, &e->pages[i], r,

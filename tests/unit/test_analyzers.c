@@ -486,10 +486,13 @@ static void test_monitor(void **state)
     in.n_sizes = 10;
     in.monitor = &m;
     assert_int_equal(rec_recommend(r, &in, &err), 0);
-    /* memory = the current pool; 1 row per 4K page, h0 = 0.5 -> 2000 rows */
+    /* memory = the current pool; no row count: one row per size given,
+     * never rows inferred from the hit ratio (issue 14: 2000 here) */
     assert_int_equal(r->memory_bytes, 4096000);
-    assert_int_equal(r->sessions, 2000);
-    assert_true(fabs(r->cand[0].hit_ratio - 0.5) < 1e-9);
+    assert_int_equal(r->sessions, 10);
+    assert_non_null(strstr(r->sessions_basis, "no row count"));
+    /* 10 rows of 2000 bytes in a 1000-page pool: all cached */
+    assert_true(fabs(r->cand[0].hit_ratio - 1.0) < 1e-9);
     json_object_set_new(json_object_get(doc, "summary"), "hit_ratio",
                         json_real(150));
     assert_int_equal(coll_monitor_doc_from_json(&m, doc, "m.json", &err),
