@@ -62,6 +62,13 @@ void store_plan_init(struct store_plan *p)
 
 /* ---- configurations ----------------------------------------------------- */
 
+/* The LOB area I/O asked for page size i: its own, else the plan's. */
+static enum store_lob_io plan_lob_io(const struct store_plan *p, size_t i)
+{
+    return p->lob_io_page[i] >= 0 ? (enum store_lob_io)p->lob_io_page[i]
+                                  : p->lob_io;
+}
+
 /* The store configuration of page size i: the engine's rule at that size
  * gives SMALL's length; MEDIUM and LARGE are the engine's out-of-line
  * columns in order (DB2: LONG VARCHAR, then BLOB). */
@@ -97,8 +104,7 @@ static void page_config(const struct store_plan *p, size_t i,
                                                    : rule->page_size_bytes);
     if (p->max_store_bytes && cfg->max_pages == 0)
         cfg->max_pages = 1;
-    cfg->lob_io = p->lob_io_page[i] >= 0 ? (enum store_lob_io)p->lob_io_page[i]
-                                         : p->lob_io;
+    cfg->lob_io = plan_lob_io(p, i);
     cfg->max_lob_bytes = p->max_store_bytes;
 }
 
@@ -532,9 +538,7 @@ static int page_finish(struct plan_run *run, size_t i,
     ret = store_replay_finish(run->rep[i], r, err);
     r->lob_io = run->cfg[i].lob_io;
     r->lob_io_fallback =
-        run->no_direct &&
-        (p->lob_io_page[i] >= 0 ? p->lob_io_page[i] : (int)p->lob_io) ==
-            STORE_LOB_DIRECT;
+        run->no_direct && plan_lob_io(p, i) == STORE_LOB_DIRECT;
 
     store_replay_close(run->rep[i]);
     run->rep[i] = NULL;
@@ -591,8 +595,7 @@ static int run_prepare(struct plan_run *run, struct pt_err *err)
     if ((ret = ack_open(run, err)) < 0)
         return ret;
     for (size_t i = 0; i < p->n_page_sizes; i++)
-        direct |= (p->lob_io_page[i] >= 0 ? p->lob_io_page[i]
-                                          : (int)p->lob_io) == STORE_LOB_DIRECT;
+        direct |= plan_lob_io(p, i) == STORE_LOB_DIRECT;
     if ((ret = store_dir_prepare(&run->dir, p->store_dir, direct, err)) < 0)
         return ret;
     run->have_dir = 1;
