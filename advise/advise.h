@@ -144,6 +144,12 @@ struct adv_validation {
     int have_verdict;
     struct store_verdict_out verdict;
     char compared_with[200]; /* what the measurement was compared with */
+    /* what decided the verdict line (adv_validation_method): the replay
+     * on the built-in store (measured), the cache simulation alone (the
+     * model's trace-driven counts, nothing measured), or nothing; text is
+     * the one line that names it for the summary */
+    enum adv_method { ADV_BY_NONE, ADV_BY_SIMULATION, ADV_BY_REPLAY } method;
+    char method_text[640];
 };
 
 /*
@@ -181,7 +187,11 @@ struct adv_result {
     struct sim_plan_result sim;
     struct store_plan_result replay;
     json_t *sim_doc, *replay_doc;
-    json_t *notes; /* validation notes (strings) for the report */
+    json_t *notes;            /* validation notes (strings) for the report */
+    char replay_engine[32];   /* the engine whose rules the replay's store
+                                 followed ("" without a replay) */
+    char replay_skipped[400]; /* why the replay did not run ("" if it did
+                                 or was not asked for) */
     struct adv_validation validation;
     /* ddl */
     char *create_sql, *rollback_sql;
@@ -240,7 +250,21 @@ void adv_validation_compute(struct adv_validation *v,
  */
 void adv_verdict_compute(struct adv_validation *v,
                          const struct store_plan_result *rep, uint32_t rec_ps);
-/* The validation summary as JSON, NULL when no run had both settings. */
+/*
+ * Name the validation that decided v's verdict line (v filled by
+ * adv_validation_compute): the replay when it measured both settings,
+ * else the simulation when it ran, else none. replay_engine is the
+ * engine the replay's store followed, replay_skipped why the replay did
+ * not run ("" when it ran or was not asked for). Sets method and
+ * method_text.
+ */
+void adv_validation_method(struct adv_validation *v, const char *engine,
+                           const char *replay_engine,
+                           const char *replay_skipped);
+/* The words of a method: "replay", "simulation", "none". */
+const char *adv_method_name(enum adv_method m);
+/* The validation summary as JSON (validated_by always; each run that
+   had both settings). New reference, NULL on OOM. */
 json_t *adv_validation_to_json(const struct adv_validation *v);
 /*
  * The engine to advise for: `given`, else "db2" for the demo, else the

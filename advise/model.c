@@ -249,21 +249,23 @@ static json_t *summary_lines(const struct adv_result *r)
     return s;
 }
 
-/* verdict {word, text}: the replay's verdict, else why there is none. */
+/* verdict {word, text, validated_by}: the replay's verdict, else why
+ * there is none; validated_by names the run that decided it. */
 static json_t *verdict_json(const struct adv_result *r)
 {
     const struct adv_validation *v = &r->validation;
 
     if (v->have_verdict)
-        return json_pack("{s:s, s:s}", "word",
+        return json_pack("{s:s, s:s, s:s}", "word",
                          store_verdict_name(v->verdict.verdict), "text",
-                         v->verdict.why);
+                         v->verdict.why, "validated_by", v->method_text);
     return json_pack(
-        "{s:s, s:s}", "word", "not validated", "text",
-        !v->have_replay ? "no replay compared the page sizes on this machine"
+        "{s:s, s:s, s:s}", "word", "not validated", "text",
+        !v->have_replay ? "no replay compared the settings on this machine"
         : !v->have_pred ? "no prediction to compare the replay with"
                         : "the replay measured fewer than 2 rounds: no "
-                          "interval");
+                          "interval",
+        "validated_by", v->method_text);
 }
 
 /* predicted {...}: the model's change, recommended vs current (percent). */

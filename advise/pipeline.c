@@ -616,34 +616,80 @@ static void replay_lob_note(const struct adv_config *c, struct adv_result *r)
                                                  buf));
 }
 
-/* Validation by replay on the built-in store (replay's engine, db2). */
+/*
+ * Whether the built-in store can replay engine e at page size ps: the
+ * store is SQLite, so it follows an engine's placement rules at a page
+ * size that the engine has a rule for and that SQLite accepts (a power
+ * of two from 512 to 65536, store_page_size_valid). 0, or -1 with the
+ * reason in why.
+ */
+static int replayable(const struct rec_engine *e, uint32_t ps, char *why,
+                      size_t len)
+{
+    const struct rec_page_rule *rule = rec_engine_page(e, ps);
+
+    if (!rule) {
+        snprintf(why, len, "%uK is not a page size of engine %s", ps / 1024,
+                 e->name);
+        return -1;
+    }
+    if (!store_page_size_valid(ps)) {
+        snprintf(why, len,
+                 "the built-in SQLite store cannot hold %uK pages (SQLite "
+                 "takes 512 bytes to 64K)",
+                 ps / 1024);
+        return -1;
+    }
+    return 0;
+}
+
+/* No replay: say why, in the progress notes, the report's and the
+ * summary's validation line. */
+static void replay_skip(const struct adv_config *c, struct adv_result *r,
+                        const char *why)
+{
+    snprintf(r->replay_skipped, sizeof(r->replay_skipped), "%s", why);
+    note(c, "replay skipped: %s", why);
+    json_array_append_new(r->notes, json_sprintf("replay skipped: %s", why));
+}
+
+/*
+ * Validation by replay on the built-in store, with the advised engine's
+ * placement rules (docs/models.md "Storage semantics": DB2 and Oracle
+ * keep out-of-line data in a LOB area outside the buffer pool, the
+ * buffered engines in the row's overflow pages), at the current and the
+ * recommended page size — only where the store can emulate both.
+ */
 static int step_replay(const struct adv_config *c, const char *trace,
                        struct adv_result *r, struct pt_err *err)
 {
     uint32_t rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
     struct store_plan p;
-    struct rec_engine e;
+    char why[300];
     int rc;
 
     if (r->cur_page_size == rec_ps) {
         /* the built-in store differs only by page size: nothing to show */
-        note(c,
-             "replay skipped: the current and the recommended page size are "
-             "the same (%uK)",
-             rec_ps / 1024);
-        json_array_append_new(
-            r->notes,
-            json_string("replay skipped: the built-in SQLite store can only "
-                        "compare page sizes, and the current page size is "
-                        "the recommended one"));
+        snprintf(why, sizeof(why),
+                 "the built-in SQLite store can only compare page sizes, and "
+                 "the current page size is the recommended one (%uK)",
+                 rec_ps / 1024);
+        replay_skip(c, r, why);
         return 0;
     }
-    note(c, "validating by replay on the built-in store: %uK vs %uK",
-         r->cur_page_size / 1024, rec_ps / 1024);
+    if (replayable(&r->rec_engine, r->cur_page_size, why, sizeof(why)) < 0 ||
+        replayable(&r->rec_engine, rec_ps, why, sizeof(why)) < 0) {
+        replay_skip(c, r, why);
+        return 0;
+    }
+    note(c,
+         "validating by replay on the built-in store (engine %s's placement "
+         "rules): %uK vs %uK",
+         r->engine, r->cur_page_size / 1024, rec_ps / 1024);
     store_plan_init(&p);
-    if ((rc = load_engine(p.engine_name, &e, err)) < 0)
-        return err_prefix(err, "replay");
-    p.engine = &e;
+    p.engine = &r->rec_engine;
+    p.engine_name = r->engine;
+    snprintf(r->replay_engine, sizeof(r->replay_engine), "%s", r->engine);
     p.trace_path = trace;
     p.n_page_sizes = 2;
     p.page_sizes[0] = r->cur_page_size;
@@ -880,6 +926,8 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
     adv_validation_compute(&r->validation, r->have_sim ? &r->sim : NULL,
                            r->have_replay ? &r->replay : NULL, r->cur_page_size,
                            rec_ps);
+    adv_validation_method(&r->validation, r->engine, r->replay_engine,
+                          r->replay_skipped);
     if ((rc = adv_model_build(c, r, err)) < 0)
         goto out;
     rc = cancelled(c, err);

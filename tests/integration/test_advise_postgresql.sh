@@ -32,9 +32,13 @@ FROM (SELECT g, s, (SELECT decode(string_agg(md5(g || '-' || i), ''), 'hex')
 SQL
 
 ADV="$T/advice"
-expect_rc 0 "advise" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" --monitor-seconds 1 \
-    --requests 5000 --out-dir "$ADV" --json -q
+# default options (issue 21: advise must not stop at its own validation)
+expect_rc 0 "advise" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" --out-dir "$ADV" --json -q
 printf '%s' "$OUT" >"$T/summary.json"
+expect_py "the summary names the validation used: the simulation, and why no replay" \
+    'd["validation"]["validated_by"]["method"] == "simulation" and "validated by cache simulation only (the postgresql model" in d["validation"]["validated_by"]["text"] and "replay skipped: the built-in SQLite store can only compare page sizes" in d["validation"]["validated_by"]["text"]' "$T/summary.json"
+expect_contains "$(cat "$ADV/report.html")" 'id="validated-by">validated by cache simulation only' \
+    "the report names the validation used"
 for f in sizes.json monitor.json recommendation.json create.sql rollback.sql report.html; do
     [ -s "$ADV/$f" ] && pass || fail "advise left no $f"
 done
