@@ -32,8 +32,6 @@
 #define ADV_DRIFT_TOLERANCE 0.10
 /* Page size of the demo's "running system" (the built-in store). */
 #define ADV_DEMO_PAGE_SIZE_BYTES 4096u
-/* Page size assumed when the monitor reports none. */
-#define ADV_FALLBACK_PAGE_SIZE_BYTES 4096u
 /* Snapshots of the monitor window (its deltas are what the advice uses). */
 #define ADV_MONITOR_SNAPSHOTS 2
 /* Connection login timeout of sample and monitor, seconds. */
@@ -182,6 +180,9 @@ struct adv_result {
     char engine_profile[4096], device_profile[4096]; /* files read */
     struct rec_result *rec;
     json_t *rec_doc;
+    /* the configuration in use (rec_current_config, as recommend decides
+     * it); cur_page_size and cur_pool_pages are its figures */
+    struct rec_current_config current;
     /* validation */
     int have_sim, have_replay;
     struct sim_plan_result sim;

@@ -372,6 +372,14 @@ json_t *adv_result_to_json(const struct adv_result *r)
                   r->drift, "drift_details", r->drift_why, "files", files);
     if (!s)
         return NULL;
+    /* where the current figures come from (rec_current_config) */
+    json_object_set_new(
+        json_object_get(s, "current"), "page_size_basis",
+        json_string(r->current.page_basis ? r->current.page_basis : "server"));
+    json_object_set_new(json_object_get(s, "current"), "bufferpool_basis",
+                        json_string(r->current.pool_assumed
+                                        ? "the candidate's at equal memory"
+                                        : "server"));
     {
         /* one line per knob, without a trailing newline */
         size_t l = strlen(r->drift_why);

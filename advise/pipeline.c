@@ -285,8 +285,6 @@ static int step_monitor(const struct adv_config *c, double seconds,
         r->cur_pool_pages = d.current.bufferpool_pages;
         snprintf(r->cur_pool_name, sizeof(r->cur_pool_name), "%s",
                  d.current.bufferpool);
-        if (r->cur_page_size == 0)
-            r->cur_page_size = ADV_FALLBACK_PAGE_SIZE_BYTES;
     }
     coll_conn_close(cn);
     return rc < 0 ? err_prefix(err, "monitor") : 0;
@@ -443,6 +441,15 @@ static int step_recommend(const struct adv_config *c, const char *trace,
         inputs ? rec_result_to_json(r->rec, &r->rec_engine, inputs) : NULL;
     if (!r->rec_doc)
         rc = err_set(err, PT_EINTERNAL, "out of memory");
+    /* the configuration in use, decided as recommend decides it */
+    rec_current_config(r->rec, &r->rec_engine, &r->monitor, &r->current);
+    r->cur_page_size = r->current.page_size_bytes;
+    r->cur_pool_pages = r->current.pool_pages;
+    if (r->current.page_assumed)
+        note(c,
+             "the current page size was not read from the server: %uK "
+             "assumed (%s)",
+             r->cur_page_size / 1024, r->current.page_basis);
 out:
     json_decref(inputs);
     free(sorted);
@@ -918,9 +925,12 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
     if ((rc = step_ddl(c, r, err)) < 0)
         goto out;
     rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
-    r->drift = adv_drift(r->cur_page_size, r->cur_pool_pages, rec_ps,
-                         r->rec->pool_pages, c->drift_tolerance, r->drift_why,
-                         sizeof(r->drift_why));
+    /* drift is judged on what the server reported, never on an assumption
+     * (0: unknown) */
+    r->drift = adv_drift(r->current.page_assumed ? 0 : r->cur_page_size,
+                         r->current.pool_assumed ? 0 : r->cur_pool_pages,
+                         rec_ps, r->rec->pool_pages, c->drift_tolerance,
+                         r->drift_why, sizeof(r->drift_why));
     if ((rc = drift_knobs(c, r, err)) < 0)
         goto out;
     adv_validation_compute(&r->validation, r->have_sim ? &r->sim : NULL,

@@ -698,6 +698,28 @@ struct rec_result {
 };
 
 /*
+ * The configuration in use, decided in one place for every command
+ * (recommend's prediction, advise's validation and drift): the page size
+ * the server reported (r->current's page_size from a monitor or a sample),
+ * else the engine profile's default (`current_page_size`), else the
+ * engine's documented default (rec_state_fill_defaults), else the
+ * smallest candidate — each of the last three marked assumed; the pool the
+ * monitor read at that page size, else the candidate's at equal memory
+ * (assumed).
+ */
+struct rec_current_config {
+    uint32_t page_size_bytes;
+    uint64_t pool_pages;
+    int page_assumed, pool_assumed; /* 1: not read from the server */
+    const char *page_basis;         /* "server", "engine profile default",
+                                       "engine default", "smallest page
+                                       size" (static) */
+};
+void rec_current_config(const struct rec_result *r, const struct rec_engine *e,
+                        const struct rec_monitor *mon,
+                        struct rec_current_config *out);
+
+/*
  * What rec_recommend is about to return, against the same rec_limits the
  * recommendation reader applies (budget, page size, pool pages and bytes,
  * EXTENTSIZE, OVERHEAD, TRANSFERRATE): PT_EDATA "recommendation: ...".

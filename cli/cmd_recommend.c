@@ -167,13 +167,13 @@ CLI_SPEC_DEFINE(recommend);
 struct rec_pred {
     struct sim_plan_result res;
     const struct sim_result_row *cur, *rec;
+    struct rec_current_config cc; /* where the current side comes from */
 };
 
 /*
- * Simulate the trace at the current page size (the monitor's, else the
- * engine's default, else its smallest) with its pool (the monitor's, else the
- * candidate's at equal memory) and at the recommended one, and predict both
- * rows.
+ * Simulate the trace at the current page size and pool (rec_current_config:
+ * the server's, else the engine's default, assumed) and at the recommended
+ * one, and predict both rows.
  */
 static int predict_change(struct rec_opts *o, const struct rec_engine *e,
                           const struct rec_device *d,
@@ -182,24 +182,17 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
                           struct pt_err *err)
 {
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    uint32_t cur_page = e->current_page_bytes;
-    uint64_t cur_pool = 0;
+    struct rec_current_config *cc = &pr->cc;
+    uint32_t cur_page;
+    uint64_t cur_pool;
     struct sim_plan pl;
     struct perf_predictor m;
     int ret;
 
-    if (mon->present && mon->page_size_bytes)
-        cur_page = mon->page_size_bytes;
-    /* no default in the profile: the smallest page size (DB2's default
-     * table space page size is 4 KB) */
-    for (size_t i = 0; !cur_page && i < r->n_cand; i++)
-        if (!i || r->cand[i].page_size_bytes < cur_page)
-            cur_page = r->cand[i].page_size_bytes;
-    if (mon->present && mon->page_size_bytes && mon->bufferpool_pages)
-        cur_pool = mon->bufferpool_pages;
-    for (size_t i = 0; !cur_pool && i < r->n_cand; i++)
-        if (r->cand[i].page_size_bytes == cur_page)
-            cur_pool = r->cand[i].bufferpool_pages;
+    /* the configuration in use, as advise decides it */
+    rec_current_config(r, e, mon, cc);
+    cur_page = cc->page_size_bytes;
+    cur_pool = cc->pool_pages;
     if (!cur_pool)
         return err_set(err, PT_EDATA,
                        "--clients: no buffer-pool size for the current %u-byte "
@@ -269,14 +262,17 @@ static json_t *pred_json(const struct rec_pred *pr)
     const struct sim_predicted *c = &pr->cur->predicted,
                                *r = &pr->rec->predicted;
 
-    return json_pack("{s:i, s:f, s:b, s:o, s:o, s:o, s:{s:f, s:f}}", "clients",
-                     (int)c->clients, "think_ms", c->think_ms, "calibrated",
-                     c->calibrated, "calibration",
-                     c->calibrated ? json_string(c->calibration) : json_null(),
-                     "current", pred_side_json(pr->cur), "recommended",
-                     pred_side_json(pr->rec), "change", "req_per_s_pct",
-                     100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
-                     100 * (r->response_ms / c->response_ms - 1));
+    return json_pack(
+        "{s:i, s:f, s:b, s:o, s:o, s:{s:s, s:s}, s:o, s:{s:f, s:f}}", "clients",
+        (int)c->clients, "think_ms", c->think_ms, "calibrated", c->calibrated,
+        "calibration",
+        c->calibrated ? json_string(c->calibration) : json_null(), "current",
+        pred_side_json(pr->cur), "current_basis", "page_size",
+        pr->cc.page_basis, "bufferpool",
+        pr->cc.pool_assumed ? "the candidate's at equal memory" : "server",
+        "recommended", pred_side_json(pr->rec), "change", "req_per_s_pct",
+        100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
+        100 * (r->response_ms / c->response_ms - 1));
 }
 
 /* One figure with its range: "139.9 req/s (133.3..146.5)". */

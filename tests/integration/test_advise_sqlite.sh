@@ -30,6 +30,17 @@ for f in sizes.json monitor.json recommendation.json create.sql rollback.sql \
     report.html simulation.json replay.json; do
     [ -s "$T/adv/$f" ] && pass || fail "advise left no $f"
 done
+# one recommendation step (issue 22): recommend on advise's own evidence
+# gives advise's recommendation, current state included
+expect_rc 0 "recommend on advise's sizes and monitor" "$PAGETUNE" recommend \
+    --sizes "$T/adv/sizes.json" --monitor "$T/adv/monitor.json" --engine sqlite \
+    --json -o "$T/again.json" -q
+python3 - "$T/adv/recommendation.json" "$T/again.json" <<'PY' && pass || fail "recommend and advise disagree"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+diff = [k for k in set(a) | set(b) if k != "inputs" and a.get(k) != b.get(k)]
+assert not diff, diff
+PY
 case "$ERR" in *"engine db2"*) fail "DB2's page list used for SQLite: $ERR" ;; *) pass ;; esac
 RPS=$(pyjson "$T/adv/recommendation.json" 'd["page_size"]')
 expect_py "20..60 KB objects: 32K or 64K pages recommended" \
