@@ -35,7 +35,7 @@
 static int resolve(const char *path, char *out, size_t len, int depth)
 {
     char dir[PATH_MAX], res[PATH_MAX], target[PATH_MAX];
-    const char *slash = strrchr(path, '/');
+    const char *slash = strrchr(path, '/'), *base;
     struct stat st;
     ssize_t n;
 
@@ -65,8 +65,17 @@ static int resolve(const char *path, char *out, size_t len, int depth)
     } else if (resolve(dir, res, sizeof(res), depth) < 0) {
         return -1;
     }
+    base = slash ? slash + 1 : path;
+    if (strcmp(base, "..") == 0) { /* the directory's parent, by name */
+        char *up = strrchr(res, '/');
+        if (up)
+            up[up == res] = '\0';
+        base = "";
+    }
+    if (!*base || strcmp(base, ".") == 0)
+        return (size_t)snprintf(out, len, "%s", res) < len ? 0 : -1;
     if ((size_t)snprintf(out, len, "%s/%s", strcmp(res, "/") ? res : "",
-                         slash ? slash + 1 : path) >= len)
+                         base) >= len)
         return -1;
     return 0;
 }

@@ -829,6 +829,13 @@ static void test_pathset_outdir(void **state)
     assert_int_equal(pair("--out-dir", fresh, DIR_, "--x", fresh_in, OUT, &err),
                      PT_EUSAGE);
     assert_int_equal(pair("--out-dir", fresh, DIR_, "--x", in, IN, &err), 0);
+    /* "dir/" names dir; a missing directory resolves like an existing one */
+    snprintf(other, sizeof(other), "%s/advice/", tmpdir);
+    assert_int_equal(pair("--out-dir", other, DIR_, "--x", in, IN, &err),
+                     PT_EUSAGE);
+    snprintf(other, sizeof(other), "%s/fresh/./a.json", tmpdir);
+    assert_int_equal(pair("-o", fresh_in, OUT, "--y", other, OUT, &err),
+                     PT_EUSAGE);
 }
 
 int main(void)
