@@ -56,11 +56,16 @@ struct ddl_params {
     const char *table, *column;
 };
 
+/* what --out-dir DIR holds afterwards: each file replaced atomically, the
+   directory is not replaced (docs/architecture.md#out-dir) */
+static const char *const ddl_files[] = {"create.sql", "rollback.sql", NULL};
+
 #define P struct ddl_params
 static const struct cli_option opts[] = {
     {.name = "recommendation",
      .type = CLI_T_PATH,
      CLI_AT(P, rec_file),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "recommendation JSON from `pagetune recommend --json -o FILE`",
      .def = "none"},
@@ -74,6 +79,8 @@ static const struct cli_option opts[] = {
     {.name = "out-dir",
      .type = CLI_T_DIR,
      CLI_AT(P, out_dir),
+     .io = CLI_IO_OUTDIR,
+     .files = ddl_files,
      .arg_name = "DIR",
      .help = "write DIR/create.sql and DIR/rollback.sql",
      .def = "both to stdout"},

@@ -78,6 +78,7 @@ static const struct cli_option opts[] = {
     {.name = "trace",
      .type = CLI_T_PATH,
      CLI_AT(A, plan.trace),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "trace to replay; - reads stdin",
      .required = 1},
@@ -156,6 +157,7 @@ static const struct cli_option opts[] = {
      .short_name = 'e',
      .type = CLI_T_STRING,
      CLI_AT(A, plan.engine_name),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME|FILE",
      .help = "engine profile with the page-fit rules",
      .def = "db2",
@@ -163,6 +165,7 @@ static const struct cli_option opts[] = {
     {.name = "device",
      .type = CLI_T_STRING,
      CLI_AT(A, plan.device_name),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME|FILE",
      .help = "device profile for the I/O time estimate",
      .def = "ssd",
@@ -184,6 +187,7 @@ static const struct cli_option opts[] = {
     {.name = "mrc-csv",
      .type = CLI_T_PATH,
      CLI_AT(A, mrc_csv),
+     .io = CLI_IO_OUT,
      .arg_name = "FILE",
      .help = "also write the curves as CSV for plotting",
      .def = "none"},
@@ -836,9 +840,6 @@ int cmd_simulate(int argc, char **argv)
     err_clear(&err);
     if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
         return cli_parse_exit(ret);
-    if ((ret = cli_outputs_distinct("-o", c.output, "--mrc-csv", a.mrc_csv,
-                                    &err)) < 0)
-        goto fail;
     if (a.plan.n_page_sizes &&
         (ret = load_profiles(&a.plan, &engine, &device, &err)) < 0)
         goto fail;

@@ -180,6 +180,64 @@ int pt_outdir_commit(struct pt_outdir *od, struct pt_err *err);
 /* Remove the staging directory and release *od. Accepts the zero state. */
 void pt_outdir_abort(struct pt_outdir *od);
 
+/* ---- path identity (pathid.c) ----------------------------------------- */
+
+/*
+ * The files and directories one run reads and writes, to refuse before any
+ * work a run that would write over one of its own inputs or outputs
+ * (docs/exit-codes.md#collisions): cli/ collects a command's paths from its
+ * option table (cli_paths_check) and checks every pair.
+ *
+ * Each path is resolved when added: realpath(3) of the file, or of its
+ * directory plus the last component when the file does not exist yet (a
+ * missing directory is resolved the same way; a dangling symbolic link is
+ * followed to what it names), and its device and inode when it exists.
+ * Two paths name the same file when both exist as regular files with the
+ * same device and inode (hard and symbolic links, "./a" and "a"), or else
+ * have the same resolved name; devices and FIFOs
+ * (written in place) never do. A path is inside an out-dir when the
+ * directory (same device and inode) is one of its resolved name's
+ * ancestors, or, while the directory does not exist, when the directory's
+ * resolved name is a prefix of it. "-" (stdin, stdout) and NULL are never
+ * added, so they never clash.
+ */
+enum pt_path_role {
+    PT_PATH_IN,     /* a file the run reads */
+    PT_PATH_OUT,    /* a file the run writes, replaces or appends to */
+    PT_PATH_OUTDIR, /* a directory replaced as one unit (pt_outdir_*):
+                       nothing inside it survives the run */
+};
+struct pt_path {
+    char *opt;   /* option naming it, "-o", "--sizes" (owned) */
+    char *given; /* the path as given (owned) */
+    char *real;  /* resolved name; NULL: directory missing (owned) */
+    enum pt_path_role role;
+    int exists, regular, is_dir; /* stat(2) of the path, links followed */
+    uint64_t dev, ino;           /* when it exists */
+};
+struct pt_pathset {
+    struct pt_path *p; /* n entries (owned) */
+    size_t n, cap;
+};
+void pt_pathset_init(struct pt_pathset *s);
+/* Free what the set holds; back to the init state. Accepts the zero state. */
+void pt_pathset_release(struct pt_pathset *s);
+/*
+ * Add `path`, named by option `opt` (both copied), resolved now. NULL, ""
+ * and "-" are ignored.
+ * PT_EINTERNAL when out of memory.
+ */
+int pt_pathset_add(struct pt_pathset *s, const char *opt, const char *path,
+                   enum pt_path_role role, struct pt_err *err);
+/*
+ * Check every pair: an output naming the same file as an input or another
+ * output, or any path inside an out-dir, is PT_EUSAGE with one line naming
+ * both options and the path ("-o and --sizes name the same file 's.json'",
+ * "--workload 'X/w.yaml' lies inside --out-dir 'X', which is replaced as
+ * one unit"). Two inputs never clash. 0 when there is no clash.
+ */
+int pt_pathset_check(const struct pt_pathset *s, struct pt_err *err);
+
 /* ---- interruption and temporary paths (cleanup.c) ---------------------- */
 
 /*
