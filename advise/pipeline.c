@@ -198,7 +198,8 @@ static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
     int rc;
 
     coll_sample_opts_init(o);
-    if (c->table && (rc = pt_qname_parse(&o->table, c->table, "--table", err)) < 0)
+    if (c->table &&
+        (rc = pt_qname_parse(&o->table, c->table, "--table", err)) < 0)
         return rc;
     if (c->columns && (rc = coll_sample_opts_columns(o, c->columns, err)) < 0)
         return rc;

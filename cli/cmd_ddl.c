@@ -306,8 +306,8 @@ int cmd_ddl(int argc, char **argv)
     memset(&plan, 0, sizeof(plan));
     ddl_vars_init(&plan.vars);
     /* --table is one name of any engine's: parsed before anything else */
-    if ((p.table && (rc = pt_qname_parse(&table, p.table, "--table", &err)) <
-                        0) ||
+    if ((p.table &&
+         (rc = pt_qname_parse(&table, p.table, "--table", &err)) < 0) ||
         (rc = ddl_dialect_load(&d, p.dialect, dir, sizeof(dir), &err)) < 0)
         goto fail;
     /* existing outputs stop the run before anything is read or written */

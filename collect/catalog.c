@@ -68,16 +68,15 @@ int coll_columns_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
         return PT_EINTERNAL;
     switch (e) {
     case COLL_ENGINE_POSTGRESQL:
-        n = snprintf(
-            buf, len,
-            "SELECT a.attname AS name, t.typname AS type, CASE WHEN "
-            "a.attnotnull THEN 0 ELSE 1 END AS nullable, CASE WHEN "
-            "a.attlen > 0 THEN a.attlen ELSE 0 END AS fixed, 0 AS "
-            "pk, 1 AS codepage FROM pg_attribute a JOIN pg_type t ON "
-            "t.oid = a.atttypid WHERE a.attrelid = to_regclass(%s) "
-            "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY "
-            "a.attnum",
-            nm.reg);
+        n = snprintf(buf, len,
+                     "SELECT a.attname AS name, t.typname AS type, CASE WHEN "
+                     "a.attnotnull THEN 0 ELSE 1 END AS nullable, CASE WHEN "
+                     "a.attlen > 0 THEN a.attlen ELSE 0 END AS fixed, 0 AS "
+                     "pk, 1 AS codepage FROM pg_attribute a JOIN pg_type t ON "
+                     "t.oid = a.atttypid WHERE a.attrelid = to_regclass(%s) "
+                     "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY "
+                     "a.attnum",
+                     nm.reg);
         break;
     case COLL_ENGINE_MYSQL:
         n = snprintf(buf, len,
@@ -867,8 +866,8 @@ int coll_live_rows_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
 }
 
 int coll_live_rows_stat(struct coll_conn *c, const struct pt_qname *t,
-                        int64_t *rows, char *source,
-                        size_t source_len, struct pt_err *err)
+                        int64_t *rows, char *source, size_t source_len,
+                        struct pt_err *err)
 {
     const char *what = c->engine == COLL_ENGINE_POSTGRESQL
                            ? "pg_class.reltuples, the statistics of the last "

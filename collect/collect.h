@@ -282,8 +282,9 @@ struct coll_state {
  * innodb_page_size, innodb_buffer_pool_size, the table's ROW_FORMAT;
  * SQLite page_size, journal_mode, cache_size; DB2 the table space's page
  * size and its buffer pool's pages (SYSCAT). t (exact names,
- * coll_table_exact) may be NULL (monitor: instance knobs only); column may be NULL. A knob that cannot be read
- * (no privilege) is left out and named in st->note; a lost link fails.
+ * coll_table_exact) may be NULL (monitor: instance knobs only); column may be
+ * NULL. A knob that cannot be read (no privilege) is left out and named in
+ * st->note; a lost link fails.
  */
 int coll_state_read(struct coll_conn *c, const struct pt_qname *t,
                     const char *column, struct coll_state *st,
@@ -297,8 +298,8 @@ int coll_state_read(struct coll_conn *c, const struct pt_qname *t,
  * fails; other errors give -1 and say why in source.
  */
 int coll_live_rows_stat(struct coll_conn *c, const struct pt_qname *t,
-                        int64_t *rows, char *source,
-                        size_t source_len, struct pt_err *err);
+                        int64_t *rows, char *source, size_t source_len,
+                        struct pt_err *err);
 /* The SQL coll_live_rows_stat runs (exposed for the unit tests); "" for
  * an engine without statistics (SQLite). -1 if buf is too small. */
 int coll_live_rows_sql(enum coll_engine e, const struct pt_qname *t, char *buf,

@@ -62,8 +62,8 @@ static uint64_t db2_estimate(struct coll_conn *c, const struct pt_qname *t)
         return 0;
     snprintf(sql, sizeof(sql),
              "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = %s AND "
-                 "TABNAME = %s",
-                 nm.schema, nm.table);
+             "TABNAME = %s",
+             nm.schema, nm.table);
     if (coll_query_i64(c, sql, &v, NULL) < 0 || v < 0)
         return 0;
     return (uint64_t)v;

@@ -57,9 +57,9 @@ static uint64_t my_estimate(struct coll_conn *c, const struct pt_qname *t)
         return 0;
     snprintf(sql, sizeof(sql),
              "SELECT COALESCE(MAX(TABLE_ROWS), 0) FROM "
-                 "information_schema.TABLES WHERE TABLE_SCHEMA = %s AND "
-                 "TABLE_NAME = %s",
-                 nm.schema, nm.table);
+             "information_schema.TABLES WHERE TABLE_SCHEMA = %s AND "
+             "TABLE_NAME = %s",
+             nm.schema, nm.table);
     if (coll_query_i64(c, sql, &v, NULL) < 0 || v < 0)
         return 0;
     return (uint64_t)v;

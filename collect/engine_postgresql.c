@@ -66,8 +66,8 @@ static uint64_t pg_estimate(struct coll_conn *c, const struct pt_qname *t)
         return 0;
     snprintf(sql, sizeof(sql),
              "SELECT GREATEST(reltuples, 0)::bigint FROM pg_class WHERE "
-                 "oid = to_regclass(%s)",
-                 nm.reg);
+             "oid = to_regclass(%s)",
+             nm.reg);
     if (coll_query_i64(c, sql, &v, NULL) < 0 || v < 0)
         return 0;
     return (uint64_t)v;

@@ -70,9 +70,8 @@ int coll_table_exact(enum coll_engine e, const struct pt_qname *given,
         return err_set(err, PT_EUSAGE,
                        "--table: the SQLite ODBC driver cannot take a name "
                        "holding ';'");
-    return pt_qname_check_len(exact, ops->ident_max_bytes,
-                              ops->ident_max_chars, coll_engine_name(e),
-                              "--table", err);
+    return pt_qname_check_len(exact, ops->ident_max_bytes, ops->ident_max_chars,
+                              coll_engine_name(e), "--table", err);
 }
 
 int coll_table_quote(enum coll_engine e, const struct pt_qname *exact,

@@ -323,8 +323,9 @@ int prof_load_named(const char *kind, const char *name, json_t **out,
  * two parts (SCHEMA.TABLE; MariaDB's database, SQLite's attached schema).
  */
 
-#define PT_IDENT_MAX 256 /* bytes of one part (MariaDB: 64 characters of
-                            up to 4 bytes), before any engine's limit */
+#define PT_IDENT_MAX                                                           \
+    256 /* bytes of one part (MariaDB: 64 characters of                        \
+           up to 4 bytes), before any engine's limit */
 
 struct pt_qname {
     char schema[PT_IDENT_MAX + 1]; /* "" = the connection's default */

@@ -52,8 +52,8 @@ static int unquoted_ok(const char *p, size_t n)
 }
 
 /* One part from *pp into out; *pp ends on '.' or the NUL after it. */
-static int part_parse(const char **pp, char *out, int *quoted,
-                      const char *what, const char *whole, struct pt_err *err)
+static int part_parse(const char **pp, char *out, int *quoted, const char *what,
+                      const char *whole, struct pt_err *err)
 {
     const char *p = *pp;
     char v[96];
@@ -99,13 +99,14 @@ static int part_parse(const char **pp, char *out, int *quoted,
     }
     out[n] = '\0';
     if (n == 0)
-        return err_set(err, PT_EUSAGE, "%s: '%s' has an empty name part",
-                       what, v);
+        return err_set(err, PT_EUSAGE, "%s: '%s' has an empty name part", what,
+                       v);
     *pp = p;
     return 0;
 long_part:
-    return err_set(err, PT_EUSAGE, "%s: '%s': a name part is longer than %d bytes",
-                   what, v, PT_IDENT_MAX);
+    return err_set(err, PT_EUSAGE,
+                   "%s: '%s': a name part is longer than %d bytes", what, v,
+                   PT_IDENT_MAX);
 }
 
 int pt_qname_parse(struct pt_qname *q, const char *s, const char *what,
@@ -121,8 +122,8 @@ int pt_qname_parse(struct pt_qname *q, const char *s, const char *what,
         return err_set(err, PT_EUSAGE, "%s: empty table name", what);
     for (const char *c = s; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            return err_set(err, PT_EUSAGE,
-                           "%s: '%s' holds a control character", what, v);
+            return err_set(err, PT_EUSAGE, "%s: '%s' holds a control character",
+                           what, v);
     if ((rc = part_parse(&p, first, &quoted, what, s, err)) < 0)
         return rc;
     if (!*p) {
@@ -134,8 +135,8 @@ int pt_qname_parse(struct pt_qname *q, const char *s, const char *what,
     memcpy(q->schema, first, strlen(first) + 1);
     q->schema_quoted = quoted;
     if (!*p)
-        return err_set(err, PT_EUSAGE, "%s: '%s' has an empty name part",
-                       what, v);
+        return err_set(err, PT_EUSAGE, "%s: '%s' has an empty name part", what,
+                       v);
     if ((rc = part_parse(&p, q->table, &q->table_quoted, what, s, err)) < 0)
         return rc;
     if (*p)

@@ -187,12 +187,12 @@ struct ddl_overrides {
     double overhead_ms;
     int has_transfer_rate;
     double transfer_rate_ms;
-    const char *tablespace_name; /* NULL: recommendation's, else default */
-    const char *bufferpool_name; /* NULL: recommendation's, else default */
+    const char *tablespace_name;  /* NULL: recommendation's, else default */
+    const char *bufferpool_name;  /* NULL: recommendation's, else default */
     const struct pt_qname *table; /* --table [SCHEMA.]NAME (core's
                                      pt_qname_parse); NULL:
                                      DDL_DEFAULT_TABLE */
-    const char *column_name;     /* NULL: DDL_DEFAULT_COLUMN */
+    const char *column_name;      /* NULL: DDL_DEFAULT_COLUMN */
 };
 
 /* A resolved, checked DDL plan and its template variables. */

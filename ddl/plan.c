@@ -653,8 +653,8 @@ static int set_table(struct ddl_vars *v, const struct ddl_plan *p,
         SET("vacuum_schema", "%s", "");
         return 0;
     }
-    if ((rc = ddl_table_quote(d, p->schema, p->table, sql, sizeof(sql),
-                              err)) < 0 ||
+    if ((rc = ddl_table_quote(d, p->schema, p->table, sql, sizeof(sql), err)) <
+            0 ||
         (p->schema[0] && (rc = ddl_ident_quote(d, "schema", p->schema, qs,
                                                sizeof(qs), err)) < 0))
         return rc;

@@ -85,14 +85,12 @@ static void test_table_parse(void **state)
     assert_int_equal(pt_qname_parse(&q, "SESSIONS", "--table", &err), 0);
     assert_string_equal(q.schema, "");
     /* quoted parts: any character but a control byte, case kept */
-    assert_int_equal(
-        pt_qname_parse(&q, "\"order\".\"User\"", "--table", &err), 0);
-    assert_int_equal(coll_table_exact(COLL_ENGINE_POSTGRESQL, &q, &x, &err),
+    assert_int_equal(pt_qname_parse(&q, "\"order\".\"User\"", "--table", &err),
                      0);
+    assert_int_equal(coll_table_exact(COLL_ENGINE_POSTGRESQL, &q, &x, &err), 0);
     assert_string_equal(x.schema, "order");
     assert_string_equal(x.table, "User");
-    assert_int_equal(pt_qname_parse(&q, "\"a.b\".`c``d`", "--table", &err),
-                     0);
+    assert_int_equal(pt_qname_parse(&q, "\"a.b\".`c``d`", "--table", &err), 0);
     assert_string_equal(q.schema, "a.b");
     assert_string_equal(q.table, "c`d");
     coll_table_exact(COLL_ENGINE_MYSQL, &q, &x, &err);
@@ -116,13 +114,13 @@ static void test_table_parse(void **state)
     assert_int_equal(pt_qname_parse(&q, "x.", "--table", &err), PT_EUSAGE);
     assert_int_equal(pt_qname_parse(&q, "\"\"", "--table", &err), PT_EUSAGE);
     assert_int_equal(pt_qname_parse(&q, "", "--table", &err), PT_EUSAGE);
-    assert_int_equal(pt_qname_parse(&q, "\"open", "--table", &err),
-                     PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, "\"open", "--table", &err), PT_EUSAGE);
     assert_int_equal(pt_qname_parse(&q, "\"a\nb\"", "--table", &err),
                      PT_EUSAGE);
     /* the engine's length limit: PostgreSQL 63 bytes */
-    assert_int_equal(pt_qname_parse(&q, "t234567890123456789012345678901234"
-                                        "567890123456789012345678901234",
+    assert_int_equal(pt_qname_parse(&q,
+                                    "t234567890123456789012345678901234"
+                                    "567890123456789012345678901234",
                                     "--table", &err),
                      0);
     assert_int_equal(coll_table_exact(COLL_ENGINE_POSTGRESQL, &q, &x, &err),
@@ -894,8 +892,8 @@ static void test_catalog_sql(void **state)
     assert_string_equal(sql, "SELECT reltuples::bigint FROM pg_class WHERE "
                              "oid = to_regclass('\"Sessions\"')");
     t = tname("", "t");
-    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_SQLITE, &t, sql, sizeof(sql)),
-                     0);
+    assert_int_equal(
+        coll_live_rows_sql(COLL_ENGINE_SQLITE, &t, sql, sizeof(sql)), 0);
     assert_string_equal(sql, "");
     assert_null(strstr(sql, "count("));
 }
@@ -1515,9 +1513,9 @@ static void test_sqlite_odbc(void **state)
                                     "--table", &err),
                      0);
     assert_int_equal(coll_sample_run(c, &so, &r, &err), PT_EUSAGE);
-    assert_int_equal(pt_qname_parse(&so.table, "\"x` WHERE 0 OR `SMALL\"",
-                                    "--table", &err),
-                     0);
+    assert_int_equal(
+        pt_qname_parse(&so.table, "\"x` WHERE 0 OR `SMALL\"", "--table", &err),
+        0);
     assert_int_equal(coll_sample_run(c, &so, &r, &err), PT_ENOINPUT);
     assert_int_equal(
         coll_query_i64(c, "SELECT count(*) FROM SESSIONS", &v, &err), 0);
