@@ -199,8 +199,7 @@ static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
 
     coll_sample_opts_init(o);
     if (c->table &&
-        (rc = coll_table_parse(c->table, o->schema, sizeof(o->schema), o->table,
-                               sizeof(o->table), err)) < 0)
+        (rc = pt_qname_parse(&o->table, c->table, "--table", err)) < 0)
         return rc;
     if (c->columns && (rc = coll_sample_opts_columns(o, c->columns, err)) < 0)
         return rc;
@@ -366,6 +365,21 @@ out:
 }
 
 /* The recommendation (analyzers/) and its document. */
+/* The sampled table as the monitor names it (PostgreSQL's
+ * pg_statio_user_tables "schemaname.relname"): the engine's exact names,
+ * unquoted, so "order"."user" is not matched to public.user. */
+static const char *monitored_name(const struct adv_result *r, char *buf,
+                                  size_t len)
+{
+    struct pt_qname x = r->sample_opts.table;
+
+    if (r->have_sizes &&
+        coll_table_exact(r->sample.engine, &r->sample_opts.table, &x, NULL) < 0)
+        x = r->sample_opts.table;
+    snprintf(buf, len, "%s%s%s", x.schema, x.schema[0] ? "." : "", x.table);
+    return buf;
+}
+
 static int step_recommend(const struct adv_config *c, const char *trace,
                           struct adv_result *r, struct pt_err *err)
 {
@@ -377,7 +391,7 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     struct rec_inputs in = {0};
     struct rec_inputs_doc d = {0};
     char *epath = r->engine_profile, *dpath = r->device_profile;
-    char sizes_f[4200], mon_f[4200];
+    char sizes_f[4200], mon_f[4200], mon_table[2 * PT_IDENT_MAX + 2];
     const uint64_t *vals;
     uint64_t *sorted = NULL;
     json_t *inputs = NULL;
@@ -409,7 +423,7 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     in.monitor = &r->monitor;
     /* the sampled table's own monitor counters, when the monitor read
      * them (docs/models.md, reconciliation) */
-    in.table = c->table ? c->table : "SESSIONS";
+    in.table = monitored_name(r, mon_table, sizeof(mon_table));
     if ((rc = sample_evidence(r, &in, &state, basis, sizeof(basis), err)) < 0)
         goto out;
     if (trace) {
@@ -743,13 +757,6 @@ static int step_replay(const struct adv_config *c, const char *trace,
     return 0;
 }
 
-/* The table part of --table [SCHEMA.]NAME (DDL names the table alone). */
-static const char *ddl_table(const char *table)
-{
-    const char *dot = strrchr(table, '.');
-    return dot ? dot + 1 : table;
-}
-
 /* create.sql and rollback.sql of the recommendation (ddl/). */
 static int step_ddl(const struct adv_config *c, struct adv_result *r,
                     struct pt_err *err)
@@ -766,8 +773,8 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
     ddl_vars_init(&plan.vars);
     snprintf(rec_name, sizeof(rec_name), "%s/%s", c->out_dir,
              adv_file_name(ADV_F_REC));
-    if (strcmp(r->dialect, "db2") != 0 && c->table)
-        ov.table_name = ddl_table(c->table);
+    /* the sampled table, schema and all, as --table parsed it */
+    ov.table = &r->sample_opts.table;
     /* the column options (STORAGE) name the first --columns column, the
        one the objects that fit in the row are placed in */
     if (strcmp(r->dialect, "db2") != 0 && c->columns &&

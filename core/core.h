@@ -370,6 +370,85 @@ int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
 int prof_load_named(const char *kind, const char *name, json_t **out,
                     struct pt_err *err);
 
+/* ---- table names: --table [SCHEMA.]TABLE (ident.c) --------------------
+ *
+ * The one parser of a table name given on the command line (sample,
+ * monitor's reconciliation, ddl, advise) and the one way a name is written
+ * into SQL. A part is either unquoted, a letter or '_' then letters,
+ * digits, '_', '$' or '#' (the engine folds its case), or quoted between
+ * double quotes or backticks, the quote written twice inside, and kept
+ * exactly as written: "order"."user", `my db`.t, "a.b".c. A name is one or
+ * two parts (SCHEMA.TABLE; MariaDB's database, SQLite's attached schema).
+ */
+
+#define PT_IDENT_MAX                                                           \
+    256 /* bytes of one part (MariaDB: 64 characters of                        \
+           up to 4 bytes), before any engine's limit */
+
+struct pt_qname {
+    char schema[PT_IDENT_MAX + 1]; /* "" = the connection's default */
+    char table[PT_IDENT_MAX + 1];
+    int schema_quoted; /* 1: written quoted, case kept */
+    int table_quoted;
+};
+
+/* How a dialect writes an identifier: delimiters and case folding. */
+struct pt_quote_rule {
+    const char *open, *close; /* "" = the dialect cannot quote */
+    const char *escape;       /* how `close` is written inside a name */
+    int fold;                 /* +1 upper, -1 lower, 0 case kept */
+};
+
+/*
+ * Parse `s` into *q. PT_EUSAGE naming `what` (e.g. "--table") for an empty
+ * name or part, a control byte, an unclosed quote, more than two parts, an
+ * unquoted part with characters that need quoting, or a part over
+ * PT_IDENT_MAX bytes. Nothing is looked up: no engine is needed.
+ */
+int pt_qname_parse(struct pt_qname *q, const char *s, const char *what,
+                   struct pt_err *err);
+/* Set *q to the unquoted one-part name `table` (a default such as SESSIONS);
+ * PT_EUSAGE as pt_qname_parse. */
+int pt_qname_set(struct pt_qname *q, const char *table, struct pt_err *err);
+/*
+ * The name as the engine stores it: unquoted parts folded by `fold` (+1
+ * upper, -1 lower, 0 kept), quoted ones as written. Returns *q's copy with
+ * both quoted flags set (the name is now exact).
+ */
+struct pt_qname pt_qname_exact(const struct pt_qname *q, int fold);
+/*
+ * Check each part against an engine's limit: at most max_bytes bytes, or
+ * (max_chars > 0) at most max_chars UTF-8 characters. PT_EUSAGE naming
+ * `what` and `engine`.
+ */
+int pt_qname_check_len(const struct pt_qname *q, size_t max_bytes,
+                       size_t max_chars, const char *engine, const char *what,
+                       struct pt_err *err);
+/*
+ * Write identifier `exact` (already folded) the rule's way into out:
+ * between open and close, each `close` inside written as `escape`; as it
+ * is when the rule cannot quote. PT_EINTERNAL if out_len is too small.
+ */
+int pt_ident_quote(const struct pt_quote_rule *r, const char *exact, char *out,
+                   size_t out_len, struct pt_err *err);
+/*
+ * Write *q as SQL: each part folded (pt_qname_exact, r->fold) and quoted
+ * (pt_ident_quote), joined by '.': "order"."user". PT_EINTERNAL if out_len
+ * is too small.
+ */
+int pt_qname_quote(const struct pt_quote_rule *r, const struct pt_qname *q,
+                   char *out, size_t out_len, struct pt_err *err);
+/* *q for messages and documents: parts that need it quoted with '"',
+ * others bare ("order"."user", public.sessions). Truncated to len. */
+void pt_qname_format(const struct pt_qname *q, char *out, size_t len);
+/*
+ * `s` as an SQL string literal: between single quotes, a quote written
+ * twice, and (backslash_escapes, MariaDB's default sql_mode) a backslash
+ * too. PT_EINTERNAL if out_len is too small.
+ */
+int pt_sql_string(const char *s, int backslash_escapes, char *out,
+                  size_t out_len, struct pt_err *err);
+
 /* ---- small utilities -------------------------------------------------- */
 
 /* Read a whole file into a NUL-terminated buffer (caller frees). */
