@@ -78,11 +78,13 @@
 -- environment settings > database (then restart the servers):
 --   DB2 row size        ROW_SIZE_8KB
 --   Table space name    "SESSTS8K"
--- IBM's procedure: the session manager creates SESSIONS only when the table
--- does not exist, so drop the existing SESSIONS table (sessions in it are
--- lost; do it in a maintenance window) and let WebSphere re-create it in
--- "SESSTS8K" with SMALL sized for 8K rows:
---   DROP TABLE SESSIONS;
+-- IBM's procedure: the session manager creates its table only when the
+-- table does not exist, so drop the existing table "SESSIONS" (sessions in
+-- it are lost; do it in a maintenance window) and let WebSphere re-create
+-- it in "SESSTS8K" with SMALL sized for 8K rows:
+--   DROP TABLE "SESSIONS";
+-- (a table created by hand goes in it with
+--   CREATE TABLE "SESSIONS" (...) IN "SESSTS8K";)
 
 CREATE BUFFERPOOL "SESSBP8K"
     IMMEDIATE
