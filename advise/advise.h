@@ -174,15 +174,12 @@ struct adv_result {
     uint32_t cur_page_size;
     uint64_t cur_pool_pages;
     char cur_pool_name[128];
-    /* recommend */
-    struct rec_engine rec_engine;
-    struct rec_device device; /* the recommendation borrows it */
-    char engine_profile[4096], device_profile[4096]; /* files read */
-    struct rec_result *rec;
+    /* recommend: the one recommend step (rec_run), its profiles, result
+     * and the configuration in use (run.current: cur_page_size and
+     * cur_pool_pages are its figures) */
+    struct rec_run_result run;
+    struct rec_result *rec; /* run.rec, borrowed */
     json_t *rec_doc;
-    /* the configuration in use (rec_current_config, as recommend decides
-     * it); cur_page_size and cur_pool_pages are its figures */
-    struct rec_current_config current;
     /* validation */
     int have_sim, have_replay;
     struct sim_plan_result sim;

@@ -25,7 +25,7 @@ static uint32_t rec_page(const struct adv_result *r)
 /* Each page size's inline limit, and the tuned limit of a knob that pays. */
 static json_t *limits_json(const struct adv_result *r)
 {
-    const struct rec_engine *e = &r->rec_engine;
+    const struct rec_engine *e = &r->run.engine;
     json_t *limits = json_array();
     char lab[96];
 
@@ -218,9 +218,9 @@ static json_t *meta_json(const struct adv_config *c, const struct adv_result *r)
                  adv_file_name((enum adv_file)f));
         json_array_append_new(in, json_string(line));
     }
-    snprintf(line, sizeof(line), "engine_profile: %s", r->engine_profile);
+    snprintf(line, sizeof(line), "engine_profile: %s", r->run.engine_profile);
     json_array_append_new(in, json_string(line));
-    snprintf(line, sizeof(line), "device_profile: %s", r->device_profile);
+    snprintf(line, sizeof(line), "device_profile: %s", r->run.device_profile);
     json_array_append_new(in, json_string(line));
     if (r->demo || r->have_sim || r->have_replay) {
         snprintf(line, sizeof(line),
@@ -373,11 +373,12 @@ json_t *adv_result_to_json(const struct adv_result *r)
     if (!s)
         return NULL;
     /* where the current figures come from (rec_current_config) */
-    json_object_set_new(
-        json_object_get(s, "current"), "page_size_basis",
-        json_string(r->current.page_basis ? r->current.page_basis : "server"));
+    json_object_set_new(json_object_get(s, "current"), "page_size_basis",
+                        json_string(r->run.current.page_basis
+                                        ? r->run.current.page_basis
+                                        : "server"));
     json_object_set_new(json_object_get(s, "current"), "bufferpool_basis",
-                        json_string(r->current.pool_assumed
+                        json_string(r->run.current.pool_assumed
                                         ? "the candidate's at equal memory"
                                         : "server"));
     {

@@ -350,10 +350,10 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     out_table_add_row(&t);
     out_table_setf(&t, 0, "current page size");
     out_table_setf(&t, 1, "%uK%s%s%s", r->cur_page_size / 1024,
-                   r->current.page_assumed ? " (assumed: " : "",
-                   r->current.page_assumed ? r->current.page_basis : "",
-                   r->current.page_assumed ? "; not read from the server)"
-                                           : "");
+                   r->run.current.page_assumed ? " (assumed: " : "",
+                   r->run.current.page_assumed ? r->run.current.page_basis : "",
+                   r->run.current.page_assumed ? "; not read from the server)"
+                                               : "");
     out_table_add_row(&t);
     out_table_setf(&t, 0, "buffer pool");
     out_table_setf(&t, 1, "%llu pages of %uK (%s)",
