@@ -102,16 +102,14 @@ static void scratch_close(struct scratch *s)
     s->dir[0] = '\0';
 }
 
+/* The engine profile by name, through the one loader. */
 static int load_engine(const char *name, struct rec_engine *e,
                        struct pt_err *err)
 {
-    json_t *prof = NULL;
-    int rc = prof_load_named("engines", name, &prof, err);
+    char path[4096];
 
-    if (rc == 0)
-        rc = rec_engine_from_json(e, prof, name, err);
-    json_decref(prof);
-    return rc;
+    return rec_profiles_load(name, NULL, e, NULL, path, NULL, sizeof(path),
+                             err);
 }
 
 static int load_workload(const char *name, struct sim_workload *w,

@@ -568,7 +568,7 @@ int cmd_replay(int argc, char **argv)
     struct store_plan_result res = {0};
     struct replay_ui ui;
     struct store_trace trace;
-    json_t *prof = NULL;
+    char epath[4096];
     int ret;
 
     err_clear(&err);
@@ -580,15 +580,12 @@ int cmd_replay(int argc, char **argv)
             return cli_fail("replay", &err);
         return 0;
     }
-    if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
-            0 ||
-        (ret = rec_engine_from_json(&engine, prof, a.plan.engine_name, &err)) <
-            0)
+    if ((ret = rec_profiles_load(a.plan.engine_name, NULL, &engine, NULL, epath,
+                                 NULL, sizeof(epath), &err)) < 0)
         goto fail;
     a.plan.engine = &engine;
     if ((ret = store_plan_check(&a.plan, &err)) < 0) {
         cli_usage_error("replay", "%s", err.msg);
-        json_decref(prof);
         return cli_exit_code(ret);
     }
     if ((ret = pt_output_check(c.output, c.force, &err)) < 0)
@@ -613,7 +610,6 @@ int cmd_replay(int argc, char **argv)
 fail:
     store_plan_result_release(&res);
     store_trace_release(&trace);
-    json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);
     return PT_EXIT_OK;

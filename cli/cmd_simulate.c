@@ -778,19 +778,11 @@ static int write_output(const struct cli_common *c, const struct sim_args *a,
 static int load_profiles(struct sim_plan *pl, struct rec_engine *e,
                          struct rec_device *d, struct pt_err *err)
 {
-    json_t *prof = NULL;
-    int ret;
+    char epath[4096], dpath[4096];
+    /* the one loader of engine and device profiles (analyzers/run.c) */
+    int ret = rec_profiles_load(pl->engine_name, pl->device_name, e, d, epath,
+                                dpath, sizeof(epath), err);
 
-    if ((ret = prof_load_named("engines", pl->engine_name, &prof, err)) < 0)
-        return ret;
-    ret = rec_engine_from_json(e, prof, pl->engine_name, err);
-    json_decref(prof);
-    if (ret < 0)
-        return ret;
-    if ((ret = prof_load_named("devices", pl->device_name, &prof, err)) < 0)
-        return ret;
-    ret = rec_device_from_json(d, prof, pl->device_name, err);
-    json_decref(prof);
     pl->engine = e;
     pl->device = d;
     return ret;
