@@ -62,6 +62,30 @@ void sim_plan_init(struct sim_plan *p)
 
 /* ---- configurations ----------------------------------------------------- */
 
+/* The buffer-pool policy: --policy, else the one the engine's profile
+ * names (buffer_pool_policy), else LRU. */
+static int plan_bp_policy(const struct sim_plan *p,
+                          const struct sim_policy_ops **out, struct pt_err *err)
+{
+    char names[256];
+
+    *out = p->bp_policy;
+    if (*out)
+        return 0;
+    if (p->engine && p->engine->bp_policy[0]) {
+        *out = sim_policy_find(p->engine->bp_policy);
+        if (!*out)
+            return err_set(err, PT_EDATA,
+                           "engine '%s': buffer_pool_policy '%s' is not a "
+                           "policy (known: %s)",
+                           p->engine->name, p->engine->bp_policy,
+                           sim_policy_names(names, sizeof(names)));
+        return 0;
+    }
+    *out = sim_policy_find("lru");
+    return 0;
+}
+
 /* The database tier of a run: each page size of the engine, each pool in
  * pages at that page size. */
 static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
@@ -69,10 +93,12 @@ static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
 {
     const struct rec_engine *e = p->engine;
     char list[128], b[32];
+    int rc;
 
     cfg->engine = e;
     cfg->device = p->device;
-    cfg->bp_policy = p->bp_policy;
+    if ((rc = plan_bp_policy(p, &cfg->bp_policy, err)) < 0)
+        return rc;
     cfg->n_tiers = p->n_page_sizes;
     for (size_t k = 0; k < p->n_page_sizes; k++) {
         struct sim_db_spec *sp = &cfg->tiers[k];
@@ -115,6 +141,7 @@ static int plan_config(const struct sim_plan *p, size_t i,
     cfg->seed = p->seed;
     cfg->mrc = p->mrc && i == 0;
     cfg->sample_rate = p->sample_rate;
+    cfg->request_rate = p->request_rate;
     if (p->n_page_sizes && !p->engine)
         return err_set(err, PT_EUSAGE, "a database tier needs an engine");
     if (p->n_page_sizes > SIM_MAX_TIERS || p->n_pools > SIM_MAX_POOLS ||
@@ -153,20 +180,17 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
 
 /*
  * Curve sizes: the `given` sizes (the pools or application caches the plan
- * simulated) and log-spaced sizes from 1 to the largest useful size, at
- * most `max` points in all (sim.h, struct sim_curve). The given sizes are
- * placed first; the log grid gets the points left (at least 2: both ends),
- * merged in ascending order, duplicates after rounding dropped. Each point
- * is read off the curve itself, given or not. On a sampled curve a size
- * below 1/R is marked extrapolated: one sampled key stands for 1/R keys,
- * so the curve does not resolve smaller sizes (docs/models.md#shards has
- * the errors measured there).
+ * simulated) and log-spaced sizes from 1 to the largest useful size `top`,
+ * at most `max` points in all (sim.h, struct sim_curve). The given sizes
+ * are placed first; the log grid gets the points left (at least 2: both
+ * ends), merged in ascending order, duplicates after rounding dropped.
+ * Fills each point's size and given flag; the caller reads the hit ratios
+ * off the curve itself, given or not.
  */
-static size_t curve_points(struct sim_mrc *m, double rate,
-                           const uint64_t *given, size_t n_given,
-                           struct sim_curve_point *pts, size_t max)
+static size_t curve_sizes(uint64_t top, const uint64_t *given, size_t n_given,
+                          struct sim_curve_point *pts, size_t max)
 {
-    uint64_t top = sim_mrc_max_size(m), last = 0;
+    uint64_t last = 0;
     size_t n = 0, n_grid = max > n_given + 2 ? max - n_given : 2, i = 0;
 
     if (top < 1)
@@ -192,38 +216,101 @@ static size_t curve_points(struct sim_mrc *m, double rate,
         }
         if (s == UINT64_MAX)
             break;
+        memset(&pts[n], 0, sizeof(pts[n]));
         pts[n].size = last = s;
-        pts[n].hit_ratio = sim_mrc_hit_ratio(m, s);
         pts[n].given = is_given;
-        pts[n].extrapolated = rate < 1.0 && (double)s * rate < 1.0;
         n++;
     }
     return n;
 }
 
-static void collect_curves(struct sim *s, const struct sim_config *cfg,
-                           const struct sim_plan *p,
-                           struct sim_plan_result *res)
+/*
+ * An LRU curve's points (stack distances, mrc.c). On a sampled curve a size
+ * below 1/R is marked extrapolated: one sampled key stands for 1/R keys,
+ * so the curve does not resolve smaller sizes (docs/models.md#shards has
+ * the errors measured there).
+ */
+static void curve_read_mrc(struct sim_mrc *m, double rate,
+                           struct sim_curve_point *pts, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        pts[i].hit_ratio = sim_mrc_hit_ratio(m, pts[i].size);
+        pts[i].extrapolated = rate < 1.0 && (double)pts[i].size * rate < 1.0;
+    }
+}
+
+/*
+ * Any other policy's points: one miniature run per size (mini.c), both
+ * views' sizes in one call so the threads share them. A size whose
+ * miniature cache has fewer than 100 entries (size < 100 / R) is marked
+ * extrapolated (docs/models.md#mini).
+ */
+static int curve_read_mini(struct sim_mini *m, const struct sim_plan *p,
+                           const struct sim_policy_ops *ops, uint32_t page,
+                           struct sim_curve *c, struct pt_err *err)
+{
+    uint64_t sizes[SIM_CURVE_POINTS + SIM_CURVE_BRIEF + SIM_CURVE_GIVEN];
+    double hit[SIM_CURVE_POINTS + SIM_CURVE_BRIEF + SIM_CURVE_GIVEN];
+    size_t n = 0, i;
+    double r = c->sample_rate;
+    int rc;
+
+    for (i = 0; i < c->n_points; i++)
+        sizes[n++] = c->points[i].size;
+    for (i = 0; i < c->n_brief; i++)
+        sizes[n++] = c->brief[i].size;
+    if ((rc = sim_mini_curve(m, ops, page, p->seed, sizes, n, p->jobs, hit,
+                             err)) < 0)
+        return rc;
+    for (n = 0, i = 0; i < c->n_points; i++, n++) {
+        c->points[i].hit_ratio = hit[n];
+        c->points[i].extrapolated = r < 1.0 && (double)sizes[n] * r < 100.0;
+    }
+    for (i = 0; i < c->n_brief; i++, n++) {
+        c->brief[i].hit_ratio = hit[n];
+        c->brief[i].extrapolated = r < 1.0 && (double)sizes[n] * r < 100.0;
+    }
+    return 0;
+}
+
+static int collect_curves(struct sim *s, const struct sim_config *cfg,
+                          const struct sim_plan *p, struct sim_plan_result *res,
+                          struct pt_err *err)
 {
     size_t n_curves = cfg->n_tiers ? cfg->n_tiers : 1;
+    int rc;
 
     res->has_mrc = cfg->mrc;
     for (size_t t = 0; cfg->mrc && t < n_curves; t++) {
         struct sim_mrc *m = sim_curve(s, t);
+        struct sim_mini *mini = sim_curve_mini(s, t);
         struct sim_curve *c = &res->curves[res->n_curves];
         const uint64_t *given =
             cfg->n_tiers ? cfg->tiers[t].pool_pages : p->app_entries;
         size_t n_given = cfg->n_tiers ? cfg->tiers[t].n_pools : p->n_app;
-        if (!m)
+        uint64_t top = m      ? sim_mrc_max_size(m)
+                       : mini ? sim_mini_max_size(mini)
+                              : 0;
+        if (!m && !mini)
             continue;
         c->page_size_bytes = cfg->n_tiers ? cfg->tiers[t].page_size_bytes : 0;
         c->sample_rate = cfg->sample_rate;
-        c->n_points = curve_points(m, c->sample_rate, given, n_given, c->points,
-                                   SIM_CURVE_POINTS);
-        c->n_brief = curve_points(m, c->sample_rate, given, n_given, c->brief,
-                                  SIM_CURVE_BRIEF);
+        c->n_points =
+            curve_sizes(top, given, n_given, c->points, SIM_CURVE_POINTS);
+        c->n_brief =
+            curve_sizes(top, given, n_given, c->brief, SIM_CURVE_BRIEF);
+        if (m) {
+            curve_read_mrc(m, c->sample_rate, c->points, c->n_points);
+            curve_read_mrc(m, c->sample_rate, c->brief, c->n_brief);
+        } else if ((rc = curve_read_mini(mini, p,
+                                         cfg->n_tiers ? cfg->bp_policy
+                                                      : cfg->app_policy,
+                                         c->page_size_bytes, c, err)) < 0) {
+            return rc;
+        }
         res->n_curves++;
     }
+    return 0;
 }
 
 /* The rows of one run: its application tier alone, or with each (page
@@ -253,6 +340,8 @@ static void collect_rows(struct sim *s, const struct sim_config *cfg,
 /* The config part of the result, as the plan names it. */
 static int result_config(const struct sim_plan *p, struct sim_plan_result *res)
 {
+    const struct sim_policy_ops *bp;
+
     res->mode = p->mode;
     snprintf(res->app_policy, sizeof(res->app_policy), "%s",
              p->app_policy ? p->app_policy->name : "lru");
@@ -265,8 +354,9 @@ static int result_config(const struct sim_plan *p, struct sim_plan_result *res)
     if (!p->n_page_sizes)
         return 0;
     res->has_db = 1;
-    snprintf(res->bp_policy, sizeof(res->bp_policy), "%s",
-             p->bp_policy ? p->bp_policy->name : "lru");
+    if (plan_bp_policy(p, &bp, NULL) < 0)
+        bp = sim_policy_find("lru"); /* sim_plan_check reported it */
+    snprintf(res->bp_policy, sizeof(res->bp_policy), "%s", bp->name);
     res->engine = pt_strdup(p->engine_name ? p->engine_name : p->engine->name);
     res->device = pt_strdup(p->device_name ? p->device_name : "");
     return res->engine && res->device ? 0 : PT_EINTERNAL;
@@ -317,7 +407,7 @@ int sim_plan_run(const struct sim_plan *p, struct sim_plan_result *res,
         goto out;
     for (i = 0; i < n; i++)
         collect_rows(sims[i], &cfg[i], res);
-    collect_curves(sims[0], &cfg[0], p, res);
+    ret = collect_curves(sims[0], &cfg[0], p, res, err);
 out:
     for (i = 0; i < n; i++)
         sim_free(sims[i]);
