@@ -635,7 +635,7 @@ int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err)
             t->pools[p].st.page_size_bytes = t->page_size;
             t->pools[p].st.pool_pages = n;
         }
-        if (cfg->mrc) {
+        if (cfg->mrc && !cfg->tiers[i].no_curve) {
             if (sim_policy_is_lru(bp_ops))
                 t->mrc = sim_mrc_new(cfg->sample_rate, cfg->seed);
             else

@@ -318,6 +318,8 @@ struct sim_db_spec {
     uint32_t page_size_bytes;
     size_t n_pools;
     uint64_t pool_pages[SIM_MAX_POOLS];
+    int no_curve; /* 1: no curve for this page size even with mrc (a plan's
+                     other thread draws it) */
 };
 
 struct sim_config {
