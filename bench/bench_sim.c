@@ -197,7 +197,6 @@ static double max_of(const double *v, int n)
     return m;
 }
 
-
 /* splitmix64's finaliser, the hash the simulator's reader uses */
 static inline uint64_t mix64(uint64_t x)
 {
@@ -218,7 +217,9 @@ static inline uint64_t mix64(uint64_t x)
 static double one_touch_run(const char *path, uint64_t *n)
 {
     enum { SLOTS = 1u << 21 };
-    struct { uint64_t w[8]; } *tab = calloc(SLOTS, 64);
+    struct {
+        uint64_t w[8];
+    } *tab = calloc(SLOTS, 64);
     FILE *fp = fopen(path, "rb");
     unsigned char *buf;
     long size;
@@ -452,7 +453,6 @@ static int cmd_shards(const char *bin, double rate)
     return 0;
 }
 
-
 /* ---- miniature simulation vs exact runs (issue 29) ---------------------- */
 
 /* A trace held in memory, so exact runs and miniature ones time the same
@@ -577,8 +577,8 @@ static const char *mini_only; /* --policy NAME: only that one */
 
 static void mini_trace(const char *path, double rate, int *ok)
 {
-    static const char *const pols[] = {"fifo",     "clock",      "arc",
-                                       "s3fifo",   "sieve",      "pg-clock",
+    static const char *const pols[] = {"fifo",       "clock",      "arc",
+                                       "s3fifo",     "sieve",      "pg-clock",
                                        "innodb-lru", "sqlite-lru", NULL};
     struct mem_trace mt;
     uint64_t sizes[MINI_SIZES];
@@ -588,7 +588,8 @@ static void mini_trace(const char *path, double rate, int *ok)
     lo = log(100.0 / rate);
     hi = log((double)mt.n_keys);
     for (int k = 0; k < MINI_SIZES; k++)
-        sizes[k] = (uint64_t)llround(exp(lo + (hi - lo) * k / (MINI_SIZES - 1)));
+        sizes[k] =
+            (uint64_t)llround(exp(lo + (hi - lo) * k / (MINI_SIZES - 1)));
     printf("%s: %llu requests, %llu keys; %d sizes %llu..%llu (100/R to the "
            "working set), R = %g, seeds 1..%d\n",
            path, (unsigned long long)mt.n, (unsigned long long)mt.n_keys,
@@ -624,8 +625,9 @@ static void mini_trace(const char *path, double rate, int *ok)
         printf("  %-11s %8.4f %8.4f %9.2f %9.3f %7.1fx%s\n", pols[i], med, maxe,
                t_ex, tm, t_ex / tm,
                med <= 0.01 && maxe <= 0.02 && t_ex / tm >= 20 ? "" : "  MISS");
-        printf("  %-11s worst: seed %d, size %llu: exact %.4f, miniature %.4f\n",
-               "", w_seed, (unsigned long long)sizes[w_k], w_ex, w_mi);
+        printf(
+            "  %-11s worst: seed %d, size %llu: exact %.4f, miniature %.4f\n",
+            "", w_seed, (unsigned long long)sizes[w_k], w_ex, w_mi);
         if (!(med <= 0.01 && maxe <= 0.02 && t_ex / tm >= 20))
             *ok = 0;
         fflush(stdout);
@@ -653,7 +655,8 @@ static int cmd_mini(int argc, char **argv)
         else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc)
             mini_only = argv[++i];
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--rate") == 0 || strcmp(argv[i], "--policy") == 0) {
+        if (strcmp(argv[i], "--rate") == 0 ||
+            strcmp(argv[i], "--policy") == 0) {
             i++;
             continue;
         }
@@ -698,6 +701,7 @@ int main(int argc, char **argv)
     if (argc >= 3 && strcmp(argv[1], "mini") == 0)
         return cmd_mini(argc - 2, argv + 2);
     fprintf(stderr, "usage: bench_sim speed BIN [CSV] | policies BIN | "
-                    "shards BIN [RATE [SEED]] | mini TRACE... [--rate R] [--policy NAME]\n");
+                    "shards BIN [RATE [SEED]] | mini TRACE... [--rate R] "
+                    "[--policy NAME]\n");
     return 64;
 }
