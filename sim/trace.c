@@ -563,10 +563,9 @@ static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
     req->op = SIM_GET;
     key = le64(p + 4);
     rec &= ORACLE_HASHES - 1;
-    if ((rc = intern_u64(r, key,
-                         r->ahead[rec].id == key ? r->ahead[rec].h
-                                                 : sim_mix64(key),
-                         &req->key_id, err)) < 0)
+    if ((rc = intern_u64(
+             r, key, r->ahead[rec].id == key ? r->ahead[rec].h : sim_mix64(key),
+             &req->key_id, err)) < 0)
         return rc;
     return 1;
 }
