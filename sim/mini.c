@@ -41,9 +41,8 @@ struct mini_ev {
 
 struct sim_mini {
     double rate;
-    uint64_t threshold; /* sampled iff hash < threshold (of 2^32) */
-    uint64_t salt;      /* hash seed */
-    struct mini_ev *ev; /* the sampled references (owned) */
+    struct sim_sampler smp; /* which keys are sampled */
+    struct mini_ev *ev;     /* the sampled references (owned) */
     uint64_t n_ev, cap_ev;
     struct sim_keymap seen; /* sampled key → 1 once referenced */
     uint64_t n_seen;        /* distinct sampled keys */
@@ -72,8 +71,7 @@ struct sim_mini *sim_mini_new(double sample_rate, uint64_t seed)
     if (!m)
         return NULL;
     m->rate = sample_rate;
-    m->threshold = (uint64_t)ldexp(sample_rate, 32);
-    m->salt = sim_mix64(seed ^ 0x5a4d5a4d5a4dULL);
+    sim_sampler_init(&m->smp, sample_rate, seed);
     return m;
 }
 
@@ -107,8 +105,7 @@ static int mini_push(struct sim_mini *m, uint32_t key, unsigned flags,
 
 static inline int mini_sampled(const struct sim_mini *m, uint32_t key)
 {
-    return m->rate >= 1.0 ||
-           (sim_mix64((uint64_t)key ^ m->salt) & 0xffffffffu) < m->threshold;
+    return m->rate >= 1.0 || sim_sampler_has(&m->smp, key);
 }
 
 int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
