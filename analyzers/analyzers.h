@@ -79,6 +79,10 @@ struct rec_engine {
                                       default; 0 = unknown */
     uint64_t default_pool_bytes;   /* the buffer pool a default
                                       configuration has; 0 = unknown */
+    char bp_policy[32];            /* the simulator policy of the engine's
+                                      buffer pool (buffer_pool_policy,
+                                      e.g. "pg-clock"); "" = none named.
+                                      sim/ resolves the name */
     struct rec_inline_knob knob;   /* knob.present = 0: none */
     struct rec_change_thresholds {
         double reloption;               /* a table option, no rewrite */
