@@ -26,6 +26,11 @@ if grep -nE '\b(stdout|stderr|printf|puts|perror|exit|_exit|abort)\b' report/*.c
     echo "check-style: report/ must not print to the terminal or exit" >&2
     bad=1
 fi
+# the module include graph (docs/architecture.md#dependencies, issue 22)
+if ! bash scripts/check-includes.sh "$(pwd)"; then
+    echo "check-style: an include against docs/architecture.md, see above" >&2
+    bad=1
+fi
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
 # no function longer than 150 lines outside tests/ and bench/ (issue 12):
 # split a longer one along its steps

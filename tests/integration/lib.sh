@@ -201,7 +201,7 @@ sample_suite() {
     expect_contains "$ERR" "no_such_table_xyz" "missing table is named"
     expect_rc 65 "missing column" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns SMALL,NOPE
     expect_contains "$ERR" "NOPE" "missing column is named"
-    expect_rc 65 "hostile table name" "$PAGETUNE" sample --connect "$conn" --table "x; DROP TABLE $table"
+    expect_rc 64 "hostile table name (refused before connecting, issue 21)" "$PAGETUNE" sample --connect "$conn" --table "x; DROP TABLE $table"
     expect_one_line_error "hostile table name"
     expect_rc 65 "hostile column name" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns 'SMALL,"x"); DROP TABLE y; --'
     expect_rc 0 "table survives" "$PAGETUNE" sample --connect "$conn" --table "$table" -q -o /dev/null
