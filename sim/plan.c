@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/sim.h"
 
@@ -532,12 +533,16 @@ static int plan_gather(const struct sim_plan *p, struct plan_part *parts,
 }
 
 /* Threads to use: --jobs, at most one per unit; one when the trace can be
- * read only once (stdin, or a reader the caller gave). */
+ * read only once (stdin, a pipe or any other file that is not a regular
+ * file: each thread opens the trace, and two readers of one FIFO would
+ * split its bytes between them; or a reader the caller gave). */
 static size_t plan_n_jobs(const struct sim_plan *p)
 {
     size_t j = p->jobs ? p->jobs : 1, u = plan_n_units(p);
+    struct stat st;
 
-    if (p->reader || !p->trace || strcmp(p->trace, "-") == 0)
+    if (p->reader || !p->trace || strcmp(p->trace, "-") == 0 ||
+        stat(p->trace, &st) != 0 || !S_ISREG(st.st_mode))
         return 1;
     if (j > SIM_MAX_JOBS)
         j = SIM_MAX_JOBS;
