@@ -122,6 +122,9 @@ struct cli_option {
     const char *def;            /* default as --help shows it; NULL = none */
     int required;               /* --help says "(required)" */
     enum cli_complete complete; /* what completion offers for the value */
+    int repeat;          /* a list option: may be given again, adding one */
+    const char *same_as; /* another spelling of option same_as ("json" is
+                            --format json): giving both is a conflict */
 };
 #define CLI_OPT_END                                                            \
     {                                                                          \
@@ -190,7 +193,7 @@ extern const char *const cli_db_engines[];
      .arg_name = "FMT", .help = "output format: table, json or csv",          \
      .choices = cli_format_choices, .def = "table"},                          \
     {.name = "json", .has_arg = no_argument, .id = CLI_OPT_JSON,              \
-     .help = "short for --format json"}
+     .help = "short for --format json", .same_as = "format"}
 #define CLI_OPT_FORCE_ENTRY                                                    \
     {.name = "force", .short_name = 'f', .has_arg = no_argument,              \
      .id = CLI_OPT_FORCE, .help = "overwrite existing output files",          \
@@ -299,6 +302,10 @@ struct cli_parser {
     void *base;                    /* args struct typed options go into */
     struct option longopts[64];
     char shortopts[128];
+    /* per table entry: given already, and with which value (the check of
+       repeated and conflicting options, cli_next_opt) */
+    unsigned char given[64];
+    const char *given_arg[64];
     int argc;
     char **argv;
 };

@@ -740,10 +740,10 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
         fmt_size_tick(le, t, sizeof(t));
         fprintf(fp,
                 "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s to %s: %s "
+                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s%s: %s "
                 "objects</title></rect>\n",
                 x0 + 0.5, H - B - h, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, h,
-                i == 0 ? "up to " : "", i == 0 ? "" : f, t, buf);
+                i == 0 ? "up to " : f, i == 0 ? "" : " to ", t, buf);
         prev = le;
     }
     svg_line(fp, L, H - B, W - R, H - B, "stroke=\"#444\"");
