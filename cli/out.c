@@ -667,12 +667,7 @@ static int canonical_path(const char *path, char *out, size_t len, int depth)
         snprintf(out, len, "%s", resolved);
         return 0;
     }
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if (slash == path)
-        snprintf(dir, sizeof(dir), "/");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    pt_path_dir(path, dir, sizeof(dir));
     if (depth < 8 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
         (n = readlink(path, target, sizeof(target) - 1)) > 0) {
         target[n] = '\0';

@@ -371,6 +371,8 @@ uint64_t pt_doc_max_bytes(struct pt_err *err);
  * byte more than the limit (/dev/zero stops at once).
  */
 int pt_file_read(const char *path, char **out, size_t *len, struct pt_err *err);
+/* The directory holding `path` ("." for a bare name, "/" at the root). */
+void pt_path_dir(const char *path, char *buf, size_t len);
 /* Monotonic clock in nanoseconds. */
 uint64_t pt_now_ns(void);
 /* malloc/calloc/realloc that go through the fault-injection hook. */

@@ -77,31 +77,19 @@ static char *sibling_name(const char *path, const char *tag)
 /* The leftovers of killed runs beside `path` (pt_tmpdir_reclaim). */
 static void reclaim_beside(const char *path)
 {
-    const char *slash = strrchr(path, '/');
     char dir[4096];
 
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if (slash == path)
-        snprintf(dir, sizeof(dir), "/");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    pt_path_dir(path, dir, sizeof(dir));
     pt_tmpdir_reclaim(dir);
 }
 
 /* fsync the directory holding `path`, so the renames survive a crash. */
 static void sync_parent(const char *path)
 {
-    const char *slash = strrchr(path, '/');
     char dir[4096];
     int fd;
 
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if (slash == path)
-        snprintf(dir, sizeof(dir), "/");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    pt_path_dir(path, dir, sizeof(dir));
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);

@@ -67,6 +67,18 @@ uint64_t pt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+void pt_path_dir(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (!slash)
+        snprintf(buf, len, ".");
+    else if (slash == path)
+        snprintf(buf, len, "/");
+    else
+        snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
 uint64_t pt_doc_max_bytes(struct pt_err *err)
 {
     const char *env = getenv(PT_DOC_MAX_ENV);
