@@ -699,9 +699,11 @@ static int detect(struct sim_trace_reader *r, struct pt_err *err)
 
     if ((rc = refill(r, err)) < 0)
         return rc;
-    r->fmt = csv_name(r->path) ? SIM_TRACE_CSV : SIM_TRACE_ORACLE;
-    if (r->len == 0) /* an empty file is an empty trace */
+    r->fmt = SIM_TRACE_ORACLE;
+    if (r->len == 0) /* an empty file is an empty trace, whatever its name */
         return 0;
+    if (csv_name(r->path))
+        r->fmt = SIM_TRACE_CSV;
     if (utf16_text(r->buf, r->len))
         return err_set(err, PT_EDATA,
                        "%s:1: UTF-16 text; a CSV trace is UTF-8 "

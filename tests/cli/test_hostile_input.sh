@@ -32,6 +32,8 @@ expect_contains "$ERR" "nul.trace:1:" "NUL in line 1 (by content) names FILE:LIN
 head -c 48 /dev/zero >"$T/zeros.csv"
 expect_rc 65 "a .csv of NULs" "$PAGETUNE" simulate --trace "$T/zeros.csv" --app-cache 10
 expect_contains "$ERR" "zeros.csv:1:" ".csv of NULs names FILE:LINE"
+: >"$T/empty.csv"
+expect_rc 0 "an empty .csv is an empty trace" "$PAGETUNE" simulate --trace "$T/empty.csv" --app-cache 10
 # UTF-16, with and without a BOM
 printf 'time_ms,op,key,size\n1,get,a,10\n2,get,b,20\n3,get,a,10\n' >"$T/ok.csv"
 iconv -f UTF-8 -t UTF-16 "$T/ok.csv" >"$T/u16.csv"
