@@ -54,7 +54,8 @@ struct pt_err {
 #define PT_MSG_QUOTE_MAX 256
 #define PT_MSG_QUOTE_KEEP 200
 void pt_msg_shorten(char *s);
-void pt_msg_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+void pt_msg_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 int err_set(struct pt_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Prefix the existing message with "<context>: " and return err->code. */

@@ -54,7 +54,8 @@ void pt_msg_shorten(char *s)
 }
 
 /* vsnprintf into dst, long quoted values cut (pt_msg_shorten) first. */
-static void format_short(char *dst, size_t cap, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void
+format_short(char *dst, size_t cap, const char *fmt, va_list ap)
 {
     va_list aq;
     int n;

@@ -186,9 +186,23 @@ for i in $(seq "$kills"); do
 done
 left=$(ls -A "$TMPDIR" | wc -l; ls -A "$W" | grep -c pagetune)
 echo "after $kills SIGKILLs: $(ls -A "$TMPDIR" | wc -l) entries in TMPDIR, $(ls -A "$W" | grep -c pagetune) beside the out-dir" >&2
+# only marked directories whose lock is free go: not one without a lock
+# file, not one whose lock is held
+mkdir "$TMPDIR/pagetune-advise.UNMARK" "$TMPDIR/pagetune-advise.HELDXX" \
+    "$TMPDIR/pagetune-advise.FREEXX" "$W/.out.pagetune.FREEXX" "$W/.out.pagetune.FREEXX.old"
+: >"$TMPDIR/pagetune-advise.HELDXX.lock"
+: >"$TMPDIR/pagetune-advise.FREEXX.lock"
+: >"$W/.out.pagetune.FREEXX.lock"
+flock "$TMPDIR/pagetune-advise.HELDXX.lock" sleep 600 &
+holder=$!
 expect_rc 0 "a normal run after the kills" "$PAGETUNE" advise --demo --validate sim --out-dir "$W/out" --force --quiet
-expect_eq "$(ls -A "$TMPDIR")" "" "no temporary directory left in TMPDIR"
+kill "$holder"
+wait "$holder" 2>/dev/null
+expect_eq "$(LC_ALL=C ls -A "$TMPDIR" | tr '\n' ' ')" \
+    "pagetune-advise.HELDXX pagetune-advise.HELDXX.lock pagetune-advise.UNMARK " \
+    "no free marked directory left in TMPDIR, the others kept"
 expect_eq "$(ls -A "$W" | grep pagetune)" "" "no staging directory left beside the out-dir"
+rm -rf "$TMPDIR"/pagetune-advise.*
 : "$left"
 
 # ---- 7. a signal after the commit: exit 0, the signal named ---------------
