@@ -193,8 +193,12 @@ mkdir "$TMPDIR/pagetune-advise.UNMARK" "$TMPDIR/pagetune-advise.HELDXX" \
 : >"$TMPDIR/pagetune-advise.HELDXX.lock"
 : >"$TMPDIR/pagetune-advise.FREEXX.lock"
 : >"$W/.out.pagetune.FREEXX.lock"
-flock "$TMPDIR/pagetune-advise.HELDXX.lock" sleep 600 &
+# one process holds the lock (flock(1) would leave its sleep behind)
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(600)' \
+    "$TMPDIR/pagetune-advise.HELDXX.lock" >/dev/null 2>&1 &
 holder=$!
+while flock -n "$TMPDIR/pagetune-advise.HELDXX.lock" true; do sleep 0.05; done
 expect_rc 0 "a normal run after the kills" "$PAGETUNE" advise --demo --validate sim --out-dir "$W/out" --force --quiet
 kill "$holder"
 wait "$holder" 2>/dev/null
