@@ -32,8 +32,6 @@
 #define ADV_DRIFT_TOLERANCE 0.10
 /* Page size of the demo's "running system" (the built-in store). */
 #define ADV_DEMO_PAGE_SIZE_BYTES 4096u
-/* Page size assumed when the monitor reports none. */
-#define ADV_FALLBACK_PAGE_SIZE_BYTES 4096u
 /* Snapshots of the monitor window (its deltas are what the advice uses). */
 #define ADV_MONITOR_SNAPSHOTS 2
 /* Connection login timeout of sample and monitor, seconds. */
@@ -144,6 +142,12 @@ struct adv_validation {
     int have_verdict;
     struct store_verdict_out verdict;
     char compared_with[200]; /* what the measurement was compared with */
+    /* what decided the verdict line (adv_validation_method): the replay
+     * on the built-in store (measured), the cache simulation alone (the
+     * model's trace-driven counts, nothing measured), or nothing; text is
+     * the one line that names it for the summary */
+    enum adv_method { ADV_BY_NONE, ADV_BY_SIMULATION, ADV_BY_REPLAY } method;
+    char method_text[640];
 };
 
 /*
@@ -170,18 +174,22 @@ struct adv_result {
     uint32_t cur_page_size;
     uint64_t cur_pool_pages;
     char cur_pool_name[128];
-    /* recommend */
-    struct rec_engine rec_engine;
-    struct rec_device device; /* the recommendation borrows it */
-    char engine_profile[4096], device_profile[4096]; /* files read */
-    struct rec_result *rec;
+    /* recommend: the one recommend step (rec_run), its profiles, result
+     * and the configuration in use (run.current: cur_page_size and
+     * cur_pool_pages are its figures) */
+    struct rec_run_result run;
+    struct rec_result *rec; /* run.rec, borrowed */
     json_t *rec_doc;
     /* validation */
     int have_sim, have_replay;
     struct sim_plan_result sim;
     struct store_plan_result replay;
     json_t *sim_doc, *replay_doc;
-    json_t *notes; /* validation notes (strings) for the report */
+    json_t *notes;            /* validation notes (strings) for the report */
+    char replay_engine[32];   /* the engine whose rules the replay's store
+                                 followed ("" without a replay) */
+    char replay_skipped[400]; /* why the replay did not run ("" if it did
+                                 or was not asked for) */
     struct adv_validation validation;
     /* ddl */
     char *create_sql, *rollback_sql;
@@ -240,7 +248,21 @@ void adv_validation_compute(struct adv_validation *v,
  */
 void adv_verdict_compute(struct adv_validation *v,
                          const struct store_plan_result *rep, uint32_t rec_ps);
-/* The validation summary as JSON, NULL when no run had both settings. */
+/*
+ * Name the validation that decided v's verdict line (v filled by
+ * adv_validation_compute): the replay when it measured both settings,
+ * else the simulation when it ran, else none. replay_engine is the
+ * engine the replay's store followed, replay_skipped why the replay did
+ * not run ("" when it ran or was not asked for). Sets method and
+ * method_text.
+ */
+void adv_validation_method(struct adv_validation *v, const char *engine,
+                           const char *replay_engine,
+                           const char *replay_skipped);
+/* The words of a method: "replay", "simulation", "none". */
+const char *adv_method_name(enum adv_method m);
+/* The validation summary as JSON (validated_by always; each run that
+   had both settings). New reference, NULL on OOM. */
 json_t *adv_validation_to_json(const struct adv_validation *v);
 /*
  * The engine to advise for: `given`, else "db2" for the demo, else the

@@ -200,6 +200,46 @@ void adv_verdict_compute(struct adv_validation *v,
     }
 }
 
+const char *adv_method_name(enum adv_method m)
+{
+    return m == ADV_BY_REPLAY       ? "replay"
+           : m == ADV_BY_SIMULATION ? "simulation"
+                                    : "none";
+}
+
+void adv_validation_method(struct adv_validation *v, const char *engine,
+                           const char *replay_engine,
+                           const char *replay_skipped)
+{
+    char skip[480] = "";
+
+    if (replay_skipped && replay_skipped[0])
+        snprintf(skip, sizeof(skip), "; replay skipped: %s", replay_skipped);
+    if (v->have_replay) {
+        v->method = ADV_BY_REPLAY;
+        snprintf(v->method_text, sizeof(v->method_text),
+                 "validated by replay on the built-in store (SQLite with "
+                 "engine %s's placement rules, %lluK vs %lluK, %u rounds, "
+                 "%.1f s)",
+                 replay_engine,
+                 (unsigned long long)v->rep_cur.page_size_bytes / 1024,
+                 (unsigned long long)v->rep_rec.page_size_bytes / 1024,
+                 v->rounds, v->elapsed_s);
+    } else if (v->have_sim) {
+        v->method = ADV_BY_SIMULATION;
+        snprintf(v->method_text, sizeof(v->method_text),
+                 "validated by cache simulation only (the %s model on the "
+                 "validation trace, nothing measured): I/O per get %.3f -> "
+                 "%.3f ms%s",
+                 engine, v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get,
+                 skip);
+    } else {
+        v->method = ADV_BY_NONE;
+        snprintf(v->method_text, sizeof(v->method_text),
+                 "not validated: no simulation or replay ran%s", skip);
+    }
+}
+
 static json_t *num_or_null(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
@@ -230,6 +270,10 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
 
     if (!o)
         return NULL;
+    json_object_set_new(o, "validated_by",
+                        json_pack("{s:s, s:s}", "method",
+                                  adv_method_name(v->method), "text",
+                                  v->method_text));
     if (v->have_sim)
         json_object_set_new(
             o, "simulation",
@@ -294,10 +338,6 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                                   : v->pred_rps_pct < 0 ? 0
                                                         : NAN),
                       "compared_with", v->compared_with));
-    }
-    if (json_object_size(o) == 0) {
-        json_decref(o);
-        return NULL;
     }
     return o;
 }

@@ -25,7 +25,7 @@ static uint32_t rec_page(const struct adv_result *r)
 /* Each page size's inline limit, and the tuned limit of a knob that pays. */
 static json_t *limits_json(const struct adv_result *r)
 {
-    const struct rec_engine *e = &r->rec_engine;
+    const struct rec_engine *e = &r->run.engine;
     json_t *limits = json_array();
     char lab[96];
 
@@ -218,9 +218,9 @@ static json_t *meta_json(const struct adv_config *c, const struct adv_result *r)
                  adv_file_name((enum adv_file)f));
         json_array_append_new(in, json_string(line));
     }
-    snprintf(line, sizeof(line), "engine_profile: %s", r->engine_profile);
+    snprintf(line, sizeof(line), "engine_profile: %s", r->run.engine_profile);
     json_array_append_new(in, json_string(line));
-    snprintf(line, sizeof(line), "device_profile: %s", r->device_profile);
+    snprintf(line, sizeof(line), "device_profile: %s", r->run.device_profile);
     json_array_append_new(in, json_string(line));
     if (r->demo || r->have_sim || r->have_replay) {
         snprintf(line, sizeof(line),
@@ -249,21 +249,23 @@ static json_t *summary_lines(const struct adv_result *r)
     return s;
 }
 
-/* verdict {word, text}: the replay's verdict, else why there is none. */
+/* verdict {word, text, validated_by}: the replay's verdict, else why
+ * there is none; validated_by names the run that decided it. */
 static json_t *verdict_json(const struct adv_result *r)
 {
     const struct adv_validation *v = &r->validation;
 
     if (v->have_verdict)
-        return json_pack("{s:s, s:s}", "word",
+        return json_pack("{s:s, s:s, s:s}", "word",
                          store_verdict_name(v->verdict.verdict), "text",
-                         v->verdict.why);
+                         v->verdict.why, "validated_by", v->method_text);
     return json_pack(
-        "{s:s, s:s}", "word", "not validated", "text",
-        !v->have_replay ? "no replay compared the page sizes on this machine"
+        "{s:s, s:s, s:s}", "word", "not validated", "text",
+        !v->have_replay ? "no replay compared the settings on this machine"
         : !v->have_pred ? "no prediction to compare the replay with"
                         : "the replay measured fewer than 2 rounds: no "
-                          "interval");
+                          "interval",
+        "validated_by", v->method_text);
 }
 
 /* predicted {...}: the model's change, recommended vs current (percent). */
@@ -370,6 +372,15 @@ json_t *adv_result_to_json(const struct adv_result *r)
                   r->drift, "drift_details", r->drift_why, "files", files);
     if (!s)
         return NULL;
+    /* where the current figures come from (rec_current_config) */
+    json_object_set_new(json_object_get(s, "current"), "page_size_basis",
+                        json_string(r->run.current.page_basis
+                                        ? r->run.current.page_basis
+                                        : "server"));
+    json_object_set_new(json_object_get(s, "current"), "bufferpool_basis",
+                        json_string(r->run.current.pool_assumed
+                                        ? "the candidate's at equal memory"
+                                        : "server"));
     {
         /* one line per knob, without a trailing newline */
         size_t l = strlen(r->drift_why);

@@ -102,16 +102,14 @@ static void scratch_close(struct scratch *s)
     s->dir[0] = '\0';
 }
 
+/* The engine profile by name, through the one loader. */
 static int load_engine(const char *name, struct rec_engine *e,
                        struct pt_err *err)
 {
-    json_t *prof = NULL;
-    int rc = prof_load_named("engines", name, &prof, err);
+    char path[4096];
 
-    if (rc == 0)
-        rc = rec_engine_from_json(e, prof, name, err);
-    json_decref(prof);
-    return rc;
+    return rec_profiles_load(name, NULL, e, NULL, path, NULL, sizeof(path),
+                             err);
 }
 
 static int load_workload(const char *name, struct sim_workload *w,
@@ -199,8 +197,7 @@ static int sample_opts(const struct adv_config *c, struct coll_sample_opts *o,
 
     coll_sample_opts_init(o);
     if (c->table &&
-        (rc = coll_table_parse(c->table, o->schema, sizeof(o->schema), o->table,
-                               sizeof(o->table), err)) < 0)
+        (rc = pt_qname_parse(&o->table, c->table, "--table", err)) < 0)
         return rc;
     if (c->columns && (rc = coll_sample_opts_columns(o, c->columns, err)) < 0)
         return rc;
@@ -285,167 +282,92 @@ static int step_monitor(const struct adv_config *c, double seconds,
         r->cur_pool_pages = d.current.bufferpool_pages;
         snprintf(r->cur_pool_name, sizeof(r->cur_pool_name), "%s",
                  d.current.bufferpool);
-        if (r->cur_page_size == 0)
-            r->cur_page_size = ADV_FALLBACK_PAGE_SIZE_BYTES;
     }
     coll_conn_close(cn);
     return rc < 0 ? err_prefix(err, "monitor") : 0;
 }
 
-/* Engine and device profiles as `recommend` resolves them. */
-static int rec_profiles(const struct adv_config *c, const char *engine,
-                        struct rec_engine *e, struct rec_device *d, char *epath,
-                        char *dpath, size_t len, struct pt_err *err)
+/* The sampled table as the monitor names it (PostgreSQL's
+ * pg_statio_user_tables "schemaname.relname"): the engine's exact names,
+ * unquoted, so "order"."user" is not matched to public.user. */
+static const char *monitored_name(const struct adv_result *r, char *buf,
+                                  size_t len)
 {
-    json_t *p = NULL;
-    int rc;
+    struct pt_qname x = r->sample_opts.table;
 
-    if ((rc = prof_resolve("engines", engine, epath, len, err)) < 0 ||
-        (rc = prof_load(epath, &p, err)) < 0)
-        return rc == PT_ENOINPUT ? err_set(err, PT_EUSAGE,
-                                           "--engine: no engine profile '%s' "
-                                           "in %s/profiles/engines",
-                                           engine, pt_data_dir())
-                                 : rc;
-    rc = rec_engine_from_json(e, p, epath, err);
-    json_decref(p);
-    p = NULL;
-    if (rc < 0 ||
-        (rc = prof_resolve("devices", c->device, dpath, len, err)) < 0)
-        return rc;
-    if ((rc = prof_load(dpath, &p, err)) < 0)
-        return rc == PT_ENOINPUT ? err_set(err, PT_EUSAGE,
-                                           "--device: unknown device '%s' "
-                                           "(hdd, ssd, nvme)",
-                                           c->device)
-                                 : rc;
-    rc = rec_device_from_json(d, p, dpath, err);
-    json_decref(p);
-    return rc;
+    if (r->have_sizes &&
+        coll_table_exact(r->sample.engine, &r->sample_opts.table, &x, NULL) < 0)
+        x = r->sample_opts.table;
+    snprintf(buf, len, "%s%s%s", x.schema, x.schema[0] ? "." : "", x.table);
+    return buf;
 }
 
-/*
- * What sample measured besides the sizes, read back from the sizes
- * document exactly as `recommend --sizes` reads sizes.json
- * (docs/formats.md: "row_fixed_bytes", "live_rows", "current",
- * "compress_ratio"): the measured rest of the row replaces the profile's
- * constant, the live rows are the model's sessions, the server's current
- * state and PostgreSQL's compression feed the keep-or-change rule. A
- * document without them (the demo's store) changes nothing.
- */
-static int sample_evidence(struct adv_result *r, struct rec_inputs *in,
-                           struct rec_state *st, char *basis, size_t len,
-                           struct pt_err *err)
-{
-    json_t *doc = coll_sizes_doc_to_json(&r->sizes, 0);
-    const json_t *cr, *cur;
-    struct rec_sizes s;
-    int rc;
-
-    if (!doc)
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    if ((rc = coll_sizes_doc_from_json(&s, doc, "sizes", err)) < 0)
-        goto out;
-    if (s.row_measured)
-        rec_engine_set_row_fixed(&r->rec_engine, s.row_fixed_bytes);
-    if (s.live_rows) {
-        in->sessions = s.live_rows;
-        snprintf(basis, len, "%s", s.live_rows_source);
-        in->sessions_basis = basis;
-    }
-    rec_sizes_release(&s);
-    cr = json_object_get(doc, "compress_ratio");
-    if (json_is_number(cr) && json_number_value(cr) > 0)
-        in->compress_ratio = json_number_value(cr);
-    if ((cur = json_object_get(doc, "current")) != NULL) {
-        rc = rec_state_merge_json(st, cur, r->engine, REC_SOURCE_SERVER,
-                                  "sizes", err);
-        in->current = st;
-    }
-out:
-    json_decref(doc);
-    return rc;
-}
-
-/* The recommendation (analyzers/) and its document. */
+/* The recommendation (rec_run, as `recommend` runs it) and its document. */
 static int step_recommend(const struct adv_config *c, const char *trace,
                           struct adv_result *r, struct pt_err *err)
 {
-    struct rec_size_stats st;
     struct rec_trace_evidence tev = {0};
-    struct rec_access acc;
-    struct rec_state state = {0};
-    char basis[160]; /* in.sessions_basis */
-    struct rec_inputs in = {0};
-    struct rec_inputs_doc d = {0};
-    char *epath = r->engine_profile, *dpath = r->device_profile;
-    char sizes_f[4200], mon_f[4200];
-    const uint64_t *vals;
-    uint64_t *sorted = NULL;
-    json_t *inputs = NULL;
-    size_t n;
+    struct rec_sizes sizes = {0};
+    struct rec_request q = {0};
+    char sizes_f[4200], mon_f[4200], mon_table[2 * PT_IDENT_MAX + 2];
+    json_t *sizes_doc = coll_sizes_doc_to_json(&r->sizes, 1);
     int rc;
 
     note(c, "recommending for engine %s", r->engine);
-    if ((rc = rec_profiles(c, r->engine, &r->rec_engine, &r->device, epath,
-                           dpath, sizeof(r->engine_profile), err)) < 0)
-        return rc;
-    vals = coll_sizes_doc_values(&r->sizes, &n);
-    sorted = pt_malloc((n ? n : 1) * sizeof(*sorted));
-    r->rec = pt_calloc(1, sizeof(*r->rec));
-    if (!sorted || !r->rec) {
-        rc = err_set(err, PT_EINTERNAL, "out of memory");
-        goto out;
-    }
-    memcpy(sorted, vals, n * sizeof(*sorted));
-    if ((rc = rec_stats_compute(&st, sorted, n, err)) < 0 ||
-        (trace && (rc = sim_trace_evidence(trace, &tev, NULL, NULL, err)) < 0))
-        goto out;
-    in.engine = &r->rec_engine;
-    in.device = &r->device;
-    in.sizes = sorted;
-    in.n_sizes = n;
-    in.memory_bytes = c->memory_bytes;
-    in.memory_given = c->memory_bytes > 0;
-    in.inline_target = REC_DEFAULT_INLINE_TARGET;
-    in.monitor = &r->monitor;
-    /* the sampled table's own monitor counters, when the monitor read
-     * them (docs/models.md, reconciliation) */
-    in.table = c->table ? c->table : "SESSIONS";
-    if ((rc = sample_evidence(r, &in, &state, basis, sizeof(basis), err)) < 0)
-        goto out;
-    if (trace) {
-        rec_trace_evidence_access(&tev, &acc);
-        in.access = &acc;
-    }
-    if ((rc = rec_recommend(r->rec, &in, err)) < 0)
-        goto out;
     snprintf(sizes_f, sizeof(sizes_f), "%s/%s", c->out_dir,
              adv_file_name(ADV_F_SIZES));
     snprintf(mon_f, sizeof(mon_f), "%s/%s", c->out_dir,
              adv_file_name(ADV_F_MONITOR));
-    d.engine = r->engine;
-    d.engine_profile = epath;
-    d.device = c->device;
-    d.device_profile = dpath;
-    d.memory_given = in.memory_given;
-    d.memory_bytes = c->memory_bytes;
-    d.inline_target = in.inline_target;
-    d.stats = &st;
-    d.sizes_file = sizes_f;
-    d.sizes_format = "json";
-    d.trace_file = trace;
-    d.trace = trace ? &tev : NULL;
-    d.monitor_file = mon_f;
-    d.monitor = &r->monitor;
-    inputs = rec_inputs_to_json(&d);
-    r->rec_doc =
-        inputs ? rec_result_to_json(r->rec, &r->rec_engine, inputs) : NULL;
-    if (!r->rec_doc)
+    /* the sizes as `recommend --sizes sizes.json` reads the file advise
+     * writes (one reader, coll_sizes_doc_from_json), so both commands get
+     * the same evidence */
+    if (!sizes_doc) {
         rc = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    if ((rc = coll_sizes_doc_from_json(&sizes, sizes_doc, sizes_f, err)) < 0 ||
+        (trace && (rc = sim_trace_evidence(trace, &tev, NULL, NULL, err)) < 0))
+        goto out;
+    q.engine = r->engine;
+    q.device = c->device;
+    q.sizes = &sizes;
+    q.monitor = &r->monitor;
+    q.trace = trace ? &tev : NULL;
+    q.sizes_doc = sizes_doc;
+    q.monitor_doc = r->monitor_doc;
+    q.memory_bytes = c->memory_bytes;
+    q.memory_given = c->memory_bytes > 0;
+    /* the sampled table's own monitor counters, when the monitor read
+     * them (docs/models.md, reconciliation) */
+    q.table = monitored_name(r, mon_table, sizeof(mon_table));
+    q.sizes_file = sizes_f;
+    q.sizes_format = "json";
+    q.monitor_file = mon_f;
+    q.trace_file = trace;
+    if ((rc = rec_run(&q, &r->run, err)) < 0) {
+        if (rc == PT_EUSAGE && strncmp(err->msg, "no engine profile", 17) == 0)
+            err_prefix(err, "--engine");
+        else if (rc == PT_EUSAGE &&
+                 strncmp(err->msg, "no device profile", 17) == 0)
+            err_prefix(err, "--device");
+        goto out;
+    }
+    r->rec = r->run.rec;
+    if (!(r->rec_doc = rec_run_to_json(&r->run, &q))) {
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    /* the configuration in use, decided as recommend decides it */
+    r->cur_page_size = r->run.current.page_size_bytes;
+    r->cur_pool_pages = r->run.current.pool_pages;
+    if (r->run.current.page_assumed)
+        note(c,
+             "the current page size was not read from the server: %uK "
+             "assumed (%s)",
+             r->cur_page_size / 1024, r->run.current.page_basis);
 out:
-    json_decref(inputs);
-    free(sorted);
+    json_decref(sizes_doc);
+    rec_sizes_release(&sizes);
     rec_trace_evidence_release(&tev);
     return rc < 0 ? err_prefix(err, "recommend") : 0;
 }
@@ -514,16 +436,16 @@ static int step_simulate(const struct adv_config *c, const char *trace,
     if (rc < 0)
         return rc;
     if (rec->knob_evaluated && rec->knob_pays && r->cur_page_size == rec_ps) {
-        const struct rec_inline_knob *k = &r->rec_engine.knob;
+        const struct rec_inline_knob *k = &r->run.engine.knob;
         note(c,
              "validating by simulation: %s %u vs %u at %uK pages and %lluK of "
              "buffer pool",
              k->name, k->default_value, rec->knob_value, rec_ps / 1024,
              (unsigned long long)(pool / 1024));
-        te = r->rec_engine;
+        te = r->run.engine;
         if ((rc = adv_engine_tuned(&te, rec_ps, rec->knob_inline_limit, err)) <
                 0 ||
-            (rc = simulate(c, trace, &r->rec_engine, r->engine, &ssd, &ps[1], 1,
+            (rc = simulate(c, trace, &r->run.engine, r->engine, &ssd, &ps[1], 1,
                            pool, 0, &cur, err)) < 0 ||
             (rc = simulate(c, trace, &te, r->engine, &ssd, &ps[1], 1, pool, 1,
                            &tuned, err)) < 0 ||
@@ -543,7 +465,7 @@ static int step_simulate(const struct adv_config *c, const char *trace,
                 json_string("the current page size is the recommended one: "
                             "the simulation shows that one configuration"));
         rc =
-            simulate(c, trace, &r->rec_engine, r->engine, &ssd,
+            simulate(c, trace, &r->run.engine, r->engine, &ssd,
                      r->cur_page_size == rec_ps ? &ps[1] : ps,
                      r->cur_page_size == rec_ps ? 1 : 2, pool, 1, &r->sim, err);
         if (rc < 0)
@@ -616,34 +538,80 @@ static void replay_lob_note(const struct adv_config *c, struct adv_result *r)
                                                  buf));
 }
 
-/* Validation by replay on the built-in store (replay's engine, db2). */
+/*
+ * Whether the built-in store can replay engine e at page size ps: the
+ * store is SQLite, so it follows an engine's placement rules at a page
+ * size that the engine has a rule for and that SQLite accepts (a power
+ * of two from 512 to 65536, store_page_size_valid). 0, or -1 with the
+ * reason in why.
+ */
+static int replayable(const struct rec_engine *e, uint32_t ps, char *why,
+                      size_t len)
+{
+    const struct rec_page_rule *rule = rec_engine_page(e, ps);
+
+    if (!rule) {
+        snprintf(why, len, "%uK is not a page size of engine %s", ps / 1024,
+                 e->name);
+        return -1;
+    }
+    if (!store_page_size_valid(ps)) {
+        snprintf(why, len,
+                 "the built-in SQLite store cannot hold %uK pages (SQLite "
+                 "takes 512 bytes to 64K)",
+                 ps / 1024);
+        return -1;
+    }
+    return 0;
+}
+
+/* No replay: say why, in the progress notes, the report's and the
+ * summary's validation line. */
+static void replay_skip(const struct adv_config *c, struct adv_result *r,
+                        const char *why)
+{
+    snprintf(r->replay_skipped, sizeof(r->replay_skipped), "%s", why);
+    note(c, "replay skipped: %s", why);
+    json_array_append_new(r->notes, json_sprintf("replay skipped: %s", why));
+}
+
+/*
+ * Validation by replay on the built-in store, with the advised engine's
+ * placement rules (docs/models.md "Storage semantics": DB2 and Oracle
+ * keep out-of-line data in a LOB area outside the buffer pool, the
+ * buffered engines in the row's overflow pages), at the current and the
+ * recommended page size — only where the store can emulate both.
+ */
 static int step_replay(const struct adv_config *c, const char *trace,
                        struct adv_result *r, struct pt_err *err)
 {
     uint32_t rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
     struct store_plan p;
-    struct rec_engine e;
+    char why[300];
     int rc;
 
     if (r->cur_page_size == rec_ps) {
         /* the built-in store differs only by page size: nothing to show */
-        note(c,
-             "replay skipped: the current and the recommended page size are "
-             "the same (%uK)",
-             rec_ps / 1024);
-        json_array_append_new(
-            r->notes,
-            json_string("replay skipped: the built-in SQLite store can only "
-                        "compare page sizes, and the current page size is "
-                        "the recommended one"));
+        snprintf(why, sizeof(why),
+                 "the built-in SQLite store can only compare page sizes, and "
+                 "the current page size is the recommended one (%uK)",
+                 rec_ps / 1024);
+        replay_skip(c, r, why);
         return 0;
     }
-    note(c, "validating by replay on the built-in store: %uK vs %uK",
-         r->cur_page_size / 1024, rec_ps / 1024);
+    if (replayable(&r->run.engine, r->cur_page_size, why, sizeof(why)) < 0 ||
+        replayable(&r->run.engine, rec_ps, why, sizeof(why)) < 0) {
+        replay_skip(c, r, why);
+        return 0;
+    }
+    note(c,
+         "validating by replay on the built-in store (engine %s's placement "
+         "rules): %uK vs %uK",
+         r->engine, r->cur_page_size / 1024, rec_ps / 1024);
     store_plan_init(&p);
-    if ((rc = load_engine(p.engine_name, &e, err)) < 0)
-        return err_prefix(err, "replay");
-    p.engine = &e;
+    p.engine = &r->run.engine;
+    p.engine_name = r->engine;
+    snprintf(r->replay_engine, sizeof(r->replay_engine), "%s", r->engine);
     p.trace_path = trace;
     p.n_page_sizes = 2;
     p.page_sizes[0] = r->cur_page_size;
@@ -690,13 +658,6 @@ static int step_replay(const struct adv_config *c, const char *trace,
     return 0;
 }
 
-/* The table part of --table [SCHEMA.]NAME (DDL names the table alone). */
-static const char *ddl_table(const char *table)
-{
-    const char *dot = strrchr(table, '.');
-    return dot ? dot + 1 : table;
-}
-
 /* create.sql and rollback.sql of the recommendation (ddl/). */
 static int step_ddl(const struct adv_config *c, struct adv_result *r,
                     struct pt_err *err)
@@ -713,8 +674,8 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
     ddl_vars_init(&plan.vars);
     snprintf(rec_name, sizeof(rec_name), "%s/%s", c->out_dir,
              adv_file_name(ADV_F_REC));
-    if (strcmp(r->dialect, "db2") != 0 && c->table)
-        ov.table_name = ddl_table(c->table);
+    /* the sampled table, schema and all, as --table parsed it */
+    ov.table = &r->sample_opts.table;
     /* the column options (STORAGE) name the first --columns column, the
        one the objects that fit in the row are placed in */
     if (strcmp(r->dialect, "db2") != 0 && c->columns &&
@@ -872,14 +833,19 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
     if ((rc = step_ddl(c, r, err)) < 0)
         goto out;
     rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
-    r->drift = adv_drift(r->cur_page_size, r->cur_pool_pages, rec_ps,
-                         r->rec->pool_pages, c->drift_tolerance, r->drift_why,
-                         sizeof(r->drift_why));
+    /* drift is judged on what the server reported, never on an assumption
+     * (0: unknown) */
+    r->drift = adv_drift(r->run.current.page_assumed ? 0 : r->cur_page_size,
+                         r->run.current.pool_assumed ? 0 : r->cur_pool_pages,
+                         rec_ps, r->rec->pool_pages, c->drift_tolerance,
+                         r->drift_why, sizeof(r->drift_why));
     if ((rc = drift_knobs(c, r, err)) < 0)
         goto out;
     adv_validation_compute(&r->validation, r->have_sim ? &r->sim : NULL,
                            r->have_replay ? &r->replay : NULL, r->cur_page_size,
                            rec_ps);
+    adv_validation_method(&r->validation, r->engine, r->replay_engine,
+                          r->replay_skipped);
     if ((rc = adv_model_build(c, r, err)) < 0)
         goto out;
     rc = cancelled(c, err);
@@ -897,7 +863,7 @@ void adv_result_release(struct adv_result *r)
     for (size_t i = 0; i < r->n_snaps; i++)
         coll_snapshot_release(&r->snaps[i]);
     json_decref(r->monitor_doc);
-    free(r->rec);
+    rec_run_result_release(&r->run);
     json_decref(r->rec_doc);
     sim_plan_result_release(&r->sim);
     store_plan_result_release(&r->replay);

@@ -79,6 +79,10 @@ struct rec_engine {
                                       default; 0 = unknown */
     uint64_t default_pool_bytes;   /* the buffer pool a default
                                       configuration has; 0 = unknown */
+    char bp_policy[32];            /* the simulator policy of the engine's
+                                      buffer pool (buffer_pool_policy,
+                                      e.g. "pg-clock"); "" = none named.
+                                      sim/ resolves the name */
     struct rec_inline_knob knob;   /* knob.present = 0: none */
     struct rec_change_thresholds {
         double reloption;               /* a table option, no rewrite */
@@ -696,6 +700,84 @@ struct rec_result {
     double table_bytes;     /* data + out-of-line bytes, estimated */
     double rewrite_seconds; /* read + write at the device rate */
 };
+
+/*
+ * The configuration in use, decided in one place for every command
+ * (recommend's prediction, advise's validation and drift): the page size
+ * the server reported (r->current's page_size from a monitor or a sample),
+ * else the engine profile's default (`current_page_size`), else the
+ * engine's documented default (rec_state_fill_defaults), else the
+ * smallest candidate — each of the last three marked assumed; the pool the
+ * monitor read at that page size, else the candidate's at equal memory
+ * (assumed).
+ */
+struct rec_current_config {
+    uint32_t page_size_bytes;
+    uint64_t pool_pages;
+    int page_assumed, pool_assumed; /* 1: not read from the server */
+    const char *page_basis;         /* "server", "engine profile default",
+                                       "engine default", "smallest page
+                                       size" (static) */
+};
+void rec_current_config(const struct rec_result *r, const struct rec_engine *e,
+                        const struct rec_monitor *mon,
+                        struct rec_current_config *out);
+
+/* ---- the recommend step as one call (issue 22) ---------------------------
+ *
+ * rec_run() is what `recommend` and `advise` both call: it loads the
+ * engine and device profiles (rec_profiles_load, the one loader), builds
+ * the inputs from in-memory evidence, recommends, and decides the
+ * configuration in use (rec_current_config). The caller reads its files;
+ * rec_run reads only the profiles.
+ */
+struct rec_request {
+    const char *engine, *device; /* profile names or files */
+    struct rec_sizes *sizes;     /* or NULL (a trace only); sorted in place */
+    const struct rec_monitor *monitor;      /* or NULL */
+    const struct rec_trace_evidence *trace; /* or NULL */
+    /* the documents' word on the server (docs/formats.md "current"),
+     * merged in this order: sizes.json's "current" and "compress_ratio";
+     * monitor.json's "current" when its engine is the profile's; a
+     * current document's "current", else the object itself. Each may be
+     * NULL; the file names are for messages. */
+    const json_t *sizes_doc, *monitor_doc, *current_doc;
+    const char *current_file;
+    uint64_t memory_bytes; /* with memory_given */
+    int memory_given;
+    double inline_target; /* 0: REC_DEFAULT_INLINE_TARGET */
+    uint64_t sessions;    /* 0: the sizes' live rows, else estimated */
+    const char *table;    /* the sampled table, for its own monitor
+                             counters; NULL: the sizes' */
+    /* for recommendation.json's "inputs": where the evidence came from */
+    const char *sizes_file, *sizes_format, *monitor_file, *trace_file;
+};
+struct rec_run_result {
+    struct rec_engine engine;
+    struct rec_device device;
+    char engine_profile[4096], device_profile[4096]; /* files read */
+    struct rec_size_stats stats;
+    int have_stats;
+    struct rec_result *rec; /* owned */
+    struct rec_current_config current;
+};
+/*
+ * The engine and device profiles by name or file (the data directory's
+ * profiles/engines and profiles/devices), into e and d; epath and dpath
+ * receive the files read. PT_EUSAGE naming the profile when there is no
+ * such name; the loader's errors otherwise.
+ */
+int rec_profiles_load(const char *engine, const char *device,
+                      struct rec_engine *e, struct rec_device *d, char *epath,
+                      char *dpath, size_t len, struct pt_err *err);
+/* Recommend from q into *out (release it with rec_run_result_release, also
+ * after a failure). */
+int rec_run(const struct rec_request *q, struct rec_run_result *out,
+            struct pt_err *err);
+/* recommendation.json of a run: a new reference, NULL on OOM. */
+json_t *rec_run_to_json(const struct rec_run_result *r,
+                        const struct rec_request *q);
+void rec_run_result_release(struct rec_run_result *r);
 
 /*
  * What rec_recommend is about to return, against the same rec_limits the

@@ -224,6 +224,12 @@ int rec_engine_from_json(struct rec_engine *e, const json_t *prof,
         return rc;
     if ((rc = thresholds_from_json(e, prof, ctx, err)) < 0)
         return rc;
+    if (json_object_get(prof, "buffer_pool_policy") &&
+        ((rc = pt_json_get_str(prof, "buffer_pool_policy", &name, ctx, err)) <
+             0 ||
+         (rc = copy_name(e->bp_policy, sizeof(e->bp_policy), name, ctx,
+                         "buffer_pool_policy", err)) < 0))
+        return rc;
     if (json_object_get(prof, "default_pool_bytes") &&
         (rc = pt_json_get_u64(prof, "default_pool_bytes",
                               &e->default_pool_bytes, ctx, err)) < 0)

@@ -5,6 +5,11 @@
 # 10k/100k/400k entries, SHARDS at 1 % vs exact. Prints figures and ratios
 # from one run; asserts nothing (the machine is shared and noisy).
 #
+# Also (issue 29): every policy's miniature curve at R = 0.01 against 20
+# exact runs on the reference trace and on a trace of
+# bench/mini-workload.yaml, the ratio of LRU to a one-touch-per-request
+# loop (in `speed`), and a 4 page sizes x 8 pools grid with --jobs 1 and 2.
+#
 # usage: bench/sim.sh [BUILD_DIR] [TRACE_PREFIX]
 #   The files are PREFIX.oracleGeneral.bin and PREFIX.pagetune.csv, the
 #   reference trace of bench/reference-baseline.md. TRACE_PREFIX defaults
@@ -43,3 +48,15 @@ echo "             S3-FIFO 0.3376 0.1882 0.1047 | SIEVE 0.3413 0.1899 0.1027 | A
 echo "== SHARDS vs exact"
 "$b" shards "$bin" 0.01
 "$b" shards "$bin" 0.001
+echo "== miniature curves vs exact runs (R = 0.01, 5 seeds)"
+gen="$build/bench/mini-workload.csv"
+[ -r "$gen" ] || "$build/pagetune" workload --profile "$here/mini-workload.yaml" -o "$gen" --force
+"$b" mini "$bin" "$gen"
+echo "== grid: 4 page sizes x 8 pools, --jobs 1 vs --jobs 2 (wall time; same bytes)"
+for j in 1 2; do
+    s=$(date +%s.%N)
+    "$build/pagetune" simulate --trace "$gen" --engine mysql --page-size 4K,8K,16K,32K \
+        --bufferpool 16M,32M,64M,128M,256M,512M,1G,2G --json --jobs $j -o "$build/bench/grid$j.json" --force
+    echo "   --jobs $j: $(echo "$(date +%s.%N) - $s" | bc) s"
+done
+cmp -s "$build/bench/grid1.json" "$build/bench/grid2.json" && echo "   identical output" || echo "   OUTPUTS DIFFER"

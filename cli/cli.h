@@ -103,6 +103,22 @@ enum cli_complete {
     CLI_C_APPSERVER,   /* profiles/appservers/ names, or a YAML file */
 };
 
+/*
+ * What a path option's value is to the run, for the check that no output
+ * names an input or another output (cli_paths_check, core's pt_pathset).
+ */
+enum cli_io {
+    CLI_IO_NONE = 0, /* not a path */
+    CLI_IO_IN,       /* a file the command reads ("-" is stdin) */
+    CLI_IO_OUT,      /* a file it writes, replaces or appends to */
+    CLI_IO_OUTDIR,   /* a directory: `files` written into it, each
+                        atomically, or, files NULL, replaced as one unit */
+    CLI_IO_PROFILE,  /* a profile NAME|FILE read, of the kind `complete`
+                        says (prof_resolve) */
+    CLI_IO_SPEC,     /* what it names comes from the spec's `paths` hook
+                        (replay's --store-dir: the store files) */
+};
+
 struct cli_option {
     const char *name;     /* long name without "--" */
     int short_name;       /* single-letter alias or 0 */
@@ -122,6 +138,8 @@ struct cli_option {
     const char *def;            /* default as --help shows it; NULL = none */
     int required;               /* --help says "(required)" */
     enum cli_complete complete; /* what completion offers for the value */
+    enum cli_io io;             /* a path: read or written (above) */
+    const char *const *files;   /* CLI_IO_OUTDIR: names written, NULL-ended */
     int repeat;          /* a list option: may be given again, adding one */
     const char *same_as; /* another spelling of option same_as ("json" is
                             --format json): giving both is a conflict */
@@ -149,13 +167,26 @@ struct cli_option {
                                             .description = description,        \
                                             .examples = examples,              \
                                             .opts = opts}
+struct pt_pathset;
 struct cli_spec {
     const char *name;              /* "ddl" */
     const char *const *usage;      /* SYNOPSIS lines, NULL-terminated */
     const char *description;       /* paragraph printed by --help */
     const char *const *examples;   /* "command\0what it does" pairs... */
     const struct cli_option *opts; /* the table, ending in CLI_OPT_END */
+    /* NULL, or the paths a command derives from its options' values (args
+       struct `base`), added to *set for cli_paths_check (replay's store
+       files); 0 or a PT_* status */
+    int (*paths)(const void *base, struct pt_pathset *set, struct pt_err *err);
 };
+/* CLI_SPEC_DEFINE with the spec's `paths` hook. */
+#define CLI_SPEC_DEFINE_PATHS(cmd, fn)                                         \
+    const struct cli_spec cli_spec_##cmd = {.name = #cmd,                      \
+                                            .usage = usage,                    \
+                                            .description = description,        \
+                                            .examples = examples,              \
+                                            .opts = opts,                      \
+                                            .paths = fn}
 
 /* Ids of the options every command shares (cli_common_opt handles them). */
 enum {
@@ -187,7 +218,7 @@ extern const char *const cli_db_engines[];
     {.name = "output", .short_name = 'o', .has_arg = required_argument,       \
      .id = CLI_OPT_OUTPUT, .arg_name = "FILE",                                \
      .help = "write the result to FILE, atomically; - is stdout",             \
-     .def = "-", .complete = CLI_C_AUTO}
+     .def = "-", .complete = CLI_C_AUTO, .io = CLI_IO_OUT}
 #define CLI_OPT_FORMAT_ENTRIES                                                 \
     {.name = "format", .has_arg = required_argument, .id = CLI_OPT_FORMAT,    \
      .arg_name = "FMT", .help = "output format: table, json or csv",          \
@@ -221,7 +252,7 @@ extern const char *const cli_db_engines[];
     {.name = "password-file", .has_arg = required_argument,                   \
      .id = CLI_OPT_PASSWORD_FILE, .arg_name = "FILE",                         \
      .help = "read the password from FILE, which must have mode 0600",        \
-     .def = "none"},                                                          \
+     .def = "none", .io = CLI_IO_IN},                                                          \
     {.name = "password-env", .has_arg = required_argument,                    \
      .id = CLI_OPT_PASSWORD_ENV, .arg_name = "NAME",                          \
      .help = "read the password from environment variable NAME",              \
@@ -251,7 +282,7 @@ extern const char *const cli_db_engines[];
     {.name = "appserver", .type = CLI_T_STRING,                               \
      CLI_AT(T, model.appserver), GIVEN, .arg_name = "NAME|FILE",              \
      .help = "application-server profile with its costs",                     \
-     .def = "websphere-4", .complete = CLI_C_APPSERVER}
+     .def = "websphere-4", .complete = CLI_C_APPSERVER, .io = CLI_IO_PROFILE}
 #define CLI_OPT_FSCACHE_ENTRY(T, GIVEN)                                        \
     {.name = "fscache-share", .type = CLI_T_DOUBLE,                           \
      CLI_AT(T, model.fscache_share), GIVEN, .dmin = 0, .dmax = 1,             \
@@ -275,7 +306,8 @@ extern const char *const cli_db_engines[];
      CLI_AT(T, model.calibration), CLI_GIVEN(T, model_opt),                   \
      .arg_name = "NAME|FILE",                                                 \
      .help = "calibration profile (profiles/calibrations/)",                  \
-     .def = "none, uncalibrated", .complete = CLI_C_CALIBRATION},             \
+     .def = "none, uncalibrated", .complete = CLI_C_CALIBRATION,              \
+     .io = CLI_IO_PROFILE},                                                   \
     CLI_OPT_APPSERVER_ENTRY(T, CLI_GIVEN(T, model_opt)),                      \
     CLI_OPT_FSCACHE_ENTRY(T, CLI_GIVEN(T, model_opt))
 /* clang-format on */
@@ -300,6 +332,12 @@ struct cli_parser {
     const char *description;       /* paragraph printed by --help */
     const char *const *examples;   /* pairs (what, command line), or NULL */
     void *base;                    /* args struct typed options go into */
+    const struct cli_spec *spec;   /* cli_parse_spec's, else NULL */
+    struct {                       /* CLI_T_CUSTOM path options as given */
+        const struct cli_option *o;
+        const char *arg;
+    } paths[64];
+    size_t n_paths;
     struct option longopts[64];
     char shortopts[128];
     /* per table entry: given already, and with which value (the check of
@@ -533,15 +571,23 @@ int out_term_width(FILE *fp);
 int out_color_enabled(FILE *fp);
 
 /*
- * Refuse two outputs of one command that name the same file, before any
- * work: the same path once the directory is resolved (realpath), or the same
- * device and inode when both exist (hard links, symbolic links). NULL and
- * "-" never clash. Returns 0 or PT_EUSAGE with a message naming both options
- * (`opt_a`, `opt_b`, e.g. "-o" and "--mrc-csv").
+ * The command's paths (docs/exit-codes.md#collisions), into *set: every
+ * option of the table with an `io` role, the typed ones from the args
+ * struct (their defaults included), the CLI_T_CUSTOM ones as given, -o
+ * from c->output, an out-dir's `files` inside it, profiles resolved
+ * (prof_resolve), then the spec's `paths` hook. 0 or a PT_* status.
  */
-int cli_outputs_distinct(const char *opt_a, const char *path_a,
-                         const char *opt_b, const char *path_b,
-                         struct pt_err *err);
+int cli_paths_collect(const struct cli_parser *p, const struct cli_common *c,
+                      struct pt_pathset *set, struct pt_err *err);
+/*
+ * Refuse, before anything is opened for writing and with or without
+ * --force, an output that names the same file as an input or another
+ * output, or a path inside an out-dir replaced as one unit: one line
+ * ("pagetune recommend: -o and --sizes name the same file 's.json'") and
+ * PT_EUSAGE (exit 64). cli_next() calls it after the last option, so every
+ * command checks its table's paths; 0 when there is no clash.
+ */
+int cli_paths_check(const struct cli_parser *p, const struct cli_common *c);
 
 /*
  * Open the command's data output (-o FILE or stdout) atomically; on success

@@ -71,6 +71,7 @@ static const struct cli_option opts[] = {
     {.name = "engine",
      .type = CLI_T_STRING,
      CLI_AT(A, cfg.engine),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME",
      .help = "engine to advise for: db2, postgresql, mysql, sqlite, oracle",
      .def = "detected; db2 with --demo",
@@ -91,6 +92,7 @@ static const struct cli_option opts[] = {
     {.name = "out-dir",
      .type = CLI_T_DIR,
      CLI_AT(A, cfg.out_dir),
+     .io = CLI_IO_OUTDIR,
      .arg_name = "DIR",
      .help = "directory for the files, created if missing",
      .def = ADV_DEFAULT_OUT_DIR},
@@ -106,6 +108,7 @@ static const struct cli_option opts[] = {
     {.name = "device",
      .type = CLI_T_STRING,
      CLI_AT(A, cfg.device),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME",
      .help = "storage device profile: hdd, ssd or nvme",
      .def = ADV_DEFAULT_DEVICE,
@@ -130,6 +133,7 @@ static const struct cli_option opts[] = {
      .short_name = 'w',
      .type = CLI_T_STRING,
      CLI_AT(A, cfg.workload),
+     .io = CLI_IO_PROFILE,
      .arg_name = "PROFILE",
      .help = "workload profile for the demo store and the validation trace",
      .def = ADV_DEFAULT_WORKLOAD,
@@ -271,7 +275,7 @@ static int predict_row(void *ctx, const char *engine,
    simulation's counts, the predicted change and the replay's verdict
    (never a bare single-run percentage). */
 static void validation_lines(const struct adv_validation *v, char *sim,
-                             char *pred, char *rep, size_t len)
+                             char *pred, char *rep, size_t len, size_t rep_len)
 {
     sim[0] = pred[0] = rep[0] = '\0';
     if (v->have_sim)
@@ -294,14 +298,15 @@ static void validation_lines(const struct adv_validation *v, char *sim,
                  "one)",
                  v->pred_rps_pct, v->pred_resp_pct, v->pred_clients,
                  v->pred_think_ms);
+    /* the verdict, always with the run that decided it */
     if (v->have_verdict)
-        snprintf(rep, len, "%s (%u rounds, %.1f s)", v->verdict.why, v->rounds,
-                 v->elapsed_s);
+        snprintf(rep, rep_len, "%s; %s", v->verdict.why, v->method_text);
     else if (v->have_replay)
-        snprintf(rep, len,
-                 "not validated: no prediction or interval to judge (%u "
-                 "rounds)",
-                 v->rounds);
+        snprintf(rep, rep_len,
+                 "not judged: no prediction or interval to compare; %s",
+                 v->method_text);
+    else
+        snprintf(rep, rep_len, "not measured; %s", v->method_text);
 }
 
 /* The engine's own settings (toast_tuple_target, ...) as "k=v k=v". */
@@ -328,25 +333,27 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     /* color_names: auto, always, never */
     int color = a->color == 0 ? out_color_enabled(stdout) : a->color == 1;
     int on = color;
-    char sim[512], pred[512], rep[512], v[1200];
+    char sim[512], pred[512], rep[1400], v[1200];
     struct out_table t;
     int rc;
 
     if (out_table_init(&t, 2, hdr) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    validation_lines(&r->validation, sim, pred, rep, sizeof(sim));
+    validation_lines(&r->validation, sim, pred, rep, sizeof(sim), sizeof(rep));
     out_table_add_row(&t);
-    if (rep[0]) {
-        out_table_setf(&t, 0, "verdict (replay, built-in store)");
-        out_table_setf(&t, 1, "%s", rep);
-        out_table_add_row(&t);
-    }
+    out_table_setf(&t, 0, "verdict");
+    out_table_setf(&t, 1, "%s", rep);
+    out_table_add_row(&t);
     out_table_setf(&t, 0, "recommended page size");
     out_table_setf(&t, 1, "%s%uK%s", on ? "\033[1m" : "", rec_ps / 1024,
                    on ? "\033[0m" : "");
     out_table_add_row(&t);
     out_table_setf(&t, 0, "current page size");
-    out_table_setf(&t, 1, "%uK", r->cur_page_size / 1024);
+    out_table_setf(&t, 1, "%uK%s%s%s", r->cur_page_size / 1024,
+                   r->run.current.page_assumed ? " (assumed: " : "",
+                   r->run.current.page_assumed ? r->run.current.page_basis : "",
+                   r->run.current.page_assumed ? "; not read from the server)"
+                                               : "");
     out_table_add_row(&t);
     out_table_setf(&t, 0, "buffer pool");
     out_table_setf(&t, 1, "%llu pages of %uK (%s)",
@@ -438,6 +445,7 @@ static const char *const csv_headers[] = {
     "replay_rounds",
     "replay_elapsed_s",
     "verdict",
+    "validated_by",
     "measured_requests_change_pct",
     "measured_requests_change_lo_pct",
     "measured_requests_change_hi_pct",
@@ -513,6 +521,7 @@ static void csv_row(struct out_table *t, const struct adv_result *r)
     csv_count(t, &col, v->have_replay, v->rounds);
     csv_num(t, &col, v->have_replay, v->elapsed_s);
     csv_str(t, &col, v->have_verdict ? store_verdict_name(d->verdict) : "");
+    csv_str(t, &col, adv_method_name(v->method));
     csv_num(t, &col, v->have_verdict, d->measured.mean * 100);
     csv_num(t, &col, v->have_verdict, d->measured.lo * 100);
     csv_num(t, &col, v->have_verdict, d->measured.hi * 100);

@@ -26,7 +26,7 @@ static const char *const usage[] = {
     "pagetune ddl --recommendation FILE [--dialect db2] [--out-dir DIR] "
     "[--name NAME] [--bufferpool-name NAME] [--force]",
     "pagetune ddl --recommendation FILE --dialect "
-    "postgresql|mysql|oracle|sqlite [--table NAME] [--column NAME] "
+    "postgresql|mysql|oracle|sqlite [--table [SCHEMA.]NAME] [--column NAME] "
     "[--out-dir DIR]",
     "pagetune ddl --page-size SIZE [--bufferpool-pages N] [--extent-size N] "
     "[--prefetch-size N|AUTOMATIC] [--overhead MS] [--transfer-rate MS] "
@@ -57,11 +57,16 @@ struct ddl_params {
     const char *table, *column;
 };
 
+/* what --out-dir DIR holds afterwards: each file replaced atomically, the
+   directory is not replaced (docs/architecture.md#out-dir) */
+static const char *const ddl_files[] = {"create.sql", "rollback.sql", NULL};
+
 #define P struct ddl_params
 static const struct cli_option opts[] = {
     {.name = "recommendation",
      .type = CLI_T_PATH,
      CLI_AT(P, rec_file),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "recommendation JSON from `pagetune recommend --json -o FILE`",
      .def = "none"},
@@ -75,6 +80,8 @@ static const struct cli_option opts[] = {
     {.name = "out-dir",
      .type = CLI_T_DIR,
      CLI_AT(P, out_dir),
+     .io = CLI_IO_OUTDIR,
+     .files = ddl_files,
      .arg_name = "DIR",
      .help = "write DIR/create.sql and DIR/rollback.sql",
      .def = "both to stdout"},
@@ -141,8 +148,9 @@ static const struct cli_option opts[] = {
     {.name = "table",
      .type = CLI_T_STRING,
      CLI_AT(P, table),
-     .arg_name = "NAME",
-     .help = "table the engine settings apply to, for dialects that name it",
+     .arg_name = "[SCHEMA.]NAME",
+     .help = "table the engine settings apply to, for dialects that name "
+             "it; a part may be quoted: \"order\".\"user\"",
      .def = "SESSIONS"},
     {.name = "column",
      .type = CLI_T_STRING,
@@ -172,15 +180,15 @@ static const char *const examples[] = {
 CLI_SPEC_DEFINE(ddl);
 
 /* The explicit values of the options, parsed (in the order they are read). */
-static int overrides(const struct ddl_params *p, struct ddl_overrides *o,
-                     struct pt_err *err)
+static int overrides(const struct ddl_params *p, const struct pt_qname *table,
+                     struct ddl_overrides *o, struct pt_err *err)
 {
     int rc;
 
     memset(o, 0, sizeof(*o));
     o->tablespace_name = p->name;
     o->bufferpool_name = p->bp_name;
-    o->table_name = p->table;
+    o->table = p->table ? table : NULL;
     o->column_name = p->column;
     o->page_size_bytes = p->page_size;
     o->has_page_size = p->has_page_size;
@@ -292,6 +300,7 @@ int cmd_ddl(int argc, char **argv)
     struct ddl_params p;
     struct ddl_dialect d;
     struct ddl_overrides ov;
+    struct pt_qname table;
     struct ddl_plan plan;
     struct rec_doc rd = {0};
     struct pt_err err;
@@ -304,7 +313,10 @@ int cmd_ddl(int argc, char **argv)
     err_clear(&err);
     memset(&plan, 0, sizeof(plan));
     ddl_vars_init(&plan.vars);
-    if ((rc = ddl_dialect_load(&d, p.dialect, dir, sizeof(dir), &err)) < 0)
+    /* --table is one name of any engine's: parsed before anything else */
+    if ((p.table &&
+         (rc = pt_qname_parse(&table, p.table, "--table", &err)) < 0) ||
+        (rc = ddl_dialect_load(&d, p.dialect, dir, sizeof(dir), &err)) < 0)
         goto fail;
     /* existing outputs stop the run before anything is read or written */
     if (p.out_dir) {
@@ -321,7 +333,7 @@ int cmd_ddl(int argc, char **argv)
         ((rc = pt_json_load(p.rec_file, &rec, &err)) < 0 ||
          (rc = rec_result_from_json(&rd, rec, d.name, p.rec_file, &err)) < 0))
         goto fail;
-    if ((rc = overrides(&p, &ov, &err)) < 0 ||
+    if ((rc = overrides(&p, &table, &ov, &err)) < 0 ||
         (rc = ddl_plan_from_recommendation(&plan, &d, rec ? &rd : NULL,
                                            p.rec_file, &ov, &err)) < 0 ||
         (rc = ddl_plan_render(&plan, dir, &create, &rollback, &err)) < 0)
@@ -338,10 +350,11 @@ int cmd_ddl(int argc, char **argv)
     if (p.out_dir && strcmp(d.name, "db2") != 0)
         cli_note(&c,
                  "wrote %s/create.sql and %s/rollback.sql (%s, page size "
-                 "%lluK%s%s)",
+                 "%lluK%s%s%s%s)",
                  p.out_dir, p.out_dir, d.name,
                  (unsigned long long)(plan.page_size_bytes / 1024),
-                 plan.table[0] ? ", table " : "", plan.table);
+                 plan.table[0] ? ", table " : "", plan.schema,
+                 plan.schema[0] ? "." : "", plan.table);
     else if (p.out_dir)
         cli_note(&c,
                  "wrote %s/create.sql and %s/rollback.sql (page size %lluK, "

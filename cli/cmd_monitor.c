@@ -267,7 +267,7 @@ int cmd_monitor(int argc, char **argv)
         coll_monitor_doc_init(&d, coll_conn_engine(conn), &src, snaps, n,
                               a.interval_s);
         /* the instance's knobs as they are now (docs/formats.md current) */
-        ret = coll_state_read(conn, NULL, NULL, NULL, &st, &err);
+        ret = coll_state_read(conn, NULL, NULL, &st, &err);
         if (ret < 0)
             goto fail_out;
         d.state = &st;

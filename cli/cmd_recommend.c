@@ -61,24 +61,28 @@ static const struct cli_option opts[] = {
     {.name = "sizes",
      .type = CLI_T_PATH,
      CLI_AT(O, sizes),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "object sizes: sizes JSON or one integer per line, - is stdin",
      .def = "none; required unless --trace"},
     {.name = "monitor",
      .type = CLI_T_PATH,
      CLI_AT(O, monitor),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "monitor JSON from `pagetune monitor`",
      .def = "none"},
     {.name = "trace",
      .type = CLI_T_PATH,
      CLI_AT(O, trace),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "access trace (pagetune-trace(5) CSV or oracleGeneral)",
      .def = "none"},
     {.name = "current",
      .type = CLI_T_PATH,
      CLI_AT(O, current),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "the server's current state: JSON {\"current\": {KNOB: "
              "{value, source}}}",
@@ -87,6 +91,7 @@ static const struct cli_option opts[] = {
     {.name = "engine",
      .type = CLI_T_STRING,
      CLI_AT(O, engine),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME",
      .help = "engine profile name or YAML path",
      .def = "db2",
@@ -94,6 +99,7 @@ static const struct cli_option opts[] = {
     {.name = "device",
      .type = CLI_T_STRING,
      CLI_AT(O, device),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME",
      .help = "storage device profile: hdd, ssd or nvme",
      .def = "ssd",
@@ -101,6 +107,7 @@ static const struct cli_option opts[] = {
     {.name = "profile",
      .type = CLI_T_PATH,
      CLI_AT(O, profile),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "device profile YAML file, instead of --device",
      .def = "none"},
@@ -167,13 +174,13 @@ CLI_SPEC_DEFINE(recommend);
 struct rec_pred {
     struct sim_plan_result res;
     const struct sim_result_row *cur, *rec;
+    struct rec_current_config cc; /* where the current side comes from */
 };
 
 /*
- * Simulate the trace at the current page size (the monitor's, else the
- * engine's default, else its smallest) with its pool (the monitor's, else the
- * candidate's at equal memory) and at the recommended one, and predict both
- * rows.
+ * Simulate the trace at the current page size and pool (rec_current_config:
+ * the server's, else the engine's default, assumed) and at the recommended
+ * one, and predict both rows.
  */
 static int predict_change(struct rec_opts *o, const struct rec_engine *e,
                           const struct rec_device *d,
@@ -182,24 +189,17 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
                           struct pt_err *err)
 {
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    uint32_t cur_page = e->current_page_bytes;
-    uint64_t cur_pool = 0;
+    struct rec_current_config *cc = &pr->cc;
+    uint32_t cur_page;
+    uint64_t cur_pool;
     struct sim_plan pl;
     struct perf_predictor m;
     int ret;
 
-    if (mon->present && mon->page_size_bytes)
-        cur_page = mon->page_size_bytes;
-    /* no default in the profile: the smallest page size (DB2's default
-     * table space page size is 4 KB) */
-    for (size_t i = 0; !cur_page && i < r->n_cand; i++)
-        if (!i || r->cand[i].page_size_bytes < cur_page)
-            cur_page = r->cand[i].page_size_bytes;
-    if (mon->present && mon->page_size_bytes && mon->bufferpool_pages)
-        cur_pool = mon->bufferpool_pages;
-    for (size_t i = 0; !cur_pool && i < r->n_cand; i++)
-        if (r->cand[i].page_size_bytes == cur_page)
-            cur_pool = r->cand[i].bufferpool_pages;
+    /* the configuration in use, as advise decides it */
+    rec_current_config(r, e, mon, cc);
+    cur_page = cc->page_size_bytes;
+    cur_pool = cc->pool_pages;
     if (!cur_pool)
         return err_set(err, PT_EDATA,
                        "--clients: no buffer-pool size for the current %u-byte "
@@ -269,14 +269,17 @@ static json_t *pred_json(const struct rec_pred *pr)
     const struct sim_predicted *c = &pr->cur->predicted,
                                *r = &pr->rec->predicted;
 
-    return json_pack("{s:i, s:f, s:b, s:o, s:o, s:o, s:{s:f, s:f}}", "clients",
-                     (int)c->clients, "think_ms", c->think_ms, "calibrated",
-                     c->calibrated, "calibration",
-                     c->calibrated ? json_string(c->calibration) : json_null(),
-                     "current", pred_side_json(pr->cur), "recommended",
-                     pred_side_json(pr->rec), "change", "req_per_s_pct",
-                     100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
-                     100 * (r->response_ms / c->response_ms - 1));
+    return json_pack(
+        "{s:i, s:f, s:b, s:o, s:o, s:{s:s, s:s}, s:o, s:{s:f, s:f}}", "clients",
+        (int)c->clients, "think_ms", c->think_ms, "calibrated", c->calibrated,
+        "calibration",
+        c->calibrated ? json_string(c->calibration) : json_null(), "current",
+        pred_side_json(pr->cur), "current_basis", "page_size",
+        pr->cc.page_basis, "bufferpool",
+        pr->cc.pool_assumed ? "the candidate's at equal memory" : "server",
+        "recommended", pred_side_json(pr->rec), "change", "req_per_s_pct",
+        100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
+        100 * (r->response_ms / c->response_ms - 1));
 }
 
 /* One figure with its range: "139.9 req/s (133.3..146.5)". */
@@ -321,126 +324,6 @@ static int read_trace(const char *path, struct rec_trace_evidence *t,
     if (rc < 0)
         rec_trace_evidence_release(t);
     return rc;
-}
-
-/*
- * What a sizes or monitor document says of the server beyond sizes: its
- * "current" knobs (merged into *st) and, in sizes.json, "compress_ratio"
- * (docs/formats.md).
- */
-static int read_state(const json_t *doc, const char *path, const char *engine,
-                      struct rec_state *st, double *compress_ratio,
-                      struct pt_err *err)
-{
-    const json_t *cr = json_object_get(doc, "compress_ratio");
-
-    if (compress_ratio && cr && !json_is_null(cr)) {
-        if (!json_is_number(cr) || !(json_number_value(cr) > 0) ||
-            json_number_value(cr) > 100)
-            return err_set(err, PT_EDATA,
-                           "%s: compress_ratio must be a number > 0 (stored "
-                           "bytes / raw bytes)",
-                           path);
-        *compress_ratio = json_number_value(cr);
-    }
-    return rec_state_merge_json(st, json_object_get(doc, "current"), engine,
-                                REC_SOURCE_SERVER, path, err);
-}
-
-/* A sizes file: JSON if it starts with '{', else the plain list. */
-static int read_sizes(const char *path, struct rec_sizes *s, int *is_json,
-                      const char *engine, struct rec_state *st,
-                      double *compress_ratio, struct pt_err *err)
-{
-    char *buf = NULL;
-    size_t len = 0, i = 0;
-    int rc;
-
-    if ((rc = pt_file_read(path, &buf, &len, err)) < 0)
-        return rc;
-    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
-                       buf[i] == '\r'))
-        i++;
-    *is_json = i < len && buf[i] == '{';
-    if (*is_json) {
-        json_t *doc = NULL;
-        rc = pt_json_loadb(buf, len, path, &doc, err);
-        if (rc == 0)
-            rc = coll_sizes_doc_from_json(s, doc, path, err);
-        if (rc == 0)
-            rc = read_state(doc, path, engine, st, compress_ratio, err);
-        json_decref(doc);
-    } else {
-        rc = rec_sizes_parse_text(s, buf, len, path, err);
-    }
-    free(buf);
-    return rc;
-}
-
-static int load_profiles(const struct rec_opts *o, struct rec_engine *e,
-                         struct rec_device *d, char *epath, char *dpath,
-                         size_t plen, struct pt_err *err)
-{
-    json_t *p = NULL;
-    int rc;
-
-    if ((rc = prof_resolve("engines", o->engine, epath, plen, err)) < 0)
-        return rc;
-    if ((rc = prof_load(epath, &p, err)) < 0) {
-        if (rc == PT_ENOINPUT && !strchr(o->engine, '/') &&
-            !strstr(o->engine, ".y"))
-            return err_set(err, PT_EUSAGE,
-                           "--engine: no engine profile '%s' in %s/profiles/"
-                           "engines",
-                           o->engine, pt_data_dir());
-        return rc;
-    }
-    rc = rec_engine_from_json(e, p, epath, err);
-    json_decref(p);
-    if (rc < 0)
-        return rc;
-    if (o->profile)
-        snprintf(dpath, plen, "%s", o->profile);
-    else if ((rc = prof_resolve("devices", o->device, dpath, plen, err)) < 0)
-        return rc;
-    if ((rc = prof_load(dpath, &p, err)) < 0) {
-        if (rc == PT_ENOINPUT && !o->profile)
-            return err_set(err, PT_EUSAGE,
-                           "--device: unknown device '%s' (hdd, ssd, nvme, or "
-                           "--profile FILE)",
-                           o->device);
-        return rc;
-    }
-    rc = rec_device_from_json(d, p, dpath, err);
-    json_decref(p);
-    return rc;
-}
-
-static json_t *inputs_json(const struct rec_opts *o, const char *epath,
-                           const char *dpath, const struct rec_size_stats *st,
-                           int sizes_json, const struct rec_trace_evidence *t,
-                           const struct rec_monitor *m)
-{
-    struct rec_inputs_doc d = {0};
-
-    d.engine = o->engine;
-    d.engine_profile = epath;
-    d.device = o->profile ? o->profile : o->device;
-    d.device_profile = dpath;
-    d.memory_given = o->memory_given;
-    d.memory_bytes = o->memory;
-    d.inline_target = o->target;
-    d.sessions = o->sessions;
-    d.stats = st;
-    d.sizes_file = o->sizes ? o->sizes : o->trace;
-    d.sizes_format = !o->sizes    ? "trace (last size per key)"
-                     : sizes_json ? "json"
-                                  : "text";
-    d.trace_file = o->trace;
-    d.trace = t;
-    d.monitor_file = o->monitor;
-    d.monitor = m;
-    return rec_inputs_to_json(&d);
 }
 
 /* The reasons, one row each as a list item ("- text"): the table writer
@@ -671,32 +554,138 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     return 0;
 }
 
-/*
- * --monitor FILE into *mon, and the settings it read from the server into
- * *state when it is from engine (a note otherwise: another engine's
- * counters are not used). 0 or a PT_* status.
- */
-static int read_monitor(const char *path, const char *engine,
-                        const struct cli_common *c, struct rec_monitor *mon,
-                        struct rec_state *state, struct pt_err *err)
+/* What the command read: the documents and the evidence in them. */
+struct rec_evidence {
+    struct rec_sizes sizes;
+    int have_sizes, sizes_json;
+    json_t *sizes_doc, *monitor_doc, *current_doc;
+    struct rec_monitor mon;
+    struct rec_trace_evidence tev;
+};
+
+static void rec_evidence_release(struct rec_evidence *ev)
 {
-    json_t *m = NULL;
+    rec_sizes_release(&ev->sizes);
+    json_decref(ev->sizes_doc);
+    json_decref(ev->monitor_doc);
+    json_decref(ev->current_doc);
+    rec_trace_evidence_release(&ev->tev);
+}
+
+/* A sizes file: JSON if it starts with '{', else the plain list. */
+static int read_sizes(const char *path, struct rec_evidence *ev,
+                      struct pt_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0, i = 0;
     int rc;
 
-    if ((rc = pt_json_load(path, &m, err)) < 0)
+    if ((rc = pt_file_read(path, &buf, &len, err)) < 0)
         return rc;
-    rc = coll_monitor_doc_from_json(mon, m, path, err);
-    if (rc == 0 && (!mon->engine[0] || strcmp(mon->engine, engine) == 0))
-        rc = read_state(m, path, engine, state, NULL, err);
-    json_decref(m);
-    if (rc < 0)
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+                       buf[i] == '\r'))
+        i++;
+    ev->sizes_json = i < len && buf[i] == '{';
+    if (ev->sizes_json) {
+        rc = pt_json_loadb(buf, len, path, &ev->sizes_doc, err);
+        if (rc == 0)
+            rc = coll_sizes_doc_from_json(&ev->sizes, ev->sizes_doc, path, err);
+    } else {
+        rc = rec_sizes_parse_text(&ev->sizes, buf, len, path, err);
+    }
+    free(buf);
+    ev->have_sizes = rc == 0;
+    return rc;
+}
+
+/* Every input file of the options into ev (rec_run reads none). */
+static int read_evidence(const struct rec_opts *o, const struct cli_common *c,
+                         struct rec_evidence *ev, struct pt_err *err)
+{
+    int rc;
+
+    if (o->sizes && (rc = read_sizes(o->sizes, ev, err)) < 0)
         return rc;
-    if (mon->engine[0] && strcmp(mon->engine, engine) != 0)
-        cli_note(c,
-                 "%s: monitor data is from engine '%s'; its counters are "
-                 "not used for a %s recommendation",
-                 path, mon->engine, engine);
-    return 0;
+    if (o->monitor &&
+        ((rc = pt_json_load(o->monitor, &ev->monitor_doc, err)) < 0 ||
+         (rc = coll_monitor_doc_from_json(&ev->mon, ev->monitor_doc, o->monitor,
+                                          err)) < 0))
+        return rc;
+    if (o->current &&
+        (rc = pt_json_load(o->current, &ev->current_doc, err)) < 0)
+        return rc;
+    return o->trace ? read_trace(o->trace, &ev->tev, c, err) : 0;
+}
+
+/* The recommend step's request from the options and what was read. */
+static void build_request(const struct rec_opts *o, struct rec_evidence *ev,
+                          struct rec_request *q)
+{
+    memset(q, 0, sizeof(*q));
+    q->engine = o->engine;
+    q->device = o->profile ? o->profile : o->device;
+    q->sizes = ev->have_sizes ? &ev->sizes : NULL;
+    q->monitor = o->monitor ? &ev->mon : NULL;
+    q->trace = o->trace ? &ev->tev : NULL;
+    q->sizes_doc = ev->sizes_doc;
+    q->monitor_doc = ev->monitor_doc;
+    q->current_doc = ev->current_doc;
+    q->current_file = o->current;
+    q->memory_bytes = o->memory;
+    q->memory_given = o->memory_given;
+    q->inline_target = o->target;
+    q->sessions = o->sessions;
+    q->sizes_file = o->sizes ? o->sizes : o->trace;
+    q->sizes_format = !o->sizes        ? "trace (last size per key)"
+                      : ev->sizes_json ? "json"
+                                       : "text";
+    q->trace_file = o->trace;
+    q->monitor_file = o->monitor;
+}
+
+/* The library's words for a profile, as the option the user typed. */
+static void name_option(const struct rec_opts *o, struct pt_err *err)
+{
+    if (err->code != PT_EUSAGE)
+        return;
+    if (strncmp(err->msg, "no engine profile", 17) == 0)
+        err_prefix(err, "--engine");
+    else if (strncmp(err->msg, "no device profile", 17) == 0)
+        err_prefix(err, o->profile ? "--profile" : "--device");
+}
+
+/* The recommendation to the output: JSON (with the prediction) or tables. */
+static int write_output(const struct rec_opts *o, const struct cli_common *c,
+                        const struct rec_run_result *run,
+                        const struct rec_request *q, const struct rec_pred *pr,
+                        struct pt_err *err)
+{
+    struct pt_afile af = {0};
+    json_t *doc = NULL;
+    int rc;
+
+    if ((rc = cli_output_open(c, &af, err)) < 0)
+        return rc;
+    if (c->format == OUT_JSON) {
+        doc = rec_run_to_json(run, q);
+        if (doc && o->clients &&
+            json_object_set_new(doc, "predicted", pred_json(pr)) < 0) {
+            json_decref(doc);
+            doc = NULL;
+        }
+        rc = doc ? out_json_write(doc, af.fp, err)
+                 : err_set(err, PT_EINTERNAL, "out of memory");
+        json_decref(doc);
+    } else {
+        rc = write_tables(run->rec, &run->engine,
+                          run->have_stats ? &run->stats : NULL,
+                          o->clients ? pr : NULL, c->format, af.fp, err);
+    }
+    if (rc < 0) {
+        pt_afile_abort(&af);
+        return rc;
+    }
+    return pt_afile_commit(&af, err);
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -705,22 +694,11 @@ int cmd_recommend(int argc, char **argv)
     struct cli_common c;
     struct rec_opts o;
     struct pt_err err;
-    struct rec_engine engine;
-    struct rec_device device;
-    struct rec_sizes sizes = {0};
-    struct rec_size_stats st;
-    struct rec_monitor mon = {0};
-    struct rec_state state = {0};
-    double compress_ratio = 0;
-    struct rec_trace_evidence tev = {0};
-    struct rec_access acc;
-    struct rec_inputs in = {0};
-    struct rec_result *r = NULL;
+    struct rec_evidence ev = {0};
+    struct rec_request q;
+    struct rec_run_result run = {0};
     struct rec_pred pred = {0};
-    struct pt_afile af = {0};
-    json_t *inputs = NULL, *doc = NULL;
-    char epath[4096], dpath[4096];
-    int sizes_json = 0, have_stats = 0, rc, code;
+    int rc, code = PT_EXIT_OK;
 
     if ((rc = parse_opts(&p, &c, &o, argc, argv)) != 0)
         return cli_parse_exit(rc);
@@ -728,126 +706,35 @@ int cmd_recommend(int argc, char **argv)
     /* refuse an existing output before doing any work */
     if ((rc = pt_output_check(c.output, c.force, &err)) < 0)
         return cli_fail("recommend", &err);
-    if ((rc = load_profiles(&o, &engine, &device, epath, dpath, sizeof(epath),
-                            &err)) < 0)
+    if ((rc = read_evidence(&o, &c, &ev, &err)) < 0)
         goto fail;
-    if (o.sizes) {
-        if ((rc = read_sizes(o.sizes, &sizes, &sizes_json, engine.name, &state,
-                             &compress_ratio, &err)) < 0 ||
-            (rc = rec_sizes_stats(&sizes, &st, &err)) < 0)
-            goto fail;
-        have_stats = 1;
-        /* the measured rest of the row replaces the profile's constant */
-        if (sizes.row_measured)
-            rec_engine_set_row_fixed(&engine, sizes.row_fixed_bytes);
-    }
-    if (o.monitor &&
-        (rc = read_monitor(o.monitor, engine.name, &c, &mon, &state, &err)) < 0)
-        goto fail;
-    if (o.current) {
-        json_t *cd = NULL;
-        if ((rc = pt_json_load(o.current, &cd, &err)) < 0)
-            goto fail;
-        rc = rec_state_merge_json(
-            &state,
-            json_object_get(cd, "current") ? json_object_get(cd, "current")
-                                           : cd,
-            engine.name, REC_SOURCE_SERVER, o.current, &err);
-        json_decref(cd);
-        if (rc < 0)
-            goto fail;
-    }
-    if (o.trace && (rc = read_trace(o.trace, &tev, &c, &err)) < 0)
-        goto fail;
-    if (!have_stats && o.trace) {
-        /* show the trace's per-session sizes (a sorted copy) */
-        uint64_t *copy = pt_malloc(tev.n_keys * sizeof(*copy));
-        if (!copy) {
-            rc = err_set(&err, PT_EINTERNAL, "out of memory");
-            goto fail;
-        }
-        memcpy(copy, tev.size_bytes, tev.n_keys * sizeof(*copy));
-        rc = rec_stats_compute(&st, copy, tev.n_keys, &err);
-        free(copy);
-        if (rc < 0)
-            goto fail;
-        have_stats = 1;
-    }
-
-    in.engine = &engine;
-    in.device = &device;
-    in.sizes = sizes.values;
-    in.size_counts = sizes.counts;
-    in.n_sizes = sizes.n;
-    in.sizes_from_histogram = sizes.from_histogram;
-    in.memory_bytes = o.memory;
-    in.memory_given = o.memory_given;
-    in.inline_target = o.target;
-    in.sessions = o.sessions;
-    if (!o.sessions && sizes.live_rows) { /* measured by sample */
-        in.sessions = sizes.live_rows;
-        in.sessions_basis = sizes.live_rows_source;
-    }
-    in.monitor = o.monitor ? &mon : NULL;
-    in.table = sizes.table; /* its own monitor counters, if any */
-    in.current = &state;
-    in.compress_ratio = compress_ratio;
-    if (o.trace) {
-        rec_trace_evidence_access(&tev, &acc);
-        in.access = &acc;
-    }
-    r = pt_calloc(1, sizeof(*r));
-    if (!r) {
-        rc = err_set(&err, PT_EINTERNAL, "out of memory");
+    build_request(&o, &ev, &q);
+    if ((rc = rec_run(&q, &run, &err)) < 0) {
+        name_option(&o, &err);
         goto fail;
     }
-    if ((rc = rec_recommend(r, &in, &err)) < 0)
-        goto fail;
+    if (o.monitor && ev.mon.engine[0] &&
+        strcmp(ev.mon.engine, run.engine.name) != 0)
+        cli_note(&c,
+                 "%s: monitor data is from engine '%s'; its counters are "
+                 "not used for a %s recommendation",
+                 o.monitor, ev.mon.engine, run.engine.name);
     if (o.clients) {
-        if ((rc = predict_change(&o, &engine, &device, r, &mon, &pred, &err)) <
-            0)
+        if ((rc = predict_change(&o, &run.engine, &run.device, run.rec, &ev.mon,
+                                 &pred, &err)) < 0)
             goto fail;
         if (!o.model.calibration)
             cli_note(&c, "predictions are uncalibrated: the costs are the "
                          "profiles' defaults (see --calibration)");
     }
-
-    if ((rc = cli_output_open(&c, &af, &err)) < 0)
+    if ((rc = write_output(&o, &c, &run, &q, &pred, &err)) < 0)
         goto fail;
-    if (c.format == OUT_JSON) {
-        inputs = inputs_json(&o, epath, dpath, have_stats ? &st : NULL,
-                             sizes_json, o.trace ? &tev : NULL, &mon);
-        doc = rec_result_to_json(r, &engine, inputs);
-        if (doc && o.clients &&
-            json_object_set_new(doc, "predicted", pred_json(&pred)) < 0) {
-            json_decref(doc);
-            doc = NULL;
-        }
-        if (!doc) {
-            rc = err_set(&err, PT_EINTERNAL, "out of memory");
-            goto fail_out;
-        }
-        rc = out_json_write(doc, af.fp, &err);
-    } else {
-        rc = write_tables(r, &engine, have_stats ? &st : NULL,
-                          o.clients ? &pred : NULL, c.format, af.fp, &err);
-    }
-    if (rc < 0)
-        goto fail_out;
-    if ((rc = pt_afile_commit(&af, &err)) < 0)
-        goto fail;
-    code = PT_EXIT_OK;
     goto out;
-fail_out:
-    pt_afile_abort(&af);
 fail:
     code = cli_fail("recommend", &err);
 out:
-    json_decref(doc);
-    json_decref(inputs);
-    free(r);
+    rec_run_result_release(&run);
     sim_plan_result_release(&pred.res);
-    rec_trace_evidence_release(&tev);
-    rec_sizes_release(&sizes);
+    rec_evidence_release(&ev);
     return code;
 }

@@ -62,6 +62,7 @@ static const struct cli_option opts[] = {
     {.name = "trace",
      .type = CLI_T_PATH,
      CLI_AT(A, plan.trace_path),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "trace to replay, pagetune-trace(5) CSV or oracleGeneral",
      .def = "none, required unless --check"},
@@ -90,6 +91,7 @@ static const struct cli_option opts[] = {
     {.name = "store-dir",
      .type = CLI_T_DIR,
      CLI_AT(A, plan.store_dir),
+     .io = CLI_IO_SPEC,
      .arg_name = "DIR",
      .help = "directory for the store files store-<SIZE>.db, created if "
              "missing",
@@ -119,6 +121,7 @@ static const struct cli_option opts[] = {
      .short_name = 'e',
      .type = CLI_T_STRING,
      CLI_AT(A, plan.engine_name),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME",
      .help = "engine profile whose page sizes and SMALL/MEDIUM/LARGE limits "
              "apply",
@@ -127,6 +130,7 @@ static const struct cli_option opts[] = {
     {.name = "ack-log",
      .type = CLI_T_PATH,
      CLI_AT(A, plan.ack_log),
+     .io = CLI_IO_OUT,
      .arg_name = "FILE",
      .help = "append a line INDEX,OP,KEY,SIZE for each set/del after it "
              "committed",
@@ -184,6 +188,7 @@ static const struct cli_option opts[] = {
     {.name = "check",
      .type = CLI_T_PATH,
      CLI_AT(A, check),
+     .io = CLI_IO_IN,
      .arg_name = "STORE",
      .help = "check a kept store file instead of replaying: PRAGMA "
              "integrity_check and the LOB area's records (exit 0 or 65)",
@@ -209,7 +214,29 @@ static const char *const examples[] = {
     NULL,
 };
 
-CLI_SPEC_DEFINE(replay);
+/*
+ * cli_spec.paths: the store files a replay creates, replaces (--force) or
+ * removes in --store-dir are outputs (store_plan_file); --check replays
+ * nothing.
+ */
+static int replay_paths(const void *base, struct pt_pathset *set,
+                        struct pt_err *err)
+{
+    const struct replay_args *a = base;
+    char path[4300];
+    int rc;
+
+    if (a->check)
+        return 0;
+    for (size_t k = 0;
+         (rc = store_plan_file(&a->plan, k, path, sizeof(path), err)) == 0; k++)
+        if ((rc = pt_pathset_add(set, "--store-dir", path, PT_PATH_OUT, err)) <
+            0)
+            return rc;
+    return rc < 0 ? rc : 0;
+}
+
+CLI_SPEC_DEFINE_PATHS(replay, replay_paths);
 
 /* ---- progress and notes ------------------------------------------------- */
 
@@ -541,7 +568,7 @@ int cmd_replay(int argc, char **argv)
     struct store_plan_result res = {0};
     struct replay_ui ui;
     struct store_trace trace;
-    json_t *prof = NULL;
+    char epath[4096];
     int ret;
 
     err_clear(&err);
@@ -553,18 +580,12 @@ int cmd_replay(int argc, char **argv)
             return cli_fail("replay", &err);
         return 0;
     }
-    if ((ret = cli_outputs_distinct("-o", c.output, "--ack-log", a.plan.ack_log,
-                                    &err)) < 0)
-        goto fail;
-    if ((ret = prof_load_named("engines", a.plan.engine_name, &prof, &err)) <
-            0 ||
-        (ret = rec_engine_from_json(&engine, prof, a.plan.engine_name, &err)) <
-            0)
+    if ((ret = rec_profiles_load(a.plan.engine_name, NULL, &engine, NULL, epath,
+                                 NULL, sizeof(epath), &err)) < 0)
         goto fail;
     a.plan.engine = &engine;
     if ((ret = store_plan_check(&a.plan, &err)) < 0) {
         cli_usage_error("replay", "%s", err.msg);
-        json_decref(prof);
         return cli_exit_code(ret);
     }
     if ((ret = pt_output_check(c.output, c.force, &err)) < 0)
@@ -589,7 +610,6 @@ int cmd_replay(int argc, char **argv)
 fail:
     store_plan_result_release(&res);
     store_trace_release(&trace);
-    json_decref(prof);
     if (ret < 0)
         return cli_fail("replay", &err);
     return PT_EXIT_OK;

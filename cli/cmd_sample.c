@@ -163,8 +163,7 @@ static int parse_opts(struct cli_common *c, struct sample_args *a, int argc,
             }
             break;
         case OPT_TABLE:
-            if (coll_table_parse(arg, a->s.schema, sizeof(a->s.schema),
-                                 a->s.table, sizeof(a->s.table), &err) < 0) {
+            if (pt_qname_parse(&a->s.table, arg, "--table", &err) < 0) {
                 cli_error("sample", "%s", err.msg);
                 return err.code;
             }
@@ -213,6 +212,7 @@ static int write_table(const struct coll_sizes_doc *d, enum out_format fmt,
     static const char *const h1[] = {"measure", ">rows", ">sessions"};
     static const char *const h2[] = {">le_bytes", ">count"};
     struct out_table t;
+    char name[2 * PT_IDENT_MAX + 8];
     int ret;
 
 #define ROW2(label, v1, v2)                                                    \
@@ -225,8 +225,8 @@ static int write_table(const struct coll_sizes_doc *d, enum out_format fmt,
 
     if (out_table_init(&t, 3, h1) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    out_table_set_title(&t, "%s%s%s — %s, layout %s (%s)", o->schema,
-                        o->schema[0] ? "." : "", o->table,
+    pt_qname_format(&o->table, name, sizeof(name));
+    out_table_set_title(&t, "%s — %s, layout %s (%s)", name,
                         coll_engine_name(r->engine),
                         coll_layout_name(r->layout), r->method);
     {

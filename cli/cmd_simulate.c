@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzers/analyzers.h"
 #include "cli/cli.h"
@@ -27,7 +28,7 @@ static const char *const usage[] = {
     "pagetune simulate --trace FILE --page-size LIST [--bufferpool LIST] "
     "[--policy NAME] [--engine NAME|FILE] [--device NAME|FILE] "
     "[--app-cache LIST ...] [--mrc [--sample-rate R] [--mrc-csv FILE]] "
-    "[-o FILE] [--format table|json|csv]",
+    "[--request-rate N] [--jobs N] [-o FILE] [--format table|json|csv]",
     "pagetune simulate ... --clients N [--think-ms Z] "
     "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F] "
     "[--page-fscache-share F]",
@@ -42,8 +43,12 @@ static const char description[] =
     "do not fit in the row cost direct I/O (DB2 LONG VARCHAR / LOB) or\n"
     "overflow pages. Without --page-size only the application tier is\n"
     "simulated. --bufferpool sizes given in bytes (8M, 1G) compare page\n"
-    "sizes at equal memory; plain numbers are pages. --mrc adds an exact\n"
-    "one-pass LRU miss-ratio curve (or SHARDS with --sample-rate < 1).\n"
+    "sizes at equal memory; plain numbers are pages. The buffer pool runs\n"
+    "the engine's own policy (its profile's buffer_pool_policy) unless\n"
+    "--policy names another. --mrc adds a miss-ratio curve: LRU's exact in\n"
+    "one pass (SHARDS with --sample-rate < 1), any other policy's by\n"
+    "miniature simulation at rate R. --jobs N runs the grid and the curve\n"
+    "points in N threads; the output is the same for every N.\n"
     "--clients N predicts requests/s and response time of N clients per\n"
     "configuration (performance model, pagetune-simulate(1) MODEL);\n"
     "without --calibration the figures are labelled uncalibrated.";
@@ -78,6 +83,7 @@ static const struct cli_option opts[] = {
     {.name = "trace",
      .type = CLI_T_PATH,
      CLI_AT(A, plan.trace),
+     .io = CLI_IO_IN,
      .arg_name = "FILE",
      .help = "trace to replay; - reads stdin",
      .required = 1},
@@ -150,12 +156,13 @@ static const struct cli_option opts[] = {
      .id = OPT_POLICY,
      .arg_name = "NAME",
      .help = "buffer-pool eviction policy",
-     .def = "lru",
+     .def = "the engine's buffer_pool_policy",
      .complete = CLI_C_POLICY},
     {.name = "engine",
      .short_name = 'e',
      .type = CLI_T_STRING,
      CLI_AT(A, plan.engine_name),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME|FILE",
      .help = "engine profile with the page-fit rules",
      .def = "db2",
@@ -163,6 +170,7 @@ static const struct cli_option opts[] = {
     {.name = "device",
      .type = CLI_T_STRING,
      CLI_AT(A, plan.device_name),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME|FILE",
      .help = "device profile for the I/O time estimate",
      .def = "ssd",
@@ -179,11 +187,31 @@ static const struct cli_option opts[] = {
      .dmin_open = 1,
      .dmax = 1,
      .arg_name = "R",
-     .help = "SHARDS sampling rate for --mrc; 1 = exact",
+     .help = "sampling rate of --mrc (SHARDS or miniature "
+             "simulation); 1 = exact",
      .def = "1"},
+    {.name = "request-rate",
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, plan.request_rate),
+     .dmin = 0,
+     .dmin_open = 1,
+     .dmax = 1e9,
+     .arg_name = "N",
+     .help = "requests per second for policy time (InnoDB's "
+             "old blocks time)",
+     .def = "the trace's time stamps"},
+    {.name = "jobs",
+     .type = CLI_T_UINT,
+     CLI_AT(A, plan.jobs),
+     .min = 1,
+     .max = SIM_MAX_JOBS,
+     .arg_name = "N",
+     .help = "threads for the grid and the curves",
+     .def = "the cores available"},
     {.name = "mrc-csv",
      .type = CLI_T_PATH,
      CLI_AT(A, mrc_csv),
+     .io = CLI_IO_OUT,
      .arg_name = "FILE",
      .help = "also write the curves as CSV for plotting",
      .def = "none"},
@@ -223,6 +251,14 @@ static const char *const examples[] = {
 };
 
 CLI_SPEC_DEFINE(simulate);
+
+/* --jobs by default: the cores online, 1..SIM_MAX_JOBS. */
+static unsigned cores_available(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 1 ? 1 : n > SIM_MAX_JOBS ? SIM_MAX_JOBS : (unsigned)n;
+}
 
 static int policy_arg(const char *opt, const char *arg,
                       const struct sim_policy_ops **out)
@@ -327,6 +363,8 @@ static int check_args(struct sim_args *a)
                                     "need --clients N");
         return PT_EUSAGE;
     }
+    if (!pl->jobs)
+        pl->jobs = cores_available();
     if ((pl->sample_rate < 1.0 || a->mrc_csv) && !pl->mrc) {
         cli_usage_error("simulate", "--sample-rate and --mrc-csv need --mrc");
         return PT_EUSAGE;
@@ -657,8 +695,14 @@ static int write_curve_table(FILE *fp, const struct sim_plan *pl,
     fputc('\n', fp);
     if ((ret = out_table_init(&t, 4, mh)) < 0)
         return err_set(err, ret, "out of memory");
-    out_table_set_title(&t, "LRU miss-ratio curves (%s)",
-                        pl->sample_rate < 1.0 ? "SHARDS" : "exact");
+    out_table_set_title(&t, "%s miss-ratio curves (%s, R = %g)",
+                        res->has_db ? res->bp_policy : res->app_policy,
+                        pl->sample_rate >= 1.0 ? "exact"
+                        : sim_policy_is_lru(sim_policy_find(
+                              res->has_db ? res->bp_policy : res->app_policy))
+                            ? "SHARDS"
+                            : "miniature simulation",
+                        pl->sample_rate);
     for (size_t k = 0; k < res->n_curves; k++) {
         const struct sim_curve *c = &res->curves[k];
         for (size_t j = 0; j < c->n_brief; j++) {
@@ -676,7 +720,9 @@ static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                 : c->page_size_bytes ? "--bufferpool"
                                      : "--app-cache",
                 c->brief[j].given && c->brief[j].extrapolated ? ", " : "",
-                c->brief[j].extrapolated ? "extrapolated (< 1/R)" : "");
+                c->brief[j].extrapolated ? "extrapolated (below what R "
+                                           "resolves)"
+                                         : "");
         }
     }
     ret = out_table_write(&t, OUT_TABLE, fp, err);
@@ -774,19 +820,11 @@ static int write_output(const struct cli_common *c, const struct sim_args *a,
 static int load_profiles(struct sim_plan *pl, struct rec_engine *e,
                          struct rec_device *d, struct pt_err *err)
 {
-    json_t *prof = NULL;
-    int ret;
+    char epath[4096], dpath[4096];
+    /* the one loader of engine and device profiles (analyzers/run.c) */
+    int ret = rec_profiles_load(pl->engine_name, pl->device_name, e, d, epath,
+                                dpath, sizeof(epath), err);
 
-    if ((ret = prof_load_named("engines", pl->engine_name, &prof, err)) < 0)
-        return ret;
-    ret = rec_engine_from_json(e, prof, pl->engine_name, err);
-    json_decref(prof);
-    if (ret < 0)
-        return ret;
-    if ((ret = prof_load_named("devices", pl->device_name, &prof, err)) < 0)
-        return ret;
-    ret = rec_device_from_json(d, prof, pl->device_name, err);
-    json_decref(prof);
     pl->engine = e;
     pl->device = d;
     return ret;
@@ -836,9 +874,6 @@ int cmd_simulate(int argc, char **argv)
     err_clear(&err);
     if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
         return cli_parse_exit(ret);
-    if ((ret = cli_outputs_distinct("-o", c.output, "--mrc-csv", a.mrc_csv,
-                                    &err)) < 0)
-        goto fail;
     if (a.plan.n_page_sizes &&
         (ret = load_profiles(&a.plan, &engine, &device, &err)) < 0)
         goto fail;

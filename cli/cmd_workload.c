@@ -43,6 +43,7 @@ static const struct cli_option opts[] = {
      .short_name = 'P',
      .type = CLI_T_STRING,
      CLI_AT(struct workload_args, profile),
+     .io = CLI_IO_PROFILE,
      .arg_name = "NAME|FILE",
      .help = "workload profile: a name in profiles/workloads/ or a YAML file",
      .required = 1,
@@ -80,7 +81,55 @@ static const char *const examples[] = {
     NULL,
 };
 
-CLI_SPEC_DEFINE(workload);
+/*
+ * The path of the profile's size.file (relative to the profile's
+ * directory) into path[len]: 1, 0 when there is none, or PT_EDATA.
+ */
+static int sizes_file_path(const json_t *prof, const char *prof_path,
+                           char *path, size_t len, struct pt_err *err)
+{
+    const json_t *size = json_object_get(prof, "size");
+    const json_t *f = size ? json_object_get(size, "file") : NULL;
+    const char *slash;
+
+    if (!f)
+        return 0;
+    if (!json_is_string(f))
+        return err_set(err, PT_EDATA, "%s: size.file must be a path",
+                       prof_path);
+    slash = strrchr(prof_path, '/');
+    if (json_string_value(f)[0] == '/' || !slash)
+        snprintf(path, len, "%s", json_string_value(f));
+    else
+        snprintf(path, len, "%.*s/%s", (int)(slash - prof_path), prof_path,
+                 json_string_value(f));
+    return 1;
+}
+
+/*
+ * cli_spec.paths: the profile's size.file is an input too. A profile that
+ * does not load adds nothing here; the run then says why.
+ */
+static int workload_paths(const void *base, struct pt_pathset *set,
+                          struct pt_err *err)
+{
+    const struct workload_args *a = base;
+    char prof_path[4096], path[4096];
+    json_t *prof = NULL;
+    int rc = 0;
+
+    if (a->profile &&
+        prof_resolve("workloads", a->profile, prof_path, sizeof(prof_path),
+                     NULL) == 0 &&
+        prof_load(prof_path, &prof, NULL) == 0 &&
+        sizes_file_path(prof, prof_path, path, sizeof(path), NULL) == 1)
+        rc =
+            pt_pathset_add(set, "--profile's size.file", path, PT_PATH_IN, err);
+    json_decref(prof);
+    return rc;
+}
+
+CLI_SPEC_DEFINE_PATHS(workload, workload_paths);
 
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
@@ -111,23 +160,12 @@ static int load_sizes_file(json_t *prof, const char *prof_path,
                            struct pt_err *err)
 {
     json_t *size = json_object_get(prof, "size"), *vals;
-    const json_t *f = size ? json_object_get(size, "file") : NULL;
     char path[4096], *buf = NULL, *line, *next;
-    const char *slash;
     size_t len, lineno = 0;
     int rc;
 
-    if (!f)
-        return 0;
-    if (!json_is_string(f))
-        return err_set(err, PT_EDATA, "%s: size.file must be a path",
-                       prof_path);
-    slash = strrchr(prof_path, '/');
-    if (json_string_value(f)[0] == '/' || !slash)
-        snprintf(path, sizeof(path), "%s", json_string_value(f));
-    else
-        snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - prof_path),
-                 prof_path, json_string_value(f));
+    if ((rc = sizes_file_path(prof, prof_path, path, sizeof(path), err)) <= 0)
+        return rc;
     if ((rc = pt_file_read(path, &buf, &len, err)) < 0)
         return rc;
     vals = json_array();

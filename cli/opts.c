@@ -196,6 +196,7 @@ int cli_parse_spec(struct cli_parser *p, const struct cli_spec *spec,
 
     p->examples = spec->examples;
     p->base = base;
+    p->spec = spec;
     return rc;
 }
 
@@ -415,11 +416,33 @@ static int check_given(struct cli_parser *p, const struct cli_option *o,
     return -1;
 }
 
+/*
+ * Keep the value of a CLI_T_CUSTOM option with a path role (-o,
+ * --password-file, calibrate's repeated --simulation) for cli_paths_check:
+ * the command stores it where the table cannot say. 0, or -2 after a usage
+ * line when there are too many.
+ */
+static int custom_path_note(struct cli_parser *p, int id, const char *arg)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++) {
+        if (o->type != CLI_T_CUSTOM || o->id != id || o->io == CLI_IO_NONE)
+            continue;
+        if (p->n_paths == sizeof(p->paths) / sizeof(p->paths[0])) {
+            cli_usage_error(p->cmd, "too many file options");
+            return -2;
+        }
+        p->paths[p->n_paths].o = o;
+        p->paths[p->n_paths++].arg = arg;
+        return 0;
+    }
+    return 0;
+}
+
 int cli_next_opt(struct cli_parser *p, const char **arg)
 {
     const struct cli_option *o = NULL;
     struct pt_err err;
-    int c, idx = -1;
+    int c, idx = -1, rc;
 
     *arg = NULL;
     c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &idx);
@@ -454,8 +477,11 @@ int cli_next_opt(struct cli_parser *p, const char **arg)
     if (o && check_given(p, o, optarg) < 0)
         return -2;
     *arg = optarg;
-    if (c > -100)
+    if (c > -100) {
+        if ((rc = custom_path_note(p, c, optarg)) < 0)
+            return rc;
         return c;
+    }
     o = &p->opts[-c - 100];
     err_clear(&err);
     if (!p->base) {
@@ -764,9 +790,110 @@ int cli_next(struct cli_parser *p, struct cli_common *c, const char **arg)
         cli_usage_error(p->cmd, "unexpected argument '%s'", p->argv[optind]);
         return CLI_NEXT_USAGE;
     }
-    if (format_vs_extension(p, c) < 0)
+    if (format_vs_extension(p, c) < 0 || cli_paths_check(p, c) < 0)
         return CLI_NEXT_USAGE;
     return CLI_NEXT_END;
+}
+
+/* ---- paths that must not clash ------------------------------------------ */
+
+/* The profiles/ directory of a CLI_IO_PROFILE option's `complete`. */
+static const char *profile_kind(enum cli_complete complete)
+{
+    switch (complete) {
+    case CLI_C_ENGINE:
+        return "engines";
+    case CLI_C_DEVICE:
+        return "devices";
+    case CLI_C_WORKLOAD:
+        return "workloads";
+    case CLI_C_CALIBRATION:
+        return "calibrations";
+    case CLI_C_APPSERVER:
+        return "appservers";
+    default:
+        return NULL;
+    }
+}
+
+/* Add option o's value v to *set in o's role. */
+static int path_add(const struct cli_option *o, const char *v,
+                    struct pt_pathset *set, struct pt_err *err)
+{
+    char opt[80], path[4200];
+    const char *kind;
+
+    if (!v || !*v)
+        return 0;
+    if (o->id == CLI_OPT_OUTPUT)
+        snprintf(opt, sizeof(opt), "-o");
+    else
+        snprintf(opt, sizeof(opt), "--%s", o->name);
+    switch (o->io) {
+    case CLI_IO_IN:
+        return pt_pathset_add(set, opt, v, PT_PATH_IN, err);
+    case CLI_IO_OUT:
+        return pt_pathset_add(set, opt, v, PT_PATH_OUT, err);
+    case CLI_IO_PROFILE:
+        kind = profile_kind(o->complete);
+        if (!kind || prof_resolve(kind, v, path, sizeof(path), NULL) < 0)
+            return 0; /* not a file: the load says so */
+        return pt_pathset_add(set, opt, path, PT_PATH_IN, err);
+    case CLI_IO_OUTDIR:
+        if (!o->files)
+            return pt_pathset_add(set, opt, v, PT_PATH_OUTDIR, err);
+        for (const char *const *f = o->files; *f; f++) {
+            int rc;
+            if ((size_t)snprintf(path, sizeof(path), "%s/%s", v, *f) >=
+                sizeof(path))
+                continue; /* too long to create either */
+            if ((rc = pt_pathset_add(set, opt, path, PT_PATH_OUT, err)) < 0)
+                return rc;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int cli_paths_collect(const struct cli_parser *p, const struct cli_common *c,
+                      struct pt_pathset *set, struct pt_err *err)
+{
+    int rc = 0;
+
+    for (const struct cli_option *o = p->opts; rc == 0 && o->name; o++) {
+        const char *v = NULL;
+        if (o->io == CLI_IO_NONE)
+            continue;
+        if (o->id == CLI_OPT_OUTPUT && o->type == CLI_T_CUSTOM)
+            v = c->output;
+        else if (o->type != CLI_T_CUSTOM && p->base)
+            memcpy(&v, (const char *)p->base + o->off, sizeof(v));
+        if (v)
+            rc = path_add(o, v, set, err);
+    }
+    for (size_t i = 0; rc == 0 && i < p->n_paths; i++)
+        if (p->paths[i].o->id != CLI_OPT_OUTPUT)
+            rc = path_add(p->paths[i].o, p->paths[i].arg, set, err);
+    if (rc == 0 && p->spec && p->spec->paths && p->base)
+        rc = p->spec->paths(p->base, set, err);
+    return rc;
+}
+
+int cli_paths_check(const struct cli_parser *p, const struct cli_common *c)
+{
+    struct pt_pathset set;
+    struct pt_err err;
+    int rc;
+
+    err_clear(&err);
+    pt_pathset_init(&set);
+    if ((rc = cli_paths_collect(p, c, &set, &err)) == 0)
+        rc = pt_pathset_check(&set, &err);
+    pt_pathset_release(&set);
+    if (rc < 0)
+        cli_fail(p->cmd, &err);
+    return rc;
 }
 
 int cli_parse_all(struct cli_parser *p, const struct cli_spec *spec, void *base,

@@ -3,14 +3,11 @@
  * out.c — the output writers: one table of strings written as an aligned
  * text table, CSV (RFC 4180) or a JSON array; and JSON documents. Commands
  * build the table; they never format output inline
- * (docs/architecture.md#conventions). Also the check that two outputs of one
- * command are different files.
+ * (docs/architecture.md#conventions).
  */
-#define _XOPEN_SOURCE 700 /* realpath(3) */
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -644,65 +641,4 @@ int out_color_enabled(FILE *fp)
     if (!term || !*term || strcmp(term, "dumb") == 0)
         return 0;
     return isatty(fileno(fp));
-}
-
-/* ---- outputs that must be distinct -------------------------------------- */
-
-/*
- * The absolute name of `path`: realpath(3) of the whole path when it
- * exists (symbolic links resolved), else, for a dangling symbolic link, the
- * name of what it points to (resolved the same way, `depth` links deep),
- * else realpath of its directory plus the last component. 0, or -1 when the
- * directory does not exist either (the open will then fail on its own).
- */
-static int canonical_path(const char *path, char *out, size_t len, int depth)
-{
-    char dir[PATH_MAX], resolved[PATH_MAX], target[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    struct stat st;
-    ssize_t n;
-
-    if (realpath(path, resolved)) {
-        snprintf(out, len, "%s", resolved);
-        return 0;
-    }
-    pt_path_dir(path, dir, sizeof(dir));
-    if (depth < 8 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
-        (n = readlink(path, target, sizeof(target) - 1)) > 0) {
-        target[n] = '\0';
-        if (target[0] == '/')
-            return canonical_path(target, out, len, depth + 1);
-        if ((size_t)snprintf(resolved, sizeof(resolved), "%s/%s", dir,
-                             target) >= sizeof(resolved))
-            return -1;
-        return canonical_path(resolved, out, len, depth + 1);
-    }
-    if (!realpath(dir, resolved))
-        return -1;
-    if ((size_t)snprintf(out, len, "%s/%s", resolved, base) >= len)
-        return -1;
-    return 0;
-}
-
-int cli_outputs_distinct(const char *opt_a, const char *path_a,
-                         const char *opt_b, const char *path_b,
-                         struct pt_err *err)
-{
-    char ca[PATH_MAX], cb[PATH_MAX];
-    struct stat sa, sb;
-    int same = 0;
-
-    if (!path_a || !path_b || strcmp(path_a, "-") == 0 ||
-        strcmp(path_b, "-") == 0)
-        return 0;
-    if (stat(path_a, &sa) == 0 && stat(path_b, &sb) == 0)
-        same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    else if (canonical_path(path_a, ca, sizeof(ca), 0) == 0 &&
-             canonical_path(path_b, cb, sizeof(cb), 0) == 0)
-        same = strcmp(ca, cb) == 0;
-    if (same)
-        return err_set(err, PT_EUSAGE, "%s '%s' and %s '%s' name the same file",
-                       opt_a, path_a, opt_b, path_b);
-    return 0;
 }

@@ -37,52 +37,46 @@
 #include <string.h>
 #include <strings.h>
 
-/* A checked name folded the way the engine folds unquoted names. */
-static void fold_name(enum coll_engine e, const char *in, char *out, size_t len)
+int coll_tnames(enum coll_engine e, const struct pt_qname *t,
+                struct coll_tnames *n, struct pt_err *err)
 {
-    size_t i = 0;
+    const char *cur = e == COLL_ENGINE_MYSQL ? "DATABASE()"
+                      : e == COLL_ENGINE_DB2 ? "CURRENT SCHEMA"
+                                             : "";
 
-    for (; in[i] && i + 1 < len; i++) {
-        char ch = in[i];
-        if (e == COLL_ENGINE_DB2)
-            ch = (char)toupper((unsigned char)ch);
-        else if (e == COLL_ENGINE_POSTGRESQL)
-            ch = (char)tolower((unsigned char)ch);
-        out[i] = ch;
-    }
-    out[i] = '\0';
+    memset(n, 0, sizeof(*n));
+    if (coll_table_quote(e, t, n->quoted, sizeof(n->quoted), err) < 0 ||
+        coll_sql_string(e, n->quoted, n->reg, sizeof(n->reg)) < 0 ||
+        coll_sql_string(e, t->table, n->table, sizeof(n->table)) < 0 ||
+        (t->schema[0] &&
+         coll_sql_string(e, t->schema, n->schema, sizeof(n->schema)) < 0))
+        return err_set(err, PT_EINTERNAL, "table name does not fit");
+    if (!t->schema[0])
+        snprintf(n->schema, sizeof(n->schema), "%s", cur);
+    return 0;
 }
 
 /* ---- columns ------------------------------------------------------------- */
 
-int coll_columns_sql(enum coll_engine e, const char *schema, const char *table,
-                     char *buf, size_t len, struct pt_err *err)
+int coll_columns_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
+                     size_t len, struct pt_err *err)
 {
-    char s[COLL_NAME_MAX + 1], t[COLL_NAME_MAX + 1];
-    char qs[COLL_NAME_MAX + 4], qt[COLL_NAME_MAX + 4];
+    struct coll_tnames nm;
     int n = -1;
 
-    if (coll_ident_check(table, "--table", err) < 0 ||
-        (schema && schema[0] &&
-         coll_ident_check(schema, "--table schema", err) < 0))
-        return PT_EDATA;
-    fold_name(e, schema ? schema : "", s, sizeof(s));
-    fold_name(e, table, t, sizeof(t));
+    if (coll_tnames(e, t, &nm, err) < 0)
+        return PT_EINTERNAL;
     switch (e) {
     case COLL_ENGINE_POSTGRESQL:
-        coll_ident_quote(e, table, qt, sizeof(qt), NULL);
-        if (s[0])
-            coll_ident_quote(e, schema, qs, sizeof(qs), NULL);
-        n = snprintf(
-            buf, len,
-            "SELECT a.attname AS name, t.typname AS type, CASE WHEN "
-            "a.attnotnull THEN 0 ELSE 1 END AS nullable, CASE WHEN "
-            "a.attlen > 0 THEN a.attlen ELSE 0 END AS fixed, 0 AS "
-            "pk, 1 AS codepage FROM pg_attribute a JOIN pg_type t ON "
-            "t.oid = a.atttypid WHERE a.attrelid = to_regclass('%s%s%s') "
-            "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY "
-            "a.attnum",
-            s[0] ? qs : "", s[0] ? "." : "", qt);
+        n = snprintf(buf, len,
+                     "SELECT a.attname AS name, t.typname AS type, CASE WHEN "
+                     "a.attnotnull THEN 0 ELSE 1 END AS nullable, CASE WHEN "
+                     "a.attlen > 0 THEN a.attlen ELSE 0 END AS fixed, 0 AS "
+                     "pk, 1 AS codepage FROM pg_attribute a JOIN pg_type t ON "
+                     "t.oid = a.atttypid WHERE a.attrelid = to_regclass(%s) "
+                     "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY "
+                     "a.attnum",
+                     nm.reg);
         break;
     case COLL_ENGINE_MYSQL:
         n = snprintf(buf, len,
@@ -90,17 +84,16 @@ int coll_columns_sql(enum coll_engine e, const char *schema, const char *table,
                      "CASE IS_NULLABLE WHEN 'YES' THEN 1 ELSE 0 END AS "
                      "nullable, 0 AS fixed, 0 AS pk, 1 AS codepage FROM "
                      "information_schema.COLUMNS WHERE TABLE_SCHEMA = "
-                     "%s%s%s AND TABLE_NAME = '%s' ORDER BY ORDINAL_POSITION",
-                     s[0] ? "'" : "", s[0] ? s : "DATABASE()", s[0] ? "'" : "",
-                     t);
+                     "%s AND TABLE_NAME = %s ORDER BY ORDINAL_POSITION",
+                     nm.schema, nm.table);
         break;
     case COLL_ENGINE_SQLITE:
         /* table-valued PRAGMA functions (SQLite "PRAGMA Statements") */
         n = snprintf(buf, len,
                      "SELECT name, lower(type) AS type, CASE \"notnull\" WHEN "
                      "0 THEN 1 ELSE 0 END AS nullable, 0 AS fixed, pk, 1 AS "
-                     "codepage FROM pragma_table_info('%s'%s%s%s)",
-                     t, s[0] ? ", '" : "", s, s[0] ? "'" : "");
+                     "codepage FROM pragma_table_info(%s%s%s)",
+                     nm.table, nm.schema[0] ? ", " : "", nm.schema);
         break;
     case COLL_ENGINE_DB2:
         /* SYSCAT.COLUMNS (Db2 catalog views): CODEPAGE 0 = FOR BIT DATA */
@@ -108,10 +101,9 @@ int coll_columns_sql(enum coll_engine e, const char *schema, const char *table,
                      "SELECT COLNAME AS name, LOWER(TYPENAME) AS type, CASE "
                      "NULLS WHEN 'Y' THEN 1 ELSE 0 END AS nullable, 0 AS "
                      "fixed, 0 AS pk, CODEPAGE AS codepage FROM "
-                     "SYSCAT.COLUMNS WHERE TABSCHEMA = %s%s%s AND TABNAME = "
-                     "'%s' ORDER BY COLNO",
-                     s[0] ? "'" : "", s[0] ? s : "CURRENT SCHEMA",
-                     s[0] ? "'" : "", t);
+                     "SYSCAT.COLUMNS WHERE TABSCHEMA = %s AND TABNAME = "
+                     "%s ORDER BY COLNO",
+                     nm.schema, nm.table);
         break;
     case COLL_ENGINE_AUTO:
         break;
@@ -200,15 +192,14 @@ int coll_columns_parse(enum coll_engine e, const struct coll_rows *rows,
     return 0;
 }
 
-int coll_columns_read(struct coll_conn *c, const char *schema,
-                      const char *table, struct coll_columns *cols,
-                      struct pt_err *err)
+int coll_columns_read(struct coll_conn *c, const struct pt_qname *t,
+                      struct coll_columns *cols, struct pt_err *err)
 {
     struct coll_rows rows;
-    char sql[1024];
+    char sql[4096], shown[2 * PT_IDENT_MAX + 8];
     int ret;
 
-    ret = coll_columns_sql(c->engine, schema, table, sql, sizeof(sql), err);
+    ret = coll_columns_sql(c->engine, t, sql, sizeof(sql), err);
     if (ret < 0)
         return ret;
     ret = coll_query_rows(c, sql, &rows, err);
@@ -216,10 +207,9 @@ int coll_columns_read(struct coll_conn *c, const char *schema,
         return ret;
     ret = coll_columns_parse(c->engine, &rows, cols, err);
     coll_rows_release(&rows);
+    pt_qname_format(t, shown, sizeof(shown));
     if (ret == 0 && cols->n == 0)
-        return err_set(err, PT_ENOINPUT, "table '%s%s%s' not found",
-                       schema ? schema : "", schema && schema[0] ? "." : "",
-                       table);
+        return err_set(err, PT_ENOINPUT, "table %s not found", shown);
     return ret;
 }
 
@@ -629,14 +619,13 @@ static const char *my_row_format(const char *opts, char *word, size_t len)
     return n ? word : NULL;
 }
 
-int coll_db2_state_sql(const char *schema, const char *table, char *buf,
-                       size_t len)
+int coll_db2_state_sql(const struct pt_qname *t, char *buf, size_t len)
 {
-    char s[COLL_NAME_MAX + 1], t[COLL_NAME_MAX + 1];
+    struct coll_tnames nm;
     int n;
 
-    fold_name(COLL_ENGINE_DB2, schema ? schema : "", s, sizeof(s));
-    fold_name(COLL_ENGINE_DB2, table, t, sizeof(t));
+    if (coll_tnames(COLL_ENGINE_DB2, t, &nm, NULL) < 0)
+        return -1;
     /* SYSCAT.TABLES.TBSPACEID -> SYSCAT.TABLESPACES (PAGESIZE,
        BUFFERPOOLID) -> SYSCAT.BUFFERPOOLS (NPAGES; -2 = AUTOMATIC) */
     n = snprintf(buf, len,
@@ -645,18 +634,17 @@ int coll_db2_state_sql(const char *schema, const char *table, char *buf,
                  "SYSCAT.TABLES TB JOIN SYSCAT.TABLESPACES TS ON "
                  "TS.TBSPACEID = TB.TBSPACEID JOIN SYSCAT.BUFFERPOOLS BP ON "
                  "BP.BUFFERPOOLID = TS.BUFFERPOOLID WHERE TB.TABSCHEMA = "
-                 "%s%s%s AND TB.TABNAME = '%s'",
-                 s[0] ? "'" : "", s[0] ? s : "CURRENT SCHEMA", s[0] ? "'" : "",
-                 t);
+                 "%s AND TB.TABNAME = %s",
+                 nm.schema, nm.table);
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-static int pg_state(struct coll_conn *c, const char *schema, const char *table,
+static int pg_state(struct coll_conn *c, const struct pt_qname *t,
                     const char *column, struct coll_state *st,
                     struct pt_err *err)
 {
-    char sql[1024], reg[2 * COLL_NAME_MAX + 16], qs[COLL_NAME_MAX + 4],
-        qt[COLL_NAME_MAX + 4];
+    struct coll_tnames nm;
+    char sql[4096], col[COLL_NAME_MAX + 4];
     int ret;
 
     if ((ret = read_num(c, st, "page_size",
@@ -678,36 +666,34 @@ static int pg_state(struct coll_conn *c, const char *schema, const char *table,
              "ORDER BY seqno DESC LIMIT 1)",
              err)) < 0)
         return ret;
-    if (!table)
+    if (!t)
         return 0;
-    coll_ident_quote(COLL_ENGINE_POSTGRESQL, table, qt, sizeof(qt), NULL);
-    if (schema && schema[0]) {
-        coll_ident_quote(COLL_ENGINE_POSTGRESQL, schema, qs, sizeof(qs), NULL);
-        snprintf(reg, sizeof(reg), "%s.%s", qs, qt);
-    } else {
-        snprintf(reg, sizeof(reg), "%s", qt);
-    }
+    if ((ret = coll_tnames(COLL_ENGINE_POSTGRESQL, t, &nm, err)) < 0)
+        return ret;
     snprintf(sql, sizeof(sql),
              "SELECT (SELECT split_part(o, '=', 2) FROM unnest(c.reloptions) "
              "o WHERE o LIKE 'toast\\_tuple\\_target=%%') FROM pg_class c "
-             "WHERE c.oid = to_regclass('%s')",
-             reg);
+             "WHERE c.oid = to_regclass(%s)",
+             nm.reg);
     if ((ret = read_num(c, st, "toast_tuple_target", sql, err)) < 0)
         return ret;
     if (!column)
         return 0;
+    /* a checked column name: letters, digits, _, $, # */
+    coll_sql_string(COLL_ENGINE_POSTGRESQL, column, col, sizeof(col));
     snprintf(sql, sizeof(sql),
              "SELECT attstorage FROM pg_attribute WHERE attrelid = "
-             "to_regclass('%s') AND lower(attname) = lower('%s') AND attnum "
+             "to_regclass(%s) AND lower(attname) = lower(%s) AND attnum "
              "> 0 AND NOT attisdropped",
-             reg, column);
+             nm.reg, col);
     return read_word(c, st, "storage", sql, pg_storage_word, err);
 }
 
-static int my_state(struct coll_conn *c, const char *schema, const char *table,
+static int my_state(struct coll_conn *c, const struct pt_qname *t,
                     struct coll_state *st, struct pt_err *err)
 {
-    char sql[1024];
+    struct coll_tnames nm;
+    char sql[4096];
     int ret;
 
     if ((ret = read_num(c, st, "page_size", "SELECT @@innodb_page_size", err)) <
@@ -720,16 +706,16 @@ static int my_state(struct coll_conn *c, const char *schema, const char *table,
                          "SELECT UPPER(@@innodb_default_row_format)", NULL,
                          err)) < 0)
         return ret;
-    if (!table)
+    if (!t)
         return 0;
+    if ((ret = coll_tnames(COLL_ENGINE_MYSQL, t, &nm, err)) < 0)
+        return ret;
     /* the explicit ROW_FORMAT is in CREATE_OPTIONS; none: the default
        (innodb_default_row_format) applies */
     snprintf(sql, sizeof(sql),
              "SELECT CREATE_OPTIONS FROM information_schema.TABLES WHERE "
-             "TABLE_SCHEMA = %s%s%s AND TABLE_NAME = '%s'",
-             schema && schema[0] ? "'" : "",
-             schema && schema[0] ? schema : "DATABASE()",
-             schema && schema[0] ? "'" : "", table);
+             "TABLE_SCHEMA = %s AND TABLE_NAME = %s",
+             nm.schema, nm.table);
     return read_word(c, st, "row_format", sql, my_row_format, err);
 }
 
@@ -759,18 +745,18 @@ static int lite_state(struct coll_conn *c, struct coll_state *st,
     return 0;
 }
 
-static int db2_state(struct coll_conn *c, const char *schema, const char *table,
+static int db2_state(struct coll_conn *c, const struct pt_qname *t,
                      struct coll_state *st, struct pt_err *err)
 {
     struct coll_rows rows;
     struct pt_err e = {0};
-    char sql[1024];
+    char sql[4096];
     double ps = 0, np = 0;
     int ret;
 
-    if (!table)
+    if (!t)
         return 0;
-    if (coll_db2_state_sql(schema, table, sql, sizeof(sql)) < 0)
+    if (coll_db2_state_sql(t, sql, sizeof(sql)) < 0)
         return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     ret = coll_query_rows(c, sql, &rows, &e);
     if (ret == PT_EUNAVAIL || ret == PT_EINTR) {
@@ -801,25 +787,22 @@ static int db2_state(struct coll_conn *c, const char *schema, const char *table,
     return 0;
 }
 
-int coll_state_read(struct coll_conn *c, const char *schema, const char *table,
+int coll_state_read(struct coll_conn *c, const struct pt_qname *t,
                     const char *column, struct coll_state *st,
                     struct pt_err *err)
 {
     memset(st, 0, sizeof(*st));
-    if ((table && coll_ident_check(table, "--table", err) < 0) ||
-        (schema && schema[0] &&
-         coll_ident_check(schema, "--table schema", err) < 0) ||
-        (column && coll_ident_check(column, "--columns", err) < 0))
+    if (column && coll_ident_check(column, "--columns", err) < 0)
         return PT_EDATA;
     switch (c->engine) {
     case COLL_ENGINE_POSTGRESQL:
-        return pg_state(c, schema, table, column, st, err);
+        return pg_state(c, t, column, st, err);
     case COLL_ENGINE_MYSQL:
-        return my_state(c, schema, table, st, err);
+        return my_state(c, t, st, err);
     case COLL_ENGINE_SQLITE:
         return lite_state(c, st, err);
     case COLL_ENGINE_DB2:
-        return db2_state(c, schema, table, st, err);
+        return db2_state(c, t, st, err);
     case COLL_ENGINE_AUTO:
         break;
     }
@@ -847,39 +830,33 @@ json_t *coll_state_to_json(const struct coll_state *st)
 
 /* ---- live rows ----------------------------------------------------------- */
 
-int coll_live_rows_sql(enum coll_engine e, const char *schema,
-                       const char *table, char *buf, size_t len)
+int coll_live_rows_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
+                       size_t len)
 {
-    char s[COLL_NAME_MAX + 1], t[COLL_NAME_MAX + 1];
-    char qs[COLL_NAME_MAX + 4], qt[COLL_NAME_MAX + 4];
+    struct coll_tnames nm;
     int n = 0;
 
-    fold_name(e, schema ? schema : "", s, sizeof(s));
-    fold_name(e, table, t, sizeof(t));
     buf[0] = '\0';
+    if (coll_tnames(e, t, &nm, NULL) < 0)
+        return -1;
     switch (e) {
     case COLL_ENGINE_POSTGRESQL:
-        coll_ident_quote(e, table, qt, sizeof(qt), NULL);
-        if (s[0])
-            coll_ident_quote(e, schema, qs, sizeof(qs), NULL);
         n = snprintf(buf, len,
                      "SELECT reltuples::bigint FROM pg_class WHERE oid = "
-                     "to_regclass('%s%s%s')",
-                     s[0] ? qs : "", s[0] ? "." : "", qt);
+                     "to_regclass(%s)",
+                     nm.reg);
         break;
     case COLL_ENGINE_MYSQL:
         n = snprintf(buf, len,
                      "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE "
-                     "TABLE_SCHEMA = %s%s%s AND TABLE_NAME = '%s'",
-                     s[0] ? "'" : "", s[0] ? s : "DATABASE()", s[0] ? "'" : "",
-                     t);
+                     "TABLE_SCHEMA = %s AND TABLE_NAME = %s",
+                     nm.schema, nm.table);
         break;
     case COLL_ENGINE_DB2:
         n = snprintf(buf, len,
-                     "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = %s%s%s "
-                     "AND TABNAME = '%s'",
-                     s[0] ? "'" : "", s[0] ? s : "CURRENT SCHEMA",
-                     s[0] ? "'" : "", t);
+                     "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = %s "
+                     "AND TABNAME = %s",
+                     nm.schema, nm.table);
         break;
     case COLL_ENGINE_SQLITE:
     case COLL_ENGINE_AUTO:
@@ -888,9 +865,9 @@ int coll_live_rows_sql(enum coll_engine e, const char *schema,
     return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 
-int coll_live_rows_stat(struct coll_conn *c, const char *schema,
-                        const char *table, int64_t *rows, char *source,
-                        size_t source_len, struct pt_err *err)
+int coll_live_rows_stat(struct coll_conn *c, const struct pt_qname *t,
+                        int64_t *rows, char *source, size_t source_len,
+                        struct pt_err *err)
 {
     const char *what = c->engine == COLL_ENGINE_POSTGRESQL
                            ? "pg_class.reltuples, the statistics of the last "
@@ -900,15 +877,11 @@ int coll_live_rows_stat(struct coll_conn *c, const char *schema,
                              "estimate"
                            : "SYSCAT.TABLES.CARD, the last RUNSTATS";
     struct pt_err e = {0};
-    char sql[1024];
+    char sql[4096];
     int ret;
 
     *rows = -1;
-    if (coll_ident_check(table, "--table", err) < 0 ||
-        (schema && schema[0] &&
-         coll_ident_check(schema, "--table schema", err) < 0))
-        return PT_EDATA;
-    if (coll_live_rows_sql(c->engine, schema, table, sql, sizeof(sql)) < 0)
+    if (coll_live_rows_sql(c->engine, t, sql, sizeof(sql)) < 0)
         return err_set(err, PT_EINTERNAL, "SQL buffer too small");
     if (!sql[0]) {
         snprintf(source, source_len,

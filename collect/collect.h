@@ -169,9 +169,21 @@ int coll_ident_check(const char *name, const char *what, struct pt_err *err);
  */
 int coll_ident_quote(enum coll_engine e, const char *name, char *buf,
                      size_t len, struct pt_err *err);
-/* Split "[SCHEMA.]NAME" and check both parts. */
-int coll_table_parse(const char *s, char *schema, size_t schema_len,
-                     char *table, size_t table_len, struct pt_err *err);
+/*
+ * The table of --table (core's pt_qname_parse) as engine `e` stores it:
+ * unquoted parts folded (DB2 upper, PostgreSQL lower), quoted ones kept;
+ * *exact has both quoted flags set. PT_EUSAGE naming --table when a part
+ * is over the engine's limit (PostgreSQL 63 bytes, MariaDB 64 characters,
+ * DB2 128 bytes).
+ */
+int coll_table_exact(enum coll_engine e, const struct pt_qname *given,
+                     struct pt_qname *exact, struct pt_err *err);
+/* An exact [schema.]table as SQL for engine e: "order"."user". */
+int coll_table_quote(enum coll_engine e, const struct pt_qname *exact,
+                     char *buf, size_t len, struct pt_err *err);
+/* s as a string literal of engine e ('it''s'; MariaDB doubles '\\ too);
+ * -1 if len is too small. */
+int coll_sql_string(enum coll_engine e, const char *s, char *buf, size_t len);
 
 /* ---- the table's columns and the server's state (catalog.c) ------------- */
 
@@ -196,22 +208,21 @@ struct coll_columns {
 };
 
 /*
- * The catalog query listing the columns of [schema.]table (unquoted
- * names, already checked by coll_ident_check; folded the engine's way by
- * the caller) into buf: PostgreSQL pg_attribute, MariaDB
+ * The catalog query listing the columns of table `t` (exact names,
+ * coll_table_exact; written as quoted identifiers or string literals, so
+ * any name is safe) into buf: PostgreSQL pg_attribute, MariaDB
  * information_schema.COLUMNS, SQLite PRAGMA table_info, DB2
  * SYSCAT.COLUMNS. Exposed for the unit tests (DB2 cannot run here).
  */
-int coll_columns_sql(enum coll_engine e, const char *schema, const char *table,
-                     char *buf, size_t len, struct pt_err *err);
+int coll_columns_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
+                     size_t len, struct pt_err *err);
 /* Turn the rows of coll_columns_sql's query into *cols. PT_EDATA when a
  * column of the result is missing or the table has too many columns. */
 int coll_columns_parse(enum coll_engine e, const struct coll_rows *rows,
                        struct coll_columns *cols, struct pt_err *err);
 /* Run coll_columns_sql and parse it. No row: PT_ENOINPUT naming table. */
-int coll_columns_read(struct coll_conn *c, const char *schema,
-                      const char *table, struct coll_columns *cols,
-                      struct pt_err *err);
+int coll_columns_read(struct coll_conn *c, const struct pt_qname *t,
+                      struct coll_columns *cols, struct pt_err *err);
 /* The column called name (case-insensitive), or NULL. */
 const struct coll_column *coll_columns_find(const struct coll_columns *cols,
                                             const char *name);
@@ -270,11 +281,12 @@ struct coll_state {
  * the table's toast_tuple_target and column's attstorage; MariaDB
  * innodb_page_size, innodb_buffer_pool_size, the table's ROW_FORMAT;
  * SQLite page_size, journal_mode, cache_size; DB2 the table space's page
- * size and its buffer pool's pages (SYSCAT). table may be NULL (monitor:
- * instance knobs only); column may be NULL. A knob that cannot be read
- * (no privilege) is left out and named in st->note; a lost link fails.
+ * size and its buffer pool's pages (SYSCAT). t (exact names,
+ * coll_table_exact) may be NULL (monitor: instance knobs only); column may be
+ * NULL. A knob that cannot be read (no privilege) is left out and named in
+ * st->note; a lost link fails.
  */
-int coll_state_read(struct coll_conn *c, const char *schema, const char *table,
+int coll_state_read(struct coll_conn *c, const struct pt_qname *t,
                     const char *column, struct coll_state *st,
                     struct pt_err *err);
 /*
@@ -285,17 +297,16 @@ int coll_state_read(struct coll_conn *c, const char *schema, const char *table,
  * *rows gets the value or -1, source says which statistic. A lost link
  * fails; other errors give -1 and say why in source.
  */
-int coll_live_rows_stat(struct coll_conn *c, const char *schema,
-                        const char *table, int64_t *rows, char *source,
-                        size_t source_len, struct pt_err *err);
+int coll_live_rows_stat(struct coll_conn *c, const struct pt_qname *t,
+                        int64_t *rows, char *source, size_t source_len,
+                        struct pt_err *err);
 /* The SQL coll_live_rows_stat runs (exposed for the unit tests); "" for
  * an engine without statistics (SQLite). -1 if buf is too small. */
-int coll_live_rows_sql(enum coll_engine e, const char *schema,
-                       const char *table, char *buf, size_t len);
-/* The DB2 catalog query for the table space page size and buffer pool
- * of [schema.]table (exposed for the unit tests). */
-int coll_db2_state_sql(const char *schema, const char *table, char *buf,
+int coll_live_rows_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
                        size_t len);
+/* The DB2 catalog query for the table space page size and buffer pool
+ * of exact table t (exposed for the unit tests). */
+int coll_db2_state_sql(const struct pt_qname *t, char *buf, size_t len);
 /* The knob called name, or NULL. */
 const struct coll_knob *coll_state_get(const struct coll_state *st,
                                        const char *name);
@@ -323,8 +334,9 @@ const char *coll_layout_name(enum coll_layout l);
  * INTEGER, and a sample of more rows does not fit in memory anyway. */
 #define COLL_MAX_SAMPLE_ROWS 2147483647ULL
 struct coll_sample_opts {
-    char schema[COLL_NAME_MAX + 1]; /* empty: the connection's default */
-    char table[COLL_NAME_MAX + 1];  /* default SESSIONS */
+    struct pt_qname table; /* --table as given (core's pt_qname_parse),
+                              default SESSIONS; no schema: the
+                              connection's default */
     size_t n_columns;
     char columns[COLL_MAX_COLUMNS][COLL_NAME_MAX + 1]; /* SMALL,MEDIUM,LARGE */
     double percent;          /* 0 < p <= 100; 0 = no percentage sampling */

@@ -56,7 +56,7 @@ int coll_sizes_doc_init(struct coll_sizes_doc *d,
         return err_set(err, PT_EDATA,
                        "table '%s' has no objects to measure (%llu rows, all "
                        "of %s NULL)",
-                       o->table, (unsigned long long)r->rows_scanned,
+                       o->table.table, (unsigned long long)r->rows_scanned,
                        o->n_columns > 1 ? "the columns" : "the column");
     if ((rc = rec_stats_compute(&d->rows, r->values, r->n_values, err)) < 0)
         return rc;
@@ -121,12 +121,11 @@ static json_t *source_json(const struct coll_sizes_doc *d)
     const struct coll_sample_opts *o = d->opts;
     const struct coll_sample_result *r = d->result;
     json_t *src, *cols = json_array();
-    char table[2 * COLL_NAME_MAX + 2];
+    char table[2 * PT_IDENT_MAX + 8];
 
     for (size_t i = 0; cols && i < o->n_columns; i++)
         json_array_append_new(cols, json_string(o->columns[i]));
-    snprintf(table, sizeof(table), "%s%s%s", o->schema, o->schema[0] ? "." : "",
-             o->table);
+    pt_qname_format(&o->table, table, sizeof(table));
     src = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:b,s:I,s:I}", "kind",
                     "odbc", "engine", coll_engine_name(r->engine), "dbms",
                     d->source.dbms, "driver", d->source.driver, "connection",

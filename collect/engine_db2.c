@@ -52,28 +52,18 @@ static int db2_sample_sql(const struct coll_sample_opts *o, const char *list,
     return coll_select_sql(buf, len, list, qtable, "", NULL, where, clause);
 }
 
-static uint64_t db2_estimate(struct coll_conn *c, const char *schema,
-                             const char *table)
+static uint64_t db2_estimate(struct coll_conn *c, const struct pt_qname *t)
 {
-    char sql[512], up_s[COLL_NAME_MAX + 4], up_t[COLL_NAME_MAX + 4];
+    struct coll_tnames nm;
+    char sql[4096];
     int64_t v = 0;
 
-    /* checked identifiers, folded to upper case like DB2 does */
-    coll_ident_quote(COLL_ENGINE_DB2, table, up_t, sizeof(up_t), NULL);
-    up_t[strlen(up_t) - 1] = '\0';
-    if (schema[0]) {
-        coll_ident_quote(COLL_ENGINE_DB2, schema, up_s, sizeof(up_s), NULL);
-        up_s[strlen(up_s) - 1] = '\0';
-        snprintf(sql, sizeof(sql),
-                 "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = '%s' AND "
-                 "TABNAME = '%s'",
-                 up_s + 1, up_t + 1);
-    } else {
-        snprintf(sql, sizeof(sql),
-                 "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = "
-                 "CURRENT SCHEMA AND TABNAME = '%s'",
-                 up_t + 1);
-    }
+    if (coll_tnames(COLL_ENGINE_DB2, t, &nm, NULL) < 0)
+        return 0;
+    snprintf(sql, sizeof(sql),
+             "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA = %s AND "
+             "TABNAME = %s",
+             nm.schema, nm.table);
     if (coll_query_i64(c, sql, &v, NULL) < 0 || v < 0)
         return 0;
     return (uint64_t)v;
@@ -357,8 +347,10 @@ static void db2_current(const struct coll_snapshot *s, struct coll_current *cur)
 const struct coll_engine_ops coll_db2_ops = {
     .id = COLL_ENGINE_DB2,
     .name = "db2",
-    .quote = '"',
-    .fold = 1,
+    .quote = {"\"", "\"", "\"\"", 1},
+    .ident_max_bytes = 128,
+    .ident_max_chars = 0,
+    .backslash_escapes = 0,
     .length_expr = db2_length,
     .sample_sql = db2_sample_sql,
     .sample_prepare = NULL,

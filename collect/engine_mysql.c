@@ -47,25 +47,19 @@ static int my_sample_sql(const struct coll_sample_opts *o, const char *list,
     return coll_select_sql(buf, len, list, qtable, "", NULL, where, sql);
 }
 
-static uint64_t my_estimate(struct coll_conn *c, const char *schema,
-                            const char *table)
+static uint64_t my_estimate(struct coll_conn *c, const struct pt_qname *t)
 {
-    char sql[512];
+    struct coll_tnames nm;
+    char sql[4096];
     int64_t v = 0;
 
-    /* names are checked identifiers: safe inside a string literal */
-    if (schema[0])
-        snprintf(sql, sizeof(sql),
-                 "SELECT COALESCE(MAX(TABLE_ROWS), 0) FROM "
-                 "information_schema.TABLES WHERE TABLE_SCHEMA = '%s' AND "
-                 "TABLE_NAME = '%s'",
-                 schema, table);
-    else
-        snprintf(sql, sizeof(sql),
-                 "SELECT COALESCE(MAX(TABLE_ROWS), 0) FROM "
-                 "information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
-                 "AND TABLE_NAME = '%s'",
-                 table);
+    if (coll_tnames(COLL_ENGINE_MYSQL, t, &nm, NULL) < 0)
+        return 0;
+    snprintf(sql, sizeof(sql),
+             "SELECT COALESCE(MAX(TABLE_ROWS), 0) FROM "
+             "information_schema.TABLES WHERE TABLE_SCHEMA = %s AND "
+             "TABLE_NAME = %s",
+             nm.schema, nm.table);
     if (coll_query_i64(c, sql, &v, NULL) < 0 || v < 0)
         return 0;
     return (uint64_t)v;
@@ -279,8 +273,10 @@ static void my_current(const struct coll_snapshot *s, struct coll_current *cur)
 const struct coll_engine_ops coll_mysql_ops = {
     .id = COLL_ENGINE_MYSQL,
     .name = "mysql",
-    .quote = '`',
-    .fold = 0,
+    .quote = {"`", "`", "``", 0},
+    .ident_max_bytes = 0,
+    .ident_max_chars = 64,
+    .backslash_escapes = 1,
     .length_expr = my_length,
     .sample_sql = my_sample_sql,
     .sample_prepare = NULL,

@@ -56,25 +56,18 @@ static int pg_prepare(struct coll_conn *c, const struct coll_sample_opts *o,
     return coll_exec(c, sql, err);
 }
 
-static uint64_t pg_estimate(struct coll_conn *c, const char *schema,
-                            const char *table)
+static uint64_t pg_estimate(struct coll_conn *c, const struct pt_qname *t)
 {
-    char sql[512], qs[COLL_NAME_MAX + 4], qt[COLL_NAME_MAX + 4];
+    struct coll_tnames nm;
+    char sql[4096];
     int64_t v = 0;
 
-    coll_ident_quote(COLL_ENGINE_POSTGRESQL, table, qt, sizeof(qt), NULL);
-    if (schema[0]) {
-        coll_ident_quote(COLL_ENGINE_POSTGRESQL, schema, qs, sizeof(qs), NULL);
-        snprintf(sql, sizeof(sql),
-                 "SELECT GREATEST(reltuples, 0)::bigint FROM pg_class WHERE "
-                 "oid = to_regclass('%s.%s')",
-                 qs, qt);
-    } else {
-        snprintf(sql, sizeof(sql),
-                 "SELECT GREATEST(reltuples, 0)::bigint FROM pg_class WHERE "
-                 "oid = to_regclass('%s')",
-                 qt);
-    }
+    if (coll_tnames(COLL_ENGINE_POSTGRESQL, t, &nm, NULL) < 0)
+        return 0;
+    snprintf(sql, sizeof(sql),
+             "SELECT GREATEST(reltuples, 0)::bigint FROM pg_class WHERE "
+             "oid = to_regclass(%s)",
+             nm.reg);
     if (coll_query_i64(c, sql, &v, NULL) < 0 || v < 0)
         return 0;
     return (uint64_t)v;
@@ -274,8 +267,10 @@ static void pg_current(const struct coll_snapshot *s, struct coll_current *cur)
 const struct coll_engine_ops coll_pg_ops = {
     .id = COLL_ENGINE_POSTGRESQL,
     .name = "postgresql",
-    .quote = '"',
-    .fold = -1,
+    .quote = {"\"", "\"", "\"\"", -1},
+    .ident_max_bytes = 63,
+    .ident_max_chars = 0,
+    .backslash_escapes = 0,
     .length_expr = pg_length,
     .sample_sql = pg_sample_sql,
     .sample_prepare = pg_prepare,

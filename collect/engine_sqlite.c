@@ -133,8 +133,10 @@ const struct coll_engine_ops coll_sqlite_ops = {
     /* backticks: a double-quoted name that matches no column would be taken
        as a string literal by SQLite ("SQLite Keywords", quirk kept for
        compatibility); `name` is always an identifier */
-    .quote = '`',
-    .fold = 0,
+    .quote = {"`", "`", "``", 0},
+    .ident_max_bytes = 0,
+    .ident_max_chars = 0,
+    .backslash_escapes = 0,
     .length_expr = lite_length,
     .sample_sql = lite_sample_sql,
     .sample_prepare = NULL,

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ident.c — identifier checking and quoting. Table and column names come
- * from the command line and end up in SQL text, so they are validated
- * against a strict pattern first (a hostile "x; DROP TABLE y" is refused
- * with PT_EDATA, never sent) and then quoted for the engine anyway.
+ * ident.c — identifiers the engine's way. Column names (--columns) are
+ * validated against a strict pattern first (a hostile "x; DROP TABLE y" is
+ * refused with PT_EDATA, never sent) and then quoted for the engine anyway.
+ * The table (--table, parsed by core's pt_qname_parse) is folded the way
+ * the engine folds unquoted names, checked against the engine's length
+ * limit, and written with core's pt_ident_quote under the engine's rule
+ * (struct coll_engine_ops .quote), or as a string literal for the catalog.
  */
 #include "collect/internal.h"
 
@@ -39,7 +42,7 @@ int coll_ident_quote(enum coll_engine e, const char *name, char *buf,
                      size_t len, struct pt_err *err)
 {
     const struct coll_engine_ops *ops = coll_engine_ops_get(e);
-    size_t n = strlen(name), o = 0;
+    struct pt_qname q = {0};
     int ret;
 
     if (!ops)
@@ -47,45 +50,45 @@ int coll_ident_quote(enum coll_engine e, const char *name, char *buf,
     ret = coll_ident_check(name, "identifier", err);
     if (ret < 0)
         return ret;
-    if (n + 3 > len)
-        return err_set(err, PT_EINTERNAL, "identifier buffer too small");
-    buf[o++] = ops->quote;
-    for (size_t i = 0; i < n; i++) {
-        char ch = name[i];
-        if (ops->fold > 0)
-            ch = (char)toupper((unsigned char)ch);
-        else if (ops->fold < 0)
-            ch = (char)tolower((unsigned char)ch);
-        buf[o++] = ch;
-    }
-    buf[o++] = ops->quote;
-    buf[o] = '\0';
-    return 0;
+    memcpy(q.table, name, strlen(name) + 1);
+    q = pt_qname_exact(&q, ops->quote.fold);
+    return pt_ident_quote(&ops->quote, q.table, buf, len, err);
 }
 
-int coll_table_parse(const char *s, char *schema, size_t schema_len,
-                     char *table, size_t table_len, struct pt_err *err)
+int coll_table_exact(enum coll_engine e, const struct pt_qname *given,
+                     struct pt_qname *exact, struct pt_err *err)
 {
-    const char *dot = strchr(s, '.');
-    int ret;
+    const struct coll_engine_ops *ops = coll_engine_ops_get(e);
 
-    schema[0] = '\0';
-    if (dot) {
-        size_t n = (size_t)(dot - s);
-        if (n >= schema_len || strlen(dot + 1) >= table_len)
-            return err_set(err, PT_EDATA, "--table: name too long '%.60s'", s);
-        memcpy(schema, s, n);
-        schema[n] = '\0';
-        strcpy(table, dot + 1);
-        ret = coll_ident_check(schema, "--table schema", err);
-        if (ret < 0)
-            return ret;
-    } else {
-        if (strlen(s) >= table_len)
-            return err_set(err, PT_EDATA, "--table: name too long '%.60s'", s);
-        strcpy(table, s);
-    }
-    return coll_ident_check(table, "--table", err);
+    if (!ops)
+        return err_set(err, PT_EINTERNAL, "no engine to fold names for");
+    *exact = pt_qname_exact(given, ops->quote.fold);
+    /* the SQLite ODBC driver splits a statement at every ';', quoted or
+       not ("only one SQL statement allowed") */
+    if (e == COLL_ENGINE_SQLITE &&
+        (strchr(exact->schema, ';') || strchr(exact->table, ';')))
+        return err_set(err, PT_EUSAGE,
+                       "--table: the SQLite ODBC driver cannot take a name "
+                       "holding ';'");
+    return pt_qname_check_len(exact, ops->ident_max_bytes, ops->ident_max_chars,
+                              coll_engine_name(e), "--table", err);
+}
+
+int coll_table_quote(enum coll_engine e, const struct pt_qname *exact,
+                     char *buf, size_t len, struct pt_err *err)
+{
+    const struct coll_engine_ops *ops = coll_engine_ops_get(e);
+
+    if (!ops)
+        return err_set(err, PT_EINTERNAL, "no engine to quote for");
+    return pt_qname_quote(&ops->quote, exact, buf, len, err);
+}
+
+int coll_sql_string(enum coll_engine e, const char *s, char *buf, size_t len)
+{
+    const struct coll_engine_ops *ops = coll_engine_ops_get(e);
+
+    return pt_sql_string(s, ops && ops->backslash_escapes, buf, len, NULL);
 }
 
 int coll_sample_opts_columns(struct coll_sample_opts *o, const char *list,

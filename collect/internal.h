@@ -75,8 +75,12 @@ const char *coll_tablesample(const struct coll_sample_opts *o, char *clause,
 struct coll_engine_ops {
     enum coll_engine id;
     const char *name;
-    char quote; /* identifier quote character */
-    int fold;   /* +1 upper, -1 lower, 0 keep case (unquoted semantics) */
+    /* identifiers: delimiters, and the fold of unquoted names (+1 upper,
+       -1 lower, 0 case kept); pt_ident_quote writes them */
+    struct pt_quote_rule quote;
+    size_t ident_max_bytes; /* a name part's limit in bytes (0: none) */
+    size_t ident_max_chars; /* ... in characters (0: none) */
+    int backslash_escapes;  /* '\\' escapes in string literals (MariaDB) */
     /* server-side byte length of quoted column q */
     int (*length_expr)(const char *q, char *buf, size_t len);
     /* sampling statement for --percent or --rows (a full scan is
@@ -88,12 +92,25 @@ struct coll_engine_ops {
     int (*sample_prepare)(struct coll_conn *c, const struct coll_sample_opts *o,
                           struct pt_err *err);
     /* catalog row estimate for progress (0 if unknown) */
-    uint64_t (*estimate_rows)(struct coll_conn *c, const char *schema,
-                              const char *table);
+    uint64_t (*estimate_rows)(struct coll_conn *c, const struct pt_qname *t);
     int (*snapshot)(struct coll_conn *c, struct coll_snapshot *s,
                     struct pt_err *err);
     void (*current)(const struct coll_snapshot *s, struct coll_current *cur);
 };
+
+/* The table's names as SQL text (catalog.c, coll_tnames). */
+struct coll_tnames {
+    char quoted[4 * PT_IDENT_MAX + 16]; /* "s"."t", the engine's quotes */
+    char reg[8 * PT_IDENT_MAX + 40];    /* quoted, as a string literal */
+    char schema[4 * PT_IDENT_MAX + 16]; /* 's', else the engine's current
+                                           schema (DATABASE(), CURRENT
+                                           SCHEMA); SQLite: "" */
+    char table[4 * PT_IDENT_MAX + 16];  /* 't' */
+};
+/* Fill *n from exact table t (coll_table_exact). PT_EINTERNAL if a name
+ * does not fit (it always does: parts are at most PT_IDENT_MAX bytes). */
+int coll_tnames(enum coll_engine e, const struct pt_qname *t,
+                struct coll_tnames *n, struct pt_err *err);
 
 extern const struct coll_engine_ops coll_db2_ops;
 extern const struct coll_engine_ops coll_pg_ops;

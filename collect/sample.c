@@ -41,7 +41,7 @@ const char *coll_layout_name(enum coll_layout l)
 void coll_sample_opts_init(struct coll_sample_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    strcpy(o->table, "SESSIONS");
+    pt_qname_set(&o->table, "SESSIONS", NULL);
     strcpy(o->columns[0], "SMALL");
     strcpy(o->columns[1], "MEDIUM");
     strcpy(o->columns[2], "LARGE");
@@ -141,7 +141,8 @@ struct fetch_spec {
     block_fn fn;
     void *ctx;
     const struct coll_sample_opts *o;
-    uint64_t total; /* for progress */
+    const char *display; /* the table, for messages */
+    uint64_t total;      /* for progress */
 };
 
 static int fetch_blocks(struct coll_conn *c, const char *sql,
@@ -196,7 +197,7 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
             goto out;
         }
     }
-    coll_watch_begin(c, st, "fetching rows from '%s'", fs->o->table);
+    coll_watch_begin(c, st, "fetching rows from '%s'", fs->display);
     rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
         ret = coll_diag(c, SQL_HANDLE_STMT, st, rc, "sample query", err);
@@ -449,10 +450,11 @@ static int probe(struct coll_conn *c, const char *list, const char *qtable,
 
 /* The names of a sample, checked and quoted the engine's way. */
 struct sample_names {
-    char qtable[2 * COLL_NAME_MAX + 8]; /* [schema.]table, quoted */
+    struct pt_qname exact;              /* the table as the engine stores it */
+    char qtable[4 * PT_IDENT_MAX + 16]; /* [schema.]table, quoted */
     char qcol[COLL_MAX_COLUMNS][COLL_NAME_MAX + 4];
     char qid[COLL_NAME_MAX + 4], qprop[COLL_NAME_MAX + 4];
-    char display[2 * COLL_NAME_MAX + 2]; /* [schema.]table as given */
+    char display[2 * PT_IDENT_MAX + 8]; /* [schema.]table as given */
     int sessions_layout; /* the table has ID and PROPID (WebSphere) */
     int row_cols;        /* row size columns in the query (row_ctx) */
     char rest[6144];     /* the rest-of-row expression (catalog.c) */
@@ -461,15 +463,9 @@ struct sample_names {
 static int quote_names(enum coll_engine e, const struct coll_sample_opts *o,
                        struct sample_names *q, struct pt_err *err)
 {
-    char qs[COLL_NAME_MAX + 4];
     int ret;
 
-    if (o->schema[0]) {
-        ret = coll_ident_check(o->schema, "--table schema", err);
-        if (ret < 0)
-            return ret;
-    }
-    ret = coll_ident_check(o->table, "--table", err);
+    ret = coll_table_exact(e, &o->table, &q->exact, err);
     if (ret < 0)
         return ret;
     for (size_t i = 0; i < o->n_columns; i++) {
@@ -479,15 +475,10 @@ static int quote_names(enum coll_engine e, const struct coll_sample_opts *o,
         coll_ident_quote(e, o->columns[i], q->qcol[i], sizeof(q->qcol[i]),
                          NULL);
     }
-    q->qtable[0] = '\0';
-    if (o->schema[0]) {
-        coll_ident_quote(e, o->schema, qs, sizeof(qs), NULL);
-        snprintf(q->qtable, sizeof(q->qtable), "%s.", qs);
-    }
-    coll_ident_quote(e, o->table, qs, sizeof(qs), NULL);
-    strcat(q->qtable, qs);
-    snprintf(q->display, sizeof(q->display), "%s%s%s", o->schema,
-             o->schema[0] ? "." : "", o->table);
+    ret = coll_table_quote(e, &q->exact, q->qtable, sizeof(q->qtable), err);
+    if (ret < 0)
+        return ret;
+    pt_qname_format(&o->table, q->display, sizeof(q->display));
     coll_ident_quote(e, "ID", q->qid, sizeof(q->qid), NULL);
     coll_ident_quote(e, "PROPID", q->qprop, sizeof(q->qprop), NULL);
     return 0;
@@ -502,7 +493,7 @@ static int quote_names(enum coll_engine e, const struct coll_sample_opts *o,
 static int probe_table(struct coll_conn *c, const struct coll_sample_opts *o,
                        struct sample_names *q, struct pt_err *err)
 {
-    char all[COLL_MAX_COLUMNS * (COLL_NAME_MAX + 4) + 2 * COLL_NAME_MAX + 16];
+    char all[COLL_MAX_COLUMNS * (COLL_NAME_MAX + 4) + 4 * PT_IDENT_MAX + 16];
     size_t al = 0;
     struct pt_err probe_err;
     int ret;
@@ -628,7 +619,7 @@ static int check_columns(struct coll_conn *c, const struct coll_sample_opts *o,
     struct pt_err e = {0};
     int ret;
 
-    ret = coll_columns_read(c, o->schema, o->table, &r->columns, &e);
+    ret = coll_columns_read(c, &q->exact, &r->columns, &e);
     if (ret == PT_EUNAVAIL || ret == PT_EINTR) {
         if (err)
             *err = e;
@@ -775,11 +766,12 @@ static int rows_query(const struct coll_engine_ops *ops,
 /* The catalog's row estimate scaled to the sampling, for progress. */
 static void estimate_rows(const struct coll_engine_ops *ops,
                           struct coll_conn *c, const struct coll_sample_opts *o,
+                          const struct pt_qname *t,
                           struct coll_sample_result *r)
 {
     if (!o->progress || !ops->estimate_rows)
         return;
-    r->estimated_rows = ops->estimate_rows(c, o->schema, o->table);
+    r->estimated_rows = ops->estimate_rows(c, t);
     if (o->rows && (r->estimated_rows == 0 || o->rows < r->estimated_rows))
         r->estimated_rows = o->rows;
     else if (o->percent > 0)
@@ -957,7 +949,7 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
         if (ret < 0)
             return ret;
     }
-    estimate_rows(ops, c, o, r);
+    estimate_rows(ops, c, o, &q.exact, r);
 
     memset(&rx, 0, sizeof(rx));
     rx.r = r;
@@ -973,14 +965,14 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     fs.fn = on_rows;
     fs.ctx = &rx;
     fs.o = o;
+    fs.display = q.display;
     fs.total = r->estimated_rows;
     ret = fetch_blocks(c, r->query, &fs, err);
     if (ret < 0)
         goto fail;
     r->have_rows = q.row_cols > 0 && r->n_values > 0;
     /* the knobs the advice may change, as they are now */
-    ret =
-        coll_state_read(c, o->schema, o->table, o->columns[0], &r->state, err);
+    ret = coll_state_read(c, &q.exact, o->columns[0], &r->state, err);
     if (ret < 0)
         goto fail;
     r->have_state = 1;
@@ -991,7 +983,7 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
         snprintf(r->live_rows_source, sizeof(r->live_rows_source),
                  "sample: a full scan counted every row");
     } else if ((ret = coll_live_rows_stat(
-                    c, o->schema, o->table, &r->live_rows, r->live_rows_source,
+                    c, &q.exact, &r->live_rows, r->live_rows_source,
                     sizeof(r->live_rows_source), err)) < 0) {
         goto fail;
     }

@@ -190,6 +190,64 @@ int pt_outdir_commit(struct pt_outdir *od, struct pt_err *err);
 /* Remove the staging directory and release *od. Accepts the zero state. */
 void pt_outdir_abort(struct pt_outdir *od);
 
+/* ---- path identity (pathid.c) ----------------------------------------- */
+
+/*
+ * The files and directories one run reads and writes, to refuse before any
+ * work a run that would write over one of its own inputs or outputs
+ * (docs/exit-codes.md#collisions): cli/ collects a command's paths from its
+ * option table (cli_paths_check) and checks every pair.
+ *
+ * Each path is resolved when added: realpath(3) of the file, or of its
+ * directory plus the last component when the file does not exist yet (a
+ * missing directory is resolved the same way; a dangling symbolic link is
+ * followed to what it names), and its device and inode when it exists.
+ * Two paths name the same file when both exist as regular files with the
+ * same device and inode (hard and symbolic links, "./a" and "a"), or else
+ * have the same resolved name; devices and FIFOs
+ * (written in place) never do. A path is inside an out-dir when the
+ * directory (same device and inode) is one of its resolved name's
+ * ancestors, or, while the directory does not exist, when the directory's
+ * resolved name is a prefix of it. "-" (stdin, stdout) and NULL are never
+ * added, so they never clash.
+ */
+enum pt_path_role {
+    PT_PATH_IN,     /* a file the run reads */
+    PT_PATH_OUT,    /* a file the run writes, replaces or appends to */
+    PT_PATH_OUTDIR, /* a directory replaced as one unit (pt_outdir_*):
+                       nothing inside it survives the run */
+};
+struct pt_path {
+    char *opt;   /* option naming it, "-o", "--sizes" (owned) */
+    char *given; /* the path as given (owned) */
+    char *real;  /* resolved name; NULL: directory missing (owned) */
+    enum pt_path_role role;
+    int exists, regular, is_dir; /* stat(2) of the path, links followed */
+    uint64_t dev, ino;           /* when it exists */
+};
+struct pt_pathset {
+    struct pt_path *p; /* n entries (owned) */
+    size_t n, cap;
+};
+void pt_pathset_init(struct pt_pathset *s);
+/* Free what the set holds; back to the init state. Accepts the zero state. */
+void pt_pathset_release(struct pt_pathset *s);
+/*
+ * Add `path`, named by option `opt` (both copied), resolved now. NULL, ""
+ * and "-" are ignored.
+ * PT_EINTERNAL when out of memory.
+ */
+int pt_pathset_add(struct pt_pathset *s, const char *opt, const char *path,
+                   enum pt_path_role role, struct pt_err *err);
+/*
+ * Check every pair: an output naming the same file as an input or another
+ * output, or any path inside an out-dir, is PT_EUSAGE with one line naming
+ * both options and the path ("-o and --sizes name the same file 's.json'",
+ * "--workload 'X/w.yaml' lies inside --out-dir 'X', which is replaced as
+ * one unit"). Two inputs never clash. 0 when there is no clash.
+ */
+int pt_pathset_check(const struct pt_pathset *s, struct pt_err *err);
+
 /* ---- interruption and temporary paths (cleanup.c) ---------------------- */
 
 /*
@@ -352,6 +410,85 @@ int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
 /* prof_resolve + prof_load. */
 int prof_load_named(const char *kind, const char *name, json_t **out,
                     struct pt_err *err);
+
+/* ---- table names: --table [SCHEMA.]TABLE (ident.c) --------------------
+ *
+ * The one parser of a table name given on the command line (sample,
+ * monitor's reconciliation, ddl, advise) and the one way a name is written
+ * into SQL. A part is either unquoted, a letter or '_' then letters,
+ * digits, '_', '$' or '#' (the engine folds its case), or quoted between
+ * double quotes or backticks, the quote written twice inside, and kept
+ * exactly as written: "order"."user", `my db`.t, "a.b".c. A name is one or
+ * two parts (SCHEMA.TABLE; MariaDB's database, SQLite's attached schema).
+ */
+
+#define PT_IDENT_MAX                                                           \
+    256 /* bytes of one part (MariaDB: 64 characters of                        \
+           up to 4 bytes), before any engine's limit */
+
+struct pt_qname {
+    char schema[PT_IDENT_MAX + 1]; /* "" = the connection's default */
+    char table[PT_IDENT_MAX + 1];
+    int schema_quoted; /* 1: written quoted, case kept */
+    int table_quoted;
+};
+
+/* How a dialect writes an identifier: delimiters and case folding. */
+struct pt_quote_rule {
+    const char *open, *close; /* "" = the dialect cannot quote */
+    const char *escape;       /* how `close` is written inside a name */
+    int fold;                 /* +1 upper, -1 lower, 0 case kept */
+};
+
+/*
+ * Parse `s` into *q. PT_EUSAGE naming `what` (e.g. "--table") for an empty
+ * name or part, a control byte, an unclosed quote, more than two parts, an
+ * unquoted part with characters that need quoting, or a part over
+ * PT_IDENT_MAX bytes. Nothing is looked up: no engine is needed.
+ */
+int pt_qname_parse(struct pt_qname *q, const char *s, const char *what,
+                   struct pt_err *err);
+/* Set *q to the unquoted one-part name `table` (a default such as SESSIONS);
+ * PT_EUSAGE as pt_qname_parse. */
+int pt_qname_set(struct pt_qname *q, const char *table, struct pt_err *err);
+/*
+ * The name as the engine stores it: unquoted parts folded by `fold` (+1
+ * upper, -1 lower, 0 kept), quoted ones as written. Returns *q's copy with
+ * both quoted flags set (the name is now exact).
+ */
+struct pt_qname pt_qname_exact(const struct pt_qname *q, int fold);
+/*
+ * Check each part against an engine's limit: at most max_bytes bytes, or
+ * (max_chars > 0) at most max_chars UTF-8 characters. PT_EUSAGE naming
+ * `what` and `engine`.
+ */
+int pt_qname_check_len(const struct pt_qname *q, size_t max_bytes,
+                       size_t max_chars, const char *engine, const char *what,
+                       struct pt_err *err);
+/*
+ * Write identifier `exact` (already folded) the rule's way into out:
+ * between open and close, each `close` inside written as `escape`; as it
+ * is when the rule cannot quote. PT_EINTERNAL if out_len is too small.
+ */
+int pt_ident_quote(const struct pt_quote_rule *r, const char *exact, char *out,
+                   size_t out_len, struct pt_err *err);
+/*
+ * Write *q as SQL: each part folded (pt_qname_exact, r->fold) and quoted
+ * (pt_ident_quote), joined by '.': "order"."user". PT_EINTERNAL if out_len
+ * is too small.
+ */
+int pt_qname_quote(const struct pt_quote_rule *r, const struct pt_qname *q,
+                   char *out, size_t out_len, struct pt_err *err);
+/* *q for messages and documents: parts that need it quoted with '"',
+ * others bare ("order"."user", public.sessions). Truncated to len. */
+void pt_qname_format(const struct pt_qname *q, char *out, size_t len);
+/*
+ * `s` as an SQL string literal: between single quotes, a quote written
+ * twice, and (backslash_escapes, MariaDB's default sql_mode) a backslash
+ * too. PT_EINTERNAL if out_len is too small.
+ */
+int pt_sql_string(const char *s, int backslash_escapes, char *out,
+                  size_t out_len, struct pt_err *err);
 
 /* ---- small utilities -------------------------------------------------- */
 

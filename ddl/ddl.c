@@ -64,10 +64,18 @@ static int rule_from_json(struct ddl_ident_rule *r, const char *kind,
     memcpy(r->kind, kind, strlen(kind) + 1);
     if ((rc = pt_json_get_u64(o, "max_bytes", &maxb, ctx, err)) < 0)
         return rc;
-    if (maxb == 0 || maxb > 128)
-        return err_set(err, PT_EDATA, "%s: identifiers.%s.max_bytes 1..128",
-                       ctx, kind);
+    if (maxb == 0 || maxb > PT_IDENT_MAX)
+        return err_set(err, PT_EDATA, "%s: identifiers.%s.max_bytes 1..%d", ctx,
+                       kind, PT_IDENT_MAX);
     r->max_bytes = (size_t)maxb;
+    if (json_object_get(o, "max_chars") &&
+        ((rc = pt_json_get_u64(o, "max_chars", &maxb, ctx, err)) < 0 ||
+         maxb == 0 || maxb > PT_IDENT_MAX))
+        return rc < 0 ? rc
+                      : err_set(err, PT_EDATA,
+                                "%s: identifiers.%s.max_chars 1..%d", ctx, kind,
+                                PT_IDENT_MAX);
+    r->max_chars = json_object_get(o, "max_chars") ? (size_t)maxb : 0;
     pre = json_object_get(o, "forbidden_prefixes");
     if (pre && (!json_is_array(pre) || json_array_size(pre) > DDL_MAX_PREFIXES))
         return err_set(err, PT_EDATA,

@@ -29,6 +29,7 @@ struct rec_doc; /* analyzers/analyzers.h: a recommendation read back */
 struct ddl_ident_rule {
     char kind[32];
     size_t max_bytes;
+    size_t max_chars; /* UTF-8 characters, 0 = no such limit (MariaDB: 64) */
     size_t n_prefixes;
     char forbidden_prefixes[DDL_MAX_PREFIXES][16]; /* case-insensitive */
 };
@@ -153,7 +154,7 @@ int ddl_comment_block(const char *const *texts, size_t n, const char *prefix,
 #define DDL_DEFAULT_EXTENT_PAGES 32 /* DB2's default EXTENTSIZE */
 #define DDL_DEFAULT_TABLE "SESSIONS"
 #define DDL_DEFAULT_COLUMN "SMALL"
-#define DDL_IDENT_MAX 130
+#define DDL_IDENT_MAX (PT_IDENT_MAX + 2)
 
 /* Is s a possible dialect name ([a-z0-9_-], 1..31 bytes)? */
 int ddl_dialect_name_valid(const char *s);
@@ -186,10 +187,12 @@ struct ddl_overrides {
     double overhead_ms;
     int has_transfer_rate;
     double transfer_rate_ms;
-    const char *tablespace_name; /* NULL: recommendation's, else default */
-    const char *bufferpool_name; /* NULL: recommendation's, else default */
-    const char *table_name;      /* NULL: DDL_DEFAULT_TABLE */
-    const char *column_name;     /* NULL: DDL_DEFAULT_COLUMN */
+    const char *tablespace_name;  /* NULL: recommendation's, else default */
+    const char *bufferpool_name;  /* NULL: recommendation's, else default */
+    const struct pt_qname *table; /* --table [SCHEMA.]NAME (core's
+                                     pt_qname_parse); NULL:
+                                     DDL_DEFAULT_TABLE */
+    const char *column_name;      /* NULL: DDL_DEFAULT_COLUMN */
 };
 
 /* A resolved, checked DDL plan and its template variables. */
@@ -204,7 +207,8 @@ struct ddl_plan {
     char tablespace[DDL_IDENT_MAX]; /* checked, case-folded; "" if the
                                        dialect names no such object */
     char bufferpool[DDL_IDENT_MAX];
-    char table[DDL_IDENT_MAX];
+    char schema[DDL_IDENT_MAX]; /* the table's schema, exact; "" none */
+    char table[DDL_IDENT_MAX];  /* exact: unquoted parts folded */
     char column[DDL_IDENT_MAX];
     struct ddl_vars vars; /* every {{name}} the templates may use */
 };
@@ -261,10 +265,19 @@ int ddl_ident_quote(const struct ddl_dialect *d, const char *kind,
                     const char *folded, char *out, size_t out_len,
                     struct pt_err *err);
 /*
+ * Write the table [schema.]table (exact names, ddl_plan's) the dialect's
+ * way, each part through ddl_ident_quote and joined by '.':
+ * "order"."user", `db`.`t`. Errors of ddl_ident_quote.
+ */
+int ddl_table_quote(const struct ddl_dialect *d, const char *schema,
+                    const char *table, char *out, size_t out_len,
+                    struct pt_err *err);
+/*
  * Replace the identifier variables that are set ({{table}}, {{column}},
  * {{tablespace_name}}, {{bufferpool_name}}: each with a rule in d) by
  * their ddl_ident_quote() form (also where a template names them in a
- * comment). Errors of ddl_ident_quote; PT_EINTERNAL on OOM.
+ * comment). A plan sets {{table}} afterwards, schema and all
+ * (ddl_table_quote). Errors of ddl_ident_quote; PT_EINTERNAL on OOM.
  */
 int ddl_vars_quote_idents(struct ddl_vars *v, const struct ddl_dialect *d,
                           struct pt_err *err);

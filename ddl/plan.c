@@ -229,6 +229,80 @@ static int resolve_name(const struct ddl_dialect *d, const char *kind,
                            out, DDL_IDENT_MAX, err);
 }
 
+/* Bytes (or characters) of the longest part over the rule, else 0. */
+static size_t part_over(const struct ddl_ident_rule *r, const char *part,
+                        int *chars)
+{
+    size_t n = 0;
+
+    *chars = r->max_chars > 0;
+    if (*chars) {
+        for (const char *c = part; *c; c++)
+            n += ((unsigned char)*c & 0xc0) != 0x80;
+        return n > r->max_chars ? n : 0;
+    }
+    n = strlen(part);
+    return n > r->max_bytes ? n : 0;
+}
+
+/*
+ * The table: --table [SCHEMA.]NAME as parsed (any name, quoted or not),
+ * else DDL_DEFAULT_TABLE; unquoted parts folded the dialect's way, quoted
+ * ones kept. A part over the dialect's limit is a usage error naming
+ * --table (64); a table with a reserved prefix is refused (65). A dialect
+ * that cannot quote takes only the names ddl_ident_check allows.
+ */
+static int resolve_table(struct ddl_plan *p, const struct ddl_dialect *d,
+                         const struct pt_qname *given, struct pt_err *err)
+{
+    const struct ddl_ident_rule *r = NULL;
+    struct pt_qname q, x;
+    const char *parts[2];
+
+    for (size_t i = 0; i < d->n_rules; i++)
+        if (strcmp(d->rules[i].kind, "table") == 0)
+            r = &d->rules[i];
+    if (!r)
+        return 0;
+    if (given)
+        q = *given;
+    else
+        pt_qname_set(&q, DDL_DEFAULT_TABLE, NULL);
+    x = pt_qname_exact(&q, d->fold_upper ? 1 : d->fold_lower ? -1 : 0);
+    parts[0] = x.schema;
+    parts[1] = x.table;
+    for (int i = 0; i < 2; i++) {
+        char shown[96];
+        int chars;
+        size_t over = part_over(r, parts[i], &chars);
+        int rc;
+
+        pt_qname_format(&q, shown, sizeof(shown));
+        if (over)
+            return err_set(err, PT_EUSAGE,
+                           "--table: %s name '%s' is %zu %s, %s allows at "
+                           "most %zu",
+                           i ? "table" : "schema", shown, over,
+                           chars ? "characters" : "bytes", d->name,
+                           chars ? r->max_chars : r->max_bytes);
+        if (!d->quote_open[0] && parts[i][0] &&
+            (rc = ddl_ident_check(d, "table", parts[i], "--table", p->table,
+                                  sizeof(p->table), err)) < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < r->n_prefixes; i++) {
+        size_t pl = strlen(r->forbidden_prefixes[i]);
+        if (strncasecmp(x.table, r->forbidden_prefixes[i], pl) == 0)
+            return err_set(err, PT_EDATA,
+                           "--table: table name '%.60s' must not begin with "
+                           "'%s' (reserved by %s)",
+                           x.table, r->forbidden_prefixes[i], d->name);
+    }
+    memcpy(p->schema, x.schema, strlen(x.schema) + 1);
+    memcpy(p->table, x.table, strlen(x.table) + 1);
+    return 0;
+}
+
 static int resolve_names(struct ddl_plan *p, const struct ddl_dialect *d,
                          const struct rec_doc *rec, const char *rec_name,
                          const struct ddl_overrides *o, struct pt_err *err)
@@ -247,8 +321,7 @@ static int resolve_names(struct ddl_plan *p, const struct ddl_dialect *d,
                            "--bufferpool-name",
                            rec ? rec->bufferpool_name : NULL, rec_name, def_bp,
                            p->bufferpool, err)) < 0 ||
-        (rc = resolve_name(d, "table", o->table_name, "--table", NULL, NULL,
-                           DDL_DEFAULT_TABLE, p->table, err)) < 0 ||
+        (rc = resolve_table(p, d, o->table, err)) < 0 ||
         (rc = resolve_name(d, "column", o->column_name, "--column", NULL, NULL,
                            DDL_DEFAULT_COLUMN, p->column, err)) < 0)
         return rc;
@@ -563,6 +636,34 @@ static int set_evidence(struct ddl_vars *v, const struct ddl_dialect *d,
     return 0;
 }
 
+/*
+ * {{table}}: the table with its schema, quoted the dialect's way, in every
+ * statement and comment that names it; {{schema_prefix}} the schema and a
+ * dot, or "" (SQLite: PRAGMA "aux".page_size); {{vacuum_schema}} a space
+ * and the schema, or "" (SQLite: VACUUM "aux").
+ */
+static int set_table(struct ddl_vars *v, const struct ddl_plan *p,
+                     const struct ddl_dialect *d, struct pt_err *err)
+{
+    char sql[DDL_IDENT_MAX * 4 + 8], qs[DDL_IDENT_MAX * 2 + 4] = "";
+    int rc;
+
+    if (!p->table[0]) {
+        SET("schema_prefix", "%s", "");
+        SET("vacuum_schema", "%s", "");
+        return 0;
+    }
+    if ((rc = ddl_table_quote(d, p->schema, p->table, sql, sizeof(sql), err)) <
+            0 ||
+        (p->schema[0] && (rc = ddl_ident_quote(d, "schema", p->schema, qs,
+                                               sizeof(qs), err)) < 0))
+        return rc;
+    SET("table", "%s", sql);
+    SET("schema_prefix", "%s%s", qs, qs[0] ? "." : "");
+    SET("vacuum_schema", "%s%s", qs[0] ? " " : "", qs);
+    return 0;
+}
+
 static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
                     const struct rec_doc *rec, const char *rec_name,
                     struct pt_err *err)
@@ -576,9 +677,9 @@ static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
     SET("page_size_k", "%llu", (unsigned long long)(p->page_size_bytes / 1024));
     SET("bufferpool_name", "%s", p->bufferpool);
     SET("tablespace_name", "%s", p->tablespace);
-    SET("table", "%s", p->table);
     SET("column", "%s", p->column);
-    if ((rc = ddl_vars_quote_idents(v, d, err)) < 0)
+    if ((rc = ddl_vars_quote_idents(v, d, err)) < 0 ||
+        (rc = set_table(v, p, d, err)) < 0)
         return rc;
     if ((rc = set_settings(v, p, d, rec, rec_name, err)) < 0)
         return rc;

@@ -163,44 +163,33 @@ int ddl_ident_quote(const struct ddl_dialect *d, const char *kind,
                     const char *folded, char *out, size_t out_len,
                     struct pt_err *err)
 {
-    size_t o = 0, cl = strlen(d->quote_close), el = strlen(d->quote_escape);
-    size_t ol = strlen(d->quote_open);
-    const char *s = folded;
+    const struct pt_quote_rule r = {d->quote_open, d->quote_close,
+                                    d->quote_escape, 0};
 
-    if (!d->quote_open[0]) {
-        if (ddl_dialect_is_keyword(d, folded))
-            return err_set(err, PT_EDATA,
-                           "%s name '%s' is a keyword of %s, which has no "
-                           "way to quote it: choose another name",
-                           kind, folded, d->name);
-        if (strlen(folded) >= out_len)
+    if (!d->quote_open[0] && ddl_dialect_is_keyword(d, folded))
+        return err_set(err, PT_EDATA,
+                       "%s name '%s' is a keyword of %s, which has no "
+                       "way to quote it: choose another name",
+                       kind, folded, d->name);
+    return pt_ident_quote(&r, folded, out, out_len, err);
+}
+
+int ddl_table_quote(const struct ddl_dialect *d, const char *schema,
+                    const char *table, char *out, size_t out_len,
+                    struct pt_err *err)
+{
+    size_t o = 0;
+    int rc;
+
+    if (schema[0]) {
+        if ((rc = ddl_ident_quote(d, "schema", schema, out, out_len, err)) < 0)
+            return rc;
+        o = strlen(out);
+        if (o + 1 >= out_len)
             return err_set(err, PT_EINTERNAL, "identifier buffer too small");
-        memcpy(out, folded, strlen(folded) + 1);
-        return 0;
+        out[o++] = '.';
     }
-    if (o + ol >= out_len)
-        goto small;
-    memcpy(out, d->quote_open, ol);
-    o += ol;
-    while (*s) {
-        if (strncmp(s, d->quote_close, cl) == 0) {
-            if (o + el >= out_len)
-                goto small;
-            memcpy(out + o, d->quote_escape, el);
-            o += el;
-            s += cl;
-        } else {
-            if (o + 1 >= out_len)
-                goto small;
-            out[o++] = *s++;
-        }
-    }
-    if (o + cl >= out_len)
-        goto small;
-    memcpy(out + o, d->quote_close, cl + 1);
-    return 0;
-small:
-    return err_set(err, PT_EINTERNAL, "identifier buffer too small");
+    return ddl_ident_quote(d, "table", table, out + o, out_len - o, err);
 }
 
 int ddl_vars_quote_idents(struct ddl_vars *v, const struct ddl_dialect *d,
@@ -209,7 +198,7 @@ int ddl_vars_quote_idents(struct ddl_vars *v, const struct ddl_dialect *d,
     for (size_t i = 0; i < sizeof(ident_vars) / sizeof(ident_vars[0]); i++) {
         const char *val = ddl_vars_get(v, ident_vars[i].var);
         /* a name is at most 128 bytes; each byte may become an escape */
-        char sql[130 * 8 + 16];
+        char sql[DDL_IDENT_MAX * 8 + 16];
         int rc;
 
         if (!val || !*val || !ddl_dialect_has_kind(d, ident_vars[i].kind))

@@ -31,8 +31,9 @@
  *     change column compares the last value with the first,
  *   files[{name, text}],
  *   verdict {word: "confirms" | "contradicts" | "inconclusive" |
- *            "not validated", text}
- *     the first heading; without it the heading says no verdict was given,
+ *            "not validated", text, validated_by?}
+ *     the first heading; without it the heading says no verdict was given;
+ *     validated_by (which run decided it) is a line below the heading,
  *   action {text, page_size, bufferpool_pages, bufferpool_bytes,
  *           current_page_size?, current_bufferpool_pages?}
  *     without it: recommendation.page_size and recommendation.bufferpool,
@@ -415,6 +416,11 @@ static void top_verdict(FILE *fp, const json_t *model)
               "recommended below",
               fp);
     fputs("</h1>\n", fp);
+    if (str(v, "validated_by")) {
+        fputs("<p id=\"validated-by\">", fp);
+        esc(fp, str(v, "validated_by"));
+        fputs("</p>\n", fp);
+    }
 }
 
 /* What the monitor window saw: the database's current page size and pool

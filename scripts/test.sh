@@ -61,9 +61,9 @@ echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
 # whole suite took 2.5 + 8 minutes under valgrind on 2 shared cores).
 # test_ux runs every command's table and CSV (advise, replay and simulate
 # among them): over 600 s under valgrind beside another suite. ctest's
-# --timeout below is only a default; each test's TIMEOUT property (600,
+# --timeout below is only a default; each test's TIMEOUT property (1500,
 # tests/CMakeLists.txt) wins, so a slow test must be skipped here.
-vg_skip='^(unit\.test_sim|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux))$'
+vg_skip='^(unit\.test_sim|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \

@@ -49,8 +49,7 @@
 
 struct sim_mrc {
     double rate;            /* sampling rate R, 1 = exact */
-    uint64_t threshold;     /* sample key iff hash < threshold (of 2^32) */
-    uint64_t salt;          /* hash seed */
+    struct sim_sampler smp; /* which keys are sampled */
     uint32_t q;             /* weight of an exactly tracked key (1 exact) */
     uint32_t w_s;           /* weight of a hash-sampled key: q / R */
     uint32_t promote;       /* references that make a key heavy */
@@ -92,8 +91,7 @@ struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed)
     if (!m)
         return NULL;
     m->rate = sample_rate;
-    m->threshold = (uint64_t)ldexp(sample_rate, 32);
-    m->salt = sim_mix64(seed ^ 0x5a4d5a4d5a4dULL);
+    sim_sampler_init(&m->smp, sample_rate, seed);
     if (sample_rate < 1.0) {
         double ws = MRC_Q / sample_rate, pr = ceil(MRC_PROMOTE / sample_rate);
         if (pr < MRC_PROMOTE_MIN)
@@ -165,7 +163,7 @@ static inline uint64_t fen_range(const uint32_t *fen, uint64_t a, uint64_t b)
 
 static inline int sampled(const struct sim_mrc *m, uint32_t key)
 {
-    return (sim_mix64((uint64_t)key ^ m->salt) & 0xffffffffu) < m->threshold;
+    return sim_sampler_has(&m->smp, key);
 }
 
 /* The weight of key's mark now (0: not tracked). */

@@ -9,6 +9,8 @@
  * plan_json.c.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,30 @@ void sim_plan_init(struct sim_plan *p)
 
 /* ---- configurations ----------------------------------------------------- */
 
+/* The buffer-pool policy: --policy, else the one the engine's profile
+ * names (buffer_pool_policy), else LRU. */
+static int plan_bp_policy(const struct sim_plan *p,
+                          const struct sim_policy_ops **out, struct pt_err *err)
+{
+    char names[256];
+
+    *out = p->bp_policy;
+    if (*out)
+        return 0;
+    if (p->engine && p->engine->bp_policy[0]) {
+        *out = sim_policy_find(p->engine->bp_policy);
+        if (!*out)
+            return err_set(err, PT_EDATA,
+                           "engine '%s': buffer_pool_policy '%s' is not a "
+                           "policy (known: %s)",
+                           p->engine->name, p->engine->bp_policy,
+                           sim_policy_names(names, sizeof(names)));
+        return 0;
+    }
+    *out = sim_policy_find("lru");
+    return 0;
+}
+
 /* The database tier of a run: each page size of the engine, each pool in
  * pages at that page size. */
 static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
@@ -69,10 +95,12 @@ static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
 {
     const struct rec_engine *e = p->engine;
     char list[128], b[32];
+    int rc;
 
     cfg->engine = e;
     cfg->device = p->device;
-    cfg->bp_policy = p->bp_policy;
+    if ((rc = plan_bp_policy(p, &cfg->bp_policy, err)) < 0)
+        return rc;
     cfg->n_tiers = p->n_page_sizes;
     for (size_t k = 0; k < p->n_page_sizes; k++) {
         struct sim_db_spec *sp = &cfg->tiers[k];
@@ -115,6 +143,7 @@ static int plan_config(const struct sim_plan *p, size_t i,
     cfg->seed = p->seed;
     cfg->mrc = p->mrc && i == 0;
     cfg->sample_rate = p->sample_rate;
+    cfg->request_rate = p->request_rate;
     if (p->n_page_sizes && !p->engine)
         return err_set(err, PT_EUSAGE, "a database tier needs an engine");
     if (p->n_page_sizes > SIM_MAX_TIERS || p->n_pools > SIM_MAX_POOLS ||
@@ -153,20 +182,17 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
 
 /*
  * Curve sizes: the `given` sizes (the pools or application caches the plan
- * simulated) and log-spaced sizes from 1 to the largest useful size, at
- * most `max` points in all (sim.h, struct sim_curve). The given sizes are
- * placed first; the log grid gets the points left (at least 2: both ends),
- * merged in ascending order, duplicates after rounding dropped. Each point
- * is read off the curve itself, given or not. On a sampled curve a size
- * below 1/R is marked extrapolated: one sampled key stands for 1/R keys,
- * so the curve does not resolve smaller sizes (docs/models.md#shards has
- * the errors measured there).
+ * simulated) and log-spaced sizes from 1 to the largest useful size `top`,
+ * at most `max` points in all (sim.h, struct sim_curve). The given sizes
+ * are placed first; the log grid gets the points left (at least 2: both
+ * ends), merged in ascending order, duplicates after rounding dropped.
+ * Fills each point's size and given flag; the caller reads the hit ratios
+ * off the curve itself, given or not.
  */
-static size_t curve_points(struct sim_mrc *m, double rate,
-                           const uint64_t *given, size_t n_given,
-                           struct sim_curve_point *pts, size_t max)
+static size_t curve_sizes(uint64_t top, const uint64_t *given, size_t n_given,
+                          struct sim_curve_point *pts, size_t max)
 {
-    uint64_t top = sim_mrc_max_size(m), last = 0;
+    uint64_t last = 0;
     size_t n = 0, n_grid = max > n_given + 2 ? max - n_given : 2, i = 0;
 
     if (top < 1)
@@ -192,67 +218,102 @@ static size_t curve_points(struct sim_mrc *m, double rate,
         }
         if (s == UINT64_MAX)
             break;
+        memset(&pts[n], 0, sizeof(pts[n]));
         pts[n].size = last = s;
-        pts[n].hit_ratio = sim_mrc_hit_ratio(m, s);
         pts[n].given = is_given;
-        pts[n].extrapolated = rate < 1.0 && (double)s * rate < 1.0;
         n++;
     }
     return n;
 }
 
-static void collect_curves(struct sim *s, const struct sim_config *cfg,
-                           const struct sim_plan *p,
-                           struct sim_plan_result *res)
+/*
+ * An LRU curve's points (stack distances, mrc.c). On a sampled curve a size
+ * below 1/R is marked extrapolated: one sampled key stands for 1/R keys,
+ * so the curve does not resolve smaller sizes (docs/models.md#shards has
+ * the errors measured there).
+ */
+static void curve_read_mrc(struct sim_mrc *m, double rate,
+                           struct sim_curve_point *pts, size_t n)
 {
-    size_t n_curves = cfg->n_tiers ? cfg->n_tiers : 1;
-
-    res->has_mrc = cfg->mrc;
-    for (size_t t = 0; cfg->mrc && t < n_curves; t++) {
-        struct sim_mrc *m = sim_curve(s, t);
-        struct sim_curve *c = &res->curves[res->n_curves];
-        const uint64_t *given =
-            cfg->n_tiers ? cfg->tiers[t].pool_pages : p->app_entries;
-        size_t n_given = cfg->n_tiers ? cfg->tiers[t].n_pools : p->n_app;
-        if (!m)
-            continue;
-        c->page_size_bytes = cfg->n_tiers ? cfg->tiers[t].page_size_bytes : 0;
-        c->sample_rate = cfg->sample_rate;
-        c->n_points = curve_points(m, c->sample_rate, given, n_given, c->points,
-                                   SIM_CURVE_POINTS);
-        c->n_brief = curve_points(m, c->sample_rate, given, n_given, c->brief,
-                                  SIM_CURVE_BRIEF);
-        res->n_curves++;
+    for (size_t i = 0; i < n; i++) {
+        pts[i].hit_ratio = sim_mrc_hit_ratio(m, pts[i].size);
+        pts[i].extrapolated = rate < 1.0 && (double)pts[i].size * rate < 1.0;
     }
 }
 
-/* The rows of one run: its application tier alone, or with each (page
- * size, pool). */
-static void collect_rows(struct sim *s, const struct sim_config *cfg,
-                         struct sim_plan_result *res)
+/*
+ * Any other policy's points: one miniature run per size (mini.c), both
+ * views' sizes in one call so the threads share them. A size whose
+ * miniature cache has fewer than 100 entries (size < 100 / R) is marked
+ * extrapolated (docs/models.md#mini).
+ */
+static int curve_read_mini(struct sim_mini *m, const struct sim_plan *p,
+                           const struct sim_policy_ops *ops, uint32_t page,
+                           struct sim_curve *c, struct pt_err *err)
 {
-    struct sim_app_stats app;
+    uint64_t sizes[SIM_CURVE_POINTS + SIM_CURVE_BRIEF + SIM_CURVE_GIVEN];
+    double hit[SIM_CURVE_POINTS + SIM_CURVE_BRIEF + SIM_CURVE_GIVEN];
+    size_t n = 0, i;
+    double r = c->sample_rate;
+    int rc;
 
-    sim_app_stats(s, &app);
-    if (!cfg->n_tiers) {
-        struct sim_result_row *r = &res->rows[res->n_rows++];
-        r->app_entries = cfg->app_entries;
-        r->app = app;
-        return;
+    for (i = 0; i < c->n_points; i++)
+        sizes[n++] = c->points[i].size;
+    for (i = 0; i < c->n_brief; i++)
+        sizes[n++] = c->brief[i].size;
+    if ((rc = sim_mini_curve(m, ops, page, p->seed, sizes, n, p->jobs, hit,
+                             err)) < 0)
+        return rc;
+    for (n = 0, i = 0; i < c->n_points; i++, n++) {
+        c->points[i].hit_ratio = hit[n];
+        c->points[i].extrapolated = r < 1.0 && (double)sizes[n] * r < 100.0;
     }
-    for (size_t t = 0; t < cfg->n_tiers; t++)
-        for (size_t k = 0; k < cfg->tiers[t].n_pools; k++) {
-            struct sim_result_row *r = &res->rows[res->n_rows++];
-            r->app_entries = cfg->app_entries;
-            r->has_db = 1;
-            r->app = app;
-            sim_db_stats(s, t, k, &r->db);
-        }
+    for (i = 0; i < c->n_brief; i++, n++) {
+        c->brief[i].hit_ratio = hit[n];
+        c->brief[i].extrapolated = r < 1.0 && (double)sizes[n] * r < 100.0;
+    }
+    return 0;
+}
+
+/* One curve: tier t's (or with no tier the application cache's) of the
+ * first run, from the simulator that drew it (local tier lt). */
+static int collect_curve(struct sim *s, size_t lt,
+                         const struct sim_config *full, size_t t,
+                         const struct sim_plan *p, struct sim_plan_result *res,
+                         struct pt_err *err)
+{
+    struct sim_mrc *m = sim_curve(s, lt);
+    struct sim_mini *mini = sim_curve_mini(s, lt);
+    struct sim_curve *c = &res->curves[res->n_curves];
+    const uint64_t *given =
+        full->n_tiers ? full->tiers[t].pool_pages : p->app_entries;
+    size_t n_given = full->n_tiers ? full->tiers[t].n_pools : p->n_app;
+    uint64_t top = m ? sim_mrc_max_size(m) : mini ? sim_mini_max_size(mini) : 0;
+    int rc;
+
+    if (!m && !mini)
+        return 0;
+    c->page_size_bytes = full->n_tiers ? full->tiers[t].page_size_bytes : 0;
+    c->sample_rate = full->sample_rate;
+    c->n_points = curve_sizes(top, given, n_given, c->points, SIM_CURVE_POINTS);
+    c->n_brief = curve_sizes(top, given, n_given, c->brief, SIM_CURVE_BRIEF);
+    if (m) {
+        curve_read_mrc(m, c->sample_rate, c->points, c->n_points);
+        curve_read_mrc(m, c->sample_rate, c->brief, c->n_brief);
+    } else if ((rc = curve_read_mini(
+                    mini, p, full->n_tiers ? full->bp_policy : full->app_policy,
+                    c->page_size_bytes, c, err)) < 0) {
+        return rc;
+    }
+    res->n_curves++;
+    return 0;
 }
 
 /* The config part of the result, as the plan names it. */
 static int result_config(const struct sim_plan *p, struct sim_plan_result *res)
 {
+    const struct sim_policy_ops *bp;
+
     res->mode = p->mode;
     snprintf(res->app_policy, sizeof(res->app_policy), "%s",
              p->app_policy ? p->app_policy->name : "lru");
@@ -265,62 +326,290 @@ static int result_config(const struct sim_plan *p, struct sim_plan_result *res)
     if (!p->n_page_sizes)
         return 0;
     res->has_db = 1;
-    snprintf(res->bp_policy, sizeof(res->bp_policy), "%s",
-             p->bp_policy ? p->bp_policy->name : "lru");
+    if (plan_bp_policy(p, &bp, NULL) < 0)
+        bp = sim_policy_find("lru"); /* sim_plan_check reported it */
+    snprintf(res->bp_policy, sizeof(res->bp_policy), "%s", bp->name);
     res->engine = pt_strdup(p->engine_name ? p->engine_name : p->engine->name);
     res->device = pt_strdup(p->device_name ? p->device_name : "");
     return res->engine && res->device ? 0 : PT_EINTERNAL;
 }
 
-/* Feed the trace through the runs' simulators. */
-static int plan_feed(const struct sim_plan *p, struct sim *const *sims,
-                     size_t n, struct sim_plan_result *res, struct pt_err *err)
-{
-    struct sim_trace_reader *r = p->reader;
-    int64_t done;
-    int ret;
+/* ---- running a plan in threads ------------------------------------------ */
 
-    if (!r && (ret = sim_trace_open(p->trace, p->trace_format, &r, err)) < 0)
-        return ret;
-    done = sim_run(r, sims, n, p->progress, p->progress_ctx, err);
-    res->distinct_keys = sim_trace_n_keys(r);
+/*
+ * The plan's work is cut into units — (run, page size, pool), or runs when
+ * there is no database tier — in the order of simulation.json's rows, and
+ * each of `jobs` threads takes a contiguous share: its own simulators with
+ * only its units' tiers and pools, fed by its own reader of the trace. A
+ * simulator's application tier is deterministic and does not depend on the
+ * database tier, so every share computes the same application counters;
+ * the rows and curves are then gathered in the document's order, the same
+ * bytes whatever the number of threads. A tier's curve is drawn by the
+ * share that holds the first run's first pool of it.
+ */
+struct plan_part {
+    const struct sim_plan *p;
+    size_t u0, u1; /* units [u0, u1) */
+    size_t n_sims;
+    size_t run[SIM_MAX_APP];                     /* the run of each simulator */
+    struct sim_config cfg[SIM_MAX_APP];          /* its share of that run */
+    uint8_t tier_of[SIM_MAX_APP][SIM_MAX_TIERS]; /* local → plan tier */
+    uint8_t pool_of[SIM_MAX_APP][SIM_MAX_TIERS][SIM_MAX_POOLS];
+    struct sim *sims[SIM_MAX_APP];
+    int lead;         /* the share that reports progress */
+    atomic_int *stop; /* set when progress stopped the run */
+    int rc;
+    struct pt_err err;
+    int64_t done;
+    uint64_t keys;
+};
+
+static size_t plan_n_units(const struct sim_plan *p)
+{
+    return plan_n_runs(p) *
+           (p->n_page_sizes ? p->n_page_sizes * p->n_pools : 1);
+}
+
+/* Unit u as (run, tier, pool); tier and pool 0 without a database tier. */
+static void unit_of(const struct sim_plan *p, size_t u, size_t *i, size_t *t,
+                    size_t *k)
+{
+    size_t per = p->n_page_sizes ? p->n_page_sizes * p->n_pools : 1;
+
+    *i = u / per;
+    *t = p->n_page_sizes ? (u % per) / p->n_pools : 0;
+    *k = p->n_page_sizes ? u % p->n_pools : 0;
+}
+
+/* The simulators of a share: each run it touches, with its tiers and
+ * pools. */
+static int part_build(struct plan_part *pt, struct pt_err *err)
+{
+    const struct sim_plan *p = pt->p;
+    struct sim_config full;
+    int rc;
+
+    for (size_t u = pt->u0; u < pt->u1; u++) {
+        size_t i, t, k, s = pt->n_sims, lt;
+        struct sim_db_spec *sp;
+        unit_of(p, u, &i, &t, &k);
+        if (!s || pt->run[s - 1] != i) { /* a new run */
+            if ((rc = plan_config(p, i, &pt->cfg[s], err)) < 0)
+                return rc;
+            pt->cfg[s].n_tiers = 0;
+            pt->run[s] = i;
+            pt->n_sims = ++s;
+        }
+        if (!p->n_page_sizes)
+            continue;
+        if ((rc = plan_config(p, i, &full, err)) < 0)
+            return rc;
+        s--;
+        lt = pt->cfg[s].n_tiers;
+        if (!lt || pt->tier_of[s][lt - 1] != t) { /* a new tier */
+            sp = &pt->cfg[s].tiers[lt];
+            sp->page_size_bytes = full.tiers[t].page_size_bytes;
+            sp->n_pools = 0;
+            sp->no_curve = 1;
+            pt->tier_of[s][lt] = (uint8_t)t;
+            pt->cfg[s].n_tiers = ++lt;
+        }
+        sp = &pt->cfg[s].tiers[lt - 1];
+        if (i == 0 && k == 0)
+            sp->no_curve = 0;
+        pt->pool_of[s][lt - 1][sp->n_pools] = (uint8_t)k;
+        sp->pool_pages[sp->n_pools++] = full.tiers[t].pool_pages[k];
+    }
+    for (size_t s = 0; s < pt->n_sims; s++)
+        if ((rc = sim_new(&pt->cfg[s], &pt->sims[s], err)) < 0)
+            return rc;
+    return 0;
+}
+
+static int part_progress(void *ctx, uint64_t pos, uint64_t size)
+{
+    struct plan_part *pt = ctx;
+
+    if (atomic_load(pt->stop))
+        return 1;
+    if (pt->lead && pt->p->progress &&
+        pt->p->progress(pt->p->progress_ctx, pos, size)) {
+        atomic_store(pt->stop, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* A share's thread: read the trace through its simulators. */
+static void *part_main(void *arg)
+{
+    struct plan_part *pt = arg;
+    const struct sim_plan *p = pt->p;
+    struct sim_trace_reader *r = pt->lead ? p->reader : NULL;
+
+    pt->rc = 0;
+    if (!r &&
+        (pt->rc = sim_trace_open(p->trace, p->trace_format, &r, &pt->err)) < 0)
+        return NULL;
+    pt->done = sim_run(r, pt->sims, pt->n_sims, part_progress, pt, &pt->err);
+    pt->keys = sim_trace_n_keys(r);
     if (r != p->reader)
         sim_trace_close(r);
-    if (done < 0)
-        return (int)done;
-    res->requests = (uint64_t)done;
+    if (pt->done < 0) {
+        pt->rc = (int)pt->done;
+        atomic_store(pt->stop, 1);
+    }
+    return NULL;
+}
+
+/* Where unit (i, t, k) was simulated: the simulator and its local tier
+ * and pool. 0, or -1 if no share holds it (cannot happen). */
+static int part_find(struct plan_part *parts, size_t n_parts, size_t i,
+                     size_t t, size_t k, struct sim **s, size_t *lt, size_t *lk)
+{
+    for (size_t j = 0; j < n_parts; j++) {
+        struct plan_part *pt = &parts[j];
+        for (size_t x = 0; x < pt->n_sims; x++) {
+            if (pt->run[x] != i)
+                continue;
+            if (!pt->cfg[x].n_tiers) {
+                *s = pt->sims[x];
+                *lt = *lk = 0;
+                return 0;
+            }
+            for (size_t a = 0; a < pt->cfg[x].n_tiers; a++)
+                for (size_t b = 0;
+                     pt->tier_of[x][a] == t && b < pt->cfg[x].tiers[a].n_pools;
+                     b++)
+                    if (pt->pool_of[x][a][b] == k) {
+                        *s = pt->sims[x];
+                        *lt = a;
+                        *lk = b;
+                        return 0;
+                    }
+        }
+    }
+    return -1;
+}
+
+/* The rows in the document's order, then the first run's curves. */
+static int plan_gather(const struct sim_plan *p, struct plan_part *parts,
+                       size_t n_parts, struct sim_plan_result *res,
+                       struct pt_err *err)
+{
+    struct sim_config full;
+    struct sim *s;
+    size_t lt, lk;
+    int rc;
+
+    for (size_t u = 0; u < plan_n_units(p); u++) {
+        struct sim_result_row *r = &res->rows[res->n_rows];
+        size_t i, t, k;
+        unit_of(p, u, &i, &t, &k);
+        if (part_find(parts, n_parts, i, t, k, &s, &lt, &lk) < 0)
+            return err_set(err, PT_EINTERNAL, "plan unit %zu lost", u);
+        if ((rc = plan_config(p, i, &full, err)) < 0)
+            return rc;
+        r->app_entries = full.app_entries;
+        sim_app_stats(s, &r->app);
+        if (p->n_page_sizes) {
+            r->has_db = 1;
+            sim_db_stats(s, lt, lk, &r->db);
+        }
+        res->n_rows++;
+    }
+    if ((rc = plan_config(p, 0, &full, err)) < 0)
+        return rc;
+    res->has_mrc = full.mrc;
+    for (size_t t = 0; full.mrc && t < (p->n_page_sizes ? p->n_page_sizes : 1);
+         t++) {
+        if (part_find(parts, n_parts, 0, t, 0, &s, &lt, &lk) < 0)
+            return err_set(err, PT_EINTERNAL, "plan curve %zu lost", t);
+        if ((rc = collect_curve(s, lt, &full, t, p, res, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Threads to use: --jobs, at most one per unit; one when the trace can be
+ * read only once (stdin, or a reader the caller gave). */
+static size_t plan_n_jobs(const struct sim_plan *p)
+{
+    size_t j = p->jobs ? p->jobs : 1, u = plan_n_units(p);
+
+    if (p->reader || !p->trace || strcmp(p->trace, "-") == 0)
+        return 1;
+    if (j > SIM_MAX_JOBS)
+        j = SIM_MAX_JOBS;
+    return j < u ? j : u;
+}
+
+/* Build the shares, run them (share 0 on this thread), and collect the
+ * first error in share order. */
+static int plan_exec(const struct sim_plan *p, struct plan_part *parts,
+                     size_t n, atomic_int *stop, struct sim_plan_result *res,
+                     struct pt_err *err)
+{
+    pthread_t th[SIM_MAX_JOBS];
+    int started[SIM_MAX_JOBS] = {0};
+    size_t j;
+    int ret;
+
+    for (j = 0; j < n; j++) {
+        parts[j].p = p;
+        parts[j].u0 = plan_n_units(p) * j / n;
+        parts[j].u1 = plan_n_units(p) * (j + 1) / n;
+        parts[j].lead = j == 0;
+        parts[j].stop = stop;
+        if ((ret = part_build(&parts[j], err)) < 0)
+            return ret;
+    }
+    for (j = 1; j < n; j++)
+        started[j] = pthread_create(&th[j], NULL, part_main, &parts[j]) == 0;
+    part_main(&parts[0]);
+    for (j = 1; j < n; j++) {
+        if (started[j])
+            pthread_join(th[j], NULL);
+        else
+            part_main(&parts[j]); /* no thread: run the share here */
+    }
+    for (j = 0; j < n; j++)
+        if (parts[j].rc < 0) {
+            if (err)
+                *err = parts[j].err;
+            return parts[j].rc;
+        }
+    res->distinct_keys = parts[0].keys;
+    res->requests = (uint64_t)parts[0].done;
     return 0;
 }
 
 int sim_plan_run(const struct sim_plan *p, struct sim_plan_result *res,
                  struct pt_err *err)
 {
-    struct sim_config cfg[SIM_MAX_APP];
-    struct sim *sims[SIM_MAX_APP] = {0};
-    size_t n = plan_n_runs(p), per_run, i;
+    size_t n = plan_n_jobs(p), j;
+    struct plan_part *parts = NULL;
+    atomic_int stop;
     int ret;
 
+    atomic_init(&stop, 0);
     memset(res, 0, sizeof(*res));
     if ((ret = sim_plan_check(p, err)) < 0)
         return ret;
-    per_run = p->n_page_sizes ? p->n_page_sizes * p->n_pools : 1;
-    res->rows = pt_calloc(n * per_run, sizeof(*res->rows));
-    if (!res->rows || result_config(p, res) < 0) {
+    res->rows = pt_calloc(plan_n_units(p), sizeof(*res->rows));
+    parts = pt_calloc(n, sizeof(*parts));
+    if (!res->rows || !parts || result_config(p, res) < 0) {
         ret = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;
     }
-    for (i = 0; i < n; i++)
-        if ((ret = plan_config(p, i, &cfg[i], err)) < 0 ||
-            (ret = sim_new(&cfg[i], &sims[i], err)) < 0)
-            goto out;
-    if ((ret = plan_feed(p, sims, n, res, err)) < 0)
+    if ((ret = plan_exec(p, parts, n, &stop, res, err)) < 0)
         goto out;
-    for (i = 0; i < n; i++)
-        collect_rows(sims[i], &cfg[i], res);
-    collect_curves(sims[0], &cfg[0], p, res);
+    ret = plan_gather(p, parts, n, res, err);
 out:
-    for (i = 0; i < n; i++)
-        sim_free(sims[i]);
+    for (j = 0; parts && j < n; j++)
+        for (size_t s = 0; s < parts[j].n_sims; s++)
+            sim_free(parts[j].sims[s]);
+    free(parts);
     return ret;
 }
 

@@ -17,11 +17,15 @@ extern const struct sim_policy_ops sim_policy_sieve;
 extern const struct sim_policy_ops sim_policy_arc;
 extern const struct sim_policy_ops sim_policy_s3fifo;
 extern const struct sim_policy_ops sim_policy_twoq;
+extern const struct sim_policy_ops sim_policy_pg;
+extern const struct sim_policy_ops sim_policy_innodb;
+extern const struct sim_policy_ops sim_policy_sqlite;
 
 const struct sim_policy_ops *const sim_policies[] = {
-    &sim_policy_lru,    &sim_policy_fifo,  &sim_policy_clock,
-    &sim_policy_random, &sim_policy_sieve, &sim_policy_arc,
-    &sim_policy_s3fifo, &sim_policy_twoq,  NULL,
+    &sim_policy_lru,    &sim_policy_fifo,   &sim_policy_clock,
+    &sim_policy_random, &sim_policy_sieve,  &sim_policy_arc,
+    &sim_policy_s3fifo, &sim_policy_twoq,   &sim_policy_pg,
+    &sim_policy_innodb, &sim_policy_sqlite, NULL,
 };
 
 const struct sim_policy_ops *sim_policy_find(const char *name)
@@ -32,6 +36,11 @@ const struct sim_policy_ops *sim_policy_find(const char *name)
         if (strcasecmp(sim_policies[i]->name, name) == 0)
             return sim_policies[i];
     return NULL;
+}
+
+int sim_policy_is_lru(const struct sim_policy_ops *ops)
+{
+    return ops == &sim_policy_lru || ops == &sim_policy_sqlite;
 }
 
 char *sim_policy_names(char *buf, size_t len)

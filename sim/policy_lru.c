@@ -54,3 +54,35 @@ const struct sim_policy_ops sim_policy_lru = {
     .prefetch = sim_listpol_prefetch,
     .destroy = sim_listpol_destroy,
 };
+
+/*
+ * SQLite's page cache, pcache1.c (the default sqlite3_pcache_methods2):
+ * pcache1Fetch finds a page in the hash and pins it, which takes it off
+ * the LRU list (pcache1PinPage); releasing it (pcache1Unpin, from
+ * sqlite3PcacheRelease once the page is clean) puts it at the head of the
+ * LRU list; when the cache holds nMax pages, pcache1FetchStage2 recycles
+ * the unpinned page at the LRU tail. With each page released right after
+ * its access that is LRU. Not modelled: pages pinned while dirty inside
+ * one transaction (autocommit releases them at once) and the soft heap
+ * limit (pcache1UnderMemoryPressure).
+ */
+extern const struct sim_policy_ops sim_policy_sqlite;
+
+static struct sim_policy *sqlite_create(uint64_t capacity, uint64_t seed)
+{
+    (void)seed;
+    return sim_listpol_new(&sim_policy_sqlite, capacity,
+                           sizeof(struct sim_listpol));
+}
+
+const struct sim_policy_ops sim_policy_sqlite = {
+    .name = "sqlite-lru",
+    .summary = "SQLite pcache1 LRU of unpinned pages",
+    .create = sqlite_create,
+    .access = lru_access,
+    .contains = sim_listpol_contains,
+    .remove = sim_listpol_remove,
+    .count = sim_listpol_count,
+    .prefetch = sim_listpol_prefetch,
+    .destroy = sim_listpol_destroy,
+};

@@ -110,6 +110,7 @@ int sim_trace_evidence(const char *path, struct rec_trace_evidence *t,
 #define SIM_NO_KEY UINT32_MAX
 
 struct sim_policy;
+struct sim_policy_params;
 
 struct sim_policy_ops {
     const char *name;    /* "lru", "s3fifo", ... */
@@ -139,19 +140,99 @@ struct sim_policy_ops {
      */
     void (*prefetch)(const struct sim_policy *p, uint32_t key, int stage);
     void (*destroy)(struct sim_policy *p);
+    /*
+     * Optional (may be NULL): size the policy's fixed-size structures
+     * (PostgreSQL's scan ring, InnoDB's minimum lengths) for pages of
+     * pp->page_size_bytes and a miniature simulation at pp->scale. Called
+     * once, right after create, before any access; without it a policy
+     * keeps its full-size defaults.
+     */
+    void (*tune)(struct sim_policy *p, const struct sim_policy_params *pp);
+    /*
+     * Optional (NULL = access): reference `key` as a page of a large
+     * sequential scan (the database tier's scan detector, sim.c). Only an
+     * engine that reads scans through a ring of buffers (PostgreSQL's
+     * buffer access strategies) treats it differently.
+     */
+    int (*access_scan)(struct sim_policy *p, uint32_t key, uint32_t *victim);
+};
+
+/* What sizes a policy's fixed-size structures (sim_policy_ops.tune). */
+struct sim_policy_params {
+    uint32_t page_size_bytes; /* 0 = not pages (the application cache) */
+    double scale;             /* 1, or the sampling rate R of a miniature
+                                 simulation: fixed-size structures shrink
+                                 by it as the cache does */
 };
 
 struct sim_policy {
     const struct sim_policy_ops *ops;
     uint64_t capacity; /* entries */
+    uint64_t now_ms;   /* the time of the access being made, set by the
+                          driver before access (trace time, or requests at
+                          --request-rate); read by time-aware policies */
 };
+
+/* A run of this many consecutive page numbers (repeats of a page allowed)
+ * makes the pages after it scan pages (access_scan); docs/models.md
+ * #engine-policies. */
+#define SIM_SCAN_RUN_PAGES 64
 
 /* The registry, NULL-terminated, in the order `--help` lists them. */
 extern const struct sim_policy_ops *const sim_policies[];
 /* A policy by name (case-insensitive), or NULL. */
 const struct sim_policy_ops *sim_policy_find(const char *name);
+/* 1 if ops is an LRU (lru, sqlite-lru): the stack-distance curve
+ * (sim_mrc) describes it exactly; other policies' curves are miniature
+ * simulations (sim_mini). */
+int sim_policy_is_lru(const struct sim_policy_ops *ops);
 /* "lru, fifo, clock, ..." into buf, for messages; returns buf. */
 char *sim_policy_names(char *buf, size_t len);
+
+/* ---- miniature simulations (mini.c) ------------------------------------ */
+
+/*
+ * A curve of any policy by miniature simulation (Waldspurger et al., USENIX
+ * ATC '17): references are sampled spatially at rate R (a key is in the
+ * sample iff the hash of its id is under R, as in SHARDS) and recorded; a
+ * size S of the curve is one run of the policy on the record with S x R
+ * entries (at least 1), its hits corrected as SHARDS-adj does. mini.c says
+ * why and how; docs/models.md#mini has the errors measured.
+ */
+#define SIM_MINI_COUNTED 1u /* a get: counts as a reference */
+#define SIM_MINI_SCAN 2u    /* a page of a detected scan (access_scan) */
+#define SIM_MINI_REMOVE 4u  /* internal: the key was removed */
+#define SIM_MAX_JOBS 64     /* threads of one curve or plan */
+
+struct sim_mini;
+
+/* sample_rate in (0, 1]; seed picks the hash. NULL when out of memory or
+ * the rate is out of range. Free with sim_mini_free. */
+struct sim_mini *sim_mini_new(double sample_rate, uint64_t seed);
+/* One reference (flags: SIM_MINI_COUNTED, SIM_MINI_SCAN) at now_ms.
+ * Allocates only to grow the record (amortised). 0 or PT_EINTERNAL. */
+int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
+                    uint64_t now_ms);
+/* The key was removed (a del, an invalidation). 0 or PT_EINTERNAL. */
+int sim_mini_remove(struct sim_mini *m, uint32_t key);
+/* Counted references seen, sampled or not. */
+uint64_t sim_mini_refs(const struct sim_mini *m);
+double sim_mini_rate(const struct sim_mini *m);
+/* Largest useful size: the most sampled keys live at once, / R. */
+uint64_t sim_mini_max_size(const struct sim_mini *m);
+/* The miniature cache's entries for a size: size x R rounded, >= 1. */
+uint64_t sim_mini_entries(const struct sim_mini *m, uint64_t size);
+/*
+ * Hit ratios of policy `ops` at n sizes (entries of the full cache) into
+ * hit[0..n-1]: one miniature run per size, over `jobs` threads (the
+ * results do not depend on jobs). page_size_bytes and R tune the policy's
+ * fixed structures; seed feeds random policies. 0, or PT_EINTERNAL.
+ */
+int sim_mini_curve(const struct sim_mini *m, const struct sim_policy_ops *ops,
+                   uint32_t page_size_bytes, uint64_t seed,
+                   const uint64_t *sizes, size_t n, unsigned jobs, double *hit,
+                   struct pt_err *err);
+void sim_mini_free(struct sim_mini *m);
 
 /* ---- miss-ratio curves (mrc.c) ----------------------------------------- */
 
@@ -237,6 +318,8 @@ struct sim_db_spec {
     uint32_t page_size_bytes;
     size_t n_pools;
     uint64_t pool_pages[SIM_MAX_POOLS];
+    int no_curve; /* 1: no curve for this page size even with mrc (a plan's
+                     other thread draws it) */
 };
 
 struct sim_config {
@@ -254,8 +337,11 @@ struct sim_config {
     const struct sim_policy_ops *bp_policy; /* NULL = lru */
     size_t n_tiers;
     struct sim_db_spec tiers[SIM_MAX_TIERS];
-    int mrc;            /* build miss-ratio curves */
-    double sample_rate; /* for the curves: 1 = exact, else SHARDS */
+    int mrc;             /* build miss-ratio curves */
+    double sample_rate;  /* for the curves: 1 = exact, else SHARDS */
+    double request_rate; /* policy time (InnoDB's old blocks time): > 0 =
+                            request i is at i x 1000 / rate ms; 0 = the
+                            trace's time stamps */
 };
 
 /* Application-tier counters, summed over servers. */
@@ -323,6 +409,9 @@ void sim_db_stats(const struct sim *s, size_t t, size_t p,
  * cfg->mrc. Borrowed.
  */
 struct sim_mrc *sim_curve(struct sim *s, size_t t);
+/* The same curve when the tier's policy is not LRU: its miniature
+ * simulation (NULL when that tier's curve is sim_curve's). Borrowed. */
+struct sim_mini *sim_curve_mini(struct sim *s, size_t t);
 void sim_free(struct sim *s);
 
 /* ---- a plan of runs and its results (plan.c, plan_json.c) -------------- */
@@ -364,7 +453,9 @@ struct sim_plan {
     uint64_t page_sizes[SIM_MAX_TIERS]; /* bytes, pages of the engine */
     size_t n_pools;
     struct sim_pool_size pools[SIM_MAX_POOLS];
-    const struct sim_policy_ops *bp_policy; /* NULL = lru */
+    const struct sim_policy_ops *bp_policy; /* NULL = the engine's
+                                               buffer_pool_policy, else
+                                               lru */
     /* application tier */
     enum sim_cache_mode mode;
     size_t n_app;                            /* 0 with SIM_MODE_NONE */
@@ -374,8 +465,12 @@ struct sim_plan {
     unsigned servers;                        /* 1..SIM_MAX_SERVERS */
     enum sim_sharing sharing;
     int mrc;            /* miss-ratio curves of the first run */
-    double sample_rate; /* 1 = exact, else SHARDS */
+    double sample_rate; /* 1 = exact, else SHARDS (LRU) or miniature
+                           simulation (other policies) */
     uint64_t seed;
+    double request_rate; /* sim_config.request_rate; 0 = trace time */
+    unsigned jobs;       /* threads, 1..SIM_MAX_JOBS; 0 = 1. The result
+                            does not depend on it */
     /* called every 2^20 requests; non-zero stops the run (PT_EINTR) */
     int (*progress)(void *ctx, uint64_t pos, uint64_t size);
     void *progress_ctx;

@@ -10,6 +10,7 @@
 
 #include "sim/sim.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,29 @@ static inline uint64_t sim_mix64(uint64_t x)
     x *= 0x94d049bb133111ebULL;
     x ^= x >> 31;
     return x;
+}
+
+/*
+ * Spatial sampling (SHARDS, FAST '15): a key is in the sample iff the hash
+ * of its id with the seed's salt falls under R x 2^32. The LRU curve
+ * (mrc.c) and the miniature simulations (mini.c) share it, so one seed
+ * samples the same keys in both.
+ */
+struct sim_sampler {
+    uint64_t threshold; /* sampled iff hash < threshold (of 2^32) */
+    uint64_t salt;      /* hash seed */
+};
+
+static inline void sim_sampler_init(struct sim_sampler *s, double rate,
+                                    uint64_t seed)
+{
+    s->threshold = (uint64_t)ldexp(rate, 32);
+    s->salt = sim_mix64(seed ^ 0x5a4d5a4d5a4dULL);
+}
+
+static inline int sim_sampler_has(const struct sim_sampler *s, uint32_t key)
+{
+    return (sim_mix64((uint64_t)key ^ s->salt) & 0xffffffffu) < s->threshold;
 }
 
 /* xoshiro-style generator state for reproducible runs. */

@@ -27,6 +27,7 @@
 #define READ_BUF_BYTES (1u << 20) /* CSV: a line must fit in this */
 #define ORACLE_REC_BYTES 24u      /* oracleGeneral record */
 #define ORACLE_AHEAD 16u          /* records of lookahead for prefetching */
+#define ORACLE_HASHES 32u         /* hashes kept: > ORACLE_AHEAD, power of 2 */
 #define CSV_AHEAD 6u              /* lines of lookahead for prefetching */
 #define CSV_HEADER "time_ms,op,key,size"
 
@@ -60,6 +61,11 @@ struct sim_trace_reader {
     size_t arena_len;
     size_t arena_cap;
     char *keybuf; /* ORACLE: decimal rendering for sim_trace_key */
+    /* ORACLE: hashes of the records ahead, computed once for the prefetch
+       and used again to intern (record number mod ORACLE_HASHES) */
+    struct {
+        uint64_t id, h;
+    } ahead[ORACLE_HASHES];
 };
 
 /* ---- hashing and interning ----------------------------------------------
@@ -184,10 +190,10 @@ static inline void prefetch_slot(const struct sim_trace_reader *r, uint64_t h)
         __builtin_prefetch(&r->slots[h & (r->n_slots - 1)]);
 }
 
-static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t *id,
-                      struct pt_err *err)
+static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t h,
+                      uint64_t *id, struct pt_err *err)
 {
-    uint64_t h = sim_mix64(key), mask, j;
+    uint64_t mask, j;
     int rc;
 
     if (!r->n_slots && (rc = grow_slots(r, err)))
@@ -522,6 +528,7 @@ static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
                        struct pt_err *err)
 {
     const unsigned char *p;
+    uint64_t rec, key;
     int rc;
 
     if (r->len - r->off < ORACLE_REC_BYTES) {
@@ -541,16 +548,25 @@ static int oracle_next(struct sim_trace_reader *r, struct sim_req *req,
         }
     }
     p = r->buf + r->off;
+    rec = (r->buf_base + r->off) / ORACLE_REC_BYTES;
     r->off += ORACLE_REC_BYTES;
-    /* hide the table's cache miss: prefetch the slot of a record ahead */
-    if (r->len - r->off >= (ORACLE_AHEAD + 1) * ORACLE_REC_BYTES)
-        prefetch_slot(r,
-                      sim_mix64(le64(p + ORACLE_AHEAD * ORACLE_REC_BYTES + 4)));
+    /* hide the table's cache miss: prefetch the slot of a record ahead,
+       keeping its hash for when that record is interned */
+    if (r->len - r->off >= (ORACLE_AHEAD + 1) * ORACLE_REC_BYTES) {
+        uint64_t a = (rec + ORACLE_AHEAD) & (ORACLE_HASHES - 1);
+        r->ahead[a].id = le64(p + ORACLE_AHEAD * ORACLE_REC_BYTES + 4);
+        r->ahead[a].h = sim_mix64(r->ahead[a].id);
+        prefetch_slot(r, r->ahead[a].h);
+    }
     /* oracleGeneral times are in seconds (libCacheSim) */
     req->time_ms = (uint64_t)le32(p) * 1000u;
     req->size_bytes = le32(p + 12);
     req->op = SIM_GET;
-    if ((rc = intern_u64(r, le64(p + 4), &req->key_id, err)) < 0)
+    key = le64(p + 4);
+    rec &= ORACLE_HASHES - 1;
+    if ((rc = intern_u64(
+             r, key, r->ahead[rec].id == key ? r->ahead[rec].h : sim_mix64(key),
+             &req->key_id, err)) < 0)
         return rc;
     return 1;
 }

@@ -309,6 +309,37 @@ static void dir_lock_release(struct dir_lock *l)
 static const char *const store_file_sfx[STORE_N_FILES] = {"", "-wal", "-shm",
                                                           "-lob"};
 
+/* The store file of a page size in directory dir, into buf[len]: 0 or -1. */
+static int store_file_path(char *buf, size_t len, const char *dir,
+                           uint64_t page_size_bytes)
+{
+    char sz[32];
+
+    pt_size_format(page_size_bytes, sz, sizeof(sz));
+    return (size_t)snprintf(buf, len, "%s/store-%s.db", dir, sz) < len ? 0 : -1;
+}
+
+int store_plan_file(const struct store_plan *p, size_t k, char *buf, size_t len,
+                    struct pt_err *err)
+{
+    size_t n = p->n_page_sizes * STORE_N_FILES;
+    char db[4200];
+
+    if (!p->store_dir || k > n)
+        return 1;
+    if (k == n) {
+        if ((size_t)snprintf(buf, len, "%s/%s", p->store_dir, LOCK_NAME) >= len)
+            return err_set(err, PT_EINTERNAL, "--store-dir: path too long");
+        return 0;
+    }
+    if (store_file_path(db, sizeof(db), p->store_dir,
+                        p->page_sizes[k / STORE_N_FILES]) < 0 ||
+        (size_t)snprintf(buf, len, "%s%s", db,
+                         store_file_sfx[k % STORE_N_FILES]) >= len)
+        return err_set(err, PT_EINTERNAL, "--store-dir: path too long");
+    return 0;
+}
+
 /* Remove a store file and its side files. */
 static void store_files_remove(const char *db)
 {
@@ -418,7 +449,6 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
     const struct rec_page_rule *rule;
     struct store_config *cfg = &run->cfg[i];
     struct store_replay_opts *o = &run->o[i];
-    char sz[32];
     int ret;
 
     if ((ret = page_rule(p, i, &rule, err)) < 0)
@@ -426,9 +456,9 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
     page_config(p, i, rule, cfg);
     if (run->no_direct)
         cfg->lob_io = STORE_LOB_CACHED;
-    snprintf(run->path[i], sizeof(run->path[i]), "%s/store-%s.db",
-             run->dir.path,
-             pt_size_format(cfg->page_size_bytes, sz, sizeof(sz)));
+    if (store_file_path(run->path[i], sizeof(run->path[i]), run->dir.path,
+                        cfg->page_size_bytes) < 0)
+        return err_set(err, PT_ECANTCREAT, "--store-dir: path too long");
     if (p->force)
         store_files_remove(run->path[i]);
     store_replay_opts_init(o);

@@ -499,6 +499,17 @@ struct store_plan_result {
  */
 int store_plan_check(const struct store_plan *p, struct pt_err *err);
 /*
+ * The files a run of the plan creates, replaces (with p->force) or removes
+ * inside p->store_dir: store-<SIZE>.db of each page size with its -wal,
+ * -shm and -lob side files, and the directory's lock; the k-th (from 0)
+ * into buf, for the check that none of them is an input or another output
+ * of the run. 0; 1 when k is past the last or p->store_dir is NULL (a fresh
+ * temporary directory holds nobody's file); PT_EINTERNAL when the name does
+ * not fit.
+ */
+int store_plan_file(const struct store_plan *p, size_t k, char *buf, size_t len,
+                    struct pt_err *err);
+/*
  * Run the plan: check it, load the trace (unless p->trace), open the ack
  * log, prepare the store directory, replay each page size. Fills *res
  * (zeroed first; release with store_plan_result_release, also after a

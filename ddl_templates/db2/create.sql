@@ -18,11 +18,13 @@
 -- environment settings > database (then restart the servers):
 --   DB2 row size        ROW_SIZE_{{page_size_k}}KB
 --   Table space name    {{tablespace_name}}
--- IBM's procedure: the session manager creates SESSIONS only when the table
--- does not exist, so drop the existing SESSIONS table (sessions in it are
--- lost; do it in a maintenance window) and let WebSphere re-create it in
--- {{tablespace_name}} with SMALL sized for {{page_size_k}}K rows:
---   DROP TABLE SESSIONS;
+-- IBM's procedure: the session manager creates its table only when the
+-- table does not exist, so drop the existing table {{table}} (sessions in
+-- it are lost; do it in a maintenance window) and let WebSphere re-create
+-- it in {{tablespace_name}} with SMALL sized for {{page_size_k}}K rows:
+--   DROP TABLE {{table}};
+-- (a table created by hand goes in it with
+--   CREATE TABLE {{table}} (...) IN {{tablespace_name}};)
 
 CREATE BUFFERPOOL {{bufferpool_name}}
     IMMEDIATE

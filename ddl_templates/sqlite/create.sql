@@ -21,20 +21,20 @@
 -- commented out when the page size stays.
 
 -- 1. Leave WAL (needs no other connection to have the database open).
-{{if_page_change}}PRAGMA journal_mode = DELETE;
+{{if_page_change}}PRAGMA {{schema_prefix}}journal_mode = DELETE;
 
 -- 2. VACUUM rebuilds the whole file at the new page size. Lock: EXCLUSIVE
 -- on the database (no reads, no writes) for about {{rewrite_time}} for
 -- {{table_size}}. Extra disk: up to twice the database's size (a copy of the
 -- database and its rollback journal) until it ends.
-{{if_page_change}}PRAGMA page_size = {{page_size}};
-{{if_page_change}}VACUUM;
+{{if_page_change}}PRAGMA {{schema_prefix}}page_size = {{page_size}};
+{{if_page_change}}VACUUM{{vacuum_schema}};
 
 -- 3. Back to the journal mode it had: {{current_journal_mode}} ({{current_journal_mode_source}}).
 -- "default" means it was not read: run PRAGMA journal_mode; before this
 -- script and write the answer here, or a WAL database stays in DELETE.
-{{if_page_change}}PRAGMA journal_mode = {{current_journal_mode}};
+{{if_page_change}}PRAGMA {{schema_prefix}}journal_mode = {{current_journal_mode}};
 
 -- cache_size lasts for this connection only: the application must issue
 -- it on every connection it opens.
-PRAGMA cache_size = -{{cache_size_kib}};
+PRAGMA {{schema_prefix}}cache_size = -{{cache_size_kib}};

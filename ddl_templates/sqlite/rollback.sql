@@ -10,9 +10,9 @@
 -- State restored:
 {{current_state}}
 
-{{if_page_change}}PRAGMA journal_mode = DELETE;
+{{if_page_change}}PRAGMA {{schema_prefix}}journal_mode = DELETE;
 -- VACUUM: EXCLUSIVE lock for about {{rewrite_time}}, extra disk up to twice
 -- the database's size.
-{{if_page_change}}PRAGMA page_size = {{current_page_size}};
-{{if_page_change}}VACUUM;
-{{if_page_change}}PRAGMA journal_mode = {{current_journal_mode}};
+{{if_page_change}}PRAGMA {{schema_prefix}}page_size = {{current_page_size}};
+{{if_page_change}}VACUUM{{vacuum_schema}};
+{{if_page_change}}PRAGMA {{schema_prefix}}journal_mode = {{current_journal_mode}};

@@ -16,16 +16,17 @@ expect_contains "$OUT" "simulation (db2 model)" "summary has the simulation row"
 # the replay is a verdict with the measured interval (replay.json's
 # vs_first of the recommended page size) and what it was compared with,
 # never a bare single-run percentage (issue 16)
-expect_contains "$OUT" "verdict (replay, built-in store)" "summary has the verdict row"
+expect_contains "$OUT" "validated by replay on the built-in store (SQLite with engine db2's placement rules, 4K vs" \
+    "the verdict row names the validation used (issue 21)"
 expect_contains "$OUT" "predicted change" "summary has the predicted change"
 expect_contains "$OUT" "UNCALIBRATED" "the prediction says it is uncalibrated"
-rep_line=$(echo "$OUT" | grep '^verdict (replay, built-in store)')
+rep_line=$(echo "$OUT" | grep '^verdict ')
 python3 - "$D/replay.json" "$rep_line" <<'PY' && pass || fail "verdict row disagrees with replay.json: $rep_line"
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 v = d["results"][-1]["vs_first"]
 line = sys.argv[2]
-m = re.search(r"\s(confirms|contradicts|inconclusive): measured ([-+]\d+\.\d) % "
+m = re.search(r"^verdict\s+(confirms|contradicts|inconclusive): measured ([-+]\d+\.\d) % "
               r"\[([-+]\d+\.\d), ([-+]\d+\.\d)\]", line)
 assert m, line
 got = [float(x) for x in m.group(2, 3, 4)]
@@ -35,6 +36,7 @@ assert all(abs(a - b) < 0.051 for a, b in zip(got, want)), (got, want)
 spans = want[1] <= 0 <= want[2]
 assert (m.group(1) == "inconclusive") == spans, line
 assert "%d rounds" % d["rounds"] in line, line
+assert "validated by replay on the built-in store" in line, line
 assert " ops/s (" not in line, line
 # each side replays its own caching clause (issue 14 item 6, issue 16):
 # the current 4K table space has Db2's default NO FILE SYSTEM CACHING
@@ -105,7 +107,7 @@ run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet --fail-on dr
 want=0
 [ "$ps" != 4096 ] && want=1
 expect_eq "$RC" "$want" "--fail-on drift exit code (recommended $ps vs current 4096)"
-echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema_version"]==1; assert d["current"]["page_size"]==4096; assert d["drift"] in (True, False); assert "validation" not in d' &&
+echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema_version"]==1; assert d["current"]["page_size"]==4096; assert d["drift"] in (True, False); assert d["validation"]["validated_by"]["method"] == "none" and list(d["validation"]) == ["validated_by"]' &&
     pass || fail "--json summary: $OUT"
 # with validation, the JSON summary carries both comparisons, consistent
 # with simulation.json (I/O per get) and replay.json (ops/s)
@@ -135,7 +137,11 @@ p = v["predicted"]
 assert p["calibrated"] is False and p["clients"] == 1, p
 assert vd["prediction_pct"]["mean"] == p["req_per_s_change_pct"]["mean"], vd
 assert "uncalibrated" in vd["compared_with"], vd
-assert v["rounds"]["budget_s"] == 6 and v["rounds"]["elapsed_s"] < 6 + 10, v
+# no wall-clock bound (a loaded machine runs past any): the run says how
+# it stopped and how long it took
+assert v["rounds"]["budget_s"] == 6 and v["rounds"]["elapsed_s"] > 0, v
+assert v["rounds"]["stopped"] in ("budget", "tight", "rounds"), v
+assert v["validated_by"]["method"] == "replay", v
 ' "$D/simulation.json" "$D/replay.json" && pass || fail "--json summary validation: $OUT"
 
 # bad options

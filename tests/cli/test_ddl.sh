@@ -25,7 +25,7 @@ expect_contains "$c" "PREFETCHSIZE AUTOMATIC" "prefetch automatic"
 expect_contains "$c" "TRANSFERRATE 0.016" "TRANSFERRATE for 8K on ssd"
 expect_contains "$c" "ROW_SIZE_8KB" "WebSphere row size"
 expect_contains "$c" "Table space name    \"SESSTS8K\"" "WebSphere table space name"
-expect_contains "$c" "DROP TABLE SESSIONS" "IBM's note on re-creating SESSIONS"
+expect_contains "$c" "DROP TABLE \"SESSIONS\";" "IBM's note on re-creating SESSIONS"
 expect_contains "$c" "Evidence (recommendation" "evidence header"
 expect_contains "$c" "recommend 8K pages" "reasons in the header"
 grep -v '^--' "$C" | grep -q '^[^ C]' && fail "only comments and statements" || pass

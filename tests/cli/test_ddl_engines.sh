@@ -76,10 +76,11 @@ expect_rc 65 "settings missing" "$PAGETUNE" ddl --recommendation "$T/nosettings.
 expect_contains "$ERR" "no engine 'settings'" "missing settings named"
 expect_rc 65 "oracle SYS table space" "$PAGETUNE" ddl --recommendation "$T/oracle.json" \
     --dialect oracle --name SYSLOBS -o "$T/x.sql"
-expect_rc 65 "oracle 31-byte table" "$PAGETUNE" ddl --recommendation "$T/oracle.json" \
+expect_rc 64 "oracle 31-byte table" "$PAGETUNE" ddl --recommendation "$T/oracle.json" \
     --dialect oracle --table A234567890123456789012345678901 -o "$T/x.sql"
 expect_contains "$ERR" "oracle allows at most 30" "length named"
-expect_rc 65 "mysql quote in column" "$PAGETUNE" ddl --recommendation "$T/mysql.json" \
+expect_rc 64 "mysql quote in an unquoted table name" "$PAGETUNE" ddl --recommendation "$T/mysql.json" \
     --dialect mysql --table 'x`;drop' -o "$T/x.sql"
+expect_contains "$ERR" "--table" "--table named"
 [ ! -e "$T/x.sql" ] && pass || fail "no output file on bad input"
 finish

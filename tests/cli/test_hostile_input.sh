@@ -72,7 +72,7 @@ expect_eq "$(echo "$OUT" | jq '.results[0].app.gets')" 100 "FF FE records gets"
 # address space by terabytes: no ulimit there)
 capped='ulimit -v 4194304;'
 ldd "$PAGETUNE" 2>/dev/null | grep -q libasan && capped=
-for c in "recommend --sizes /dev/zero" "recommend --sizes $T/ok.csv --device /dev/zero" \
+for c in "recommend --sizes /dev/zero" "recommend --sizes $EX/sessions-mixed.txt --device /dev/zero" \
     "simulate --trace $T/ok.csv --app-cache 10 --clients 1 --calibration /dev/zero" \
     "calibrate --points $T/ok.csv --simulation /dev/zero" \
     "ddl --recommendation /dev/zero"; do

@@ -35,11 +35,11 @@ for cmd in sample monitor; do
     expect_eq "$(cat "$T/exists.json")" "{}" "$cmd: existing output untouched"
 done
 
-expect_rc 65 "hostile table" "$PAGETUNE" sample --connect "Driver=x" --table "x; DROP TABLE y"
+expect_rc 64 "hostile table" "$PAGETUNE" sample --connect "Driver=x" --table "x; DROP TABLE y"
 expect_one_line_error "hostile table"
 expect_contains "$ERR" "x; DROP TABLE y" "hostile table named"
 expect_rc 65 "hostile column" "$PAGETUNE" sample --connect "Driver=x" --columns "SMALL,a'b"
-expect_rc 65 "three-part name" "$PAGETUNE" sample --connect "Driver=x" --table a.b.c
+expect_rc 64 "three-part name" "$PAGETUNE" sample --connect "Driver=x" --table a.b.c
 expect_rc 64 "--percent 0" "$PAGETUNE" sample --connect "Driver=x" --percent 0
 expect_rc 64 "--percent 101" "$PAGETUNE" sample --connect "Driver=x" --percent 101
 expect_rc 64 "--percent abc" "$PAGETUNE" sample --connect "Driver=x" --percent abc

@@ -240,8 +240,53 @@ expect_rc 0 "--force" "$PAGETUNE" simulate --trace "$T/t.csv" --app-cache 10 -o 
 expect_rc 65 "bad input leaves no output" "$PAGETUNE" simulate --trace "$T/bad.csv" --app-cache 10 -o "$T/new.json"
 [ ! -e "$T/new.json" ] && pass || fail "partial output left"
 
+# the engines' own policies (issue 29): the profile names the pool's
+# policy, --policy overrides it
+for ep in postgresql:8K:pg-clock mysql:16K:innodb-lru sqlite:4K:sqlite-lru db2:4K:lru; do
+    IFS=: read -r e pg pol <<<"$ep"
+    expect_rc 0 "$e's policy" "$PAGETUNE" simulate --trace "$Z" --engine "$e" --page-size "$pg" --bufferpool 400 --json
+    expect_eq "$(echo "$OUT" | jq -r '.config.bufferpool_policy')" "$pol" "$e runs $pol"
+done
+expect_rc 0 "--policy overrides" "$PAGETUNE" simulate --trace "$Z" --engine postgresql --page-size 8K --bufferpool 400 --policy lru --json
+expect_eq "$(echo "$OUT" | jq -r '.config.bufferpool_policy')" lru "--policy lru over pg-clock"
+# any policy's curve: at R = 1 each point is an exact run, so it passes
+# through the fixed runs; sampled, the points below 100/R are marked
+head -n 50001 "$Z" >"$T/zs.csv"
+for pol in pg-clock innodb-lru s3fifo; do
+    expect_rc 0 "$pol curve" "$PAGETUNE" simulate --trace "$T/zs.csv" --engine mysql --page-size 16K --bufferpool 50,400,3000 --policy "$pol" --mrc --json
+    want=$(echo "$OUT" | jq -c '[.results[] | [.bufferpool_pages, .bufferpool.hit_ratio]]')
+    got=$(echo "$OUT" | jq -c '[.mrc[0].points[] | select(.given) | [.pages, .hit_ratio]]')
+    expect_eq "$got" "$want" "$pol curve = its fixed runs"
+done
+expect_rc 0 "miniature curve" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 50,3000 --policy innodb-lru --mrc --sample-rate 0.1 --json
+expect_eq "$(echo "$OUT" | jq -c '[.mrc[0].points[] | select(.given) | .extrapolated // false]')" "[true,false]" "below 100/R marked"
+expect_eq "$(echo "$OUT" | jq -c '[.mrc[0].points[] | select(.pages < 1000 and (.extrapolated | not))] | length')" 0 "every point below 100/R marked"
+expect_rc 0 "miniature table" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --bufferpool 50,3000 --policy innodb-lru --mrc --sample-rate 0.1
+expect_contains "$OUT" "innodb-lru miss-ratio curves (miniature simulation, R = 0.1)" "table names the method and R"
+# --jobs: the same bytes for one thread and two (grid and curve points)
+for j in 1 2; do
+    expect_rc 0 "--jobs $j" "$PAGETUNE" simulate --trace "$Z" --engine postgresql --page-size 8K --bufferpool 50,400,3000,64M --app-cache 10,100 --mrc --sample-rate 0.1 --json --jobs "$j" -o "$T/jobs$j.json"
+done
+cmp -s "$T/jobs1.json" "$T/jobs2.json" && pass || fail "--jobs 1 and --jobs 2 differ"
+for j in 1 2; do
+    expect_rc 0 "--jobs $j grid" "$PAGETUNE" simulate --trace "$T/zs.csv" --engine mysql --page-size 4K,8K,16K,32K --bufferpool 1M,2M,4M,8M --mrc --json --jobs "$j" -o "$T/grid$j.json"
+done
+cmp -s "$T/grid1.json" "$T/grid2.json" && pass || fail "grid: --jobs 1 and --jobs 2 differ"
+expect_rc 64 "--jobs 0" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --jobs 0
+expect_contains "$ERR" "--jobs" "--jobs 0 names the option"
+expect_rc 64 "--jobs 65" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --jobs 65
+expect_rc 64 "--request-rate 0" "$PAGETUNE" simulate --trace "$Z" --page-size 8K --request-rate 0
+sed 's/^buffer_pool_policy: .*/buffer_pool_policy: nosuch/' "$PT_SOURCE_DIR/profiles/engines/postgresql.yaml" >"$T/badpol.yaml"
+expect_rc 65 "unknown engine policy" "$PAGETUNE" simulate --trace "$Z" --engine "$T/badpol.yaml" --page-size 8K
+expect_contains "$ERR" "buffer_pool_policy 'nosuch'" "the message names the bad policy"
+# InnoDB's old blocks time runs on the trace's clock or on --request-rate
+expect_rc 0 "--request-rate" "$PAGETUNE" simulate --trace "$Z" --engine mysql --page-size 16K --bufferpool 2000 --request-rate 50 --json
+slow=$(echo "$OUT" | jq '.results[0].bufferpool.hit_ratio')
+expect_rc 0 "trace clock" "$PAGETUNE" simulate --trace "$Z" --engine mysql --page-size 16K --bufferpool 2000 --json
+[ "$slow" != "$(echo "$OUT" | jq '.results[0].bufferpool.hit_ratio')" ] && pass || fail "--request-rate changed nothing"
+
 expect_rc 0 "--help" "$PAGETUNE" simulate --help
-for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed --clients --think-ms --calibration --appserver --fscache-share; do
+for o in --trace --app-cache --app-policy --cache-mode --offload --servers --sharing --page-size --bufferpool --policy --engine --device --mrc --sample-rate --mrc-csv --seed --request-rate --jobs --clients --think-ms --calibration --appserver --fscache-share; do
     expect_contains "$OUT" "$o" "--help lists $o"
 done
 finish

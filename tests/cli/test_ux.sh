@@ -298,6 +298,7 @@ for col, path, exact in [
         ("measured_requests_change_pct", V + "verdict.interval_pct.mean", 0),
         ("measured_requests_change_lo_pct", V + "verdict.interval_pct.lo", 0),
         ("measured_requests_change_hi_pct", V + "verdict.interval_pct.hi", 0),
+        ("validated_by", V + "validated_by.method", 1),
         ("drift", "drift", 1)]:
     for r in ar:
         jv = at(adv, path)

@@ -296,6 +296,7 @@ static int op_ddl_render(void *vctx, struct pt_err *err)
     SET("page_size_k", "%d", 8);
     SET("bufferpool_name", "%s", "SESSBP8K");
     SET("tablespace_name", "%s", "SESSTS8K");
+    SET("table", "%s", "\"SESSIONS\"");
     SET("bufferpool_pages", "%d", 1000);
     SET("bufferpool_bytes", "%s", "7.8M");
     SET("extent_size", "%d", 32);

@@ -8,7 +8,7 @@
  *   - coll_mask: a driver message masked in place in a buffer of exactly
  *     its size must stay in bounds, and neither the password nor a
  *     "pwd=value" may survive;
- *   - coll_ident_check / coll_ident_quote / coll_table_parse / engine names:
+ *   - coll_ident_check / coll_ident_quote / pt_qname_parse / engine names:
  *     what they accept can be quoted for every engine and holds no quote.
  * Input: the first line is the password, the rest is the string.
  */
@@ -102,7 +102,7 @@ static void fuzz_idents(const char *s)
     static const enum coll_engine engines[] = {
         COLL_ENGINE_DB2, COLL_ENGINE_POSTGRESQL, COLL_ENGINE_MYSQL,
         COLL_ENGINE_SQLITE};
-    char schema[COLL_NAME_MAX + 1], table[COLL_NAME_MAX + 1];
+    struct pt_qname tq;
     char q[COLL_NAME_MAX + 3];
     struct pt_err err = {0};
     enum coll_engine e;
@@ -121,13 +121,24 @@ static void fuzz_idents(const char *s)
                        strpbrk(q + 1, "\"`'[];") == NULL);
         }
     }
-    rc =
-        coll_table_parse(s, schema, sizeof(schema), table, sizeof(table), &err);
-    FUZZ_CHECK(rc == 0 || rc == PT_EDATA);
+    rc = pt_qname_parse(&tq, s, "--table", &err);
+    FUZZ_CHECK(rc == 0 || rc == PT_EUSAGE);
     FUZZ_CHECK_ERR(rc, err);
     if (rc == 0) {
-        FUZZ_CHECK(coll_ident_check(table, "t", NULL) == 0);
-        FUZZ_CHECK(!schema[0] || coll_ident_check(schema, "s", NULL) == 0);
+        /* the displayed form parses back to the same parts */
+        char shown[4 * PT_IDENT_MAX + 16];
+        struct pt_qname back;
+        pt_qname_format(&tq, shown, sizeof(shown));
+        FUZZ_CHECK(pt_qname_parse(&back, shown, "t", NULL) == 0);
+        FUZZ_CHECK(strcmp(back.schema, tq.schema) == 0 &&
+                   strcmp(back.table, tq.table) == 0);
+        for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+            char sql[8 * PT_IDENT_MAX + 16];
+            struct pt_qname x;
+            if (coll_table_exact(engines[i], &tq, &x, NULL) == 0)
+                FUZZ_CHECK(coll_table_quote(engines[i], &x, sql, sizeof(sql),
+                                            NULL) == 0);
+        }
     }
     rc = coll_engine_parse(s, &e, &err);
     FUZZ_CHECK(rc == 0 || rc == PT_EUSAGE);

@@ -32,12 +32,27 @@ FROM (SELECT g, s, (SELECT decode(string_agg(md5(g || '-' || i), ''), 'hex')
 SQL
 
 ADV="$T/advice"
-expect_rc 0 "advise" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" --monitor-seconds 1 \
-    --requests 5000 --out-dir "$ADV" --json -q
+# default options (issue 21: advise must not stop at its own validation)
+expect_rc 0 "advise" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" --out-dir "$ADV" --json -q
 printf '%s' "$OUT" >"$T/summary.json"
+expect_py "the summary names the validation used: the simulation, and why no replay" \
+    'd["validation"]["validated_by"]["method"] == "simulation" and "validated by cache simulation only (the postgresql model" in d["validation"]["validated_by"]["text"] and "replay skipped: the built-in SQLite store can only compare page sizes" in d["validation"]["validated_by"]["text"]' "$T/summary.json"
+expect_contains "$(cat "$ADV/report.html")" 'id="validated-by">validated by cache simulation only' \
+    "the report names the validation used"
 for f in sizes.json monitor.json recommendation.json create.sql rollback.sql report.html; do
     [ -s "$ADV/$f" ] && pass || fail "advise left no $f"
 done
+# one recommendation step (issue 22): recommend on advise's own evidence
+# gives advise's recommendation, current state included
+expect_rc 0 "recommend on advise's sizes and monitor" "$PAGETUNE" recommend \
+    --sizes "$ADV/sizes.json" --monitor "$ADV/monitor.json" --engine postgresql \
+    --json -o "$T/again.json" -q
+python3 - "$ADV/recommendation.json" "$T/again.json" <<'PY' && pass || fail "recommend and advise disagree"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+diff = [k for k in set(a) | set(b) if k != "inputs" and a.get(k) != b.get(k)]
+assert not diff, diff
+PY
 [ -e "$ADV/replay.json" ] && fail "replay.json written although the page size cannot change" || pass
 expect_py "summary names the engine and its settings" \
     'd["engine"] == "postgresql" and d["recommended"]["page_size"] == 8192 and "toast_tuple_target" in d["settings"]' "$T/summary.json"

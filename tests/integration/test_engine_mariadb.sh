@@ -84,10 +84,10 @@ expect_eq "$(my_sql -N -e "SELECT @@innodb_buffer_pool_size")" "$POOL0" "rollbac
 expect_rc 65 "mysql recommendation, postgresql dialect" "$PAGETUNE" ddl \
     --recommendation "$T/rec.json" --dialect postgresql -o "$T/x.sql"
 expect_contains "$ERR" "for engine 'mysql', not dialect 'postgresql'" "clear message"
-expect_rc 65 "65-byte table name" "$PAGETUNE" ddl --recommendation "$T/rec.json" \
+expect_rc 64 "65-byte table name" "$PAGETUNE" ddl --recommendation "$T/rec.json" \
     --dialect mysql --table "t$(printf 'x%.0s' $(seq 64))" -o "$T/x.sql"
 expect_contains "$ERR" "mysql allows at most 64" "length rule named"
-expect_rc 65 "quote in a name" "$PAGETUNE" ddl --recommendation "$T/rec.json" \
+expect_rc 64 "quote in an unquoted name" "$PAGETUNE" ddl --recommendation "$T/rec.json" \
     --dialect mysql --table 'a`b' -o "$T/x.sql"
 [ ! -e "$T/x.sql" ] && pass || fail "no output file on bad input"
 

@@ -166,7 +166,18 @@ static void test_validation_comparison_and_missing(void **state)
     sim.comparison = 0;
     adv_validation_compute(&v, &sim, NULL, 8192, 16384);
     assert_false(v.have_sim);
-    assert_null(adv_validation_to_json(&v));
+    adv_validation_method(&v, "db2", "", "");
+    assert_int_equal(v.method, ADV_BY_NONE);
+    {
+        json_t *jn = adv_validation_to_json(&v);
+        /* only the method, "none", and no run's figures */
+        assert_non_null(jn);
+        assert_int_equal(json_object_size(jn), 1);
+        assert_string_equal(json_string_value(json_object_get(
+                                json_object_get(jn, "validated_by"), "method")),
+                            "none");
+        json_decref(jn);
+    }
 
     /* no gets: the figure per get is unknown, the change too */
     rows[0] = sim_row(4096, 0, 30.0, 0, 0, "");

@@ -587,6 +587,68 @@ static int has_reason(const struct rec_result *r, const char *needle)
 }
 
 /*
+ * One current state for every command (issue 22): with a monitor that
+ * reports no page size, every engine's current page size is its profile's
+ * default (else its documented default), marked assumed, and the pool the
+ * candidate's at that page size; with a monitored page size and pool both
+ * are the server's.
+ */
+static void test_current_config_every_engine(void **state)
+{
+    static const struct {
+        const char *engine;
+        uint32_t assumed_page; /* the profile's, else the documented one */
+        uint32_t served_page;  /* a page size the engine has */
+    } cases[] = {
+        {"db2", 4096, 16384},
+        {"postgresql", 8192, 8192},
+        {"mysql", 16384, 32768},
+        {"sqlite", 4096, 8192},
+    };
+    uint64_t sizes[] = {1000, 3000, 6000, 12000, 20000};
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct rec_engine e;
+        struct rec_monitor mon = {0};
+        struct rec_inputs in = {0};
+        struct rec_current_config cc;
+        struct rec_result *r = calloc(1, sizeof(*r));
+        struct pt_err err;
+
+        assert_non_null(r);
+        assert_int_equal(load_engine(cases[i].engine, &e), 0);
+        in.engine = &e;
+        in.device = &ssd;
+        in.sizes = sizes;
+        in.n_sizes = 5;
+        mon.present = 1; /* a window, but no page size read */
+        in.monitor = &mon;
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        rec_current_config(r, &e, &mon, &cc);
+        assert_int_equal(cc.page_size_bytes, cases[i].assumed_page);
+        assert_true(cc.page_assumed);
+        assert_true(cc.pool_assumed);
+        assert_true(strcmp(cc.page_basis, "server") != 0);
+        assert_true(cc.pool_pages > 0);
+
+        /* the server's page size and pool */
+        mon.page_size_bytes = cases[i].served_page;
+        mon.bufferpool_pages = 777;
+        snprintf(mon.engine, sizeof(mon.engine), "%s", cases[i].engine);
+        memset(r, 0, sizeof(*r));
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        rec_current_config(r, &e, &mon, &cc);
+        assert_int_equal(cc.page_size_bytes, cases[i].served_page);
+        assert_false(cc.page_assumed);
+        assert_string_equal(cc.page_basis, "server");
+        assert_int_equal(cc.pool_pages, 777);
+        assert_false(cc.pool_assumed);
+        free(r);
+    }
+}
+
+/*
  * A histogram's cost is its bins, never its objects (issue 13): read,
  * analyse and recommend from 64 bins of `per_bin` objects each, with
  * pt_alloc_fail_after() granting n = 0, 1, ... allocations until the run
@@ -1714,6 +1776,7 @@ int main(void)
         cmocka_unit_test(test_reconcile_rule),
         cmocka_unit_test(test_reconcile_recommend),
         cmocka_unit_test(test_host_memory_cap),
+        cmocka_unit_test(test_current_config_every_engine),
     };
     return cmocka_run_group_tests_name("analyzers", tests, load_profiles, NULL);
 }

@@ -84,57 +84,6 @@ static void test_exit_codes(void **state)
     assert_int_equal(cli_exit_code(-12345), 70);
 }
 
-/* Two outputs of one command must be different files (issue 13). */
-static void test_outputs_distinct(void **state)
-{
-    char dir[64], a[128], a2[160], b[128], ln[128], hard[128];
-    struct pt_err err;
-    FILE *fp;
-    (void)state;
-
-    strcpy(dir, "/tmp/pt-cli-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(a, sizeof(a), "%s/out.json", dir);
-    snprintf(b, sizeof(b), "%s/mrc.csv", dir);
-    snprintf(ln, sizeof(ln), "%s/link.json", dir);
-    snprintf(hard, sizeof(hard), "%s/hard.json", dir);
-    snprintf(a2, sizeof(a2), "%s/sub", dir);
-    assert_int_equal(mkdir(a2, 0700), 0);
-    snprintf(a2, sizeof(a2), "%s/./sub/../out.json", dir);
-
-    /* neither exists yet: the same name through another directory path */
-    assert_int_equal(cli_outputs_distinct("-o", a, "--mrc-csv", a2, &err),
-                     PT_EUSAGE);
-    assert_non_null(strstr(err.msg, "--mrc-csv"));
-    assert_non_null(strstr(err.msg, "same file"));
-    assert_int_equal(cli_outputs_distinct("-o", a, "--mrc-csv", a, &err),
-                     PT_EUSAGE);
-    assert_int_equal(cli_outputs_distinct("-o", a, "--mrc-csv", b, NULL), 0);
-    assert_int_equal(cli_outputs_distinct("-o", "-", "--ack-log", "-", NULL),
-                     0);
-    assert_int_equal(cli_outputs_distinct("-o", a, "--ack-log", NULL, NULL), 0);
-    /* a symbolic link to the other output, dangling then not */
-    assert_int_equal(symlink(a, ln), 0);
-    assert_int_equal(cli_outputs_distinct("-o", a, "--ack-log", ln, &err),
-                     PT_EUSAGE);
-    fp = fopen(a, "w");
-    assert_non_null(fp);
-    fclose(fp);
-    assert_int_equal(cli_outputs_distinct("-o", ln, "--ack-log", a, &err),
-                     PT_EUSAGE);
-    /* a hard link: same device and inode */
-    assert_int_equal(link(a, hard), 0);
-    assert_int_equal(cli_outputs_distinct("-o", hard, "--ack-log", a, &err),
-                     PT_EUSAGE);
-    assert_int_equal(cli_outputs_distinct("-o", hard, "--ack-log", b, &err), 0);
-    unlink(ln);
-    unlink(hard);
-    unlink(a);
-    snprintf(a2, sizeof(a2), "%s/sub", dir);
-    rmdir(a2);
-    assert_int_equal(rmdir(dir), 0);
-}
-
 /* cmd_*.c poll the interrupt flag, which lives in cli/main.c (not linked). */
 int cli_interrupted(void);
 int cli_interrupted(void)
@@ -214,6 +163,26 @@ static void test_option_tables(void **state)
             /* --help states a default, "required", or it is an action */
             if (o->type != CLI_T_CUSTOM || o->has_arg == required_argument)
                 assert_true(o->def || o->required);
+            /* every file, directory or profile says whether the command
+               reads or writes it, for cli_paths_check (issue 21) */
+            if (o->type == CLI_T_PATH || o->type == CLI_T_DIR ||
+                (o->arg_name && strstr(o->arg_name, "FILE")) ||
+                (o->arg_name && strstr(o->arg_name, "DIR")) ||
+                o->complete == CLI_C_WORKLOAD ||
+                o->complete == CLI_C_CALIBRATION ||
+                o->complete == CLI_C_APPSERVER || o->complete == CLI_C_DEVICE)
+                if (o->io == CLI_IO_NONE)
+                    fail_msg("%s --%s: a path without an io role", c->name,
+                             o->name);
+            if (o->io == CLI_IO_PROFILE)
+                assert_true(o->complete >= CLI_C_ENGINE &&
+                            o->complete != CLI_C_DSN &&
+                            o->complete != CLI_C_DIALECT &&
+                            o->complete != CLI_C_POLICY);
+            if (o->files)
+                assert_int_equal(o->io, CLI_IO_OUTDIR);
+            if (o->io == CLI_IO_SPEC)
+                assert_non_null(sp->paths);
         }
     }
     assert_int_equal(n_specs, 9);
@@ -457,7 +426,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_exit_codes),
-        cmocka_unit_test(test_outputs_distinct),
         cmocka_unit_test(test_option_tables),
         cmocka_unit_test(test_option_types),
         cmocka_unit_test(test_option_parse),

@@ -76,23 +76,57 @@ static void test_ident_quote(void **state)
 
 static void test_table_parse(void **state)
 {
-    char s[129], t[129];
+    struct pt_qname q, x;
+    char sql[1100];
     struct pt_err err;
     (void)state;
+    assert_int_equal(pt_qname_parse(&q, "WAS.SESSIONS", "--table", &err), 0);
+    assert_string_equal(q.schema, "WAS");
+    assert_string_equal(q.table, "SESSIONS");
+    assert_int_equal(pt_qname_parse(&q, "SESSIONS", "--table", &err), 0);
+    assert_string_equal(q.schema, "");
+    /* quoted parts: any character but a control byte, case kept */
+    assert_int_equal(pt_qname_parse(&q, "\"order\".\"User\"", "--table", &err),
+                     0);
+    assert_int_equal(coll_table_exact(COLL_ENGINE_POSTGRESQL, &q, &x, &err), 0);
+    assert_string_equal(x.schema, "order");
+    assert_string_equal(x.table, "User");
+    assert_int_equal(pt_qname_parse(&q, "\"a.b\".`c``d`", "--table", &err), 0);
+    assert_string_equal(q.schema, "a.b");
+    assert_string_equal(q.table, "c`d");
+    coll_table_exact(COLL_ENGINE_MYSQL, &q, &x, &err);
     assert_int_equal(
-        coll_table_parse("WAS.SESSIONS", s, sizeof(s), t, sizeof(t), &err), 0);
-    assert_string_equal(s, "WAS");
-    assert_string_equal(t, "SESSIONS");
-    assert_int_equal(
-        coll_table_parse("SESSIONS", s, sizeof(s), t, sizeof(t), &err), 0);
-    assert_string_equal(s, "");
-    assert_int_equal(
-        coll_table_parse("a.b.c", s, sizeof(s), t, sizeof(t), &err), PT_EDATA);
-    assert_int_equal(
-        coll_table_parse("x; DROP TABLE y", s, sizeof(s), t, sizeof(t), &err),
-        PT_EDATA);
-    assert_int_equal(coll_table_parse(".x", s, sizeof(s), t, sizeof(t), &err),
-                     PT_EDATA);
+        coll_table_quote(COLL_ENGINE_MYSQL, &x, sql, sizeof(sql), &err), 0);
+    assert_string_equal(sql, "`a.b`.`c``d`");
+    /* unquoted: folded the engine's way */
+    assert_int_equal(pt_qname_parse(&q, "Was.a$b", "--table", &err), 0);
+    coll_table_exact(COLL_ENGINE_POSTGRESQL, &q, &x, &err);
+    coll_table_quote(COLL_ENGINE_POSTGRESQL, &x, sql, sizeof(sql), &err);
+    assert_string_equal(sql, "\"was\".\"a$b\"");
+    coll_table_exact(COLL_ENGINE_DB2, &q, &x, &err);
+    coll_table_quote(COLL_ENGINE_DB2, &x, sql, sizeof(sql), &err);
+    assert_string_equal(sql, "\"WAS\".\"A$B\"");
+    /* refused before any connection: usage errors naming --table */
+    assert_int_equal(pt_qname_parse(&q, "a.b.c", "--table", &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--table"));
+    assert_int_equal(pt_qname_parse(&q, "x; DROP TABLE y", "--table", &err),
+                     PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, ".x", "--table", &err), PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, "x.", "--table", &err), PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, "\"\"", "--table", &err), PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, "", "--table", &err), PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, "\"open", "--table", &err), PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&q, "\"a\nb\"", "--table", &err),
+                     PT_EUSAGE);
+    /* the engine's length limit: PostgreSQL 63 bytes */
+    assert_int_equal(pt_qname_parse(&q,
+                                    "t234567890123456789012345678901234"
+                                    "567890123456789012345678901234",
+                                    "--table", &err),
+                     0);
+    assert_int_equal(coll_table_exact(COLL_ENGINE_POSTGRESQL, &q, &x, &err),
+                     PT_EUSAGE);
+    assert_int_equal(coll_table_exact(COLL_ENGINE_MYSQL, &q, &x, &err), 0);
 }
 
 static void test_engine_names(void **state)
@@ -582,7 +616,7 @@ static void sample_by_hand(struct coll_sample_opts *o,
     static const uint64_t sess[] = {8100, 100};
 
     coll_sample_opts_init(o);
-    strcpy(o->schema, "WAS");
+    strcpy(o->table.schema, "WAS");
     memset(r, 0, sizeof(*r));
     r->engine = COLL_ENGINE_POSTGRESQL;
     r->layout = COLL_LAYOUT_MULTI_ROW;
@@ -780,46 +814,67 @@ static void test_sizes_doc_errors(void **state)
 
 /* ---- catalog: column types, the rest of the row, the current state ------ */
 
+/* An exact table name for the catalog queries. */
+static struct pt_qname tname(const char *schema, const char *table)
+{
+    struct pt_qname q = {0};
+
+    snprintf(q.schema, sizeof(q.schema), "%s", schema);
+    snprintf(q.table, sizeof(q.table), "%s", table);
+    q.schema_quoted = q.table_quoted = 1;
+    return q;
+}
+
 static void test_catalog_sql(void **state)
 {
-    char sql[1024];
+    char sql[4096];
     struct pt_err err;
+    struct pt_qname t;
     (void)state;
 
     /* DB2: SYSCAT.COLUMNS, names folded to upper case, CODEPAGE read */
-    assert_int_equal(coll_columns_sql(COLL_ENGINE_DB2, "was", "sessions", sql,
-                                      sizeof(sql), &err),
-                     0);
+    t = tname("WAS", "SESSIONS");
+    assert_int_equal(
+        coll_columns_sql(COLL_ENGINE_DB2, &t, sql, sizeof(sql), &err), 0);
     assert_non_null(strstr(sql, "FROM SYSCAT.COLUMNS WHERE TABSCHEMA = "
                                 "'WAS' AND TABNAME = 'SESSIONS' ORDER BY "
                                 "COLNO"));
     assert_non_null(strstr(sql, "CODEPAGE AS codepage"));
-    assert_int_equal(coll_columns_sql(COLL_ENGINE_DB2, "", "SESSIONS", sql,
-                                      sizeof(sql), &err),
-                     0);
-    assert_non_null(strstr(sql, "TABSCHEMA = CURRENT SCHEMA"));
-    /* PostgreSQL: to_regclass of the quoted, lower-folded name */
-    assert_int_equal(coll_columns_sql(COLL_ENGINE_POSTGRESQL, "Was", "SESSIONS",
-                                      sql, sizeof(sql), &err),
-                     0);
-    assert_non_null(strstr(sql, "to_regclass('\"was\".\"sessions\"')"));
-    /* MariaDB: the connection's database; SQLite: pragma_table_info */
+    t = tname("", "SESSIONS");
     assert_int_equal(
-        coll_columns_sql(COLL_ENGINE_MYSQL, "", "IT_X", sql, sizeof(sql), &err),
+        coll_columns_sql(COLL_ENGINE_DB2, &t, sql, sizeof(sql), &err), 0);
+    assert_non_null(strstr(sql, "TABSCHEMA = CURRENT SCHEMA"));
+    /* PostgreSQL: to_regclass of the quoted exact name, as a literal */
+    t = tname("was", "it's");
+    assert_int_equal(
+        coll_columns_sql(COLL_ENGINE_POSTGRESQL, &t, sql, sizeof(sql), &err),
         0);
+    assert_non_null(strstr(sql, "to_regclass('\"was\".\"it''s\"')"));
+    /* MariaDB: the connection's database; SQLite: pragma_table_info */
+    t = tname("", "IT_X");
+    assert_int_equal(
+        coll_columns_sql(COLL_ENGINE_MYSQL, &t, sql, sizeof(sql), &err), 0);
     assert_non_null(strstr(sql, "TABLE_SCHEMA = DATABASE() AND TABLE_NAME = "
                                 "'IT_X'"));
+    t = tname("", "t");
     assert_int_equal(
-        coll_columns_sql(COLL_ENGINE_SQLITE, "", "t", sql, sizeof(sql), &err),
-        0);
+        coll_columns_sql(COLL_ENGINE_SQLITE, &t, sql, sizeof(sql), &err), 0);
     assert_non_null(strstr(sql, "FROM pragma_table_info('t')"));
-    /* a name that is not an identifier never reaches the SQL */
-    assert_int_equal(coll_columns_sql(COLL_ENGINE_DB2, "", "x'; DROP", sql,
-                                      sizeof(sql), &err),
-                     PT_EDATA);
+    t = tname("aux", "t");
+    coll_columns_sql(COLL_ENGINE_SQLITE, &t, sql, sizeof(sql), &err);
+    assert_non_null(strstr(sql, "FROM pragma_table_info('t', 'aux')"));
+    /* any name is a literal: a quote cannot end it (MariaDB: nor a
+       backslash) */
+    t = tname("", "x'; DROP");
+    assert_int_equal(
+        coll_columns_sql(COLL_ENGINE_DB2, &t, sql, sizeof(sql), &err), 0);
+    assert_non_null(strstr(sql, "TABNAME = 'x''; DROP'"));
+    t = tname("a\\", "b");
+    coll_columns_sql(COLL_ENGINE_MYSQL, &t, sql, sizeof(sql), &err);
+    assert_non_null(strstr(sql, "TABLE_SCHEMA = 'a\\\\' AND TABLE_NAME = 'b'"));
     /* the table space's page size and buffer pool (SYSCAT) */
-    assert_int_equal(coll_db2_state_sql("was", "sessions", sql, sizeof(sql)),
-                     0);
+    t = tname("WAS", "SESSIONS");
+    assert_int_equal(coll_db2_state_sql(&t, sql, sizeof(sql)), 0);
     assert_non_null(strstr(sql, "SELECT TS.PAGESIZE AS page_size, BP.NPAGES "
                                 "AS bufferpool_pages"));
     assert_non_null(strstr(sql, "JOIN SYSCAT.TABLESPACES TS ON TS.TBSPACEID "
@@ -828,18 +883,18 @@ static void test_catalog_sql(void **state)
     assert_non_null(strstr(sql, "TB.TABSCHEMA = 'WAS' AND TB.TABNAME = "
                                 "'SESSIONS'"));
     /* the live rows: the catalog's statistics, never a count(*) */
-    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_DB2, "was", "sessions", sql,
-                                        sizeof(sql)),
+    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_DB2, &t, sql, sizeof(sql)),
                      0);
     assert_string_equal(sql, "SELECT CARD FROM SYSCAT.TABLES WHERE TABSCHEMA "
                              "= 'WAS' AND TABNAME = 'SESSIONS'");
-    assert_int_equal(coll_live_rows_sql(COLL_ENGINE_POSTGRESQL, "", "Sessions",
-                                        sql, sizeof(sql)),
-                     0);
-    assert_string_equal(sql, "SELECT reltuples::bigint FROM pg_class WHERE "
-                             "oid = to_regclass('\"sessions\"')");
+    t = tname("", "Sessions");
     assert_int_equal(
-        coll_live_rows_sql(COLL_ENGINE_SQLITE, "", "t", sql, sizeof(sql)), 0);
+        coll_live_rows_sql(COLL_ENGINE_POSTGRESQL, &t, sql, sizeof(sql)), 0);
+    assert_string_equal(sql, "SELECT reltuples::bigint FROM pg_class WHERE "
+                             "oid = to_regclass('\"Sessions\"')");
+    t = tname("", "t");
+    assert_int_equal(
+        coll_live_rows_sql(COLL_ENGINE_SQLITE, &t, sql, sizeof(sql)), 0);
     assert_string_equal(sql, "");
     assert_null(strstr(sql, "count("));
 }
@@ -1451,9 +1506,18 @@ static void test_sqlite_odbc(void **state)
         assert_int_equal(sum, 10 + 99 * 4000 + 99 * 100 / 2);
     }
     coll_sample_result_release(&r);
-    /* a hostile table name never reaches the driver */
-    strcpy(so.table, "x; DROP TABLE SESSIONS");
-    assert_int_equal(coll_sample_run(c, &so, &r, &err), PT_EDATA);
+    /* a hostile table name is refused unquoted, and quoted it is one name */
+    assert_int_equal(
+        pt_qname_parse(&so.table, "x; DROP TABLE SESSIONS", "--table", &err),
+        PT_EUSAGE);
+    assert_int_equal(pt_qname_parse(&so.table, "\"x; DROP TABLE SESSIONS\"",
+                                    "--table", &err),
+                     0);
+    assert_int_equal(coll_sample_run(c, &so, &r, &err), PT_EUSAGE);
+    assert_int_equal(
+        pt_qname_parse(&so.table, "\"x` WHERE 0 OR `SMALL\"", "--table", &err),
+        0);
+    assert_int_equal(coll_sample_run(c, &so, &r, &err), PT_ENOINPUT);
     assert_int_equal(
         coll_query_i64(c, "SELECT count(*) FROM SESSIONS", &v, &err), 0);
     assert_int_equal(v, 100);

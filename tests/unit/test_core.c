@@ -714,6 +714,130 @@ static void test_err(void **state)
     assert_int_equal(err_set(NULL, PT_EIO, "ignored"), PT_EIO);
 }
 
+/* pt_pathset_check of two paths: the status (issue 13, issue 21). */
+static int pair(const char *oa, const char *a, enum pt_path_role ra,
+                const char *ob, const char *b, enum pt_path_role rb,
+                struct pt_err *err)
+{
+    struct pt_pathset s;
+    int rc;
+
+    pt_pathset_init(&s);
+    assert_int_equal(pt_pathset_add(&s, oa, a, ra, err), 0);
+    assert_int_equal(pt_pathset_add(&s, ob, b, rb, err), 0);
+    rc = pt_pathset_check(&s, err);
+    pt_pathset_release(&s);
+    return rc;
+}
+
+#define OUT PT_PATH_OUT
+#define IN PT_PATH_IN
+#define DIR_ PT_PATH_OUTDIR
+
+/* The same file: by name before it exists, by device and inode after. */
+static void test_pathset_same_file(void **state)
+{
+    char a[128], a2[160], b[128], ln[128], hard[128], rel[160], cwd[4096];
+    struct pt_err err;
+    FILE *fp;
+    (void)state;
+
+    snprintf(a, sizeof(a), "%s/out.json", tmpdir);
+    snprintf(b, sizeof(b), "%s/mrc.csv", tmpdir);
+    snprintf(ln, sizeof(ln), "%s/link.json", tmpdir);
+    snprintf(hard, sizeof(hard), "%s/hard.json", tmpdir);
+    snprintf(a2, sizeof(a2), "%s/sub", tmpdir);
+    assert_int_equal(mkdir(a2, 0700), 0);
+    snprintf(a2, sizeof(a2), "%s/./sub/../out.json", tmpdir);
+
+    /* neither exists yet: the same name through another directory path */
+    assert_int_equal(pair("-o", a, OUT, "--mrc-csv", a2, OUT, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "--mrc-csv"));
+    assert_non_null(strstr(err.msg, "same file"));
+    assert_int_equal(pair("-o", a, OUT, "--mrc-csv", a, OUT, &err), PT_EUSAGE);
+    assert_string_equal(strstr(err.msg, "-o"), err.msg);
+    assert_int_equal(pair("-o", a, OUT, "--mrc-csv", b, OUT, &err), 0);
+    /* stdin and stdout never clash; two inputs never do */
+    assert_int_equal(pair("-o", "-", OUT, "--trace", "-", IN, &err), 0);
+    assert_int_equal(pair("-o", a, OUT, "--ack-log", NULL, OUT, &err), 0);
+    assert_int_equal(pair("--sizes", a, IN, "--monitor", a, IN, &err), 0);
+    /* an input named like the output; the output is named first */
+    assert_int_equal(pair("--sizes", a, IN, "-o", a, OUT, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "-o and --sizes name the same file"));
+    /* a symbolic link to the other output, dangling then not */
+    assert_int_equal(symlink(a, ln), 0);
+    assert_int_equal(pair("-o", a, OUT, "--ack-log", ln, OUT, &err), PT_EUSAGE);
+    fp = fopen(a, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    assert_int_equal(pair("-o", ln, OUT, "--trace", a, IN, &err), PT_EUSAGE);
+    /* a hard link: same device and inode */
+    assert_int_equal(link(a, hard), 0);
+    assert_int_equal(pair("-o", hard, OUT, "--trace", a, IN, &err), PT_EUSAGE);
+    assert_int_equal(pair("-o", hard, OUT, "--trace", b, IN, &err), 0);
+    /* ./name and name, from the working directory */
+    assert_non_null(getcwd(cwd, sizeof(cwd)));
+    assert_int_equal(chdir(tmpdir), 0);
+    snprintf(rel, sizeof(rel), "./%s", "out.json");
+    assert_int_equal(pair("-o", "out.json", OUT, "--sizes", rel, IN, &err),
+                     PT_EUSAGE);
+    assert_int_equal(
+        pair("-o", "new.json", OUT, "--sizes", "./new.json", IN, &err),
+        PT_EUSAGE);
+    assert_int_equal(chdir(cwd), 0);
+    /* a device is written in place: never a clash */
+    assert_int_equal(
+        pair("-o", "/dev/null", OUT, "--sizes", "/dev/null", IN, &err), 0);
+}
+
+/* A path inside a directory replaced as one unit. */
+static void test_pathset_outdir(void **state)
+{
+    char d[128], in[160], deep[192], other[128], ln[128], fresh[128],
+        fresh_in[160];
+    struct pt_err err;
+    FILE *fp;
+    (void)state;
+
+    snprintf(d, sizeof(d), "%s/advice", tmpdir);
+    snprintf(in, sizeof(in), "%s/advice/w.yaml", tmpdir);
+    snprintf(deep, sizeof(deep), "%s/advice/sub/x", tmpdir);
+    snprintf(other, sizeof(other), "%s/advice2", tmpdir);
+    snprintf(ln, sizeof(ln), "%s/w-link.yaml", tmpdir);
+    snprintf(fresh, sizeof(fresh), "%s/fresh", tmpdir);
+    snprintf(fresh_in, sizeof(fresh_in), "%s/fresh/a.json", tmpdir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    fp = fopen(in, "w");
+    assert_non_null(fp);
+    fclose(fp);
+
+    assert_int_equal(pair("--workload", in, IN, "--out-dir", d, DIR_, &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "lies inside --out-dir"));
+    assert_string_equal(strstr(err.msg, "--workload"), err.msg);
+    assert_int_equal(pair("--out-dir", d, DIR_, "--x", deep, IN, &err),
+                     PT_EUSAGE);
+    assert_int_equal(pair("--out-dir", d, DIR_, "--x", d, IN, &err), PT_EUSAGE);
+    /* a symbolic link from outside to a file inside */
+    assert_int_equal(symlink(in, ln), 0);
+    assert_int_equal(pair("--out-dir", d, DIR_, "--x", ln, IN, &err),
+                     PT_EUSAGE);
+    /* a sibling whose name starts the same is not inside */
+    assert_int_equal(pair("--out-dir", d, DIR_, "--x", other, IN, &err), 0);
+    assert_int_equal(pair("--out-dir", other, DIR_, "--x", in, IN, &err), 0);
+    /* an out-dir that does not exist yet: by name */
+    assert_int_equal(pair("--out-dir", fresh, DIR_, "--x", fresh_in, OUT, &err),
+                     PT_EUSAGE);
+    assert_int_equal(pair("--out-dir", fresh, DIR_, "--x", in, IN, &err), 0);
+    /* "dir/" names dir; a missing directory resolves like an existing one */
+    snprintf(other, sizeof(other), "%s/advice/", tmpdir);
+    assert_int_equal(pair("--out-dir", other, DIR_, "--x", in, IN, &err),
+                     PT_EUSAGE);
+    snprintf(other, sizeof(other), "%s/fresh/./a.json", tmpdir);
+    assert_int_equal(pair("-o", fresh_in, OUT, "--y", other, OUT, &err),
+                     PT_EUSAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -739,6 +863,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_outdir_kill, setup_dir,
                                         teardown_dir),
         cmocka_unit_test_setup_teardown(test_outdir_no_exchange, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_pathset_same_file, setup_dir,
+                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_pathset_outdir, setup_dir,
                                         teardown_dir),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);

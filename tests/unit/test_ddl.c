@@ -185,6 +185,7 @@ static void test_db2_templates(void **state)
     ddl_vars_set(&v, "page_size_k", "%s", "8");
     ddl_vars_set(&v, "bufferpool_name", "%s", "BPX");
     ddl_vars_set(&v, "tablespace_name", "%s", "TSX");
+    ddl_vars_set(&v, "table", "%s", "\"WAS\".\"SESSIONS\"");
     ddl_vars_set(&v, "bufferpool_pages", "%s", "1000");
     ddl_vars_set(&v, "bufferpool_bytes", "%s", "8000K");
     ddl_vars_set(&v, "extent_size", "%s", "32");
@@ -205,6 +206,8 @@ static void test_db2_templates(void **state)
             assert_non_null(strstr(out, "CREATE REGULAR TABLESPACE TSX"));
             assert_non_null(strstr(out, "BUFFERPOOL BPX"));
             assert_non_null(strstr(out, "ROW_SIZE_8KB"));
+            /* the table named with its schema */
+            assert_non_null(strstr(out, "DROP TABLE \"WAS\".\"SESSIONS\";"));
             assert_non_null(strstr(out, "TRANSFERRATE 0.08"));
             /* the caching clause the recommendation chose, the other one
              * a comment */

@@ -1,0 +1,231 @@
+/*
+ * run.c — the recommend step as one call: rec_run() loads the engine and
+ * device profiles once (rec_profiles_load, the loader every step uses),
+ * turns in-memory evidence (sizes, monitor, server state, trace) into
+ * rec_inputs, recommends (recommend.c), and decides the configuration in
+ * use (current.c). `pagetune recommend` and advise's pipeline both call
+ * it, so one database gets one recommendation and one current state
+ * whichever command asks (issue 22).
+ *
+ * The only I/O is core's profile loader; the caller reads its own files.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/analyzers.h"
+
+/* One profile of `kind` by name or file into *doc; path receives it. */
+static int load_one(const char *kind, const char *name, const char *what,
+                    char *path, size_t len, json_t **doc, struct pt_err *err)
+{
+    int rc;
+
+    if ((rc = prof_resolve(kind, name, path, len, err)) < 0)
+        return rc;
+    rc = prof_load(path, doc, err);
+    /* a bare name that is no profile of the data directory: say which
+       names exist where, not only which file is missing */
+    if (rc == PT_ENOINPUT && !strchr(name, '/') && !strstr(name, ".y"))
+        return err_set(err, PT_EUSAGE, "no %s profile '%s' in %s/profiles/%s",
+                       what, name, pt_data_dir(), kind);
+    return rc;
+}
+
+int rec_profiles_load(const char *engine, const char *device,
+                      struct rec_engine *e, struct rec_device *d, char *epath,
+                      char *dpath, size_t len, struct pt_err *err)
+{
+    json_t *p = NULL;
+    int rc;
+
+    if ((rc = load_one("engines", engine, "engine", epath, len, &p, err)) < 0)
+        return rc;
+    rc = rec_engine_from_json(e, p, epath, err);
+    json_decref(p);
+    p = NULL;
+    if (rc < 0 || !d)
+        return rc;
+    if ((rc = load_one("devices", device, "device", dpath, len, &p, err)) < 0)
+        return rc;
+    rc = rec_device_from_json(d, p, dpath, err);
+    json_decref(p);
+    return rc;
+}
+
+/* The size statistics: of the sizes, else of the trace's last size per
+ * key (a sorted copy). */
+static int run_stats(const struct rec_request *q, struct rec_run_result *out,
+                     struct pt_err *err)
+{
+    uint64_t *copy;
+    int rc;
+
+    if (q->sizes) {
+        if ((rc = rec_sizes_stats(q->sizes, &out->stats, err)) < 0)
+            return rc;
+        out->have_stats = 1;
+        return 0;
+    }
+    if (!q->trace)
+        return 0;
+    copy = pt_malloc((q->trace->n_keys ? q->trace->n_keys : 1) * sizeof(*copy));
+    if (!copy)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    memcpy(copy, q->trace->size_bytes, q->trace->n_keys * sizeof(*copy));
+    rc = rec_stats_compute(&out->stats, copy, q->trace->n_keys, err);
+    free(copy);
+    if (rc == 0)
+        out->have_stats = 1;
+    return rc;
+}
+
+/* compress_ratio of sizes.json: stored bytes / raw bytes, (0, 100]. */
+static int run_compress_ratio(const struct rec_request *q, double *ratio,
+                              struct pt_err *err)
+{
+    const json_t *cr = json_object_get(q->sizes_doc, "compress_ratio");
+
+    *ratio = 0;
+    if (!cr || json_is_null(cr))
+        return 0;
+    if (!json_is_number(cr) || !(json_number_value(cr) > 0) ||
+        json_number_value(cr) > 100)
+        return err_set(err, PT_EDATA,
+                       "%s: compress_ratio must be a number > 0 (stored "
+                       "bytes / raw bytes)",
+                       q->sizes_file ? q->sizes_file : "sizes");
+    *ratio = json_number_value(cr);
+    return 0;
+}
+
+/* The server's state from the documents, in the request's order. */
+static int run_state(const struct rec_request *q, const struct rec_engine *e,
+                     struct rec_state *st, struct pt_err *err)
+{
+    const char *me =
+        json_string_value(json_object_get(q->monitor_doc, "engine"));
+    const json_t *cur;
+    int rc;
+
+    memset(st, 0, sizeof(*st));
+    if (q->sizes_doc && (rc = rec_state_merge_json(
+                             st, json_object_get(q->sizes_doc, "current"),
+                             e->name, REC_SOURCE_SERVER,
+                             q->sizes_file ? q->sizes_file : "sizes", err)) < 0)
+        return rc;
+    /* another engine's monitor says nothing of this one's settings */
+    if (q->monitor_doc && (!me || !me[0] || strcmp(me, e->name) == 0) &&
+        (rc = rec_state_merge_json(
+             st, json_object_get(q->monitor_doc, "current"), e->name,
+             REC_SOURCE_SERVER, q->monitor_file ? q->monitor_file : "monitor",
+             err)) < 0)
+        return rc;
+    if (!q->current_doc)
+        return 0;
+    cur = json_object_get(q->current_doc, "current");
+    return rec_state_merge_json(
+        st, cur ? cur : q->current_doc, e->name, REC_SOURCE_SERVER,
+        q->current_file ? q->current_file : "current", err);
+}
+
+/* rec_inputs from the request and the loaded profiles. */
+static void run_inputs(const struct rec_request *q,
+                       const struct rec_run_result *out,
+                       const struct rec_state *st, double compress_ratio,
+                       struct rec_access *acc, struct rec_inputs *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->engine = &out->engine;
+    in->device = &out->device;
+    if (q->sizes) {
+        in->sizes = q->sizes->values;
+        in->size_counts = q->sizes->counts;
+        in->n_sizes = q->sizes->n;
+        in->sizes_from_histogram = q->sizes->from_histogram;
+    }
+    in->memory_bytes = q->memory_bytes;
+    in->memory_given = q->memory_given;
+    in->inline_target =
+        q->inline_target > 0 ? q->inline_target : REC_DEFAULT_INLINE_TARGET;
+    in->sessions = q->sessions;
+    if (!q->sessions && q->sizes && q->sizes->live_rows) {
+        /* counted by sample */
+        in->sessions = q->sizes->live_rows;
+        in->sessions_basis = q->sizes->live_rows_source;
+    }
+    in->monitor = q->monitor;
+    in->table = q->table ? q->table : q->sizes ? q->sizes->table : NULL;
+    in->current = st;
+    in->compress_ratio = compress_ratio;
+    if (q->trace) {
+        rec_trace_evidence_access(q->trace, acc);
+        in->access = acc;
+    }
+}
+
+int rec_run(const struct rec_request *q, struct rec_run_result *out,
+            struct pt_err *err)
+{
+    struct rec_inputs in;
+    struct rec_access acc;
+    struct rec_state st;
+    double ratio;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc =
+             rec_profiles_load(q->engine, q->device, &out->engine, &out->device,
+                               out->engine_profile, out->device_profile,
+                               sizeof(out->engine_profile), err)) < 0 ||
+        (rc = run_compress_ratio(q, &ratio, err)) < 0 ||
+        (rc = run_state(q, &out->engine, &st, err)) < 0 ||
+        (rc = run_stats(q, out, err)) < 0)
+        return rc;
+    /* the measured rest of the row replaces the profile's constant */
+    if (q->sizes && q->sizes->row_measured)
+        rec_engine_set_row_fixed(&out->engine, q->sizes->row_fixed_bytes);
+    out->rec = pt_calloc(1, sizeof(*out->rec));
+    if (!out->rec)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    run_inputs(q, out, &st, ratio, &acc, &in);
+    if ((rc = rec_recommend(out->rec, &in, err)) < 0)
+        return rc;
+    rec_current_config(out->rec, &out->engine, q->monitor, &out->current);
+    return 0;
+}
+
+json_t *rec_run_to_json(const struct rec_run_result *r,
+                        const struct rec_request *q)
+{
+    struct rec_inputs_doc d = {0};
+    json_t *inputs, *doc;
+
+    d.engine = q->engine;
+    d.engine_profile = r->engine_profile;
+    d.device = q->device;
+    d.device_profile = r->device_profile;
+    d.memory_given = q->memory_given;
+    d.memory_bytes = q->memory_bytes;
+    d.inline_target =
+        q->inline_target > 0 ? q->inline_target : REC_DEFAULT_INLINE_TARGET;
+    d.sessions = q->sessions;
+    d.stats = r->have_stats ? &r->stats : NULL;
+    d.sizes_file = q->sizes_file;
+    d.sizes_format = q->sizes_format;
+    d.trace_file = q->trace_file;
+    d.trace = q->trace;
+    d.monitor_file = q->monitor_file;
+    d.monitor = q->monitor;
+    inputs = rec_inputs_to_json(&d);
+    doc = inputs ? rec_result_to_json(r->rec, &r->engine, inputs) : NULL;
+    json_decref(inputs);
+    return doc;
+}
+
+void rec_run_result_release(struct rec_run_result *r)
+{
+    if (!r)
+        return;
+    free(r->rec);
+    memset(r, 0, sizeof(*r));
+}
