@@ -155,20 +155,13 @@ static double outline_share(const struct rec_engine *e,
     return s;
 }
 
-static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
+/* the generic first reason speaks of page sizes; PostgreSQL has one */
+static void pg_first_reason(struct rec_result *r, const struct rec_inputs *in,
+                            uint32_t value)
 {
-    const struct rec_engine *e = in->engine;
-    const struct rec_inline_knob *k = &e->knob;
+    const struct rec_inline_knob *k = &in->engine->knob;
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    const struct rec_monitor *m = same_engine_monitor(in);
-    uint32_t value = !k->present           ? 2032
-                     : r->knob_current_set ? r->knob_current
-                                           : k->default_value;
-    const char *storage;
-    uint64_t pool = pool_setting(r, in);
-    char mem[32], cur[32];
 
-    /* the generic first reason speaks of page sizes; PostgreSQL has one */
     if (r->n_reasons > 0 && k->present)
         snprintf(r->reasons[0], REC_REASON_LEN,
                  "keep %uK pages (BLCKSZ, the only page size) and %s: with "
@@ -183,14 +176,20 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
                                      : r->knob_base.inline_fraction),
                  r->knob_current_set ? "current" : "default", value,
                  100 * r->knob_base.inline_fraction, 100 * r->inline_target);
-    rec_reason(r,
-               "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
-               "compiled (%u bytes); the advice changes what stays in the row "
-               "(TOAST) and the size of shared_buffers instead",
-               ch->page_size_bytes);
-    if (!k->present) {
-        /* a profile without the knob: report the default only */
-    } else if (!r->knob_evaluated) {
+}
+
+/* explain toast_tuple_target; returns the value to set (value unless raised) */
+static uint32_t pg_toast_reasons(struct rec_result *r,
+                                 const struct rec_inputs *in, uint32_t value)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_inline_knob *k = &e->knob;
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *t = &r->tuned;
+
+    if (!k->present)
+        return value; /* a profile without the knob: report the default only */
+    if (!r->knob_evaluated) {
         rec_reason(
             r,
             "TOAST: at the %s %s %u (%s), objects up to %u bytes stay in "
@@ -199,45 +198,52 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             r->knob_current_set ? "current" : "default", k->name, value,
             source_of(r, k->name), r->knob_base.inline_limit_bytes,
             100 * r->knob_base.inline_fraction, 100 * r->inline_target);
-    } else {
-        const struct rec_candidate *t = &r->tuned;
+        return value;
+    }
+    rec_reason(r,
+               "TOAST: at the default %s %u objects up to %u bytes stay in the "
+               "row (%.1f%% inline, %.2f rows/page, %.2f buffered reads per "
+               "access: the heap page, %u TOAST index pages and the chunk "
+               "pages of TOASTed objects, io %.4f ms); at %s %u objects up to "
+               "%u bytes stay in the row (%.1f%% inline, %.2f rows/page, %.2f "
+               "buffered reads per access, hit ratio %.1f%%, io %.4f ms)",
+               k->name, k->default_value, ch->inline_limit_bytes,
+               100 * ch->inline_fraction, ch->rows_per_page, ch->buffered_reads,
+               e->outline_extra_reads, ch->io_ms, k->name, r->knob_value,
+               r->knob_inline_limit, 100 * t->inline_fraction, t->rows_per_page,
+               t->buffered_reads, 100 * t->hit_ratio, t->io_ms);
+    if (r->knob_pays) {
+        value = r->knob_value;
         rec_reason(
             r,
-            "TOAST: at the default %s %u objects up to %u bytes stay in the "
-            "row (%.1f%% inline, %.2f rows/page, %.2f buffered reads per "
-            "access: the heap page, %u TOAST index pages and the chunk "
-            "pages of TOASTed objects, io %.4f ms); at %s %u objects up to "
-            "%u bytes stay in the row (%.1f%% inline, %.2f rows/page, %.2f "
-            "buffered reads per access, hit ratio %.1f%%, io %.4f ms)",
-            k->name, k->default_value, ch->inline_limit_bytes,
-            100 * ch->inline_fraction, ch->rows_per_page, ch->buffered_reads,
-            e->outline_extra_reads, ch->io_ms, k->name, r->knob_value,
-            r->knob_inline_limit, 100 * t->inline_fraction, t->rows_per_page,
-            t->buffered_reads, 100 * t->hit_ratio, t->io_ms);
-        if (r->knob_pays) {
-            value = r->knob_value;
-            rec_reason(
-                r,
-                "set %s = %u on the table: the hot objects stay in the heap "
-                "row and are read with one buffered page read instead of "
-                "heap + TOAST index + chunks. It applies to new row versions "
-                "only: rewrite the table (VACUUM FULL, which takes an ACCESS "
-                "EXCLUSIVE lock) to move existing rows back in line",
-                k->name, value);
-        } else {
-            rec_reason(
-                r,
-                "keep %s at %u (%s): %u would not gain the %.0f%% a table "
-                "rewrite needs (I/O per access %.4f -> %.4f ms, buffered "
-                "reads %.2f -> %.2f; the larger rows leave fewer rows per "
-                "page and the pool holds less of the table)",
-                k->name, value, source_of(r, k->name), r->knob_value,
-                100 * rec_tier_threshold(e, REC_TIER_REBUILD),
-                r->knob_base.io_ms, r->tuned.io_ms, r->knob_base.buffered_reads,
-                r->tuned.buffered_reads);
-        }
+            "set %s = %u on the table: the hot objects stay in the heap "
+            "row and are read with one buffered page read instead of "
+            "heap + TOAST index + chunks. It applies to new row versions "
+            "only: rewrite the table (VACUUM FULL, which takes an ACCESS "
+            "EXCLUSIVE lock) to move existing rows back in line",
+            k->name, value);
+        return value;
     }
-    storage = choose_storage(r, in, r->knob_pays && r->knob_value >= k->max);
+    rec_reason(r,
+               "keep %s at %u (%s): %u would not gain the %.0f%% a table "
+               "rewrite needs (I/O per access %.4f -> %.4f ms, buffered "
+               "reads %.2f -> %.2f; the larger rows leave fewer rows per "
+               "page and the pool holds less of the table)",
+               k->name, value, source_of(r, k->name), r->knob_value,
+               100 * rec_tier_threshold(e, REC_TIER_REBUILD),
+               r->knob_base.io_ms, r->tuned.io_ms, r->knob_base.buffered_reads,
+               r->tuned.buffered_reads);
+    return value;
+}
+
+/* choose the column STORAGE and say why; returns the storage word */
+static const char *pg_storage_reason(struct rec_result *r,
+                                     const struct rec_inputs *in)
+{
+    const struct rec_inline_knob *k = &in->engine->knob;
+    const char *storage =
+        choose_storage(r, in, r->knob_pays && r->knob_value >= k->max);
+
     if (strcmp(storage, "EXTERNAL") == 0 && in->compress_ratio > 0) {
         rec_reason(
             r,
@@ -273,6 +279,17 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             k->present ? k->name : "toast_tuple_target",
             k->present ? k->max - k->offset_bytes : 8000);
     }
+    return storage;
+}
+
+/* explain the shared_buffers size for the table's hot pages */
+static void pg_pool_reasons(struct rec_result *r, const struct rec_inputs *in,
+                            uint64_t pool)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_monitor *m = same_engine_monitor(in);
+    char mem[32], cur[32];
+
     pt_size_format(pool, mem, sizeof(mem));
     if (r->pool_kept)
         rec_reason(r,
@@ -292,6 +309,26 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
             ? pt_size_format(m->bufferpool_pages * m->page_size_bytes, cur,
                              sizeof(cur))
             : "");
+}
+
+static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
+{
+    const struct rec_inline_knob *k = &in->engine->knob;
+    uint32_t value = !k->present           ? 2032
+                     : r->knob_current_set ? r->knob_current
+                                           : k->default_value;
+    const char *storage;
+    uint64_t pool = pool_setting(r, in);
+
+    pg_first_reason(r, in, value);
+    rec_reason(r,
+               "PostgreSQL: the page size is BLCKSZ, fixed when the server is "
+               "compiled (%u bytes); the advice changes what stays in the row "
+               "(TOAST) and the size of shared_buffers instead",
+               r->cand[r->chosen_idx].page_size_bytes);
+    value = pg_toast_reasons(r, in, value);
+    storage = pg_storage_reason(r, in);
+    pg_pool_reasons(r, in, pool);
     set_num(r, "toast_tuple_target", value);
     set_word(r, "storage", storage);
     set_num(r, "shared_buffers_kb", pool / 1024);

@@ -1570,11 +1570,12 @@ static int add_checks_json(json_t *doc, const struct rec_result *r,
     return 0;
 }
 
-json_t *rec_result_to_json(const struct rec_result *r,
-                           const struct rec_engine *e, const json_t *inputs)
+/* the document's fixed part: page size, candidates, objects, model, reasons */
+static json_t *result_doc_json(const struct rec_result *r,
+                               const struct rec_engine *e)
 {
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    json_t *doc = NULL, *cands = NULL, *reasons = NULL, *x = NULL;
+    json_t *cands = NULL, *reasons = NULL;
 
     if (!(cands = json_array()) || !(reasons = json_array()))
         goto oom;
@@ -1584,7 +1585,8 @@ json_t *rec_result_to_json(const struct rec_result *r,
     for (size_t i = 0; i < r->n_reasons; i++)
         if (json_array_append_new(reasons, json_string(r->reasons[i])))
             goto oom;
-    doc = json_pack(
+    /* json_pack steals cands and reasons ("o"), even on failure */
+    return json_pack(
         "{s:i,s:s,s:s,s:I,s:s,s:o,s:{s:s,s:I,s:I},s:{s:s,s:I,s:I,s:s,s:f,s:f},"
         "s:{s:I,s:I,s:s,s:f,s:f,s:I,s:I,s:{s:s,s:f,s:f}},s:o}",
         "schema_version", 1, "pagetune_version", PT_VERSION, "engine", e->name,
@@ -1607,7 +1609,115 @@ json_t *rec_result_to_json(const struct rec_result *r,
         r->device ? r->device->name : "", "overhead_ms",
         r->device ? round6(r->device->overhead_ms) : 0.0, "transfer_mb_s",
         r->device ? round6(r->device->transfer_mb_s) : 0.0, "reasons", reasons);
-    cands = reasons = NULL; /* stolen by json_pack "o", even on failure */
+oom:
+    json_decref(cands);
+    json_decref(reasons);
+    return NULL;
+}
+
+/* "change": the tier decision against the page size in use; -1 out of memory */
+static int add_change_json(json_t *doc, const struct rec_result *r,
+                           const struct rec_engine *e)
+{
+    const struct rec_candidate *cu, *be;
+    json_t *x;
+
+    if (r->change_tier == REC_TIER_NONE || r->current_idx == (size_t)-1)
+        return 0;
+    cu = &r->cand[r->current_idx];
+    be = &r->cand[r->best_idx];
+    x = json_pack(
+        "{s:s,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s,s:f}", "decision",
+        /* the page size in use is the preferred one: nothing changes */
+        r->kept || r->current_idx == r->chosen_idx ? "keep" : "change",
+        "current_page_size", (json_int_t)cu->page_size_bytes, "best_page_size",
+        (json_int_t)be->page_size_bytes, "current_io_ms_per_access",
+        round6(cu->io_ms), "best_io_ms_per_access", round6(be->io_ms),
+        "gain_io", round6(r->gain_io), "current_buffered_reads",
+        round6(cu->buffered_reads), "best_buffered_reads",
+        round6(be->buffered_reads), "gain_reads", round6(r->gain_reads), "tier",
+        rec_tier_name(r->change_tier), "threshold",
+        round6(rec_tier_threshold(e, r->change_tier)));
+    return !x || json_object_set_new(doc, "change", x) ? -1 : 0;
+}
+
+/* DB2 only: file system caching and the "websphere" block; -1 out of memory */
+static int add_db2_json(json_t *doc, const struct rec_result *r,
+                        const struct rec_engine *e)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    char rs[32];
+    json_t *x;
+
+    if (strcmp(e->name, "db2") != 0)
+        return 0;
+    json_object_set_new(json_object_get(doc, "tablespace"),
+                        "file_system_caching", json_boolean(r->fs_caching));
+    snprintf(rs, sizeof(rs), "ROW_SIZE_%uKB", ch->page_size_bytes / 1024);
+    x = json_pack("{s:s,s:s}", "db2_row_size", rs, "tablespace_name",
+                  r->tablespace_name);
+    return !x || json_object_set_new(doc, "websphere", x) ? -1 : 0;
+}
+
+/* "settings": the knobs to set, numbers as numbers; -1 out of memory */
+static int add_settings_json(json_t *doc, const struct rec_result *r)
+{
+    json_t *x;
+
+    if (!r->n_settings)
+        return 0;
+    if (!(x = json_object()))
+        return -1;
+    for (size_t i = 0; i < r->n_settings; i++) {
+        const struct rec_setting *st = &r->settings[i];
+        json_object_set_new(x, st->name,
+                            st->is_number ? json_integer((json_int_t)strtoll(
+                                                st->value, NULL, 10))
+                                          : json_string(st->value));
+    }
+    return json_object_set_new(doc, "settings", x) ? -1 : 0;
+}
+
+/* "inline_knob": the in-row limit, default and tuned; -1 out of memory */
+static int add_knob_json(json_t *doc, const struct rec_result *r,
+                         const struct rec_engine *e)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *t = &r->tuned;
+    json_t *x;
+
+    if (!e->knob.present)
+        return 0;
+    x = json_pack(
+        "{s:s,s:I,s:I,s:b,s:b,s:I,s:b}", "name", e->knob.name, "default",
+        (json_int_t)e->knob.default_value, "default_inline_limit",
+        (json_int_t)ch->inline_limit_bytes, "evaluated", r->knob_evaluated,
+        "pays", r->knob_pays, "current",
+        (json_int_t)(r->knob_current ? r->knob_current : e->knob.default_value),
+        "current_set", r->knob_current_set);
+    if (!x)
+        return -1;
+    if (r->knob_evaluated) {
+        json_object_set_new(x, "value", json_integer(r->knob_value));
+        json_object_set_new(x, "inline_limit",
+                            json_integer(r->knob_inline_limit));
+        json_object_set_new(
+            x, "tuned",
+            json_pack("{s:f,s:f,s:f,s:f,s:f}", "inline_fraction",
+                      round6(t->inline_fraction), "rows_per_page",
+                      round6(t->rows_per_page), "hit_ratio",
+                      round6(t->hit_ratio), "buffered_reads_per_access",
+                      round6(t->buffered_reads), "io_ms_per_access",
+                      round6(t->io_ms)));
+    }
+    return json_object_set_new(doc, "inline_knob", x) ? -1 : 0;
+}
+
+json_t *rec_result_to_json(const struct rec_result *r,
+                           const struct rec_engine *e, const json_t *inputs)
+{
+    json_t *doc = result_doc_json(r, e), *x;
+
     if (!doc)
         return NULL;
     if ((x = rec_state_to_json(&r->current)) == NULL ||
@@ -1617,92 +1727,14 @@ json_t *rec_result_to_json(const struct rec_result *r,
                   "rewrite_seconds", round6(r->rewrite_seconds));
     if (!x || json_object_set_new(doc, "cost", x))
         goto oom;
-    x = NULL;
-    if (r->change_tier != REC_TIER_NONE && r->current_idx != (size_t)-1) {
-        const struct rec_candidate *cu = &r->cand[r->current_idx];
-        const struct rec_candidate *be = &r->cand[r->best_idx];
-        x = json_pack(
-            "{s:s,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:s,s:f}", "decision",
-            /* the page size in use is the preferred one: nothing changes */
-            r->kept || r->current_idx == r->chosen_idx ? "keep" : "change",
-            "current_page_size", (json_int_t)cu->page_size_bytes,
-            "best_page_size", (json_int_t)be->page_size_bytes,
-            "current_io_ms_per_access", round6(cu->io_ms),
-            "best_io_ms_per_access", round6(be->io_ms), "gain_io",
-            round6(r->gain_io), "current_buffered_reads",
-            round6(cu->buffered_reads), "best_buffered_reads",
-            round6(be->buffered_reads), "gain_reads", round6(r->gain_reads),
-            "tier", rec_tier_name(r->change_tier), "threshold",
-            round6(rec_tier_threshold(e, r->change_tier)));
-        if (!x || json_object_set_new(doc, "change", x))
-            goto oom;
-        x = NULL;
-    }
-    if (add_checks_json(doc, r, e) < 0)
+    if (add_change_json(doc, r, e) < 0 || add_checks_json(doc, r, e) < 0 ||
+        add_db2_json(doc, r, e) < 0 || add_settings_json(doc, r) < 0 ||
+        add_knob_json(doc, r, e) < 0)
         goto oom;
-    if (strcmp(e->name, "db2") == 0) {
-        char rs[32];
-        json_object_set_new(json_object_get(doc, "tablespace"),
-                            "file_system_caching", json_boolean(r->fs_caching));
-        snprintf(rs, sizeof(rs), "ROW_SIZE_%uKB", ch->page_size_bytes / 1024);
-        x = json_pack("{s:s,s:s}", "db2_row_size", rs, "tablespace_name",
-                      r->tablespace_name);
-        if (!x || json_object_set_new(doc, "websphere", x))
-            goto oom;
-        x = NULL;
-    }
-    if (r->n_settings) {
-        x = json_object();
-        if (!x)
-            goto oom;
-        for (size_t i = 0; i < r->n_settings; i++) {
-            const struct rec_setting *st = &r->settings[i];
-            json_object_set_new(
-                x, st->name,
-                st->is_number
-                    ? json_integer((json_int_t)strtoll(st->value, NULL, 10))
-                    : json_string(st->value));
-        }
-        if (json_object_set_new(doc, "settings", x))
-            goto oom;
-        x = NULL;
-    }
-    if (e->knob.present) {
-        const struct rec_candidate *t = &r->tuned;
-        x = json_pack("{s:s,s:I,s:I,s:b,s:b,s:I,s:b}", "name", e->knob.name,
-                      "default", (json_int_t)e->knob.default_value,
-                      "default_inline_limit",
-                      (json_int_t)ch->inline_limit_bytes, "evaluated",
-                      r->knob_evaluated, "pays", r->knob_pays, "current",
-                      (json_int_t)(r->knob_current ? r->knob_current
-                                                   : e->knob.default_value),
-                      "current_set", r->knob_current_set);
-        if (!x)
-            goto oom;
-        if (r->knob_evaluated) {
-            json_object_set_new(x, "value", json_integer(r->knob_value));
-            json_object_set_new(x, "inline_limit",
-                                json_integer(r->knob_inline_limit));
-            json_object_set_new(
-                x, "tuned",
-                json_pack("{s:f,s:f,s:f,s:f,s:f}", "inline_fraction",
-                          round6(t->inline_fraction), "rows_per_page",
-                          round6(t->rows_per_page), "hit_ratio",
-                          round6(t->hit_ratio), "buffered_reads_per_access",
-                          round6(t->buffered_reads), "io_ms_per_access",
-                          round6(t->io_ms)));
-        }
-        if (json_object_set_new(doc, "inline_knob", x))
-            goto oom;
-        x = NULL;
-    }
     if (inputs && json_object_set_new(doc, "inputs", json_deep_copy(inputs)))
         goto oom;
     return doc;
 oom:
-    json_decref(x);
-    json_decref(cands);
-    json_decref(reasons);
     json_decref(doc);
     return NULL;
 }

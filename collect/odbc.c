@@ -1129,17 +1129,10 @@ static void info_string(struct coll_conn *c, SQLUSMALLINT a, SQLUSMALLINT b,
     snprintf(buf, len, "%s%s%s", (char *)v1, v2[0] ? " " : "", (char *)v2);
 }
 
-int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
-                   struct pt_err *err)
+/* check what needs no server: one source, one password, a sane timeout */
+static int conn_opts_check(const struct coll_conn_opts *o, long idle_s,
+                           struct pt_err *err)
 {
-    struct coll_conn *c;
-    char connstr[4096] = "", pw[256] = "";
-    int ret;
-    SQLRETURN rc;
-    long idle_s = o->timeout_s ? o->timeout_s : COLL_TIMEOUT_DEFAULT_S;
-    long login_s;
-
-    *out = NULL;
     if ((o->dsn != NULL) == (o->connect != NULL))
         return err_set(err, PT_EUSAGE,
                        "give exactly one of --dsn NAME or --connect STRING");
@@ -1171,48 +1164,111 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
         return err_set(err, PT_EUSAGE,
                        "--timeout: expected whole seconds from 1 to %ld",
                        COLL_TIMEOUT_MAX_S);
+    return 0;
+}
+
+/* the password from --password-file or --password-env into pw, else "" */
+static int conn_password(const struct coll_conn_opts *o, char *pw,
+                         size_t pw_len, struct pt_err *err)
+{
+    const char *v;
+
+    if (o->password_file)
+        return read_password_file(o->password_file, pw, pw_len, err);
+    if (!o->password_env)
+        return 0;
+    v = getenv(o->password_env);
+    if (!v || !v[0])
+        return err_set(err, PT_EUSAGE,
+                       "--password-env: environment variable '%s' is "
+                       "not set",
+                       o->password_env);
+    if (strlen(v) >= pw_len)
+        return err_set(err, PT_EDATA,
+                       "--password-env: password in '%s' is too long",
+                       o->password_env);
+    strcpy(pw, v);
+    return 0;
+}
+
+/* build the connection string: source, password, streaming keys; -1 too long */
+static int conn_string(struct coll_conn *c, const struct coll_conn_opts *o,
+                       const char *pw, char *connstr, size_t len)
+{
+    if (o->dsn) {
+        if (append_kv(connstr, len, "DSN", o->dsn, 0) < 0)
+            return -1;
+        snprintf(c->describe, sizeof(c->describe), "DSN=%s", o->dsn);
+    } else {
+        if (strlen(o->connect) >= len - 512 ||
+            connstr_tidy(o->connect, connstr, len - 512) < 0)
+            return -1;
+        coll_describe_connect(o->connect, c->describe, sizeof(c->describe));
+    }
+    if (pw[0] && append_kv(connstr, len, "PWD", pw, 1) < 0)
+        return -1;
+    if (o->streaming && add_stream_keys(connstr, len,
+                                        o->engine != COLL_ENGINE_AUTO
+                                            ? o->engine
+                                            : engine_from_driver(connstr)) < 0)
+        return -1;
+    return 0;
+}
+
+/* ask the connected server what it is; an --engine that contradicts it fails */
+static int conn_identify(struct coll_conn *c, const struct coll_conn_opts *o,
+                         struct pt_err *err)
+{
+    info_string(c, SQL_DBMS_NAME, SQL_DBMS_VER, c->dbms, sizeof(c->dbms));
+    info_string(c, SQL_DRIVER_NAME, SQL_DRIVER_VER, c->driver,
+                sizeof(c->driver));
+    c->engine = o->engine != COLL_ENGINE_AUTO ? o->engine
+                                              : coll_engine_from_dbms(c->dbms);
+    if (o->engine != COLL_ENGINE_AUTO &&
+        coll_engine_from_dbms(c->dbms) != COLL_ENGINE_AUTO &&
+        coll_engine_from_dbms(c->dbms) != o->engine)
+        /* the server says what it is: its SQL would be the wrong one */
+        return err_set(err, PT_EUSAGE,
+                       "--engine %s: the server is %s, not %s (give "
+                       "--engine %s or leave --engine out)",
+                       coll_engine_name(o->engine), c->dbms,
+                       coll_engine_name(o->engine),
+                       coll_engine_name(coll_engine_from_dbms(c->dbms)));
+    if (c->engine == COLL_ENGINE_AUTO)
+        return err_set(err, PT_EUNAVAIL,
+                       "unsupported database '%s' (db2, postgresql, mysql, "
+                       "sqlite; or say --engine)",
+                       c->dbms);
+    return 0;
+}
+
+int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
+                   struct pt_err *err)
+{
+    struct coll_conn *c;
+    char connstr[4096] = "", pw[256] = "";
+    int ret;
+    SQLRETURN rc;
+    long idle_s = o->timeout_s ? o->timeout_s : COLL_TIMEOUT_DEFAULT_S;
+    long login_s;
+
+    *out = NULL;
+    ret = conn_opts_check(o, idle_s, err);
+    if (ret < 0)
+        return ret;
     login_s = o->login_timeout_s > 0 && o->login_timeout_s < idle_s
                   ? o->login_timeout_s
                   : idle_s;
-    if (o->password_file) {
-        ret = read_password_file(o->password_file, pw, sizeof(pw), err);
-        if (ret < 0)
-            return ret;
-    } else if (o->password_env) {
-        const char *v = getenv(o->password_env);
-        if (!v || !v[0])
-            return err_set(err, PT_EUSAGE,
-                           "--password-env: environment variable '%s' is "
-                           "not set",
-                           o->password_env);
-        if (strlen(v) >= sizeof(pw))
-            return err_set(err, PT_EDATA,
-                           "--password-env: password in '%s' is too long",
-                           o->password_env);
-        strcpy(pw, v);
-    }
+    ret = conn_password(o, pw, sizeof(pw), err);
+    if (ret < 0)
+        return ret;
     c = calloc(1, sizeof(*c));
     if (!c)
         return err_set(err, PT_EINTERNAL, "out of memory");
     snprintf(c->secret, sizeof(c->secret), "%s", pw);
-    if (o->dsn) {
-        if (append_kv(connstr, sizeof(connstr), "DSN", o->dsn, 0) < 0)
-            goto toolong;
-        snprintf(c->describe, sizeof(c->describe), "DSN=%s", o->dsn);
-    } else {
-        if (strlen(o->connect) >= sizeof(connstr) - 512 ||
-            connstr_tidy(o->connect, connstr, sizeof(connstr) - 512) < 0)
-            goto toolong;
-        coll_describe_connect(o->connect, c->describe, sizeof(c->describe));
-    }
-    if (pw[0] && append_kv(connstr, sizeof(connstr), "PWD", pw, 1) < 0)
-        goto toolong;
+    ret = conn_string(c, o, pw, connstr, sizeof(connstr));
     memset(pw, 0, sizeof(pw));
-
-    if (o->streaming && add_stream_keys(connstr, sizeof(connstr),
-                                        o->engine != COLL_ENGINE_AUTO
-                                            ? o->engine
-                                            : engine_from_driver(connstr)) < 0)
+    if (ret < 0)
         goto toolong;
     rc = SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env);
     if (!SQL_SUCCEEDED(rc)) {
@@ -1226,30 +1282,9 @@ int coll_conn_open(struct coll_conn **out, const struct coll_conn_opts *o,
     ret = driver_connect(c, connstr, login_s, idle_s, err);
     if (ret < 0)
         goto fail;
-    info_string(c, SQL_DBMS_NAME, SQL_DBMS_VER, c->dbms, sizeof(c->dbms));
-    info_string(c, SQL_DRIVER_NAME, SQL_DRIVER_VER, c->driver,
-                sizeof(c->driver));
-    c->engine = o->engine != COLL_ENGINE_AUTO ? o->engine
-                                              : coll_engine_from_dbms(c->dbms);
-    if (o->engine != COLL_ENGINE_AUTO &&
-        coll_engine_from_dbms(c->dbms) != COLL_ENGINE_AUTO &&
-        coll_engine_from_dbms(c->dbms) != o->engine) {
-        /* the server says what it is: its SQL would be the wrong one */
-        ret = err_set(err, PT_EUSAGE,
-                      "--engine %s: the server is %s, not %s (give "
-                      "--engine %s or leave --engine out)",
-                      coll_engine_name(o->engine), c->dbms,
-                      coll_engine_name(o->engine),
-                      coll_engine_name(coll_engine_from_dbms(c->dbms)));
+    ret = conn_identify(c, o, err);
+    if (ret < 0)
         goto fail;
-    }
-    if (c->engine == COLL_ENGINE_AUTO) {
-        ret = err_set(err, PT_EUNAVAIL,
-                      "unsupported database '%s' (db2, postgresql, mysql, "
-                      "sqlite; or say --engine)",
-                      c->dbms);
-        goto fail;
-    }
     /* the engine guessed before connecting was wrong: add the keys now */
     if (o->streaming) {
         int changed = add_stream_keys(connstr, sizeof(connstr), c->engine);

@@ -438,6 +438,119 @@ static void rollback_basis(char *basis, size_t len, const char *const *dflt,
                  "this file before\n-- running it.");
 }
 
+/* a memory size in PostgreSQL's largest exact unit: '48MB', not '49152kB' */
+static void pg_mem_text(int64_t bytes, char *buf, size_t len)
+{
+    static const char *const unit[] = {"kB", "MB", "GB", "TB"};
+    int64_t x = bytes > 0 ? bytes / 1024 : 0;
+    size_t u = 0;
+
+    while (u + 1 < 4 && x > 0 && x % 1024 == 0) {
+        x /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%lld%s", (long long)x, unit[u]);
+}
+
+/* one knob's current_K* and if_(un)set_K variables and its current_state line
+ */
+static int set_knob_state(struct ddl_vars *v, const struct rec_state *st,
+                          const struct ddl_dialect *d, const struct rec_knob *k,
+                          char *lines, size_t cap, struct pt_err *err)
+{
+    struct rec_knob eff;
+    char var[80], val[48], mem[32], txt[80];
+    size_t off = strlen(lines);
+    int has_eff = rec_state_knob_effective(st, d->name, k, &eff) == 0;
+
+    rec_knob_text(has_eff ? &eff : k, val, sizeof(val));
+    snprintf(var, sizeof(var), "current_%s", k->name);
+    SET(var, "%s", has_eff ? val : "");
+    snprintf(var, sizeof(var), "current_%s_kb", k->name);
+    SET(var, "%lld",
+        (long long)(has_eff && eff.is_number ? eff.num / 1024 : 0));
+    snprintf(var, sizeof(var), "current_%s_mem", k->name);
+    pg_mem_text(has_eff && eff.is_number ? eff.num : 0, mem, sizeof(mem));
+    SET(var, "%s", mem);
+    snprintf(var, sizeof(var), "current_%s_source", k->name);
+    SET(var, "%s", k->source == REC_SOURCE_SERVER ? "server" : "default");
+    snprintf(var, sizeof(var), "if_set_%s", k->name);
+    SET(var, "%s", k->is_set ? "" : "-- ");
+    snprintf(var, sizeof(var), "if_unset_%s", k->name);
+    SET(var, "%s", k->is_set ? "-- " : "");
+    if (k->is_set)
+        rec_knob_text(k, txt, sizeof(txt));
+    else if (has_eff)
+        snprintf(txt, sizeof(txt), "not set (the engine uses %s)", val);
+    else
+        snprintf(txt, sizeof(txt), "not set");
+    snprintf(lines + off, cap - off, "%s--   %-25s %s, %s", off ? "\n" : "",
+             k->name, txt,
+             k->source == REC_SOURCE_SERVER ? "read from the server"
+                                            : "DEFAULT, not read");
+    return 0;
+}
+
+/* if_change_S: "" when create.sql's setting S changes its knob, else "-- " */
+static int set_change_vars(struct ddl_vars *v, const struct rec_state *st,
+                           const struct ddl_dialect *d, struct pt_err *err)
+{
+    for (size_t i = 0; i < d->n_settings; i++) {
+        const struct ddl_setting_rule *sr = &d->settings[i];
+        int64_t scale = 1;
+        const char *kn = rec_setting_knob(d->name, sr->name, &scale);
+        const struct rec_knob *k = kn ? rec_state_get(st, kn) : NULL;
+        const char *val = ddl_vars_get(v, sr->name);
+        struct rec_knob eff;
+        char var[80];
+        int change = 1;
+
+        if (!kn)
+            continue;
+        if (k && val && rec_state_knob_effective(st, d->name, k, &eff) == 0) {
+            if (eff.is_number)
+                change = strtoll(val, NULL, 10) * scale != eff.num;
+            else
+                change = strcasecmp(val, eff.word) != 0;
+        }
+        /* a pool read from the server is set even to the size it has:
+         * that changes nothing (rollback.sql resets it) and records the
+         * size the advice relies on */
+        if (k && k->source == REC_SOURCE_SERVER &&
+            (strcmp(kn, "shared_buffers") == 0 ||
+             strcmp(kn, "innodb_buffer_pool_size") == 0))
+            change = 1;
+        /* a row format nobody read may be the server's
+         * innodb_default_row_format, not DYNAMIC: set it (the page-fit
+         * rules assume DYNAMIC's 20-byte off-page pointers) */
+        if (k && k->source != REC_SOURCE_SERVER &&
+            strcmp(kn, "row_format") == 0)
+            change = 1;
+        snprintf(var, sizeof(var), "if_change_%s", sr->name);
+        SET(var, "%s", change ? "" : "-- ");
+    }
+    return 0;
+}
+
+/* table_size and rewrite_time: the operational cost of a rewrite */
+static int set_cost_vars(struct ddl_vars *v, const struct rec_doc *rec,
+                         struct pt_err *err)
+{
+    char size[32], time[32];
+    double tb = rec ? rec->table_bytes : 0;
+
+    if (tb > 0) {
+        pt_size_format((uint64_t)tb, size, sizeof(size));
+        fmt_seconds(rec->rewrite_seconds, time, sizeof(time));
+    } else {
+        snprintf(size, sizeof(size), "unknown");
+        snprintf(time, sizeof(time), "unknown");
+    }
+    SET("table_size", "%s", size);
+    SET("rewrite_time", "%s", time);
+    return 0;
+}
+
 /*
  * The state before create.sql (the recommendation's "current", else the
  * engine's defaults), for rollback.sql to restore it exactly:
@@ -458,7 +571,8 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
                      struct pt_err *err)
 {
     struct rec_state st;
-    char *lines = NULL, *basis = NULL, txt[80];
+    const struct rec_knob *pk;
+    char *lines = NULL, *basis = NULL;
     const char *dflt[REC_MAX_KNOBS];
     size_t n_dflt = 0, cap;
     int rc;
@@ -473,87 +587,14 @@ static int set_state(struct ddl_vars *v, const struct ddl_plan *p,
         return err_set(err, PT_EINTERNAL, "out of memory");
     }
     for (size_t i = 0; i < st.n; i++) {
-        const struct rec_knob *k = &st.knobs[i];
-        struct rec_knob eff;
-        char var[80], val[48];
-        size_t off = strlen(lines);
-        int has_eff = rec_state_knob_effective(&st, d->name, k, &eff) == 0;
-
-        rec_knob_text(has_eff ? &eff : k, val, sizeof(val));
-        snprintf(var, sizeof(var), "current_%s", k->name);
-        SET_OUT(var, "%s", has_eff ? val : "");
-        snprintf(var, sizeof(var), "current_%s_kb", k->name);
-        SET_OUT(var, "%lld",
-                (long long)(has_eff && eff.is_number ? eff.num / 1024 : 0));
-        snprintf(var, sizeof(var), "current_%s_mem", k->name);
-        {
-            /* PostgreSQL memory units, the largest exact one (a value
-             * written back as it was set: '48MB', not '49152kB') */
-            static const char *const unit[] = {"kB", "MB", "GB", "TB"};
-            int64_t x = has_eff && eff.is_number && eff.num > 0 ? eff.num : 0;
-            size_t u = 0;
-            x /= 1024;
-            while (u + 1 < 4 && x > 0 && x % 1024 == 0) {
-                x /= 1024;
-                u++;
-            }
-            SET_OUT(var, "%lld%s", (long long)x, unit[u]);
-        }
-        snprintf(var, sizeof(var), "current_%s_source", k->name);
-        SET_OUT(var, "%s",
-                k->source == REC_SOURCE_SERVER ? "server" : "default");
-        snprintf(var, sizeof(var), "if_set_%s", k->name);
-        SET_OUT(var, "%s", k->is_set ? "" : "-- ");
-        snprintf(var, sizeof(var), "if_unset_%s", k->name);
-        SET_OUT(var, "%s", k->is_set ? "-- " : "");
-        if (k->is_set)
-            rec_knob_text(k, txt, sizeof(txt));
-        else if (has_eff)
-            snprintf(txt, sizeof(txt), "not set (the engine uses %s)", val);
-        else
-            snprintf(txt, sizeof(txt), "not set");
-        snprintf(lines + off, cap - off, "%s--   %-25s %s, %s", off ? "\n" : "",
-                 k->name, txt,
-                 k->source == REC_SOURCE_SERVER ? "read from the server"
-                                                : "DEFAULT, not read");
-        if (k->source != REC_SOURCE_SERVER)
-            dflt[n_dflt++] = k->name;
+        rc = set_knob_state(v, &st, d, &st.knobs[i], lines, cap, err);
+        if (rc < 0)
+            goto oom;
+        if (st.knobs[i].source != REC_SOURCE_SERVER)
+            dflt[n_dflt++] = st.knobs[i].name;
     }
-    /* create.sql changes a knob only when its setting differs */
-    for (size_t i = 0; i < d->n_settings; i++) {
-        const struct ddl_setting_rule *sr = &d->settings[i];
-        int64_t scale = 1;
-        const char *kn = rec_setting_knob(d->name, sr->name, &scale);
-        const struct rec_knob *k = kn ? rec_state_get(&st, kn) : NULL;
-        const char *val = ddl_vars_get(v, sr->name);
-        struct rec_knob eff;
-        char var[80];
-        int change = 1;
-
-        if (!kn)
-            continue;
-        if (k && val && rec_state_knob_effective(&st, d->name, k, &eff) == 0) {
-            if (eff.is_number)
-                change = strtoll(val, NULL, 10) * scale != eff.num;
-            else
-                change = strcasecmp(val, eff.word) != 0;
-        }
-        /* a pool read from the server is set even to the size it has:
-         * that changes nothing (rollback.sql resets it) and records the
-         * size the advice relies on */
-        if (k && k->source == REC_SOURCE_SERVER &&
-            (strcmp(kn, "shared_buffers") == 0 ||
-             strcmp(kn, "innodb_buffer_pool_size") == 0))
-            change = 1;
-        /* a row format nobody read may be the server's
-         * innodb_default_row_format, not DYNAMIC: set it (the page-fit
-         * rules assume DYNAMIC's 20-byte off-page pointers) */
-        if (k && k->source != REC_SOURCE_SERVER &&
-            strcmp(kn, "row_format") == 0)
-            change = 1;
-        snprintf(var, sizeof(var), "if_change_%s", sr->name);
-        SET_OUT(var, "%s", change ? "" : "-- ");
-    }
+    if ((rc = set_change_vars(v, &st, d, err)) < 0)
+        goto oom;
     SET_OUT("current_state", "%s", lines);
     rollback_basis(basis, cap + 256, dflt, n_dflt, st.n);
     rc = ddl_vars_set(v, "rollback_basis", "%s", basis);
@@ -562,25 +603,12 @@ oom:
     free(basis);
     if (rc < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    {
-        char size[32], time[32];
-        double tb = rec ? rec->table_bytes : 0;
-        if (tb > 0) {
-            pt_size_format((uint64_t)tb, size, sizeof(size));
-            fmt_seconds(rec->rewrite_seconds, time, sizeof(time));
-        } else {
-            snprintf(size, sizeof(size), "unknown");
-            snprintf(time, sizeof(time), "unknown");
-        }
-        SET("table_size", "%s", size);
-        SET("rewrite_time", "%s", time);
-    }
-    {
-        const struct rec_knob *k = rec_state_get(&st, "page_size");
-        SET("if_page_change", "%s",
-            k && k->is_number && (uint64_t)k->num == p->page_size_bytes ? "-- "
-                                                                        : "");
-    }
+    if ((rc = set_cost_vars(v, rec, err)) < 0)
+        return rc;
+    pk = rec_state_get(&st, "page_size");
+    SET("if_page_change", "%s",
+        pk && pk->is_number && (uint64_t)pk->num == p->page_size_bytes ? "-- "
+                                                                       : "");
     SET("file_system_caching", "%s",
         rec && rec->fs_caching == 1 ? "FILE SYSTEM CACHING"
                                     : "NO FILE SYSTEM CACHING");

@@ -655,6 +655,208 @@ static void fmt_size_tick(double b, char *buf, size_t len)
         snprintf(buf, len, "%.0f MiB", b / (1024.0 * 1024));
 }
 
+/* A chart's frame: the SVG box, the plot's margins and its marker tags. */
+struct chart_frame {
+    double W, H, L, R, T, B; /* box width and height, margins */
+    double pw, ph;           /* plot width and height */
+    size_t n_tags;
+    double tx[MAX_TAGS], tw[MAX_TAGS]; /* a tag's line x and its width */
+    double tl[MAX_TAGS];               /* its left edge, from tags_place() */
+    int trow[MAX_TAGS];                /* its row above the plot */
+};
+
+/* place the tags in rows above the plot, then size the box around them */
+static void frame_place_tags(struct chart_frame *f, double tag_top,
+                             double plot_h)
+{
+    int rows =
+        tags_place(f->tx, f->tw, f->n_tags, f->L, f->W - f->R, f->tl, f->trow);
+
+    f->T = tag_top + 17.0 * rows;
+    f->H = f->T + plot_h + f->B;
+    f->ph = f->H - f->T - f->B;
+}
+
+/* The size chart: its frame, log2 x range, count range and limit lines. */
+struct size_chart {
+    struct chart_frame f;
+    double lo, hi, ymax, lx0, lx1, ystep, ytop;
+    size_t nl;
+    const json_t *lims[MAX_TAGS]; /* the limits that can be drawn */
+    char tag[MAX_TAGS][24];
+    int labelled_at_rec; /* a knob moves the recommended limit */
+};
+
+/* x of a size in bytes on the log2 axis */
+static double sizes_x(const struct size_chart *sc, double v)
+{
+    return sc->f.L + (log2(v) - sc->lx0) / (sc->lx1 - sc->lx0) * sc->f.pw;
+}
+
+/* the drawable limits and the axes' ranges; -1 when there is nothing to draw */
+static int sizes_scale(struct size_chart *sc, const json_t *hist,
+                       const json_t *limits)
+{
+    size_t i;
+    json_t *b;
+
+    json_array_foreach(limits, i, b)
+    {
+        if (sc->nl < MAX_TAGS && num(b, "inline_limit") > 0)
+            sc->lims[sc->nl++] = b;
+    }
+    json_array_foreach(hist, i, b)
+    {
+        double le = num(b, "le");
+        if (i == 0 && le > 0)
+            sc->lo = le / 2;
+        if (le > sc->hi)
+            sc->hi = le;
+        if (num(b, "count") > sc->ymax)
+            sc->ymax = num(b, "count");
+    }
+    for (i = 0; i < sc->nl; i++) {
+        double lim = num(sc->lims[i], "inline_limit");
+        if (lim > sc->hi)
+            sc->hi = lim;
+        if (lim < sc->lo)
+            sc->lo = lim;
+    }
+    if (!(sc->hi > 0) || !isfinite(sc->lo) || !(sc->ymax > 0))
+        return -1;
+    sc->lx0 = floor(log2(sc->lo));
+    sc->lx1 = ceil(log2(sc->hi));
+    if (sc->lx1 <= sc->lx0)
+        sc->lx1 = sc->lx0 + 1;
+    sc->f.pw = sc->f.W - sc->f.L - sc->f.R;
+    return 0;
+}
+
+/* one tag per limit line ("16K", "*" when labelled), placed above the plot */
+static void sizes_tags(struct size_chart *sc)
+{
+    char buf[64];
+
+    for (size_t i = 0; i < sc->nl; i++) {
+        const json_t *lim = sc->lims[i];
+        fmt_page(num(lim, "page_size"), buf, sizeof(buf));
+        snprintf(sc->tag[i], sizeof(sc->tag[i]), "%.20s%s", buf,
+                 str(lim, "label") ? "*" : "");
+        sc->f.tx[i] = sizes_x(sc, num(lim, "inline_limit"));
+        sc->f.tw[i] = CHAR_W_PX * (double)strlen(sc->tag[i]) + 6;
+    }
+    sc->f.n_tags = sc->nl;
+    frame_place_tags(&sc->f, 12, 210);
+    sc->ystep = nice_step(sc->ymax, 4);
+    sc->ytop = ceil(sc->ymax / sc->ystep) * sc->ystep;
+}
+
+/* one bar per histogram bucket, from the previous bucket's edge to its own */
+static void sizes_bars(FILE *fp, const struct size_chart *sc,
+                       const json_t *hist)
+{
+    const struct chart_frame *f = &sc->f;
+    double prev = 0;
+    char buf[64];
+    size_t i;
+    json_t *b;
+
+    json_array_foreach(hist, i, b)
+    {
+        double le = num(b, "le"), c = num(b, "count");
+        double from = i == 0 ? le / 2 : prev;
+        double x0 = sizes_x(sc, from > 0 ? from : sc->lo), x1 = sizes_x(sc, le);
+        double h = c / sc->ytop * f->ph;
+        char fr[32], to[32];
+        if (!(le > 0) || !(c >= 0)) /* not a bucket that can be drawn */
+            continue;
+        fmt_int(c, buf, sizeof(buf));
+        fmt_size_tick(i == 0 ? 0 : prev, fr, sizeof(fr));
+        fmt_size_tick(le, to, sizeof(to));
+        fprintf(fp,
+                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s%s: %s "
+                "objects</title></rect>\n",
+                x0 + 0.5, f->H - f->B - h, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, h,
+                i == 0 ? "up to " : fr, i == 0 ? "" : " to ", to, buf);
+        prev = le;
+    }
+}
+
+/* a tick at every power of two, labelled where a "128 KiB" fits */
+static void sizes_x_axis(FILE *fp, const struct size_chart *sc)
+{
+    const struct chart_frame *f = &sc->f;
+    char buf[64];
+
+    for (int k = (int)sc->lx0; k <= (int)sc->lx1; k++) {
+        double x = sizes_x(sc, pow(2, k));
+        int every = f->pw / (sc->lx1 - sc->lx0) < 8 * CHAR_W_PX ? 2 : 1;
+        svg_line(fp, x, f->H - f->B, x, f->H - f->B + 4, "stroke=\"#444\"");
+        if ((k - (int)sc->lx0) % every)
+            continue;
+        fmt_size_tick(pow(2, k), buf, sizeof(buf));
+        svg_text(fp, x, f->H - f->B + 18,
+                 k == (int)sc->lx0   ? "start"
+                 : k == (int)sc->lx1 ? "end"
+                                     : "middle",
+                 NULL, buf);
+    }
+}
+
+/* a dashed line and its tag per limit, the recommended one thicker */
+static void sizes_limit_lines(FILE *fp, const struct size_chart *sc,
+                              double rec_ps)
+{
+    const struct chart_frame *f = &sc->f;
+
+    for (size_t i = 0; i < sc->nl; i++) {
+        const json_t *lim = sc->lims[i];
+        int rec = num(lim, "page_size") == rec_ps &&
+                  (str(lim, "label") || !sc->labelled_at_rec);
+        fprintf(fp,
+                "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\" "
+                "stroke-dasharray=\"6 3\"/>\n",
+                f->tx[i], f->T, f->tx[i], f->H - f->B, palette[i % N_PALETTE],
+                rec ? "3" : "2");
+        fprintf(fp,
+                "<text class=\"tag\" x=\"%.1f\" y=\"%.1f\" "
+                "style=\"fill:%s;font-weight:600\">",
+                f->tl[i] + 3, 12 + 17.0 * f->trow[i], palette[i % N_PALETTE]);
+        esc(fp, sc->tag[i]);
+        fputs("</text>\n", fp);
+    }
+}
+
+/* the HTML legend: each tag's page size, label and inline limit in full */
+static void sizes_legend(FILE *fp, const struct size_chart *sc, double rec_ps)
+{
+    char buf[64];
+
+    fputs("<ul class=\"legend\">\n", fp);
+    for (size_t i = 0; i < sc->nl; i++) {
+        const json_t *lim = sc->lims[i];
+        fprintf(fp,
+                "<li><span class=\"sw dash\" style=\"border-color:%s\">"
+                "</span>",
+                palette[i % N_PALETTE]);
+        esc(fp, sc->tag[i]);
+        fputs(" page", fp);
+        if (str(lim, "label")) {
+            fputs(", ", fp);
+            esc(fp, str(lim, "label")); /* e.g. the recommended knob */
+        }
+        fmt_int(num(lim, "inline_limit"), buf, sizeof(buf));
+        fprintf(fp, ": inline up to %s bytes%s</li>\n", buf,
+                num(lim, "page_size") == rec_ps && !str(lim, "label") &&
+                        !sc->labelled_at_rec
+                    ? " (recommended)"
+                    : "");
+    }
+    fputs("</ul>\n", fp);
+}
+
 /*
  * Histogram bars on a log2 size axis (the buckets double, so each is one
  * equal-width step; the first is drawn from half its upper edge), a count
@@ -665,153 +867,39 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
                         double rec_ps)
 {
     const json_t *hist = json_object_get(sizes, "histogram");
-    const double W = 480, L = 64, R = 14, B = 46;
-    double H, T, lo = INFINITY, hi = 0, ymax = 0, prev = 0, ystep, ytop;
-    double lx0, lx1, pw, ph, tx[MAX_TAGS], tw[MAX_TAGS], tl[MAX_TAGS];
-    int trow[MAX_TAGS], rows, k, labelled_at_rec = 0;
-    size_t i, n = json_array_size(hist), nl = 0;
-    const json_t *lims[MAX_TAGS]; /* the limits that can be drawn */
-    char tag[MAX_TAGS][24], buf[64];
-    json_t *b;
+    struct size_chart sc = {.f = {.W = 480, .L = 64, .R = 14, .B = 46},
+                            .lo = INFINITY};
+    const struct chart_frame *f = &sc.f;
+    char buf[64];
 
-    if (n == 0)
+    if (json_array_size(hist) == 0 || sizes_scale(&sc, hist, limits) < 0)
         return;
-    json_array_foreach(limits, i, b)
-    {
-        if (nl < MAX_TAGS && num(b, "inline_limit") > 0)
-            lims[nl++] = b;
-    }
-    json_array_foreach(hist, i, b)
-    {
-        double le = num(b, "le");
-        if (i == 0 && le > 0)
-            lo = le / 2;
-        if (le > hi)
-            hi = le;
-        if (num(b, "count") > ymax)
-            ymax = num(b, "count");
-    }
-    for (i = 0; i < nl; i++) {
-        double lim = num(lims[i], "inline_limit");
-        if (lim > hi)
-            hi = lim;
-        if (lim < lo)
-            lo = lim;
-    }
-    if (!(hi > 0) || !isfinite(lo) || !(ymax > 0))
-        return;
-    lx0 = floor(log2(lo));
-    lx1 = ceil(log2(hi));
-    if (lx1 <= lx0)
-        lx1 = lx0 + 1;
-    pw = W - L - R;
-#define XS(v) (L + (log2(v) - lx0) / (lx1 - lx0) * pw)
-    for (i = 0; i < nl; i++) {
-        const json_t *lim = lims[i];
-        fmt_page(num(lim, "page_size"), buf, sizeof(buf));
-        snprintf(tag[i], sizeof(tag[i]), "%.20s%s", buf,
-                 str(lim, "label") ? "*" : "");
-        tx[i] = XS(num(lim, "inline_limit"));
-        tw[i] = CHAR_W_PX * (double)strlen(tag[i]) + 6;
-    }
-    rows = tags_place(tx, tw, nl, L, W - R, tl, trow);
-    T = 12 + 17.0 * rows;
-    H = T + 210 + B;
-    ph = H - T - B;
-    ystep = nice_step(ymax, 4);
-    ytop = ceil(ymax / ystep) * ystep;
+    sizes_tags(&sc);
     fprintf(fp,
             "<svg id=\"chart-sizes\" class=\"chart\" role=\"img\" "
             "viewBox=\"0 0 %.0f %.0f\" preserveAspectRatio=\"xMidYMid "
             "meet\">\n<title>object sizes (log scale) with each page size's "
             "inline limit</title>\n",
-            W, H);
-    for (double y = 0; y <= ytop + ystep / 2; y += ystep) {
-        double py = H - B - y / ytop * ph;
-        svg_line(fp, L, py, W - R, py, "stroke=\"#e4e7ec\"");
+            f->W, f->H);
+    for (double y = 0; y <= sc.ytop + sc.ystep / 2; y += sc.ystep) {
+        double py = f->H - f->B - y / sc.ytop * f->ph;
+        svg_line(fp, f->L, py, f->W - f->R, py, "stroke=\"#e4e7ec\"");
         fmt_int(y, buf, sizeof(buf));
-        svg_text(fp, L - 6, py + 4, "end", NULL, buf);
+        svg_text(fp, f->L - 6, py + 4, "end", NULL, buf);
     }
-    json_array_foreach(hist, i, b)
-    {
-        double le = num(b, "le"), c = num(b, "count");
-        double from = i == 0 ? le / 2 : prev;
-        double x0 = XS(from > 0 ? from : lo), x1 = XS(le);
-        double h = c / ytop * ph;
-        char f[32], t[32];
-        if (!(le > 0) || !(c >= 0)) /* not a bucket that can be drawn */
-            continue;
-        fmt_int(c, buf, sizeof(buf));
-        fmt_size_tick(i == 0 ? 0 : prev, f, sizeof(f));
-        fmt_size_tick(le, t, sizeof(t));
-        fprintf(fp,
-                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s%s: %s "
-                "objects</title></rect>\n",
-                x0 + 0.5, H - B - h, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, h,
-                i == 0 ? "up to " : f, i == 0 ? "" : " to ", t, buf);
-        prev = le;
-    }
-    svg_line(fp, L, H - B, W - R, H - B, "stroke=\"#444\"");
-    svg_line(fp, L, T, L, H - B, "stroke=\"#444\"");
-    /* a tick at every power of two, labelled where a "128 KiB" fits */
-    for (k = (int)lx0; k <= (int)lx1; k++) {
-        double x = XS(pow(2, k));
-        int every = pw / (lx1 - lx0) < 8 * CHAR_W_PX ? 2 : 1;
-        svg_line(fp, x, H - B, x, H - B + 4, "stroke=\"#444\"");
-        if ((k - (int)lx0) % every)
-            continue;
-        fmt_size_tick(pow(2, k), buf, sizeof(buf));
-        svg_text(fp, x, H - B + 18,
-                 k == (int)lx0   ? "start"
-                 : k == (int)lx1 ? "end"
-                                 : "middle",
-                 NULL, buf);
-    }
-    for (i = 0; i < nl; i++)
-        if (num(lims[i], "page_size") == rec_ps && str(lims[i], "label"))
-            labelled_at_rec = 1; /* a knob moves the recommended limit */
-    for (i = 0; i < nl; i++) {
-        const json_t *lim = lims[i];
-        int rec = num(lim, "page_size") == rec_ps &&
-                  (str(lim, "label") || !labelled_at_rec);
-        fprintf(fp,
-                "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\" "
-                "stroke-dasharray=\"6 3\"/>\n",
-                tx[i], T, tx[i], H - B, palette[i % N_PALETTE],
-                rec ? "3" : "2");
-        fprintf(fp,
-                "<text class=\"tag\" x=\"%.1f\" y=\"%.1f\" "
-                "style=\"fill:%s;font-weight:600\">",
-                tl[i] + 3, 12 + 17.0 * trow[i], palette[i % N_PALETTE]);
-        esc(fp, tag[i]);
-        fputs("</text>\n", fp);
-    }
-#undef XS
-    svg_axis_titles(fp, W, H, L, R, T, B,
+    sizes_bars(fp, &sc, hist);
+    svg_line(fp, f->L, f->H - f->B, f->W - f->R, f->H - f->B,
+             "stroke=\"#444\"");
+    svg_line(fp, f->L, f->T, f->L, f->H - f->B, "stroke=\"#444\"");
+    sizes_x_axis(fp, &sc);
+    for (size_t i = 0; i < sc.nl; i++)
+        if (num(sc.lims[i], "page_size") == rec_ps && str(sc.lims[i], "label"))
+            sc.labelled_at_rec = 1;
+    sizes_limit_lines(fp, &sc, rec_ps);
+    svg_axis_titles(fp, f->W, f->H, f->L, f->R, f->T, f->B,
                     "object size (log scale, each step doubles)", "objects");
-    fputs("</svg>\n<ul class=\"legend\">\n", fp);
-    for (i = 0; i < nl; i++) {
-        const json_t *lim = lims[i];
-        fprintf(fp,
-                "<li><span class=\"sw dash\" style=\"border-color:%s\">"
-                "</span>",
-                palette[i % N_PALETTE]);
-        esc(fp, tag[i]);
-        fputs(" page", fp);
-        if (str(lim, "label")) {
-            fputs(", ", fp);
-            esc(fp, str(lim, "label")); /* e.g. the recommended knob */
-        }
-        fmt_int(num(lim, "inline_limit"), buf, sizeof(buf));
-        fprintf(fp, ": inline up to %s bytes%s</li>\n", buf,
-                num(lim, "page_size") == rec_ps && !str(lim, "label") &&
-                        !labelled_at_rec
-                    ? " (recommended)"
-                    : "");
-    }
-    fputs("</ul>\n", fp);
+    fputs("</svg>\n", fp);
+    sizes_legend(fp, &sc, rec_ps);
 }
 
 /* The distribution's figures as small tiles: they reflow at any width. */
@@ -842,88 +930,116 @@ static void stats_sizes(FILE *fp, const json_t *sizes)
 
 /* ---- hit-ratio curves --------------------------------------------------- */
 
-/*
- * Hit ratio against buffer-pool bytes, one polyline per page size. The
- * memory axis runs from 0 past the larger of the current and recommended
- * pools (both marked); a curve that ends earlier (the whole table fits) is
- * continued dotted at its last hit ratio, which an LRU curve keeps.
- */
-static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
-                      double rec_bytes, double rec_ps)
+/* The hit-ratio chart: its frame, memory axis and pool marker tags. */
+struct mrc_chart {
+    struct chart_frame f;
+    double xmax, unit, step; /* axis end, tick unit and tick step in bytes */
+    const char *unit_name;
+    const char *tag[2]; /* "recommended", "current" */
+};
+
+/* x of a pool size in bytes */
+static double mrc_x(const struct mrc_chart *mc, double v)
 {
-    const double W = 480, L = 56, R = 16, B = 46;
-    double H, T, ph, pw, xmax = 0, unit = 1, step, tx[2], tw[2], tl[2];
-    int trow[2], rows;
-    size_t i, j, nt = 0;
-    const char *tag[2], *unit_name = "B";
+    return mc->f.L + v / mc->xmax * mc->f.pw;
+}
+
+/* a point's pool size: its "bytes", else its pages times the page size */
+static double mrc_point_bytes(const json_t *pt, double ps)
+{
+    return isfinite(num(pt, "bytes")) ? num(pt, "bytes")
+                                      : num(pt, "pages") * ps;
+}
+
+/* the memory axis past every curve and both pools; -1 when nothing to draw */
+static int mrc_scale(struct mrc_chart *mc, const json_t *mrc, double cur_bytes,
+                     double rec_bytes)
+{
+    size_t i, j;
     json_t *curve, *pt;
-    char buf[64];
 
     json_array_foreach(mrc, i, curve)
     {
         double ps = num(curve, "page_size");
         json_array_foreach(json_object_get(curve, "points"), j, pt)
         {
-            double x = isfinite(num(pt, "bytes")) ? num(pt, "bytes")
-                                                  : num(pt, "pages") * ps;
-            if (x > xmax)
-                xmax = x;
+            double x = mrc_point_bytes(pt, ps);
+            if (x > mc->xmax)
+                mc->xmax = x;
         }
     }
-    if (cur_bytes * 1.08 > xmax)
-        xmax = cur_bytes * 1.08;
-    if (rec_bytes * 1.08 > xmax)
-        xmax = rec_bytes * 1.08;
-    if (!(xmax > 0))
-        return;
-    for (int u = 0; u < 3 && xmax / unit >= 1024; u++) {
-        unit *= 1024;
-        unit_name = u == 0 ? "KiB" : u == 1 ? "MiB" : "GiB";
+    if (cur_bytes * 1.08 > mc->xmax)
+        mc->xmax = cur_bytes * 1.08;
+    if (rec_bytes * 1.08 > mc->xmax)
+        mc->xmax = rec_bytes * 1.08;
+    if (!(mc->xmax > 0))
+        return -1;
+    for (int u = 0; u < 3 && mc->xmax / mc->unit >= 1024; u++) {
+        mc->unit *= 1024;
+        mc->unit_name = u == 0 ? "KiB" : u == 1 ? "MiB" : "GiB";
     }
-    step = nice_step(xmax / unit, 4) * unit;
-    xmax = ceil(xmax / step) * step;
-    pw = W - L - R;
-#define XM(v) (L + (v) / xmax * pw)
+    mc->step = nice_step(mc->xmax / mc->unit, 4) * mc->unit;
+    mc->xmax = ceil(mc->xmax / mc->step) * mc->step;
+    mc->f.pw = mc->f.W - mc->f.L - mc->f.R;
+    return 0;
+}
+
+/* a tag over each pool marked (recommended, current), placed above the plot */
+static void mrc_tags(struct mrc_chart *mc, double cur_bytes, double rec_bytes)
+{
+    struct chart_frame *f = &mc->f;
+
     if (rec_bytes > 0) {
-        tag[nt] = "recommended";
-        tx[nt++] = XM(rec_bytes);
+        mc->tag[f->n_tags] = "recommended";
+        f->tx[f->n_tags++] = mrc_x(mc, rec_bytes);
     }
     if (cur_bytes > 0) {
-        tag[nt] = "current";
-        tx[nt++] = XM(cur_bytes);
+        mc->tag[f->n_tags] = "current";
+        f->tx[f->n_tags++] = mrc_x(mc, cur_bytes);
     }
-    for (i = 0; i < nt; i++)
-        tw[i] = CHAR_W_PX * (double)strlen(tag[i]) + 6;
-    rows = tags_place(tx, tw, nt, L, W - R, tl, trow);
-    T = 14 + 17.0 * rows;
-    H = T + 220 + B;
-    ph = H - T - B;
-    fprintf(fp,
-            "<svg id=\"chart-mrc\" class=\"chart\" role=\"img\" "
-            "viewBox=\"0 0 %.0f %.0f\" preserveAspectRatio=\"xMidYMid "
-            "meet\">\n<title>buffer-pool hit ratio by pool memory and page "
-            "size</title>\n",
-            W, H);
+    for (size_t i = 0; i < f->n_tags; i++)
+        f->tw[i] = CHAR_W_PX * (double)strlen(mc->tag[i]) + 6;
+    frame_place_tags(f, 14, 220);
+}
+
+/* the hit-ratio grid in quarters, the memory ticks and the two axis lines */
+static void mrc_axes(FILE *fp, const struct mrc_chart *mc)
+{
+    const struct chart_frame *f = &mc->f;
+    char buf[64];
+
     for (int k = 0; k <= 4; k++) {
-        double py = H - B - ph * k / 4;
-        svg_line(fp, L, py, W - R, py, "stroke=\"#e4e7ec\"");
+        double py = f->H - f->B - f->ph * k / 4;
+        svg_line(fp, f->L, py, f->W - f->R, py, "stroke=\"#e4e7ec\"");
         snprintf(buf, sizeof(buf), "%d%%", k * 25);
-        svg_text(fp, L - 6, py + 4, "end", NULL, buf);
+        svg_text(fp, f->L - 6, py + 4, "end", NULL, buf);
     }
-    for (double x = 0; x <= xmax + step / 2; x += step) {
-        svg_line(fp, XM(x), H - B, XM(x), H - B + 4, "stroke=\"#444\"");
+    for (double x = 0; x <= mc->xmax + mc->step / 2; x += mc->step) {
+        svg_line(fp, mrc_x(mc, x), f->H - f->B, mrc_x(mc, x), f->H - f->B + 4,
+                 "stroke=\"#444\"");
         if (x == 0)
             snprintf(buf, sizeof(buf), "0");
         else
-            snprintf(buf, sizeof(buf), "%g %s", x / unit, unit_name);
-        svg_text(fp, XM(x), H - B + 18,
-                 x == 0                ? "start"
-                 : x + step / 2 > xmax ? "end"
-                                       : "middle",
+            snprintf(buf, sizeof(buf), "%g %s", x / mc->unit, mc->unit_name);
+        svg_text(fp, mrc_x(mc, x), f->H - f->B + 18,
+                 x == 0                        ? "start"
+                 : x + mc->step / 2 > mc->xmax ? "end"
+                                               : "middle",
                  NULL, buf);
     }
-    svg_line(fp, L, H - B, W - R, H - B, "stroke=\"#444\"");
-    svg_line(fp, L, T, L, H - B, "stroke=\"#444\"");
+    svg_line(fp, f->L, f->H - f->B, f->W - f->R, f->H - f->B,
+             "stroke=\"#444\"");
+    svg_line(fp, f->L, f->T, f->L, f->H - f->B, "stroke=\"#444\"");
+}
+
+/* one polyline per page size, continued dotted at its last hit ratio */
+static void mrc_curves(FILE *fp, const struct mrc_chart *mc, const json_t *mrc,
+                       double rec_ps)
+{
+    const struct chart_frame *f = &mc->f;
+    size_t i, j;
+    json_t *curve, *pt;
+
     json_array_foreach(mrc, i, curve)
     {
         double ps = num(curve, "page_size"), lastx = NAN, lasty = NAN;
@@ -934,38 +1050,35 @@ static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
                 col, ps == rec_ps ? "3" : "2");
         json_array_foreach(json_object_get(curve, "points"), j, pt)
         {
-            double b = isfinite(num(pt, "bytes")) ? num(pt, "bytes")
-                                                  : num(pt, "pages") * ps;
+            double b = mrc_point_bytes(pt, ps);
             double hr = num(pt, "hit_ratio");
             if (!isfinite(hr) || !isfinite(b))
                 continue;
             if (hr > 1.0) /* percent */
                 hr /= 100.0;
-            lastx = XM(b);
-            lasty = H - B - hr * ph;
+            lastx = mrc_x(mc, b);
+            lasty = f->H - f->B - hr * f->ph;
             fprintf(fp, "%.1f,%.1f ", lastx, lasty);
         }
         fputs("\"/>\n", fp);
-        if (isfinite(lastx) && lastx < W - R - 1)
+        if (isfinite(lastx) && lastx < f->W - f->R - 1)
             fprintf(fp,
                     "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                     "stroke=\"%s\" stroke-width=\"2\" "
                     "stroke-dasharray=\"2 4\"/>\n",
-                    lastx, lasty, W - R, lasty, col);
+                    lastx, lasty, f->W - f->R, lasty, col);
     }
-    for (i = 0; i < nt; i++) {
-        int rec = strcmp(tag[i], "recommended") == 0;
-        svg_line(fp, tx[i], T, tx[i], H - B,
-                 rec ? "stroke=\"#222\" stroke-width=\"2\""
-                     : "stroke=\"#666\" stroke-width=\"2\" "
-                       "stroke-dasharray=\"2 3\"");
-        svg_text(fp, tl[i] + 3, 14 + 17.0 * trow[i], "start", "tag", tag[i]);
-    }
-#undef XM
-    svg_axis_titles(fp, W, H, L, R, T, B,
-                    "buffer-pool memory (equal bytes for every page size)",
-                    "hit ratio");
-    fputs("</svg>\n<ul class=\"legend\">\n", fp);
+}
+
+/* the HTML legend: a swatch per page size and per pool marked */
+static void mrc_legend(FILE *fp, const json_t *mrc, double cur_bytes,
+                       double rec_bytes, double rec_ps)
+{
+    char buf[64];
+    size_t i;
+    json_t *curve;
+
+    fputs("<ul class=\"legend\">\n", fp);
     json_array_foreach(mrc, i, curve)
     {
         fmt_page(num(curve, "page_size"), buf, sizeof(buf));
@@ -990,6 +1103,47 @@ static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
                 buf);
     }
     fputs("</ul>\n", fp);
+}
+
+/*
+ * Hit ratio against buffer-pool bytes, one polyline per page size. The
+ * memory axis runs from 0 past the larger of the current and recommended
+ * pools (both marked); a curve that ends earlier (the whole table fits) is
+ * continued dotted at its last hit ratio, which an LRU curve keeps.
+ */
+static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
+                      double rec_bytes, double rec_ps)
+{
+    struct mrc_chart mc = {.f = {.W = 480, .L = 56, .R = 16, .B = 46},
+                           .unit = 1,
+                           .unit_name = "B"};
+    const struct chart_frame *f = &mc.f;
+
+    if (mrc_scale(&mc, mrc, cur_bytes, rec_bytes) < 0)
+        return;
+    mrc_tags(&mc, cur_bytes, rec_bytes);
+    fprintf(fp,
+            "<svg id=\"chart-mrc\" class=\"chart\" role=\"img\" "
+            "viewBox=\"0 0 %.0f %.0f\" preserveAspectRatio=\"xMidYMid "
+            "meet\">\n<title>buffer-pool hit ratio by pool memory and page "
+            "size</title>\n",
+            f->W, f->H);
+    mrc_axes(fp, &mc);
+    mrc_curves(fp, &mc, mrc, rec_ps);
+    for (size_t i = 0; i < f->n_tags; i++) {
+        int rec = strcmp(mc.tag[i], "recommended") == 0;
+        svg_line(fp, f->tx[i], f->T, f->tx[i], f->H - f->B,
+                 rec ? "stroke=\"#222\" stroke-width=\"2\""
+                     : "stroke=\"#666\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"2 3\"");
+        svg_text(fp, f->tl[i] + 3, 14 + 17.0 * f->trow[i], "start", "tag",
+                 mc.tag[i]);
+    }
+    svg_axis_titles(fp, f->W, f->H, f->L, f->R, f->T, f->B,
+                    "buffer-pool memory (equal bytes for every page size)",
+                    "hit ratio");
+    fputs("</svg>\n", fp);
+    mrc_legend(fp, mrc, cur_bytes, rec_bytes, rec_ps);
 }
 
 /* ---- candidates, drift, about ------------------------------------------ */

@@ -26,11 +26,16 @@ if grep -nE '\b(stdout|stderr|printf|puts|perror|exit|_exit|abort)\b' report/*.c
     echo "check-style: report/ must not print to the terminal or exit" >&2
     bad=1
 fi
+# the module include graph (docs/architecture.md#dependencies, issue 22)
+if ! bash scripts/check-includes.sh "$(pwd)"; then
+    echo "check-style: an include against docs/architecture.md, see above" >&2
+    bad=1
+fi
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
-# no function longer than 150 lines outside tests/ and bench/ (issue 12):
+# no function longer than 120 lines outside tests/ and bench/ (issue 12):
 # split a longer one along its steps
 src=$(printf '%s\n' $files | grep -E '\.c$' | grep -vE '^(\./)?(tests|bench)/' || true)
-if [ -n "$src" ] && ! awk -v max=150 -f scripts/funclen.awk $src >&2; then
+if [ -n "$src" ] && ! awk -v max=120 -f scripts/funclen.awk $src >&2; then
     echo "check-style: split the functions above" >&2
     bad=1
 fi

@@ -195,9 +195,10 @@ print(" ".join(str(len(r["rounds_rps"])) for r in d["results"]),
       d["results"][0]["vs_first"]["mean"] == 0,
       d["results"][0]["response_us"]["count"] == 600)')
 expect_eq "$n" "3 3 True True True" "per-round rates, ordered intervals, responses"
-# The budget: at least 2 rounds, then stop when tight or out of time.
+# The budget: at least 2 rounds, then stop when tight or out of time (a
+# nanosecond: spent by the 2 rounds on any machine, however fast).
 expect_rc 0 "--budget" "$PAGETUNE" replay -q --json --trace "$T/pairs.csv" \
-    --page-size 4K,8K --budget 0.001
+    --page-size 4K,8K --budget 0.000000001
 expect_contains "$OUT" '"rounds": 2' "a spent budget stops after 2 rounds"
 expect_contains "$OUT" '"stopped": "budget"' "stopped by the budget"
 expect_rc 0 "table with intervals" "$PAGETUNE" replay -q \
@@ -312,16 +313,13 @@ awk 'BEGIN { print "time_ms,op,key,size"; srand(9)
     for (i = 0; i < 40000; i++)
         printf "%d,%s,s%04d,%d\n", i, rand() < 0.3 ? "get" : "set",
             int(rand() * 300), 3000 + int(rand() * 60000) }' >"$T/rounds.csv"
-# wait_store FILE PID: until FILE exists (or PID ended); 0 if it exists
+# wait_store FILE PID: until FILE exists or PID ended (no time limit: the
+# run ends by itself, however slow the machine); 0 if it exists
 wait_store() {
-    local i=0
-    while [ "$i" -lt 600 ]; do
-        [ -e "$1" ] && return 0
+    while [ ! -e "$1" ]; do
         kill -0 "$2" 2>/dev/null || return 1
         sleep 0.05
-        i=$((i + 1))
     done
-    return 1
 }
 for sigs in "INT" "INT TERM"; do
     D=$T/int-${sigs// /-}

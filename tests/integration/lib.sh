@@ -7,6 +7,8 @@
 #   pg_sql / my_sql / lite_sql DB   run SQL from stdin or -c on the servers
 #   pyjson FILE EXPR  evaluate a Python expression over the JSON in FILE (d)
 #   expect_py DESC EXPR  fail unless the Python expression is true
+#   load_start CMD... / load_stop   a workload around a monitor window
+#   wait_value WANT CMD...   until CMD prints WANT (a background change)
 # Table names are unique per test so tests can run in parallel.
 # shellcheck disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.sh"
@@ -46,6 +48,33 @@ pg_sql() {
 
 my_sql() {
     mariadb --no-defaults --socket="$PT_MARIADB_SOCK" -uroot pagetune "$@"
+}
+
+# load_start CMD...: run CMD again and again in the background until
+# load_stop. Started before a monitor and stopped after it, the load covers
+# the whole window however slow the machine (a fixed duration did not).
+load_start() {
+    rm -f "$T/.load-stop"
+    (while [ ! -e "$T/.load-stop" ]; do "$@" >/dev/null 2>&1; done) &
+    LOAD_PID=$!
+}
+load_stop() {
+    touch "$T/.load-stop"
+    wait "$LOAD_PID"
+}
+
+# wait_value WANT CMD...: poll CMD until it prints WANT, for a change the
+# server makes in the background (InnoDB resizes its pool after SET GLOBAL).
+# 0 then; 1 if it still differs after 300 s, a hang guard for a value that
+# never comes, not a speed check (a fixed sleep or a 10 s cap was one)
+wait_value() {
+    local want=$1 i=0
+    shift
+    while [ "$("$@")" != "$want" ]; do
+        [ "$i" -ge 1500 ] && return 1
+        sleep 0.2
+        i=$((i + 1))
+    done
 }
 
 # pyjson FILE EXPR: print the Python expression over d = json.load(FILE)
@@ -201,7 +230,7 @@ sample_suite() {
     expect_contains "$ERR" "no_such_table_xyz" "missing table is named"
     expect_rc 65 "missing column" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns SMALL,NOPE
     expect_contains "$ERR" "NOPE" "missing column is named"
-    expect_rc 65 "hostile table name" "$PAGETUNE" sample --connect "$conn" --table "x; DROP TABLE $table"
+    expect_rc 64 "hostile table name (refused before connecting, issue 21)" "$PAGETUNE" sample --connect "$conn" --table "x; DROP TABLE $table"
     expect_one_line_error "hostile table name"
     expect_rc 65 "hostile column name" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns 'SMALL,"x"); DROP TABLE y; --'
     expect_rc 0 "table survives" "$PAGETUNE" sample --connect "$conn" --table "$table" -q -o /dev/null

@@ -26,6 +26,7 @@ SQL
 # default options: validation by simulation and replay, 5 s monitor
 expect_rc 0 "advise with its defaults on SQLite" "$PAGETUNE" advise \
     --connect "Driver=SQLite3;Database=$DB" --out-dir "$T/adv"
+ADV_OUT=$OUT ADV_ERR=$ERR
 for f in sizes.json monitor.json recommendation.json create.sql rollback.sql \
     report.html simulation.json replay.json; do
     [ -s "$T/adv/$f" ] && pass || fail "advise left no $f"
@@ -41,14 +42,14 @@ a, b = (json.load(open(f)) for f in sys.argv[1:3])
 diff = [k for k in set(a) | set(b) if k != "inputs" and a.get(k) != b.get(k)]
 assert not diff, diff
 PY
-case "$ERR" in *"engine db2"*) fail "DB2's page list used for SQLite: $ERR" ;; *) pass ;; esac
+case "$ADV_ERR" in *"engine db2"*) fail "DB2's page list used for SQLite: $ERR" ;; *) pass ;; esac
 RPS=$(pyjson "$T/adv/recommendation.json" 'd["page_size"]')
 expect_py "20..60 KB objects: 32K or 64K pages recommended" \
     'd["engine"] == "sqlite" and d["page_size"] in (32768, 65536)' "$T/adv/recommendation.json"
 expect_py "the replay followed engine sqlite at 4K and the recommended size" \
     'd["engine"] == "sqlite" and [r["page_size"] for r in d["results"]] == [4096, '"$RPS"']' \
     "$T/adv/replay.json"
-line=$(printf '%s\n' "$OUT" | grep '^verdict ')
+line=$(printf '%s\n' "$ADV_OUT" | grep '^verdict ')
 expect_contains "$line" "validated by replay on the built-in store (SQLite with engine sqlite's placement rules, 4K vs $((RPS / 1024))K" \
     "the verdict line names the validation used"
 expect_contains "$(cat "$T/adv/report.html")" 'id="validated-by">validated by replay' \

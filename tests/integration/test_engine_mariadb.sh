@@ -37,10 +37,10 @@ expect_eq "$(row_format)" Compact "table starts COMPACT"
 
 expect_rc 0 "sample" "$PAGETUNE" sample --connect "$PT_MARIADB_CONNECT" --table "$TB" \
     -o "$T/sizes.json" -q
-(sleep 1; for _ in 1 2 3; do my_sql -N -e "SELECT SUM(LENGTH(SMALL)) FROM $TB" >/dev/null; done) &
+load_start my_sql -N -e "SELECT SUM(LENGTH(SMALL)) FROM $TB"
 expect_rc 0 "monitor" "$PAGETUNE" monitor --connect "$PT_MARIADB_CONNECT" --interval 3 \
     --count 2 --json -o "$T/mon.json" -q
-wait
+load_stop
 # 300 rows fit any pool: no page size gains I/O there, and a new instance
 # needs a real gain (issue 14). Modelled as a production table of 1M such
 # sessions on disks with a seek (hdd), 32K saves about 30 % of the I/O.
@@ -71,14 +71,14 @@ expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size = 201326592;" "create.s
 
 expect_rc 0 "apply create.sql through ODBC" "$PT_SQLEXEC" "$ROOT" script "$T/ddl/create.sql"
 expect_eq "$(row_format)" Dynamic "ROW_FORMAT took"
-sleep 1
-expect_eq "$(my_sql -N -e "SELECT @@innodb_buffer_pool_size")" 201326592 "innodb_buffer_pool_size took"
+wait_value 201326592 my_sql -N -e "SELECT @@innodb_buffer_pool_size" && pass ||
+    fail "innodb_buffer_pool_size took: $(my_sql -N -e "SELECT @@innodb_buffer_pool_size")"
 expect_eq "$(my_sql -N -e "SELECT @@innodb_page_size")" 16384 "innodb_page_size unchanged (it cannot change at runtime)"
 
 expect_rc 0 "apply rollback.sql through ODBC" "$PT_SQLEXEC" "$ROOT" script "$T/ddl/rollback.sql"
 expect_eq "$(row_format)" Compact "rollback: back to the server default row format"
-sleep 1
-expect_eq "$(my_sql -N -e "SELECT @@innodb_buffer_pool_size")" "$POOL0" "rollback: buffer pool back"
+wait_value "$POOL0" my_sql -N -e "SELECT @@innodb_buffer_pool_size" && pass ||
+    fail "rollback: buffer pool back: $(my_sql -N -e "SELECT @@innodb_buffer_pool_size")"
 
 # bad input: a MariaDB recommendation for the PostgreSQL dialect; names
 expect_rc 65 "mysql recommendation, postgresql dialect" "$PAGETUNE" ddl \

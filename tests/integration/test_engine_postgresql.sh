@@ -34,13 +34,10 @@ toast_bytes() {
 # workload_monitor OUT: `pagetune monitor` over a window in which every
 # object is read (get_byte forces the value to be fetched and detoasted).
 workload_monitor() {
-    (sleep 1; for _ in 1 2 3; do
-        pg_sql -Atc "SELECT sum(get_byte(SMALL, 3000)) FROM $TB" >/dev/null
-    done) &
-    local w=$!
+    load_start pg_sql -Atc "SELECT sum(get_byte(SMALL, 3000)) FROM $TB"
     expect_rc 0 "monitor $1" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" \
         --interval 4 --count 2 --json -o "$T/$1.json" -q
-    wait "$w"
+    load_stop
 }
 # toast_reads FILE: TOAST + TOAST-index blocks read (hit or from disk) and
 # heap blocks read for the table, from the monitor's pg_statio deltas

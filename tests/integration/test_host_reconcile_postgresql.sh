@@ -31,13 +31,10 @@ expect_rc 0 "sample" "$PAGETUNE" sample --connect "$PT_PG_CONNECT" \
     --table it_hr --columns obj -o "$T/sizes.json" -q
 
 # a workload that reads the table so the counters move during the window
-( end=$((SECONDS + 5)); while [ $SECONDS -lt $end ]; do
-    pg_sql -c "SELECT count(*), sum(length(obj)) FROM it_hr" >/dev/null 2>&1
-  done ) &
-wl=$!
+load_start pg_sql -c "SELECT count(*), sum(length(obj)) FROM it_hr"
 expect_rc 0 "monitor (superuser)" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" \
     --count 2 --interval 3 -o "$T/mon.json" -q
-wait $wl
+load_stop
 
 # ---- A. the host's memory ---------------------------------------------------
 expect_py "host read with pg_read_file, MemTotal = $MEMTOTAL" \

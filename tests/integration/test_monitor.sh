@@ -35,26 +35,20 @@ check_monitor() { # FILE ENGINE
 }
 
 # PostgreSQL: a workload that reads the heap and the TOAST table
-( end=$((SECONDS + 6)); while [ $SECONDS -lt $end ]; do
-    pg_sql -c "SELECT count(*), max(md5(LARGE)) FROM it_mon_pg" >/dev/null 2>&1
-  done ) &
-wl=$!
+load_start pg_sql -c "SELECT count(*), max(md5(LARGE)) FROM it_mon_pg"
 expect_rc 0 "monitor postgresql" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" \
     --count 3 --interval 1.5 -o "$T/pg.json" -q
-wait $wl
+load_stop
 check_monitor "$T/pg.json" postgresql
 expect_py "postgresql: block size and shared_buffers" 'd["current"]["page_size"] == 8192 and d["current"]["bufferpool"] == "shared_buffers"' "$T/pg.json"
 expect_py "postgresql: heap and TOAST counted separately for the table" '[t for t in d["tables"] if t["name"] == "public.it_mon_pg" and sum(x["delta"]["HEAP_BLKS_HIT"] + x["delta"]["HEAP_BLKS_READ"] for x in t["deltas"]) > 0 and sum(x["delta"]["TOAST_BLKS_HIT"] + x["delta"]["TOAST_BLKS_READ"] for x in t["deltas"]) > 0 and 0 <= t["toast_hit_ratio"] <= 100]' "$T/pg.json"
 expect_py "postgresql: database counters" 'any(x["name"] == "pagetune" for x in d["databases"])' "$T/pg.json"
 
 # MariaDB: a workload that reads off-page BLOBs
-( end=$((SECONDS + 6)); while [ $SECONDS -lt $end ]; do
-    my_sql -e "SELECT SUM(LENGTH(LARGE)) FROM IT_MON_MY" >/dev/null 2>&1
-  done ) &
-wl=$!
+load_start my_sql -e "SELECT SUM(LENGTH(LARGE)) FROM IT_MON_MY"
 expect_rc 0 "monitor mariadb" "$PAGETUNE" monitor --connect "$PT_MARIADB_CONNECT" \
     --count 3 --interval 1.5 -o "$T/my.json" -q
-wait $wl
+load_stop
 check_monitor "$T/my.json" mysql
 expect_py "mariadb: page size and pool size" 'd["current"]["page_size"] == 16384 and d["current"]["bufferpool_bytes"] == 64 * 1048576' "$T/my.json"
 expect_py "mariadb: logical reads are Innodb_buffer_pool_read_requests" 'd["summary"]["logical_reads"] == sum(x["delta"]["Innodb_buffer_pool_read_requests"] for x in d["instance"][0]["deltas"])' "$T/my.json"

@@ -24,10 +24,11 @@ SELECT CONCAT('s', seq), CONCAT('s', seq), REPEAT(SHA2(seq, 256), 100) FROM seq_
 SQL
 
 pool() { my_sql -N -e "SELECT @@innodb_buffer_pool_size"; }
-# the pool resizes in the background: wait until it reports $1
+# the pool resizes in the background: wait until it reports $1 (the 300 s
+# cap is a hang guard, not a speed check: the resize ends when it ends)
 wait_pool() {
     local i
-    for i in $(seq 1 50); do
+    for i in $(seq 1 1500); do
         [ "$(pool)" = "$1" ] && [ -z "$(my_sql -N -e "SHOW STATUS LIKE 'Innodb_buffer_pool_resize_status'" | grep -i 'resizing\|withdraw\|allocat')" ] && return 0
         sleep 0.2
     done

@@ -26,10 +26,8 @@ INSERT INTO ev_near_my SELECT seq, now(), CONCAT('user', seq),
   REPEAT(RANDOM_BYTES(10), 793 + seq % 13) FROM seq_1_to_$N;
 SQL
 # the pool resizes in the background: wait for the value asked
-for _ in $(seq 1 50); do
-    [ "$(my_sql -N -e "SELECT @@innodb_buffer_pool_size")" = 67108864 ] && break
-    sleep 0.2
-done
+wait_value 67108864 my_sql -N -e "SELECT @@innodb_buffer_pool_size" ||
+    fail "the pool never reached 64M: $(my_sql -N -e "SELECT @@innodb_buffer_pool_size")"
 
 expect_rc 0 "sample" "$PAGETUNE" sample --connect "$PT_MARIADB_CONNECT" --table ev_row_my --columns object -o "$T/row.json" -q
 # the rest of each row: bigint 8, timestamp 4 (0 when NULL), usr's bytes + a

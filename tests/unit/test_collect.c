@@ -1599,7 +1599,6 @@ static void test_sqlite_watchdog(void **state)
     struct pt_err err;
     char connect[256];
     int64_t v = 0;
-    struct timespec t0, t1;
     (void)state;
 
     if (!have_sqlite_driver()) {
@@ -1615,19 +1614,19 @@ static void test_sqlite_watchdog(void **state)
     /* a quick statement is not disturbed */
     assert_int_equal(coll_query_i64(c, "SELECT 42", &v, &err), 0);
     assert_int_equal(v, 42);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    assert_int_equal(
-        coll_query_i64(c,
-                       "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT "
-                       "n + 1 FROM g WHERE n < 4000000000) SELECT count(*) "
-                       "FROM g",
-                       &v, &err),
-        PT_EUNAVAIL);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* an endless statement: SQLite has no socket for the later stages to
+       shut down, so only the first stage's SQLCancel can end it (a hang
+       here is the failure; ctest's TIMEOUT guards it) */
+    v = -1;
+    assert_int_equal(coll_query_i64(c,
+                                    "WITH RECURSIVE g(n) AS (SELECT 1 UNION "
+                                    "ALL SELECT n + 1 FROM g) SELECT count(*) "
+                                    "FROM g",
+                                    &v, &err),
+                     PT_EUNAVAIL);
     assert_non_null(strstr(err.msg, "no answer from the server for "));
     assert_non_null(strstr(err.msg, " s while running"));
-    (void)t0;
-    (void)t1;
+    assert_int_equal(v, -1); /* no count: the statement did not finish */
     coll_conn_close(c);
 }
 
