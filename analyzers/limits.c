@@ -11,7 +11,9 @@
  */
 #include "analyzers/analyzers.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 const struct rec_limit rec_limits[REC_LIM_COUNT] = {
     [REC_LIM_PAGE_BYTES] = {REC_MIN_PAGE_BYTES, REC_MAX_PAGE_BYTES, 0},
@@ -30,15 +32,32 @@ const struct rec_limit rec_limits[REC_LIM_COUNT] = {
     [REC_LIM_SIZE_BYTES] = {0, (double)REC_MAX_SIZE_BYTES, 0},
 };
 
+/* A bound as a reader reads it: 9007199254740992 (2^53), 1000, 0.5. */
+static void bound_str(double v, char *buf, size_t len)
+{
+    int e;
+
+    if (v != (double)(long long)v) {
+        snprintf(buf, len, "%g", v);
+        return;
+    }
+    snprintf(buf, len, "%lld", (long long)v);
+    if (v >= 65536 && frexp(v, &e) == 0.5)
+        snprintf(buf + strlen(buf), len - strlen(buf), " (2^%d)", e - 1);
+}
+
 static int out_of_range(enum rec_limit_id id, const char *ctx,
                         const char *field, const char *shown,
                         struct pt_err *err)
 {
     const struct rec_limit *l = &rec_limits[id];
+    char lo[48], hi[48];
 
-    return err_set(err, PT_EDATA, "%s%s%s %s is outside %s%.15g..%.15g",
+    bound_str(l->min, lo, sizeof(lo));
+    bound_str(l->max, hi, sizeof(hi));
+    return err_set(err, PT_EDATA, "%s%s%s %s is outside %s%s..%s",
                    ctx ? ctx : "", ctx ? ": " : "", field, shown,
-                   l->min_open ? "(" : "", l->min, l->max);
+                   l->min_open ? "(" : "", lo, hi);
 }
 
 int rec_limit_check(enum rec_limit_id id, double v, const char *ctx,

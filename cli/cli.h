@@ -140,6 +140,9 @@ struct cli_option {
     enum cli_complete complete; /* what completion offers for the value */
     enum cli_io io;             /* a path: read or written (above) */
     const char *const *files;   /* CLI_IO_OUTDIR: names written, NULL-ended */
+    int repeat;          /* a list option: may be given again, adding one */
+    const char *same_as; /* another spelling of option same_as ("json" is
+                            --format json): giving both is a conflict */
 };
 #define CLI_OPT_END                                                            \
     {                                                                          \
@@ -221,7 +224,7 @@ extern const char *const cli_db_engines[];
      .arg_name = "FMT", .help = "output format: table, json or csv",          \
      .choices = cli_format_choices, .def = "table"},                          \
     {.name = "json", .has_arg = no_argument, .id = CLI_OPT_JSON,              \
-     .help = "short for --format json"}
+     .help = "short for --format json", .same_as = "format"}
 #define CLI_OPT_FORCE_ENTRY                                                    \
     {.name = "force", .short_name = 'f', .has_arg = no_argument,              \
      .id = CLI_OPT_FORCE, .help = "overwrite existing output files",          \
@@ -337,6 +340,10 @@ struct cli_parser {
     size_t n_paths;
     struct option longopts[64];
     char shortopts[128];
+    /* per table entry: given already, and with which value (the check of
+       repeated and conflicting options, cli_next_opt) */
+    unsigned char given[64];
+    const char *given_arg[64];
     int argc;
     char **argv;
 };

@@ -71,9 +71,9 @@ static const struct cli_option opts[] = {
      .id = OPT_SIMULATION,
      .io = CLI_IO_IN,
      .arg_name = "FILE",
-     .help = "simulation.json holding the points' configurations; repeat for "
-             "up to 8",
-     .required = 1},
+     .help = "simulation.json holding the points' configurations, up to 8",
+     .required = 1,
+     .repeat = 1},
     {.name = "free",
      .type = CLI_T_STRING,
      CLI_AT(A, free_list),

@@ -18,6 +18,7 @@
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -305,7 +306,7 @@ int cmd_ddl(int argc, char **argv)
     struct pt_err err;
     json_t *rec = NULL;
     char dir[4200], *create = NULL, *rollback = NULL;
-    int rc, code;
+    int rc, code, made_dir = 0;
 
     if ((rc = parse(&ps, &c, &p, argc, argv)) != 0)
         return cli_parse_exit(rc);
@@ -337,7 +338,9 @@ int cmd_ddl(int argc, char **argv)
                                            p.rec_file, &ov, &err)) < 0 ||
         (rc = ddl_plan_render(&plan, dir, &create, &rollback, &err)) < 0)
         goto fail;
-    if (p.out_dir && mkdir(p.out_dir, 0755) != 0 && errno != EEXIST) {
+    if (p.out_dir && mkdir(p.out_dir, 0755) == 0)
+        made_dir = 1; /* removed again if nothing lands in it */
+    else if (p.out_dir && errno != EEXIST) {
         rc = err_set(&err, PT_ECANTCREAT, "cannot create directory '%s': %s",
                      p.out_dir, strerror(errno));
         goto fail;
@@ -362,6 +365,8 @@ int cmd_ddl(int argc, char **argv)
     code = PT_EXIT_OK;
     goto out;
 fail:
+    if (made_dir)
+        rmdir(p.out_dir); /* only while empty: an error leaves no trace */
     if (rc == PT_EUSAGE)
         code = cli_usage_error("ddl", "%s", err.msg);
     else

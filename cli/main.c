@@ -45,21 +45,24 @@ static const char *signal_name(int sig)
  */
 static void on_signal(int sig)
 {
-    int first = pt_interrupt_note(sig);
+    int first = pt_interrupt_note(sig), done = pt_committed();
 
     if (!first)
         return;
     pt_cleanup_signal();
     {
         static const char head[] = "pagetune: interrupted by ";
+        static const char late[] = " after the outputs were committed";
         const char *name = signal_name(first);
         ssize_t ignored;
         ignored = write(STDERR_FILENO, head, sizeof(head) - 1);
         ignored = write(STDERR_FILENO, name, strlen(name));
+        if (done)
+            ignored = write(STDERR_FILENO, late, sizeof(late) - 1);
         ignored = write(STDERR_FILENO, "\n", 1);
         (void)ignored;
     }
-    _exit(128 + first);
+    _exit(done ? 0 : 128 + first); /* committed outputs are a success */
 }
 
 /*
@@ -91,6 +94,8 @@ static void signals_install(void)
  * signal arrived, whatever the command returned, the run was interrupted:
  * one line (the command's own error lines are held back, cli_error) and
  * 128 + the signal number (130 for SIGINT, pagetune(1) EXIT STATUS).
+ * Once the outputs are committed (an out-dir swapped in) a signal no
+ * longer fails the run: the line names it and the code is 0 (1 for drift).
  * A write error because the reader of standard output has gone (cli_error
  * held its "Broken pipe" line back) ends quietly the way a shell pipeline
  * expects: killed by SIGPIPE with its default disposition, status 141
@@ -110,6 +115,14 @@ static int finish(int rc)
     }
     if (!sig)
         return rc;
+    if (pt_committed()) {
+        /* the outputs are complete and in place: the run succeeded */
+        fprintf(stderr,
+                "pagetune: %s arrived after the outputs were committed; "
+                "they are complete\n",
+                signal_name(sig));
+        return rc == PT_EXIT_CHECK ? rc : PT_EXIT_OK; /* drift stays 1 */
+    }
     fprintf(stderr, "pagetune: interrupted by %s\n", signal_name(sig));
     return 128 + sig;
 }

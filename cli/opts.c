@@ -98,7 +98,7 @@ void cli_error(const char *cmd, const char *fmt, ...)
     if (pt_interrupted()) /* main.c prints the one line of an interrupt */
         return;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    pt_msg_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     /* the reader of stdout left: main.c's finish() ends the run quietly */
     if (strstr(msg, strerror(EPIPE)) && cli_stdout_gone())
@@ -118,7 +118,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     char msg[1024];
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    pt_msg_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     one_line(msg);
     if (cmd)
@@ -366,6 +366,56 @@ given:
     return 0;
 }
 
+/* The entry for option `name` in the table, or NULL. */
+static const struct cli_option *find_long(const struct cli_parser *p,
+                                          const char *name)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (strcmp(o->name, name) == 0)
+            return o;
+    return NULL;
+}
+
+/*
+ * An option sets one thing once: a value option given again, or two
+ * spellings of one setting (--json and --format), is a usage error naming
+ * both; list options (.repeat) add a value each time. A flag given twice
+ * says the same thing twice and passes.
+ */
+static int check_given(struct cli_parser *p, const struct cli_option *o,
+                       const char *arg)
+{
+    const struct cli_option *canon = o, *first;
+    const char *fa;
+    size_t i;
+
+    if (o->same_as && (first = find_long(p, o->same_as)) != NULL)
+        canon = first;
+    i = (size_t)(canon - p->opts);
+    if (i >= sizeof(p->given) || o->repeat)
+        return 0;
+    if (!p->given[i]) {
+        p->given[i] = (unsigned char)(o - p->opts + 1);
+        p->given_arg[i] = arg;
+        return 0;
+    }
+    first = &p->opts[p->given[i] - 1];
+    fa = p->given_arg[i];
+    if (first == o && !arg)
+        return 0; /* a flag, twice */
+    if (first == o)
+        cli_usage_error(p->cmd,
+                        "--%s given twice, '%s' and '%s': it takes one value "
+                        "(only list options repeat)",
+                        o->name, fa, arg);
+    else
+        cli_usage_error(
+            p->cmd, "--%s%s%s%s conflicts with --%s%s%s%s: give one",
+            first->name, fa ? " '" : "", fa ? fa : "", fa ? "'" : "", o->name,
+            arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    return -1;
+}
+
 /*
  * Keep the value of a CLI_T_CUSTOM option with a path role (-o,
  * --password-file, calibrate's repeated --simulation) for cli_paths_check:
@@ -419,7 +469,13 @@ int cli_next_opt(struct cli_parser *p, const char **arg)
         if (!o)
             return -2;
         c = o->type == CLI_T_CUSTOM ? o->id : -(int)(o - p->opts) - 100;
+    } else if (idx >= 0) {
+        o = &p->opts[idx];
+    } else {
+        o = c <= -100 ? &p->opts[-c - 100] : NULL;
     }
+    if (o && check_given(p, o, optarg) < 0)
+        return -2;
     *arg = optarg;
     if (c > -100) {
         if ((rc = custom_path_note(p, c, optarg)) < 0)
@@ -532,11 +588,14 @@ static void print_option(const struct cli_option *o, FILE *fp, int width)
         snprintf(left, sizeof(left), "    --%s%s%s", o->name, a ? " " : "",
                  a ? a : "");
     if (o->required)
-        snprintf(text, sizeof(text), "%s (required)", o->help);
+        snprintf(text, sizeof(text), "%s (required%s)", o->help,
+                 o->repeat ? "; repeatable" : "");
     else if (o->def)
-        snprintf(text, sizeof(text), "%s (default: %s)", o->help, o->def);
+        snprintf(text, sizeof(text), "%s (%sdefault: %s)", o->help,
+                 o->repeat ? "repeatable; " : "", o->def);
     else
-        snprintf(text, sizeof(text), "%s", o->help);
+        snprintf(text, sizeof(text), "%s%s", o->help,
+                 o->repeat ? " (repeatable)" : "");
     if (indent == 30 && strlen(left) <= 26) {
         fprintf(fp, "  %-26s  ", left);
     } else {

@@ -341,25 +341,25 @@ int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
 
 /* ---- reader -------------------------------------------------------------- */
 
-/* "values": every size, each an integer >= 0. */
+/* "values": every size, each a whole number >= 0 (1000 or 1000.0). */
 static int read_values(struct rec_sizes *s, const json_t *vals,
                        const char *name, struct pt_err *err)
 {
     const json_t *v;
+    json_int_t x;
     size_t i;
 
     if (!json_is_array(vals))
         return err_set(err, PT_EDATA, "%s: 'values' must be an array", name);
     json_array_foreach(vals, i, v)
     {
-        if (!json_is_integer(v) || json_integer_value(v) < 0)
+        if (!pt_json_whole(v, &x) || x < 0)
             return err_set(err, PT_EDATA,
                            "%s: values[%zu] is not a byte size >= 0", name, i);
-        if ((uint64_t)json_integer_value(v) > REC_MAX_SIZE_BYTES) {
+        if ((uint64_t)x > REC_MAX_SIZE_BYTES) {
             char field[64];
             snprintf(field, sizeof(field), "values[%zu]", i);
-            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
-                                       (uint64_t)json_integer_value(v), name,
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES, (uint64_t)x, name,
                                        field, err);
         }
     }
@@ -368,8 +368,11 @@ static int read_values(struct rec_sizes *s, const json_t *vals,
     s->values = pt_malloc(json_array_size(vals) * sizeof(*s->values));
     if (!s->values)
         return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
-    json_array_foreach(vals, i, v) s->values[s->n++] =
-        (uint64_t)json_integer_value(v);
+    json_array_foreach(vals, i, v)
+    {
+        pt_json_whole(v, &x);
+        s->values[s->n++] = (uint64_t)x;
+    }
     s->total = s->n;
     return 0;
 }
@@ -391,29 +394,27 @@ static int read_histogram(struct rec_sizes *s, const json_t *hist,
                        "%s: neither 'values' nor 'histogram' present", name);
     json_array_foreach(hist, i, v)
     {
-        const json_t *le = json_object_get(v, "le"),
-                     *c = json_object_get(v, "count");
-        if (!json_is_integer(le) || !json_is_integer(c) ||
-            json_integer_value(le) < 0 || json_integer_value(c) < 0)
+        json_int_t le, c;
+        if (!pt_json_whole(json_object_get(v, "le"), &le) ||
+            !pt_json_whole(json_object_get(v, "count"), &c) || le < 0 || c < 0)
             return err_set(err, PT_EDATA,
                            "%s: histogram[%zu] needs integer 'le' and "
                            "'count' >= 0",
                            name, i);
-        if ((uint64_t)json_integer_value(le) > REC_MAX_SIZE_BYTES) {
+        if ((uint64_t)le > REC_MAX_SIZE_BYTES) {
             char field[64];
             snprintf(field, sizeof(field), "histogram[%zu].le", i);
-            return rec_limit_check_u64(REC_LIM_SIZE_BYTES,
-                                       (uint64_t)json_integer_value(le), name,
+            return rec_limit_check_u64(REC_LIM_SIZE_BYTES, (uint64_t)le, name,
                                        field, err);
         }
         /* bound the total so every statistic stays exact */
-        if ((uint64_t)json_integer_value(c) > REC_MAX_OBJECTS - total)
+        if ((uint64_t)c > REC_MAX_OBJECTS - total)
             return err_set(err, PT_EDATA,
                            "%s: histogram[%zu] count is implausibly large "
                            "(more than %llu objects in all)",
                            name, i, (unsigned long long)REC_MAX_OBJECTS);
-        total += (uint64_t)json_integer_value(c);
-        bins += json_integer_value(c) > 0;
+        total += (uint64_t)c;
+        bins += c > 0;
     }
     s->from_histogram = 1;
     if (total == 0)
@@ -424,11 +425,12 @@ static int read_histogram(struct rec_sizes *s, const json_t *hist,
         return err_set(err, PT_EINTERNAL, "out of memory reading sizes");
     json_array_foreach(hist, i, v)
     {
-        json_int_t c = json_integer_value(json_object_get(v, "count"));
+        json_int_t c = 0, le = 0;
+        pt_json_whole(json_object_get(v, "count"), &c);
+        pt_json_whole(json_object_get(v, "le"), &le);
         if (c == 0)
             continue;
-        s->values[s->n] =
-            (uint64_t)json_integer_value(json_object_get(v, "le"));
+        s->values[s->n] = (uint64_t)le;
         s->counts[s->n++] = (uint64_t)c;
     }
     s->total = total;
@@ -443,17 +445,20 @@ static int read_live_rows(struct rec_sizes *s, const json_t *doc,
     const json_t *v = json_object_get(lr, "value");
     const json_t *src = json_object_get(lr, "source");
 
+    json_int_t x;
+
     if (!lr)
         return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < -1 ||
-        !json_is_string(src))
+    /* at most REC_MAX_OBJECTS (2^53), the bound of every object count */
+    if (!pt_json_whole(v, &x) || x < -1 ||
+        (x > 0 && (uint64_t)x > REC_MAX_OBJECTS) || !json_is_string(src))
         return err_set(err, PT_EDATA,
-                       "%s: live_rows needs an integer 'value' >= -1 and a "
-                       "'source' string",
-                       name);
-    if (json_integer_value(v) <= 0)
+                       "%s: live_rows needs an integer 'value' from -1 to "
+                       "%llu (2^53) and a 'source' string",
+                       name, (unsigned long long)REC_MAX_OBJECTS);
+    if (x <= 0)
         return 0;
-    s->live_rows = (uint64_t)json_integer_value(v);
+    s->live_rows = (uint64_t)x;
     snprintf(s->live_rows_source, sizeof(s->live_rows_source), "%s",
              json_string_value(src));
     return 0;

@@ -136,4 +136,49 @@ uint64_t coll_metric_u64(const struct coll_metric *m);
 /* a * b, or 0 when either is 0 or the product would overflow. */
 uint64_t coll_mul_u64(uint64_t a, uint64_t b);
 
+/*
+ * The inactivity watchdog's schedule (collect/odbc.c), pure so that a unit
+ * test drives it with a clock of its own. T = last progress + timeout: a
+ * probe until T + COLL_WATCH_PROBE_MS, the sockets shut at T +
+ * COLL_WATCH_SHUT_MS, on_stall at T + COLL_WATCH_GRACE_S: the run gives up
+ * at most COLL_WATCH_GRACE_S seconds after --timeout (docs/exit-codes.md
+ * #watchdog).
+ */
+#define COLL_WATCH_GRACE_S 5
+#define COLL_WATCH_PROBE_MS 2000
+#define COLL_WATCH_SHUT_MS 3500
+
+enum coll_watch_stage {
+    COLL_WATCH_IDLE = 0,  /* watching for progress */
+    COLL_WATCH_PROBING,   /* asking a second connection */
+    COLL_WATCH_CANCELLED, /* SQLCancel sent */
+    COLL_WATCH_SHUT,      /* sockets shut down */
+    COLL_WATCH_DONE,      /* on_stall called (or none): nothing more to do */
+};
+
+enum coll_watch_act {
+    COLL_WATCH_WAIT,     /* nothing until *due_ms */
+    COLL_WATCH_RESUME,   /* the probe found the server busy: progress */
+    COLL_WATCH_PROBE,    /* start (or keep waiting for) the probe */
+    COLL_WATCH_FIRE,     /* stalled: cancel the statement */
+    COLL_WATCH_SHUTDOWN, /* shut the sockets down */
+    COLL_WATCH_STALL,    /* the last resort: on_stall */
+};
+
+struct coll_watch_clock {
+    int64_t last_ms;             /* last progress */
+    long timeout_s;              /* --timeout */
+    enum coll_watch_stage stage; /* where the watchdog is */
+    int can_probe;               /* a probe connection string is known */
+    int probing;                 /* a probe is out */
+    int probe_alive;             /* its answer once back */
+};
+
+/* What to do at now_ms; COLL_WATCH_WAIT with *due_ms when to ask again. */
+enum coll_watch_act coll_watch_next(const struct coll_watch_clock *k,
+                                    int64_t now_ms, int64_t *due_ms);
+/* "no answer from the server for 9.0 s while STEP (--timeout 5 s, ...)" */
+void coll_watch_message(char *buf, size_t len, double waited_s, long timeout_s,
+                        const char *step);
+
 #endif /* PT_COLLECT_INTERNAL_H */

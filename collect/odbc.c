@@ -212,47 +212,107 @@ void coll_mask(const struct coll_conn *c, char *s, size_t len)
     free(out);
 }
 
+/*
+ * One "key=value" pair of a connection string from *p (braces protect a
+ * ';'), with the blanks around the key and after '=' trimmed: drivers
+ * such as MariaDB's trim them, psqlODBC does not, so "Pwd = x" is passed
+ * on as "Pwd=x" (pagetune-sample(1), --connect). Returns 0 at the end;
+ * val is NULL for a part without '='.
+ */
+struct conn_pair {
+    const char *key, *val;
+    size_t klen, vlen;
+};
+
+static int conn_pair_next(const char **pp, struct conn_pair *kv)
+{
+    const char *p = *pp, *start, *eq;
+    int brace = 0;
+
+    while (*p == ';')
+        p++;
+    if (!*p)
+        return 0;
+    start = p;
+    while (*p && (brace || *p != ';')) {
+        if (*p == '{')
+            brace = 1;
+        else if (*p == '}')
+            brace = 0;
+        p++;
+    }
+    *pp = p;
+    eq = memchr(start, '=', (size_t)(p - start));
+    kv->key = start;
+    kv->klen = (size_t)((eq ? eq : p) - start);
+    while (kv->klen && isspace((unsigned char)kv->key[0])) {
+        kv->key++;
+        kv->klen--;
+    }
+    while (kv->klen && isspace((unsigned char)kv->key[kv->klen - 1]))
+        kv->klen--;
+    kv->val = NULL;
+    kv->vlen = 0;
+    if (eq) {
+        kv->val = eq + 1;
+        while (kv->val < p && (*kv->val == ' ' || *kv->val == '\t'))
+            kv->val++;
+        kv->vlen = (size_t)(p - kv->val);
+    }
+    return 1;
+}
+
+static int is_password_key(const struct conn_pair *kv)
+{
+    return (kv->klen == 3 && strncasecmp(kv->key, "PWD", 3) == 0) ||
+           (kv->klen == 8 && strncasecmp(kv->key, "PASSWORD", 8) == 0);
+}
+
+/* Append "key=value;" to out (len bytes); -1 when it does not fit. */
+static int conn_pair_put(const struct conn_pair *kv, char *out, size_t len,
+                         size_t *o)
+{
+    int n = snprintf(out + *o, len - *o, "%.*s=%.*s;", (int)kv->klen, kv->key,
+                     (int)kv->vlen, kv->val);
+
+    if (n < 0 || (size_t)n >= len - *o) {
+        out[*o] = '\0';
+        return -1;
+    }
+    *o += (size_t)n;
+    return 0;
+}
+
 /* The connection string without PWD / PASSWORD keys. */
 void coll_describe_connect(const char *in, char *out, size_t len)
 {
+    struct conn_pair kv;
     size_t o = 0;
-    const char *p = in;
 
     out[0] = '\0';
-    while (*p) {
-        const char *start = p, *eq;
-        int brace = 0;
-        while (*p && (brace || *p != ';')) {
-            if (*p == '{')
-                brace = 1;
-            else if (*p == '}')
-                brace = 0;
-            p++;
+    while (conn_pair_next(&in, &kv))
+        if (kv.val && !is_password_key(&kv))
+            conn_pair_put(&kv, out, len, &o);
+}
+
+/* The connection string as passed to the driver: every pair trimmed. */
+static int connstr_tidy(const char *in, char *out, size_t len)
+{
+    struct conn_pair kv;
+    size_t o = 0;
+
+    out[0] = '\0';
+    while (conn_pair_next(&in, &kv)) {
+        if (!kv.val) { /* not a pair: the driver names it */
+            int n = snprintf(out + o, len - o, "%.*s;", (int)kv.klen, kv.key);
+            if (n < 0 || (size_t)n >= len - o)
+                return -1;
+            o += (size_t)n;
+        } else if (conn_pair_put(&kv, out, len, &o) < 0) {
+            return -1;
         }
-        eq = memchr(start, '=', (size_t)(p - start));
-        if (eq) {
-            size_t klen = (size_t)(eq - start);
-            while (klen && isspace((unsigned char)start[0])) {
-                start++;
-                klen--;
-            }
-            /* "PWD = x": drivers such as MariaDB's trim blanks around keys */
-            while (klen && isspace((unsigned char)start[klen - 1]))
-                klen--;
-            if (!((klen == 3 && strncasecmp(start, "PWD", 3) == 0) ||
-                  (klen == 8 && strncasecmp(start, "PASSWORD", 8) == 0))) {
-                size_t n = (size_t)(p - start);
-                if (o + n + 2 < len) {
-                    memcpy(out + o, start, n);
-                    o += n;
-                    out[o++] = ';';
-                    out[o] = '\0';
-                }
-            }
-        }
-        if (*p == ';')
-            p++;
     }
+    return 0;
 }
 
 /* Read the password: first line of a 0600 regular file. */
@@ -361,34 +421,29 @@ int coll_connstr_has_password(const char *connstr)
  * login is bounded by SQL_ATTR_LOGIN_TIMEOUT (libpq's connect_timeout,
  * MariaDB's MYSQL_OPT_CONNECT_TIMEOUT) and by this thread, every other wait
  * by this thread alone. Once a call has made no progress (a completed call,
- * a fetched block) for timeout_s:
+ * a fetched block) for timeout_s (T = the last progress + timeout_s),
+ * coll_watch_next() decides what to do and when, all within
+ * COLL_WATCH_GRACE_S seconds after T, so that the run gives up
+ * timeout_s + COLL_WATCH_GRACE_S seconds after the last progress at most:
  *   0. a server (not SQLite) is asked whether it is alive: a second
- *      connection runs "SELECT 1" within WATCH_PROBE_S. If it answers, the
- *      server is busy, not stopped (a grouped sample scans the whole table
- *      before its first row): that counts as progress and the wait goes on;
+ *      connection runs "SELECT 1", until T + COLL_WATCH_PROBE_MS. If it
+ *      answers, the server is busy, not stopped (a grouped sample scans the
+ *      whole table before its first row): that counts as progress and the
+ *      wait goes on;
  *   1. SQLCancel on the waiting statement, from a helper thread (ODBC 3
  *      allows SQLCancel from another thread while a function runs on the
  *      statement; psqlODBC sends a PostgreSQL cancel request, MariaDB
  *      Connector/ODBC a KILL QUERY on a second connection, the SQLite3
  *      driver interrupts the statement: they end a slow statement, but
  *      none gets through to a stopped server, and each may itself wait);
- *   2. after WATCH_GRACE_S more: shutdown() of every socket opened since
+ *   2. at T + COLL_WATCH_SHUT_MS: shutdown() of every socket opened since
  *      the connection began (the driver's link, the probe's and the cancel
  *      request's), so the blocked recv() returns and the driver reports the
  *      link lost: the caller's normal error path removes temporary files;
- *   3. after WATCH_GRACE_S more: the caller's on_stall, the last resort.
+ *   3. at T + COLL_WATCH_GRACE_S: the caller's on_stall, the last resort.
+ * The message states the time really waited (coll_watch_message).
  */
-#define WATCH_GRACE_S 3L
-#define WATCH_PROBE_S 10L
 #define WATCH_MAX_FD 1024
-
-enum watch_stage {
-    WATCH_IDLE = 0,  /* watching for progress */
-    WATCH_PROBING,   /* asking a second connection */
-    WATCH_CANCELLED, /* SQLCancel sent */
-    WATCH_SHUT,      /* sockets shut down */
-    WATCH_DONE,      /* on_stall called (or none): nothing more to do */
-};
 
 struct coll_watch {
     pthread_mutex_t mu;
@@ -396,21 +451,19 @@ struct coll_watch {
     pthread_t thread;  /* watch_main */
     long timeout_s;    /* inactivity allowed */
     void (*on_stall)(const char *msg);
-    char *probe_connstr;    /* connection string for the probe, or NULL
-                               (owned, holds the password: zeroed on free) */
-    const char *probe_sql;  /* "SELECT 1" / "VALUES 1" */
-    int stop;               /* the connection is closing */
-    int busy;               /* a call waits on the server */
-    enum watch_stage stage; /* see above */
-    int fired;              /* the timeout expired in the current call */
-    int cancelling;         /* the SQLCancel helper runs */
-    int probing;            /* the probe helper runs */
-    int probe_alive;        /* its answer: the server answered */
-    SQLHSTMT st;            /* statement to cancel, or SQL_NULL_HSTMT */
-    struct timespec last;   /* last progress */
-    struct timespec since;  /* when the stage last changed */
-    char step[192];         /* what the waiting call does */
-    char msg[320];          /* the stall message once fired */
+    char *probe_connstr;         /* connection string for the probe, or NULL
+                                    (owned, holds the password: zeroed on free) */
+    const char *probe_sql;       /* "SELECT 1" / "VALUES 1" */
+    int stop;                    /* the connection is closing */
+    int busy;                    /* a call waits on the server */
+    enum coll_watch_stage stage; /* see above */
+    int fired;                   /* the timeout expired in the current call */
+    int cancelling;              /* the SQLCancel helper runs */
+    int probing;                 /* the probe helper runs */
+    int probe_alive;             /* its answer: the server answered */
+    SQLHSTMT st;                 /* statement to cancel, or SQL_NULL_HSTMT */
+    struct timespec last;        /* last progress */
+    char step[192];              /* what the waiting call does */
     unsigned char baseline[WATCH_MAX_FD / 8]; /* sockets before connecting */
 };
 
@@ -448,10 +501,18 @@ static struct timespec ts_add(struct timespec a, long s)
     return a;
 }
 
-static int ts_reached(const struct timespec *now, const struct timespec *t)
+static int64_t ts_ms(const struct timespec *t)
 {
-    return now->tv_sec > t->tv_sec ||
-           (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
+    return (int64_t)t->tv_sec * 1000 + t->tv_nsec / 1000000;
+}
+
+static struct timespec ms_ts(int64_t ms)
+{
+    struct timespec t;
+
+    t.tv_sec = (time_t)(ms / 1000);
+    t.tv_nsec = (long)(ms % 1000) * 1000000L;
+    return t;
 }
 
 static void *watch_cancel(void *arg)
@@ -470,12 +531,6 @@ static void *watch_cancel(void *arg)
     return NULL;
 }
 
-/* How long the probe may take: the timeout, at most WATCH_PROBE_S. */
-static long watch_probe_s(const struct coll_watch *w)
-{
-    return w->timeout_s < WATCH_PROBE_S ? w->timeout_s : WATCH_PROBE_S;
-}
-
 /* Stage 0: does the server answer a second connection? (its own handles,
    so nothing is shared with the waiting call) */
 static void *watch_probe(void *arg)
@@ -485,7 +540,7 @@ static void *watch_probe(void *arg)
     SQLHDBC dbc = SQL_NULL_HDBC;
     SQLHSTMT st = SQL_NULL_HSTMT;
     int alive = 0;
-    long login_s = watch_probe_s(w);
+    long login_s = (COLL_WATCH_PROBE_MS + 999) / 1000;
 
     if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env))) {
         SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
@@ -527,18 +582,67 @@ static int watch_spawn(void *(*fn)(void *), struct coll_watch *w)
 }
 
 /* Stage 1: the call stalled. */
-static void watch_fire(struct coll_watch *w, const struct timespec *now)
+static void watch_fire(struct coll_watch *w)
 {
     w->fired = 1;
-    w->stage = WATCH_CANCELLED;
-    w->since = *now;
-    snprintf(w->msg, sizeof(w->msg),
-             "no answer from the server for %ld s while %s",
-             (long)(now->tv_sec - w->last.tv_sec), w->step);
+    w->stage = COLL_WATCH_CANCELLED;
     if (w->st != SQL_NULL_HSTMT) {
         w->cancelling = 1;
         if (!watch_spawn(watch_cancel, w))
             w->cancelling = 0;
+    }
+}
+
+/* The stall message as of now: the time really waited. */
+static void watch_message(const struct coll_watch *w, char *buf, size_t len)
+{
+    struct timespec now;
+
+    watch_now(&now);
+    coll_watch_message(buf, len, (double)(ts_ms(&now) - ts_ms(&w->last)) / 1e3,
+                       w->timeout_s, w->step);
+}
+
+/* Carry out `act`, under w->mu (on_stall runs without it). */
+static void watch_act(struct coll_watch *w, enum coll_watch_act act,
+                      const struct timespec *now)
+{
+    char msg[512];
+
+    switch (act) {
+    case COLL_WATCH_RESUME:
+        w->last = *now;
+        w->stage = COLL_WATCH_IDLE;
+        break;
+    case COLL_WATCH_PROBE:
+        w->stage = COLL_WATCH_PROBING;
+        if (!w->probing) { /* one still out from an earlier round: wait */
+            w->probing = 1;
+            w->probe_alive = 0;
+            if (!watch_spawn(watch_probe, w)) {
+                w->probing = 0;
+                watch_fire(w);
+            }
+        }
+        break;
+    case COLL_WATCH_FIRE:
+        watch_fire(w);
+        break;
+    case COLL_WATCH_SHUTDOWN:
+        w->stage = COLL_WATCH_SHUT;
+        watch_shutdown_sockets(w);
+        break;
+    case COLL_WATCH_STALL:
+        w->stage = COLL_WATCH_DONE;
+        if (w->on_stall) {
+            watch_message(w, msg, sizeof(msg));
+            pthread_mutex_unlock(&w->mu);
+            w->on_stall(msg); /* does not return */
+            pthread_mutex_lock(&w->mu);
+        }
+        break;
+    case COLL_WATCH_WAIT:
+        break;
     }
 }
 
@@ -549,70 +653,76 @@ static void *watch_main(void *arg)
     pthread_mutex_lock(&w->mu);
     while (!w->stop) {
         struct timespec now, due;
-        if (!w->busy || w->stage == WATCH_DONE) {
+        struct coll_watch_clock k;
+        enum coll_watch_act act;
+        int64_t due_ms;
+        if (!w->busy || w->stage == COLL_WATCH_DONE) {
             pthread_cond_wait(&w->cv, &w->mu);
             continue;
         }
         watch_now(&now);
-        if (w->stage == WATCH_IDLE) {
-            due = ts_add(w->last, w->timeout_s);
-        } else if (w->stage == WATCH_PROBING) {
-            if (!w->probing && w->probe_alive) { /* busy, not stopped */
-                w->last = now;
-                w->stage = WATCH_IDLE;
-                continue;
-            }
-            due = w->probing ? ts_add(w->since, watch_probe_s(w)) : now;
-        } else {
-            due = ts_add(w->since, WATCH_GRACE_S);
-        }
-        if (!ts_reached(&now, &due)) {
+        k.last_ms = ts_ms(&w->last);
+        k.timeout_s = w->timeout_s;
+        k.stage = w->stage;
+        k.can_probe = w->probe_connstr != NULL;
+        k.probing = w->probing;
+        k.probe_alive = w->probe_alive;
+        act = coll_watch_next(&k, ts_ms(&now), &due_ms);
+        if (act == COLL_WATCH_WAIT) {
+            due = ms_ts(due_ms);
             pthread_cond_timedwait(&w->cv, &w->mu, &due);
             continue;
         }
-        switch (w->stage) {
-        case WATCH_IDLE:
-            if (w->probe_connstr) {
-                /* a probe still out from an earlier round is waited for */
-                int out = w->probing;
-                if (!out) {
-                    w->probing = 1;
-                    w->probe_alive = 0;
-                    out = watch_spawn(watch_probe, w);
-                    w->probing = out;
-                }
-                if (out) {
-                    w->stage = WATCH_PROBING;
-                    w->since = now;
-                    break;
-                }
-            }
-            watch_fire(w, &now);
-            break;
-        case WATCH_PROBING:
-            watch_fire(w, &now);
-            break;
-        case WATCH_CANCELLED:
-            w->stage = WATCH_SHUT;
-            w->since = now;
-            watch_shutdown_sockets(w);
-            break;
-        case WATCH_SHUT:
-            w->stage = WATCH_DONE;
-            if (w->on_stall) {
-                char msg[sizeof(w->msg)];
-                memcpy(msg, w->msg, sizeof(msg));
-                pthread_mutex_unlock(&w->mu);
-                w->on_stall(msg); /* does not return */
-                pthread_mutex_lock(&w->mu);
-            }
-            break;
-        case WATCH_DONE:
-            break;
-        }
+        watch_act(w, act, &now);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
+}
+
+/* ---- the watchdog's schedule (pure: unit-tested with a clock of its own) */
+
+enum coll_watch_act coll_watch_next(const struct coll_watch_clock *k,
+                                    int64_t now_ms, int64_t *due_ms)
+{
+    int64_t t = k->last_ms + (int64_t)k->timeout_s * 1000, due;
+    enum coll_watch_act act;
+
+    switch (k->stage) {
+    case COLL_WATCH_IDLE:
+        due = t;
+        act = k->can_probe || k->probing ? COLL_WATCH_PROBE : COLL_WATCH_FIRE;
+        break;
+    case COLL_WATCH_PROBING:
+        if (!k->probing) /* the probe answered */
+            return k->probe_alive ? COLL_WATCH_RESUME : COLL_WATCH_FIRE;
+        due = t + COLL_WATCH_PROBE_MS;
+        act = COLL_WATCH_FIRE;
+        break;
+    case COLL_WATCH_CANCELLED:
+        due = t + COLL_WATCH_SHUT_MS;
+        act = COLL_WATCH_SHUTDOWN;
+        break;
+    case COLL_WATCH_SHUT:
+        due = t + COLL_WATCH_GRACE_S * 1000;
+        act = COLL_WATCH_STALL;
+        break;
+    default:
+        *due_ms = INT64_MAX;
+        return COLL_WATCH_WAIT;
+    }
+    if (now_ms >= due)
+        return act;
+    *due_ms = due;
+    return COLL_WATCH_WAIT;
+}
+
+void coll_watch_message(char *buf, size_t len, double waited_s, long timeout_s,
+                        const char *step)
+{
+    snprintf(buf, len,
+             "no answer from the server for %.1f s while %s (--timeout %ld "
+             "s, then up to %d s to confirm and give up)",
+             waited_s, step, timeout_s, COLL_WATCH_GRACE_S);
 }
 
 static int watch_start(struct coll_conn *c, long timeout_s,
@@ -675,7 +785,7 @@ static void watch_stop(struct coll_conn *c)
         watch_now(&due);
         due = ts_add(due, 1);
         pthread_cond_timedwait(&w->cv, &w->mu, &due);
-        if (++waited == WATCH_PROBE_S + 1)
+        if (++waited == COLL_WATCH_GRACE_S + 1)
             watch_shutdown_sockets(w);
     }
     w->stop = 1;
@@ -705,9 +815,8 @@ void coll_watch_begin(struct coll_conn *c, SQLHSTMT st, const char *fmt, ...)
     va_end(ap);
     w->st = st;
     w->busy = 1;
-    w->stage = WATCH_IDLE;
+    w->stage = COLL_WATCH_IDLE;
     w->fired = 0;
-    w->msg[0] = '\0';
     watch_now(&w->last);
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -720,9 +829,9 @@ void coll_watch_tick(struct coll_conn *c)
     if (!w)
         return;
     pthread_mutex_lock(&w->mu);
-    if (w->stage <= WATCH_PROBING) {
+    if (w->stage <= COLL_WATCH_PROBING) {
         watch_now(&w->last);
-        w->stage = WATCH_IDLE;
+        w->stage = COLL_WATCH_IDLE;
     }
     pthread_mutex_unlock(&w->mu);
 }
@@ -753,7 +862,7 @@ static int watch_fired(const struct coll_conn *c, char *buf, size_t len)
     pthread_mutex_lock(&w->mu);
     fired = w->fired;
     if (fired)
-        snprintf(buf, len, "%s", w->msg);
+        watch_message(w, buf, len);
     pthread_mutex_unlock(&w->mu);
     return fired;
 }
@@ -1091,9 +1200,9 @@ static int conn_string(struct coll_conn *c, const struct coll_conn_opts *o,
             return -1;
         snprintf(c->describe, sizeof(c->describe), "DSN=%s", o->dsn);
     } else {
-        if (strlen(o->connect) >= len - 512)
+        if (strlen(o->connect) >= len - 512 ||
+            connstr_tidy(o->connect, connstr, len - 512) < 0)
             return -1;
-        strcpy(connstr, o->connect);
         coll_describe_connect(o->connect, c->describe, sizeof(c->describe));
     }
     if (pw[0] && append_kv(connstr, len, "PWD", pw, 1) < 0)

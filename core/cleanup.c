@@ -19,12 +19,14 @@
 #define _GNU_SOURCE /* syscall(2), SYS_getdents64 */
 #include "core/core.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -44,6 +46,10 @@ static volatile sig_atomic_t tmpfile_used[PT_TMPFILE_SLOTS];
 
 static char tmpdirs[PT_TMPDIR_SLOTS][PT_PATH_MAX];
 static volatile sig_atomic_t tmpdir_used[PT_TMPDIR_SLOTS];
+/* a marked directory's lock: "<dir>.lock", flocked while in use (-1: none) */
+static char tmplocks[PT_TMPDIR_SLOTS][PT_PATH_MAX + 8];
+static int tmplock_fd[PT_TMPDIR_SLOTS] = {-1, -1, -1, -1, -1, -1, -1, -1};
+_Static_assert(PT_TMPDIR_SLOTS == 8, "tmplock_fd's initialiser");
 
 int pt_interrupt_note(int sig)
 {
@@ -57,6 +63,19 @@ int pt_interrupt_note(int sig)
 int pt_interrupted(void)
 {
     return atomic_load(&first_signal);
+}
+
+/* lock-free too: the handler reads it */
+static atomic_int outputs_committed;
+
+void pt_commit_note(void)
+{
+    atomic_store(&outputs_committed, 1);
+}
+
+int pt_committed(void)
+{
+    return atomic_load(&outputs_committed);
 }
 
 /*
@@ -96,10 +115,25 @@ int pt_tmpdir_register(const char *path)
     return slot_take(tmpdirs, tmpdir_used, PT_TMPDIR_SLOTS, path);
 }
 
+/* Drop a marked directory's lock: unlink, then close (so no other run
+   takes the lock of a file about to go). */
+static void lock_drop(int slot)
+{
+    int fd = tmplock_fd[slot];
+
+    if (fd < 0)
+        return;
+    unlink(tmplocks[slot]);
+    tmplock_fd[slot] = -1;
+    close(fd);
+}
+
 void pt_tmpdir_unregister(int slot)
 {
-    if (slot >= 0 && slot < PT_TMPDIR_SLOTS)
+    if (slot >= 0 && slot < PT_TMPDIR_SLOTS) {
         tmpdir_used[slot] = 0;
+        lock_drop(slot);
+    }
 }
 
 /* ---- removing a tree with async-signal-safe calls ------------------------ */
@@ -181,22 +215,25 @@ int pt_tmpdir_make(const char *tag, char *path, size_t len, int *slot,
                    struct pt_err *err)
 {
     const char *tmp = getenv("TMPDIR");
+
+    return pt_tmpdir_make_in(tmp && *tmp ? tmp : "/tmp", tag, path, len, slot,
+                             err);
+}
+
+int pt_tmpdir_make_in(const char *parent, const char *tag, char *path,
+                      size_t len, int *slot, struct pt_err *err)
+{
     int n;
 
     *slot = -1;
-    n = snprintf(path, len, "%s/pagetune-%s.XXXXXX", tmp && *tmp ? tmp : "/tmp",
-                 tag);
+    n = snprintf(path, len, "%s/pagetune-%s.XXXXXX", parent, tag);
     if (n < 0 || (size_t)n >= len)
         return err_set(err, PT_ECANTCREAT,
                        "temporary directory path for '%s' "
                        "too long (TMPDIR)",
                        tag);
-    if (!mkdtemp(path))
-        return err_set(err, PT_ECANTCREAT,
-                       "cannot create a temporary directory '%s': %s", path,
-                       strerror(errno));
-    *slot = pt_tmpdir_register(path);
-    return 0;
+    pt_tmpdir_reclaim(parent);
+    return pt_tmpdir_create(path, slot, err);
 }
 
 void pt_tmpdir_remove(const char *path, int slot)
@@ -213,9 +250,12 @@ void pt_cleanup_signal(void)
     for (int i = 0; i < PT_TMPFILE_SLOTS; i++)
         if (tmpfile_used[i])
             unlink(tmpfiles[i]);
-    for (int i = 0; i < PT_TMPDIR_SLOTS; i++)
+    for (int i = 0; i < PT_TMPDIR_SLOTS; i++) {
         if (tmpdir_used[i])
             pt_rmtree(tmpdirs[i]);
+        if (tmplock_fd[i] >= 0)
+            unlink(tmplocks[i]);
+    }
     errno = saved;
 }
 
@@ -230,7 +270,142 @@ void pt_cleanup_all(void)
     for (int i = 0; i < PT_TMPDIR_SLOTS; i++) {
         if (tmpdir_used[i]) {
             pt_rmtree(tmpdirs[i]);
-            tmpdir_used[i] = 0;
+            pt_tmpdir_unregister(i);
         }
     }
+}
+
+/* ---- marked temporary directories --------------------------------------- */
+
+/*
+ * A temporary directory D (in $TMPDIR, or a staging directory beside an
+ * out-dir) is marked by a lock file "D.lock" beside it, flock(2)ed for as
+ * long as the run uses D. A run killed by SIGKILL leaves D and D.lock, but
+ * its lock dies with it; the next run that makes a temporary directory in
+ * the same place takes each free lock and removes D (and "D.old", an old
+ * out-dir set moved aside) and the lock file. A directory without a lock
+ * file is never touched, nor one whose lock is held.
+ *
+ * Order: the lock file is created (unique name, O_EXCL) and locked before
+ * D exists, and checked to still be the file at its name (a reclaimer may
+ * have taken the lock in between and removed it: then try again); D is
+ * removed by a reclaimer only while it holds the lock.
+ */
+#define LOCK_SUFFIX ".lock"
+
+/* The lock's name "<path>.lock" into buf; -1 if it does not fit. */
+static int lock_name(const char *path, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s" LOCK_SUFFIX, path);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* 1 if fd is the file at `path` now. */
+static int same_file(int fd, const char *path)
+{
+    struct stat a, b;
+
+    return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+int pt_tmpdir_create(char *path, int *slot, struct pt_err *err)
+{
+    char lock[PT_PATH_MAX + 8];
+    size_t n = strlen(path);
+    int fd = -1;
+
+    *slot = -1;
+    if (n < 6 || strcmp(path + n - 6, "XXXXXX") != 0 ||
+        lock_name(path, lock, sizeof(lock)) < 0)
+        return err_set(err, PT_ECANTCREAT, "bad temporary directory '%s'",
+                       path);
+    for (int tries = 0; tries < 100; tries++) {
+        memcpy(lock + n - 6, "XXXXXX", 6);
+        fd = mkostemps(lock, (int)strlen(LOCK_SUFFIX), O_CLOEXEC);
+        if (fd < 0)
+            break;
+        if (flock(fd, LOCK_EX) != 0 || !same_file(fd, lock)) {
+            close(fd); /* a reclaimer took it in between: another name */
+            fd = -1;
+            continue;
+        }
+        memcpy(path + n - 6, lock + n - 6, 6);
+        if (mkdir(path, 0700) == 0)
+            break;
+        unlink(lock);
+        close(fd);
+        fd = -1;
+        if (errno != EEXIST)
+            break;
+    }
+    if (fd < 0)
+        return err_set(err, PT_ECANTCREAT,
+                       "cannot create a temporary directory '%s': %s", path,
+                       strerror(errno));
+    *slot = pt_tmpdir_register(path);
+    if (*slot < 0) { /* unregistered: still removed by the normal path */
+        close(fd);
+        unlink(lock);
+        return 0;
+    }
+    memcpy(tmplocks[*slot], lock, strlen(lock) + 1);
+    tmplock_fd[*slot] = fd;
+    return 0;
+}
+
+/*
+ * A name our runs give a lock: "pagetune-<tag>.XXXXXX.lock" ($TMPDIR) or
+ * ".<base>.pagetune.XXXXXX.lock" (staging beside an out-dir).
+ */
+static int our_lock_name(const char *name)
+{
+    size_t n = strlen(name), k = strlen(LOCK_SUFFIX);
+
+    if (n < k + 8 || strcmp(name + n - k, LOCK_SUFFIX) != 0 ||
+        name[n - k - 7] != '.')
+        return 0;
+    if (strncmp(name, "pagetune-", 9) == 0)
+        return 1;
+    return name[0] == '.' && n >= k + 16 &&
+           strncmp(name + n - k - 16, ".pagetune.", 10) == 0;
+}
+
+/* Take lock `name` in dir fd `dfd` if free; then remove its directory. */
+static void reclaim_one(const char *parent, const char *name)
+{
+    char lock[PT_PATH_MAX + 8], dir[PT_PATH_MAX + 8];
+    size_t k = strlen(LOCK_SUFFIX);
+    int fd, n;
+
+    n = snprintf(lock, sizeof(lock), "%s/%s", parent, name);
+    if (n < 0 || (size_t)n >= sizeof(lock))
+        return;
+    fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0 && same_file(fd, lock)) {
+        memcpy(dir, lock, (size_t)n - k);
+        dir[(size_t)n - k] = '\0';
+        pt_rmtree(dir);
+        if ((size_t)n - k + 4 < sizeof(dir)) {
+            memcpy(dir + n - k, ".old", 5);
+            pt_rmtree(dir);
+        }
+        unlink(lock);
+    }
+    close(fd);
+}
+
+void pt_tmpdir_reclaim(const char *parent)
+{
+    DIR *d = opendir(parent);
+    struct dirent *e;
+
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL)
+        if (our_lock_name(e->d_name))
+            reclaim_one(parent, e->d_name);
+    closedir(d);
 }

@@ -46,6 +46,16 @@ struct pt_err {
 };
 
 /* Set *err (if not NULL) and return code. */
+/*
+ * Messages quote values ('x'); a quoted value longer than PT_MSG_QUOTE_MAX
+ * bytes is cut to PT_MSG_QUOTE_KEEP bytes and "..." by err_set() and cli/'s
+ * printers (pt_msg_shorten in place; pt_msg_vformat = vsnprintf + that).
+ */
+#define PT_MSG_QUOTE_MAX 256
+#define PT_MSG_QUOTE_KEEP 200
+void pt_msg_shorten(char *s);
+void pt_msg_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 int err_set(struct pt_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Prefix the existing message with "<context>: " and return err->code. */
@@ -255,6 +265,13 @@ int pt_interrupt_note(int sig);
 /* The first signal recorded, 0 if none. */
 int pt_interrupted(void);
 /*
+ * The run's outputs are in place (an out-dir swapped in, pt_outdir_commit):
+ * from then on a signal no longer makes the run a failure; cli/main.c exits
+ * 0 and names the signal (pagetune(1), SIGNALS). Async-signal-safe.
+ */
+void pt_commit_note(void);
+int pt_committed(void);
+/*
  * Register a temporary file (pt_afile does) or a temporary directory the
  * program created (mkdtemp) so that pt_cleanup_signal() and
  * pt_cleanup_all() remove it; unregister it once removed, renamed or kept.
@@ -272,7 +289,25 @@ void pt_tmpdir_unregister(int slot);
  */
 int pt_tmpdir_make(const char *tag, char *path, size_t len, int *slot,
                    struct pt_err *err);
-/* Remove a temporary directory with its contents, then unregister slot. */
+/* The same in directory `parent` (store/ puts a store on disk there). */
+int pt_tmpdir_make_in(const char *parent, const char *tag, char *path,
+                      size_t len, int *slot, struct pt_err *err);
+/*
+ * Create a marked temporary directory from template `path` (ending in
+ * XXXXXX, replaced): the lock file "<path>.lock" beside it is created and
+ * flock(2)ed first and held until the slot is unregistered (which unlinks
+ * it) or the process dies. Registers it (*slot). PT_ECANTCREAT.
+ */
+int pt_tmpdir_create(char *path, int *slot, struct pt_err *err);
+/*
+ * Remove the leftovers of killed runs in directory `parent`: every marked
+ * directory ("pagetune-*.XXXXXX" or ".*.pagetune.XXXXXX", and its ".old")
+ * whose lock file is free, with the lock file. Unmarked directories and
+ * held locks are left alone. Errors are ignored (best effort).
+ */
+void pt_tmpdir_reclaim(const char *parent);
+/* Remove a temporary directory with its contents, then unregister slot
+   (unregistering a marked directory drops its lock file). */
 void pt_tmpdir_remove(const char *path, int slot);
 /*
  * Remove directory `path` with its contents (nesting up to 8 levels),
@@ -332,6 +367,12 @@ int pt_json_get_u64(const json_t *obj, const char *key, uint64_t *out,
                     const char *ctx, struct pt_err *err);
 int pt_json_get_str(const json_t *obj, const char *key, const char **out,
                     const char *ctx, struct pt_err *err);
+/*
+ * A JSON number holding a whole value: an integer, or a real such as
+ * 1000.0 whose value is whole and below 2^53 in magnitude (writers may
+ * emit either form, docs/formats.md). 1 with *out set, else 0.
+ */
+int pt_json_whole(const json_t *v, json_int_t *out);
 /* Same, but a missing key leaves *out unchanged and returns 0. */
 int pt_json_opt_num(const json_t *obj, const char *key, double *out,
                     const char *ctx, struct pt_err *err);
@@ -451,8 +492,25 @@ int pt_sql_string(const char *s, int backslash_escapes, char *out,
 
 /* ---- small utilities -------------------------------------------------- */
 
-/* Read a whole file into a NUL-terminated buffer (caller frees). */
+/*
+ * The one limit on a document read whole (sizes, monitor, recommendation,
+ * simulation and replay JSON, profiles, calibrations, points CSV, size
+ * lists, templates): PT_DOC_MAX_DEFAULT bytes, or $PAGETUNE_MAX_INPUT (a
+ * byte size, "1G"). Streamed traces are not read whole and not limited.
+ * Returns 0 with err set (PT_EUSAGE) when the variable is not a size.
+ */
+#define PT_DOC_MAX_ENV "PAGETUNE_MAX_INPUT"
+#define PT_DOC_MAX_DEFAULT (64ull << 20)
+uint64_t pt_doc_max_bytes(struct pt_err *err);
+/*
+ * Read a whole file ("-": standard input) into a NUL-terminated buffer
+ * (caller frees). A file larger than pt_doc_max_bytes() is PT_EDATA naming
+ * it, found before reading when the size is known, else after reading one
+ * byte more than the limit (/dev/zero stops at once).
+ */
 int pt_file_read(const char *path, char **out, size_t *len, struct pt_err *err);
+/* The directory holding `path` ("." for a bare name, "/" at the root). */
+void pt_path_dir(const char *path, char *buf, size_t len);
 /* Monotonic clock in nanoseconds. */
 uint64_t pt_now_ns(void);
 /* malloc/calloc/realloc that go through the fault-injection hook. */

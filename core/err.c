@@ -5,7 +5,9 @@
  */
 #include "core/core.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -24,12 +26,66 @@ static void one_line(char *s)
     }
 }
 
+/*
+ * A value quoted in a message ('...') longer than PT_MSG_QUOTE_MAX bytes is
+ * cut to its first PT_MSG_QUOTE_KEEP bytes (never inside a UTF-8 sequence)
+ * and "...": a 120 KB argument is not echoed whole. In place.
+ */
+void pt_msg_shorten(char *s)
+{
+    char *q = s;
+
+    while ((q = strchr(q, '\'')) != NULL) {
+        char *open = q + 1, *close = strchr(open, '\'');
+        size_t run = close ? (size_t)(close - open) : strlen(open), keep;
+
+        if (run > PT_MSG_QUOTE_MAX) {
+            keep = PT_MSG_QUOTE_KEEP;
+            while (keep > 0 && ((unsigned char)open[keep] & 0xc0) == 0x80)
+                keep--;
+            memcpy(open + keep, "...", 3);
+            memmove(open + keep + 3, open + run, strlen(open + run) + 1);
+            run = keep + 3;
+        }
+        if (!close)
+            break;
+        q = open + run + 1;
+    }
+}
+
+/* vsnprintf into dst, long quoted values cut (pt_msg_shorten) first. */
+__attribute__((format(printf, 3, 0))) static void
+format_short(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+    va_list aq;
+    int n;
+
+    va_copy(aq, ap);
+    n = vsnprintf(dst, cap, fmt, ap);
+    if (n >= 0 && (size_t)n >= cap) {
+        char *big = malloc((size_t)n + 1); /* not pt_malloc: no fault here */
+        if (big) {
+            vsnprintf(big, (size_t)n + 1, fmt, aq);
+            pt_msg_shorten(big);
+            snprintf(dst, cap, "%s", big);
+            free(big);
+        }
+    }
+    va_end(aq);
+    pt_msg_shorten(dst);
+}
+
+void pt_msg_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+    format_short(dst, cap, fmt, ap);
+}
+
 int err_set(struct pt_err *err, int code, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        format_short(err->msg, sizeof(err->msg), fmt, ap);
         va_end(ap);
         one_line(err->msg);
         err->code = code;

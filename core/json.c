@@ -205,6 +205,24 @@ int pt_json_get_num(const json_t *obj, const char *key, double *out,
     return 0;
 }
 
+int pt_json_whole(const json_t *v, json_int_t *out)
+{
+    double d;
+
+    if (json_is_integer(v)) {
+        *out = json_integer_value(v);
+        return 1;
+    }
+    if (!json_is_real(v))
+        return 0;
+    d = json_real_value(v);
+    if (!(d > -9007199254740992.0 && d < 9007199254740992.0) ||
+        d != (double)(json_int_t)d)
+        return 0;
+    *out = (json_int_t)d;
+    return 1;
+}
+
 int pt_json_get_u64(const json_t *obj, const char *key, uint64_t *out,
                     const char *ctx, struct pt_err *err)
 {

@@ -74,19 +74,22 @@ static char *sibling_name(const char *path, const char *tag)
     return s;
 }
 
+/* The leftovers of killed runs beside `path` (pt_tmpdir_reclaim). */
+static void reclaim_beside(const char *path)
+{
+    char dir[4096];
+
+    pt_path_dir(path, dir, sizeof(dir));
+    pt_tmpdir_reclaim(dir);
+}
+
 /* fsync the directory holding `path`, so the renames survive a crash. */
 static void sync_parent(const char *path)
 {
-    const char *slash = strrchr(path, '/');
     char dir[4096];
     int fd;
 
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if (slash == path)
-        snprintf(dir, sizeof(dir), "/");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    pt_path_dir(path, dir, sizeof(dir));
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
@@ -133,14 +136,14 @@ int pt_outdir_begin(struct pt_outdir *od, const char *path, int force,
         outdir_release(od);
         return err_set(err, PT_EINTERNAL, "out of memory");
     }
-    if (!mkdtemp(od->stage)) {
+    reclaim_beside(path);
+    if (pt_tmpdir_create(od->stage, &od->slot, NULL) < 0) {
         rc = err_set(err, PT_ECANTCREAT,
                      "cannot create a staging directory beside '%s': %s", path,
                      strerror(errno));
         outdir_release(od);
         return rc;
     }
-    od->slot = pt_tmpdir_register(od->stage);
     if (!mode) {
         /*
          * mkdtemp makes 0700; a new out-dir is made like any directory.
@@ -190,42 +193,33 @@ static int exchange(const char *a, const char *b)
 }
 
 /*
- * Without an exchange: old → aside, stage → path, both under a blocked
- * signal mask so that no handler runs between them. Afterwards the stage
- * buffer names the aside directory (the old set), as after an exchange.
+ * Without an exchange: old → "<stage>.old", stage → path, then the old set
+ * back under the stage's name, all under a blocked signal mask so that no
+ * handler runs between them. Afterwards the stage name holds the old set,
+ * as after an exchange, still marked by the stage's lock (a run killed in
+ * between leaves "<stage>.old", which pt_tmpdir_reclaim removes too).
  */
 static int swap_aside(struct pt_outdir *od, struct pt_err *err)
 {
     sigset_t all, old_mask;
-    char *aside = sibling_name(od->path, ".pagetune-old.");
+    size_t n = strlen(od->stage) + 5;
+    char *aside = pt_malloc(n);
     int rc = 0;
 
     if (!aside)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    /* a unique name: make it, then let rename(2) replace the empty dir */
-    if (!mkdtemp(aside)) {
-        rc = err_set(err, PT_EIO, "cannot move '%s' aside: %s", od->path,
-                     strerror(errno));
-        free(aside);
-        return rc;
-    }
+    snprintf(aside, n, "%s.old", od->stage);
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old_mask);
     if (rename(od->path, aside) != 0) {
         rc = err_set(err, PT_EIO, "cannot move '%s' aside: %s", od->path,
                      strerror(errno));
-        rmdir(aside);
     } else if (rename(od->stage, od->path) != 0) {
         rc = err_set(err, PT_EIO, "cannot rename '%s' into place: %s",
                      od->stage, strerror(errno));
         rename(aside, od->path);
-    } else {
-        /* the old set now lives at `aside`: the registered name follows */
-        pt_tmpdir_unregister(od->slot);
-        od->slot = pt_tmpdir_register(aside);
-        free(od->stage);
-        od->stage = aside;
-        aside = NULL;
+    } else if (rename(aside, od->stage) != 0) {
+        pt_rmtree(aside); /* the old set: the new one is in place */
     }
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     free(aside);
@@ -267,6 +261,7 @@ int pt_outdir_commit(struct pt_outdir *od, struct pt_err *err)
             rc = err_set(err, PT_EIO, "cannot rename '%s' into place: %s",
                          od->stage, strerror(errno));
         if (rc == 0) {
+            pt_commit_note();
             pt_tmpdir_unregister(od->slot);
             free(od->stage);
             od->stage = NULL;
@@ -293,6 +288,7 @@ int pt_outdir_commit(struct pt_outdir *od, struct pt_err *err)
             return rc;
         }
     }
+    pt_commit_note();
     sync_parent(od->path);
     /* od->stage now holds the old set: abort removes it */
     pt_outdir_abort(od);

@@ -71,7 +71,8 @@ static json_t *scalar_to_json(const yaml_event_t *ev)
             return json_integer(v);
         errno = 0;
         d = strtod(s, &end);
-        if (*end == '\0' && errno == 0)
+        /* decimal only: strtod also reads "0x10" (16) and "0x1p4" */
+        if (*end == '\0' && errno == 0 && strspn(s, "0123456789+-.eE") == len)
             return json_real(d);
     }
     return json_stringn(s, len);

@@ -775,10 +775,10 @@ static void sizes_bars(FILE *fp, const struct size_chart *sc,
         fmt_size_tick(le, to, sizeof(to));
         fprintf(fp,
                 "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s to %s: %s "
+                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s%s: %s "
                 "objects</title></rect>\n",
                 x0 + 0.5, f->H - f->B - h, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, h,
-                i == 0 ? "up to " : "", i == 0 ? "" : fr, to, buf);
+                i == 0 ? "up to " : fr, i == 0 ? "" : " to ", to, buf);
         prev = le;
     }
 }

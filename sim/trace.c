@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -605,69 +606,141 @@ static size_t utf8_len(const unsigned char *p, size_t n)
     return k;
 }
 
-/* A line that reads as a (possibly wrong) CSV line: UTF-8 text without
-   control bytes other than tab, holding a comma. */
+/*
+ * A line that reads as a (possibly wrong) CSV line: UTF-8 text holding a
+ * comma, without control bytes other than tab and NUL, and with fewer NULs
+ * than other bytes (a stray NUL in a text line is the CSV parser's error
+ * to name; a binary record is mostly NULs and bytes that are not UTF-8).
+ */
 static int text_csv_line(const unsigned char *p, size_t n)
 {
+    size_t nul = 0;
     int comma = 0;
 
     for (size_t i = 0, k; i < n; i += k) {
+        k = 1;
+        if (p[i] == '\0') {
+            nul++;
+            continue;
+        }
         if (p[i] < 0x20 && p[i] != '\t')
             return 0;
         if ((k = utf8_len(p + i, n - i)) == 0)
             return 0;
         comma |= p[i] == ',';
     }
-    return comma;
+    return comma && nul * 2 < n;
 }
 
 /*
- * Which format: oracleGeneral has no magic number (pagetune-trace(5)), but
- * a CSV trace must begin, after an optional UTF-8 byte order mark, '#'
- * comment lines and empty lines, with the header line
- * "time_ms,op,key,size": that header is the CSV's magic. A file whose
- * first such line is the header is CSV, whatever bytes its keys or
- * comments hold (UTF-8, a NUL: the CSV parser then names FILE:LINE). A
- * first line that is UTF-8 text with a comma is taken for CSV too, so a
- * wrong header is a clear "bad header" at its line rather than garbage
- * requests. Anything else is oracleGeneral.
+ * UTF-16 text: ASCII with every other byte NUL, after an optional BOM (a
+ * BOM alone decides only in a file too short to tell: the first bytes of
+ * a binary record may be FF FE by chance).
+ */
+static int utf16_text(const unsigned char *p, size_t n)
+{
+    size_t pairs, zero[2] = {0, 0};
+
+    if (n >= 2 &&
+        ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff))) {
+        if (n < 10)
+            return 1;
+        p += 2;
+        n -= 2;
+    }
+    pairs = n / 2 < 64 ? n / 2 : 64;
+    if (pairs < 4)
+        return 0;
+    for (size_t i = 0; i < pairs; i++) {
+        const unsigned char *q = p + 2 * i;
+        for (int h = 0; h < 2; h++) {
+            if (q[h] == 0)
+                zero[h]++;
+            else if (q[h] < 0x09 || q[h] > 0x7e || (q[h] > 0x0d && q[h] < 0x20))
+                return 0; /* not ASCII text in the other half */
+        }
+    }
+    return (zero[0] == pairs) != (zero[1] == pairs);
+}
+
+/* A path that names a CSV trace: "*.csv", any case. */
+static int csv_name(const char *path)
+{
+    size_t n = strlen(path);
+
+    return n >= 4 && strcasecmp(path + n - 4, ".csv") == 0;
+}
+
+/*
+ * The first line that is not empty or a '#' comment, from p: its start
+ * and length (without its end), and the byte that ends it ('\n', '\r' or
+ * 0 at the end of the buffer). A line ends at CR as well as LF here, so a
+ * file with CR-only line ends shows its first line.
+ */
+static const unsigned char *first_line(const unsigned char *p,
+                                       const unsigned char *end, size_t *n,
+                                       int *eol)
+{
+    while (p < end) {
+        const unsigned char *q = p;
+        while (q < end && *q != '\n' && *q != '\r')
+            q++;
+        *n = (size_t)(q - p);
+        *eol = q < end ? *q : 0;
+        if (*n && p[0] != '#')
+            return p;
+        p = q < end ? q + 1 : end;
+    }
+    *n = 0;
+    *eol = 0;
+    return NULL;
+}
+
+/*
+ * Which format: oracleGeneral has no magic number (pagetune-trace(5)), so
+ * text is recognised and everything else is binary. Text, read as CSV
+ * (whose header line "time_ms,op,key,size" then names FILE:LINE when
+ * wrong): a name ending in ".csv"; a UTF-8 byte order mark; a first line
+ * (after '#' comments and empty lines) that is the header or UTF-8 text
+ * with a comma, even with a stray NUL. Text the CSV reader cannot parse is
+ * refused here with FILE:1: UTF-16 (a BOM, or every other byte NUL) and
+ * CR-only line ends. Binary oracleGeneral records hold NULs and bytes that
+ * are not UTF-8 in their first 24 bytes, so they do not read as text.
  */
 static int detect(struct sim_trace_reader *r, struct pt_err *err)
 {
-    const unsigned char *p, *end, *nl;
-    size_t bom = 0;
-    int rc;
+    const unsigned char *p, *end, *line;
+    size_t bom = 0, n;
+    int rc, eol;
 
     if ((rc = refill(r, err)) < 0)
         return rc;
-    if (r->len == 0) { /* an empty file is an empty trace */
-        r->fmt = SIM_TRACE_ORACLE;
+    r->fmt = SIM_TRACE_ORACLE;
+    if (r->len == 0) /* an empty file is an empty trace, whatever its name */
         return 0;
-    }
+    if (csv_name(r->path))
+        r->fmt = SIM_TRACE_CSV;
+    if (utf16_text(r->buf, r->len))
+        return err_set(err, PT_EDATA,
+                       "%s:1: UTF-16 text; a CSV trace is UTF-8 "
+                       "(pagetune-trace(5))",
+                       r->path);
     if (r->len >= 3 && memcmp(r->buf, "\xef\xbb\xbf", 3) == 0)
         bom = 3;
-    r->fmt = SIM_TRACE_ORACLE;
     p = r->buf + bom;
     end = r->buf + r->len;
-    while (p < end) {
-        size_t n;
-        nl = memchr(p, '\n', (size_t)(end - p));
-        n = (size_t)((nl ? nl : end) - p);
-        if (!nl && !r->eof)
-            break; /* a first line longer than the buffer: not a trace */
-        if (n && p[n - 1] == '\r')
-            n--;
-        if (n == 0 || p[0] == '#') {
-            p = nl ? nl + 1 : end;
-            continue;
-        }
-        if ((n == strlen(CSV_HEADER) && memcmp(p, CSV_HEADER, n) == 0) ||
-            text_csv_line(p, n))
-            r->fmt = SIM_TRACE_CSV;
-        break;
-    }
+    line = first_line(p, end, &n, &eol);
+    if (line && ((n == strlen(CSV_HEADER) && !memcmp(line, CSV_HEADER, n)) ||
+                 text_csv_line(line, n)))
+        r->fmt = SIM_TRACE_CSV;
     if (bom) /* a BOM is text: let the header check speak */
         r->fmt = SIM_TRACE_CSV;
+    if (r->fmt == SIM_TRACE_CSV && eol == '\r' && line + n + 1 < end &&
+        line[n + 1] != '\n')
+        return err_set(err, PT_EDATA,
+                       "%s:1: lines end in CR alone; a CSV trace's lines "
+                       "end in LF or CR LF (pagetune-trace(5))",
+                       r->path);
     return 0;
 }
 

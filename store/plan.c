@@ -163,19 +163,19 @@ struct store_dir {
 static int store_dir_temp(struct store_dir *d, int on_disk, struct pt_err *err)
 {
     const char *tmp = getenv("TMPDIR");
+    int rc;
 
     if (!tmp || !*tmp)
         tmp = "/tmp";
     if (on_disk && lob_direct_supported(tmp) == 0 &&
         lob_direct_supported("/var/tmp") == 1)
         tmp = "/var/tmp";
-    snprintf(d->path, sizeof(d->path), "%s/pagetune-replay.XXXXXX", tmp);
-    if (!mkdtemp(d->path))
-        return err_set(err, PT_ECANTCREAT,
-                       "cannot create a temporary store directory '%s': %s",
-                       d->path, strerror(errno));
+    /* marked and locked: a run killed by SIGKILL leaves it to the next */
+    rc = pt_tmpdir_make_in(tmp, "replay", d->path, sizeof(d->path), &d->slot,
+                           err);
+    if (rc < 0)
+        return rc;
     d->created = 1;
-    d->slot = pt_tmpdir_register(d->path);
     return 0;
 }
 

@@ -98,6 +98,10 @@ grep -q '>Predicted requests per second<' "$R" && pass ||
 grep -q 'id="current-vs-recommended"' "$R" && pass || fail "demo: no current vs recommended"
 grep -q '<th>Change</th>' "$R" && pass || fail "demo: comparison has no change column"
 grep -q '<th>Stored inline</th>' "$R" && pass || fail "demo: candidates lack human names"
+# the histogram's tooltips: the first bar is "up to 1 KiB", not "up to  to"
+grep -q '<title>up to  to ' "$R" && fail "demo: a tooltip reads 'up to  to'" || pass
+grep -Eq '<title>up to [0-9]+ [KMG]?i?B: [0-9,]+ objects</title>' "$R" && pass ||
+    fail "demo: the first histogram tooltip is not 'up to SIZE: N objects'"
 grep -q 'id="drift"' "$R" && pass || fail "demo: no drift section"
 grep -q "by pagetune [0-9]" "$R" && pass || fail "demo: no pagetune version"
 grep -Eq 'Written [0-9]{4}-[0-9]{2}-[0-9]{2}T' "$R" && pass || fail "demo: no date"

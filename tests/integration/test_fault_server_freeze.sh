@@ -54,7 +54,9 @@ server_pids() {
 
 TIMEOUT=3
 # a hang guard, not a speed check: without the watchdog the run waits for
-# the frozen server forever; with it, its message names the stall (below)
+# the frozen server forever; with it, its message names the stall (below).
+# The deadline itself (TIMEOUT + COLL_WATCH_GRACE_S) is tested with an
+# injected clock in tests/unit/test_collect.c (test_watchdog_schedule)
 BOUND=300
 
 # freeze_run DESC PIDFILE DELAY CMD...: start CMD, SIGSTOP the server after

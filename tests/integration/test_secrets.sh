@@ -147,4 +147,10 @@ expect_rc 77 "wrong password file" "$PAGETUNE" sample --connect "$NOPW" --passwo
 no_leak "wrong password file"
 expect_rc 77 "wrong password in --connect" "$PAGETUNE" monitor --connect "${NOPW}Pwd=Wr0ngSecret_$$;" --count 1
 no_leak "wrong password in --connect"
+# blanks around the key and '=' mean what Pwd=x means (issue 30): psqlODBC
+# does not trim them, so "Pwd = x" reached the server without a password (69)
+expect_rc 77 "wrong password in --connect, 'Pwd = x'" "$PAGETUNE" monitor --connect "${NOPW} Pwd = Wr0ngSecret_$$;" --count 1
+no_leak "wrong password, 'Pwd = x'"
+PGPW=$(printf '%s' "$PT_PG_CONNECT" | sed -nE 's/(^|.*;)Pwd=([^;]*).*/\2/p')
+expect_rc 0 "the right password as 'Pwd = x'" "$PAGETUNE" monitor --connect "${NOPW}Pwd = $PGPW;" --count 1 -q
 finish
