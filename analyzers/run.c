@@ -128,6 +128,12 @@ static int run_state(const struct rec_request *q, const struct rec_engine *e,
         q->current_file ? q->current_file : "current", err);
 }
 
+/* The request's inline target, or the default. */
+static double run_target(const struct rec_request *q)
+{
+    return q->inline_target > 0 ? q->inline_target : REC_DEFAULT_INLINE_TARGET;
+}
+
 /* rec_inputs from the request and the loaded profiles. */
 static void run_inputs(const struct rec_request *q,
                        const struct rec_run_result *out,
@@ -145,8 +151,7 @@ static void run_inputs(const struct rec_request *q,
     }
     in->memory_bytes = q->memory_bytes;
     in->memory_given = q->memory_given;
-    in->inline_target =
-        q->inline_target > 0 ? q->inline_target : REC_DEFAULT_INLINE_TARGET;
+    in->inline_target = run_target(q);
     in->sessions = q->sessions;
     if (!q->sessions && q->sizes && q->sizes->live_rows) {
         /* counted by sample */
@@ -206,8 +211,7 @@ json_t *rec_run_to_json(const struct rec_run_result *r,
     d.device_profile = r->device_profile;
     d.memory_given = q->memory_given;
     d.memory_bytes = q->memory_bytes;
-    d.inline_target =
-        q->inline_target > 0 ? q->inline_target : REC_DEFAULT_INLINE_TARGET;
+    d.inline_target = run_target(q);
     d.sessions = q->sessions;
     d.stats = r->have_stats ? &r->stats : NULL;
     d.sizes_file = q->sizes_file;
