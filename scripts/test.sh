@@ -8,7 +8,8 @@
 #   the style checks.
 # Servers are stopped by PID on every exit path.
 # Environment: PT_FUZZ_SECONDS (per fuzz target, default 20; 0 skips),
-# PT_VALGRIND_ALL=1 (also the slowest tests under valgrind, see below).
+# PT_VALGRIND_ALL=1 (also the slowest tests under valgrind, see below),
+# PT_ALL_PASSES=1 (every test in both the plain and the sanitizer pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -40,11 +41,31 @@ bash scripts/test-servers.sh start "$srv"
 # shellcheck disable=SC1091
 . "$srv/servers.env"
 
+# Each heavy test runs in one pass only (PT_ALL_PASSES=1 runs every test
+# in every pass). Under the sanitizers, every process pays ASan's start-up:
+# test_ddl_keywords starts pagetune ~2,000 times (314 s under ASan, 26 s
+# here), so it runs here only; it checks quoting, not memory, and the
+# quoting code runs under ASan in test_ddl, the integration tests and the
+# ddl_template fuzz target. The tests that drive whole commands end to end
+# on large inputs (test_ux, test_advise, test_report, test_hostile_input:
+# 315 s here, over half of this pass) run under ASan+UBSan only, where a
+# fault in them is also a memory error found.
+one_pass_asan='^cli\.test_(ux|advise|report|hostile_input)$'
+one_pass_plain='^cli\.test_ddl_keywords$'
+plain_args=(-E "$one_pass_asan")
+asan_args=(-E "$one_pass_plain")
+if [ "${PT_ALL_PASSES:-}" = 1 ]; then
+    plain_args=()
+    asan_args=()
+fi
+
 echo "== tests (integration tests run in the sanitizer pass below)" >&2
-ctest --test-dir build --output-on-failure -j "$jobs" -LE integration
+ctest --test-dir build --output-on-failure -j "$jobs" -LE integration \
+    "${plain_args[@]}"
 
 echo "== tests under ASan+UBSan" >&2
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE build
+ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE build \
+    "${asan_args[@]}"
 
 # A fixed seed keeps CI repeatable (a random run that finds a new bug
 # belongs to scripts/fuzz.sh runs by developers, not to a red main).
@@ -66,7 +87,10 @@ echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
 # test_hostile_input sets ulimit -f and -v, which valgrind itself cannot
 # run under (SIGXFSZ on its own files), and lists $TMPDIR, where valgrind
 # leaves its vgdb pipes: it runs under the normal and ASan builds only.
-vg_skip='^(unit\.test_sim|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input))$'
+# fault.test_fault_store (146 s under valgrind) injects allocation and
+# I/O failures into the store: its error paths run under ASan's leak
+# checker in the sanitizer pass.
+vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \
