@@ -263,11 +263,12 @@ static int write_outputs(const struct ddl_params *p, const struct cli_common *c,
         pt_afile_abort(&b);
         return rc;
     }
-    if ((rc = pt_afile_commit(&a, err)) < 0) {
-        pt_afile_abort(&b);
-        return rc;
+    {
+        /* one set: a signal cannot leave a new create.sql beside an old
+           rollback.sql */
+        struct pt_afile *const set[] = {&a, &b};
+        return pt_afile_commit_set(set, 2, err);
     }
-    return pt_afile_commit(&b, err);
 }
 
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */

@@ -190,6 +190,11 @@ int main(int argc, char **argv)
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
     {
         int code = cmd->fn(argc - 1, argv + 1);
+        /* A command succeeds only once every output it writes is in place
+           (pt_afile_commit renames nothing after a signal): a signal
+           recorded by now arrived after the commit (issue 30, point 7) */
+        if ((code == PT_EXIT_OK || code == PT_EXIT_CHECK) && pt_interrupted())
+            pt_commit_note();
         if (code == PT_EXIT_OK || code == PT_EXIT_CHECK) /* else one line */
             cli_warn_cmdline_password(cmd->name, argc - 1, argv + 1);
         return finish(code);

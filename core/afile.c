@@ -138,26 +138,11 @@ int pt_afile_open(struct pt_afile *af, const char *path, int force,
     return 0;
 }
 
-int pt_afile_commit(struct pt_afile *af, struct pt_err *err)
+/* flush, fsync and close af's temporary file (not stdout); 0 or PT_EIO */
+static int afile_close(struct pt_afile *af, struct pt_err *err)
 {
     int rc = 0;
 
-    if (!af->fp)
-        return err_set(err, PT_EINTERNAL, "output not open");
-    if (af->is_stdout) {
-        if (fflush(stdout) != 0 || ferror(stdout))
-            rc = err_set(err, PT_EIO, "cannot write to standard output: %s",
-                         strerror(errno));
-        af->fp = NULL;
-        return rc;
-    }
-    if (pt_interrupted()) {
-        /* an interrupted run commits nothing new (pagetune(1), SIGNALS) */
-        rc = err_set(err, PT_EINTR, "interrupted before '%s' was written",
-                     af->path);
-        pt_afile_abort(af);
-        return rc;
-    }
     if (fflush(af->fp) != 0 || ferror(af->fp))
         rc = err_set(err, PT_EIO, "cannot write '%s': %s", af->path,
                      strerror(errno));
@@ -168,16 +153,64 @@ int pt_afile_commit(struct pt_afile *af, struct pt_err *err)
         rc = err_set(err, PT_EIO, "cannot write '%s': %s", af->path,
                      strerror(errno));
     af->fp = NULL;
-    if (rc == 0 && af->tmp && rename(af->tmp, af->path) != 0)
-        rc = err_set(err, PT_EIO, "cannot rename into '%s': %s", af->path,
-                     strerror(errno));
-    if (rc == 0 && af->tmp) {
+    return rc;
+}
+
+/* rename af's closed temporary file over its target; 0 or PT_EIO */
+static int afile_rename(struct pt_afile *af, struct pt_err *err)
+{
+    if (af->tmp && rename(af->tmp, af->path) != 0)
+        return err_set(err, PT_EIO, "cannot rename into '%s': %s", af->path,
+                       strerror(errno));
+    if (af->tmp) {
         pt_tmpfile_unregister(af->slot);
         af->slot = -1;
         free(af->tmp);
         af->tmp = NULL;
     }
-    pt_afile_abort(af);
+    return 0;
+}
+
+int pt_afile_commit(struct pt_afile *af, struct pt_err *err)
+{
+    return pt_afile_commit_set(&af, 1, err);
+}
+
+/*
+ * Every file is checked, flushed and closed before the first rename, and
+ * the interruption flag is read once, before it: a signal arriving
+ * between two renames cannot leave a new create.sql beside an old
+ * rollback.sql (issue 30). A rename that fails midway leaves the files
+ * renamed so far in place (PT_EIO names the one that failed).
+ */
+int pt_afile_commit_set(struct pt_afile *const *afs, size_t n,
+                        struct pt_err *err)
+{
+    int rc = 0;
+    size_t i;
+
+    for (i = 0; i < n && rc == 0; i++)
+        if (!afs[i]->fp)
+            rc = err_set(err, PT_EINTERNAL, "output not open");
+    for (i = 0; i < n && rc == 0; i++)
+        if (!afs[i]->is_stdout && pt_interrupted())
+            /* an interrupted run commits nothing new (pagetune(1), SIGNALS) */
+            rc = err_set(err, PT_EINTR, "interrupted before '%s' was written",
+                         afs[i]->path);
+    for (i = 0; i < n && rc == 0; i++) {
+        if (afs[i]->is_stdout) {
+            if (fflush(stdout) != 0 || ferror(stdout))
+                rc = err_set(err, PT_EIO, "cannot write to standard output: %s",
+                             strerror(errno));
+            afs[i]->fp = NULL;
+        } else {
+            rc = afile_close(afs[i], err);
+        }
+    }
+    for (i = 0; i < n && rc == 0; i++)
+        rc = afile_rename(afs[i], err);
+    for (i = 0; i < n; i++)
+        pt_afile_abort(afs[i]);
     return rc;
 }
 

@@ -128,6 +128,14 @@ int pt_afile_open(struct pt_afile *af, const char *path, int force,
  * file is removed and PT_EINTR returned. stdout is only flushed.
  */
 int pt_afile_commit(struct pt_afile *af, struct pt_err *err);
+/*
+ * Commit several files as one set (create.sql and rollback.sql): all are
+ * flushed, fsynced and closed, and the interruption flag read, before the
+ * first rename, so a signal cannot split the set. On any failure before
+ * the renames nothing is renamed; every file is closed either way.
+ */
+int pt_afile_commit_set(struct pt_afile *const *afs, size_t n,
+                        struct pt_err *err);
 /* Discard: close and remove the temporary file. Accepts the zero state. */
 void pt_afile_abort(struct pt_afile *af);
 /*
