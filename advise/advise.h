@@ -18,7 +18,7 @@
 #ifndef PT_ADVISE_H
 #define PT_ADVISE_H
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "collect/collect.h"
 #include "core/core.h"
 #include "sim/sim.h"

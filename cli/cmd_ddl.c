@@ -11,7 +11,7 @@
  */
 #include "cli/cli.h"
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "ddl/ddl.h"
 
 #include <errno.h>

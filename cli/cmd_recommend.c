@@ -15,7 +15,7 @@
  */
 #include "cli/cli.h"
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "perf/perf.h"
 #include "collect/collect.h"
 #include "sim/sim.h"

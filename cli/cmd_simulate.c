@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "cli/cli.h"
 #include "perf/perf.h"
 #include "sim/sim.h"

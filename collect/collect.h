@@ -24,7 +24,7 @@
 #ifndef PT_COLLECT_H
 #define PT_COLLECT_H
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "core/core.h"
 
 /* ---- engines ------------------------------------------------------------ */

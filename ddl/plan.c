@@ -13,7 +13,7 @@
  */
 #include "ddl/ddl.h"
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <ctype.h>
 #include <dirent.h>

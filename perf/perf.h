@@ -20,7 +20,7 @@
 #ifndef PT_PERF_H
 #define PT_PERF_H
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "core/core.h"
 #include "sim/sim.h"
 

@@ -15,7 +15,7 @@
 #ifndef PT_SIM_H
 #define PT_SIM_H
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "core/core.h"
 
 /* ---- traces ------------------------------------------------------------- */

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "store/lob.h"
 #include "store/store.h"
 

@@ -12,7 +12,7 @@
  * "decided_by", numbers) can add or change a statement. (Writing the files
  * atomically is cmd_ddl.c's and is tested by tests/cli/test_fault_write.sh.)
  */
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "tests/fuzz/ddl_common.h"
 
 #define N_DIALECTS 5

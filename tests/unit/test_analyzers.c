@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "collect/collect.h"
 
 static struct rec_engine db2;

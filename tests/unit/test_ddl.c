@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "ddl/ddl.h"
 
 static struct ddl_dialect db2;

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "store/store.h"
 
 static char tmpdir[] = "/tmp/pt-store-XXXXXX";

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 
 /* The candidate of page size ps, or NULL. */
 static const struct rec_candidate *cand_of(const struct rec_result *r,

@@ -16,7 +16,7 @@
  * Neighbours: stats.c and recommend.c (the cost model), sim/ (buffer-pool
  * tier) and store/ (WebSphere placement) call these rules.
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * Neighbours: recommend.c (consumes struct rec_access, writes the
  * document that embeds "inputs"), cli/cmd_recommend.c and advise (callers).
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,50 +76,4 @@ void rec_trace_evidence_access(const struct rec_trace_evidence *t,
     acc->n_keys = t->n_keys;
     acc->size_bytes = t->size_bytes;
     acc->gets = t->gets;
-}
-
-json_t *rec_inputs_to_json(const struct rec_inputs_doc *d)
-{
-    json_t *in = json_object();
-
-    if (!in)
-        return NULL;
-    json_object_set_new(in, "engine", json_string(d->engine));
-    json_object_set_new(in, "engine_profile", json_string(d->engine_profile));
-    json_object_set_new(in, "device", json_string(d->device));
-    json_object_set_new(in, "device_profile", json_string(d->device_profile));
-    json_object_set_new(in, "memory_bytes",
-                        d->memory_given
-                            ? json_integer((json_int_t)d->memory_bytes)
-                            : json_null());
-    json_object_set_new(in, "inline_target", json_real(d->inline_target));
-    json_object_set_new(in, "sessions",
-                        d->sessions ? json_integer((json_int_t)d->sessions)
-                                    : json_null());
-    if (d->stats) {
-        json_t *s = rec_stats_to_json(d->stats, NULL, 0, NULL);
-        if (s) {
-            json_object_del(s, "schema_version");
-            json_object_set_new(s, "file", json_string(d->sizes_file));
-            json_object_set_new(s, "format", json_string(d->sizes_format));
-            json_object_set_new(in, "sizes", s);
-        }
-    }
-    if (d->trace_file && d->trace)
-        json_object_set_new(in, "trace",
-                            json_pack("{s:s,s:I,s:I,s:I}", "file",
-                                      d->trace_file, "requests",
-                                      (json_int_t)d->trace->requests, "gets",
-                                      (json_int_t)d->trace->n_gets, "keys",
-                                      (json_int_t)d->trace->n_keys));
-    if (d->monitor_file && d->monitor && d->monitor->present)
-        json_object_set_new(
-            in, "monitor",
-            json_pack("{s:s,s:I,s:I,s:f,s:f}", "file", d->monitor_file,
-                      "page_size", (json_int_t)d->monitor->page_size_bytes,
-                      "bufferpool_pages",
-                      (json_int_t)d->monitor->bufferpool_pages, "hit_ratio",
-                      d->monitor->hit_ratio_pct, "direct_read_share",
-                      d->monitor->direct_read_share));
-    return in;
 }
