@@ -2,12 +2,12 @@
 /*
  * evidence.c — the recommendation's evidence as a library caller gathers
  * it in process: the per-key access evidence of a trace (the caller reads
- * the trace through sim/ and adds each request; analyzers/ does no I/O)
- * and the "inputs" object a recommendation document records (which files
- * and settings the figures come from).
+ * the trace through sim/ and adds each request; model/ does no I/O). The
+ * "inputs" object a recommendation document records is recommend/doc.c's.
  *
- * Neighbours: recommend.c (consumes struct rec_access, writes the
- * document that embeds "inputs"), cli/cmd_recommend.c and advise (callers).
+ * Neighbours: recommend/recommend.c (consumes struct rec_access), sim/
+ * (sim_trace_evidence fills it), cli/cmd_recommend.c and advise
+ * (callers).
  */
 #include "model/model.h"
 

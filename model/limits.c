@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * limits.c — the one table of number ranges shared by every reader of
- * analyzers/ and collect/, by recommend's writer (recommend.c checks its
- * result before returning it) and by ddl/ (plan.c and the recommendation
- * reader), so that whatever `recommend` writes `ddl` accepts. Ranges come
- * from docs/formats.md and the dialect data under ddl_templates/.
+ * model/ and collect/, by recommend's writer (recommend/result.c checks
+ * its result before returning it) and by ddl/ (plan.c and the
+ * recommendation reader), so that whatever `recommend` writes `ddl`
+ * accepts. Ranges come from docs/formats.md and the dialect data under
+ * ddl_templates/.
  *
- * Neighbours: analyzers.h (the table's contract), engine.c (profiles),
- * stats.c (sizes), recommend.c (writer and recommendation reader).
+ * Neighbours: model.h (the table's contract), engine.c (profiles),
+ * stats.c (sizes), recommend/ (writer and recommendation reader).
  */
 #include "model/model.h"
 

@@ -290,7 +290,7 @@ json_t *rec_stats_to_json(const struct rec_size_stats *st,
 
 /*
  * A list of object sizes parsed from memory (the caller reads the file;
- * analyzers/ does no I/O), as weighted entries: values[i] is the size of
+ * model/ does no I/O), as weighted entries: values[i] is the size of
  * counts[i] objects. A plain list has counts == NULL (one object each); a
  * histogram has one entry per non-empty bin, so its size is O(bins) however
  * many objects the bins hold. Free with rec_sizes_release().

@@ -3,12 +3,12 @@
  * state.c — the current state of the server, knob by knob (`current` in
  * sizes.json, monitor.json and recommendation.json; docs/formats.md
  * "current"), each engine's documented defaults for a state nobody read,
- * and the change rule that says when a modelled gain is worth its
- * disruption (docs/models.md #change-threshold). Pure: no I/O.
+ * and the knob each recommendation setting changes. Pure: no I/O.
  *
- * Neighbours: recommend.c and advice.c (decide from the state), drift.c
- * (compares it with a recommendation), ddl/plan.c (rollback.sql restores
- * it), collect/ (writes it from a live read).
+ * Neighbours: recommend/ (recommend.c and advice.c decide from the state,
+ * tier.c holds the change rule, drift.c compares the state with a
+ * recommendation), ddl/plan.c (rollback.sql restores it), collect/ (writes
+ * it from a live read).
  */
 #include "model/model.h"
 

@@ -5,7 +5,7 @@
  * "current" states (issue 22). Pure, no I/O.
  *
  * Neighbours: recommend.c builds r->current (the server's knobs, then the
- * engine's documented defaults, state.c); this file only reads it.
+ * engine's documented defaults, model/state.c); this file only reads it.
  */
 #include <stdint.h>
 #include <string.h>

@@ -4,8 +4,9 @@
  * face): the engine-vocabulary step that recommend.c calls after choosing
  * (advice.c), and what result.c gives recommend.c, advice.c and doc.c
  * alike (a reason, the engines advice.c speaks for, the pools in bytes).
- * The calls between the files run one way: run.c -> recommend.c ->
- * advice.c -> result.c, tier.c; doc.c -> result.c, tier.c; no circle.
+ * The calls between the files run one way, no circle: run.c ->
+ * recommend.c, doc.c, current.c; recommend.c -> advice.c, reconcile.c;
+ * recommend.c, advice.c, doc.c -> result.c, tier.c (leaves).
  */
 #ifndef PT_RECOMMEND_INTERNAL_H
 #define PT_RECOMMEND_INTERNAL_H

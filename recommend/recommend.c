@@ -31,7 +31,7 @@
  * is memory-bound (its modelled hit ratio is below 99.9 %), and the
  * cheapest P costs at least REC_OVERRIDE_MARGIN less I/O per access.
  *
- * Neighbours: engine.c (page fit, device), stats.c (sizes, monitor),
+ * Neighbours: model/ (page fit, device, sizes, monitor), advice.c,
  * cli/cmd_recommend.c (inputs and output), ddl/ (renders the result).
  */
 #include "recommend/recommend.h"
@@ -1396,6 +1396,6 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
             e->n_outline
                 ? (unsigned long long)e->outline[e->n_outline - 1].max_bytes
                 : 0ULL);
-    /* the same limits ddl's reader applies (limits.c) */
+    /* the same limits ddl's reader applies (model/limits.c) */
     return rec_result_check(r, err);
 }

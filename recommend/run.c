@@ -1,6 +1,7 @@
 /*
  * run.c — the recommend step as one call: rec_run() loads the engine and
- * device profiles once (rec_profiles_load, the loader every step uses),
+ * device profiles once (rec_profiles_load, model/profiles.c, the loader
+ * every step uses),
  * turns in-memory evidence (sizes, monitor, server state, trace) into
  * rec_inputs, recommends (recommend.c), and decides the configuration in
  * use (current.c). `pagetune recommend` and advise's pipeline both call

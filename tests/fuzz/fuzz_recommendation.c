@@ -2,7 +2,7 @@
 /*
  * fuzz_recommendation.c — fuzz target for the recommendation JSON that
  * `pagetune ddl --recommendation FILE` reads: the input goes through the
- * libraries as the command uses them — analyzers/' reader
+ * libraries as the command uses them — recommend/'s reader
  * (rec_result_from_json) and ddl/'s plan and renderer — with the shipped
  * templates of the dialect its "engine" names (db2 otherwise).
  * Checks: the result is 0 or PT_EDATA (bad input data, exit 65); on
