@@ -6,7 +6,7 @@
  * workload → built-in store) → sample → monitor → recommend → validate
  * (simulate, replay) → ddl → report model and summary. Every step is an
  * in-process call of its module with structs: collect/ (sizes and monitor
- * documents), analyzers/ (recommendation), sim/ (simulation runs), store/
+ * documents), recommend/ (recommendation), sim/ (simulation runs), store/
  * (replay runs), ddl/ (DDL plans). adv_result_write() then writes the
  * out-dir as one unit. The library never prints: progress notes go
  * through a callback of the config (pagetune-advise(1)).
@@ -18,7 +18,7 @@
 #ifndef PT_ADVISE_H
 #define PT_ADVISE_H
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "collect/collect.h"
 #include "core/core.h"
 #include "sim/sim.h"

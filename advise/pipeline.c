@@ -4,7 +4,7 @@
  * in-process call of its module with structs (pagetune-advise(1)):
  *
  *   demo only: workload → trace → replay into a built-in store at 4K
- *   sample (collect/) → monitor (collect/) → recommend (analyzers/)
+ *   sample (collect/) → monitor (collect/) → recommend (recommend/)
  *   → simulate (sim/) and replay (store/), current vs recommended page
  *   size at equal memory → ddl (ddl/) → report model (model.c).
  *
@@ -696,7 +696,7 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
 
 /*
  * Drift of every knob the recommendation sets against its value in use
- * (rec_drift_doc, analyzers/drift.c), appended to the page-size and pool
+ * (rec_drift_doc, recommend/drift.c), appended to the page-size and pool
  * drift that adv_drift already judged (its lines for those two knobs are
  * left out, so each knob is said once).
  */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "collect/collect.h"
 
 static void die(const char *what, const struct pt_err *err)

@@ -4,14 +4,14 @@
  * parameters) into create.sql and rollback.sql for review. The SQL text is
  * data in ddl_templates/<dialect>/ together with the dialect's identifier
  * rules (dialect.yaml). This file is the front door: options in,
- * analyzers/ reads the recommendation (rec_result_from_json), ddl/ plans,
+ * recommend/ reads the recommendation (rec_result_from_json), ddl/ plans,
  * checks every parameter and name and renders (ddl_plan_*), and this file
  * writes both files atomically (nothing is written unless both render; an
  * existing file without --force stops the run before anything is touched).
  */
 #include "cli/cli.h"
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "ddl/ddl.h"
 
 #include <errno.h>

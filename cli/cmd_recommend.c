@@ -2,12 +2,12 @@
 /*
  * cmd_recommend.c — `pagetune recommend`: reads the evidence (a sizes file,
  * optionally monitor counters and a trace), loads the engine and device
- * profiles, runs analyzers' cost model and prints the recommendation: a
+ * profiles, runs recommend/'s cost model and prints the recommendation: a
  * summary, the per-page-size candidates and the reasons (table), the
  * candidates (csv) or the recommendation document of
  * docs/formats.md#recommendation (json).
  *
- * This file reads files and prints; the arithmetic is analyzers/'s
+ * This file reads files and prints; the arithmetic is recommend/'s
  * (rec_recommend), the trace is read through sim/'s reader. With --clients
  * the trace is also simulated at the current and the recommended page size
  * and the performance model (perf/predict.c) states the change
@@ -15,7 +15,7 @@
  */
 #include "cli/cli.h"
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "perf/perf.h"
 #include "collect/collect.h"
 #include "sim/sim.h"

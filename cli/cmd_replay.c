@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "cli/cli.h"
 #include "store/store.h"
 

@@ -3,7 +3,7 @@
  * cmd_sample.c — `pagetune sample`: the object-size distribution of a table
  * over ODBC (docs/formats.md#sizes). The front door: options, then collect/
  * measures (coll_sample_run: server-side lengths in blocks) and describes
- * the sample (coll_sizes_doc_init: statistics from analyzers/), and this
+ * the sample (coll_sizes_doc_init: statistics from model/), and this
  * file writes the sizes document (coll_sizes_doc_write) or a summary
  * table. The output file is only opened after the whole sample succeeded,
  * so a failed run (link lost mid-fetch, interrupt) leaves no partial file.

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "cli/cli.h"
 #include "perf/perf.h"
 #include "sim/sim.h"
@@ -821,7 +821,7 @@ static int load_profiles(struct sim_plan *pl, struct rec_engine *e,
                          struct rec_device *d, struct pt_err *err)
 {
     char epath[4096], dpath[4096];
-    /* the one loader of engine and device profiles (analyzers/run.c) */
+    /* the one loader of engine and device profiles (model/profiles.c) */
     int ret = rec_profiles_load(pl->engine_name, pl->device_name, e, d, epath,
                                 dpath, sizeof(epath), err);
 

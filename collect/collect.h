@@ -15,7 +15,7 @@
  * password (Pwd=/Password= values and the password itself are masked).
  *
  * collect measures, it never decides (docs/architecture.md#rules): statistics
- * over the sizes are analyzers/' (rec_stats_compute), tables and terminal
+ * over the sizes are model/'s (rec_stats_compute), tables and terminal
  * output cli/'s. collect owns the sizes and monitor documents (writer and
  * reader, at the end of this header). Neighbours: cli/cmd_sample.c,
  * cli/cmd_monitor.c, cli/cmd_recommend.c, cli/cmd_advise.c and the DDL
@@ -24,7 +24,7 @@
 #ifndef PT_COLLECT_H
 #define PT_COLLECT_H
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "core/core.h"
 
 /* ---- engines ------------------------------------------------------------ */
@@ -612,7 +612,7 @@ double coll_hit_ratio(double logical, double physical);
  * the reader of each live here, beside the structs they serialise. An
  * in-process caller gets the structs and never needs a file; `sample -o`
  * and `monitor -o` write them, `recommend --sizes/--monitor` read them back
- * into the analyzers' inputs (struct rec_sizes, struct rec_monitor).
+ * into the model's inputs (struct rec_sizes, struct rec_monitor).
  */
 
 /* Where a document's numbers came from: the connection, without secrets. */

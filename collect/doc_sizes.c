@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doc_sizes.c — the sizes document (pagetune-sample(1) FILES, read by
- * pagetune-recommend(1) --sizes): a sample's statistics (analyzers/'
+ * pagetune-recommend(1) --sizes): a sample's statistics (model/'s
  * rec_stats_compute), where it came from, how the objects are placed, and
  * every size. Writer and reader in one place, beside the sample result
  * they describe (sample.c). No printing: the caller opens the file.

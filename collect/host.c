@@ -3,7 +3,7 @@
  * host.c — the physical memory of the machine the server runs on, where the
  * monitor can read it (docs/formats.md "host", docs/models.md "Host
  * memory"). Read once per monitor run (monitor.c) and carried by the last
- * snapshot into the monitor document (doc_monitor.c), whence analyzers/
+ * snapshot into the monitor document (doc_monitor.c), whence recommend/
  * checks the buffer pool against it.
  *
  * Where the number comes from, per engine, first that answers:

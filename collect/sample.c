@@ -15,7 +15,7 @@
  *
  * Neighbours: engine_*.c give the SQL dialect (length function, sampling
  * clause); odbc.c the connection and error mapping; doc_sizes.c turns the
- * result into the sizes document with analyzers/ statistics.
+ * result into the sizes document with model/ statistics.
  */
 #include "collect/internal.h"
 

@@ -11,7 +11,7 @@
  * [a-z0-9_]*); an unknown variable, a malformed or unclosed placeholder is
  * PT_EDATA "template:line: ...". Nothing else is special.
  *
- * Neighbours: analyzers/ (the recommendation document it renders),
+ * Neighbours: model/ (struct rec_doc, the recommendation it renders),
  * cli/cmd_ddl.c and the `advise` command (callers).
  */
 #ifndef PT_DDL_H
@@ -19,7 +19,7 @@
 
 #include "core/core.h"
 
-struct rec_doc; /* analyzers/analyzers.h: a recommendation read back */
+struct rec_doc; /* model/model.h: a recommendation read back */
 
 #define DDL_MAX_KINDS 8
 #define DDL_MAX_PREFIXES 4

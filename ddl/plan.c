@@ -7,13 +7,13 @@
  * CREATE TABLESPACE) and identifier rules, sets the template variables and
  * renders both templates in memory. See ddl.h for the contract.
  *
- * Neighbours: ddl.c (dialect rules, variables, renderer), analyzers/ (the
- * recommendation document reader, default names, TRANSFERRATE, the pool
+ * Neighbours: ddl.c (dialect rules, variables, renderer), model/ (the
+ * recommendation as struct rec_doc, default names, TRANSFERRATE, the pool
  * minimum), cli/cmd_ddl.c (options in, files out).
  */
 #include "ddl/ddl.h"
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -202,7 +202,7 @@ static int check_ranges(const struct ddl_plan *p, const struct ddl_dialect *d,
                        (unsigned long long)p->prefetch_size,
                        (unsigned long long)p->extent_size, d->prefetch_min,
                        d->prefetch_max);
-    /* the limits recommend's writer keeps (analyzers/limits.c) */
+    /* the limits recommend's writer keeps (model/limits.c) */
     if (rec_limit_check(REC_LIM_OVERHEAD_MS, p->overhead_ms, NULL,
                         "OVERHEAD (ms)", err) < 0 ||
         rec_limit_check(REC_LIM_TRANSFER_MS, p->transfer_rate_ms, NULL,

@@ -13,14 +13,14 @@
  * (profiles arrive as jansson trees from core/'s prof_load); only the
  * predictor (predict.c) loads the profiles it is named, through core/'s
  * prof_load_named; the only output is perf_calib_write() to a stream the
- * caller opened. Neighbours: sim/ (the counts), analyzers/ (struct
+ * caller opened. Neighbours: sim/ (the counts), model/ (struct
  * rec_device, rec_engine), cli/ (simulate, recommend, calibrate).
  * The model and its formulas: docs/models.md#performance-model.
  */
 #ifndef PT_PERF_H
 #define PT_PERF_H
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "core/core.h"
 #include "sim/sim.h"
 
@@ -154,7 +154,7 @@ int perf_costs_from_json(struct perf_costs *c, const json_t *map,
                          const char *ctx, struct pt_err *err);
 /*
  * The device costs from a device profile, with DB2's semantics
- * (analyzers/engine.c): OVERHEAD ms per request, and the transfer time of
+ * (model/engine.c): OVERHEAD ms per request, and the transfer time of
  * a KB at transfer_mb_s (IBM: TRANSFERRATE = 1 / rate * 1000 / 1024000 *
  * page size, i.e. 1 / rate ms per KB).
  */

@@ -7,7 +7,7 @@ bad=0
 check_only() { # HEADER_REGEX ALLOWED_PATH_REGEX
     local hits
     hits=$(grep -rlE "#include <($1)>" --include='*.c' --include='*.h' \
-        core cli analyzers sim perf store collect ddl report advise | grep -vE "$2" || true)
+        core cli model recommend sim perf store collect ddl report advise | grep -vE "$2" || true)
     if [ -n "$hits" ]; then
         echo "check-style: <$1> included outside $2: $hits" >&2
         bad=1
@@ -16,9 +16,9 @@ check_only() { # HEADER_REGEX ALLOWED_PATH_REGEX
 check_only 'sql\.h|sqlext\.h' '^collect/'
 check_only 'sqlite3\.h' '^store/'
 check_only 'yaml\.h' '^core/prof\.c$'
-# analyzers/ and sim/ do no I/O
-if grep -rnE '\b(fopen|fwrite|printf|fprintf|puts|fputs)[[:space:]]*\(' analyzers/*.c 2>/dev/null; then
-    echo "check-style: analyzers/ must not do I/O" >&2
+# model/ and recommend/ do no I/O (sim/ reads only what it is handed)
+if grep -rnE '\b(fopen|fwrite|printf|fprintf|puts|fputs)[[:space:]]*\(' model/*.c recommend/*.c 2>/dev/null; then
+    echo "check-style: model/ and recommend/ must not do I/O" >&2
     bad=1
 fi
 # report/ renders into the stream or buffer it is handed: no terminal, no exit

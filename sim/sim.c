@@ -4,7 +4,7 @@
  * each of K servers (caching mode, eviction policy, disk offload, a
  * replication sharing policy), in front of a database whose buffer pool
  * caches pages of one size, with rows placed into pages by the engine's
- * page-fit rules (analyzers/). One request at a time (sim_feed), so the
+ * page-fit rules (model/). One request at a time (sim_feed), so the
  * caller owns the loop, the progress bar and interruption.
  *
  * The application tier (seeds 001, 002, 004; pagetune-simulate(1)):

@@ -9,13 +9,13 @@
  * the reader/writer below (the trace is its input format); it never prints.
  * A plan of runs (sim_plan_run) and its document, simulation.json, live here
  * too, so a caller gets a simulation as structs, without the command.
- * Neighbours: analyzers/ (page-fit rules, device model), store/ (replays the
+ * Neighbours: model/ (page-fit rules, device model), store/ (replays the
  * same traces through the reader), cli/cmd_{simulate,workload,replay}.c.
  */
 #ifndef PT_SIM_H
 #define PT_SIM_H
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "core/core.h"
 
 /* ---- traces ------------------------------------------------------------- */

@@ -3,7 +3,7 @@
  * plan.c — a plan of replays: one fresh store per page size in a store
  * directory, each opened and warmed up, then all measured in interleaved
  * rounds (store_replay_open/pass/finish, replay.c), with the WebSphere
- * placement limits taken from the engine's page-fit rules (analyzers/).
+ * placement limits taken from the engine's page-fit rules (model/).
  * Manages the directory (a temporary one registered for removal on
  * interrupt), its lock (flock(2) on DIR/.pagetune.lock, holding the
  * owner's pid, so two replays never share a store directory), the store
@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "store/lob.h"
 #include "store/store.h"
 

@@ -11,7 +11,7 @@
  * never prints and never exits: failures come back as a status and a
  * one-line message in `struct pt_err`.
  *
- * Neighbours: sim/ (the trace reader the replay driver uses), analyzers/
+ * Neighbours: sim/ (the trace reader the replay driver uses), model/
  * (the caller takes the SMALL / MEDIUM / LARGE limits from the DB2 engine
  * rules and hands them over in struct store_config), cli/cmd_replay.c (the
  * command), collect/ (reads a store file through the SQLite ODBC driver).
@@ -397,7 +397,7 @@ void store_replay_close(struct store_replay *r);
  */
 #define STORE_MAX_PAGE_SIZES 16
 
-struct rec_engine; /* analyzers/analyzers.h */
+struct rec_engine; /* model/model.h */
 
 struct store_plan {
     const struct store_trace *trace; /* a loaded trace (borrowed), or NULL:

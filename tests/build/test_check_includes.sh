@@ -2,8 +2,10 @@
 # test_check_includes.sh — the architecture is checked by the build (issue
 # 22): scripts/check-includes.sh passes on the tree as it is, and fails,
 # naming the file, line and modules, on a copy where core/ includes cli/,
-# where sim/ includes advise/ (an arrow against the flow), and where a new
-# module has no line in docs/architecture.md.
+# where sim/ includes advise/ (an arrow against the flow), where ddl/,
+# collect/ or model/ include recommend/ (the model apart from the
+# recommend step), and where a new module has no line in
+# docs/architecture.md.
 . "$(dirname "$0")/../cli/lib.sh"
 S=$PT_SOURCE_DIR
 CHECK="$S/scripts/check-includes.sh"
@@ -33,6 +35,16 @@ copy
 printf '#include "advise/advise.h"\n' >>"$T/tree/sim/sim.h"
 expect_rc 1 "sim including advise (against the flow) fails" bash "$CHECK" "$T/tree"
 expect_contains "$ERR" "module sim may not include advise/" "the arrow is named"
+
+# the domain model apart from the recommend step: the steps that only
+# use the model (ddl plans from struct rec_doc) may not reach recommend/,
+# nor may the model itself
+for f in ddl/plan.c collect/collect.h model/names.c; do
+    copy
+    printf '#include "recommend/recommend.h"\n' >>"$T/tree/$f"
+    expect_rc 1 "$f including recommend fails" bash "$CHECK" "$T/tree"
+    expect_contains "$ERR" "module ${f%%/*} may not include recommend/" "the arrow is named"
+done
 
 copy
 mkdir -p "$T/tree/newmod"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_limits.sh — numbers are range-checked at the border of every reader
-# with one table of limits (analyzers/limits.c), so whatever `recommend`
+# with one table of limits (model/limits.c), so whatever `recommend`
 # writes `ddl` accepts: --memory's range, the extremes of it through ddl of
 # every dialect, recommendation fields out of range (page_size 0, negative
 # transfer_rate), sizes beyond 2^53, an engine profile whose byte counts

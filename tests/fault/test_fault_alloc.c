@@ -10,7 +10,7 @@
  * Inputs are the seed corpora and shipped profiles, so a sweep walks the
  * allocation sites a real run reaches.
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "collect/collect.h"
 #include "ddl/ddl.h"
 #include "sim/sim.h"

@@ -9,7 +9,7 @@
  * "out of memory", no crash, the temporary directory gone, and (under
  * ASan) no leak. SQLite's own allocations are not part of the hook.
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "store/store.h"
 
 #include <setjmp.h>

@@ -8,7 +8,7 @@
  * (ddl_dialect_from_json). The same document is offered to each reader, as
  * a user may pass any file to --profile / --device.
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "ddl/ddl.h"
 #include "sim/sim.h"
 #include "tests/fuzz/fuzz.h"

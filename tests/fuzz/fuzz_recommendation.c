@@ -2,7 +2,7 @@
 /*
  * fuzz_recommendation.c — fuzz target for the recommendation JSON that
  * `pagetune ddl --recommendation FILE` reads: the input goes through the
- * libraries as the command uses them — analyzers/' reader
+ * libraries as the command uses them — recommend/'s reader
  * (rec_result_from_json) and ddl/'s plan and renderer — with the shipped
  * templates of the dialect its "engine" names (db2 otherwise).
  * Checks: the result is 0 or PT_EDATA (bad input data, exit 65); on
@@ -12,7 +12,7 @@
  * "decided_by", numbers) can add or change a statement. (Writing the files
  * atomically is cmd_ddl.c's and is tested by tests/cli/test_fault_write.sh.)
  */
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 #include "tests/fuzz/ddl_common.h"
 
 #define N_DIALECTS 5

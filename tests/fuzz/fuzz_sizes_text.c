@@ -6,7 +6,7 @@
  * is handed over without a terminating NUL, as the CLI's file reader
  * length-delimits it.
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "ddl/ddl.h"
 
 static struct ddl_dialect db2;
@@ -411,7 +411,7 @@ static void test_dialect_files(void **state)
     assert_non_null(strstr(dir, "/ddl_templates/db2"));
 }
 
-/* A recommendation as analyzers' reader returns it. */
+/* A recommendation as recommend/'s reader returns it. */
 static void db2_rec(struct rec_doc *r, const char **reasons, size_t n)
 {
     memset(r, 0, sizeof(*r));

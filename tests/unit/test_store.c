@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 #include "store/store.h"
 
 static char tmpdir[] = "/tmp/pt-store-XXXXXX";
@@ -55,7 +55,7 @@ static const char *path_of(const char *name)
 }
 
 /* Limits chosen for the tests (the real ones come from the engine profile
- * through analyzers/; here only the rule is under test). */
+ * through model/; here only the rule is under test). */
 static void test_config(struct store_config *cfg, uint32_t page)
 {
     store_config_init(cfg);

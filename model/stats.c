@@ -9,7 +9,7 @@
  * statistics through rec_stats_to_json() and reads its sizes back into a
  * struct rec_sizes), cli/cmd_recommend.c, recommend.c (the model).
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdio.h>

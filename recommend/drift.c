@@ -5,7 +5,7 @@
  * Neighbours: recommend.c (the recommendation), collect/ (the current
  * configuration, via the monitor document).
  */
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
  * run.c — the recommend step as one call: rec_run() loads the engine and
- * device profiles once (rec_profiles_load, the loader every step uses),
+ * device profiles once (rec_profiles_load, model/profiles.c, the loader
+ * every step uses),
  * turns in-memory evidence (sizes, monitor, server state, trace) into
  * rec_inputs, recommends (recommend.c), and decides the configuration in
  * use (current.c). `pagetune recommend` and advise's pipeline both call
@@ -12,45 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyzers.h"
-
-/* One profile of `kind` by name or file into *doc; path receives it. */
-static int load_one(const char *kind, const char *name, const char *what,
-                    char *path, size_t len, json_t **doc, struct pt_err *err)
-{
-    int rc;
-
-    if ((rc = prof_resolve(kind, name, path, len, err)) < 0)
-        return rc;
-    rc = prof_load(path, doc, err);
-    /* a bare name that is no profile of the data directory: say which
-       names exist where, not only which file is missing */
-    if (rc == PT_ENOINPUT && !strchr(name, '/') && !strstr(name, ".y"))
-        return err_set(err, PT_EUSAGE, "no %s profile '%s' in %s/profiles/%s",
-                       what, name, pt_data_dir(), kind);
-    return rc;
-}
-
-int rec_profiles_load(const char *engine, const char *device,
-                      struct rec_engine *e, struct rec_device *d, char *epath,
-                      char *dpath, size_t len, struct pt_err *err)
-{
-    json_t *p = NULL;
-    int rc;
-
-    if ((rc = load_one("engines", engine, "engine", epath, len, &p, err)) < 0)
-        return rc;
-    rc = rec_engine_from_json(e, p, epath, err);
-    json_decref(p);
-    p = NULL;
-    if (rc < 0 || !d)
-        return rc;
-    if ((rc = load_one("devices", device, "device", dpath, len, &p, err)) < 0)
-        return rc;
-    rc = rec_device_from_json(d, p, dpath, err);
-    json_decref(p);
-    return rc;
-}
+#include "recommend/recommend.h"
 
 /* The size statistics: of the sizes, else of the trace's last size per
  * key (a sorted copy). */

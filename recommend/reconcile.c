@@ -6,7 +6,7 @@
  * recommend.c feeds both from the monitor evidence (collect/ reads it) and
  * words the reasons; docs/models.md "Host memory" and "Reconciliation".
  */
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 
 #include <math.h>
 #include <stdio.h>

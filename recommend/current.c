@@ -5,12 +5,12 @@
  * "current" states (issue 22). Pure, no I/O.
  *
  * Neighbours: recommend.c builds r->current (the server's knobs, then the
- * engine's documented defaults, state.c); this file only reads it.
+ * engine's documented defaults, model/state.c); this file only reads it.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "analyzers/analyzers.h"
+#include "recommend/recommend.h"
 
 /* The candidate of page size ps, or NULL. */
 static const struct rec_candidate *cand_of(const struct rec_result *r,

@@ -3,14 +3,14 @@
  * state.c — the current state of the server, knob by knob (`current` in
  * sizes.json, monitor.json and recommendation.json; docs/formats.md
  * "current"), each engine's documented defaults for a state nobody read,
- * and the change rule that says when a modelled gain is worth its
- * disruption (docs/models.md #change-threshold). Pure: no I/O.
+ * and the knob each recommendation setting changes. Pure: no I/O.
  *
- * Neighbours: recommend.c and advice.c (decide from the state), drift.c
- * (compares it with a recommendation), ddl/plan.c (rollback.sql restores
- * it), collect/ (writes it from a live read).
+ * Neighbours: recommend/ (recommend.c and advice.c decide from the state,
+ * tier.c holds the change rule, drift.c compares the state with a
+ * recommendation), ddl/plan.c (rollback.sql restores it), collect/ (writes
+ * it from a live read).
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -364,58 +364,6 @@ char *rec_knob_text(const struct rec_knob *k, char *buf, size_t len)
     else
         snprintf(buf, len, "%s", k->word);
     return buf;
-}
-
-/* ---- the change rule --------------------------------------------------- */
-
-const char *rec_tier_name(enum rec_tier t)
-{
-    switch (t) {
-    case REC_TIER_RELOPTION:
-        return "reloption";
-    case REC_TIER_REBUILD:
-        return "rebuild";
-    case REC_TIER_NEW_INSTANCE:
-        return "new_instance";
-    default:
-        return "none";
-    }
-}
-
-double rec_tier_threshold(const struct rec_engine *e, enum rec_tier t)
-{
-    switch (t) {
-    case REC_TIER_RELOPTION:
-        return e->change_threshold.reloption;
-    case REC_TIER_REBUILD:
-        return e->change_threshold.rebuild;
-    case REC_TIER_NEW_INSTANCE:
-        return e->change_threshold.new_instance;
-    default:
-        return 0;
-    }
-}
-
-int rec_change_pays(const struct rec_engine *e, enum rec_tier tier,
-                    double cur_io_ms, double new_io_ms, double cur_reads,
-                    double new_reads, double *gain_io, double *gain_reads)
-{
-    double thr = rec_tier_threshold(e, tier);
-    double gi = cur_io_ms > 0 ? (cur_io_ms - new_io_ms) / cur_io_ms : 0;
-    double gr = cur_reads > 0 ? (cur_reads - new_reads) / cur_reads : 0;
-    int io_no_worse = new_io_ms <= cur_io_ms * (1 + 1e-9) + 1e-12;
-
-    if (gain_io)
-        *gain_io = gi;
-    if (gain_reads)
-        *gain_reads = gr;
-    /* zero gain and ties keep what is there; thresholds are "at least" */
-    if (gi > 1e-12 && gi >= thr - 1e-12)
-        return 1;
-    if (tier != REC_TIER_NEW_INSTANCE && io_no_worse && gr > 1e-12 &&
-        gr >= thr - 1e-12)
-        return 1;
-    return 0;
 }
 
 /* ---- settings and knobs ------------------------------------------------ */

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * limits.c — the one table of number ranges shared by every reader of
- * analyzers/ and collect/, by recommend's writer (recommend.c checks its
- * result before returning it) and by ddl/ (plan.c and the recommendation
- * reader), so that whatever `recommend` writes `ddl` accepts. Ranges come
- * from docs/formats.md and the dialect data under ddl_templates/.
+ * model/ and collect/, by recommend's writer (recommend/result.c checks
+ * its result before returning it) and by ddl/ (plan.c and the
+ * recommendation reader), so that whatever `recommend` writes `ddl`
+ * accepts. Ranges come from docs/formats.md and the dialect data under
+ * ddl_templates/.
  *
- * Neighbours: analyzers.h (the table's contract), engine.c (profiles),
- * stats.c (sizes), recommend.c (writer and recommendation reader).
+ * Neighbours: model.h (the table's contract), engine.c (profiles),
+ * stats.c (sizes), recommend/ (writer and recommendation reader).
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,34 +114,6 @@ int rec_doc_check(const struct rec_doc *d, const char *name, struct pt_err *err)
                        "%llu-byte pool limit",
                        name, (unsigned long long)d->bufferpool_pages,
                        (unsigned long long)d->page_size_bytes,
-                       (unsigned long long)REC_MAX_MEMORY_BYTES);
-    return 0;
-}
-
-int rec_result_check(const struct rec_result *r, struct pt_err *err)
-{
-    const char *ctx = "recommendation";
-    uint32_t page = r->cand[r->chosen_idx].page_size_bytes;
-    int rc;
-
-    if ((rc = rec_limit_check_u64(REC_LIM_MEMORY_BYTES, r->memory_bytes, ctx,
-                                  "buffer-pool budget", err)) < 0 ||
-        (rc = rec_limit_check_u64(REC_LIM_PAGE_BYTES, page, ctx, "page size",
-                                  err)) < 0 ||
-        (rc = rec_limit_check_u64(REC_LIM_POOL_PAGES, r->pool_pages, ctx,
-                                  "bufferpool.pages", err)) < 0 ||
-        (rc = rec_limit_check_u64(REC_LIM_EXTENT_PAGES, r->extent_size, ctx,
-                                  "tablespace.extent_size", err)) < 0 ||
-        (rc = rec_limit_check(REC_LIM_OVERHEAD_MS, r->overhead_ms, ctx,
-                              "tablespace.overhead", err)) < 0 ||
-        (rc = rec_limit_check(REC_LIM_TRANSFER_MS, r->transfer_rate_ms, ctx,
-                              "tablespace.transfer_rate", err)) < 0)
-        return rc;
-    if ((double)r->pool_pages * page > (double)REC_MAX_MEMORY_BYTES)
-        return err_set(err, PT_EDATA,
-                       "%s: a pool of %llu pages of %u bytes exceeds the "
-                       "%llu-byte limit",
-                       ctx, (unsigned long long)r->pool_pages, page,
                        (unsigned long long)REC_MAX_MEMORY_BYTES);
     return 0;
 }

@@ -13,10 +13,10 @@
  *     descriptor (out of line);
  *   - a page holds floor(usable / (row + row overhead)) rows, capped.
  *
- * Neighbours: stats.c and recommend.c (the cost model), sim/ (buffer-pool
+ * Neighbours: stats.c and recommend/ (the cost model), sim/ (buffer-pool
  * tier) and store/ (WebSphere placement) call these rules.
  */
-#include "analyzers/analyzers.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <string.h>

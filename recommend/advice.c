@@ -19,7 +19,7 @@
  * dialect.yaml there declares their types and ranges). Pure: no I/O.
  * Neighbours: recommend.c (calls rec_engine_advice), ddl/ (renders).
  */
-#include "analyzers/internal.h"
+#include "recommend/internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,12 +50,6 @@ static void set_num(struct rec_result *r, const char *name, uint64_t v)
 
     snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
     set_word_as(r, name, buf, 1);
-}
-
-int rec_engine_known(const char *name)
-{
-    return strcmp(name, "postgresql") == 0 || strcmp(name, "mysql") == 0 ||
-           strcmp(name, "oracle") == 0 || strcmp(name, "sqlite") == 0;
 }
 
 /* The monitored configuration, if it is this engine's. */

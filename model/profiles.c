@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profiles.c — the one loader of engine and device profiles
+ * (rec_profiles_load): by name from the data directory or by file, through
+ * core's profile loader, into the model's struct rec_engine and struct
+ * rec_device. The only I/O of model/.
+ *
+ * Neighbours: core/prof.c (the YAML loader), engine.c (the profiles'
+ * meaning), recommend/run.c and the commands (callers).
+ */
+#include "model/model.h"
+
+#include <string.h>
+
+/* One profile of `kind` by name or file into *doc; path receives it. */
+static int load_one(const char *kind, const char *name, const char *what,
+                    char *path, size_t len, json_t **doc, struct pt_err *err)
+{
+    int rc;
+
+    if ((rc = prof_resolve(kind, name, path, len, err)) < 0)
+        return rc;
+    rc = prof_load(path, doc, err);
+    /* a bare name that is no profile of the data directory: say which
+       names exist where, not only which file is missing */
+    if (rc == PT_ENOINPUT && !strchr(name, '/') && !strstr(name, ".y"))
+        return err_set(err, PT_EUSAGE, "no %s profile '%s' in %s/profiles/%s",
+                       what, name, pt_data_dir(), kind);
+    return rc;
+}
+
+int rec_profiles_load(const char *engine, const char *device,
+                      struct rec_engine *e, struct rec_device *d, char *epath,
+                      char *dpath, size_t len, struct pt_err *err)
+{
+    json_t *p = NULL;
+    int rc;
+
+    if ((rc = load_one("engines", engine, "engine", epath, len, &p, err)) < 0)
+        return rc;
+    rc = rec_engine_from_json(e, p, epath, err);
+    json_decref(p);
+    p = NULL;
+    if (rc < 0 || !d)
+        return rc;
+    if ((rc = load_one("devices", device, "device", dpath, len, &p, err)) < 0)
+        return rc;
+    rc = rec_device_from_json(d, p, dpath, err);
+    json_decref(p);
+    return rc;
+}
