@@ -413,7 +413,7 @@ static int predict_rows(const struct adv_config *c, struct adv_result *r,
 
 /*
  * Validation by simulation, current vs recommended at equal pool bytes
- * (simulate's default device, ssd). An engine whose advice keeps the page
+ * on the recommendation's device. An engine whose advice keeps the page
  * size and moves the inline limit (an inline knob that pays) is simulated
  * twice at that page size, the second time at the tuned limit.
  */
@@ -425,16 +425,12 @@ static int step_simulate(const struct adv_config *c, const char *trace,
     uint64_t ps[2] = {r->cur_page_size, rec_ps};
     uint64_t pool = rec->pool_pages * rec_ps;
     struct sim_plan_result cur = {0}, tuned = {0};
-    struct rec_device ssd;
+    /* the device the recommendation priced (--device), loaded once by
+       rec_run: the validation prices I/O the same way */
+    const struct rec_device *dev = &r->run.device;
     struct rec_engine te;
-    json_t *prof = NULL;
     int rc;
 
-    if ((rc = prof_load_named("devices", "ssd", &prof, err)) == 0)
-        rc = rec_device_from_json(&ssd, prof, "ssd", err);
-    json_decref(prof);
-    if (rc < 0)
-        return rc;
     if (rec->knob_evaluated && rec->knob_pays && r->cur_page_size == rec_ps) {
         const struct rec_inline_knob *k = &r->run.engine.knob;
         note(c,
@@ -445,9 +441,9 @@ static int step_simulate(const struct adv_config *c, const char *trace,
         te = r->run.engine;
         if ((rc = adv_engine_tuned(&te, rec_ps, rec->knob_inline_limit, err)) <
                 0 ||
-            (rc = simulate(c, trace, &r->run.engine, r->engine, &ssd, &ps[1], 1,
+            (rc = simulate(c, trace, &r->run.engine, r->engine, dev, &ps[1], 1,
                            pool, 0, &cur, err)) < 0 ||
-            (rc = simulate(c, trace, &te, r->engine, &ssd, &ps[1], 1, pool, 1,
+            (rc = simulate(c, trace, &te, r->engine, dev, &ps[1], 1, pool, 1,
                            &tuned, err)) < 0 ||
             (rc = sim_plan_result_compare(&cur, &tuned, k->name,
                                           k->default_value, rec->knob_value,
@@ -465,7 +461,7 @@ static int step_simulate(const struct adv_config *c, const char *trace,
                 json_string("the current page size is the recommended one: "
                             "the simulation shows that one configuration"));
         rc =
-            simulate(c, trace, &r->run.engine, r->engine, &ssd,
+            simulate(c, trace, &r->run.engine, r->engine, dev,
                      r->cur_page_size == rec_ps ? &ps[1] : ps,
                      r->cur_page_size == rec_ps ? 1 : 2, pool, 1, &r->sim, err);
         if (rc < 0)

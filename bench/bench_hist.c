@@ -91,18 +91,13 @@ int main(int argc, char **argv)
     struct rec_result *r = calloc(1, sizeof(*r));
     struct pt_err err;
     double base_ms = 0;
-    json_t *p;
+    char epath[4096], dpath[4096];
 
     if (!r || rounds < 1)
         return 1;
-    if (prof_load_named("engines", engine, &p, &err) < 0 ||
-        rec_engine_from_json(&e, p, engine, &err) < 0)
-        die("engine", &err);
-    json_decref(p);
-    if (prof_load_named("devices", "ssd", &p, &err) < 0 ||
-        rec_device_from_json(&d, p, "ssd", &err) < 0)
-        die("device", &err);
-    json_decref(p);
+    if (rec_profiles_load(engine, "ssd", &e, &d, epath, dpath, sizeof(epath),
+                          &err) < 0)
+        die("profiles", &err);
     printf("engine %s, 64 bins, %d rounds each\n", engine, rounds);
     printf("%16s %10s %12s %10s\n", "objects", "ms/run", "peak RSS MB",
            "time ratio");

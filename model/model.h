@@ -482,10 +482,21 @@ char *rec_knob_text(const struct rec_knob *k, char *buf, size_t len);
  */
 
 /*
+ * The one loader of each kind (profiles.c): an engine or a device profile by
+ * name (profiles/<kind>/NAME.yaml in the data directory) or by file, parsed
+ * into the model's struct; path (len bytes) receives the file read. With
+ * doc, the engine profile's document is handed over for the sections other
+ * modules own (perf/'s costs); the caller json_decref()s it.
+ */
+int rec_engine_load(const char *name, struct rec_engine *e, json_t **doc,
+                    char *path, size_t len, struct pt_err *err);
+int rec_device_load(const char *name, struct rec_device *d, char *path,
+                    size_t len, struct pt_err *err);
+/*
  * The engine and device profiles by name or file (the data directory's
  * profiles/engines and profiles/devices), into e and d (d may be NULL: the
- * engine only); epath and dpath receive the files read. The one loader
- * of these profiles (profiles.c). PT_EUSAGE naming the profile when there
+ * engine only); epath and dpath receive the files read. Both through
+ * rec_engine_load and rec_device_load. PT_EUSAGE naming the profile when there
  * is no such name; the loader's errors otherwise.
  */
 int rec_profiles_load(const char *engine, const char *device,

@@ -29,23 +29,44 @@ static int load_one(const char *kind, const char *name, const char *what,
     return rc;
 }
 
-int rec_profiles_load(const char *engine, const char *device,
-                      struct rec_engine *e, struct rec_device *d, char *epath,
-                      char *dpath, size_t len, struct pt_err *err)
+int rec_engine_load(const char *name, struct rec_engine *e, json_t **doc,
+                    char *path, size_t len, struct pt_err *err)
 {
     json_t *p = NULL;
     int rc;
 
-    if ((rc = load_one("engines", engine, "engine", epath, len, &p, err)) < 0)
+    if (doc)
+        *doc = NULL;
+    if ((rc = load_one("engines", name, "engine", path, len, &p, err)) < 0)
         return rc;
-    rc = rec_engine_from_json(e, p, epath, err);
-    json_decref(p);
-    p = NULL;
-    if (rc < 0 || !d)
+    rc = rec_engine_from_json(e, p, path, err);
+    if (rc == 0 && doc)
+        *doc = p; /* the caller reads its own sections (perf:) */
+    else
+        json_decref(p);
+    return rc;
+}
+
+int rec_device_load(const char *name, struct rec_device *d, char *path,
+                    size_t len, struct pt_err *err)
+{
+    json_t *p = NULL;
+    int rc;
+
+    if ((rc = load_one("devices", name, "device", path, len, &p, err)) < 0)
         return rc;
-    if ((rc = load_one("devices", device, "device", dpath, len, &p, err)) < 0)
-        return rc;
-    rc = rec_device_from_json(d, p, dpath, err);
+    rc = rec_device_from_json(d, p, path, err);
     json_decref(p);
     return rc;
+}
+
+int rec_profiles_load(const char *engine, const char *device,
+                      struct rec_engine *e, struct rec_device *d, char *epath,
+                      char *dpath, size_t len, struct pt_err *err)
+{
+    int rc = rec_engine_load(engine, e, NULL, epath, len, err);
+
+    if (rc < 0 || !d)
+        return rc;
+    return rec_device_load(device, d, dpath, len, err);
 }

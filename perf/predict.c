@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * predict.c — perf/'s predictor (perf.h, "predictor"): reads the device,
- * engine, application-server and calibration profiles (through core/'s
- * prof_load_named, the only file reading in perf/) into one struct
+ * engine, application-server and calibration profiles (the engine and the
+ * device through model/'s one loader, rec_engine_load and rec_device_load;
+ * the others through core/'s prof_load_named) into one struct
  * perf_costs, later sources over earlier ones, as
  * docs/models.md#performance-model prescribes, and predicts a simulation
  * result row (perf_counts_from_sim → perf_demand → perf_mva, model.c).
@@ -41,12 +42,12 @@ static int load_engine(struct perf_predictor *m, const char *name,
 {
     struct rec_engine e;
     json_t *prof = NULL, *v;
+    char path[4096];
     int ret;
 
-    if ((ret = prof_load_named("engines", name, &prof, err)) < 0)
+    /* model/'s one engine loader; perf reads its own sections of the file */
+    if ((ret = rec_engine_load(name, &e, &prof, path, sizeof(path), err)) < 0)
         return ret;
-    if ((ret = rec_engine_from_json(&e, prof, name, err)) < 0)
-        goto out;
     m->map.direct_io_unit_bytes = e.direct_io_unit_bytes;
     /* optional facts of the count mapping (docs/models.md, "Counts from
      * the simulator"): record logging without a header unless the profile
@@ -74,13 +75,9 @@ static int load_device(struct perf_predictor *m, const char *name,
                        struct pt_err *err)
 {
     struct rec_device d;
-    json_t *prof = NULL;
-    int ret;
+    char path[4096];
+    int ret = rec_device_load(name, &d, path, sizeof(path), err);
 
-    if ((ret = prof_load_named("devices", name, &prof, err)) < 0)
-        return ret;
-    ret = rec_device_from_json(&d, prof, name, err);
-    json_decref(prof);
     if (ret == 0)
         perf_costs_set_device(&m->costs, &d);
     return ret;
