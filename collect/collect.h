@@ -113,16 +113,6 @@ int coll_query_value(struct coll_conn *c, const char *sql, char *buf,
 /* Same, parsed as a signed 64-bit integer (PT_EDATA if not one). */
 int coll_query_i64(struct coll_conn *c, const char *sql, int64_t *out,
                    struct pt_err *err);
-/*
- * Execute a SQL script file statement by statement: statements end with ';'
- * at the end of a line (or a line holding only '@' for DB2 CLP-style
- * terminators, or '/' as in SQL*Plus); '--' comment lines and blank lines
- * are skipped; quotes are respected. Stops at the first failing statement:
- * the error names "path:line". *n_done (may be NULL) receives the number
- * of statements executed successfully.
- */
-int coll_exec_script(struct coll_conn *c, const char *path, size_t *n_done,
-                     struct pt_err *err);
 
 /* ---- result tables (small results, as text) ----------------------------- */
 

@@ -4,13 +4,13 @@
  * the same code pagetune uses, so integration tests can apply the DDL that
  * `pagetune ddl` writes for review (pagetune itself never applies DDL):
  *
- *   pt_sqlexec CONNECT script FILE   run a script (coll_exec_script)
+ *   pt_sqlexec CONNECT script FILE   run a script (sqlscript_exec)
  *   pt_sqlexec CONNECT exec SQL      run one statement (coll_exec)
  *   pt_sqlexec CONNECT value SQL     print the first column of the first row
  *
  * Exit 0 on success, 1 with the error on stderr otherwise. Not installed.
  */
-#include "collect/collect.h"
+#include "sql_script.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[2], "script") == 0) {
         size_t n = 0;
-        rc = coll_exec_script(c, argv[3], &n, &err);
+        rc = sqlscript_exec(c, argv[3], &n, &err);
         if (rc == 0)
             printf("%zu\n", n);
     } else if (strcmp(argv[2], "exec") == 0) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "collect/collect.h"
+#include "../tools/sql_script.h"
 #include "collect/internal.h"
 
 /* ---- identifiers ------------------------------------------------------- */
@@ -1473,7 +1474,7 @@ static void test_sqlite_odbc(void **state)
                "INSERT INTO SESSIONS SELECT 'k' || n, 'k' || n, NULL, "
                "zeroblob(4000 + n), NULL FROM g;\n",
                0644);
-    assert_int_equal(coll_exec_script(c, script, &done, &err), 0);
+    assert_int_equal(sqlscript_exec(c, script, &done, &err), 0);
     assert_int_equal(done, 3);
     assert_int_equal(
         coll_query_i64(c, "SELECT count(*) FROM SESSIONS", &v, &err), 0);
@@ -1486,7 +1487,7 @@ static void test_sqlite_odbc(void **state)
     assert_string_equal(val, "a;b");
     /* a failing statement names file:line */
     write_file(script, "SELECT 1;\n\nSELECT * FROM nope;\n", 0644);
-    assert_true(coll_exec_script(c, script, &done, &err) < 0);
+    assert_true(sqlscript_exec(c, script, &done, &err) < 0);
     assert_int_equal(done, 1);
     assert_non_null(strstr(err.msg, "s.sql:3"));
     assert_null(strstr(err.msg, "hunter2"));
