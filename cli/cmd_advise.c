@@ -588,7 +588,6 @@ int cmd_advise(int argc, char **argv)
         return cli_parse_exit(rc);
     a.cfg.note = on_note;
     a.cfg.note_ctx = &a.common;
-    a.cfg.cancelled = cli_interrupted;
     a.cfg.render_report = report_write_html;
     a.cfg.predict = predict_row;
     a.cfg.predict_ctx = &a;

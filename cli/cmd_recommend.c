@@ -303,13 +303,12 @@ static void pred_figure(char *buf, size_t len, const struct sim_result_row *row)
 
 /* The trace's per-key evidence, read through sim/'s reader. */
 /* sim_trace_evidence's progress hook: the bar of read_trace. */
-static int trace_progress(void *ctx, uint64_t pos, uint64_t size)
+static void trace_progress(void *ctx, uint64_t pos, uint64_t size)
 {
     struct cli_progress *pg = ctx;
 
     pg->total = size;
     cli_progress_update(pg, pos);
-    return 0;
 }
 
 static int read_trace(const char *path, struct rec_trace_evidence *t,

@@ -850,13 +850,12 @@ static int predict_rows(struct sim_args *a, struct sim_plan_result *res,
     return 0;
 }
 
-static int on_progress(void *ctx, uint64_t pos, uint64_t size)
+static void on_progress(void *ctx, uint64_t pos, uint64_t size)
 {
     struct cli_progress *pg = ctx;
 
     pg->total = size; /* the trace is opened by sim_plan_run */
     cli_progress_update(pg, pos);
-    return cli_interrupted();
 }
 
 int cmd_simulate(int argc, char **argv)

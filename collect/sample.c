@@ -227,10 +227,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
         done += fetched;
         if (fs->o->progress)
             fs->o->progress(fs->o->progress_ctx, done, fs->total);
-        if (fs->o->cancelled && fs->o->cancelled()) {
-            ret = err_set(err, PT_EINTR, "interrupted");
+        if ((ret = pt_interrupt_check(err)) < 0)
             goto out;
-        }
     }
     ret = 0;
     goto out;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 static const char *const mode_names[] = {"none", "command", "distributed-map"};
 static const char *const sharing_names[] = {"not-shared", "shared-push",
@@ -358,7 +359,7 @@ struct plan_part {
     uint8_t pool_of[SIM_MAX_APP][SIM_MAX_TIERS][SIM_MAX_POOLS];
     struct sim *sims[SIM_MAX_APP];
     int lead;         /* the share that reports progress */
-    atomic_int *stop; /* set when progress stopped the run */
+    atomic_int *stop; /* set when a share failed: the others halt */
     int rc;
     struct pt_err err;
     int64_t done;
@@ -427,20 +428,6 @@ static int part_build(struct plan_part *pt, struct pt_err *err)
     return 0;
 }
 
-static int part_progress(void *ctx, uint64_t pos, uint64_t size)
-{
-    struct plan_part *pt = ctx;
-
-    if (atomic_load(pt->stop))
-        return 1;
-    if (pt->lead && pt->p->progress &&
-        pt->p->progress(pt->p->progress_ctx, pos, size)) {
-        atomic_store(pt->stop, 1);
-        return 1;
-    }
-    return 0;
-}
-
 /* A share's thread: read the trace through its simulators. */
 static void *part_main(void *arg)
 {
@@ -452,7 +439,9 @@ static void *part_main(void *arg)
     if (!r &&
         (pt->rc = sim_trace_open(p->trace, p->trace_format, &r, &pt->err)) < 0)
         return NULL;
-    pt->done = sim_run(r, pt->sims, pt->n_sims, part_progress, pt, &pt->err);
+    pt->done =
+        sim_run_halt(r, pt->sims, pt->n_sims, pt->lead ? p->progress : NULL,
+                     p->progress_ctx, pt->stop, &pt->err);
     pt->keys = sim_trace_n_keys(r);
     if (r != p->reader)
         sim_trace_close(r);
