@@ -460,6 +460,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Print err as one line and return its exit code. */
 int cli_fail(const char *cmd, const struct pt_err *err);
+/*
+ * The library's words for a missing profile ("no engine profile 'x' ...",
+ * analyzers' loader) as the option the user typed: "--engine: no engine
+ * profile ..." or device_opt ("--device", "--profile") for a device.
+ */
+void cli_profile_option(struct pt_err *err, const char *device_opt);
 /* Usage error: one line plus a pointer to --help; returns 64. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -596,6 +596,7 @@ int cmd_advise(int argc, char **argv)
         (rc = adv_result_write(&a.cfg, &r, &err)) < 0 ||
         (rc = print_summary(&a, &r, &err)) < 0) {
         adv_result_release(&r);
+        cli_profile_option(&err, "--device");
         if (rc == PT_EUSAGE)
             return cli_usage_error("advise", "%s", err.msg);
         return cli_fail("advise", &err);

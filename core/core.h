@@ -63,6 +63,17 @@ int err_prefix(struct pt_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Clear to PT_OK / empty message. */
 void err_clear(struct pt_err *err);
+/*
+ * Libraries name no front-end option (docs/architecture.md#errors): a
+ * message names the request field at fault in backquotes, `table`,
+ * `page_size` (its name in the request struct). A front end rewrites each
+ * with pt_msg_fields: map(ctx, field) returns what to print instead (the
+ * option the user typed, "--table"), or NULL to print the bare name.
+ * Names inside a quoted value ('...') are left alone. In place, cut to
+ * cap bytes.
+ */
+typedef const char *pt_field_map_fn(void *ctx, const char *field);
+void pt_msg_fields(char *msg, size_t cap, pt_field_map_fn *map, void *ctx);
 /* Short name of a status, e.g. "bad input data", for diagnostics. */
 const char *err_status_name(int code);
 

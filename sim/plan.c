@@ -109,7 +109,7 @@ static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
         if (p->page_sizes[k] > UINT32_MAX ||
             !rec_engine_page(e, (uint32_t)p->page_sizes[k]))
             return err_set(err, PT_EUSAGE,
-                           "--page-size: %s is not a page size of engine %s "
+                           "`page_size`: %s is not a page size of engine %s "
                            "(allowed: %s)",
                            pt_size_format(p->page_sizes[k], b, 32), e->name,
                            rec_engine_page_list(e, list, sizeof(list)));
@@ -121,7 +121,7 @@ static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
                              : p->pools[i].value;
             if (n < 1)
                 return err_set(err, PT_EUSAGE,
-                               "--bufferpool: %s holds no %s page",
+                               "`bufferpool`: %s holds no %s page",
                                pt_size_format(p->pools[i].value, b, 32),
                                pt_size_format(sp->page_size_bytes, list, 32));
             sp->pool_pages[i] = n;
@@ -169,11 +169,11 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
     int ret;
 
     if (p->mode != SIM_MODE_NONE && !p->n_app)
-        return err_set(err, PT_EUSAGE, "--cache-mode %s needs --app-cache N",
+        return err_set(err, PT_EUSAGE, "`cache_mode` %s needs `app_cache` N",
                        sim_cache_mode_name(p->mode));
     if (p->mode == SIM_MODE_NONE && p->n_app)
         return err_set(err, PT_EUSAGE,
-                       "--app-cache does not apply with --cache-mode none");
+                       "`app_cache` does not apply with `cache_mode` none");
     for (size_t i = 0; i < plan_n_runs(p); i++)
         if ((ret = plan_config(p, i, &cfg, err)) < 0)
             return ret;

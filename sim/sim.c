@@ -558,7 +558,7 @@ int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err)
 
     *out = NULL;
     if (cfg->servers < 1 || cfg->servers > SIM_MAX_SERVERS)
-        return err_set(err, PT_EUSAGE, "--servers must be 1..%d",
+        return err_set(err, PT_EUSAGE, "`servers` must be 1..%d",
                        SIM_MAX_SERVERS);
     if (cfg->mode != SIM_MODE_NONE && cfg->app_entries < 1)
         return err_set(err, PT_EUSAGE,
@@ -574,7 +574,7 @@ int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err)
     if (cfg->n_tiers && !cfg->engine)
         return err_set(err, PT_EUSAGE, "a database tier needs an engine");
     if (cfg->mrc && (!(cfg->sample_rate > 0.0) || cfg->sample_rate > 1.0))
-        return err_set(err, PT_EUSAGE, "--sample-rate must be in (0, 1]");
+        return err_set(err, PT_EUSAGE, "`sample_rate` must be in (0, 1]");
     s = pt_calloc(1, sizeof(*s));
     if (!s)
         return err_set(err, PT_EINTERNAL, "out of memory");

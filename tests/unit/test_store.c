@@ -763,9 +763,9 @@ static void test_plan_check_and_ack(void **state)
     snprintf(dir, sizeof(dir), "%s", path_of("neverdir"));
     p.store_dir = dir;
     p.page_sizes[1] = 12288;
-    expect_plan_usage(&p, "--page-size: 12K is not a page size of engine db2");
+    expect_plan_usage(&p, "`page_size`: 12K is not a page size of engine db2");
     p.page_sizes[1] = 4096;
-    expect_plan_usage(&p, "--page-size: 4K given twice");
+    expect_plan_usage(&p, "`page_size`: 4K given twice");
     assert_false(exists(dir)); /* nothing created before the check */
     assert_int_equal(h.ready, 0);
 
@@ -780,7 +780,7 @@ static void test_plan_check_and_ack(void **state)
     assert_true(strncmp(line, "# page_size 4096 store ", 23) == 0);
     fclose(fp);
     assert_int_equal(store_plan_run(&p, &res, &err), PT_ECANTCREAT);
-    assert_non_null(strstr(err.msg, "use --force"));
+    assert_non_null(strstr(err.msg, "use `force`"));
     store_plan_result_release(&res);
 }
 
