@@ -607,6 +607,14 @@ int sim_plan_result_compare(const struct sim_plan_result *cur,
 /* The document simulation.json. New reference (json_decref), NULL on OOM. */
 json_t *sim_plan_result_to_json(const struct sim_plan_result *res);
 /*
+ * The curves' points as CSV into fp (plan_csv.c, `simulate --mrc-csv`): a
+ * header, then "tier,page_size,size,bytes,hit_ratio,miss_ratio" per point,
+ * plus "extrapolated" (1 below 1/R) on sampled curves. PT_EIO when fp
+ * reports a write error.
+ */
+int sim_curves_write_csv(const struct sim_plan_result *res, FILE *fp,
+                         struct pt_err *err);
+/*
  * Read simulation.json (either form) into *res; `ctx` names the document
  * in messages. PT_EDATA naming the bad key. Release with
  * sim_plan_result_release, also after a failure.
