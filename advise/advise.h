@@ -110,7 +110,6 @@ struct adv_config {
     void *predict_ctx;
     adv_note_fn *note; /* progress notes, or NULL */
     void *note_ctx;
-    int (*cancelled)(void);       /* non-zero stops the run (PT_EINTR) */
     adv_render_fn *render_report; /* report.html; NULL: not written */
 };
 void adv_config_init(struct adv_config *c);
@@ -203,7 +202,8 @@ void adv_result_release(struct adv_result *r);
 /*
  * Run the pipeline. On failure *r holds what was done (release it) and
  * the error names the step. Errors: the modules' (PT_EUNAVAIL, PT_EDATA,
- * ...), PT_EUSAGE for options that contradict each other, PT_EINTR.
+ * ...), PT_EUSAGE for options that contradict each other, PT_EINTR once
+ * pt_interrupted() (core's one stop signal: every step polls it).
  */
 int adv_run(const struct adv_config *c, struct adv_result *r,
             struct pt_err *err);

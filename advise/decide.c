@@ -353,9 +353,9 @@ int adv_engine_detect(const char *given, int demo, enum coll_engine sampled,
         e = coll_engine_name(sampled);
     if (!e)
         return err_set(err, PT_EDATA,
-                       "the sample does not name the engine; give --engine");
+                       "the sample does not name the engine; give `engine`");
     if ((size_t)snprintf(buf, len, "%s", e) >= len)
-        return err_set(err, PT_EUSAGE, "--engine: '%s' is too long", e);
+        return err_set(err, PT_EUSAGE, "`engine`: '%s' is too long", e);
     return 0;
 }
 

@@ -460,6 +460,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Print err as one line and return its exit code. */
 int cli_fail(const char *cmd, const struct pt_err *err);
+/*
+ * The library's words for a missing profile ("no engine profile 'x' ...",
+ * model/'s loader) as the option the user typed: "--engine: no engine
+ * profile ..." or device_opt ("--device", "--profile") for a device.
+ */
+void cli_profile_option(struct pt_err *err, const char *device_opt);
 /* Usage error: one line plus a pointer to --help; returns 64. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -474,12 +480,12 @@ int cli_trace_format(int choice);
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /*
- * True once SIGINT, SIGTERM or SIGHUP arrived (cli/main.c's handler records
- * it in core, pt_interrupt_note): a work loop that sees it stops with
- * PT_EINTR and unwinds; from then on cli_error() prints nothing, and main()
- * prints the one "interrupted by" line and exits 128 + the signal number.
+ * Stopping: cli/main.c's handler records SIGINT, SIGTERM or SIGHUP in core
+ * (pt_interrupt_note); the libraries' loops poll pt_interrupted() and
+ * return PT_EINTR (docs/architecture.md#stop); from then on cli_error()
+ * prints nothing, and main() prints the one "interrupted by" line and
+ * exits 128 + the signal number. Progress hooks only draw.
  */
-int cli_interrupted(void);
 /*
  * True when standard output is a pipe or socket whose reader has gone (a
  * write would fail with EPIPE): cli_error() then holds back a "Broken pipe"

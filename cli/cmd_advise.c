@@ -588,7 +588,6 @@ int cmd_advise(int argc, char **argv)
         return cli_parse_exit(rc);
     a.cfg.note = on_note;
     a.cfg.note_ctx = &a.common;
-    a.cfg.cancelled = cli_interrupted;
     a.cfg.render_report = report_write_html;
     a.cfg.predict = predict_row;
     a.cfg.predict_ctx = &a;
@@ -597,6 +596,7 @@ int cmd_advise(int argc, char **argv)
         (rc = adv_result_write(&a.cfg, &r, &err)) < 0 ||
         (rc = print_summary(&a, &r, &err)) < 0) {
         adv_result_release(&r);
+        cli_profile_option(&err, "--device");
         if (rc == PT_EUSAGE)
             return cli_usage_error("advise", "%s", err.msg);
         return cli_fail("advise", &err);

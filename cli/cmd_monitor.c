@@ -249,7 +249,6 @@ int cmd_monitor(int argc, char **argv)
                                       why, sizeof(why)))
             cli_note(&c, "warning: %s", why);
     }
-    mo.cancelled = cli_interrupted;
     ret = coll_monitor_run(conn, &mo, snaps, &n, &err);
     if (ret < 0)
         goto fail;

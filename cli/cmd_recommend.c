@@ -303,13 +303,12 @@ static void pred_figure(char *buf, size_t len, const struct sim_result_row *row)
 
 /* The trace's per-key evidence, read through sim/'s reader. */
 /* sim_trace_evidence's progress hook: the bar of read_trace. */
-static int trace_progress(void *ctx, uint64_t pos, uint64_t size)
+static void trace_progress(void *ctx, uint64_t pos, uint64_t size)
 {
     struct cli_progress *pg = ctx;
 
     pg->total = size;
     cli_progress_update(pg, pos);
-    return 0;
 }
 
 static int read_trace(const char *path, struct rec_trace_evidence *t,
@@ -643,17 +642,6 @@ static void build_request(const struct rec_opts *o, struct rec_evidence *ev,
     q->monitor_file = o->monitor;
 }
 
-/* The library's words for a profile, as the option the user typed. */
-static void name_option(const struct rec_opts *o, struct pt_err *err)
-{
-    if (err->code != PT_EUSAGE)
-        return;
-    if (strncmp(err->msg, "no engine profile", 17) == 0)
-        err_prefix(err, "--engine");
-    else if (strncmp(err->msg, "no device profile", 17) == 0)
-        err_prefix(err, o->profile ? "--profile" : "--device");
-}
-
 /* The recommendation to the output: JSON (with the prediction) or tables. */
 static int write_output(const struct rec_opts *o, const struct cli_common *c,
                         const struct rec_run_result *run,
@@ -710,7 +698,7 @@ int cmd_recommend(int argc, char **argv)
         goto fail;
     build_request(&o, &ev, &q);
     if ((rc = rec_run(&q, &run, &err)) < 0) {
-        name_option(&o, &err);
+        cli_profile_option(&err, o.profile ? "--profile" : "--device");
         goto fail;
     }
     if (o.monitor && ev.mon.engine[0] &&

@@ -246,24 +246,25 @@ struct replay_ui {
     uint64_t cache_bytes; /* for the opening note */
     struct cli_progress pg;
     char label[64];
-    struct cli_progress load; /* reading the trace */
-    char load_label[64];      /* "loading trace (N records)" */
-    int bar;                  /* pg is drawn */
-    uint64_t base;            /* operations of the round's earlier passes */
-    uint64_t last;            /* the last count reported */
+    struct cli_progress load;        /* reading the trace */
+    char load_label[64];             /* "loading trace (N records)" */
+    const struct store_trace *trace; /* being loaded: n_reqs so far */
+    int bar;                         /* pg is drawn */
+    uint64_t base; /* operations of the round's earlier passes */
+    uint64_t last; /* the last count reported */
 };
 
-/* store_trace_progress_fn: the bar of the trace load, by bytes read (a
-   count of records alone on a pipe). No allocation: called in the loop. */
-static int on_load(void *ctx, uint64_t n_reqs, uint64_t pos, uint64_t size)
+/* The bar of the trace load, by bytes read (a count of records alone on a
+   pipe). No allocation: called in the loop. */
+static void on_load(void *ctx, uint64_t pos, uint64_t size)
 {
     struct replay_ui *ui = ctx;
+    uint64_t n_reqs = ui->trace->n_reqs;
 
     snprintf(ui->load_label, sizeof(ui->load_label),
              "loading trace (%llu records)", (unsigned long long)n_reqs);
     ui->load.total = size;
     cli_progress_update(&ui->load, size ? pos : n_reqs);
-    return cli_interrupted();
 }
 
 /* Read the whole trace before the plan runs, with its own progress bar
@@ -275,6 +276,7 @@ static int load_trace(struct replay_ui *ui, const struct store_plan *p,
 
     cli_progress_init(&ui->load, ui->c, ui->load_label, 0);
     snprintf(ui->load_label, sizeof(ui->load_label), "loading trace");
+    ui->trace = t;
     ret = store_trace_load_progress(t, p->trace_path, p->trace_format, on_load,
                                     ui, err);
     cli_progress_done(&ui->load);
@@ -335,7 +337,7 @@ static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
     ui->bar = 0;
 }
 
-static int on_progress(void *ctx, uint64_t done, uint64_t total)
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
     struct replay_ui *ui = ctx;
 
@@ -344,7 +346,6 @@ static int on_progress(void *ctx, uint64_t done, uint64_t total)
         ui->base += ui->last;
     ui->last = done;
     cli_progress_update(&ui->pg, ui->base + done);
-    return cli_interrupted();
 }
 
 static void on_page_end(void *ctx, const struct store_replay_result *r)

@@ -314,7 +314,6 @@ int cmd_sample(int argc, char **argv)
         a.s.progress = on_progress;
         a.s.progress_ctx = &pg;
     }
-    a.s.cancelled = cli_interrupted;
     ret = coll_sample_run(conn, &a.s, &r, &err);
     cli_progress_done(&pg);
     if (ret < 0)

@@ -760,29 +760,11 @@ static int write_curve_csv(const struct cli_common *c, const char *path,
                            struct pt_err *err)
 {
     struct pt_afile af = {0};
-    int ret, sampled;
+    int ret;
 
     if ((ret = pt_afile_open(&af, path, c->force, err)) < 0)
         return ret;
-    /* sampled curves add a column: 1 = size below 1/R (extrapolated) */
-    sampled = res->n_curves && res->curves[0].sample_rate < 1.0;
-    fprintf(af.fp, "tier,page_size,size,bytes,hit_ratio,miss_ratio%s\n",
-            sampled ? ",extrapolated" : "");
-    for (size_t t = 0; t < res->n_curves; t++) {
-        const struct sim_curve *cv = &res->curves[t];
-        uint32_t ps = cv->page_size_bytes;
-        for (size_t i = 0; i < cv->n_points; i++) {
-            double h = cv->points[i].hit_ratio;
-            fprintf(af.fp, "%s,%u,%llu,%llu,%.6f,%.6f",
-                    ps ? "bufferpool" : "app", ps,
-                    (unsigned long long)cv->points[i].size,
-                    (unsigned long long)(cv->points[i].size * ps), h, 1.0 - h);
-            if (sampled)
-                fprintf(af.fp, ",%d", cv->points[i].extrapolated);
-            fputc('\n', af.fp);
-        }
-    }
-    if (ferror(af.fp)) {
+    if (sim_curves_write_csv(res, af.fp, err) < 0) {
         pt_afile_abort(&af);
         return err_set(err, PT_EIO, "cannot write '%s'", path);
     }
@@ -790,6 +772,7 @@ static int write_curve_csv(const struct cli_common *c, const char *path,
 }
 
 static int write_output(const struct cli_common *c, const struct sim_args *a,
+                        const struct sim_plan *pl,
                         const struct sim_plan_result *res, struct pt_err *err)
 {
     struct pt_afile af = {0};
@@ -803,7 +786,7 @@ static int write_output(const struct cli_common *c, const struct sim_args *a,
                   : err_set(err, PT_EINTERNAL, "out of memory");
         json_decref(doc);
     } else {
-        ret = write_tables(af.fp, c->format, &a->plan, res, err);
+        ret = write_tables(af.fp, c->format, pl, res, err);
     }
     if (ret < 0 || (ret = pt_afile_commit(&af, err)) < 0) {
         pt_afile_abort(&af);
@@ -817,46 +800,22 @@ static int write_output(const struct cli_common *c, const struct sim_args *a,
 /* ---- the run ------------------------------------------------------------
  */
 
-static int load_profiles(struct sim_plan *pl, struct rec_engine *e,
-                         struct rec_device *d, struct pt_err *err)
+/* The options as the step's request (perf/simulate.c). */
+static void build_request(const struct sim_args *a, struct perf_sim_request *q)
 {
-    char epath[4096], dpath[4096];
-    /* the one loader of engine and device profiles (model/profiles.c) */
-    int ret = rec_profiles_load(pl->engine_name, pl->device_name, e, d, epath,
-                                dpath, sizeof(epath), err);
-
-    pl->engine = e;
-    pl->device = d;
-    return ret;
+    perf_sim_request_init(q);
+    q->plan = a->plan;
+    q->clients = (unsigned)a->clients;
+    q->think_ms = a->think_ms;
+    q->model = a->model;
 }
 
-/* --clients: every row's prediction. MVA is O(clients x centres) per row
- * and allocates nothing. */
-static int predict_rows(struct sim_args *a, struct sim_plan_result *res,
-                        struct pt_err *err)
-{
-    struct perf_predictor m;
-    int ret;
-
-    a->model.engine = a->plan.engine_name;
-    a->model.device = a->plan.device_name;
-    if ((ret = perf_predictor_load(&m, &a->model, err)) < 0)
-        return ret;
-    for (size_t i = 0; i < res->n_rows; i++)
-        if ((ret = perf_predictor_predict(&m, res, &res->rows[i],
-                                          (unsigned)a->clients, a->think_ms,
-                                          err)) < 0)
-            return ret;
-    return 0;
-}
-
-static int on_progress(void *ctx, uint64_t pos, uint64_t size)
+static void on_progress(void *ctx, uint64_t pos, uint64_t size)
 {
     struct cli_progress *pg = ctx;
 
     pg->total = size; /* the trace is opened by sim_plan_run */
     cli_progress_update(pg, pos);
-    return cli_interrupted();
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -864,9 +823,8 @@ int cmd_simulate(int argc, char **argv)
     struct cli_common c;
     struct cli_parser p;
     struct sim_args a;
+    struct perf_sim_request q;
     struct pt_err err;
-    struct rec_engine engine;
-    struct rec_device device;
     struct sim_plan_result res = {0};
     struct cli_progress pg;
     int ret;
@@ -874,17 +832,15 @@ int cmd_simulate(int argc, char **argv)
     err_clear(&err);
     if ((ret = parse_args(argc, argv, &c, &a, &p)) != 0)
         return cli_parse_exit(ret);
-    if (a.plan.n_page_sizes &&
-        (ret = load_profiles(&a.plan, &engine, &device, &err)) < 0)
-        goto fail;
-    if ((ret = sim_plan_check(&a.plan, &err)) < 0 ||
+    build_request(&a, &q);
+    if ((ret = perf_sim_prepare(&q, &err)) < 0 ||
         (ret = pt_output_check(c.output, c.force, &err)) < 0 ||
         (a.mrc_csv && (ret = pt_output_check(a.mrc_csv, c.force, &err)) < 0))
         goto fail;
     cli_progress_init(&pg, &c, "simulate", 0);
-    a.plan.progress = on_progress;
-    a.plan.progress_ctx = &pg;
-    ret = sim_plan_run(&a.plan, &res, &err);
+    q.plan.progress = on_progress;
+    q.plan.progress_ctx = &pg;
+    ret = perf_sim_run(&q, &res, &err);
     cli_progress_done(&pg);
     if (ret < 0)
         goto fail;
@@ -892,21 +848,11 @@ int cmd_simulate(int argc, char **argv)
         cli_note(&c,
                  "trace '%s' has no requests: nothing was cached, ratios "
                  "are n/a",
-                 a.plan.trace);
-    if (a.clients) {
-        if (res.requests == 0) {
-            ret = err_set(&err, PT_EDATA,
-                          "trace '%s' has no requests: nothing to predict",
-                          a.plan.trace);
-            goto fail;
-        }
-        if ((ret = predict_rows(&a, &res, &err)) < 0)
-            goto fail;
-        if (!a.model.calibration)
-            cli_note(&c, "predictions are uncalibrated: the costs are the "
-                         "profiles' defaults (see --calibration)");
-    }
-    if ((ret = write_output(&c, &a, &res, &err)) < 0)
+                 q.plan.trace);
+    if (q.clients && !q.model.calibration)
+        cli_note(&c, "predictions are uncalibrated: the costs are the "
+                     "profiles' defaults (see --calibration)");
+    if ((ret = write_output(&c, &a, &q.plan, &res, &err)) < 0)
         goto fail;
     sim_plan_result_release(&res);
     return PT_EXIT_OK;

@@ -201,12 +201,12 @@ static int load_sizes_file(json_t *prof, const char *prof_path,
     return 0;
 }
 
-/* sim_wgen_write_csv's hook: the progress bar, and Ctrl-C stops. */
-static int workload_progress(void *ctx, uint64_t done, uint64_t n)
+/* sim_wgen_write_csv's hook: the progress bar (Ctrl-C stops the library
+   through pt_interrupted). */
+static void workload_progress(void *ctx, uint64_t done, uint64_t n)
 {
     (void)n;
     cli_progress_update(ctx, done);
-    return cli_interrupted();
 }
 
 int cmd_workload(int argc, char **argv)

@@ -5,7 +5,7 @@
  * hidden `__complete` subcommand, and the signal handling of the
  * interruption model (pagetune(1), SIGNALS). The first SIGINT, SIGTERM or
  * SIGHUP is recorded in core (pt_interrupt_note); the command's loops see it
- * through cli_interrupted() and unwind through their normal cleanup; main()
+ * through pt_interrupted() and unwind through their normal cleanup; main()
  * then prints the one line and returns 128 + the signal number. A second
  * signal removes the registered temporary paths and exits at once.
  */
@@ -14,11 +14,6 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-
-int cli_interrupted(void)
-{
-    return pt_interrupted() != 0;
-}
 
 /* The signals that stop a run, with the names used in the one line. */
 static const struct {

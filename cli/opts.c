@@ -90,20 +90,64 @@ int cli_stdout_gone(void)
     return (pfd.revents & (POLLERR | POLLHUP)) != 0;
 }
 
+/* A library's `field` as the option of command cmd that fills it
+ * ("page_size" → "--page-size"), or NULL when the command has none. */
+struct field_map {
+    const char *cmd;
+    char opt[64];
+};
+
+static const char *field_option(void *ctx, const char *field)
+{
+    struct field_map *m = ctx;
+    const struct cli_command *cmd = m->cmd ? cli_command_find(m->cmd) : NULL;
+    char name[62];
+    size_t i;
+
+    for (i = 0; field[i] && i + 1 < sizeof(name); i++)
+        name[i] = field[i] == '_' ? '-' : field[i];
+    name[i] = '\0';
+    for (const struct cli_option *o = cmd && cmd->spec ? cmd->spec->opts : NULL;
+         o && o->name; o++)
+        if (strcmp(o->name, name) == 0) {
+            snprintf(m->opt, sizeof(m->opt), "--%s", name);
+            return m->opt;
+        }
+    return NULL;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     char msg[1200];
+    struct field_map m = {cmd, ""};
 
     if (pt_interrupted()) /* main.c prints the one line of an interrupt */
         return;
     va_start(ap, fmt);
     pt_msg_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    pt_msg_fields(msg, sizeof(msg), field_option, &m);
     /* the reader of stdout left: main.c's finish() ends the run quietly */
     if (strstr(msg, strerror(EPIPE)) && cli_stdout_gone())
         return;
     vmessage_str(cmd, msg);
+}
+
+void cli_profile_option(struct pt_err *err, const char *device_opt)
+{
+    static const char *const what[] = {"no engine profile",
+                                       "no device profile"};
+    char *at;
+
+    for (size_t i = 0; err->code == PT_EUSAGE && i < 2; i++)
+        if ((at = strstr(err->msg, what[i])) != NULL) {
+            char head[sizeof(err->msg)];
+            snprintf(head, sizeof(head), "%s", at);
+            snprintf(at, sizeof(err->msg) - (size_t)(at - err->msg), "%s: %s",
+                     i ? device_opt : "--engine", head);
+            return;
+        }
 }
 
 int cli_fail(const char *cmd, const struct pt_err *err)
@@ -116,10 +160,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     char msg[1024];
+    struct field_map m = {cmd, ""};
 
     va_start(ap, fmt);
     pt_msg_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    pt_msg_fields(msg, sizeof(msg), field_option, &m);
     one_line(msg);
     if (cmd)
         fprintf(stderr, "pagetune %s: %s (see 'pagetune %s --help')\n", cmd,

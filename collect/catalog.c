@@ -792,7 +792,7 @@ int coll_state_read(struct coll_conn *c, const struct pt_qname *t,
                     struct pt_err *err)
 {
     memset(st, 0, sizeof(*st));
-    if (column && coll_ident_check(column, "--columns", err) < 0)
+    if (column && coll_ident_check(column, "`columns`", err) < 0)
         return PT_EDATA;
     switch (c->engine) {
     case COLL_ENGINE_POSTGRESQL:

@@ -340,9 +340,9 @@ struct coll_sample_opts {
                           (lengths, count): exact, fewer rows, no progress
                           until the scan ends */
     /* progress: called after each block; total 0 when unknown */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    pt_progress_fn *progress;
     void *progress_ctx;
-    int (*cancelled)(void); /* polled per block; non-zero aborts (EINTR) */
+    /* stopping: pt_interrupted() is polled per block (PT_EINTR) */
 };
 /* Defaults: SESSIONS, SMALL,MEDIUM,LARGE, full scan, 8192-row blocks. */
 void coll_sample_opts_init(struct coll_sample_opts *o);
@@ -512,8 +512,8 @@ struct coll_monitor_opts {
     /* countdown, or NULL: called about once a second while waiting for the
        next snapshot, with the whole seconds left (progress_ctx) */
     void (*countdown)(void *ctx, size_t done, size_t total, unsigned left_s);
-    int (*cancelled)(void); /* polled after each snapshot and when a signal
-                               interrupts the sleep; non-zero: PT_EINTR */
+    /* stopping: pt_interrupted() is polled after each snapshot and during
+       the sleep between two (PT_EINTR) */
 };
 /*
  * Whether a monitor window of `count` snapshots `interval_s` apart is too

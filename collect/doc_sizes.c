@@ -74,7 +74,7 @@ int coll_sizes_doc_init(struct coll_sizes_doc *d,
         d->have_sessions = 1;
     } else if (unit_session && r->layout == COLL_LAYOUT_MULTI_ROW) {
         return err_set(err, PT_EDATA,
-                       "--unit session: no complete session in the sample");
+                       "`unit` session: no complete session in the sample");
     }
     return 0;
 }

@@ -68,10 +68,10 @@ int coll_table_exact(enum coll_engine e, const struct pt_qname *given,
     if (e == COLL_ENGINE_SQLITE &&
         (strchr(exact->schema, ';') || strchr(exact->table, ';')))
         return err_set(err, PT_EUSAGE,
-                       "--table: the SQLite ODBC driver cannot take a name "
+                       "`table`: the SQLite ODBC driver cannot take a name "
                        "holding ';'");
     return pt_qname_check_len(exact, ops->ident_max_bytes, ops->ident_max_chars,
-                              coll_engine_name(e), "--table", err);
+                              coll_engine_name(e), "`table`", err);
 }
 
 int coll_table_quote(enum coll_engine e, const struct pt_qname *exact,
@@ -99,13 +99,13 @@ int coll_sample_opts_columns(struct coll_sample_opts *o, const char *list,
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         if (o->n_columns == COLL_MAX_COLUMNS)
-            return err_set(err, PT_EUSAGE, "--columns: at most %d columns",
+            return err_set(err, PT_EUSAGE, "`columns`: at most %d columns",
                            COLL_MAX_COLUMNS);
         if (n > COLL_NAME_MAX)
-            return err_set(err, PT_EDATA, "--columns: name too long");
+            return err_set(err, PT_EDATA, "`columns`: name too long");
         memcpy(o->columns[o->n_columns], p, n);
         o->columns[o->n_columns][n] = '\0';
-        if (coll_ident_check(o->columns[o->n_columns], "--columns", err) < 0)
+        if (coll_ident_check(o->columns[o->n_columns], "`columns`", err) < 0)
             return PT_EDATA;
         o->n_columns++;
         if (!comma)

@@ -35,11 +35,11 @@ int coll_monitor_snapshot(struct coll_conn *c, struct coll_snapshot *s,
 }
 
 /*
- * Sleep s seconds; a signal ends it early when o->cancelled() says so.
+ * Sleep s seconds; a recorded stop (pt_interrupted) ends it early.
  * With a countdown hook the sleep is cut into steps that end on whole
  * seconds left, each announced first ("next snapshot in 42 s"). No step
  * is longer than SLEEP_STEP_S: a signal that lands between the check of
- * o->cancelled and nanosleep (no EINTR then) costs at most one step, not
+ * pt_interrupted and nanosleep (no EINTR then) costs at most one step, not
  * the rest of a 60 s interval (found under valgrind beside another test
  * suite: SIGTERM slept on for 30 s).
  */
@@ -54,7 +54,7 @@ static void sleep_s(const struct coll_monitor_opts *o, size_t done, double s)
         double left, step;
         struct timespec ts;
 
-        if (now >= end_ns || (o->cancelled && o->cancelled()))
+        if (now >= end_ns || pt_interrupted())
             return;
         left = (double)(end_ns - now) / 1e9;
         step = left;
@@ -69,7 +69,7 @@ static void sleep_s(const struct coll_monitor_opts *o, size_t done, double s)
             step = SLEEP_STEP_S;
         ts.tv_sec = (time_t)step;
         ts.tv_nsec = (long)((step - (double)ts.tv_sec) * 1e9);
-        /* EINTR: the loop re-checks o->cancelled and the time left */
+        /* EINTR: the loop re-checks pt_interrupted and the time left */
         nanosleep(&ts, NULL);
     }
 }
@@ -105,8 +105,8 @@ int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
             o->progress(o->progress_ctx, *n_taken, o->count);
         if (*n_taken < o->count)
             sleep_s(o, *n_taken, o->interval_s);
-        if (o->cancelled && o->cancelled())
-            return err_set(err, PT_EINTR, "interrupted");
+        if ((ret = pt_interrupt_check(err)) < 0)
+            return ret;
     }
     /* once per run: the host's memory does not change between snapshots */
     return *n_taken ? coll_host_read(c, &snaps[*n_taken - 1].host, err) : 0;

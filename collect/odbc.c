@@ -62,7 +62,7 @@ int coll_engine_parse(const char *s, enum coll_engine *out, struct pt_err *err)
             return 0;
         }
     return err_set(err, PT_EUSAGE,
-                   "--engine: unknown engine '%s' (auto, db2, postgresql, "
+                   "`engine`: unknown engine '%s' (auto, db2, postgresql, "
                    "mysql, sqlite)",
                    s);
 }
@@ -720,7 +720,7 @@ void coll_watch_message(char *buf, size_t len, double waited_s, long timeout_s,
                         const char *step)
 {
     snprintf(buf, len,
-             "no answer from the server for %.1f s while %s (--timeout %ld "
+             "no answer from the server for %.1f s while %s (`timeout` %ld "
              "s, then up to %d s to confirm and give up)",
              waited_s, step, timeout_s, COLL_WATCH_GRACE_S);
 }
@@ -1135,34 +1135,34 @@ static int conn_opts_check(const struct coll_conn_opts *o, long idle_s,
 {
     if ((o->dsn != NULL) == (o->connect != NULL))
         return err_set(err, PT_EUSAGE,
-                       "give exactly one of --dsn NAME or --connect STRING");
+                       "give exactly one of `dsn` NAME or `connect` STRING");
     if (o->password_file && o->password_env)
         return err_set(err, PT_EUSAGE,
-                       "give at most one of --password-file and "
-                       "--password-env");
+                       "give at most one of `password_file` and "
+                       "`password_env`");
     if (o->dsn && (!o->dsn[0] || strpbrk(o->dsn, ";{}=[]"))) {
         /* quoted masked: "--dsn 'x;PWD=secret'" must not echo the secret */
         char shown[256];
         snprintf(shown, sizeof(shown), "%s", o->dsn);
         coll_mask(NULL, shown, sizeof(shown));
-        return err_set(err, PT_EUSAGE, "--dsn: invalid data source name '%s'%s",
+        return err_set(err, PT_EUSAGE, "`dsn`: invalid data source name '%s'%s",
                        shown,
                        coll_connstr_has_password(o->dsn)
-                           ? " (give the password with --password-file, "
-                             "--password-env or in odbc.ini)"
+                           ? " (give the password with `password_file`, "
+                             "`password_env` or in odbc.ini)"
                            : "");
     }
     if (coll_connstr_has_password(o->connect) &&
         (o->password_file || o->password_env))
         return err_set(err, PT_EUSAGE,
-                       "the password is given twice: in --connect and with "
+                       "the password is given twice: in `connect` and with "
                        "%s; give it once",
-                       o->password_file ? "--password-file" : "--password-env");
+                       o->password_file ? "`password_file`" : "`password_env`");
     if (o->connect && !o->connect[0])
-        return err_set(err, PT_EUSAGE, "--connect: empty connection string");
+        return err_set(err, PT_EUSAGE, "`connect`: empty connection string");
     if (idle_s < 1 || idle_s > COLL_TIMEOUT_MAX_S)
         return err_set(err, PT_EUSAGE,
-                       "--timeout: expected whole seconds from 1 to %ld",
+                       "`timeout`: expected whole seconds from 1 to %ld",
                        COLL_TIMEOUT_MAX_S);
     return 0;
 }
@@ -1180,12 +1180,12 @@ static int conn_password(const struct coll_conn_opts *o, char *pw,
     v = getenv(o->password_env);
     if (!v || !v[0])
         return err_set(err, PT_EUSAGE,
-                       "--password-env: environment variable '%s' is "
+                       "`password_env`: environment variable '%s' is "
                        "not set",
                        o->password_env);
     if (strlen(v) >= pw_len)
         return err_set(err, PT_EDATA,
-                       "--password-env: password in '%s' is too long",
+                       "`password_env`: password in '%s' is too long",
                        o->password_env);
     strcpy(pw, v);
     return 0;
@@ -1229,15 +1229,15 @@ static int conn_identify(struct coll_conn *c, const struct coll_conn_opts *o,
         coll_engine_from_dbms(c->dbms) != o->engine)
         /* the server says what it is: its SQL would be the wrong one */
         return err_set(err, PT_EUSAGE,
-                       "--engine %s: the server is %s, not %s (give "
-                       "--engine %s or leave --engine out)",
+                       "`engine` %s: the server is %s, not %s (give "
+                       "`engine` %s or leave `engine` out)",
                        coll_engine_name(o->engine), c->dbms,
                        coll_engine_name(o->engine),
                        coll_engine_name(coll_engine_from_dbms(c->dbms)));
     if (c->engine == COLL_ENGINE_AUTO)
         return err_set(err, PT_EUNAVAIL,
                        "unsupported database '%s' (db2, postgresql, mysql, "
-                       "sqlite; or say --engine)",
+                       "sqlite; or say `engine`)",
                        c->dbms);
     return 0;
 }

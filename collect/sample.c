@@ -108,12 +108,12 @@ int coll_sample_sql(enum coll_engine e, const struct coll_sample_opts *o,
         return err_set(err, PT_EINTERNAL, "no engine for a sample statement");
     if (o->percent > 0 && o->rows > 0)
         return err_set(err, PT_EUSAGE,
-                       "give at most one of --percent and --rows");
+                       "give at most one of `percent` and `rows`");
     if (o->rows > COLL_MAX_SAMPLE_ROWS)
-        return err_set(err, PT_EUSAGE, "--rows: %llu is not in 1..%llu",
+        return err_set(err, PT_EUSAGE, "`rows`: %llu is not in 1..%llu",
                        (unsigned long long)o->rows, COLL_MAX_SAMPLE_ROWS);
     if (o->percent < 0 || o->percent > 100)
-        return err_set(err, PT_EUSAGE, "--percent: %g is not in 0 < P <= 100",
+        return err_set(err, PT_EUSAGE, "`percent`: %g is not in 0 < P <= 100",
                        o->percent);
     if (!(o->percent > 0 && o->percent < 100) && o->rows == 0) {
         snprintf(method, method_len, "full scan: every row");
@@ -227,10 +227,8 @@ static int fetch_blocks(struct coll_conn *c, const char *sql,
         done += fetched;
         if (fs->o->progress)
             fs->o->progress(fs->o->progress_ctx, done, fs->total);
-        if (fs->o->cancelled && fs->o->cancelled()) {
-            ret = err_set(err, PT_EINTR, "interrupted");
+        if ((ret = pt_interrupt_check(err)) < 0)
             goto out;
-        }
     }
     ret = 0;
     goto out;
@@ -469,7 +467,7 @@ static int quote_names(enum coll_engine e, const struct coll_sample_opts *o,
     if (ret < 0)
         return ret;
     for (size_t i = 0; i < o->n_columns; i++) {
-        ret = coll_ident_check(o->columns[i], "--columns", err);
+        ret = coll_ident_check(o->columns[i], "`columns`", err);
         if (ret < 0)
             return ret;
         coll_ident_quote(e, o->columns[i], q->qcol[i], sizeof(q->qcol[i]),
@@ -933,7 +931,7 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     if (!ops)
         return err_set(err, PT_EINTERNAL, "no adapter for the engine");
     if (o->n_columns == 0 || o->n_columns > COLL_MAX_COLUMNS)
-        return err_set(err, PT_EUSAGE, "--columns: give 1 to %d columns",
+        return err_set(err, PT_EUSAGE, "`columns`: give 1 to %d columns",
                        COLL_MAX_COLUMNS);
     R = o->block_rows ? o->block_rows : 1024;
     if (R > MAX_BLOCK_ROWS)

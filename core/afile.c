@@ -39,7 +39,7 @@ int pt_output_check(const char *path, int force, struct pt_err *err)
             !S_ISREG(st.st_mode))
             return 0;
         return err_set(err, PT_ECANTCREAT,
-                       "output '%s' exists (use --force to overwrite)", path);
+                       "output '%s' exists (use `force` to overwrite)", path);
     }
     return 0;
 }

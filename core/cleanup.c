@@ -5,7 +5,7 @@
  * temporary directories that must not outlive the run (pagetune(1), SIGNALS).
  *
  * cli/main.c's handler records the first SIGINT, SIGTERM or SIGHUP with
- * pt_interrupt_note(); the work loops poll it (cli_interrupted()) and unwind
+ * pt_interrupt_note(); the work loops poll it (pt_interrupted()) and unwind
  * through their normal cleanup (pt_afile_abort, pt_tmpdir_remove). A second
  * signal does not wait: the handler calls pt_cleanup_signal(), which removes
  * every registered path with async-signal-safe system calls only (unlink,
@@ -62,7 +62,19 @@ int pt_interrupt_note(int sig)
 
 int pt_interrupted(void)
 {
-    return atomic_load(&first_signal);
+    return atomic_load_explicit(&first_signal, memory_order_relaxed);
+}
+
+int pt_interrupt_check(struct pt_err *err)
+{
+    if (pt_interrupted())
+        return err_set(err, PT_EINTR, "interrupted");
+    return 0;
+}
+
+void pt_interrupt_reset(void)
+{
+    atomic_store(&first_signal, 0);
 }
 
 /* lock-free too: the handler reads it */

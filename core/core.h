@@ -63,6 +63,17 @@ int err_prefix(struct pt_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Clear to PT_OK / empty message. */
 void err_clear(struct pt_err *err);
+/*
+ * Libraries name no front-end option (docs/architecture.md#errors): a
+ * message names the request field at fault in backquotes, `table`,
+ * `page_size` (its name in the request struct). A front end rewrites each
+ * with pt_msg_fields: map(ctx, field) returns what to print instead (the
+ * option the user typed, "--table"), or NULL to print the bare name.
+ * Names inside a quoted value ('...') are left alone. In place, cut to
+ * cap bytes.
+ */
+typedef const char *pt_field_map_fn(void *ctx, const char *field);
+void pt_msg_fields(char *msg, size_t cap, pt_field_map_fn *map, void *ctx);
 /* Short name of a status, e.g. "bad input data", for diagnostics. */
 const char *err_status_name(int code);
 
@@ -263,6 +274,14 @@ int pt_pathset_check(const struct pt_pathset *s, struct pt_err *err);
  * or SIGHUP is only recorded (pt_interrupt_note, async-signal-safe); the
  * work loops poll pt_interrupted() and unwind through their normal cleanup;
  * a second signal calls pt_cleanup_signal() and exits at once.
+ *
+ * The one stop signal of every library (docs/architecture.md#stop): a
+ * front end raises it with pt_interrupt_note(); a library's long loop
+ * (a fetch loop, a simulator or replay pass, a trace read, a wait) polls
+ * pt_interrupted() or pt_interrupt_check() itself, at least every few
+ * milliseconds of work, and returns PT_EINTR through its normal cleanup.
+ * No request carries a cancel hook, and progress callbacks return void:
+ * they only report, they never stop a run.
  */
 /*
  * Async-signal-safe and atomic (two threads' handlers cannot both be
@@ -270,8 +289,25 @@ int pt_pathset_check(const struct pt_pathset *s, struct pt_err *err);
  * `sig` is the first, else the signal recorded before.
  */
 int pt_interrupt_note(int sig);
-/* The first signal recorded, 0 if none. */
+/*
+ * A progress report for a caller's display: how far a long loop got (the
+ * bytes of a trace consumed and its size, 0 when unknown; or the requests
+ * or rows done and the total, 0 when unknown). It only reports: it cannot
+ * stop the run, the loop polls pt_interrupted() for that.
+ */
+typedef void pt_progress_fn(void *ctx, uint64_t done, uint64_t total);
+/* The first signal recorded, 0 if none. A relaxed atomic load: cheap
+ * enough for a hot loop every 2^16 iterations, safe from any thread. */
 int pt_interrupted(void);
+/* PT_EINTR with "interrupted" in err once a stop was recorded, else 0. */
+int pt_interrupt_check(struct pt_err *err);
+/*
+ * Forget the recorded signal, so one process can run a second request
+ * after an interrupted one (a long-lived front end, the unit tests). Not
+ * async-signal-safe with respect to pt_interrupt_note's "first" rule: call
+ * it between runs, never while a library is running.
+ */
+void pt_interrupt_reset(void);
 /*
  * The run's outputs are in place (an out-dir swapped in, pt_outdir_commit):
  * from then on a signal no longer makes the run a failure; cli/main.c exits

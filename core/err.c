@@ -5,6 +5,7 @@
  */
 #include "core/core.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,47 @@ int err_prefix(struct pt_err *err, const char *fmt, ...)
     err->msg[hl + 2 + ol] = '\0';
     one_line(err->msg);
     return err->code;
+}
+
+/* The length of a field name `[a-z][a-z0-9_]*` at s (after a backquote)
+ * closed by a backquote, or 0. */
+static size_t field_len(const char *s)
+{
+    size_t n = 0;
+
+    if (!(*s >= 'a' && *s <= 'z'))
+        return 0;
+    while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') ||
+           s[n] == '_')
+        n++;
+    return s[n] == '`' && n < 64 ? n : 0;
+}
+
+void pt_msg_fields(char *msg, size_t cap, pt_field_map_fn *map, void *ctx)
+{
+    char out[2048], name[64];
+    size_t o = 0, n;
+    int quoted = 0;
+
+    for (const char *s = msg; *s && o + 1 < sizeof(out);) {
+        /* a quote, not an apostrophe between letters ("server's") */
+        if (*s == '\'' && !(s > msg && isalnum((unsigned char)s[-1]) &&
+                            isalnum((unsigned char)s[1])))
+            quoted = !quoted;
+        if (quoted || *s != '`' || !(n = field_len(s + 1))) {
+            out[o++] = *s++;
+            continue;
+        }
+        memcpy(name, s + 1, n);
+        name[n] = '\0';
+        const char *as = map ? map(ctx, name) : NULL;
+        o += (size_t)snprintf(out + o, sizeof(out) - o, "%s", as ? as : name);
+        if (o >= sizeof(out))
+            o = sizeof(out) - 1;
+        s += n + 2;
+    }
+    out[o] = '\0';
+    snprintf(msg, cap, "%s", out);
 }
 
 void err_clear(struct pt_err *err)

@@ -122,7 +122,7 @@ int pt_outdir_begin(struct pt_outdir *od, const char *path, int force,
                            path, strerror(errno));
         if (rc > 0 && !force)
             return err_set(err, PT_ECANTCREAT,
-                           "out-dir '%s' exists and is not empty (use --force "
+                           "out-dir '%s' exists and is not empty (use `force` "
                            "to replace it)",
                            path);
         mode = st.st_mode & 07777;

@@ -87,7 +87,7 @@ int ddl_dialect_load(struct ddl_dialect *d, const char *name, char *dir,
         shown[n] = '\0';
         if (strchr(name, '/'))
             return err_set(err, PT_EUSAGE,
-                           "--dialect: unknown dialect '?' (a path is not a "
+                           "`dialect`: unknown dialect '?' (a path is not a "
                            "dialect name; known: %s)",
                            known[0] ? known : "none found in data directory");
         /* names are lowercase directory names: suggest the folded one */
@@ -99,11 +99,11 @@ int ddl_dialect_load(struct ddl_dialect *d, const char *name, char *dir,
         if (!name[k] && strcmp(lower, name) != 0 &&
             ddl_dialect_name_valid(lower) && stat(path, &st) == 0)
             return err_set(err, PT_EUSAGE,
-                           "--dialect: unknown dialect '%s' (names are "
+                           "`dialect`: unknown dialect '%s' (names are "
                            "lowercase: did you mean '%s'? known: %s)",
                            shown, lower, known);
         return err_set(err, PT_EUSAGE,
-                       "--dialect: unknown dialect '%s' "
+                       "`dialect`: unknown dialect '%s' "
                        "(known: %s)",
                        shown,
                        known[0] ? known : "none found in data directory");
@@ -144,7 +144,7 @@ static int resolve_values(struct ddl_plan *p, const struct ddl_dialect *d,
         p->page_size_bytes = o->page_size_bytes;
     if (!p->page_size_bytes)
         return err_set(err, PT_EUSAGE,
-                       "--page-size or --recommendation is required");
+                       "`page_size` or `recommendation` is required");
     if (o->has_bufferpool_pages)
         p->bufferpool_pages = o->bufferpool_pages;
     if (o->has_extent_size)
@@ -280,13 +280,13 @@ static int resolve_table(struct ddl_plan *p, const struct ddl_dialect *d,
         pt_qname_format(&q, shown, sizeof(shown));
         if (over)
             return err_set(err, PT_EUSAGE,
-                           "--table: %s name '%s' is %zu %s, %s allows at "
+                           "`table`: %s name '%s' is %zu %s, %s allows at "
                            "most %zu",
                            i ? "table" : "schema", shown, over,
                            chars ? "characters" : "bytes", d->name,
                            chars ? r->max_chars : r->max_bytes);
         if (!d->quote_open[0] && parts[i][0] &&
-            (rc = ddl_ident_check(d, "table", parts[i], "--table", p->table,
+            (rc = ddl_ident_check(d, "table", parts[i], "`table`", p->table,
                                   sizeof(p->table), err)) < 0)
             return rc;
     }
@@ -294,7 +294,7 @@ static int resolve_table(struct ddl_plan *p, const struct ddl_dialect *d,
         size_t pl = strlen(r->forbidden_prefixes[i]);
         if (strncasecmp(x.table, r->forbidden_prefixes[i], pl) == 0)
             return err_set(err, PT_EDATA,
-                           "--table: table name '%.60s' must not begin with "
+                           "`table`: table name '%.60s' must not begin with "
                            "'%s' (reserved by %s)",
                            x.table, r->forbidden_prefixes[i], d->name);
     }
@@ -314,15 +314,15 @@ static int resolve_names(struct ddl_plan *p, const struct ddl_dialect *d,
                      sizeof(def_ts));
     rec_default_name(REC_OBJ_BUFFERPOOL, p->page_size_bytes, def_bp,
                      sizeof(def_bp));
-    if ((rc = resolve_name(d, "tablespace", o->tablespace_name, "--name",
+    if ((rc = resolve_name(d, "tablespace", o->tablespace_name, "`name`",
                            rec ? rec->tablespace_name : NULL, rec_name, def_ts,
                            p->tablespace, err)) < 0 ||
         (rc = resolve_name(d, "bufferpool", o->bufferpool_name,
-                           "--bufferpool-name",
+                           "`bufferpool_name`",
                            rec ? rec->bufferpool_name : NULL, rec_name, def_bp,
                            p->bufferpool, err)) < 0 ||
         (rc = resolve_table(p, d, o->table, err)) < 0 ||
-        (rc = resolve_name(d, "column", o->column_name, "--column", NULL, NULL,
+        (rc = resolve_name(d, "column", o->column_name, "`column`", NULL, NULL,
                            DDL_DEFAULT_COLUMN, p->column, err)) < 0)
         return rc;
     return 0;
@@ -361,12 +361,12 @@ static int set_settings(struct ddl_vars *v, const struct ddl_plan *p,
             json_t *ps = json_integer(
                 (json_int_t)(p->page_size_bytes / sr->page_size_unit));
             rc =
-                ddl_setting_check(sr, ps, "--page-size", val, sizeof(val), err);
+                ddl_setting_check(sr, ps, "`page_size`", val, sizeof(val), err);
             json_decref(ps);
         } else {
             rc = ddl_setting_check(
                 sr, settings ? json_object_get(settings, sr->name) : NULL,
-                rec ? rec_name : "--page-size (no recommendation)", val,
+                rec ? rec_name : "`page_size` (no recommendation)", val,
                 sizeof(val), err);
         }
         if (rc < 0)

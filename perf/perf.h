@@ -403,4 +403,33 @@ int perf_calib_points_read(struct perf_calib *cal, const char *path,
                            const struct perf_sim_docs *docs,
                            const struct perf_predictor *m, struct pt_err *err);
 
+/* ---- the simulate step (simulate.c) ------------------------------------ */
+
+/* What `pagetune simulate` runs: the plan, and the prediction's inputs. */
+struct perf_sim_request {
+    struct sim_plan plan;       /* engine_name/device_name name the profiles */
+    unsigned clients;           /* > 0: predict every row for this many */
+    double think_ms;            /* the clients' think time */
+    struct perf_profiles model; /* the model's profiles (engine and device
+                                   are taken from the plan) */
+    struct rec_engine engine;   /* loaded by perf_sim_prepare: plan.engine */
+    struct rec_device device;   /* and plan.device point here */
+};
+/* sim_plan_init and perf_profiles_init defaults, no prediction. */
+void perf_sim_request_init(struct perf_sim_request *q);
+/*
+ * Load the plan's engine and device profiles (when it simulates page
+ * sizes; the request must not move afterwards) and check the plan:
+ * sim_plan_check's errors, the loader's (PT_EUSAGE "no engine profile").
+ */
+int perf_sim_prepare(struct perf_sim_request *q, struct pt_err *err);
+/*
+ * Run the prepared plan into *res (release it with sim_plan_result_release,
+ * also after a failure) and, with clients, fill every row's prediction.
+ * Errors: sim_plan_run's (PT_EINTR once pt_interrupted()), PT_EDATA for a
+ * prediction of a trace without requests, the model's.
+ */
+int perf_sim_run(struct perf_sim_request *q, struct sim_plan_result *res,
+                 struct pt_err *err);
+
 #endif /* PT_PERF_H */

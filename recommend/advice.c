@@ -285,6 +285,7 @@ static void pg_pool_reasons(struct rec_result *r, const struct rec_inputs *in,
     char mem[32], cur[32];
 
     pt_size_format(pool, mem, sizeof(mem));
+    /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_kept)
         rec_reason(r,
                    "shared_buffers stays %s (%s): without --memory or a "
@@ -346,6 +347,7 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
 
     pt_size_format(ch->page_size_bytes, ps, sizeof(ps));
     pt_size_format(cur_ps, cps, sizeof(cps));
+    /* flag-ok: mysqld's own flags, not ours */
     if (cur_ps && cur_ps != ch->page_size_bytes)
         rec_reason(
             r,
@@ -378,6 +380,7 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
                    "whole",
                    krf->word, source_of(r, "row_format"));
     pt_size_format(pool, mem, sizeof(mem));
+    /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_kept)
         rec_reason(r,
                    "innodb_buffer_pool_size stays %s (%s): without --memory "

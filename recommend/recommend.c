@@ -677,6 +677,7 @@ static void host_limit(struct rec_result *r, const struct rec_inputs *in)
     double f = rec_host_pool_fraction(name, NULL);
 
     if (!m || !m->present) {
+        /* flag-ok: reason text in the recommendation (issue 22, left) */
         snprintf(r->host_note, sizeof(r->host_note),
                  "no monitor evidence (pagetune monitor reads the host's "
                  "memory where it can; pass its document with --monitor)");
@@ -730,6 +731,7 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
 
     if (in->sessions) {
         r->sessions = in->sessions;
+        /* flag-ok: reason text in the recommendation (issue 22, left) */
         r->sessions_basis =
             in->sessions_basis ? in->sessions_basis : "--sessions";
     } else if (in->access) {
@@ -737,6 +739,7 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
         r->sessions_basis = "distinct keys in the trace";
     } else {
         r->sessions = n;
+        /* flag-ok: reason text in the recommendation (issue 22, left) */
         r->sessions_basis = "one row per size given: no row count (pass "
                             "--sessions, or sample the live table, whose "
                             "row count sizes.json records)";
@@ -1008,6 +1011,7 @@ static void reason_rule_stands(struct rec_result *r)
                    "inline rule stands",
                    ops, co->io_ms, ru->io_ms, 100 * REC_OVERRIDE_MARGIN);
     else
+        /* flag-ok: reason text in the recommendation (issue 22, left) */
         rec_reason(r,
                    "the cost model alone would pick %s (%.4f vs %.4f ms "
                    "per access), but only sizes are known: without "
@@ -1036,6 +1040,7 @@ static void reason_model(struct rec_result *r, const struct rec_inputs *in,
             pt_size_format(r->cand[i].page_size_bytes, ps, sizeof(ps)));
         off += k > 0 ? (size_t)k : 0;
     }
+    /* flag-ok: reason text in the recommendation (issue 22, left) */
     rec_reason(r, "%s pages (%s)", line,
                r->host_capped     ? "capped to the engine's share of the "
                                     "host's memory"
@@ -1149,6 +1154,7 @@ static void reason_objects(struct rec_result *r, const struct rec_inputs *in)
     char cps[32], b1[32], b2[32];
 
     pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
+    /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_from_table)
         rec_reason(r,
                    "buffer pool sized to the table: %.0f data pages at %s "
@@ -1356,7 +1362,7 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     r->inline_target =
         in->inline_target > 0 ? in->inline_target : REC_DEFAULT_INLINE_TARGET;
     if (!(r->inline_target > 0 && r->inline_target <= 1))
-        return err_set(err, PT_EDATA, "--inline-target must be in (0, 1]");
+        return err_set(err, PT_EDATA, "`inline_target` must be in (0, 1]");
     r->device = in->device;
     if (in->access)
         for (size_t i = 0; i < n; i++)

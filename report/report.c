@@ -275,6 +275,7 @@ static void head(FILE *fp, const json_t *model)
      * (CSS Paged Media Module Level 3, "size" and "margin" of @page; CSS
      * Color Adjustment Level 1, print-color-adjust keeps the tiles' and
      * marks' backgrounds in print). */
+    /* flag-ok: CSS custom properties */
     fputs("</title>\n<style>\n"
           ":root{--fg:#1d2430;--mut:#566070;--line:#d5dae1;--bg2:#f4f6f9;"
           "--good:#1a7f37;--bad:#b42318;--warn:#8a5a00}\n"

@@ -31,6 +31,11 @@ if ! bash scripts/check-includes.sh "$(pwd)"; then
     echo "check-style: an include against docs/architecture.md, see above" >&2
     bad=1
 fi
+# libraries name no command-line option (docs/architecture.md#errors)
+if ! bash scripts/check-flags.sh "$(pwd)"; then
+    echo "check-style: name the request field in backquotes (\`table\`), see above" >&2
+    bad=1
+fi
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
 # no function longer than 120 lines outside tests/ and bench/ (issue 12):
 # split a longer one along its steps

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 static const char *const mode_names[] = {"none", "command", "distributed-map"};
 static const char *const sharing_names[] = {"not-shared", "shared-push",
@@ -108,7 +109,7 @@ static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
         if (p->page_sizes[k] > UINT32_MAX ||
             !rec_engine_page(e, (uint32_t)p->page_sizes[k]))
             return err_set(err, PT_EUSAGE,
-                           "--page-size: %s is not a page size of engine %s "
+                           "`page_size`: %s is not a page size of engine %s "
                            "(allowed: %s)",
                            pt_size_format(p->page_sizes[k], b, 32), e->name,
                            rec_engine_page_list(e, list, sizeof(list)));
@@ -120,7 +121,7 @@ static int plan_tiers(const struct sim_plan *p, struct sim_config *cfg,
                              : p->pools[i].value;
             if (n < 1)
                 return err_set(err, PT_EUSAGE,
-                               "--bufferpool: %s holds no %s page",
+                               "`bufferpool`: %s holds no %s page",
                                pt_size_format(p->pools[i].value, b, 32),
                                pt_size_format(sp->page_size_bytes, list, 32));
             sp->pool_pages[i] = n;
@@ -168,11 +169,11 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err)
     int ret;
 
     if (p->mode != SIM_MODE_NONE && !p->n_app)
-        return err_set(err, PT_EUSAGE, "--cache-mode %s needs --app-cache N",
+        return err_set(err, PT_EUSAGE, "`cache_mode` %s needs `app_cache` N",
                        sim_cache_mode_name(p->mode));
     if (p->mode == SIM_MODE_NONE && p->n_app)
         return err_set(err, PT_EUSAGE,
-                       "--app-cache does not apply with --cache-mode none");
+                       "`app_cache` does not apply with `cache_mode` none");
     for (size_t i = 0; i < plan_n_runs(p); i++)
         if ((ret = plan_config(p, i, &cfg, err)) < 0)
             return ret;
@@ -358,7 +359,7 @@ struct plan_part {
     uint8_t pool_of[SIM_MAX_APP][SIM_MAX_TIERS][SIM_MAX_POOLS];
     struct sim *sims[SIM_MAX_APP];
     int lead;         /* the share that reports progress */
-    atomic_int *stop; /* set when progress stopped the run */
+    atomic_int *stop; /* set when a share failed: the others halt */
     int rc;
     struct pt_err err;
     int64_t done;
@@ -427,20 +428,6 @@ static int part_build(struct plan_part *pt, struct pt_err *err)
     return 0;
 }
 
-static int part_progress(void *ctx, uint64_t pos, uint64_t size)
-{
-    struct plan_part *pt = ctx;
-
-    if (atomic_load(pt->stop))
-        return 1;
-    if (pt->lead && pt->p->progress &&
-        pt->p->progress(pt->p->progress_ctx, pos, size)) {
-        atomic_store(pt->stop, 1);
-        return 1;
-    }
-    return 0;
-}
-
 /* A share's thread: read the trace through its simulators. */
 static void *part_main(void *arg)
 {
@@ -452,7 +439,9 @@ static void *part_main(void *arg)
     if (!r &&
         (pt->rc = sim_trace_open(p->trace, p->trace_format, &r, &pt->err)) < 0)
         return NULL;
-    pt->done = sim_run(r, pt->sims, pt->n_sims, part_progress, pt, &pt->err);
+    pt->done =
+        sim_run_halt(r, pt->sims, pt->n_sims, pt->lead ? p->progress : NULL,
+                     p->progress_ctx, pt->stop, &pt->err);
     pt->keys = sim_trace_n_keys(r);
     if (r != p->reader)
         sim_trace_close(r);

@@ -558,7 +558,7 @@ int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err)
 
     *out = NULL;
     if (cfg->servers < 1 || cfg->servers > SIM_MAX_SERVERS)
-        return err_set(err, PT_EUSAGE, "--servers must be 1..%d",
+        return err_set(err, PT_EUSAGE, "`servers` must be 1..%d",
                        SIM_MAX_SERVERS);
     if (cfg->mode != SIM_MODE_NONE && cfg->app_entries < 1)
         return err_set(err, PT_EUSAGE,
@@ -574,7 +574,7 @@ int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err)
     if (cfg->n_tiers && !cfg->engine)
         return err_set(err, PT_EUSAGE, "a database tier needs an engine");
     if (cfg->mrc && (!(cfg->sample_rate > 0.0) || cfg->sample_rate > 1.0))
-        return err_set(err, PT_EUSAGE, "--sample-rate must be in (0, 1]");
+        return err_set(err, PT_EUSAGE, "`sample_rate` must be in (0, 1]");
     s = pt_calloc(1, sizeof(*s));
     if (!s)
         return err_set(err, PT_EINTERNAL, "out of memory");
@@ -742,8 +742,14 @@ void sim_free(struct sim *s)
 #define RUN_ENTRY 8u
 
 int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
-                int (*progress)(void *ctx, uint64_t pos, uint64_t size),
-                void *ctx, struct pt_err *err)
+                pt_progress_fn *progress, void *ctx, struct pt_err *err)
+{
+    return sim_run_halt(r, sims, n, progress, ctx, NULL, err);
+}
+
+int64_t sim_run_halt(struct sim_trace_reader *r, struct sim *const *sims,
+                     size_t n, pt_progress_fn *progress, void *ctx,
+                     const atomic_int *halt, struct pt_err *err)
 {
     struct sim_req ring[RUN_AHEAD];
     uint64_t head = 0, tail = 0, done = 0; /* ring holds [tail, head) */
@@ -776,8 +782,11 @@ int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
             if ((rc = sim_feed(sims[i], &ring[tail % RUN_AHEAD], err)) < 0)
                 return rc;
         tail++;
-        if ((++done & 0xfffff) == 0 && progress &&
-            progress(ctx, sim_trace_pos(r), sim_trace_size(r)))
+        if ((++done & 0xffff) != 0)
+            continue;
+        if (progress)
+            progress(ctx, sim_trace_pos(r), sim_trace_size(r));
+        if (pt_interrupted() || (halt && atomic_load(halt)))
             return err_set(err, PT_EINTR, "interrupted");
     }
     return (int64_t)done;

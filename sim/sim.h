@@ -90,12 +90,11 @@ int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
  * `recommend --trace` and advise use), read from its start into *t (reset
  * first; release with rec_trace_evidence_release, also after a failure).
  * progress (may be NULL) is called every 2^16 requests with the reader's
- * position and size; a non-zero return stops with PT_EINTR. Errors: the
- * reader's, PT_EDATA when the trace has no requests.
+ * position and size. Errors: the reader's, PT_EDATA when the trace has no
+ * requests, PT_EINTR once pt_interrupted().
  */
 int sim_trace_evidence(const char *path, struct rec_trace_evidence *t,
-                       int (*progress)(void *ctx, uint64_t pos, uint64_t size),
-                       void *ctx, struct pt_err *err);
+                       pt_progress_fn *progress, void *ctx, struct pt_err *err);
 
 /* ---- eviction policies ------------------------------------------------- */
 
@@ -390,15 +389,13 @@ void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
                   int stage);
 /*
  * Replay a whole trace through n simulators (each sees every request),
- * reading a few requests ahead to prefetch. `progress` (may be NULL) is
- * called every 2^20 requests with the reader's position and size; a
- * non-zero return stops the run with PT_EINTR. Returns the number of
- * requests (>= 0) or a negative status (the reader's PT_EDATA with
- * file:line, PT_EINTERNAL).
+ * reading a few requests ahead to prefetch. Every 2^16 requests it calls
+ * `progress` (may be NULL) with the reader's position and size, then polls
+ * pt_interrupted(). Returns the number of requests (>= 0) or a negative
+ * status (the reader's PT_EDATA with file:line, PT_EINTERNAL, PT_EINTR).
  */
 int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
-                int (*progress)(void *ctx, uint64_t pos, uint64_t size),
-                void *ctx, struct pt_err *err);
+                pt_progress_fn *progress, void *ctx, struct pt_err *err);
 void sim_app_stats(const struct sim *s, struct sim_app_stats *out);
 /* Stats of tier t (index into cfg->tiers), pool p. */
 void sim_db_stats(const struct sim *s, size_t t, size_t p,
@@ -471,8 +468,8 @@ struct sim_plan {
     double request_rate; /* sim_config.request_rate; 0 = trace time */
     unsigned jobs;       /* threads, 1..SIM_MAX_JOBS; 0 = 1. The result
                             does not depend on it */
-    /* called every 2^20 requests; non-zero stops the run (PT_EINTR) */
-    int (*progress)(void *ctx, uint64_t pos, uint64_t size);
+    /* called every 2^16 requests by one thread (reports only) */
+    pt_progress_fn *progress;
     void *progress_ctx;
 };
 
@@ -589,8 +586,8 @@ int sim_plan_check(const struct sim_plan *p, struct pt_err *err);
  * Run the plan: check it, build the simulators, read the trace once (open
  * it unless p->reader) and fill *res (zeroed first; release with
  * sim_plan_result_release, also after a failure). Errors: sim_plan_check's,
- * the trace's (PT_ENOINPUT, PT_EDATA "file:line: ..."), PT_EINTR when
- * progress stopped it, PT_EINTERNAL (out of memory).
+ * the trace's (PT_ENOINPUT, PT_EDATA "file:line: ..."), PT_EINTR once
+ * pt_interrupted(), PT_EINTERNAL (out of memory).
  */
 int sim_plan_run(const struct sim_plan *p, struct sim_plan_result *res,
                  struct pt_err *err);
@@ -609,6 +606,14 @@ int sim_plan_result_compare(const struct sim_plan_result *cur,
 
 /* The document simulation.json. New reference (json_decref), NULL on OOM. */
 json_t *sim_plan_result_to_json(const struct sim_plan_result *res);
+/*
+ * The curves' points as CSV into fp (plan_csv.c, `simulate --mrc-csv`): a
+ * header, then "tier,page_size,size,bytes,hit_ratio,miss_ratio" per point,
+ * plus "extrapolated" (1 below 1/R) on sampled curves. PT_EIO when fp
+ * reports a write error.
+ */
+int sim_curves_write_csv(const struct sim_plan_result *res, FILE *fp,
+                         struct pt_err *err);
 /*
  * Read simulation.json (either form) into *res; `ctx` names the document
  * in messages. PT_EDATA naming the bad key. Release with
@@ -697,13 +702,12 @@ void sim_wgen_free(struct sim_wgen *g);
  * The trace of workload w into fp as CSV (`pagetune workload`, advise's
  * demo): a "# pagetune workload" comment naming n and seed, the header,
  * then n generated requests. progress (may be NULL) is called every 2^16
- * requests, first before the first, with (done, n); a non-zero return
- * stops with PT_EINTR. Errors: PT_EIO on a write error, PT_EINTERNAL when
- * out of memory, PT_EDATA for a key the CSV cannot hold.
+ * requests, first before the first, with (done, n). Errors: PT_EIO on a
+ * write error, PT_EINTERNAL when out of memory, PT_EDATA for a key the CSV
+ * cannot hold, PT_EINTR once pt_interrupted() (polled as often).
  */
 int sim_wgen_write_csv(const struct sim_workload *w, uint64_t n, uint64_t seed,
-                       FILE *fp,
-                       int (*progress)(void *ctx, uint64_t done, uint64_t n),
-                       void *ctx, struct pt_err *err);
+                       FILE *fp, pt_progress_fn *progress, void *ctx,
+                       struct pt_err *err);
 
 #endif /* PT_SIM_H */

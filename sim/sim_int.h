@@ -11,8 +11,18 @@
 #include "sim/sim.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * sim_run with a second reason to stop besides a recorded interrupt: a
+ * non-zero *halt (another share of a plan failed) ends the run with
+ * PT_EINTR too. halt may be NULL (sim_run).
+ */
+int64_t sim_run_halt(struct sim_trace_reader *r, struct sim *const *sims,
+                     size_t n, pt_progress_fn *progress, void *ctx,
+                     const atomic_int *halt, struct pt_err *err);
 
 /* ---- key map: key id → uint32 value (0 = absent) ----------------------- */
 

@@ -948,8 +948,7 @@ int sim_trace_write_oracle(FILE *fp, uint32_t time_s, uint64_t obj_id,
 }
 
 int sim_trace_evidence(const char *path, struct rec_trace_evidence *t,
-                       int (*progress)(void *ctx, uint64_t pos, uint64_t size),
-                       void *ctx, struct pt_err *err)
+                       pt_progress_fn *progress, void *ctx, struct pt_err *err)
 {
     static const enum rec_trace_op ops[] = {
         [SIM_GET] = REC_TRACE_GET,
@@ -967,11 +966,12 @@ int sim_trace_evidence(const char *path, struct rec_trace_evidence *t,
         if ((rc = rec_trace_evidence_add(t, q.key_id, q.size_bytes, ops[q.op],
                                          err)) < 0)
             break;
-        if ((t->requests & 0xffff) == 0 && progress &&
-            progress(ctx, sim_trace_pos(r), sim_trace_size(r))) {
-            rc = err_set(err, PT_EINTR, "interrupted");
+        if ((t->requests & 0xffff) != 0)
+            continue;
+        if (progress)
+            progress(ctx, sim_trace_pos(r), sim_trace_size(r));
+        if ((rc = pt_interrupt_check(err)) < 0)
             break;
-        }
     }
     sim_trace_close(r);
     if (rc == 0 && t->n_keys == 0)

@@ -536,9 +536,8 @@ int sim_wgen_next(struct sim_wgen *g, struct sim_wrec *rec)
 }
 
 int sim_wgen_write_csv(const struct sim_workload *w, uint64_t n, uint64_t seed,
-                       FILE *fp,
-                       int (*progress)(void *ctx, uint64_t done, uint64_t n),
-                       void *ctx, struct pt_err *err)
+                       FILE *fp, pt_progress_fn *progress, void *ctx,
+                       struct pt_err *err)
 {
     struct sim_wgen *g = NULL;
     int rc;
@@ -561,10 +560,12 @@ int sim_wgen_write_csv(const struct sim_workload *w, uint64_t n, uint64_t seed,
         if ((rc = sim_trace_write_csv(fp, q.time_ms, q.op, q.key, q.key_len,
                                       q.size_bytes, err)) < 0)
             goto out;
-        if ((i & 0xffff) == 0 && progress && progress(ctx, i, n)) {
-            rc = err_set(err, PT_EINTR, "interrupted");
+        if ((i & 0xffff) != 0)
+            continue;
+        if (progress)
+            progress(ctx, i, n);
+        if ((rc = pt_interrupt_check(err)) < 0)
             goto out;
-        }
     }
 out:
     sim_wgen_free(g);

@@ -129,8 +129,8 @@ int lob_file_open(struct lob_file *f, const char *path, int create, int direct,
     if (f->fd < 0 && direct && errno == EINVAL) {
         lob_file_close(f);
         return err_set(err, PT_EUSAGE,
-                       "--lob-io direct: the file system of '%s' refuses "
-                       "O_DIRECT (use --lob-io cached)",
+                       "`lob_io` direct: the file system of '%s' refuses "
+                       "O_DIRECT (use `lob_io` cached)",
                        path);
     }
     if (f->fd < 0) {

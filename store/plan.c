@@ -119,14 +119,14 @@ static int page_rule(const struct store_plan *p, size_t i,
         rule = rec_engine_page(p->engine, (uint32_t)p->page_sizes[i]);
     if (!rule || !store_page_size_valid(rule->page_size_bytes))
         return err_set(err, PT_EUSAGE,
-                       "--page-size: %s is not a page size of engine %s "
+                       "`page_size`: %s is not a page size of engine %s "
                        "(allowed: %s)",
                        pt_size_format(p->page_sizes[i], sz, sizeof(sz)),
                        p->engine->name,
                        rec_engine_page_list(p->engine, list, sizeof(list)));
     for (size_t j = 0; j < i; j++)
         if (p->page_sizes[j] == p->page_sizes[i])
-            return err_set(err, PT_EUSAGE, "--page-size: %s given twice",
+            return err_set(err, PT_EUSAGE, "`page_size`: %s given twice",
                            pt_size_format(p->page_sizes[i], sz, sizeof(sz)));
     *out = rule;
     return 0;
@@ -140,7 +140,7 @@ int store_plan_check(const struct store_plan *p, struct pt_err *err)
     if (!p->engine)
         return err_set(err, PT_EUSAGE, "a replay needs an engine");
     if (p->n_page_sizes > STORE_MAX_PAGE_SIZES)
-        return err_set(err, PT_EUSAGE, "--page-size: at most %d page sizes",
+        return err_set(err, PT_EUSAGE, "`page_size`: at most %d page sizes",
                        STORE_MAX_PAGE_SIZES);
     for (size_t i = 0; i < p->n_page_sizes; i++)
         if ((ret = page_rule(p, i, &rule, err)) < 0)
@@ -189,12 +189,12 @@ static int store_dir_prepare(struct store_dir *d, const char *want, int on_disk,
     if (!want)
         return store_dir_temp(d, on_disk, err);
     if (strlen(want) >= sizeof(d->path) - 32)
-        return err_set(err, PT_ECANTCREAT, "--store-dir: path too long");
+        return err_set(err, PT_ECANTCREAT, "`store_dir`: path too long");
     snprintf(d->path, sizeof(d->path), "%s", want);
     if (stat(want, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             return err_set(err, PT_ECANTCREAT,
-                           "--store-dir '%s' is not a directory", want);
+                           "`store_dir` '%s' is not a directory", want);
         if (access(want, W_OK | X_OK) != 0)
             return err_set(err, PT_ECANTCREAT,
                            "cannot write store directory '%s': %s", want,
@@ -329,14 +329,14 @@ int store_plan_file(const struct store_plan *p, size_t k, char *buf, size_t len,
         return 1;
     if (k == n) {
         if ((size_t)snprintf(buf, len, "%s/%s", p->store_dir, LOCK_NAME) >= len)
-            return err_set(err, PT_EINTERNAL, "--store-dir: path too long");
+            return err_set(err, PT_EINTERNAL, "`store_dir`: path too long");
         return 0;
     }
     if (store_file_path(db, sizeof(db), p->store_dir,
                         p->page_sizes[k / STORE_N_FILES]) < 0 ||
         (size_t)snprintf(buf, len, "%s%s", db,
                          store_file_sfx[k % STORE_N_FILES]) >= len)
-        return err_set(err, PT_EINTERNAL, "--store-dir: path too long");
+        return err_set(err, PT_EINTERNAL, "`store_dir`: path too long");
     return 0;
 }
 
@@ -410,9 +410,9 @@ static int ack_open(struct plan_run *run, struct pt_err *err)
         return 0;
     run->ack_fd = open(p->ack_log, flags, 0666);
     if (run->ack_fd < 0)
-        return err_set(err, PT_ECANTCREAT, "cannot create --ack-log '%s': %s%s",
+        return err_set(err, PT_ECANTCREAT, "cannot create `ack_log` '%s': %s%s",
                        p->ack_log, strerror(errno),
-                       errno == EEXIST ? " (use --force)" : "");
+                       errno == EEXIST ? " (use `force`)" : "");
     return 0;
 }
 
@@ -429,7 +429,7 @@ static int ack_header(struct plan_run *run, uint32_t page_size,
     n = snprintf(line, sizeof(line), "# page_size %u store %s\n", page_size,
                  path);
     if (write(run->ack_fd, line, (size_t)n) != n)
-        return err_set(err, PT_EIO, "cannot write --ack-log '%s': %s",
+        return err_set(err, PT_EIO, "cannot write `ack_log` '%s': %s",
                        run->p->ack_log, strerror(errno));
     return 0;
 }
@@ -458,7 +458,7 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
         cfg->lob_io = STORE_LOB_CACHED;
     if (store_file_path(run->path[i], sizeof(run->path[i]), run->dir.path,
                         cfg->page_size_bytes) < 0)
-        return err_set(err, PT_ECANTCREAT, "--store-dir: path too long");
+        return err_set(err, PT_ECANTCREAT, "`store_dir`: path too long");
     if (p->force)
         store_files_remove(run->path[i]);
     store_replay_opts_init(o);
@@ -718,7 +718,7 @@ out:
     run_stores_end(run, ret, res);
     dir_lock_release(&run->lock);
     if (run->ack_fd >= 0 && close(run->ack_fd) != 0 && ret == 0)
-        ret = err_set(err, PT_EIO, "cannot write --ack-log '%s': %s",
+        ret = err_set(err, PT_EIO, "cannot write `ack_log` '%s': %s",
                       p->ack_log, strerror(errno));
     if (run->have_dir && run->dir.created && !p->keep)
         rmdir(run->dir.path);

@@ -145,20 +145,18 @@ int store_trace_load_as(struct store_trace *t, const char *path, int format,
     return store_trace_load_progress(t, path, format, NULL, NULL, err);
 }
 
-/* The hook's call: 0 to go on, else PT_EINTR set in err. */
-static int load_progress(struct store_trace *t,
-                         store_trace_progress_fn *progress, void *ctx,
-                         struct pt_err *err)
+/* Report (the hook may be NULL), then 0 to go on or PT_EINTR in err. */
+static int load_progress(struct store_trace *t, pt_progress_fn *progress,
+                         void *ctx, struct pt_err *err)
 {
-    if (progress(ctx, t->n_reqs, sim_trace_pos(t->reader),
-                 sim_trace_size(t->reader)) != 0)
-        return err_set(err, PT_EINTR, "interrupted");
-    return 0;
+    if (progress)
+        progress(ctx, sim_trace_pos(t->reader), sim_trace_size(t->reader));
+    return pt_interrupt_check(err);
 }
 
 int store_trace_load_progress(struct store_trace *t, const char *path,
-                              int format, store_trace_progress_fn *progress,
-                              void *ctx, struct pt_err *err)
+                              int format, pt_progress_fn *progress, void *ctx,
+                              struct pt_err *err)
 {
     struct sim_req req;
     uint64_t cap = 0;
@@ -198,12 +196,11 @@ int store_trace_load_progress(struct store_trace *t, const char *path,
             t->n_dels++;
         if (req.size_bytes > t->max_bytes)
             t->max_bytes = req.size_bytes;
-        if (progress && t->n_reqs % STORE_TRACE_PROGRESS_EVERY == 0 &&
+        if (t->n_reqs % STORE_TRACE_PROGRESS_EVERY == 0 &&
             (ret = load_progress(t, progress, ctx, err)) < 0)
             goto fail;
     }
-    if (ret < 0 ||
-        (progress && (ret = load_progress(t, progress, ctx, err)) < 0))
+    if (ret < 0 || (ret = load_progress(t, progress, ctx, err)) < 0)
         goto fail;
     if (t->n_reqs == 0) {
         ret = err_set(err, PT_EDATA, "trace '%s' has no requests", path);
@@ -573,7 +570,9 @@ static double replay_wait(struct replay_shared *sh, struct replay_client *cl,
     for (;;) {
         struct timespec ts = {0, 20 * 1000000L};
         uint64_t done = atomic_load(&sh->done);
-        if (o->progress && o->progress(o->progress_ctx, done, n_reqs))
+        if (o->progress)
+            o->progress(o->progress_ctx, done, n_reqs);
+        if (pt_interrupted())
             atomic_store(&sh->stop, 1);
         if (done >= n_reqs || atomic_load(&sh->stop))
             break;
@@ -710,6 +709,8 @@ int store_replay_pass(struct store_replay *r, int measured, double *rps,
     elapsed_s = replay_wait(&r->sh, r->cl, r->k);
     if ((ret = replay_status(r->cl, r->k, err)) < 0)
         return ret;
+    if (pt_interrupted()) /* the stop came as the last client ended */
+        return err_set(err, PT_EINTR, "replay interrupted");
     if (!measured)
         return replay_clients_clear(r->cl, r->k, err) < 0
                    ? err_set(err, PT_EIO, "cannot reset counters")

@@ -267,19 +267,17 @@ int store_trace_load(struct store_trace *t, const char *path,
 int store_trace_load_as(struct store_trace *t, const char *path, int format,
                         struct pt_err *err);
 /*
- * Progress of a trace load, for a caller's progress bar: the requests read
- * so far, the bytes of the file consumed and its size (0 when unknown, as
- * on a pipe). Called every STORE_TRACE_PROGRESS_EVERY requests and once at
- * the end; non-zero cancels the load (PT_EINTR).
+ * store_trace_load_as with a progress hook (NULL: none), sim/'s
+ * pt_progress_fn: the bytes of the file consumed and its size (0 when
+ * unknown, as on a pipe), every STORE_TRACE_PROGRESS_EVERY requests and
+ * once at the end, from the calling thread; the loop allocates nothing for
+ * it, and t->n_reqs then counts the requests read so far. It only reports; the
+ * load polls pt_interrupted() as often and stops with PT_EINTR.
  */
-typedef int store_trace_progress_fn(void *ctx, uint64_t n_reqs,
-                                    uint64_t pos_bytes, uint64_t size_bytes);
 #define STORE_TRACE_PROGRESS_EVERY 65536u
-/* store_trace_load_as with a progress hook (NULL: none). The hook is
- * called from the calling thread; the loop allocates nothing for it. */
 int store_trace_load_progress(struct store_trace *t, const char *path,
-                              int format, store_trace_progress_fn *progress,
-                              void *ctx, struct pt_err *err);
+                              int format, pt_progress_fn *progress, void *ctx,
+                              struct pt_err *err);
 void store_trace_release(struct store_trace *t);
 
 enum {
@@ -303,9 +301,9 @@ struct store_replay_opts {
     int ack_fd;             /* >= 0: after each committed set/del append
                                "INDEX,OP,KEY,SIZE\n" with write(2) */
     /* Called about every 20 ms from the calling thread with the number of
-     * trace operations done in the pass; a nonzero return stops the
-     * replay (PT_EINTR). */
-    int (*progress)(void *ctx, uint64_t done, uint64_t total);
+     * trace operations done in the pass (reports only; the replay stops
+     * with PT_EINTR once pt_interrupted(), polled as often). */
+    pt_progress_fn *progress;
     void *progress_ctx;
     uint32_t think_ms; /* each client's think time after a request (closed
                           loop, like the article's stress tool); 0 = none */
@@ -455,7 +453,7 @@ struct store_plan {
      * when that replay failed); `progress` as store_replay_opts.progress. */
     void (*ready)(void *ctx, const struct store_trace *t);
     void (*page_begin)(void *ctx, uint32_t page_size_bytes, uint64_t n_reqs);
-    int (*progress)(void *ctx, uint64_t done, uint64_t total);
+    pt_progress_fn *progress;
     void (*page_end)(void *ctx, const struct store_replay_result *r);
     /* `setup` before a page size's store is created, loaded and warmed
      * up (its warm-up passes report through `progress`); `round_begin`

@@ -13,7 +13,7 @@
 #include <string.h>
 
 int sqlscript_exec(struct coll_conn *c, const char *path, size_t *n_done,
-                     struct pt_err *err)
+                   struct pt_err *err)
 {
     char *text = NULL, *stmt = NULL;
     size_t len = 0, sl = 0, done = 0, line = 1, start_line = 1;

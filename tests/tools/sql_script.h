@@ -14,6 +14,6 @@
  * of statements executed successfully.
  */
 int sqlscript_exec(struct coll_conn *c, const char *path, size_t *n_done,
-                    struct pt_err *err);
+                   struct pt_err *err);
 
 #endif

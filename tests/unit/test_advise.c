@@ -211,7 +211,7 @@ static void test_engine_detect(void **state)
     assert_int_equal(
         adv_engine_detect(NULL, 0, COLL_ENGINE_AUTO, e, sizeof(e), &err),
         PT_EDATA);
-    assert_non_null(strstr(err.msg, "--engine"));
+    assert_non_null(strstr(err.msg, "`engine`"));
     assert_string_equal(adv_dialect_for("mariadb"), "mysql");
     assert_string_equal(adv_dialect_for("postgresql"), "postgresql");
 }

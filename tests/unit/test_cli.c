@@ -84,13 +84,6 @@ static void test_exit_codes(void **state)
     assert_int_equal(cli_exit_code(-12345), 70);
 }
 
-/* cmd_*.c poll the interrupt flag, which lives in cli/main.c (not linked). */
-int cli_interrupted(void);
-int cli_interrupted(void)
-{
-    return 0;
-}
-
 /* Every command's table: unique names, sane ranges, enums with choices. */
 static void test_option_tables(void **state)
 {

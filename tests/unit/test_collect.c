@@ -9,6 +9,7 @@
  * writer to reader.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -765,7 +766,7 @@ static void test_sizes_doc_errors(void **state)
     r.have_sessions = 0;
     assert_int_equal(coll_sizes_doc_init(&d, &o, &r, NULL, 1, NULL, &err),
                      PT_EDATA);
-    assert_non_null(strstr(err.msg, "--unit session"));
+    assert_non_null(strstr(err.msg, "`unit` session"));
     assert_int_equal(coll_sizes_doc_init(&d, &o, &r, NULL, 0, NULL, &err), 0);
     doc = coll_sizes_doc_to_json(&d, 0);
     assert_non_null(
@@ -1351,11 +1352,6 @@ static void write_file(const char *path, const char *text, mode_t mode)
     chmod(path, mode);
 }
 
-static int cancel_now(void)
-{
-    return 1;
-}
-
 static int n_progress;
 
 static void count_progress(void *ctx, size_t done, size_t total)
@@ -1425,10 +1421,11 @@ static void test_sqlite_monitor_run(void **state)
     for (size_t i = 0; i < n; i++)
         coll_snapshot_release(&snaps[i]);
 
-    /* cancelled: the first snapshot is kept, then PT_EINTR */
+    /* the stop signal raised: the first snapshot is kept, then PT_EINTR */
     mo.progress = NULL;
-    mo.cancelled = cancel_now;
+    assert_int_equal(pt_interrupt_note(SIGINT), 0);
     assert_int_equal(coll_monitor_run(c, &mo, snaps, &n, &err), PT_EINTR);
+    pt_interrupt_reset();
     assert_int_equal(n, 1);
     coll_snapshot_release(&snaps[0]);
     coll_conn_close(c);
@@ -1567,7 +1564,7 @@ static void test_conn_password_sources(void **state)
     o.password_env = NULL;
     o.password_file = "/nonexistent/pw";
     assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
-    assert_non_null(strstr(err.msg, "--password-file"));
+    assert_non_null(strstr(err.msg, "`password_file`"));
 
     /* a --dsn value with a password is refused with the value masked */
     o = (struct coll_conn_opts){0};
@@ -1575,14 +1572,14 @@ static void test_conn_password_sources(void **state)
     assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
     assert_null(strstr(err.msg, "s3c"));
     assert_null(strstr(err.msg, "et}"));
-    assert_non_null(strstr(err.msg, "--password-file"));
+    assert_non_null(strstr(err.msg, "`password_file`"));
 
     /* --timeout out of range (cli_conn_opt turns garbage into -1) */
     o = (struct coll_conn_opts){0};
     o.connect = "Driver=SQLite3;Database=/nonexistent/x.db;";
     o.timeout_s = -1;
     assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
-    assert_non_null(strstr(err.msg, "--timeout"));
+    assert_non_null(strstr(err.msg, "`timeout`"));
     o.timeout_s = COLL_TIMEOUT_MAX_S + 1;
     assert_int_equal(coll_conn_open(&c, &o, &err), PT_EUSAGE);
 }
@@ -1719,7 +1716,7 @@ static void test_watchdog_schedule(void **state)
     assert_true(COLL_WATCH_GRACE_S <= 5);
     coll_watch_message(msg, sizeof(msg), 9.96, 5, "fetching rows");
     assert_string_equal(msg, "no answer from the server for 10.0 s while "
-                             "fetching rows (--timeout 5 s, then up to 5 s "
+                             "fetching rows (`timeout` 5 s, then up to 5 s "
                              "to confirm and give up)");
 }
 

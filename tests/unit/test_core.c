@@ -133,7 +133,7 @@ static void test_afile(void **state)
 
     /* exists, no force: refused, untouched */
     assert_int_equal(pt_afile_open(&af, path, 0, &err), PT_ECANTCREAT);
-    assert_non_null(strstr(err.msg, "--force"));
+    assert_non_null(strstr(err.msg, "`force`"));
 
     /* force + abort: old content stays, no temp file left */
     assert_int_equal(pt_afile_open(&af, path, 1, &err), 0);
@@ -319,7 +319,7 @@ static void test_afile_symlink(void **state)
     snprintf(other, sizeof(other), "%s/real.json", tmpdir);
     assert_int_equal(symlink(target, link), 0);
     assert_int_equal(pt_output_check(link, 0, &err), PT_ECANTCREAT);
-    assert_non_null(strstr(err.msg, "--force"));
+    assert_non_null(strstr(err.msg, "`force`"));
     assert_int_equal(pt_afile_open(&af, link, 0, &err), PT_ECANTCREAT);
     /* untouched: still a dangling link, nothing created behind it */
     assert_int_equal(lstat(link, &st), 0);
@@ -513,7 +513,7 @@ static void test_outdir(void **state)
     free(s);
     /* an existing non-empty set needs force */
     assert_int_equal(outdir_write(path, 0, "two\n", 0, &err), PT_ECANTCREAT);
-    assert_non_null(strstr(err.msg, "--force"));
+    assert_non_null(strstr(err.msg, "`force`"));
     /* replaced as a whole: a stray file of the old set is gone too */
     snprintf(file, sizeof(file), "%s/stale.html", path);
     fclose(fopen(file, "w"));

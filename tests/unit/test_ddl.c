@@ -530,7 +530,7 @@ static void test_plan_from_recommendation(void **state)
     assert_int_equal(
         ddl_plan_from_recommendation(&p, &d, &r, "rec.json", &o, &err),
         PT_EDATA);
-    assert_non_null(strstr(err.msg, "--name"));
+    assert_non_null(strstr(err.msg, "`name`"));
     ddl_plan_release(&p);
 
     /* an engine dialect needs the recommendation's settings */

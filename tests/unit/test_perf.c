@@ -1118,6 +1118,51 @@ static void test_predictor(void **state)
     assert_non_null(strstr(err.msg, "no-such-device"));
 }
 
+/* The simulate step as one request (perf/simulate.c): profiles loaded by
+ * prepare, the plan run, every row predicted; a missing engine profile is
+ * the loader's PT_EUSAGE, named by the library's words. */
+static void test_sim_step(void **state)
+{
+    struct perf_sim_request q;
+    struct sim_plan_result res;
+    struct pt_err err = {0};
+    char *trace = write_tmp("time_ms,op,key,size\n"
+                            "0,set,s1,4000\n"
+                            "1,get,s1,4000\n"
+                            "2,set,s2,9000\n"
+                            "3,get,s2,9000\n"
+                            "4,get,s1,4000\n");
+    (void)state;
+
+    perf_sim_request_init(&q);
+    q.plan.trace = trace;
+    q.plan.n_page_sizes = 2;
+    q.plan.page_sizes[0] = 4096;
+    q.plan.page_sizes[1] = 32768;
+    q.clients = 4;
+    q.think_ms = 5;
+    assert_int_equal(perf_sim_prepare(&q, &err), 0);
+    assert_ptr_equal(q.plan.engine, &q.engine);
+    assert_int_equal(perf_sim_run(&q, &res, &err), 0);
+    assert_int_equal(res.requests, 5);
+    assert_true(res.n_rows >= 2);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        assert_int_equal(res.rows[i].predicted.present, 1);
+        assert_int_equal(res.rows[i].predicted.clients, 4);
+    }
+    sim_plan_result_release(&res);
+
+    perf_sim_request_init(&q);
+    q.plan.trace = trace;
+    q.plan.n_page_sizes = 1;
+    q.plan.page_sizes[0] = 4096;
+    q.plan.engine_name = "no-such-engine";
+    assert_int_equal(perf_sim_prepare(&q, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "no engine profile"));
+    unlink(trace);
+    free(trace);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1142,6 +1187,7 @@ int main(void)
         cmocka_unit_test(test_calib_range),
         cmocka_unit_test(test_points_read),
         cmocka_unit_test(test_predictor),
+        cmocka_unit_test(test_sim_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

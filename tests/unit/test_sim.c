@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -776,6 +777,81 @@ static void test_seed_caching_modes(void **state)
     assert_int_equal(st[0].db_writes, st[1].db_writes);
 }
 
+/* A progress hook that raises the stop signal at its first report (as a
+ * SIGINT during the run would) and counts its calls. */
+static void raise_stop(void *ctx, uint64_t done, uint64_t total)
+{
+    unsigned *calls = ctx;
+
+    (void)done;
+    (void)total;
+    if ((*calls)++ == 0)
+        assert_int_equal(pt_interrupt_note(SIGINT), 0);
+}
+
+/*
+ * The one stop signal (docs/architecture.md#stop): the long library loops
+ * poll pt_interrupted() themselves and return PT_EINTR; progress hooks
+ * only report. sim_run stops at the poll right after the report that saw
+ * the signal (2^16 requests fed, not the reader's next refill), the
+ * workload writer and the evidence reader at theirs.
+ */
+static void test_loops_stop_on_signal(void **state)
+{
+    struct sim_config cfg;
+    struct sim *s = NULL;
+    struct sim_trace_reader *r = NULL;
+    struct sim_app_stats st;
+    struct sim_workload w;
+    struct rec_trace_evidence tev;
+    json_t *prof = NULL;
+    struct pt_err err;
+    unsigned calls = 0;
+    FILE *fp;
+    (void)state;
+
+    gen_trace("trade-14pct", 150000);
+    base_config(&cfg, SIM_MODE_DMAP, 20000);
+    assert_int_equal(sim_new(&cfg, &s, &err), 0);
+    assert_int_equal(sim_trace_open(tmp_trace, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_run(r, &s, 1, raise_stop, &calls, &err), PT_EINTR);
+    pt_interrupt_reset();
+    assert_int_equal(calls, 1);
+    sim_app_stats(s, &st);
+    assert_int_equal(st.requests, 65536);
+    sim_trace_close(r);
+    sim_free(s);
+
+    /* the evidence reader: the same poll after its report */
+    calls = 0;
+    assert_int_equal(
+        sim_trace_evidence(tmp_trace, &tev, raise_stop, &calls, &err),
+        PT_EINTR);
+    pt_interrupt_reset();
+    assert_int_equal(calls, 1);
+    assert_int_equal(tev.requests, 65536);
+    rec_trace_evidence_release(&tev);
+    unlink(tmp_trace);
+
+    /* the workload writer reports before its first request */
+    if (prof_load_named("workloads", "trade-14pct", &prof, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sim_workload_from_json(&w, prof, "trade-14pct", &err), 0);
+    fp = fopen("/dev/null", "w");
+    assert_non_null(fp);
+    calls = 0;
+    assert_int_equal(
+        sim_wgen_write_csv(&w, 1000000, 1, fp, raise_stop, &calls, &err),
+        PT_EINTR);
+    pt_interrupt_reset();
+    assert_int_equal(calls, 1);
+    /* and with no signal the same call runs to the end */
+    assert_int_equal(sim_wgen_write_csv(&w, 1000, 1, fp, NULL, NULL, &err), 0);
+    fclose(fp);
+    sim_workload_release(&w);
+    json_decref(prof);
+}
+
 /* article 002: not-shared < shared-push < shared-pull, shared-push-pull. */
 static void test_seed_sharing_order(void **state)
 {
@@ -1099,6 +1175,7 @@ int main(void)
         cmocka_unit_test(test_article_db2_direct_reads),
         cmocka_unit_test(test_buffered_outline),
         cmocka_unit_test(test_workload_deterministic),
+        cmocka_unit_test(test_loops_stop_on_signal),
         cmocka_unit_test(test_workload_bad_profiles),
         cmocka_unit_test(test_workload_weighted_sizes),
     };

@@ -478,13 +478,13 @@ static void test_plan_check(void **state)
     full_plan(&p);
     assert_int_equal(sim_plan_check(&p, &err), 0);
     p.page_sizes[1] = 12288;
-    expect_usage(&p, "--page-size: 12K is not a page size of engine db2");
+    expect_usage(&p, "`page_size`: 12K is not a page size of engine db2");
     full_plan(&p);
     p.pools[0] = (struct sim_pool_size){8192, 1};
-    expect_usage(&p, "--bufferpool: 8K holds no 16K page");
+    expect_usage(&p, "`bufferpool`: 8K holds no 16K page");
     full_plan(&p);
     p.n_app = 0;
-    expect_usage(&p, "needs --app-cache");
+    expect_usage(&p, "needs `app_cache`");
     full_plan(&p);
     p.mode = SIM_MODE_NONE;
     expect_usage(&p, "does not apply");

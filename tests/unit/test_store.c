@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -520,12 +521,11 @@ static void h_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
     h->last_page = page_size;
 }
 
-static int h_progress(void *ctx, uint64_t done, uint64_t total)
+static void h_progress(void *ctx, uint64_t done, uint64_t total)
 {
     struct hook_log *h = ctx;
     assert_true(done <= total);
     h->progress++;
-    return 0;
 }
 
 static void h_end(void *ctx, const struct store_replay_result *r)
@@ -641,6 +641,64 @@ static void test_plan_run(void **state)
     store_plan_result_release(&res);
 }
 
+/* A progress hook that raises the stop signal at its first report (as a
+ * SIGINT during the replay would). */
+static void h_raise(void *ctx, uint64_t done, uint64_t total)
+{
+    struct hook_log *h = ctx;
+
+    (void)done;
+    (void)total;
+    if (h->progress++ == 0)
+        assert_int_equal(pt_interrupt_note(SIGINT), 0);
+}
+
+/*
+ * The one stop signal (docs/architecture.md#stop): the trace load and the
+ * replay poll pt_interrupted() themselves; the progress hook only reports.
+ * A signal during the first pass ends the plan with PT_EINTR, no result,
+ * and the stores it created removed although kept was asked.
+ */
+static void test_plan_stops_on_signal(void **state)
+{
+    struct rec_engine e;
+    struct store_plan p;
+    struct store_plan_result res;
+    struct store_trace t;
+    struct hook_log h;
+    struct pt_err err;
+    char dir[256], file[300];
+    (void)state;
+
+    db2_engine(&e);
+    plan_for(&p, &e, &h);
+    assert_int_equal(
+        store_trace_load_progress(&t, p.trace_path, 0, h_raise, &h, &err),
+        PT_EINTR);
+    pt_interrupt_reset();
+    assert_int_equal(h.progress, 1);
+    store_trace_release(&t);
+
+    h.progress = 0;
+    p.progress = h_raise;
+    snprintf(dir, sizeof(dir), "%s", path_of("stopdir"));
+    p.store_dir = dir;
+    p.keep = 1;
+    p.sync = STORE_SYNC_OFF;
+    assert_int_equal(store_plan_run(&p, &res, &err), PT_EINTR);
+    pt_interrupt_reset();
+    assert_true(h.progress >= 1);
+    assert_int_equal(res.n_results, 0);
+    snprintf(file, sizeof(file), "%s/store-4K.db", dir);
+    assert_false(exists(file));
+    store_plan_result_release(&res);
+    /* the flag cleared, the same plan runs to the end */
+    p.keep = 0;
+    assert_int_equal(store_plan_run(&p, &res, &err), 0);
+    assert_int_equal(res.n_results, 2);
+    store_plan_result_release(&res);
+}
+
 /* A loaded trace is used as is; a temporary directory is removed. */
 static void test_plan_loaded_trace_tmpdir(void **state)
 {
@@ -705,9 +763,9 @@ static void test_plan_check_and_ack(void **state)
     snprintf(dir, sizeof(dir), "%s", path_of("neverdir"));
     p.store_dir = dir;
     p.page_sizes[1] = 12288;
-    expect_plan_usage(&p, "--page-size: 12K is not a page size of engine db2");
+    expect_plan_usage(&p, "`page_size`: 12K is not a page size of engine db2");
     p.page_sizes[1] = 4096;
-    expect_plan_usage(&p, "--page-size: 4K given twice");
+    expect_plan_usage(&p, "`page_size`: 4K given twice");
     assert_false(exists(dir)); /* nothing created before the check */
     assert_int_equal(h.ready, 0);
 
@@ -722,7 +780,7 @@ static void test_plan_check_and_ack(void **state)
     assert_true(strncmp(line, "# page_size 4096 store ", 23) == 0);
     fclose(fp);
     assert_int_equal(store_plan_run(&p, &res, &err), PT_ECANTCREAT);
-    assert_non_null(strstr(err.msg, "use --force"));
+    assert_non_null(strstr(err.msg, "use `force`"));
     store_plan_result_release(&res);
 }
 
@@ -1196,6 +1254,7 @@ int main(void)
         cmocka_unit_test(test_full_store),
         cmocka_unit_test(test_replay_small),
         cmocka_unit_test(test_plan_run),
+        cmocka_unit_test(test_plan_stops_on_signal),
         cmocka_unit_test(test_plan_loaded_trace_tmpdir),
         cmocka_unit_test(test_plan_check_and_ack),
         cmocka_unit_test(test_replay_json),
