@@ -508,12 +508,16 @@ static void knob_word(struct coll_state *st, const char *name, const char *w)
     k->is_set = 1;
 }
 
+/* what could not be read, and the server's diagnostic ("[42501]
+   permission denied for view pg_file_settings"), not the query's text */
 static void note_add(struct coll_state *st, const char *what,
                      const struct pt_err *e)
 {
     size_t o = strlen(st->note);
-    snprintf(st->note + o, sizeof(st->note) - o, "%s%s not read (%.80s)",
-             o ? "; " : "", what, e->msg);
+    const char *why = strstr(e->msg, ": [");
+
+    snprintf(st->note + o, sizeof(st->note) - o, "%s%s not read (%.100s)",
+             o ? "; " : "", what, why ? why + 2 : e->msg);
 }
 
 /*
@@ -664,6 +668,23 @@ static int pg_state(struct coll_conn *c, const struct pt_qname *t,
              "pg_size_bytes(setting) END FROM pg_file_settings WHERE name = "
              "'shared_buffers' AND sourcefile LIKE '%postgresql.auto.conf' "
              "ORDER BY seqno DESC LIMIT 1)",
+             err)) < 0)
+        return ret;
+    /* the value waiting for a restart, wherever it was set: when
+       pg_settings.pending_restart says one waits, the last shared_buffers
+       line of the configuration files wins (PostgreSQL docs "pg_settings",
+       "pg_file_settings": postgresql.auto.conf is read last; a line that
+       needs a restart has applied = false, error 'setting could not be
+       applied'; both views need superuser or pg_read_all_settings for
+       pg_file_settings); null when nothing is pending */
+    if ((ret = read_num(
+             c, st, "shared_buffers_pending",
+             "SELECT CASE WHEN (SELECT pending_restart FROM pg_settings WHERE "
+             "name = 'shared_buffers') THEN (SELECT CASE WHEN setting ~ "
+             "'^[0-9]+$' THEN setting::bigint * current_setting("
+             "'block_size')::bigint ELSE pg_size_bytes(setting) END FROM "
+             "pg_file_settings WHERE name = 'shared_buffers' ORDER BY "
+             "seqno DESC LIMIT 1) END",
              err)) < 0)
         return ret;
     if (!t)
