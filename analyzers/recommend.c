@@ -572,8 +572,8 @@ static int eval_row_format(struct rec_result *r, const struct rec_inputs *in,
     fit_candidate(&r->rowfmt_base, &ts, &oin, &in->engine->pages[r->chosen_idx],
                   total_gets);
     if ((rc = pool_candidate(&r->rowfmt_base, &oin,
-                             &in->engine->pages[r->chosen_idx], r,
-                             ts.share_sum, total_gets, err)) < 0)
+                             &in->engine->pages[r->chosen_idx], r, ts.share_sum,
+                             total_gets, err)) < 0)
         return rc;
     r->rowfmt_evaluated = 1;
     r->rowfmt_pays = rec_change_pays(

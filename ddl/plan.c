@@ -623,8 +623,8 @@ static int set_change_vars(struct ddl_vars *v, const struct rec_state *st,
         }
         if (val && strcmp(d->name, "postgresql") == 0 &&
             strcmp(kn, "shared_buffers") == 0 &&
-            (rc = pg_pool_change(v, st, strtoll(val, NULL, 10) * scale,
-                                 &change, err)) < 0)
+            (rc = pg_pool_change(v, st, strtoll(val, NULL, 10) * scale, &change,
+                                 err)) < 0)
             return rc;
         /* a row format nobody read may be the server's
          * innodb_default_row_format, not DYNAMIC: set it (the page-fit
