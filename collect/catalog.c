@@ -508,12 +508,16 @@ static void knob_word(struct coll_state *st, const char *name, const char *w)
     k->is_set = 1;
 }
 
+/* what could not be read, and the server's diagnostic ("[42501]
+   permission denied for view pg_file_settings"), not the query's text */
 static void note_add(struct coll_state *st, const char *what,
                      const struct pt_err *e)
 {
     size_t o = strlen(st->note);
-    snprintf(st->note + o, sizeof(st->note) - o, "%s%s not read (%.80s)",
-             o ? "; " : "", what, e->msg);
+    const char *why = strstr(e->msg, ": [");
+
+    snprintf(st->note + o, sizeof(st->note) - o, "%s%s not read (%.100s)",
+             o ? "; " : "", what, why ? why + 2 : e->msg);
 }
 
 /*
@@ -639,6 +643,12 @@ int coll_db2_state_sql(const struct pt_qname *t, char *buf, size_t len)
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
+/* a shared_buffers line of pg_file_settings in bytes: a bare number
+   counts blocks */
+#define PG_SB_SETTING_BYTES                                                    \
+    "CASE WHEN setting ~ '^[0-9]+$' THEN setting::bigint * "                   \
+    "current_setting('block_size')::bigint ELSE pg_size_bytes(setting) END"
+
 static int pg_state(struct coll_conn *c, const struct pt_qname *t,
                     const char *column, struct coll_state *st,
                     struct pt_err *err)
@@ -656,15 +666,28 @@ static int pg_state(struct coll_conn *c, const struct pt_qname *t,
         return ret;
     /* the ALTER SYSTEM value: SHOW keeps the old one until a restart;
        pg_file_settings reads postgresql.auto.conf (superuser or
-       pg_read_all_settings); a bare number counts blocks */
-    if ((ret = read_num(
-             c, st, "shared_buffers_auto_conf",
-             "SELECT (SELECT CASE WHEN setting ~ '^[0-9]+$' THEN "
-             "setting::bigint * current_setting('block_size')::bigint ELSE "
-             "pg_size_bytes(setting) END FROM pg_file_settings WHERE name = "
-             "'shared_buffers' AND sourcefile LIKE '%postgresql.auto.conf' "
-             "ORDER BY seqno DESC LIMIT 1)",
-             err)) < 0)
+       pg_read_all_settings) */
+    if ((ret = read_num(c, st, "shared_buffers_auto_conf",
+                        "SELECT (SELECT " PG_SB_SETTING_BYTES
+                        " FROM pg_file_settings WHERE name = 'shared_buffers' "
+                        "AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY "
+                        "seqno DESC LIMIT 1)",
+                        err)) < 0)
+        return ret;
+    /* the value waiting for a restart, wherever it was set: when
+       pg_settings.pending_restart says one waits, the last shared_buffers
+       line of the configuration files (PostgreSQL docs "pg_file_settings":
+       postgresql.auto.conf is read last; a line that needs a restart has
+       applied = false, error 'setting could not be applied'); null when
+       nothing waits. pg_file_settings needs superuser or
+       pg_read_all_settings, pg_settings nothing */
+    if ((ret = read_num(c, st, "shared_buffers_pending",
+                        "SELECT CASE WHEN (SELECT pending_restart FROM "
+                        "pg_settings WHERE name = 'shared_buffers') THEN "
+                        "(SELECT " PG_SB_SETTING_BYTES
+                        " FROM pg_file_settings WHERE name = 'shared_buffers' "
+                        "ORDER BY seqno DESC LIMIT 1) END",
+                        err)) < 0)
         return ret;
     if (!t)
         return 0;

@@ -268,6 +268,7 @@ struct coll_state {
 /*
  * Read the current state live (docs/formats.md "current"): PostgreSQL
  * block_size, shared_buffers, its ALTER SYSTEM value (pg_file_settings),
+ * the value waiting for a restart (pg_settings.pending_restart),
  * the table's toast_tuple_target and column's attstorage; MariaDB
  * innodb_page_size, innodb_buffer_pool_size, the table's ROW_FORMAT;
  * SQLite page_size, journal_mode, cache_size; DB2 the table space's page

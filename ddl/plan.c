@@ -491,7 +491,112 @@ static int set_knob_state(struct ddl_vars *v, const struct rec_state *st,
     return 0;
 }
 
-/* if_change_S: "" when create.sql's setting S changes its knob, else "-- " */
+/* a knob's value when it was read from the server and is set, else NULL */
+static const struct rec_knob *read_set(const struct rec_state *st,
+                                       const char *name)
+{
+    const struct rec_knob *k = rec_state_get(st, name);
+
+    return k && k->source == REC_SOURCE_SERVER && k->is_set && k->is_number
+               ? k
+               : NULL;
+}
+
+/*
+ * PostgreSQL shared_buffers (ALTER SYSTEM): the configured value, not only
+ * the running one, is the prior state. A value set by ALTER SYSTEM (or in
+ * postgresql.conf) waits for a restart: pg_settings.pending_restart, the
+ * last shared_buffers line of pg_file_settings (collect/catalog.c
+ * pg_state: knobs shared_buffers_pending, shared_buffers_auto_conf).
+ * create.sql leaves it alone when the advice keeps the running value or
+ * asks for the pending one, and when the pending value could not be read
+ * (pg_file_settings needs superuser or pg_read_all_settings): an ALTER
+ * SYSTEM would overwrite what the DBA set, and rollback.sql could not put
+ * it back. *change (in: the value compared with the one in effect) says
+ * whether the statement runs; shared_buffers_note says why, as comment
+ * lines.
+ */
+static int pg_pool_change(struct ddl_vars *v, const struct rec_state *st,
+                          int64_t want, int *change, struct pt_err *err)
+{
+    const struct rec_knob *run = read_set(st, "shared_buffers");
+    const struct rec_knob *ac = rec_state_get(st, "shared_buffers_auto_conf");
+    const struct rec_knob *pk = rec_state_get(st, "shared_buffers_pending");
+    const struct rec_knob *pend = read_set(st, "shared_buffers_pending");
+    char t[1024], a[32], b[32], c[32], *block = NULL;
+    const char *tp = t;
+    int rc;
+
+    pg_mem_text(want, a, sizeof(a));
+    if (!pend && (!pk || pk->source != REC_SOURCE_SERVER)) /* not read */
+        pend = read_set(st, "shared_buffers_auto_conf");
+    if (pend && run && pend->num == run->num)
+        pend = NULL; /* in effect already */
+    if (run && (!ac || ac->source != REC_SOURCE_SERVER)) {
+        *change = 0;
+        snprintf(t, sizeof(t),
+                 "shared_buffers %s: LEFT ALONE, the pending value could not "
+                 "be read (%s): pg_file_settings needs superuser or "
+                 "pg_read_all_settings. A value set by ALTER SYSTEM may wait "
+                 "for a restart; this statement would overwrite it and "
+                 "rollback.sql could not put it back. Check SELECT setting, "
+                 "sourcefile FROM pg_file_settings WHERE name = "
+                 "'shared_buffers' as a superuser, then run it by hand.",
+                 a, st->note[0] ? st->note : "not read");
+    } else if (pend) {
+        pg_mem_text(pend->num, b, sizeof(b));
+        pg_mem_text(run->num, c, sizeof(c));
+        *change = want != pend->num && want != run->num;
+        snprintf(t, sizeof(t),
+                 "shared_buffers: %s is PENDING (set in the configuration, "
+                 "in effect after the next restart; %s runs now): %s",
+                 b, c,
+                 want == pend->num ? "the advice asks for it, nothing to "
+                                     "change"
+                 : *change ? "the advice changes it; rollback.sql puts the "
+                             "pending value back"
+                           : "the advice keeps the running value and leaves "
+                             "the pending one, the DBA's, alone");
+    } else if (run) {
+        *change = want != run->num;
+        pg_mem_text(run->num, c, sizeof(c));
+        snprintf(t, sizeof(t), "shared_buffers: %s in use, nothing pending%s",
+                 c, *change ? "" : ", and advised: nothing to change");
+    } else { /* nothing read: *change compares with the default */
+        snprintf(t, sizeof(t),
+                 "shared_buffers: not read (the engine's default assumed, "
+                 "see the state above)%s",
+                 *change ? "" : ": nothing to change");
+    }
+    if ((rc = ddl_comment_block(&tp, 1, "-- ", 79, &block, err)) < 0)
+        return rc;
+    rc = ddl_vars_set(v, "shared_buffers_note", "%s", block);
+    free(block);
+    return rc < 0 ? err_set(err, PT_EINTERNAL, "out of memory") : 0;
+}
+
+/*
+ * Settings a template uses that no knob of analyzers' rec_setting_knob
+ * maps (they are not compared for drift): SQLite cache_size_kib is PRAGMA
+ * cache_size = -KiB, the knob cache_size holds the PRAGMA's value.
+ */
+static const char *ddl_only_knob(const char *dialect, const char *setting,
+                                 int64_t *scale)
+{
+    if (strcmp(dialect, "sqlite") == 0 &&
+        strcmp(setting, "cache_size_kib") == 0) {
+        *scale = -1;
+        return "cache_size";
+    }
+    return NULL;
+}
+
+/*
+ * if_change_S: "" when create.sql's setting S changes its knob, else "-- ":
+ * a statement that changes nothing is a comment (the templates' promise).
+ * A value equal to the one in effect (read, or the engine's default when
+ * nothing was read) changes nothing.
+ */
 static int set_change_vars(struct ddl_vars *v, const struct rec_state *st,
                            const struct ddl_dialect *d, struct pt_err *err)
 {
@@ -499,27 +604,28 @@ static int set_change_vars(struct ddl_vars *v, const struct rec_state *st,
         const struct ddl_setting_rule *sr = &d->settings[i];
         int64_t scale = 1;
         const char *kn = rec_setting_knob(d->name, sr->name, &scale);
-        const struct rec_knob *k = kn ? rec_state_get(st, kn) : NULL;
+        const struct rec_knob *k;
         const char *val = ddl_vars_get(v, sr->name);
         struct rec_knob eff;
         char var[80];
-        int change = 1;
+        int change = 1, rc;
 
         if (!kn)
+            kn = ddl_only_knob(d->name, sr->name, &scale);
+        if (!kn)
             continue;
+        k = rec_state_get(st, kn);
         if (k && val && rec_state_knob_effective(st, d->name, k, &eff) == 0) {
             if (eff.is_number)
                 change = strtoll(val, NULL, 10) * scale != eff.num;
             else
                 change = strcasecmp(val, eff.word) != 0;
         }
-        /* a pool read from the server is set even to the size it has:
-         * that changes nothing (rollback.sql resets it) and records the
-         * size the advice relies on */
-        if (k && k->source == REC_SOURCE_SERVER &&
-            (strcmp(kn, "shared_buffers") == 0 ||
-             strcmp(kn, "innodb_buffer_pool_size") == 0))
-            change = 1;
+        if (val && strcmp(d->name, "postgresql") == 0 &&
+            strcmp(kn, "shared_buffers") == 0 &&
+            (rc = pg_pool_change(v, st, strtoll(val, NULL, 10) * scale, &change,
+                                 err)) < 0)
+            return rc;
         /* a row format nobody read may be the server's
          * innodb_default_row_format, not DYNAMIC: set it (the page-fit
          * rules assume DYNAMIC's 20-byte off-page pointers) */

@@ -421,9 +421,12 @@ struct rec_knob {
     enum rec_source source;
 };
 
+#define REC_STATE_NOTE_LEN 256
 struct rec_state {
     size_t n;
     struct rec_knob knobs[REC_MAX_KNOBS];
+    char note[REC_STATE_NOTE_LEN]; /* which knobs could not be read and
+                                      why ("current": "note"), or "" */
 };
 
 /* The knob named `name`, or NULL. */
@@ -460,8 +463,11 @@ int rec_state_knob_effective(const struct rec_state *s, const char *engine,
                              const struct rec_knob *k, struct rec_knob *out);
 /* 1 if any knob of s was read from the server. */
 int rec_state_any_server(const struct rec_state *s);
+/* Add a note on what could not be read ("; "-separated, once each). */
+void rec_state_note_add(struct rec_state *s, const char *note);
 /*
- * Merge a `current` object into s: each member KNOB is {"value": integer |
+ * Merge a `current` object into s: a string member "note" is added with
+ * rec_state_note_add; each other member KNOB is {"value": integer |
  * keyword string | null, "source": "server" | "default"}; a plain integer
  * or string member (monitor.json's page_size, bufferpool_bytes, ...) is
  * taken as {"value": it, "source": plain_source} — but only for names in
@@ -471,7 +477,8 @@ int rec_state_any_server(const struct rec_state *s);
 int rec_state_merge_json(struct rec_state *s, const json_t *obj,
                          const char *engine, enum rec_source plain_source,
                          const char *ctx, struct pt_err *err);
-/* The `current` object of s. New reference (caller json_decref) or NULL. */
+/* The `current` object of s (its note as "note" when there is one). New
+ * reference (caller json_decref) or NULL. */
 json_t *rec_state_to_json(const struct rec_state *s);
 /* Are the knob's value and text equal (words case-insensitively)? */
 int rec_knob_equal(const struct rec_knob *a, const struct rec_knob *b);

@@ -276,6 +276,19 @@ static int merge_value(struct rec_state *s, const char *name, const json_t *v,
                    ctx, name);
 }
 
+void rec_state_note_add(struct rec_state *s, const char *note)
+{
+    size_t o = strlen(s->note);
+
+    if (!note || !note[0] || strstr(s->note, note))
+        return;
+    snprintf(s->note + o, sizeof(s->note) - o, "%s%s", o ? "; " : "", note);
+    /* it lands in SQL comments (ddl/): no control characters */
+    for (char *q = s->note; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = ' ';
+}
+
 int rec_state_merge_json(struct rec_state *s, const json_t *obj,
                          const char *engine, enum rec_source plain_source,
                          const char *ctx, struct pt_err *err)
@@ -291,7 +304,9 @@ int rec_state_merge_json(struct rec_state *s, const json_t *obj,
     json_object_foreach((json_t *)obj, name, v)
     {
         const struct knob_default *d = find_default(engine ? engine : "", name);
-        if (json_is_object(v)) {
+        if (strcmp(name, "note") == 0 && json_is_string(v)) {
+            rec_state_note_add(s, json_string_value(v));
+        } else if (json_is_object(v)) {
             const json_t *val = json_object_get(v, "value");
             const char *src = json_string_value(json_object_get(v, "source"));
             enum rec_source es;
@@ -340,6 +355,10 @@ json_t *rec_state_to_json(const struct rec_state *s)
             json_decref(o);
             return NULL;
         }
+    }
+    if (s->note[0] && json_object_set_new(o, "note", json_string(s->note))) {
+        json_decref(o);
+        return NULL;
     }
     return o;
 }

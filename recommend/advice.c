@@ -330,6 +330,62 @@ static void advise_postgresql(struct rec_result *r, const struct rec_inputs *in)
     set_word(r, "rewrite", r->knob_pays ? "yes" : "no");
 }
 
+/*
+ * The ROW_FORMAT to set: DYNAMIC, unless the table has COMPACT or
+ * REDUNDANT now (read from the server) and the rebuild to DYNAMIC does
+ * not pay (recommend.c eval_row_format, rec_change_pays at the rebuild
+ * tier): then the format in use stays, and the reason says why.
+ */
+static void my_row_format(struct rec_result *r, const struct rec_engine *e,
+                          const struct rec_knob *krf, char *out, size_t len)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *b = &r->rowfmt_base;
+    double thr = 100 * rec_tier_threshold(e, REC_TIER_REBUILD);
+    struct rec_knob eff;
+
+    snprintf(out, len, "DYNAMIC");
+    if (!r->rowfmt_evaluated) {
+        if (krf && krf->is_set && !krf->is_number &&
+            strcasecmp(krf->word, "DYNAMIC") != 0)
+            rec_reason(r,
+                       "ROW_FORMAT is %s now (%s): ALTER TABLE ... "
+                       "ROW_FORMAT=DYNAMIC rebuilds the table (online, "
+                       "ALGORITHM=INPLACE) so that long objects go off-page "
+                       "whole",
+                       krf->word, source_of(r, "row_format"));
+        return;
+    }
+    if (rec_state_knob_effective(&r->current, e->name, krf, &eff) < 0)
+        return; /* eval_row_format read it: not reached */
+    if (r->rowfmt_pays) {
+        rec_reason(r,
+                   "ROW_FORMAT is %s now (read from the server): ALTER TABLE "
+                   "... ROW_FORMAT=DYNAMIC rebuilds the table (online, "
+                   "ALGORITHM=INPLACE) so that long objects go off-page "
+                   "whole: I/O per access %.4f -> %.4f ms (gain %.1f%%), "
+                   "buffered reads %.2f -> %.2f (gain %.1f%%), %.2f -> %.2f "
+                   "rows/page; a rebuild needs at least %.0f%%",
+                   eff.word, b->io_ms, ch->io_ms, 100 * r->rowfmt_gain_io,
+                   b->buffered_reads, ch->buffered_reads,
+                   100 * r->rowfmt_gain_reads, b->rows_per_page,
+                   ch->rows_per_page, thr);
+        return;
+    }
+    rec_reason(r,
+               "keep ROW_FORMAT=%s (read from the server), no rebuild: "
+               "DYNAMIC differs only for objects stored off-page (%s keeps "
+               "a 768-byte prefix of each in the row); %.1f%% of the "
+               "objects stay in the row and the modelled gain is I/O per "
+               "access %.4f -> %.4f ms (%.1f%%), buffered reads %.2f -> "
+               "%.2f (%.1f%%), below the %.0f%% a table rebuild needs "
+               "(change_thresholds in the mysql profile)",
+               eff.word, eff.word, 100 * ch->inline_fraction, b->io_ms,
+               ch->io_ms, 100 * r->rowfmt_gain_io, b->buffered_reads,
+               ch->buffered_reads, 100 * r->rowfmt_gain_reads, thr);
+    snprintf(out, len, "%s", eff.word);
+}
+
 static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
 {
     const struct rec_engine *e = in->engine;
@@ -342,8 +398,7 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
     uint32_t cur_ps = kps && kps->is_set && kps->is_number && kps->num > 0
                           ? (uint32_t)kps->num
                           : e->current_page_bytes;
-    const char *row_format = "DYNAMIC";
-    char mem[32], ps[32], cps[32];
+    char row_format[REC_KNOB_WORD_LEN], mem[32], ps[32], cps[32];
 
     pt_size_format(ch->page_size_bytes, ps, sizeof(ps));
     pt_size_format(cur_ps, cps, sizeof(cps));
@@ -371,14 +426,7 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
         "%.1f%% of the objects stay in the row, the rest cost %.2f buffered "
         "off-page reads per access",
         ps, 100 * ch->inline_fraction, ch->outline_reads);
-    if (krf && krf->is_set && !krf->is_number &&
-        strcasecmp(krf->word, "DYNAMIC") != 0)
-        rec_reason(r,
-                   "ROW_FORMAT is %s now (%s): ALTER TABLE ... "
-                   "ROW_FORMAT=DYNAMIC rebuilds the table (online, "
-                   "ALGORITHM=INPLACE) so that long objects go off-page "
-                   "whole",
-                   krf->word, source_of(r, "row_format"));
+    my_row_format(r, e, krf, row_format, sizeof(row_format));
     pt_size_format(pool, mem, sizeof(mem));
     /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_kept)

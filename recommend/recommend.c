@@ -515,6 +515,54 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
 }
 
 /*
+ * MariaDB/InnoDB ROW_FORMAT: the table's format now (read from the server)
+ * against DYNAMIC, which the page-fit rules model. In COMPACT and
+ * REDUNDANT a column stored off-page keeps its first 768 bytes in the row
+ * beside the 20-byte pointer; DYNAMIC keeps the pointer only (MariaDB
+ * storage/innobase/data/data0data.cc, dtuple_convert_big_rec(): local_len
+ * is BTR_EXTERN_FIELD_REF_SIZE, plus REC_ANTELOPE_MAX_INDEX_COL_LEN (768,
+ * include/rem0types.h) when the table has no atomic BLOBs, i.e. is not
+ * DYNAMIC or COMPRESSED). Inline columns are laid out alike, so a table
+ * whose objects all stay in the row models the same in both formats. The
+ * rebuild (ALTER TABLE ... ROW_FORMAT=DYNAMIC) is advised only when it
+ * pays at the rebuild tier (rec_change_pays, REC_TIER_REBUILD).
+ */
+#define INNODB_ANTELOPE_PREFIX_BYTES 768
+static int eval_row_format(struct rec_result *r, const struct rec_inputs *in,
+                           double total_gets, struct pt_err *err)
+{
+    const struct rec_knob *k = rec_state_get(&r->current, "row_format");
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    struct rec_knob eff;
+    struct rec_engine old = *in->engine;
+    struct rec_inputs oin = *in;
+    struct cand_sums ts;
+    int rc;
+
+    if (!k || k->source != REC_SOURCE_SERVER ||
+        rec_state_knob_effective(&r->current, old.name, k, &eff) < 0 ||
+        eff.is_number ||
+        (strcasecmp(eff.word, "COMPACT") != 0 &&
+         strcasecmp(eff.word, "REDUNDANT") != 0))
+        return 0;
+    for (size_t i = 0; i < old.n_outline; i++)
+        old.outline[i].descriptor_bytes += INNODB_ANTELOPE_PREFIX_BYTES;
+    oin.engine = &old;
+    fit_candidate(&r->rowfmt_base, &ts, &oin, &in->engine->pages[r->chosen_idx],
+                  total_gets);
+    if ((rc = pool_candidate(&r->rowfmt_base, &oin,
+                             &in->engine->pages[r->chosen_idx], r, ts.share_sum,
+                             total_gets, err)) < 0)
+        return rc;
+    r->rowfmt_evaluated = 1;
+    r->rowfmt_pays = rec_change_pays(
+        in->engine, REC_TIER_REBUILD, r->rowfmt_base.io_ms, ch->io_ms,
+        r->rowfmt_base.buffered_reads, ch->buffered_reads, &r->rowfmt_gain_io,
+        &r->rowfmt_gain_reads);
+    return 0;
+}
+
+/*
  * The current state: the caller's (a live read), the monitored page size
  * and pool where the state has no server value, then the engine's
  * documented defaults for the rest.
@@ -1392,6 +1440,9 @@ int rec_recommend(struct rec_result *r, const struct rec_inputs *in,
     rewrite_cost(r, in);
     give_reasons(r, in, mon_idx);
     if (e->knob.present && (rc = eval_knob(r, in, total_gets, err)) < 0)
+        return rc;
+    if (strcmp(e->name, "mysql") == 0 &&
+        (rc = eval_row_format(r, in, total_gets, err)) < 0)
         return rc;
     rec_engine_advice(r, in);
     reason_host(r, in);

@@ -224,6 +224,13 @@ struct rec_result {
     int knob_current_set;           /* the table has the knob set now */
     uint32_t knob_current;          /* its value now (default if not set) */
     struct rec_candidate knob_base; /* chosen page at the current value */
+    /* MariaDB: a table in ROW_FORMAT COMPACT or REDUNDANT now (read from
+       the server), modelled as it is against DYNAMIC (eval_row_format) */
+    int rowfmt_evaluated;             /* 1: rowfmt_base holds figures */
+    int rowfmt_pays;                  /* 1: the rebuild to DYNAMIC pays */
+    double rowfmt_gain_io;            /* DYNAMIC over the format now */
+    double rowfmt_gain_reads;         /* fractions (rec_change_pays) */
+    struct rec_candidate rowfmt_base; /* chosen page, the format now */
     /* the current state and the change rule */
     struct rec_state current;    /* input state + monitor + defaults */
     size_t current_idx;          /* candidate of the current page size, or

@@ -76,6 +76,9 @@ static int run_state(const struct rec_request *q, const struct rec_engine *e,
                              e->name, REC_SOURCE_SERVER,
                              q->sizes_file ? q->sizes_file : "sizes", err)) < 0)
         return rc;
+    if (q->sizes_doc) /* sample's note on knobs it could not read */
+        rec_state_note_add(st, json_string_value(json_object_get(
+                                   q->sizes_doc, "current_note")));
     /* another engine's monitor says nothing of this one's settings */
     if (q->monitor_doc && (!me || !me[0] || strcmp(me, e->name) == 0) &&
         (rc = rec_state_merge_json(

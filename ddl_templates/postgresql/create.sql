@@ -43,5 +43,9 @@ COMMIT;
 
 -- 3. ALTER SYSTEM (SUPERUSER; cannot run in a transaction block) writes
 -- postgresql.auto.conf. shared_buffers takes effect only after a server
--- RESTART; no lock, no extra disk.
+-- RESTART; no lock, no extra disk. A value waiting for a restart (set by
+-- ALTER SYSTEM or in postgresql.conf: pg_settings.pending_restart,
+-- pg_file_settings) is part of the state above: it is never overwritten
+-- by a value the advice keeps, and never when it could not be read.
+{{shared_buffers_note}}
 {{if_change_shared_buffers_kb}}ALTER SYSTEM SET shared_buffers = '{{shared_buffers_kb}}kB';

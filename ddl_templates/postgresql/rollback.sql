@@ -22,6 +22,8 @@ COMMIT;
 -- {{table_size}}.
 {{rewrite_prefix}}VACUUM FULL {{table}};
 
--- SUPERUSER; shared_buffers returns to this value after a server RESTART.
+-- SUPERUSER; shared_buffers returns to the value postgresql.auto.conf had
+-- (a pending one included) after a server RESTART.
+{{shared_buffers_note}}
 {{if_change_shared_buffers_kb}}{{if_set_shared_buffers_auto_conf}}ALTER SYSTEM SET shared_buffers = '{{current_shared_buffers_auto_conf_mem}}';
 {{if_change_shared_buffers_kb}}{{if_unset_shared_buffers_auto_conf}}ALTER SYSTEM RESET shared_buffers;

@@ -3,7 +3,8 @@
 --     sqlite3 DATABASE < create.sql
 -- No transaction: VACUUM and journal_mode cannot run inside one. If it
 -- stops at ANY statement, rollback.sql restores the state below: each of
--- its statements puts one setting back, whatever create.sql got to.
+-- its statements puts one setting back, whatever create.sql got to. A
+-- statement that changes nothing is commented out.
 --
 -- Evidence ({{evidence_source}}):
 {{evidence}}
@@ -36,5 +37,6 @@
 {{if_page_change}}PRAGMA {{schema_prefix}}journal_mode = {{current_journal_mode}};
 
 -- cache_size lasts for this connection only: the application must issue
--- it on every connection it opens.
-PRAGMA {{schema_prefix}}cache_size = -{{cache_size_kib}};
+-- it on every connection it opens. Commented out when it is the value in
+-- use (a statement that changes nothing is a comment).
+{{if_change_cache_size_kib}}PRAGMA {{schema_prefix}}cache_size = -{{cache_size_kib}};

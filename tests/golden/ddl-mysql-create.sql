@@ -94,11 +94,15 @@
 -- x innodb_buffer_pool_instances (the value is rounded to a multiple),
 -- with short stalls while chunks move. Also put
 -- innodb_buffer_pool_size=134217728 in the option file so a
--- restart keeps it.
+-- restart keeps it. SET GLOBAL takes effect at once: MariaDB has no SET
+-- PERSIST, so no value waits for a restart (MySQL 8's SET PERSIST_ONLY
+-- writes mysqld-auto.cnf: performance_schema.persisted_variables, not
+-- read). Commented out when the pool already has this size.
 -- SET GLOBAL innodb_buffer_pool_size = 134217728;
 
 -- 2. ROW_FORMAT rebuilds `SESSIONS`: online (ALGORITHM=INPLACE, LOCK=NONE:
 -- reads and writes go on, an exclusive metadata lock only at the start
 -- and the end), about 1 s for 7.8M. Extra disk: a full
--- copy of the table, about 7.8M, until it ends.
+-- copy of the table, about 7.8M, until it ends. Commented out
+-- when the table keeps its row format (the reasons say why).
 ALTER TABLE `SESSIONS` ROW_FORMAT=DYNAMIC;

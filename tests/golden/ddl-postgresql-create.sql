@@ -89,5 +89,10 @@ VACUUM FULL "sessions";
 
 -- 3. ALTER SYSTEM (SUPERUSER; cannot run in a transaction block) writes
 -- postgresql.auto.conf. shared_buffers takes effect only after a server
--- RESTART; no lock, no extra disk.
+-- RESTART; no lock, no extra disk. A value waiting for a restart (set by
+-- ALTER SYSTEM or in postgresql.conf: pg_settings.pending_restart,
+-- pg_file_settings) is part of the state above: it is never overwritten
+-- by a value the advice keeps, and never when it could not be read.
+-- - shared_buffers: not read (the engine's default assumed, see the state
+--   above): nothing to change
 -- ALTER SYSTEM SET shared_buffers = '131072kB';

@@ -29,6 +29,9 @@ COMMIT;
 -- 12.8M.
 VACUUM FULL "sessions";
 
--- SUPERUSER; shared_buffers returns to this value after a server RESTART.
+-- SUPERUSER; shared_buffers returns to the value postgresql.auto.conf had
+-- (a pending one included) after a server RESTART.
+-- - shared_buffers: not read (the engine's default assumed, see the state
+--   above): nothing to change
 -- -- ALTER SYSTEM SET shared_buffers = '0kB';
 -- ALTER SYSTEM RESET shared_buffers;

@@ -3,7 +3,8 @@
 --     sqlite3 DATABASE < create.sql
 -- No transaction: VACUUM and journal_mode cannot run inside one. If it
 -- stops at ANY statement, rollback.sql restores the state below: each of
--- its statements puts one setting back, whatever create.sql got to.
+-- its statements puts one setting back, whatever create.sql got to. A
+-- statement that changes nothing is commented out.
 --
 -- Evidence (recommendation <T>/out/recommend-sqlite.json, decided by the inline_rule):
 --   - recommend 8K pages: the smallest page size at which at least 95.0% of
@@ -104,5 +105,6 @@ VACUUM;
 PRAGMA journal_mode = delete;
 
 -- cache_size lasts for this connection only: the application must issue
--- it on every connection it opens.
-PRAGMA cache_size = -2000;
+-- it on every connection it opens. Commented out when it is the value in
+-- use (a statement that changes nothing is a comment).
+-- PRAGMA cache_size = -2000;

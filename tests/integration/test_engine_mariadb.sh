@@ -17,8 +17,9 @@ ROOT="Driver=MariaDB Unicode;Socket=$PT_MARIADB_SOCK;Database=pagetune;Uid=root;
 POOL0=$(my_sql -N -e "SELECT @@innodb_buffer_pool_size")
 # whatever happens, the shared server gets its defaults back
 trap 'my_sql -e "SET GLOBAL innodb_default_row_format = dynamic; SET GLOBAL innodb_buffer_pool_size = $POOL0" >/dev/null 2>&1; rm -rf "$T"' EXIT
-# the table starts COMPACT (via the server default) so that the DDL's
-# ROW_FORMAT=DYNAMIC is a visible change and ROW_FORMAT=DEFAULT undoes it
+# the table starts COMPACT (via the server default); its objects all stay
+# in the row at the recommended page, where COMPACT and DYNAMIC store a
+# row alike: no rebuild (issue 23), the statement is a comment
 my_sql <<SQL
 SET GLOBAL innodb_default_row_format = 'compact';
 DROP TABLE IF EXISTS $TB;
@@ -50,8 +51,9 @@ expect_rc 0 "recommend" "$PAGETUNE" recommend --engine mysql --sizes "$T/sizes.j
 expect_py "engine mysql, a page size keeping 95 % inline" \
     'd["engine"] == "mysql" and d["page_size"] in (32768, 65536) and d["candidates"][2]["inline_fraction"] < 0.95' "$T/rec.json"
 expect_py "settings in InnoDB's vocabulary" \
-    'd["settings"]["row_format"] == "DYNAMIC" and d["settings"]["innodb_buffer_pool_size"] == 192 << 20 and d["settings"]["previous_innodb_buffer_pool_size"] == '"$POOL0"' and d["settings"]["new_instance"] == "yes" and d["settings"]["current_page_size"] == 16384' "$T/rec.json"
+    'd["settings"]["row_format"] == "COMPACT" and d["settings"]["innodb_buffer_pool_size"] == 192 << 20 and d["settings"]["previous_innodb_buffer_pool_size"] == '"$POOL0"' and d["settings"]["new_instance"] == "yes" and d["settings"]["current_page_size"] == 16384' "$T/rec.json"
 expect_py "reasons say a new instance is needed" 'any("NEW instance" in r for r in d["reasons"])' "$T/rec.json"
+expect_py "reasons say why the row format stays" 'any(r.startswith("keep ROW_FORMAT=COMPACT") and "no rebuild" in r for r in d["reasons"])' "$T/rec.json"
 expect_py "the gain beats the new-instance threshold" \
     'd["change"]["decision"] == "change" and d["change"]["gain_io"] >= d["change"]["threshold"] == 0.25' "$T/rec.json"
 # the same table as it is (300 cached rows): every I/O figure 0, keep 16K
@@ -66,17 +68,17 @@ C=$(cat "$T/ddl/create.sql")
 expect_contains "$C" "innodb_page_size CANNOT change on a running instance" "create.sql says the page size needs a new instance"
 expect_contains "$C" "new instance needed       yes" "create.sql: new instance yes"
 expect_contains "$C" "mariadb-install-db --innodb-page-size=" "create.sql: how to make one"
-expect_contains "$C" "ALTER TABLE \`$TB\` ROW_FORMAT=DYNAMIC;" "create.sql: row format"
+expect_contains "$C" "-- ALTER TABLE \`$TB\` ROW_FORMAT=COMPACT;" "create.sql: the row format stays (a comment)"
 expect_contains "$C" "SET GLOBAL innodb_buffer_pool_size = 201326592;" "create.sql: buffer pool"
 
 expect_rc 0 "apply create.sql through ODBC" "$PT_SQLEXEC" "$ROOT" script "$T/ddl/create.sql"
-expect_eq "$(row_format)" Dynamic "ROW_FORMAT took"
+expect_eq "$(row_format)" Compact "ROW_FORMAT unchanged"
 wait_value 201326592 my_sql -N -e "SELECT @@innodb_buffer_pool_size" && pass ||
     fail "innodb_buffer_pool_size took: $(my_sql -N -e "SELECT @@innodb_buffer_pool_size")"
 expect_eq "$(my_sql -N -e "SELECT @@innodb_page_size")" 16384 "innodb_page_size unchanged (it cannot change at runtime)"
 
 expect_rc 0 "apply rollback.sql through ODBC" "$PT_SQLEXEC" "$ROOT" script "$T/ddl/rollback.sql"
-expect_eq "$(row_format)" Compact "rollback: back to the server default row format"
+expect_eq "$(row_format)" Compact "rollback: the server default row format still"
 wait_value "$POOL0" my_sql -N -e "SELECT @@innodb_buffer_pool_size" && pass ||
     fail "rollback: buffer pool back: $(my_sql -N -e "SELECT @@innodb_buffer_pool_size")"
 

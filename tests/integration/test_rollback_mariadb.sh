@@ -2,7 +2,8 @@
 # test_rollback_mariadb.sh — issue 14 on a real MariaDB: a table with an
 # explicit ROW_FORMAT=COMPACT on a server whose pool is what it is gets
 # advice fed that state as `current` (`recommend --current`): a larger
-# pool and ROW_FORMAT=DYNAMIC. create.sql then rollback.sql leaves
+# pool (ROW_FORMAT=DYNAMIC set by hand: the rebuild does not pay for
+# inline objects, issue 23). create.sql then rollback.sql leaves
 # @@innodb_buffer_pool_size and the table's row format (ROW_FORMAT and
 # CREATE_OPTIONS) exactly as before — also when create.sql stops after any
 # one of its statements. Applied as root over the socket (SET GLOBAL needs
@@ -55,8 +56,16 @@ BIG=$((POOL0 + 128 * 1024 * 1024))
 expect_rc 0 "recommend --current" "$PAGETUNE" recommend --engine mysql \
     --sizes "$T/sizes.json" --current "$T/current.json" --memory "$BIG" --json \
     -o "$T/rec.json" -q
-expect_py "state carried, 16K kept, pool and row format changed" \
-    'd["current"]["row_format"] == {"value": "COMPACT", "source": "server"} and d["page_size"] == 16384 and d["settings"]["new_instance"] == "no" and d["settings"]["innodb_buffer_pool_size"] == '"$BIG"' and d["settings"]["row_format"] == "DYNAMIC"' "$T/rec.json"
+expect_py "state carried, 16K kept, pool changed, COMPACT kept" \
+    'd["current"]["row_format"] == {"value": "COMPACT", "source": "server"} and d["page_size"] == 16384 and d["settings"]["new_instance"] == "no" and d["settings"]["innodb_buffer_pool_size"] == '"$BIG"' and d["settings"]["row_format"] == "COMPACT"' "$T/rec.json"
+# 6400-byte objects stay in the row, where COMPACT and DYNAMIC store a
+# row alike: no rebuild pays (issue 23). The DBA who wants DYNAMIC anyway
+# sets it in the recommendation's settings, which ddl renders
+python3 - "$T/rec.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["settings"]["row_format"] = "DYNAMIC"
+json.dump(d, open(sys.argv[1], "w"))
+PY
 expect_rc 0 "ddl" "$PAGETUNE" ddl --recommendation "$T/rec.json" --dialect mysql \
     --table "$TB" --out-dir "$T/ddl" -q
 C=$(cat "$T/ddl/create.sql")

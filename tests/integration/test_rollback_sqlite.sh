@@ -66,7 +66,10 @@ for i, s in enumerate(stmts, 1):
     open("%s.%d" % (sys.argv[2], i), "w").write(s)
 PY
 NS=$(ls "$T"/stmt.* | wc -l)
-expect_eq "$NS" 5 "create.sql: journal, page size, VACUUM, journal, cache"
+# the cache_size PRAGMA is the value read (the pool kept): a comment, a
+# statement that changes nothing (issue 23)
+expect_contains "$(cat "$T/ddl/create.sql")" "-- PRAGMA cache_size = " "the kept cache_size is a comment"
+expect_eq "$NS" 4 "create.sql: journal, page size, VACUUM, journal"
 for k in $(seq 1 "$NS"); do
     cat $(for i in $(seq 1 "$k"); do echo "$T/stmt.$i"; done) >"$T/part.sql"
     sqlite3 -bail "$DB" ".read $T/part.sql" >/dev/null 2>&1 || fail "statements 1..$k failed"

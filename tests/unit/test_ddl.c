@@ -544,6 +544,97 @@ static void test_plan_from_recommendation(void **state)
     ddl_plan_release(&p);
 }
 
+/* render the PostgreSQL scripts for shared_buffers_kb `kb` and state `st` */
+static void pg_render(const struct rec_state *st, int kb, char **create,
+                      char **rollback)
+{
+    struct ddl_dialect pg;
+    struct ddl_plan p;
+    struct rec_doc r;
+    struct pt_err err;
+    char dir[4200];
+    json_t *settings =
+        json_pack("{s:i,s:s,s:i,s:s}", "toast_tuple_target", 2032, "storage",
+                  "EXTENDED", "shared_buffers_kb", kb, "rewrite", "no");
+
+    assert_int_equal(
+        ddl_dialect_load(&pg, "postgresql", dir, sizeof(dir), &err), 0);
+    db2_rec(&r, NULL, 0);
+    r.engine = "postgresql";
+    r.settings = settings;
+    r.has_current = 1;
+    r.current = *st;
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(ddl_plan_render(&p, dir, create, rollback, &err), 0);
+    ddl_plan_release(&p);
+    json_decref(settings);
+}
+
+/* issue 23: a pending shared_buffers is prior state; no-op statements are
+ * comments */
+static void test_plan_pending(void **state)
+{
+    struct rec_state st;
+    char *create, *rollback;
+    (void)state;
+
+    memset(&st, 0, sizeof(st));
+    rec_state_set_num(&st, "shared_buffers", 32LL << 20, REC_SOURCE_SERVER,
+                      NULL);
+    rec_state_set_null(&st, "shared_buffers_auto_conf", 1, REC_SOURCE_SERVER,
+                       NULL);
+    /* nothing pending, the running size kept: a comment */
+    pg_render(&st, 32768, &create, &rollback);
+    assert_non_null(
+        strstr(create, "\n-- ALTER SYSTEM SET shared_buffers = '32768kB';"));
+    assert_non_null(strstr(create, "32MB in use, nothing pending"));
+    free(create);
+    free(rollback);
+    /* 40MB pending (ALTER SYSTEM): kept running size, no statement */
+    rec_state_set_num(&st, "shared_buffers_auto_conf", 40LL << 20,
+                      REC_SOURCE_SERVER, NULL);
+    rec_state_set_num(&st, "shared_buffers_pending", 40LL << 20,
+                      REC_SOURCE_SERVER, NULL);
+    pg_render(&st, 32768, &create, &rollback);
+    assert_non_null(
+        strstr(create, "\n-- ALTER SYSTEM SET shared_buffers = '32768kB';"));
+    assert_non_null(strstr(create, "40MB is PENDING"));
+    assert_non_null(
+        strstr(rollback, "\n-- ALTER SYSTEM SET shared_buffers = '40MB';"));
+    free(create);
+    free(rollback);
+    /* the pending value asked for: nothing to change either */
+    pg_render(&st, 40960, &create, &rollback);
+    assert_non_null(
+        strstr(create, "\n-- ALTER SYSTEM SET shared_buffers = '40960kB';"));
+    assert_non_null(strstr(create, "the advice asks for it"));
+    free(create);
+    free(rollback);
+    /* another size: set, and rollback.sql restores the pending 40MB */
+    pg_render(&st, 65536, &create, &rollback);
+    assert_non_null(
+        strstr(create, "\nALTER SYSTEM SET shared_buffers = '65536kB';"));
+    assert_non_null(
+        strstr(rollback, "\nALTER SYSTEM SET shared_buffers = '40MB';"));
+    free(create);
+    free(rollback);
+    /* pg_file_settings not readable: only a comment, with the reason */
+    memset(&st, 0, sizeof(st));
+    rec_state_set_num(&st, "shared_buffers", 32LL << 20, REC_SOURCE_SERVER,
+                      NULL);
+    rec_state_note_add(&st, "shared_buffers_auto_conf not read ([42501] "
+                            "permission denied)");
+    pg_render(&st, 65536, &create, &rollback);
+    assert_non_null(
+        strstr(create, "\n-- ALTER SYSTEM SET shared_buffers = '65536kB';"));
+    assert_non_null(strstr(create, "LEFT ALONE"));
+    assert_non_null(strstr(create, "[42501] permission denied"));
+    assert_null(strstr(rollback, "\nALTER SYSTEM"));
+    free(create);
+    free(rollback);
+}
+
 /* issue 14: rollback.sql restores the recommendation's `current` exactly */
 static void test_plan_current(void **state)
 {
@@ -681,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_plan_defaults),
         cmocka_unit_test(test_plan_from_recommendation),
         cmocka_unit_test(test_plan_current),
+        cmocka_unit_test(test_plan_pending),
     };
     return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
 }

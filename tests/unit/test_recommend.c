@@ -647,6 +647,50 @@ static void test_postgresql_knob(void **state)
     free(r);
 }
 
+/* issue 23: a COMPACT/REDUNDANT table whose objects stay in the row keeps
+ * its format (the rebuild gains 0 %, below the rebuild tier) */
+static void test_mysql_row_format_pays(void **state)
+{
+    struct rec_engine e;
+    uint64_t v[100];
+    struct rec_inputs in = {0};
+    struct rec_result *r = calloc(1, sizeof(*r));
+    struct rec_state st;
+    struct pt_err err;
+    (void)state;
+
+    for (size_t i = 0; i < 100; i++)
+        v[i] = 300;
+    in.device = &ssd;
+    in.sizes = v;
+    in.n_sizes = 100;
+    assert_int_equal(load_engine("mysql", &e), 0);
+    in.engine = &e;
+    memset(&st, 0, sizeof(st));
+    rec_state_set_num(&st, "page_size", 16384, REC_SOURCE_SERVER, NULL);
+    rec_state_set_word(&st, "row_format", "COMPACT", REC_SOURCE_SERVER, NULL);
+    in.current = &st;
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_true(r->rowfmt_evaluated);
+    assert_false(r->rowfmt_pays);
+    assert_true(r->rowfmt_gain_io == 0 && r->rowfmt_gain_reads == 0);
+    assert_string_equal(setting(r, "row_format"), "COMPACT");
+    assert_true(has_reason(r, "keep ROW_FORMAT=COMPACT"));
+    /* a row format nobody read: DYNAMIC, as before */
+    rec_state_set_word(&st, "row_format", "COMPACT", REC_SOURCE_DEFAULT, NULL);
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_false(r->rowfmt_evaluated);
+    assert_string_equal(setting(r, "row_format"), "DYNAMIC");
+    /* unset, the server's default REDUNDANT: kept as REDUNDANT */
+    rec_state_set_null(&st, "row_format", 0, REC_SOURCE_SERVER, NULL);
+    rec_state_set_word(&st, "innodb_default_row_format", "REDUNDANT",
+                       REC_SOURCE_SERVER, NULL);
+    assert_int_equal(rec_recommend(r, &in, &err), 0);
+    assert_true(r->rowfmt_evaluated);
+    assert_string_equal(setting(r, "row_format"), "REDUNDANT");
+    free(r);
+}
+
 static void test_mysql_sqlite_oracle_advice(void **state)
 {
     struct rec_engine e;
@@ -1341,6 +1385,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_postgresql_knob),
         cmocka_unit_test(test_mysql_sqlite_oracle_advice),
+        cmocka_unit_test(test_mysql_row_format_pays),
         cmocka_unit_test(test_result_json_round_trip),
         cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_change_rule),
