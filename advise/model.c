@@ -361,11 +361,11 @@ json_t *adv_result_to_json(const struct adv_result *r)
         json_array_append_new(files, json_string(adv_file_name(ADV_F_SIM)));
     if (r->have_replay)
         json_array_append_new(files, json_string(adv_file_name(ADV_F_REPLAY)));
-    s = json_pack("{s:i, s:s, s:s, s:b, s:{s:f, s:f}, s:{s:f, s:f, s:O}, "
+    s = json_pack("{s:i, s:s, s:s, s:s, s:b, s:{s:f, s:f}, s:{s:f, s:f, s:O}, "
                   "s:b, s:s, s:o}",
-                  "schema_version", 1, "engine", r->engine, "out_dir",
-                  r->out_dir, "demo", r->demo, "current", "page_size",
-                  (double)r->cur_page_size, "bufferpool_pages",
+                  "schema_version", 1, "pagetune_version", PT_VERSION, "engine",
+                  r->engine, "out_dir", r->out_dir, "demo", r->demo, "current",
+                  "page_size", (double)r->cur_page_size, "bufferpool_pages",
                   (double)r->cur_pool_pages, "recommended", "page_size",
                   (double)rec, "bufferpool_pages", (double)r->rec->pool_pages,
                   "reasons", json_object_get(r->rec_doc, "reasons"), "drift",
