@@ -126,6 +126,66 @@ static double outline_pages_of(const struct rec_engine *e,
     return payload ? (double)((size + payload - 1) / payload) : 1.0;
 }
 
+/* Where one object lands and what it costs (fit_candidate). */
+struct obj_fit {
+    int where;          /* REC_PLACE_* */
+    uint32_t rpp;       /* rows per data page */
+    double row_bytes;   /* row + row overhead */
+    double op;          /* out-of-line pages it occupies */
+    double op_read;     /* out-of-line pages a read touches */
+    double index_pages; /* out-of-line index pages (TOAST index) */
+    double inflate;     /* bytes decompressed on a read */
+};
+
+/*
+ * PostgreSQL with the "toast" figures and a table: the toaster's own
+ * decision (pgtoast.c). Chunk tuples of one value are consecutive: a read
+ * touches 1 + (the value's chunk bytes but one chunk) / page pages.
+ */
+static void fit_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
+                   uint64_t size, struct obj_fit *f)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_pg_layout *l = &e->pg;
+    struct rec_pg_tuple tu;
+    double u = (double)p->usable_bytes;
+
+    rec_pg_tuple_fit(l, in->pg, size, &tu);
+    f->rpp = rec_pg_rows_per_page(in->pg, p->page_size_bytes, p->usable_bytes,
+                                  tu.heap_bytes);
+    if (f->rpp > e->max_rows_per_page)
+        f->rpp = e->max_rows_per_page;
+    f->row_bytes = tu.heap_bytes;
+    f->where = tu.n_external ? 1 : REC_PLACE_INLINE;
+    f->inflate = (double)tu.inflate_bytes;
+    if (!tu.n_external)
+        return;
+    f->op = (double)tu.toast_bytes / u;
+    f->op_read = 1.0 + (double)tu.toast_bytes *
+                           (1.0 - 1.0 / (double)tu.toast_chunks) / u;
+    f->index_pages = (double)tu.toast_chunks * l->index_entry_bytes /
+                     (u * l->index_fillfactor / 100.0);
+}
+
+static void fit_object(const struct rec_inputs *in,
+                       const struct rec_page_rule *p, uint64_t size,
+                       struct obj_fit *f)
+{
+    const struct rec_engine *e = in->engine;
+
+    memset(f, 0, sizeof(*f));
+    if (in->pg && e->pg.present) {
+        fit_pg(in, p, size, f);
+        return;
+    }
+    f->where = rec_engine_place(e, p, size);
+    f->rpp = rec_engine_rows_per_page(e, p, size);
+    f->row_bytes =
+        (double)rec_engine_row_bytes(e, p, size) + e->row_overhead_bytes;
+    if (f->where > 0 && e->outline_buffered)
+        f->op = f->op_read = outline_pages_of(e, p, size);
+}
+
 /* Placement fractions, rows per page, page fill and direct-read cost. */
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
@@ -144,24 +204,22 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     c->transfer_ms = rec_device_transfer_ms(d, p->page_size_bytes);
     for (size_t i = 0; i < n; i++) {
         uint64_t size = obj_size(in, i);
-        int where = rec_engine_place(e, p, size);
-        uint32_t rpp = rec_engine_rows_per_page(e, p, size);
+        struct obj_fit f;
         uint64_t cnt = obj_weight(in, i);
         double w_uniform = 1.0 / total; /* one object's share */
         double w = w_uniform;
 
+        fit_object(in, p, size, &f);
         if (in->access && total_gets > 0)
             w = (double)in->access->gets[i] / total_gets;
-        s->share_sum = add_n(s->share_sum, 1.0 / rpp, cnt);
-        s->row_bytes = add_n(s->row_bytes,
-                             (double)rec_engine_row_bytes(e, p, size) +
-                                 e->row_overhead_bytes,
-                             cnt);
-        if (where == REC_PLACE_INLINE) {
+        s->share_sum = add_n(s->share_sum, 1.0 / f.rpp, cnt);
+        s->row_bytes = add_n(s->row_bytes, f.row_bytes, cnt);
+        c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
+        if (f.where == REC_PLACE_INLINE) {
             inline_n += cnt;
-        } else if (where > 0) {
+        } else if (f.where > 0) {
             uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
-            double *of = &c->outline_fraction[where - 1];
+            double *of = &c->outline_fraction[f.where - 1];
             *of = add_n(*of, w_uniform, cnt);
             if (!e->outline_buffered) {
                 c->direct_reads = add_n(c->direct_reads, w, cnt);
@@ -171,10 +229,13 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                     add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
             } else {
                 /* buffered out-of-line pages: read through the pool */
-                double op = outline_pages_of(e, p, size);
-                c->outline_reads = add_n(
-                    c->outline_reads, w * (op + e->outline_extra_reads), cnt);
-                c->outline_pages = add_n(c->outline_pages, w_uniform * op, cnt);
+                c->outline_reads =
+                    add_n(c->outline_reads,
+                          w * (f.op_read + e->outline_extra_reads), cnt);
+                c->outline_pages =
+                    add_n(c->outline_pages, w_uniform * f.op, cnt);
+                c->outline_index_pages = add_n(c->outline_index_pages,
+                                               w_uniform * f.index_pages, cnt);
             }
         } else {
             c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
@@ -419,7 +480,8 @@ static int pool_candidate(struct rec_candidate *c, const struct rec_inputs *in,
 {
     const struct rec_device *d = in->device;
     double n = (double)obj_total(in);
-    double outline_total = c->outline_pages * (double)r->sessions;
+    double outline_total =
+        (c->outline_pages + c->outline_index_pages) * (double)r->sessions;
     int rc;
 
     c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
@@ -450,6 +512,29 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
+ * One candidate at an inline knob's value: the page rule p carries the
+ * knob's inline limit; PostgreSQL's toaster gets the value as its
+ * toast_tuple_target.
+ */
+static int fit_at_knob(struct rec_candidate *c, const struct rec_inputs *in,
+                       const struct rec_page_rule *p,
+                       const struct rec_result *r, uint32_t value,
+                       double total_gets, struct pt_err *err)
+{
+    struct rec_inputs ki = *in;
+    struct rec_pg_table kt;
+    struct cand_sums ts;
+
+    if (in->pg) {
+        kt = *in->pg;
+        kt.target_bytes = value;
+        ki.pg = &kt;
+    }
+    fit_candidate(c, &ts, &ki, p, total_gets);
+    return pool_candidate(c, &ki, p, r, ts.share_sum, total_gets, err);
+}
+
+/*
  * An inline knob (PostgreSQL toast_tuple_target): the chosen page size is
  * evaluated again with the inline limit raised so that the inline target's
  * share of the objects fits (capped by the knob's maximum). The tuned value
@@ -466,7 +551,6 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_knob *now = rec_state_get(&r->current, k->name);
     const struct rec_candidate *base = &r->knob_base;
     struct rec_page_rule tp = *p;
-    struct cand_sums ts;
     size_t n = obj_count(in);
     uint64_t *v, want;
     uint32_t cap = k->max - k->offset_bytes, value;
@@ -484,9 +568,8 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
         bp.inline_limit_bytes = r->knob_current - k->offset_bytes;
         if (bp.max_row_bytes < bp.inline_limit_bytes)
             bp.max_row_bytes = bp.inline_limit_bytes;
-        fit_candidate(&r->knob_base, &ts, in, &bp, total_gets);
-        if ((rc = pool_candidate(&r->knob_base, in, &bp, r, ts.share_sum,
-                                 total_gets, err)) < 0)
+        if ((rc = fit_at_knob(&r->knob_base, in, &bp, r, r->knob_current,
+                              total_gets, err)) < 0)
             return rc;
     }
     if (!in->access && in->size_counts) {
@@ -519,9 +602,7 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     tp.inline_limit_bytes = value - k->offset_bytes;
     if (tp.max_row_bytes < tp.inline_limit_bytes)
         tp.max_row_bytes = tp.inline_limit_bytes;
-    fit_candidate(&r->tuned, &ts, in, &tp, total_gets);
-    if ((rc = pool_candidate(&r->tuned, in, &tp, r, ts.share_sum, total_gets,
-                             err)) < 0)
+    if ((rc = fit_at_knob(&r->tuned, in, &tp, r, value, total_gets, err)) < 0)
         return rc;
     r->knob_evaluated = 1;
     r->knob_value = value;
@@ -1526,6 +1607,14 @@ static json_t *candidate_json(const struct rec_result *r,
         json_object_set_new(
             x, "outline_pages",
             json_real(round6(c->outline_pages * (double)r->sessions)));
+    }
+    if (x && e->pg.present) {
+        /* the TOAST index, and what compressed values cost a read */
+        json_object_set_new(
+            x, "outline_index_pages",
+            json_real(round6(c->outline_index_pages * (double)r->sessions)));
+        json_object_set_new(x, "inflate_bytes_per_access",
+                            json_real(round6(c->inflate_bytes)));
     }
     return x;
 }

@@ -677,6 +677,15 @@ static int pg_state(struct coll_conn *c, const struct pt_qname *t,
              nm.reg);
     if ((ret = read_num(c, st, "toast_tuple_target", sql, err)) < 0)
         return ret;
+    /* the heap's fillfactor (hio.c RelationGetBufferForTuple leaves
+       BLCKSZ x (100 - fillfactor) % of each page free); unset = 100 */
+    snprintf(sql, sizeof(sql),
+             "SELECT (SELECT split_part(o, '=', 2) FROM unnest(c.reloptions) "
+             "o WHERE o LIKE 'fillfactor=%%') FROM pg_class c WHERE c.oid = "
+             "to_regclass(%s)",
+             nm.reg);
+    if ((ret = read_num(c, st, "fillfactor", sql, err)) < 0)
+        return ret;
     if (!column)
         return 0;
     /* a checked column name: letters, digits, _, $, # */
