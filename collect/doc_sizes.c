@@ -164,6 +164,33 @@ static json_t *other_unit_json(const struct coll_sizes_doc *d)
     return s;
 }
 
+/* PostgreSQL's compression trial (docs/formats.md sizes.json). */
+static void trial_json(const struct coll_sample_result *r, json_t *doc)
+{
+    const struct coll_pg_trial *t = &r->trial;
+    json_t *o;
+
+    if (r->engine != COLL_ENGINE_POSTGRESQL || (!t->done && !t->note[0]))
+        return;
+    if (!t->done) {
+        json_object_set_new(doc, "compression",
+                            json_pack("{s:s}", "note", t->note));
+        return;
+    }
+    o = json_pack(
+        "{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:f}", "method", t->method, "values",
+        (json_int_t)t->values, "raw_bytes", (json_int_t)t->raw_bytes,
+        "compressible_values", (json_int_t)t->compressible_values,
+        "compressible_raw_bytes", (json_int_t)t->compressible_raw_bytes,
+        "pglz_bytes", (json_int_t)t->pglz_bytes, "server_stored_bytes",
+        (json_int_t)t->server_stored_bytes, "compressible_share",
+        t->values ? (double)t->compressible_values / (double)t->values : 0.0);
+    if (o && t->note[0])
+        json_object_set_new(o, "note", json_string(t->note));
+    if (o)
+        json_object_set_new(doc, "compression", o);
+}
+
 /*
  * The whole row (docs/formats.md sizes.json): row_source, how it was
  * measured, the rows' stored bytes (statistics and histogram), the rest
@@ -198,6 +225,7 @@ static void row_json(const struct coll_sizes_doc *d, json_t *doc)
         json_object_set_new(
             doc, "compress_ratio",
             json_real((double)r->stored_bytes / (double)r->raw_bytes));
+    trial_json(r, doc);
 }
 
 /* Everything but "values". */
