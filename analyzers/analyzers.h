@@ -1010,6 +1010,23 @@ struct rec_pg_tuple {
 void rec_pg_tuple_fit(const struct rec_pg_layout *l,
                       const struct rec_pg_table *t, uint64_t obj_bytes,
                       struct rec_pg_tuple *out);
+/* A TOAST chunk tuple of n data bytes, aligned, with its line pointer. */
+uint32_t rec_pg_chunk_tuple_bytes(const struct rec_pg_layout *l, uint64_t n);
+/*
+ * Pages filled one tuple after another (hio.c RelationGetBufferForTuple):
+ * the last page takes a tuple while its free space stays above `save`
+ * bytes (the fillfactor's), else a new page (pgtoast.c says why not an
+ * earlier one).
+ */
+struct rec_pg_pack {
+    uint32_t usable_bytes; /* page bytes for tuples and items */
+    uint32_t save_bytes;   /* BLCKSZ x (100 - fillfactor) % */
+    uint64_t used_bytes;   /* of the last page */
+    double pages;          /* pages so far */
+};
+void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
+                      uint32_t usable_bytes, uint32_t fillfactor);
+void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes);
 /* Heap tuples of heap_bytes (with item) a page of usable bytes takes at
  * the fillfactor (RelationGetBufferForTuple), at least 1. */
 uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,

@@ -154,21 +154,27 @@ static void toast_row(const struct rec_pg_layout *l,
         v[b].form = VAL_EXTERNAL;
 }
 
+uint32_t rec_pg_chunk_tuple_bytes(const struct rec_pg_layout *l, uint64_t n)
+{
+    uint64_t hoff = align_up(l->tuple_header_bytes, l->maxalign_bytes);
+    uint64_t vb =
+        n + 1 <= l->short_max_bytes ? n + 1 : n + l->varlena_header_bytes;
+
+    return (uint32_t)(align_up(hoff + l->chunk_fixed_bytes + vb,
+                               l->maxalign_bytes) +
+                      l->item_bytes);
+}
+
 /* toast_save_datum: the chunk tuples of one out-of-line value. */
 static void save_datum(const struct rec_pg_layout *l, const struct val *v,
                        struct rec_pg_tuple *out)
 {
     /* a compressed value goes out compressed */
     uint64_t todo = v->datum ? v->datum - l->varlena_header_bytes : v->raw;
-    uint64_t hoff = align_up(l->tuple_header_bytes, l->maxalign_bytes);
 
     while (todo > 0) {
         uint64_t n = todo < l->chunk_bytes ? todo : l->chunk_bytes;
-        uint64_t vb =
-            n + 1 <= l->short_max_bytes ? n + 1 : n + l->varlena_header_bytes;
-        out->toast_bytes +=
-            align_up(hoff + l->chunk_fixed_bytes + vb, l->maxalign_bytes) +
-            l->item_bytes;
+        out->toast_bytes += rec_pg_chunk_tuple_bytes(l, n);
         out->toast_chunks++;
         todo -= n;
     }
@@ -224,4 +230,30 @@ uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,
     uint64_t n = heap_bytes ? room / heap_bytes : 1;
 
     return n < 1 ? 1 : n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
+                      uint32_t usable_bytes, uint32_t fillfactor)
+{
+    uint32_t ff = fillfactor ? fillfactor : 100;
+
+    memset(k, 0, sizeof(*k));
+    k->usable_bytes = usable_bytes;
+    k->save_bytes = (uint32_t)((uint64_t)page_size_bytes * (100 - ff) / 100);
+}
+
+void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes)
+{
+    if (k->pages > 0 &&
+        k->used_bytes + bytes + k->save_bytes <= k->usable_bytes) {
+        k->used_bytes += bytes;
+        return;
+    }
+    /* hio.c RelationGetBufferForTuple asks the free space map for another
+       page, but freespace.c fsm_set_and_search records the page it leaves
+       on its leaf only: the map's upper levels learn of that space at the
+       next VACUUM, so a load (and VACUUM FULL's rewriteheap.c
+       raw_heap_insert, which never asks) fills a new page */
+    k->pages += 1;
+    k->used_bytes = bytes; /* a new page takes any tuple */
 }

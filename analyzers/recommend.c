@@ -186,6 +186,81 @@ static void fit_object(const struct rec_inputs *in,
         f->op = f->op_read = outline_pages_of(e, p, size);
 }
 
+/* The greatest common divisor (pack_pg's stride). */
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The entry of the pos-th object (0-based) by the weights' prefix sums. */
+static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (prefix[mid] <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n ? lo : n - 1;
+}
+
+/*
+ * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
+ * in an order that mixes their sizes (a stride through the sorted sizes),
+ * and the heap and the TOAST relation are filled one tuple after another
+ * as hio.c does it (rec_pg_pack_add): a page of mixed rows holds more
+ * than the average of pages of equal rows, and a value's short last chunk
+ * shares a page with the next value's full ones. At most PACK_MAX objects
+ * are packed, the pages scaled to all of them. Without memory for the
+ * weights' prefix sums the per-row figures stay.
+ */
+#define PACK_MAX 100000
+static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
+                    double total, struct cand_sums *s, struct rec_candidate *c)
+{
+    const struct rec_pg_layout *l = &in->engine->pg;
+    struct rec_pg_pack heap, toast;
+    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX, step;
+    uint64_t *prefix = NULL, acc = 0;
+    uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
+    size_t n = obj_count(in);
+
+    if (m == 0 || (!in->access && in->size_counts &&
+                   !(prefix = pt_calloc(n, sizeof(*prefix)))))
+        return;
+    for (size_t i = 0; prefix && i < n; i++)
+        prefix[i] = acc += in->size_counts[i];
+    rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
+                     in->pg->fillfactor);
+    rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
+    for (step = (uint64_t)((double)m * 0.6180339887) | 1; gcd_u64(step, m) != 1;
+         step++)
+        ;
+    for (uint64_t k = 0; k < m; k++) {
+        uint64_t pos = (uint64_t)((double)((k * step) % m) * total / (double)m);
+        size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
+        struct rec_pg_tuple tu;
+        rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
+        rec_pg_pack_add(&heap, tu.heap_bytes);
+        for (uint64_t j = 1; j < tu.toast_chunks; j++)
+            rec_pg_pack_add(&toast, full);
+        if (tu.toast_chunks)
+            rec_pg_pack_add(&toast, (uint32_t)(tu.toast_bytes -
+                                               (tu.toast_chunks - 1) * full));
+    }
+    free(prefix);
+    s->share_sum = heap.pages * total / (double)m;
+    c->outline_pages = toast.pages / (double)m;
+}
+
 /* Placement fractions, rows per page, page fill and direct-read cost. */
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
@@ -241,6 +316,8 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
             c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
         }
     }
+    if (in->pg && e->pg.present)
+        pack_pg(in, p, total, s, c);
     c->inline_fraction = (double)inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);

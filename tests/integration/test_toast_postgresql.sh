@@ -91,7 +91,7 @@ check cbytea v 5
 check ctsmall v 5
 check rnd v 2
 check four a,b,c,d 2
-cat "$T/figures" >&2
+cat "$T/figures" >&2 # the ratios, for the record
 
 # the client's pglz trial against the server's compressed values: the
 # trial's datum bytes of values the server compressed in line are the
