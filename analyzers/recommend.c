@@ -977,17 +977,19 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
  * the monitored ones (or saw no block access).
  */
 static const struct rec_monitor_table *
-monitored_table(const struct rec_monitor *m, const char *table)
+monitored_table(const struct rec_monitor *m, const char *table, int *idle)
 {
+    *idle = 0;
     if (!table || !table[0])
         return NULL;
     for (size_t i = 0; i < m->n_tables; i++) {
         const char *n = m->tables[i].name, *dot = strchr(n, '.');
-        if (m->tables[i].hits + m->tables[i].reads == 0)
+        if (strcasecmp(n, table) != 0 &&
+            (strchr(table, '.') || !dot || strcasecmp(dot + 1, table) != 0))
             continue;
-        if (strcasecmp(n, table) == 0 ||
-            (!strchr(table, '.') && dot && strcasecmp(dot + 1, table) == 0))
+        if (m->tables[i].hits + m->tables[i].reads > 0)
             return &m->tables[i];
+        *idle = 1; /* listed, but nothing read it in the window */
     }
     return NULL;
 }
@@ -1001,12 +1003,13 @@ static void reconcile(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_candidate *c;
     double pages, pool, model, meas, miss_ms;
     uint64_t logical, physical;
+    int idle = 0;
 
     if (mon_idx == (size_t)-1 || !m->bufferpool_pages)
         return;
     /* the table's own counters where the monitor has them (PostgreSQL
        pg_statio_user_tables), else the instance's summary */
-    t = monitored_table(m, in->table);
+    t = monitored_table(m, in->table, &idle);
     if (t) {
         logical = t->hits + t->reads;
         physical = t->reads;
@@ -1050,7 +1053,9 @@ static void reconcile(struct rec_result *r, const struct rec_inputs *in,
     else
         snprintf(r->recon.scope, sizeof(r->recon.scope),
                  "the whole instance's buffer pool counters%s",
-                 in->table && in->table[0] && m->n_tables
+                 idle ? " (the sampled table was monitored but had no block "
+                        "accesses in the window)"
+                 : in->table && in->table[0] && m->n_tables
                      ? " (the sampled table was not among the monitored "
                        "ones)"
                      : "");

@@ -1662,6 +1662,15 @@ static void test_reconcile_recommend(void **state)
         assert_false(r->recon.table_scope);
         assert_true(r->recon.measured_hit_ratio == 0.6);
         assert_non_null(strstr(r->recon.scope, "not among the monitored"));
+        /* listed but idle in the window (issue 23): monitored, no block
+           accesses; the instance's counters, saying so */
+        in.table = "SESSIONS";
+        m.tables[1].hits = 0;
+        m.tables[1].reads = 0;
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_false(r->recon.table_scope);
+        assert_null(strstr(r->recon.scope, "not among the monitored"));
+        assert_non_null(strstr(r->recon.scope, "no block accesses"));
     }
     m.n_tables = 0;
     /* no measured ratio: no reconciliation object */
