@@ -585,6 +585,24 @@ struct rec_candidate {
                                    (PostgreSQL compressed values) */
 };
 
+/*
+ * The table's bytes in a candidate: heap, out-of-line and their index
+ * pages for `sessions` rows, x the page size.
+ */
+double rec_candidate_bytes(const struct rec_candidate *c, double sessions);
+/*
+ * The change rule with the table's storage (issue 23), for every rebuild
+ * that moves bytes (toast_tuple_target, STORAGE, VACUUM FULL):
+ * rec_change_pays on I/O and buffered reads, and a change that grows the
+ * table (rec_candidate_bytes) must save a larger fraction of buffered
+ * reads per access than the fraction it adds to the table. *growth (may be
+ * NULL) gets (new - cur) / cur bytes (0 when cur is 0).
+ */
+int rec_change_pays_storage(const struct rec_engine *e, enum rec_tier tier,
+                            const struct rec_candidate *cur,
+                            const struct rec_candidate *nw, double sessions,
+                            double *growth);
+
 /* One engine setting of the recommendation (e.g. toast_tuple_target). */
 #define REC_MAX_SETTINGS 16
 struct rec_setting {
@@ -693,6 +711,8 @@ struct rec_result {
     /* an inline knob (knob.present): the chosen page at the tuned limit */
     int knob_evaluated;             /* 1: `tuned` holds figures */
     int knob_pays;                  /* 1: recommend the tuned value */
+    double knob_growth;             /* tuned table bytes / base - 1
+                                       (rec_change_pays_storage) */
     uint32_t knob_value;            /* recommended knob value */
     uint32_t knob_inline_limit;     /* object inline limit at that value */
     struct rec_candidate tuned;     /* chosen page size at the tuned limit */
@@ -991,8 +1011,10 @@ struct rec_pg_table {
     size_t n_columns;                 /* object columns (>= 1) */
     double share[REC_PG_MAX_COLUMNS]; /* each column's part of an object */
     char storage[REC_PG_MAX_COLUMNS]; /* attstorage: p, m, e, x */
-    double ratio; /* pglz bytes / raw bytes of the values that compress
-                     (measured by a trial); 0 = they do not compress */
+    double ratio;       /* pglz bytes / raw bytes of the values that compress
+                           (measured by a trial); 0 = they do not compress */
+    int ratio_measured; /* 1: a trial (or the server's compressed values)
+                           measured it; 0: nobody tried */
 };
 /* Where one row's bytes go. */
 struct rec_pg_tuple {

@@ -686,10 +686,10 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     r->knob_inline_limit = tp.inline_limit_bytes;
     /* the new target applies once VACUUM FULL rewrites the table: a
      * rebuild's threshold */
-    r->knob_pays = r->tuned.inline_fraction > base->inline_fraction &&
-                   rec_change_pays(e, REC_TIER_REBUILD, base->io_ms,
-                                   r->tuned.io_ms, base->buffered_reads,
-                                   r->tuned.buffered_reads, NULL, NULL);
+    r->knob_pays =
+        r->tuned.inline_fraction > base->inline_fraction &&
+        rec_change_pays_storage(e, REC_TIER_REBUILD, base, &r->tuned,
+                                (double)r->sessions, &r->knob_growth);
     return 0;
 }
 

@@ -157,19 +157,23 @@ static int64_t knob_num(const struct rec_state *st, const char *name,
  * own compressed values (compress_ratio below 1: pg_column_size says it
  * compressed them); else 0, incompressible as far as anyone measured.
  */
-static double run_pg_ratio(const struct rec_request *q, double stored_ratio)
+static double run_pg_ratio(const struct rec_request *q, double stored_ratio,
+                           int *measured)
 {
     const json_t *c = json_object_get(q->sizes_doc, "compression");
     double raw, out;
 
-    if (json_is_object(c)) {
+    *measured = 0;
+    if (json_is_object(c) && num_or(c, "values", 0) > 0) {
+        *measured = 1;
         raw = num_or(c, "compressible_raw_bytes", 0);
         out = num_or(c, "pglz_bytes", 0);
         if (num_or(c, "compressible_share", 0) < 0.5 || !(raw > 0))
             return 0;
         return out / raw;
     }
-    return stored_ratio > 0 && stored_ratio < 1 ? stored_ratio : 0;
+    *measured = stored_ratio > 0 && stored_ratio < 1;
+    return *measured ? stored_ratio : 0;
 }
 
 /* attstorage's letter of a STORAGE keyword (EXTENDED when unknown). */
@@ -232,7 +236,7 @@ static int run_pg_table(const struct rec_request *q, const struct rec_engine *e,
     if (e->row_measured)
         rest -= 3 * (int64_t)t->n_columns;
     t->rest_bytes = rest > 0 ? (uint32_t)rest : 0;
-    t->ratio = run_pg_ratio(q, stored_ratio);
+    t->ratio = run_pg_ratio(q, stored_ratio, &t->ratio_measured);
     return 1;
 }
 

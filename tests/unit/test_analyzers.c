@@ -1156,6 +1156,138 @@ static void test_names_transfer_trace_evidence(void **state)
 
 /* ---- issue 14: the current state and the change rule ------------------- */
 
+/* ---- issue 23: storage in the change rule, pglz, the toaster ----------- */
+
+static void test_change_pays_storage(void **state)
+{
+    struct rec_engine e;
+    struct rec_candidate cur, nw;
+    double g;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    memset(&cur, 0, sizeof(cur));
+    cur.page_size_bytes = 8192;
+    cur.data_pages = 100;
+    cur.outline_pages = 0.5; /* per row: 500 TOAST pages for 1000 rows */
+    cur.outline_index_pages = 0.01;
+    cur.buffered_reads = 4;
+    assert_true(fabs(rec_candidate_bytes(&cur, 1000) - 610.0 * 8192) < 1e-6);
+    /* fewer reads, the table smaller: pays */
+    nw = cur;
+    nw.data_pages = 300;
+    nw.outline_pages = nw.outline_index_pages = 0;
+    nw.buffered_reads = 1;
+    assert_true(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, &g));
+    assert_true(g < 0);
+    /* the table grows 10x (issue 23: compressible values stored raw
+       under a raised target) for a 75 % read saving: not advised */
+    nw.data_pages = 6100;
+    assert_false(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, &g));
+    assert_true(g > 8.9 && g < 9.1);
+    /* grows 50 % for 75 % fewer reads: the saving is larger, it pays */
+    nw.data_pages = 915;
+    assert_true(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, &g));
+    assert_true(fabs(g - 0.5) < 1e-9);
+    /* no read or I/O gain: never, whatever the storage */
+    nw = cur;
+    assert_false(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, NULL));
+}
+
+static void test_pglz_size(void **state)
+{
+    static struct rec_pglz_work w;
+    uint8_t buf[4096];
+    uint32_t x = 12345;
+    (void)state;
+
+    /* under 32 bytes: never compressed (PGLZ_strategy_default) */
+    memset(buf, 'a', sizeof(buf));
+    assert_int_equal(rec_pglz_size(&w, buf, 31, NULL), -1);
+    /* 200 equal bytes: a control byte, a literal and a 3-byte tag of 199
+       (pg_lzcompress.c's own example: 4 bytes) */
+    assert_int_equal(rec_pglz_size(&w, buf, 200, NULL), 5);
+    /* random bytes: no match in the first 1024 output bytes, gives up */
+    for (size_t i = 0; i < sizeof(buf); i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (uint8_t)(x >> 16);
+    }
+    assert_int_equal(rec_pglz_size(&w, buf, sizeof(buf), NULL), -1);
+    /* the datum: 8-byte header, kept only when more than 2 bytes shorter */
+    assert_int_equal(rec_pglz_datum_bytes(100, 200, 8), 108);
+    assert_int_equal(rec_pglz_datum_bytes(190, 200, 8), -1);
+    assert_int_equal(rec_pglz_datum_bytes(-1, 200, 8), -1);
+}
+
+static void test_pg_toaster(void **state)
+{
+    struct rec_engine e;
+    struct rec_pg_table t;
+    struct rec_pg_tuple tu;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    assert_true(e.pg.present);
+    memset(&t, 0, sizeof(t));
+    t.target_bytes = 2032;
+    t.fillfactor = 100;
+    t.rest_bytes = 4; /* an int id */
+    t.n_columns = 1;
+    t.share[0] = 1;
+    t.storage[0] = 'x';
+    /* 2000 bytes: 24 + 4 + 4 + 2000 = 2032, not over the threshold */
+    rec_pg_tuple_fit(&e.pg, &t, 2000, &tu);
+    assert_int_equal(tu.n_external, 0);
+    assert_int_equal(tu.heap_bytes, 2032 + 4);
+    /* 3000 incompressible: out of line, 2 chunks, an 18-byte pointer */
+    rec_pg_tuple_fit(&e.pg, &t, 3000, &tu);
+    assert_int_equal(tu.n_external, 1);
+    assert_int_equal(tu.toast_chunks, 2);
+    assert_int_equal(tu.heap_bytes, 48 + 4); /* MAXALIGN(24 + 4 + 18) */
+    assert_int_equal(rec_pg_chunk_tuple_bytes(&e.pg, 1996), 2036);
+    /* compressible 5000 bytes at ratio 0.1: compressed in line */
+    t.ratio = 0.1;
+    rec_pg_tuple_fit(&e.pg, &t, 5000, &tu);
+    assert_int_equal(tu.n_external, 0);
+    assert_int_equal(tu.n_compressed, 1);
+    assert_int_equal(tu.heap_bytes, 24 + 4 + 8 + 500 + 4); /* + item */
+    /* the same under a target of 6000: the row is under it, so the
+       toaster stops before compressing (stored raw) */
+    t.target_bytes = 6000;
+    rec_pg_tuple_fit(&e.pg, &t, 5000, &tu);
+    assert_int_equal(tu.n_compressed, 0);
+    assert_int_equal(tu.heap_bytes, 24 + 4 + 4 + 5000 + 4);
+    /* compressible rows under the threshold: stored raw */
+    t.target_bytes = 2032;
+    rec_pg_tuple_fit(&e.pg, &t, 1500, &tu);
+    assert_int_equal(tu.n_compressed, 0);
+    /* EXTERNAL: never compressed, moved out */
+    t.storage[0] = 'e';
+    rec_pg_tuple_fit(&e.pg, &t, 5000, &tu);
+    assert_int_equal(tu.n_compressed, 0);
+    assert_int_equal(tu.n_external, 1);
+    /* four 500-byte incompressible columns: the toaster moves one out */
+    t.storage[0] = 'x';
+    t.ratio = 0;
+    t.n_columns = 4;
+    for (int i = 0; i < 4; i++) {
+        t.share[i] = 0.25;
+        t.storage[i] = 'x';
+    }
+    rec_pg_tuple_fit(&e.pg, &t, 2000, &tu);
+    assert_int_equal(tu.n_external, 1);
+    assert_int_equal(tu.toast_chunks, 1);
+    /* fillfactor 90: 819 bytes of each page stay free */
+    t.fillfactor = 90;
+    assert_int_equal(rec_pg_rows_per_page(&t, 8192, 8168, 1000), 7);
+    t.fillfactor = 100;
+    assert_int_equal(rec_pg_rows_per_page(&t, 8192, 8168, 1000), 8);
+}
+
 static void test_change_rule(void **state)
 {
     struct rec_engine e;
@@ -1754,6 +1886,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_db2_profile),
+        cmocka_unit_test(test_change_pays_storage),
+        cmocka_unit_test(test_pglz_size),
+        cmocka_unit_test(test_pg_toaster),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_bad_engine_profile),
         cmocka_unit_test(test_device),
