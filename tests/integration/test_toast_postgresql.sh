@@ -13,28 +13,31 @@
 # compressible tables). The client's pglz trial is held against
 # pg_column_size() of the values the server compressed.
 . "$(dirname "$0")/lib.sh"
-need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
+need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD PT_SQLEXEC
 need_cmd psql python3
 
 P=it_toast23
-trap 'pg_sql -c "DROP TABLE IF EXISTS ${P}_ctext, ${P}_cbytea, ${P}_ctsmall, ${P}_rnd, ${P}_four" >/dev/null 2>&1; rm -rf "$T"' EXIT
+ALL="${P}_ctext, ${P}_cbytea, ${P}_ctsmall, ${P}_rnd, ${P}_four, ${P}_ctext_copy, ${P}_cbytea_copy, ${P}_ctsmall_copy"
+# whatever happens, the tables go and the shared server's configuration
+# file is restored (create.sql may ALTER SYSTEM shared_buffers)
+trap 'pg_sql -c "DROP TABLE IF EXISTS $ALL" -c "ALTER SYSTEM RESET shared_buffers" >/dev/null 2>&1; rm -rf "$T"' EXIT
 # 8 md5 digests (256 hex characters) repeated: pglz compresses the
 # repeats; decode(..., 'hex') of random digests: pglz finds nothing.
 pg_sql <<SQL
-DROP TABLE IF EXISTS ${P}_ctext, ${P}_cbytea, ${P}_ctsmall, ${P}_rnd, ${P}_four;
-CREATE TABLE ${P}_ctext (id int PRIMARY KEY, v text);
+DROP TABLE IF EXISTS $ALL;
+CREATE TABLE ${P}_ctext (id int PRIMARY KEY, v text) WITH (autovacuum_enabled = off);
 INSERT INTO ${P}_ctext SELECT g, repeat((SELECT string_agg(md5(g || '-' || i), '')
   FROM generate_series(1, 8) i), 12 + g % 13) FROM generate_series(1, 4500) g;
-CREATE TABLE ${P}_cbytea (id int PRIMARY KEY, v bytea);
+CREATE TABLE ${P}_cbytea (id int PRIMARY KEY, v bytea) WITH (autovacuum_enabled = off);
 INSERT INTO ${P}_cbytea SELECT g, decode(repeat((SELECT string_agg(md5(g || '-' || i), '')
   FROM generate_series(1, 8) i), 20 + g % 13), 'hex') FROM generate_series(1, 7000) g;
-CREATE TABLE ${P}_ctsmall (id int PRIMARY KEY, v text);
+CREATE TABLE ${P}_ctsmall (id int PRIMARY KEY, v text) WITH (autovacuum_enabled = off);
 INSERT INTO ${P}_ctsmall SELECT g, repeat((SELECT string_agg(md5(g || '-' || i), '')
   FROM generate_series(1, 2) i), 19 + g % 11) FROM generate_series(1, 1000) g;
-CREATE TABLE ${P}_rnd (id int PRIMARY KEY, v bytea) WITH (fillfactor = 90);
+CREATE TABLE ${P}_rnd (id int PRIMARY KEY, v bytea) WITH (fillfactor = 90, autovacuum_enabled = off);
 INSERT INTO ${P}_rnd SELECT g, (SELECT decode(string_agg(md5(g || '-' || i), ''), 'hex')
   FROM generate_series(1, 94 + g % 70) i) FROM generate_series(1, 1600) g;
-CREATE TABLE ${P}_four (id int PRIMARY KEY, a text, b text, c text, d text);
+CREATE TABLE ${P}_four (id int PRIMARY KEY, a text, b text, c text, d text) WITH (autovacuum_enabled = off);
 INSERT INTO ${P}_four SELECT g, x, x || '', x || '', x || '' FROM (SELECT g,
   substr((SELECT string_agg(md5(g || '-' || i), '') FROM generate_series(1, 16) i), 1, 500) x
   FROM generate_series(1, 1000) g) s;
@@ -108,5 +111,44 @@ expect_py "ctsmall: compressible although the server stored it raw" \
     'd["compression"]["compressible_share"] > 0.9 and d["compress_ratio"] > 0.99' "$T/ctsmall-sizes.json"
 expect_py "rnd: incompressible by the trial" \
     'd["compression"]["compressible_share"] < 0.1' "$T/rnd-sizes.json"
+# compressible values stored raw (rows under the threshold) keep EXTENDED:
+# EXTERNAL would store them raw once their rows grow
+expect_py "ctsmall: STORAGE stays EXTENDED" 'd["settings"]["storage"] == "EXTENDED"' "$T/ctsmall-rec.json"
+# no advice raises toast_tuple_target over compressible values
+for t in ctext cbytea ctsmall; do
+    expect_py "$t: toast_tuple_target stays 2032, no rewrite" \
+        'd["settings"]["toast_tuple_target"] == 2032 and d["settings"]["rewrite"] == "no"' "$T/$t-rec.json"
+done
+
+# The advice applied: create.sql on the table, then every row rewritten
+# (a new row version through the toaster) in it and in an untouched copy
+# given the same rewrite; heap + TOAST bytes within 10 % of the copy's.
+# (Before issue 23 the advice raised toast_tuple_target on compressible
+# values, which PostgreSQL then stored raw: the heap grew 10x.) No
+# autovacuum on these tables: an autoanalyze's snapshot would keep the
+# rewrite's dead rows from VACUUM FULL.
+bytes_of() {
+    pg_sql -Atc "SELECT pg_relation_size('$1') + coalesce(pg_relation_size(reltoastrelid), 0)
+      FROM pg_class WHERE oid = '$1'::regclass"
+}
+rewrite() {
+    pg_sql -c "UPDATE $1 SET v = v || $2" -c "VACUUM FULL $1"
+}
+for t in ctext:"''" cbytea:"'\\x'::bytea" ctsmall:"''"; do
+    n=${t%%:*} empty=${t#*:} tb=${P}_${t%%:*}
+    pg_sql -c "CREATE TABLE ${tb}_copy (LIKE $tb INCLUDING ALL) WITH (autovacuum_enabled = off)" \
+        -c "INSERT INTO ${tb}_copy SELECT * FROM $tb"
+    expect_rc 0 "ddl $n" "$PAGETUNE" ddl --recommendation "$T/$n-rec.json" \
+        --dialect postgresql --table "$tb" --column v --out-dir "$T/$n-ddl" -q
+    expect_rc 0 "apply create.sql for $n" "$PT_SQLEXEC" "$PT_PG_CONNECT" script "$T/$n-ddl/create.sql"
+    rewrite "$tb" "$empty"
+    rewrite "${tb}_copy" "$empty"
+    a=$(bytes_of "$tb") b=$(bytes_of "${tb}_copy")
+    echo "$n: after create.sql and a rewrite $a bytes, the untouched copy $b: $(python3 -c "print(f'{$a / $b:.3f}')")" >>"$T/figures"
+    python3 -c "import sys; sys.exit(0 if abs($a - $b) <= 0.10 * $b else 1)" ||
+        fail "$n: create.sql changed the table's bytes from $b to $a (more than 10 %)"
+done
+pg_sql -c "ALTER SYSTEM RESET shared_buffers" >/dev/null
+cat "$T/figures" >&2
 
 finish
