@@ -186,17 +186,6 @@ static void fit_object(const struct rec_inputs *in,
         f->op = f->op_read = outline_pages_of(e, p, size);
 }
 
-/* The greatest common divisor (pack_pg's stride). */
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* The entry of the pos-th object (0-based) by the weights' prefix sums. */
 static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
 {
@@ -214,7 +203,8 @@ static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
 
 /*
  * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
- * in an order that mixes their sizes (a stride through the sorted sizes),
+ * in an order that mixes their sizes (the golden-ratio sequence over the
+ * sorted sizes: every stretch of it samples all of them evenly),
  * and the heap and the TOAST relation are filled one tuple after another
  * as hio.c does it (rec_pg_pack_add): a page of mixed rows holds more
  * than the average of pages of equal rows, and a value's short last chunk
@@ -228,7 +218,7 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
 {
     const struct rec_pg_layout *l = &in->engine->pg;
     struct rec_pg_pack heap, toast;
-    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX, step;
+    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
     uint64_t *prefix = NULL, acc = 0;
     uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
     size_t n = obj_count(in);
@@ -241,11 +231,9 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
     rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
                      in->pg->fillfactor);
     rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
-    for (step = (uint64_t)((double)m * 0.6180339887) | 1; gcd_u64(step, m) != 1;
-         step++)
-        ;
     for (uint64_t k = 0; k < m; k++) {
-        uint64_t pos = (uint64_t)((double)((k * step) % m) * total / (double)m);
+        double f = (double)k * 0.6180339887498949;
+        uint64_t pos = (uint64_t)((f - floor(f)) * total);
         size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
         struct rec_pg_tuple tu;
         rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
