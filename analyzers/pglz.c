@@ -50,14 +50,16 @@ const struct rec_pglz_strategy rec_pglz_default = {
 #define PGLZ_HIST_MAX REC_PGLZ_HISTORY
 
 /* The history list of the 4 bytes at s (pg_lzcompress.c pglz_hist_idx:
-   the bytes as the server's signed chars). */
+   the bytes as the server's signed chars; its shifts of a negative char
+   written as the products they are, two's complement, without C's
+   undefined left shift of a negative value). */
 static int hist_idx(const uint8_t *s, const uint8_t *e, int mask)
 {
     int a = (signed char)s[0];
 
     if (e - s < 4)
         return a & mask;
-    return ((a << 6) ^ ((signed char)s[1] << 4) ^ ((signed char)s[2] << 2) ^
+    return ((a * 64) ^ ((signed char)s[1] * 16) ^ ((signed char)s[2] * 4) ^
             (signed char)s[3]) &
            mask;
 }
