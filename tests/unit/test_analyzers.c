@@ -150,6 +150,27 @@ static void test_bad_engine_profile(void **state)
     assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
     assert_non_null(strstr(err.msg, "max_rows_per_page"));
     json_decref(p);
+    /* a "toast" mapping missing a figure, or with a zero chunk size:
+       one line naming the key (issue 23) */
+    p = json_loads("{\"name\":\"x\",\"max_rows_per_page\":255,"
+                   "\"row_fixed_bytes\":1,\"row_overhead_bytes\":1,"
+                   "\"toast\":{\"tuple_header\":23}}",
+                   0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "x.yaml: toast"));
+    assert_non_null(strstr(err.msg, "maxalign"));
+    json_decref(p);
+    p = json_loads("{\"name\":\"x\",\"max_rows_per_page\":255,"
+                   "\"row_fixed_bytes\":1,\"row_overhead_bytes\":1,\"toast\":{"
+                   "\"tuple_header\":23,\"maxalign\":8,\"item_id\":4,"
+                   "\"threshold\":2032,\"target_main\":8160,\"chunk_size\":0,"
+                   "\"chunk_fixed\":8,\"pointer\":18,\"short_max\":127,"
+                   "\"varlena_header\":4,\"compressed_header\":8,"
+                   "\"index_entry\":20,\"index_fillfactor\":90}}",
+                   0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "chunk_size"));
+    json_decref(p);
 }
 
 static void test_device(void **state)
