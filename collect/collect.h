@@ -361,6 +361,7 @@ void coll_sample_opts_init(struct coll_sample_opts *o);
  * values (pgtrial.c; sizes.json "compression").
  */
 #define COLL_TRIAL_ROWS 200
+#define COLL_TRIAL_MAX_BYTES 1048576 /* of a value: its first MiB */
 struct coll_pg_trial {
     int done;                        /* 1: the trial ran */
     int lz4;                         /* the column compresses with lz4 */

@@ -64,11 +64,16 @@ static int trial_sql(const struct coll_columns *cols, const char *const *objs,
         int bytea = c && strcmp(c->type, "bytea") == 0;
         coll_ident_quote(COLL_ENGINE_POSTGRESQL, objs[i], q, sizeof(q), NULL);
         o = (size_t)n;
-        /* text: its bytes in the server's encoding, as stored */
-        n += snprintf(
-            sql + o, len - o, "%sencode(%s%s%s, 'hex'), pg_column_size(%s)",
-            i ? ", " : "", bytea ? "" : "convert_to(", q,
-            bytea ? "" : "::text, current_setting('server_encoding'))", q);
+        /* text: its bytes in the server's encoding, as stored; at most
+           COLL_TRIAL_MAX_BYTES of a value (pglz looks back 4 KB: a
+           prefix compresses as the whole does) */
+        n +=
+            snprintf(sql + o, len - o,
+                     "%sencode(substring(%s%s%s from 1 for %d), 'hex'), "
+                     "pg_column_size(%s)",
+                     i ? ", " : "", bytea ? "" : "convert_to(", q,
+                     bytea ? "" : "::text, current_setting('server_encoding'))",
+                     COLL_TRIAL_MAX_BYTES, q);
     }
     if (n > 0 && (size_t)n < len) {
         o = (size_t)n;
