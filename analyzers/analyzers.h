@@ -1013,6 +1013,8 @@ struct rec_pg_table {
     char storage[REC_PG_MAX_COLUMNS]; /* attstorage: p, m, e, x */
     double ratio;       /* pglz bytes / raw bytes of the values that compress
                            (measured by a trial); 0 = they do not compress */
+    double fixed_bytes; /* with ratio: pglz bytes = fixed + ratio x raw
+                           (the trial's line; 0 = proportional) */
     int ratio_measured; /* 1: a trial (or the server's compressed values)
                            measured it; 0: nobody tried */
 };

@@ -121,7 +121,9 @@ static void try_compress(const struct rec_pg_layout *l,
     v->tried = 1;
     if (!(t->ratio > 0) || t->ratio >= keep || (int64_t)v->raw < min_in)
         return;
-    pglz = (int64_t)ceil((double)v->raw * t->ratio);
+    pglz = (int64_t)ceil(t->fixed_bytes + (double)v->raw * t->ratio);
+    if (pglz > (int64_t)((double)v->raw * keep))
+        return; /* pglz would give up: less than its saving */
     d = rec_pglz_datum_bytes(pglz, v->raw, l->compressed_header_bytes);
     if (d < 0)
         return;

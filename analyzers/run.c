@@ -158,18 +158,27 @@ static int64_t knob_num(const struct rec_state *st, const char *name,
  * compressed them); else 0, incompressible as far as anyone measured.
  */
 static double run_pg_ratio(const struct rec_request *q, double stored_ratio,
-                           int *measured)
+                           int *measured, double *fixed)
 {
     const json_t *c = json_object_get(q->sizes_doc, "compression");
-    double raw, out;
+    const json_t *fit = json_object_get(c, "pglz_fit");
+    double raw, out, b;
 
     *measured = 0;
+    *fixed = 0;
     if (json_is_object(c) && num_or(c, "values", 0) > 0) {
         *measured = 1;
         raw = num_or(c, "compressible_raw_bytes", 0);
         out = num_or(c, "pglz_bytes", 0);
         if (num_or(c, "compressible_share", 0) < 0.5 || !(raw > 0))
             return 0;
+        /* the trial's line, when it is one (a positive slope and
+           constant), else the mean ratio */
+        b = num_or(fit, "per_byte", 0);
+        if (b > 0 && b < 1 && num_or(fit, "fixed_bytes", -1) >= 0) {
+            *fixed = num_or(fit, "fixed_bytes", 0);
+            return b;
+        }
         return out / raw;
     }
     *measured = stored_ratio > 0 && stored_ratio < 1;
@@ -236,7 +245,8 @@ static int run_pg_table(const struct rec_request *q, const struct rec_engine *e,
     if (e->row_measured)
         rest -= 3 * (int64_t)t->n_columns;
     t->rest_bytes = rest > 0 ? (uint32_t)rest : 0;
-    t->ratio = run_pg_ratio(q, stored_ratio, &t->ratio_measured);
+    t->ratio =
+        run_pg_ratio(q, stored_ratio, &t->ratio_measured, &t->fixed_bytes);
     return 1;
 }
 

@@ -373,6 +373,8 @@ struct coll_pg_trial {
     uint64_t compressible_raw_bytes; /* their bytes */
     uint64_t pglz_bytes;             /* pglz's output for them */
     uint64_t server_stored_bytes;    /* pg_column_size() of the same values */
+    double sxx, sxy;                 /* sums of raw^2 and raw x pglz (the
+                                        line pglz = a + b x raw) */
 };
 
 /*

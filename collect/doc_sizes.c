@@ -185,6 +185,18 @@ static void trial_json(const struct coll_sample_result *r, json_t *doc)
         "pglz_bytes", (json_int_t)t->pglz_bytes, "server_stored_bytes",
         (json_int_t)t->server_stored_bytes, "compressible_share",
         t->values ? (double)t->compressible_values / (double)t->values : 0.0);
+    if (o && t->compressible_values > 1) {
+        /* pglz's output is nearly a constant plus a share of the input
+           (the first repeat literal, the rest tags): the least-squares
+           line over the compressible values */
+        double n = (double)t->compressible_values;
+        double sx = (double)t->compressible_raw_bytes;
+        double sy = (double)t->pglz_bytes, d = n * t->sxx - sx * sx;
+        double b = d > 0 ? (n * t->sxy - sx * sy) / d : sy / sx;
+        json_object_set_new(o, "pglz_fit",
+                            json_pack("{s:f,s:f}", "fixed_bytes",
+                                      (sy - b * sx) / n, "per_byte", b));
+    }
     if (o && t->note[0])
         json_object_set_new(o, "note", json_string(t->note));
     if (o)

@@ -117,6 +117,8 @@ static int trial_rows(const struct coll_rows *rows, size_t n_obj,
             t->compressible_values++;
             t->compressible_raw_bytes += (uint64_t)n;
             t->pglz_bytes += (uint64_t)z;
+            t->sxx += (double)n * (double)n;
+            t->sxy += (double)n * (double)z;
             t->server_stored_bytes += strtoull(st, NULL, 10);
         }
     free(buf);
