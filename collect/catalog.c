@@ -649,6 +649,21 @@ int coll_db2_state_sql(const struct pt_qname *t, char *buf, size_t len)
     "CASE WHEN setting ~ '^[0-9]+$' THEN setting::bigint * "                   \
     "current_setting('block_size')::bigint ELSE pg_size_bytes(setting) END"
 
+/* A table reloption `name` (LIKE pattern `like`) as a number knob. */
+static int pg_reloption(struct coll_conn *c, struct coll_state *st,
+                        const char *name, const char *like, const char *reg,
+                        struct pt_err *err)
+{
+    char sql[4096];
+
+    snprintf(sql, sizeof(sql),
+             "SELECT (SELECT split_part(o, '=', 2) FROM unnest(c.reloptions) "
+             "o WHERE o LIKE '%s=%%') FROM pg_class c WHERE c.oid = "
+             "to_regclass(%s)",
+             like, reg);
+    return read_num(c, st, name, sql, err);
+}
+
 static int pg_state(struct coll_conn *c, const struct pt_qname *t,
                     const char *column, struct coll_state *st,
                     struct pt_err *err)
@@ -693,12 +708,12 @@ static int pg_state(struct coll_conn *c, const struct pt_qname *t,
         return 0;
     if ((ret = coll_tnames(COLL_ENGINE_POSTGRESQL, t, &nm, err)) < 0)
         return ret;
-    snprintf(sql, sizeof(sql),
-             "SELECT (SELECT split_part(o, '=', 2) FROM unnest(c.reloptions) "
-             "o WHERE o LIKE 'toast\\_tuple\\_target=%%') FROM pg_class c "
-             "WHERE c.oid = to_regclass(%s)",
-             nm.reg);
-    if ((ret = read_num(c, st, "toast_tuple_target", sql, err)) < 0)
+    /* and the heap's fillfactor: hio.c RelationGetBufferForTuple leaves
+       BLCKSZ x (100 - fillfactor) % of each page free; unset = 100 */
+    if ((ret = pg_reloption(c, st, "toast_tuple_target",
+                            "toast\\_tuple\\_target", nm.reg, err)) < 0 ||
+        (ret = pg_reloption(c, st, "fillfactor", "fillfactor", nm.reg, err)) <
+            0)
         return ret;
     if (!column)
         return 0;

@@ -348,6 +348,27 @@ struct coll_sample_opts {
 /* Defaults: SESSIONS, SMALL,MEDIUM,LARGE, full scan, 8192-row blocks. */
 void coll_sample_opts_init(struct coll_sample_opts *o);
 /*
+ * PostgreSQL: pglz run in the client on up to COLL_TRIAL_ROWS sampled rows'
+ * values (pgtrial.c; sizes.json "compression").
+ */
+#define COLL_TRIAL_ROWS 200
+#define COLL_TRIAL_MAX_BYTES 1048576 /* of a value: its first MiB */
+struct coll_pg_trial {
+    int done;                        /* 1: the trial ran */
+    int lz4;                         /* the column compresses with lz4 */
+    char method[8];                  /* "pglz" */
+    char note[256];                  /* why not measured, or the lz4 caveat */
+    uint64_t values;                 /* values tried */
+    uint64_t raw_bytes;              /* their bytes */
+    uint64_t compressible_values;    /* pglz saved its 25 % on these */
+    uint64_t compressible_raw_bytes; /* their bytes */
+    uint64_t pglz_bytes;             /* pglz's output for them */
+    uint64_t server_stored_bytes;    /* pg_column_size() of the same values */
+    double sxx, sxy;                 /* sums of raw^2 and raw x pglz (the
+                                        line pglz = a + b x raw) */
+};
+
+/*
  * "--columns A,B,C" into o->columns (replacing them), each name checked
  * with coll_ident_check. PT_EUSAGE for more than COLL_MAX_COLUMNS, PT_EDATA
  * for a name too long or not an identifier; messages name --columns.
@@ -384,6 +405,7 @@ struct coll_sample_result {
     uint64_t rest_sum;    /* sum over object rows of the bytes besides
                              the objects and the row header */
     uint64_t rest_min, rest_max;
+    struct coll_pg_trial trial;  /* PostgreSQL: the compression trial */
     uint64_t stored_bytes;       /* PostgreSQL: sum of pg_column_size() of the
                                     objects (compressed, as stored); 0 else */
     uint64_t raw_bytes;          /* the same rows' octet lengths */

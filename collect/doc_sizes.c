@@ -164,6 +164,45 @@ static json_t *other_unit_json(const struct coll_sizes_doc *d)
     return s;
 }
 
+/* PostgreSQL's compression trial (docs/formats.md sizes.json). */
+static void trial_json(const struct coll_sample_result *r, json_t *doc)
+{
+    const struct coll_pg_trial *t = &r->trial;
+    json_t *o;
+
+    if (r->engine != COLL_ENGINE_POSTGRESQL || (!t->done && !t->note[0]))
+        return;
+    if (!t->done) {
+        json_object_set_new(doc, "compression",
+                            json_pack("{s:s}", "note", t->note));
+        return;
+    }
+    o = json_pack(
+        "{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:f}", "method", t->method, "values",
+        (json_int_t)t->values, "raw_bytes", (json_int_t)t->raw_bytes,
+        "compressible_values", (json_int_t)t->compressible_values,
+        "compressible_raw_bytes", (json_int_t)t->compressible_raw_bytes,
+        "pglz_bytes", (json_int_t)t->pglz_bytes, "server_stored_bytes",
+        (json_int_t)t->server_stored_bytes, "compressible_share",
+        t->values ? (double)t->compressible_values / (double)t->values : 0.0);
+    if (o && t->compressible_values > 1) {
+        /* pglz's output is nearly a constant plus a share of the input
+           (the first repeat literal, the rest tags): the least-squares
+           line over the compressible values */
+        double n = (double)t->compressible_values;
+        double sx = (double)t->compressible_raw_bytes;
+        double sy = (double)t->pglz_bytes, d = n * t->sxx - sx * sx;
+        double b = d > 0 ? (n * t->sxy - sx * sy) / d : sy / sx;
+        json_object_set_new(o, "pglz_fit",
+                            json_pack("{s:f,s:f}", "fixed_bytes",
+                                      (sy - b * sx) / n, "per_byte", b));
+    }
+    if (o && t->note[0])
+        json_object_set_new(o, "note", json_string(t->note));
+    if (o)
+        json_object_set_new(doc, "compression", o);
+}
+
 /*
  * The whole row (docs/formats.md sizes.json): row_source, how it was
  * measured, the rows' stored bytes (statistics and histogram), the rest
@@ -198,6 +237,7 @@ static void row_json(const struct coll_sizes_doc *d, json_t *doc)
         json_object_set_new(
             doc, "compress_ratio",
             json_real((double)r->stored_bytes / (double)r->raw_bytes));
+    trial_json(r, doc);
 }
 
 /* Everything but "values". */

@@ -916,6 +916,23 @@ static void set_layout(const struct sample_names *q,
  * the row query, fetch the rows in blocks, and for the multi-row layout
  * build and fetch the per-session query.
  */
+/* PostgreSQL: the compression trial on the object columns (pgtrial.c). */
+static int sample_trial(struct coll_conn *c, const struct coll_sample_opts *o,
+                        const struct sample_names *q,
+                        struct coll_sample_result *r, struct pt_err *err)
+{
+    const char *objs[COLL_MAX_COLUMNS];
+    struct coll_tnames nm;
+    int ret;
+
+    for (size_t i = 0; i < o->n_columns; i++)
+        objs[i] = o->columns[i];
+    if ((ret = coll_tnames(c->engine, &q->exact, &nm, err)) < 0)
+        return ret;
+    return coll_pg_trial(c, &r->columns, objs, o->n_columns, q->qtable, nm.reg,
+                         &r->trial, err);
+}
+
 int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
                     struct coll_sample_result *r, struct pt_err *err)
 {
@@ -969,6 +986,9 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     if (ret < 0)
         goto fail;
     r->have_rows = q.row_cols > 0 && r->n_values > 0;
+    if (c->engine == COLL_ENGINE_POSTGRESQL &&
+        (ret = sample_trial(c, o, &q, r, err)) < 0)
+        goto fail;
     /* the knobs the advice may change, as they are now */
     ret = coll_state_read(c, &q.exact, o->columns[0], &r->state, err);
     if (ret < 0)

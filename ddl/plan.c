@@ -576,7 +576,7 @@ static int pg_pool_change(struct ddl_vars *v, const struct rec_state *st,
 }
 
 /*
- * Settings a template uses that no knob of analyzers' rec_setting_knob
+ * Settings a template uses that no knob of model's rec_setting_knob
  * maps (they are not compared for drift): SQLite cache_size_kib is PRAGMA
  * cache_size = -KiB, the knob cache_size holds the PRAGMA's value.
  */

@@ -18,6 +18,7 @@
  */
 #include "model/model.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,10 +151,65 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
 }
 
 /*
+ * toast: PostgreSQL's tuple and TOAST figures (optional; struct
+ * rec_pg_layout, pgtoast.c). Every key is required when the mapping is
+ * there.
+ */
+static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
+                           const char *ctx, struct pt_err *err)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } keys[] = {
+        {"tuple_header", offsetof(struct rec_pg_layout, tuple_header_bytes)},
+        {"maxalign", offsetof(struct rec_pg_layout, maxalign_bytes)},
+        {"item_id", offsetof(struct rec_pg_layout, item_bytes)},
+        {"threshold", offsetof(struct rec_pg_layout, threshold_bytes)},
+        {"target_main", offsetof(struct rec_pg_layout, target_main_bytes)},
+        {"chunk_size", offsetof(struct rec_pg_layout, chunk_bytes)},
+        {"chunk_fixed", offsetof(struct rec_pg_layout, chunk_fixed_bytes)},
+        {"pointer", offsetof(struct rec_pg_layout, pointer_bytes)},
+        {"short_max", offsetof(struct rec_pg_layout, short_max_bytes)},
+        {"varlena_header",
+         offsetof(struct rec_pg_layout, varlena_header_bytes)},
+        {"compressed_header",
+         offsetof(struct rec_pg_layout, compressed_header_bytes)},
+        {"index_entry", offsetof(struct rec_pg_layout, index_entry_bytes)},
+        {"index_fillfactor", offsetof(struct rec_pg_layout, index_fillfactor)},
+    };
+    char where[256];
+    int rc;
+
+    if (!o)
+        return 0;
+    snprintf(where, sizeof(where), "%s: toast", ctx);
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        uint32_t *v = (uint32_t *)((char *)l + keys[i].off);
+        if ((rc = get_u32(o, keys[i].key, v, where, err)) < 0 ||
+            (rc = check_bytes(where, keys[i].key, *v, err)) < 0)
+            return rc;
+    }
+    if (l->maxalign_bytes == 0 || l->chunk_bytes == 0 ||
+        l->varlena_header_bytes == 0 || l->index_entry_bytes == 0 ||
+        l->index_fillfactor == 0 || l->index_fillfactor > 100 ||
+        l->compressed_header_bytes < l->varlena_header_bytes)
+        return err_set(err, PT_EDATA,
+                       "%s: maxalign, chunk_size, varlena_header, "
+                       "index_entry must be >= 1, index_fillfactor 1..100, "
+                       "compressed_header >= varlena_header",
+                       where);
+    l->present = 1;
+    return 0;
+}
+
+/*
  * change_thresholds: {reloption, rebuild, new_instance} (optional; the
  * least modelled gain, a fraction, each tier at least the one before it:
  * docs/models.md #change-threshold). fs_caching_min_direct_reads
- * (optional, DB2).
+ * (optional, DB2). The "toast" figures (optional, PostgreSQL).
  */
 static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
                                 const char *ctx, struct pt_err *err)
@@ -173,8 +229,10 @@ static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
         e->fs_caching_min_direct_reads > 1)
         return err_set(err, PT_EDATA,
                        "%s: fs_caching_min_direct_reads must be in 0..1", ctx);
-    if (!o)
-        return 0;
+    if ((rc = toast_from_json(&e->pg, json_object_get(prof, "toast"), ctx,
+                              err)) < 0 ||
+        !o)
+        return rc;
     snprintf(where, sizeof(where), "%s: change_thresholds", ctx);
     if (!json_is_object(o))
         return err_set(err, PT_EDATA, "%s is not a mapping", where);

@@ -65,6 +65,24 @@ struct rec_inline_knob {
     uint32_t align_bytes;   /* round the recommended value up to this */
 };
 
+/* PostgreSQL's tuple and TOAST figures (postgresql.yaml "toast"). */
+struct rec_pg_layout {
+    int present;
+    uint32_t tuple_header_bytes;      /* SizeofHeapTupleHeader, 23 */
+    uint32_t maxalign_bytes;          /* MAXIMUM_ALIGNOF, 8 */
+    uint32_t item_bytes;              /* ItemIdData, 4 */
+    uint32_t threshold_bytes;         /* TOAST_TUPLE_THRESHOLD */
+    uint32_t target_main_bytes;       /* TOAST_TUPLE_TARGET_MAIN */
+    uint32_t chunk_bytes;             /* TOAST_MAX_CHUNK_SIZE */
+    uint32_t chunk_fixed_bytes;       /* chunk_id + chunk_seq columns */
+    uint32_t pointer_bytes;           /* TOAST_POINTER_SIZE, 18 */
+    uint32_t short_max_bytes;         /* VARATT_SHORT_MAX, 127 */
+    uint32_t varlena_header_bytes;    /* VARHDRSZ, 4 */
+    uint32_t compressed_header_bytes; /* VARHDRSZ_COMPRESSED, 8 */
+    uint32_t index_entry_bytes;       /* a TOAST index leaf entry + item */
+    uint32_t index_fillfactor;        /* btree leaf fillfactor, % */
+};
+
 struct rec_engine {
     char name[32]; /* "db2", "postgresql", ... */
     size_t n_pages;
@@ -101,6 +119,8 @@ struct rec_engine {
     } change_threshold;                 /* least modelled gain (fraction, 0..1)
                                            a change needs (docs/models.md
                                            #change-threshold) */
+    struct rec_pg_layout pg;            /* PostgreSQL: "toast" (present = 0
+                                           for other engines) */
     double fs_caching_min_direct_reads; /* DB2: FILE SYSTEM CACHING when
                                            out-of-row reads per access
                                            reach this; 0 = never */
@@ -575,5 +595,94 @@ int rec_doc_check(const struct rec_doc *d, const char *name,
  */
 const char *rec_setting_knob(const char *engine, const char *setting,
                              int64_t *scale);
+
+/* ---- PostgreSQL: pglz and the heap + TOAST layout (pglz.c, pgtoast.c) ----
+ *
+ * pglz's default strategy (src/common/pg_lzcompress.c
+ * PGLZ_strategy_default): an algorithm's constants, not a tunable.
+ */
+#define REC_PGLZ_HISTORY 4096 /* PGLZ_HISTORY_SIZE */
+#define REC_PGLZ_LISTS 8192   /* PGLZ_MAX_HISTORY_LISTS */
+struct rec_pglz_strategy {
+    int min_input_size;   /* 32: shorter values are not compressed */
+    int min_comp_rate;    /* 25: the output must save 25 % */
+    int first_success_by; /* 1024: give up without a match by then */
+    int match_size_good;  /* 128 */
+    int match_size_drop;  /* 10 (%) */
+};
+extern const struct rec_pglz_strategy rec_pglz_default;
+/* pglz's history, the caller's (48 KB; no allocation per value). */
+struct rec_pglz_work {
+    int32_t head[REC_PGLZ_LISTS];
+    int32_t next[REC_PGLZ_HISTORY];
+};
+/*
+ * Bytes pglz_compress() writes for src[0..n) under strategy s (NULL: the
+ * default), or -1 where it gives up (too short, no match in the first
+ * 1024 output bytes, less than min_comp_rate saved).
+ */
+int64_t rec_pglz_size(struct rec_pglz_work *w, const uint8_t *src, size_t n,
+                      const struct rec_pglz_strategy *s);
+/*
+ * The compressed datum the toaster keeps (toast_compress_datum): header +
+ * pglz bytes when that saves more than 2 bytes on raw_bytes, else -1.
+ */
+int64_t rec_pglz_datum_bytes(int64_t pglz_bytes, uint64_t raw_bytes,
+                             uint32_t compressed_header_bytes);
+
+#define REC_PG_MAX_COLUMNS 8
+/* One table as the toaster sees it (built by run.c from sizes.json). */
+struct rec_pg_table {
+    uint32_t target_bytes;            /* toast_tuple_target in effect */
+    uint32_t fillfactor;              /* heap fillfactor, 10..100 */
+    uint32_t rest_bytes;              /* data bytes of the other columns */
+    size_t n_columns;                 /* object columns (>= 1) */
+    double share[REC_PG_MAX_COLUMNS]; /* each column's part of an object */
+    char storage[REC_PG_MAX_COLUMNS]; /* attstorage: p, m, e, x */
+    double ratio;       /* pglz bytes / raw bytes of the values that compress
+                           (measured by a trial); 0 = they do not compress */
+    double fixed_bytes; /* with ratio: pglz bytes = fixed + ratio x raw
+                           (the trial's line; 0 = proportional) */
+    int ratio_measured; /* 1: a trial (or the server's compressed values)
+                           measured it; 0: nobody tried */
+};
+/* Where one row's bytes go. */
+struct rec_pg_tuple {
+    uint32_t heap_bytes;    /* MAXALIGNed tuple + its line pointer */
+    int n_external;         /* values moved to TOAST */
+    int n_compressed;       /* values stored compressed */
+    uint64_t toast_bytes;   /* chunk tuples, aligned, + line pointers */
+    uint64_t toast_chunks;  /* chunk tuples */
+    uint64_t inflate_bytes; /* raw bytes decompressed on a read */
+};
+/*
+ * heap_toast_insert_or_update for a row whose objects total obj_bytes,
+ * split over t's columns by share: see pgtoast.c.
+ */
+void rec_pg_tuple_fit(const struct rec_pg_layout *l,
+                      const struct rec_pg_table *t, uint64_t obj_bytes,
+                      struct rec_pg_tuple *out);
+/* A TOAST chunk tuple of n data bytes, aligned, with its line pointer. */
+uint32_t rec_pg_chunk_tuple_bytes(const struct rec_pg_layout *l, uint64_t n);
+/*
+ * Pages filled one tuple after another (hio.c RelationGetBufferForTuple):
+ * the last page takes a tuple while its free space stays above `save`
+ * bytes (the fillfactor's), else a new page (pgtoast.c says why not an
+ * earlier one).
+ */
+struct rec_pg_pack {
+    uint32_t usable_bytes; /* page bytes for tuples and items */
+    uint32_t save_bytes;   /* BLCKSZ x (100 - fillfactor) % */
+    uint64_t used_bytes;   /* of the last page */
+    double pages;          /* pages so far */
+};
+void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
+                      uint32_t usable_bytes, uint32_t fillfactor);
+void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes);
+/* Heap tuples of heap_bytes (with item) a page of usable bytes takes at
+ * the fillfactor (RelationGetBufferForTuple), at least 1. */
+uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,
+                              uint32_t page_size_bytes, uint32_t usable_bytes,
+                              uint32_t heap_bytes);
 
 #endif /* PT_MODEL_H */

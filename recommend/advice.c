@@ -116,6 +116,13 @@ static const char *choose_storage(struct rec_result *r,
     const char *now = k && k->is_set && !k->is_number ? k->word : "EXTENDED";
     double cr = in->compress_ratio;
 
+    /* the pglz trial, where there is one: the server's stored sizes say
+       nothing of values in rows it never toasted (issue 23) */
+    if (in->pg && in->pg->ratio_measured)
+        cr = in->pg->ratio > 0 ? in->pg->ratio : 1.0;
+    else if (in->pg)
+        cr = 0;
+
     if (cr >= REC_INCOMPRESSIBLE_RATIO) {
         r->storage_reason = "the objects are incompressible";
         return "EXTERNAL";
@@ -218,6 +225,26 @@ static uint32_t pg_toast_reasons(struct rec_result *r,
             k->name, value);
         return value;
     }
+    if (r->knob_growth > 1e-9 && in->pg) {
+        char a[32], b[32];
+        double s = (double)r->sessions;
+        rec_reason(
+            r,
+            "keep %s at %u (%s): %u would grow the table from %s to %s "
+            "(heap + TOAST, %+.0f%%) for %.2f -> %.2f buffered reads per "
+            "access: a change that grows storage must save a larger share "
+            "of reads than it adds bytes. PostgreSQL compresses a value "
+            "only to bring its row under the target, so under a higher "
+            "one the values stay uncompressed (heaptoast.c)",
+            k->name, value, source_of(r, k->name), r->knob_value,
+            pt_size_format((uint64_t)rec_candidate_bytes(&r->knob_base, s), a,
+                           sizeof(a)),
+            pt_size_format((uint64_t)rec_candidate_bytes(&r->tuned, s), b,
+                           sizeof(b)),
+            100 * r->knob_growth, r->knob_base.buffered_reads,
+            r->tuned.buffered_reads);
+        return value;
+    }
     rec_reason(r,
                "keep %s at %u (%s): %u would not gain the %.0f%% a table "
                "rewrite needs (I/O per access %.4f -> %.4f ms, buffered "
@@ -238,7 +265,18 @@ static const char *pg_storage_reason(struct rec_result *r,
     const char *storage =
         choose_storage(r, in, r->knob_pays && r->knob_value >= k->max);
 
-    if (strcmp(storage, "EXTERNAL") == 0 && in->compress_ratio > 0) {
+    if (strcmp(storage, "EXTERNAL") == 0 && in->pg && in->pg->ratio_measured) {
+        rec_reason(
+            r,
+            "column STORAGE EXTERNAL (now %s, %s): %s (pglz, tried on "
+            "sampled values in the client, saves less than its 25%%), so "
+            "compression attempts would cost CPU and save nothing; EXTERNAL "
+            "stores them uncompressed, out of line when the row exceeds %s: "
+            "the same bytes and reads",
+            rec_state_get(&r->current, "storage")->word,
+            source_of(r, "storage"), r->storage_reason,
+            k->present ? k->name : "toast_tuple_target");
+    } else if (strcmp(storage, "EXTERNAL") == 0 && in->compress_ratio > 0) {
         rec_reason(
             r,
             "column STORAGE EXTERNAL (now %s, %s): %s (stored / raw bytes "

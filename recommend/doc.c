@@ -121,6 +121,14 @@ static json_t *candidate_json(const struct rec_result *r,
             x, "outline_pages",
             json_real(round6(c->outline_pages * (double)r->sessions)));
     }
+    if (x && e->pg.present) {
+        /* the TOAST index, and what compressed values cost a read */
+        json_object_set_new(
+            x, "outline_index_pages",
+            json_real(round6(c->outline_index_pages * (double)r->sessions)));
+        json_object_set_new(x, "inflate_bytes_per_access",
+                            json_real(round6(c->inflate_bytes)));
+    }
     return x;
 }
 

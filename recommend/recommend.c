@@ -114,6 +114,129 @@ static double outline_pages_of(const struct rec_engine *e,
     return payload ? (double)((size + payload - 1) / payload) : 1.0;
 }
 
+/* Where one object lands and what it costs (fit_candidate). */
+struct obj_fit {
+    int where;          /* REC_PLACE_* */
+    uint32_t rpp;       /* rows per data page */
+    double row_bytes;   /* row + row overhead */
+    double op;          /* out-of-line pages it occupies */
+    double op_read;     /* out-of-line pages a read touches */
+    double index_pages; /* out-of-line index pages (TOAST index) */
+    double inflate;     /* bytes decompressed on a read */
+};
+
+/*
+ * PostgreSQL with the "toast" figures and a table: the toaster's own
+ * decision (pgtoast.c). Chunk tuples of one value are consecutive: a read
+ * touches 1 + (the value's chunk bytes but one chunk) / page pages.
+ */
+static void fit_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
+                   uint64_t size, struct obj_fit *f)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_pg_layout *l = &e->pg;
+    struct rec_pg_tuple tu;
+    double u = (double)p->usable_bytes;
+
+    rec_pg_tuple_fit(l, in->pg, size, &tu);
+    f->rpp = rec_pg_rows_per_page(in->pg, p->page_size_bytes, p->usable_bytes,
+                                  tu.heap_bytes);
+    if (f->rpp > e->max_rows_per_page)
+        f->rpp = e->max_rows_per_page;
+    f->row_bytes = tu.heap_bytes;
+    f->where = tu.n_external ? 1 : REC_PLACE_INLINE;
+    f->inflate = (double)tu.inflate_bytes;
+    if (!tu.n_external)
+        return;
+    f->op = (double)tu.toast_bytes / u;
+    f->op_read = 1.0 + (double)tu.toast_bytes *
+                           (1.0 - 1.0 / (double)tu.toast_chunks) / u;
+    f->index_pages = (double)tu.toast_chunks * l->index_entry_bytes /
+                     (u * l->index_fillfactor / 100.0);
+}
+
+static void fit_object(const struct rec_inputs *in,
+                       const struct rec_page_rule *p, uint64_t size,
+                       struct obj_fit *f)
+{
+    const struct rec_engine *e = in->engine;
+
+    memset(f, 0, sizeof(*f));
+    if (in->pg && e->pg.present) {
+        fit_pg(in, p, size, f);
+        return;
+    }
+    f->where = rec_engine_place(e, p, size);
+    f->rpp = rec_engine_rows_per_page(e, p, size);
+    f->row_bytes =
+        (double)rec_engine_row_bytes(e, p, size) + e->row_overhead_bytes;
+    if (f->where > 0 && e->outline_buffered)
+        f->op = f->op_read = outline_pages_of(e, p, size);
+}
+
+/* The entry of the pos-th object (0-based) by the weights' prefix sums. */
+static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (prefix[mid] <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n ? lo : n - 1;
+}
+
+/*
+ * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
+ * in an order that mixes their sizes (the golden-ratio sequence over the
+ * sorted sizes: every stretch of it samples all of them evenly),
+ * and the heap and the TOAST relation are filled one tuple after another
+ * as hio.c does it (rec_pg_pack_add): a page of mixed rows holds more
+ * than the average of pages of equal rows, and a value's short last chunk
+ * shares a page with the next value's full ones. At most PACK_MAX objects
+ * are packed, the pages scaled to all of them. Without memory for the
+ * weights' prefix sums the per-row figures stay.
+ */
+#define PACK_MAX 100000
+static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
+                    double total, struct cand_sums *s, struct rec_candidate *c)
+{
+    const struct rec_pg_layout *l = &in->engine->pg;
+    struct rec_pg_pack heap, toast;
+    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
+    uint64_t *prefix = NULL, acc = 0;
+    uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
+    size_t n = obj_count(in);
+
+    if (m == 0 || (!in->access && in->size_counts &&
+                   !(prefix = pt_calloc(n, sizeof(*prefix)))))
+        return;
+    for (size_t i = 0; prefix && i < n; i++)
+        prefix[i] = acc += in->size_counts[i];
+    rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
+                     in->pg->fillfactor);
+    rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
+    for (uint64_t k = 0; k < m; k++) {
+        double f = (double)k * 0.6180339887498949;
+        uint64_t pos = (uint64_t)((f - floor(f)) * total);
+        size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
+        struct rec_pg_tuple tu;
+        rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
+        rec_pg_pack_add(&heap, tu.heap_bytes);
+        for (uint64_t j = 1; j < tu.toast_chunks; j++)
+            rec_pg_pack_add(&toast, full);
+        if (tu.toast_chunks)
+            rec_pg_pack_add(&toast, (uint32_t)(tu.toast_bytes -
+                                               (tu.toast_chunks - 1) * full));
+    }
+    free(prefix);
+    s->share_sum = heap.pages * total / (double)m;
+    c->outline_pages = toast.pages / (double)m;
+}
+
 /* Placement fractions, rows per page, page fill and direct-read cost. */
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
@@ -132,24 +255,22 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     c->transfer_ms = rec_device_transfer_ms(d, p->page_size_bytes);
     for (size_t i = 0; i < n; i++) {
         uint64_t size = obj_size(in, i);
-        int where = rec_engine_place(e, p, size);
-        uint32_t rpp = rec_engine_rows_per_page(e, p, size);
+        struct obj_fit f;
         uint64_t cnt = obj_weight(in, i);
         double w_uniform = 1.0 / total; /* one object's share */
         double w = w_uniform;
 
+        fit_object(in, p, size, &f);
         if (in->access && total_gets > 0)
             w = (double)in->access->gets[i] / total_gets;
-        s->share_sum = add_n(s->share_sum, 1.0 / rpp, cnt);
-        s->row_bytes = add_n(s->row_bytes,
-                             (double)rec_engine_row_bytes(e, p, size) +
-                                 e->row_overhead_bytes,
-                             cnt);
-        if (where == REC_PLACE_INLINE) {
+        s->share_sum = add_n(s->share_sum, 1.0 / f.rpp, cnt);
+        s->row_bytes = add_n(s->row_bytes, f.row_bytes, cnt);
+        c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
+        if (f.where == REC_PLACE_INLINE) {
             inline_n += cnt;
-        } else if (where > 0) {
+        } else if (f.where > 0) {
             uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
-            double *of = &c->outline_fraction[where - 1];
+            double *of = &c->outline_fraction[f.where - 1];
             *of = add_n(*of, w_uniform, cnt);
             if (!e->outline_buffered) {
                 c->direct_reads = add_n(c->direct_reads, w, cnt);
@@ -159,15 +280,20 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                     add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
             } else {
                 /* buffered out-of-line pages: read through the pool */
-                double op = outline_pages_of(e, p, size);
-                c->outline_reads = add_n(
-                    c->outline_reads, w * (op + e->outline_extra_reads), cnt);
-                c->outline_pages = add_n(c->outline_pages, w_uniform * op, cnt);
+                c->outline_reads =
+                    add_n(c->outline_reads,
+                          w * (f.op_read + e->outline_extra_reads), cnt);
+                c->outline_pages =
+                    add_n(c->outline_pages, w_uniform * f.op, cnt);
+                c->outline_index_pages = add_n(c->outline_index_pages,
+                                               w_uniform * f.index_pages, cnt);
             }
         } else {
             c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
         }
     }
+    if (in->pg && e->pg.present)
+        pack_pg(in, p, total, s, c);
     c->inline_fraction = (double)inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
@@ -398,7 +524,8 @@ static int pool_candidate(struct rec_candidate *c, const struct rec_inputs *in,
 {
     const struct rec_device *d = in->device;
     double n = (double)obj_total(in);
-    double outline_total = c->outline_pages * (double)r->sessions;
+    double outline_total =
+        (c->outline_pages + c->outline_index_pages) * (double)r->sessions;
     int rc;
 
     c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
@@ -429,6 +556,29 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
+ * One candidate at an inline knob's value: the page rule p carries the
+ * knob's inline limit; PostgreSQL's toaster gets the value as its
+ * toast_tuple_target.
+ */
+static int fit_at_knob(struct rec_candidate *c, const struct rec_inputs *in,
+                       const struct rec_page_rule *p,
+                       const struct rec_result *r, uint32_t value,
+                       double total_gets, struct pt_err *err)
+{
+    struct rec_inputs ki = *in;
+    struct rec_pg_table kt;
+    struct cand_sums ts;
+
+    if (in->pg) {
+        kt = *in->pg;
+        kt.target_bytes = value;
+        ki.pg = &kt;
+    }
+    fit_candidate(c, &ts, &ki, p, total_gets);
+    return pool_candidate(c, &ki, p, r, ts.share_sum, total_gets, err);
+}
+
+/*
  * An inline knob (PostgreSQL toast_tuple_target): the chosen page size is
  * evaluated again with the inline limit raised so that the inline target's
  * share of the objects fits (capped by the knob's maximum). The tuned value
@@ -445,7 +595,6 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_knob *now = rec_state_get(&r->current, k->name);
     const struct rec_candidate *base = &r->knob_base;
     struct rec_page_rule tp = *p;
-    struct cand_sums ts;
     size_t n = obj_count(in);
     uint64_t *v, want;
     uint32_t cap = k->max - k->offset_bytes, value;
@@ -463,9 +612,8 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
         bp.inline_limit_bytes = r->knob_current - k->offset_bytes;
         if (bp.max_row_bytes < bp.inline_limit_bytes)
             bp.max_row_bytes = bp.inline_limit_bytes;
-        fit_candidate(&r->knob_base, &ts, in, &bp, total_gets);
-        if ((rc = pool_candidate(&r->knob_base, in, &bp, r, ts.share_sum,
-                                 total_gets, err)) < 0)
+        if ((rc = fit_at_knob(&r->knob_base, in, &bp, r, r->knob_current,
+                              total_gets, err)) < 0)
             return rc;
     }
     if (!in->access && in->size_counts) {
@@ -498,19 +646,17 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     tp.inline_limit_bytes = value - k->offset_bytes;
     if (tp.max_row_bytes < tp.inline_limit_bytes)
         tp.max_row_bytes = tp.inline_limit_bytes;
-    fit_candidate(&r->tuned, &ts, in, &tp, total_gets);
-    if ((rc = pool_candidate(&r->tuned, in, &tp, r, ts.share_sum, total_gets,
-                             err)) < 0)
+    if ((rc = fit_at_knob(&r->tuned, in, &tp, r, value, total_gets, err)) < 0)
         return rc;
     r->knob_evaluated = 1;
     r->knob_value = value;
     r->knob_inline_limit = tp.inline_limit_bytes;
     /* the new target applies once VACUUM FULL rewrites the table: a
      * rebuild's threshold */
-    r->knob_pays = r->tuned.inline_fraction > base->inline_fraction &&
-                   rec_change_pays(e, REC_TIER_REBUILD, base->io_ms,
-                                   r->tuned.io_ms, base->buffered_reads,
-                                   r->tuned.buffered_reads, NULL, NULL);
+    r->knob_pays =
+        r->tuned.inline_fraction > base->inline_fraction &&
+        rec_change_pays_storage(e, REC_TIER_REBUILD, base, &r->tuned,
+                                (double)r->sessions, &r->knob_growth);
     return 0;
 }
 
@@ -812,17 +958,19 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
  * the monitored ones (or saw no block access).
  */
 static const struct rec_monitor_table *
-monitored_table(const struct rec_monitor *m, const char *table)
+monitored_table(const struct rec_monitor *m, const char *table, int *idle)
 {
+    *idle = 0;
     if (!table || !table[0])
         return NULL;
     for (size_t i = 0; i < m->n_tables; i++) {
         const char *n = m->tables[i].name, *dot = strchr(n, '.');
-        if (m->tables[i].hits + m->tables[i].reads == 0)
+        if (strcasecmp(n, table) != 0 &&
+            (strchr(table, '.') || !dot || strcasecmp(dot + 1, table) != 0))
             continue;
-        if (strcasecmp(n, table) == 0 ||
-            (!strchr(table, '.') && dot && strcasecmp(dot + 1, table) == 0))
+        if (m->tables[i].hits + m->tables[i].reads > 0)
             return &m->tables[i];
+        *idle = 1; /* listed, but nothing read it in the window */
     }
     return NULL;
 }
@@ -836,12 +984,13 @@ static void reconcile(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_candidate *c;
     double pages, pool, model, meas, miss_ms;
     uint64_t logical, physical;
+    int idle = 0;
 
     if (mon_idx == (size_t)-1 || !m->bufferpool_pages)
         return;
     /* the table's own counters where the monitor has them (PostgreSQL
        pg_statio_user_tables), else the instance's summary */
-    t = monitored_table(m, in->table);
+    t = monitored_table(m, in->table, &idle);
     if (t) {
         logical = t->hits + t->reads;
         physical = t->reads;
@@ -885,7 +1034,9 @@ static void reconcile(struct rec_result *r, const struct rec_inputs *in,
     else
         snprintf(r->recon.scope, sizeof(r->recon.scope),
                  "the whole instance's buffer pool counters%s",
-                 in->table && in->table[0] && m->n_tables
+                 idle ? " (the sampled table was monitored but had no block "
+                        "accesses in the window)"
+                 : in->table && in->table[0] && m->n_tables
                      ? " (the sampled table was not among the monitored "
                        "ones)"
                      : "");

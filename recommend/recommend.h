@@ -54,6 +54,9 @@ struct rec_inputs {
     double compress_ratio;             /* stored / raw bytes of the objects
                                           (sizes.json compress_ratio); 0 =
                                           not measured */
+    const struct rec_pg_table *pg;     /* PostgreSQL: the table as the
+                                          toaster sees it (run.c); NULL =
+                                          the page-fit rules */
     const char *table;                 /* the sampled table ("[schema.]
                                           name"), or NULL: the monitor's
                                           counters of that table, if it has
@@ -93,22 +96,44 @@ struct rec_candidate {
     double outline_fraction[REC_MAX_OUTLINE]; /* per out-of-line column */
     double too_big_fraction;                  /* objects no column accepts */
     double rows_per_page;                     /* n / sum(1/rows_per_page_i) */
-    double page_fill;          /* row bytes in a page / page size */
-    double data_pages;         /* table data pages for `sessions` rows */
-    uint64_t bufferpool_pages; /* floor(memory / page size) */
-    double hit_ratio;          /* modelled buffer-pool hit ratio 0..1 */
-    double buffered_reads;     /* data-page reads per access (logical) */
-    double physical_reads;     /* buffered misses per access */
-    double direct_reads;       /* direct read requests per access */
-    double direct_sectors;     /* 512-byte sectors read directly per access */
-    double transfer_ms;        /* TRANSFERRATE at this page size */
-    double io_ms;              /* estimated I/O ms per access */
-    double physical_ms;        /* part of io_ms from buffered misses */
-    double direct_ms;          /* part of io_ms from direct reads */
-    double outline_reads;      /* buffered out-of-line page reads per
-                                  access (outline_buffered engines) */
-    double outline_pages;      /* out-of-line pages of the table */
+    double page_fill;           /* row bytes in a page / page size */
+    double data_pages;          /* table data pages for `sessions` rows */
+    uint64_t bufferpool_pages;  /* floor(memory / page size) */
+    double hit_ratio;           /* modelled buffer-pool hit ratio 0..1 */
+    double buffered_reads;      /* data-page reads per access (logical) */
+    double physical_reads;      /* buffered misses per access */
+    double direct_reads;        /* direct read requests per access */
+    double direct_sectors;      /* 512-byte sectors read directly per access */
+    double transfer_ms;         /* TRANSFERRATE at this page size */
+    double io_ms;               /* estimated I/O ms per access */
+    double physical_ms;         /* part of io_ms from buffered misses */
+    double direct_ms;           /* part of io_ms from direct reads */
+    double outline_reads;       /* buffered out-of-line page reads per
+                                   access (outline_buffered engines) */
+    double outline_pages;       /* out-of-line pages of the table */
+    double outline_index_pages; /* its index pages (TOAST index), per
+                                   object like outline_pages */
+    double inflate_bytes;       /* bytes decompressed per access
+                                   (PostgreSQL compressed values) */
 };
+
+/*
+ * The table's bytes in a candidate: heap, out-of-line and their index
+ * pages for `sessions` rows, x the page size.
+ */
+double rec_candidate_bytes(const struct rec_candidate *c, double sessions);
+/*
+ * The change rule with the table's storage (issue 23), for every rebuild
+ * that moves bytes (toast_tuple_target, STORAGE, VACUUM FULL):
+ * rec_change_pays on I/O and buffered reads, and a change that grows the
+ * table (rec_candidate_bytes) must save a larger fraction of buffered
+ * reads per access than the fraction it adds to the table. *growth (may be
+ * NULL) gets (new - cur) / cur bytes (0 when cur is 0).
+ */
+int rec_change_pays_storage(const struct rec_engine *e, enum rec_tier tier,
+                            const struct rec_candidate *cur,
+                            const struct rec_candidate *nw, double sessions,
+                            double *growth);
 
 /* One engine setting of the recommendation (e.g. toast_tuple_target). */
 #define REC_MAX_SETTINGS 16
@@ -218,6 +243,8 @@ struct rec_result {
     /* an inline knob (knob.present): the chosen page at the tuned limit */
     int knob_evaluated;             /* 1: `tuned` holds figures */
     int knob_pays;                  /* 1: recommend the tuned value */
+    double knob_growth;             /* tuned table bytes / base - 1
+                                       (rec_change_pays_storage) */
     uint32_t knob_value;            /* recommended knob value */
     uint32_t knob_inline_limit;     /* object inline limit at that value */
     struct rec_candidate tuned;     /* chosen page size at the tuned limit */

@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "recommend/recommend.h"
 
@@ -100,6 +101,121 @@ static double run_target(const struct rec_request *q)
     return q->inline_target > 0 ? q->inline_target : REC_DEFAULT_INLINE_TARGET;
 }
 
+/* A number member of obj, or dflt. */
+static double num_or(const json_t *obj, const char *key, double dflt)
+{
+    const json_t *v = json_object_get(obj, key);
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/* An integer knob of the state, or dflt when it is not set. */
+static int64_t knob_num(const struct rec_state *st, const char *name,
+                        int64_t dflt)
+{
+    const struct rec_knob *k = rec_state_get(st, name);
+    return k && k->is_set && k->is_number && k->num > 0 ? k->num : dflt;
+}
+
+/*
+ * The compression ratio the toaster gets (pglz bytes / raw bytes of the
+ * values that compress): sizes.json "compression", the client's pglz
+ * trial on sampled values, when most of them compress; else the server's
+ * own compressed values (compress_ratio below 1: pg_column_size says it
+ * compressed them); else 0, incompressible as far as anyone measured.
+ */
+static double run_pg_ratio(const struct rec_request *q, double stored_ratio,
+                           int *measured, double *fixed)
+{
+    const json_t *c = json_object_get(q->sizes_doc, "compression");
+    const json_t *fit = json_object_get(c, "pglz_fit");
+    double raw, out, b;
+
+    *measured = 0;
+    *fixed = 0;
+    if (json_is_object(c) && num_or(c, "values", 0) > 0) {
+        *measured = 1;
+        raw = num_or(c, "compressible_raw_bytes", 0);
+        out = num_or(c, "pglz_bytes", 0);
+        if (num_or(c, "compressible_share", 0) < 0.5 || !(raw > 0))
+            return 0;
+        /* the trial's line, when it is one (a positive slope and
+           constant), else the mean ratio */
+        b = num_or(fit, "per_byte", 0);
+        if (b > 0 && b < 1 && num_or(fit, "fixed_bytes", -1) >= 0) {
+            *fixed = num_or(fit, "fixed_bytes", 0);
+            return b;
+        }
+        return out / raw;
+    }
+    *measured = stored_ratio > 0 && stored_ratio < 1;
+    return *measured ? stored_ratio : 0;
+}
+
+/* attstorage's letter of a STORAGE keyword (EXTENDED when unknown). */
+static char storage_letter(const char *w)
+{
+    return strcasecmp(w, "EXTERNAL") == 0 ? 'e'
+           : strcasecmp(w, "MAIN") == 0   ? 'm'
+           : strcasecmp(w, "PLAIN") == 0  ? 'p'
+                                          : 'x';
+}
+
+/*
+ * PostgreSQL: the table as the toaster sees it (struct rec_pg_table):
+ * toast_tuple_target and fillfactor of the state, the object columns'
+ * shares (sizes.json column_bytes), their STORAGE, the rest of the row
+ * (sample's measure, less its 3 bytes per object: the stand-in byte and
+ * the worst padding, collect/sample.c pg_rest) and the measured ratio.
+ * 0 without the engine's "toast" figures.
+ */
+static int run_pg_table(const struct rec_request *q, const struct rec_engine *e,
+                        const struct rec_state *st, double stored_ratio,
+                        struct rec_pg_table *t)
+{
+    const json_t *cb = json_object_get(q->sizes_doc, "column_bytes");
+    const struct rec_knob *sk = rec_state_get(st, "storage");
+    int multi = num_or(q->sizes_doc, "rows_multi_column", 0) > 0;
+    double sum = 0, v;
+    const char *key;
+    json_t *val;
+    int64_t rest;
+
+    memset(t, 0, sizeof(*t));
+    if (!e->pg.present || strcmp(e->name, "postgresql") != 0)
+        return 0;
+    t->target_bytes =
+        (uint32_t)knob_num(st, "toast_tuple_target", e->knob.default_value);
+    t->fillfactor = (uint32_t)knob_num(st, "fillfactor", 100);
+    if (t->fillfactor < 10 || t->fillfactor > 100)
+        t->fillfactor = 100;
+    json_object_foreach((json_t *)cb, key, val)
+    {
+        if (!json_is_number(val) || !((v = json_number_value(val)) > 0) ||
+            t->n_columns == REC_PG_MAX_COLUMNS)
+            continue;
+        t->share[t->n_columns++] = v;
+        sum += v;
+    }
+    if (!multi || t->n_columns == 0) {
+        /* one object per row (SESSIONS: SMALL, MEDIUM or LARGE) */
+        t->n_columns = 1;
+        t->share[0] = sum = 1;
+    }
+    for (size_t i = 0; i < t->n_columns; i++) {
+        t->share[i] /= sum;
+        t->storage[i] = 'x';
+        if (sk && sk->is_set && !sk->is_number)
+            t->storage[i] = storage_letter(sk->word);
+    }
+    rest = (int64_t)e->row_fixed_bytes;
+    if (e->row_measured)
+        rest -= 3 * (int64_t)t->n_columns;
+    t->rest_bytes = rest > 0 ? (uint32_t)rest : 0;
+    t->ratio =
+        run_pg_ratio(q, stored_ratio, &t->ratio_measured, &t->fixed_bytes);
+    return 1;
+}
+
 /* rec_inputs from the request and the loaded profiles. */
 static void run_inputs(const struct rec_request *q,
                        const struct rec_run_result *out,
@@ -140,6 +256,7 @@ int rec_run(const struct rec_request *q, struct rec_run_result *out,
     struct rec_inputs in;
     struct rec_access acc;
     struct rec_state st;
+    struct rec_pg_table pg;
     double ratio;
     int rc;
 
@@ -159,6 +276,8 @@ int rec_run(const struct rec_request *q, struct rec_run_result *out,
     if (!out->rec)
         return err_set(err, PT_EINTERNAL, "out of memory");
     run_inputs(q, out, &st, ratio, &acc, &in);
+    if (run_pg_table(q, &out->engine, &st, ratio, &pg))
+        in.pg = &pg;
     if ((rc = rec_recommend(out->rec, &in, err)) < 0)
         return rc;
     rec_current_config(out->rec, &out->engine, q->monitor, &out->current);

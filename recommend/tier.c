@@ -59,3 +59,28 @@ int rec_change_pays(const struct rec_engine *e, enum rec_tier tier,
         return 1;
     return 0;
 }
+
+double rec_candidate_bytes(const struct rec_candidate *c, double sessions)
+{
+    return (c->data_pages +
+            (c->outline_pages + c->outline_index_pages) * sessions) *
+           (double)c->page_size_bytes;
+}
+
+int rec_change_pays_storage(const struct rec_engine *e, enum rec_tier tier,
+                            const struct rec_candidate *cur,
+                            const struct rec_candidate *nw, double sessions,
+                            double *growth)
+{
+    double cb = rec_candidate_bytes(cur, sessions);
+    double nb = rec_candidate_bytes(nw, sessions);
+    double g = cb > 0 ? (nb - cb) / cb : 0, gr;
+
+    if (growth)
+        *growth = g;
+    if (!rec_change_pays(e, tier, cur->io_ms, nw->io_ms, cur->buffered_reads,
+                         nw->buffered_reads, NULL, &gr))
+        return 0;
+    /* a table that grows must save more reads than it adds bytes */
+    return g <= 1e-9 || gr > g + 1e-12;
+}

@@ -150,6 +150,27 @@ static void test_bad_engine_profile(void **state)
     assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
     assert_non_null(strstr(err.msg, "max_rows_per_page"));
     json_decref(p);
+    /* a "toast" mapping missing a figure, or with a zero chunk size:
+       one line naming the key (issue 23) */
+    p = json_loads("{\"name\":\"x\",\"max_rows_per_page\":255,"
+                   "\"row_fixed_bytes\":1,\"row_overhead_bytes\":1,"
+                   "\"toast\":{\"tuple_header\":23}}",
+                   0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "x.yaml: toast"));
+    assert_non_null(strstr(err.msg, "maxalign"));
+    json_decref(p);
+    p = json_loads("{\"name\":\"x\",\"max_rows_per_page\":255,"
+                   "\"row_fixed_bytes\":1,\"row_overhead_bytes\":1,\"toast\":{"
+                   "\"tuple_header\":23,\"maxalign\":8,\"item_id\":4,"
+                   "\"threshold\":2032,\"target_main\":8160,\"chunk_size\":0,"
+                   "\"chunk_fixed\":8,\"pointer\":18,\"short_max\":127,"
+                   "\"varlena_header\":4,\"compressed_header\":8,"
+                   "\"index_entry\":20,\"index_fillfactor\":90}}",
+                   0, NULL);
+    assert_int_equal(rec_engine_from_json(&e, p, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "chunk_size"));
+    json_decref(p);
 }
 
 static void test_device(void **state)
@@ -453,9 +474,103 @@ static void test_state_json(void **state)
     json_decref(o);
 }
 
+/* ---- issue 23: pglz and the toaster ----------------------------------- */
+
+static void test_pglz_size(void **state)
+{
+    static struct rec_pglz_work w;
+    uint8_t buf[4096];
+    uint32_t x = 12345;
+    (void)state;
+
+    /* under 32 bytes: never compressed (PGLZ_strategy_default) */
+    memset(buf, 'a', sizeof(buf));
+    assert_int_equal(rec_pglz_size(&w, buf, 31, NULL), -1);
+    /* 200 equal bytes: a control byte, a literal and a 3-byte tag of 199
+       (pg_lzcompress.c's own example: 4 bytes) */
+    assert_int_equal(rec_pglz_size(&w, buf, 200, NULL), 5);
+    /* random bytes: no match in the first 1024 output bytes, gives up */
+    for (size_t i = 0; i < sizeof(buf); i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (uint8_t)(x >> 16);
+    }
+    assert_int_equal(rec_pglz_size(&w, buf, sizeof(buf), NULL), -1);
+    /* the datum: 8-byte header, kept only when more than 2 bytes shorter */
+    assert_int_equal(rec_pglz_datum_bytes(100, 200, 8), 108);
+    assert_int_equal(rec_pglz_datum_bytes(190, 200, 8), -1);
+    assert_int_equal(rec_pglz_datum_bytes(-1, 200, 8), -1);
+}
+
+static void test_pg_toaster(void **state)
+{
+    struct rec_engine e;
+    struct rec_pg_table t;
+    struct rec_pg_tuple tu;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    assert_true(e.pg.present);
+    memset(&t, 0, sizeof(t));
+    t.target_bytes = 2032;
+    t.fillfactor = 100;
+    t.rest_bytes = 4; /* an int id */
+    t.n_columns = 1;
+    t.share[0] = 1;
+    t.storage[0] = 'x';
+    /* 2000 bytes: 24 + 4 + 4 + 2000 = 2032, not over the threshold */
+    rec_pg_tuple_fit(&e.pg, &t, 2000, &tu);
+    assert_int_equal(tu.n_external, 0);
+    assert_int_equal(tu.heap_bytes, 2032 + 4);
+    /* 3000 incompressible: out of line, 2 chunks, an 18-byte pointer */
+    rec_pg_tuple_fit(&e.pg, &t, 3000, &tu);
+    assert_int_equal(tu.n_external, 1);
+    assert_int_equal(tu.toast_chunks, 2);
+    assert_int_equal(tu.heap_bytes, 48 + 4); /* MAXALIGN(24 + 4 + 18) */
+    assert_int_equal(rec_pg_chunk_tuple_bytes(&e.pg, 1996), 2036);
+    /* compressible 5000 bytes at ratio 0.1: compressed in line */
+    t.ratio = 0.1;
+    rec_pg_tuple_fit(&e.pg, &t, 5000, &tu);
+    assert_int_equal(tu.n_external, 0);
+    assert_int_equal(tu.n_compressed, 1);
+    assert_int_equal(tu.heap_bytes, 24 + 4 + 8 + 500 + 4); /* + item */
+    /* the same under a target of 6000: the row is under it, so the
+       toaster stops before compressing (stored raw) */
+    t.target_bytes = 6000;
+    rec_pg_tuple_fit(&e.pg, &t, 5000, &tu);
+    assert_int_equal(tu.n_compressed, 0);
+    assert_int_equal(tu.heap_bytes, 24 + 4 + 4 + 5000 + 4);
+    /* compressible rows under the threshold: stored raw */
+    t.target_bytes = 2032;
+    rec_pg_tuple_fit(&e.pg, &t, 1500, &tu);
+    assert_int_equal(tu.n_compressed, 0);
+    /* EXTERNAL: never compressed, moved out */
+    t.storage[0] = 'e';
+    rec_pg_tuple_fit(&e.pg, &t, 5000, &tu);
+    assert_int_equal(tu.n_compressed, 0);
+    assert_int_equal(tu.n_external, 1);
+    /* four 500-byte incompressible columns: the toaster moves one out */
+    t.storage[0] = 'x';
+    t.ratio = 0;
+    t.n_columns = 4;
+    for (int i = 0; i < 4; i++) {
+        t.share[i] = 0.25;
+        t.storage[i] = 'x';
+    }
+    rec_pg_tuple_fit(&e.pg, &t, 2000, &tu);
+    assert_int_equal(tu.n_external, 1);
+    assert_int_equal(tu.toast_chunks, 1);
+    /* fillfactor 90: 819 bytes of each page stay free */
+    t.fillfactor = 90;
+    assert_int_equal(rec_pg_rows_per_page(&t, 8192, 8168, 1000), 7);
+    t.fillfactor = 100;
+    assert_int_equal(rec_pg_rows_per_page(&t, 8192, 8168, 1000), 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pglz_size),
+        cmocka_unit_test(test_pg_toaster),
         cmocka_unit_test(test_db2_profile),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_bad_engine_profile),

@@ -870,6 +870,48 @@ static void test_nothing_fits(void **state)
 
 /* ---- issue 14: the current state and the change rule ------------------- */
 
+/* ---- issue 23: storage in the change rule, pglz, the toaster ----------- */
+
+static void test_change_pays_storage(void **state)
+{
+    struct rec_engine e;
+    struct rec_candidate cur, nw;
+    double g;
+    (void)state;
+
+    assert_int_equal(load_engine("postgresql", &e), 0);
+    memset(&cur, 0, sizeof(cur));
+    cur.page_size_bytes = 8192;
+    cur.data_pages = 100;
+    cur.outline_pages = 0.5; /* per row: 500 TOAST pages for 1000 rows */
+    cur.outline_index_pages = 0.01;
+    cur.buffered_reads = 4;
+    assert_true(fabs(rec_candidate_bytes(&cur, 1000) - 610.0 * 8192) < 1e-6);
+    /* fewer reads, the table smaller: pays */
+    nw = cur;
+    nw.data_pages = 300;
+    nw.outline_pages = nw.outline_index_pages = 0;
+    nw.buffered_reads = 1;
+    assert_true(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, &g));
+    assert_true(g < 0);
+    /* the table grows 10x (issue 23: compressible values stored raw
+       under a raised target) for a 75 % read saving: not advised */
+    nw.data_pages = 6100;
+    assert_false(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, &g));
+    assert_true(g > 8.9 && g < 9.1);
+    /* grows 50 % for 75 % fewer reads: the saving is larger, it pays */
+    nw.data_pages = 915;
+    assert_true(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, &g));
+    assert_true(fabs(g - 0.5) < 1e-9);
+    /* no read or I/O gain: never, whatever the storage */
+    nw = cur;
+    assert_false(
+        rec_change_pays_storage(&e, REC_TIER_REBUILD, &cur, &nw, 1000, NULL));
+}
+
 static void test_change_rule(void **state)
 {
     struct rec_engine e;
@@ -1292,6 +1334,15 @@ static void test_reconcile_recommend(void **state)
         assert_false(r->recon.table_scope);
         assert_true(r->recon.measured_hit_ratio == 0.6);
         assert_non_null(strstr(r->recon.scope, "not among the monitored"));
+        /* listed but idle in the window (issue 23): monitored, no block
+           accesses; the instance's counters, saying so */
+        in.table = "SESSIONS";
+        m.tables[1].hits = 0;
+        m.tables[1].reads = 0;
+        assert_int_equal(rec_recommend(r, &in, &err), 0);
+        assert_false(r->recon.table_scope);
+        assert_null(strstr(r->recon.scope, "not among the monitored"));
+        assert_non_null(strstr(r->recon.scope, "no block accesses"));
     }
     m.n_tables = 0;
     /* no measured ratio: no reconciliation object */
@@ -1374,6 +1425,7 @@ static void test_host_memory_cap(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_change_pays_storage),
         cmocka_unit_test(test_drift),
         cmocka_unit_test(test_inflection_points),
         cmocka_unit_test(test_target_crossing),
