@@ -12,6 +12,7 @@
 #include "collect/collect.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -539,6 +540,79 @@ static int read_row(struct rec_sizes *s, const json_t *doc, const char *name,
     return 0;
 }
 
+/* `key` of obj, when present, a finite number in lo..hi; 0 or PT_EDATA */
+static int check_num(const json_t *obj, const char *key, const char *path,
+                     double lo, double hi, const char *name, struct pt_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    double x;
+
+    if (!v)
+        return 0;
+    x = json_is_number(v) ? json_number_value(v) : NAN;
+    if (!(x >= lo && x <= hi) && hi >= 9e15)
+        return err_set(err, PT_EDATA, "%s: %s%s is not a number >= %g", name,
+                       path, key, lo);
+    if (!(x >= lo && x <= hi))
+        return err_set(err, PT_EDATA, "%s: %s%s is not a number in %g..%g",
+                       name, path, key, lo, hi);
+    return 0;
+}
+
+/*
+ * The members the PostgreSQL model reads besides the sizes (docs/
+ * formats.md sizes.json): "compression" (the pglz trial), "column_bytes"
+ * (each object column's bytes) and "rows_multi_column". A hand-edited
+ * document with a wrong one is refused here, naming the member, rather
+ * than read as 0 later (issue 23).
+ */
+static int read_pg_members(const json_t *doc, const char *name,
+                           struct pt_err *err)
+{
+    static const char *const counts[] = {"values",
+                                         "raw_bytes",
+                                         "compressible_values",
+                                         "pglz_bytes",
+                                         "compressible_raw_bytes",
+                                         "server_stored_bytes"};
+    const json_t *c = json_object_get(doc, "compression");
+    const json_t *cb = json_object_get(doc, "column_bytes"), *fit, *val;
+    const char *key;
+    int rc = 0;
+
+    if (c && !json_is_object(c))
+        return err_set(err, PT_EDATA, "%s: compression is not an object", name);
+    for (size_t i = 0; c && i < sizeof(counts) / sizeof(counts[0]); i++)
+        if ((rc = check_num(c, counts[i], "compression.", 0,
+                            9.007199254740992e15, name, err)) < 0)
+            return rc;
+    if (c && (rc = check_num(c, "compressible_share", "compression.", 0, 1,
+                             name, err)) < 0)
+        return rc;
+    fit = json_object_get(c, "pglz_fit");
+    if (fit && !json_is_object(fit))
+        return err_set(err, PT_EDATA,
+                       "%s: compression.pglz_fit is not an object", name);
+    if (fit && ((rc = check_num(fit, "per_byte", "compression.pglz_fit.", -1e6,
+                                1e6, name, err)) < 0 ||
+                (rc = check_num(fit, "fixed_bytes", "compression.pglz_fit.",
+                                -1e12, 1e12, name, err)) < 0))
+        return rc;
+    if (cb && !json_is_object(cb))
+        return err_set(err, PT_EDATA, "%s: column_bytes is not an object",
+                       name);
+    json_object_foreach((json_t *)cb, key, val)
+    {
+        if (!json_is_number(val) || !(json_number_value(val) >= 0) ||
+            json_number_value(val) > 9.007199254740992e15)
+            return err_set(err, PT_EDATA,
+                           "%s: column_bytes.%.64s is not a byte count", name,
+                           key);
+    }
+    return check_num(doc, "rows_multi_column", "", 0, 9.007199254740992e15,
+                     name, err);
+}
+
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
                              const char *name, struct pt_err *err)
 {
@@ -560,6 +634,8 @@ int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
         rc = err_set(err, PT_EDATA, "%s: no sizes in the document", name);
     if (rc == 0)
         rc = read_row(s, doc, name, err);
+    if (rc == 0)
+        rc = read_pg_members(doc, name, err);
     if (rc < 0)
         rec_sizes_release(s);
     return rc;

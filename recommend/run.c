@@ -185,8 +185,9 @@ static int run_pg_table(const struct rec_request *q, const struct rec_engine *e,
         return 0;
     t->target_bytes =
         (uint32_t)knob_num(st, "toast_tuple_target", e->knob.default_value);
+    /* outside 10..100: refused by rec_run */
     t->fillfactor = (uint32_t)knob_num(st, "fillfactor", 100);
-    if (t->fillfactor < 10 || t->fillfactor > 100)
+    if (t->fillfactor > 100)
         t->fillfactor = 100;
     json_object_foreach((json_t *)cb, key, val)
     {
@@ -257,6 +258,7 @@ int rec_run(const struct rec_request *q, struct rec_run_result *out,
     struct rec_access acc;
     struct rec_state st;
     struct rec_pg_table pg;
+    const struct rec_knob *ff;
     double ratio;
     int rc;
 
@@ -278,6 +280,14 @@ int rec_run(const struct rec_request *q, struct rec_run_result *out,
     run_inputs(q, out, &st, ratio, &acc, &in);
     if (run_pg_table(q, &out->engine, &st, ratio, &pg))
         in.pg = &pg;
+    if (in.pg && (ff = rec_state_get(&st, "fillfactor")) && ff->is_set &&
+        ff->is_number && (ff->num < 10 || ff->num > 100))
+        /* CREATE TABLE: a table's fillfactor is "between 10 and 100"; a
+           hand-written state outside it is refused, not replaced */
+        return err_set(err, PT_EDATA,
+                       "%s: the table's `fillfactor` %lld is outside 10..100",
+                       q->current_file ? q->current_file : "the current state",
+                       (long long)ff->num);
     if ((rc = rec_recommend(out->rec, &in, err)) < 0)
         return rc;
     rec_current_config(out->rec, &out->engine, q->monitor, &out->current);

@@ -182,4 +182,35 @@ expect_contains "$OUT" "% response time" "table states the response change"
 expect_rc 64 "--clients needs --trace" "$PAGETUNE" recommend --sizes "$T/big.txt" --clients 4
 expect_one_line_error "--clients needs --trace"
 expect_rc 64 "--calibration needs --clients" "$PAGETUNE" recommend --trace "$T/trace.csv" --calibration article-000
+# ---- PostgreSQL's members of sizes.json, hand-edited wrong (issue 23) ----
+# the model reads the pglz trial, the columns' bytes and the fillfactor:
+# a wrong one is one line naming the file and the member, exit 65, never
+# a silent default
+bad_pg() { # DESC JSON-MEMBERS NEEDLE
+    printf '{"schema_version":1,"values":[1000,3000]%s}\n' "$2" >"$T/pgbad.json"
+    expect_rc 65 "$1" "$PAGETUNE" recommend --engine postgresql \
+        --sizes "$T/pgbad.json" --memory 64M -o "$T/pgbad.out"
+    expect_one_line_error "$1"
+    expect_contains "$ERR" "$T/pgbad.json: $3" "$1 names the member"
+    [ ! -e "$T/pgbad.out" ] && pass || fail "$1: an output was written"
+}
+bad_pg "compression not an object" ',"compression":[]' "compression is not an object"
+bad_pg "compression.values a string" ',"compression":{"values":"x"}' "compression.values"
+bad_pg "compressible_share 1.5" ',"compression":{"values":3,"compressible_share":1.5}' "compression.compressible_share"
+bad_pg "pglz_fit.per_byte a string" ',"compression":{"values":3,"pglz_fit":{"per_byte":"a"}}' "compression.pglz_fit.per_byte"
+bad_pg "column_bytes negative" ',"column_bytes":{"a":-4}' "column_bytes.a"
+bad_pg "rows_multi_column a string" ',"rows_multi_column":"yes"' "rows_multi_column"
+printf '{"schema_version":1,"values":[1000,3000],"compression":{"values":3,"compressible_share":0.9,"compressible_raw_bytes":3000,"pglz_bytes":300}}\n' >"$T/pgok.json"
+expect_rc 0 "a well-formed trial" "$PAGETUNE" recommend --engine postgresql \
+    --sizes "$T/pgok.json" --memory 64M -q -o "$T/pgok.out"
+for ff in 5 101; do
+    printf '{"current":{"fillfactor":{"value":%s,"source":"server"}}}\n' "$ff" >"$T/ff.json"
+    expect_rc 65 "fillfactor $ff" "$PAGETUNE" recommend --engine postgresql \
+        --sizes "$T/pgok.json" --current "$T/ff.json" --memory 64M -o "$T/ff.out"
+    expect_one_line_error "fillfactor $ff"
+    expect_contains "$ERR" "$T/ff.json: the table's fillfactor $ff is outside 10..100" "fillfactor $ff named"
+done
+printf '{"current":{"fillfactor":{"value":10,"source":"server"}}}\n' >"$T/ff.json"
+expect_rc 0 "fillfactor 10 (the least)" "$PAGETUNE" recommend --engine postgresql \
+    --sizes "$T/pgok.json" --current "$T/ff.json" --memory 64M -q -o "$T/ff.out"
 finish
