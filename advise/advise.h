@@ -110,6 +110,11 @@ struct adv_config {
     void *predict_ctx;
     adv_note_fn *note; /* progress notes, or NULL */
     void *note_ctx;
+    /* the request fields the notes and reasons name (`monitor_seconds`,
+       `memory`, ...) as the front end calls them (core's pt_msg_fields);
+       NULL: bare names */
+    pt_field_map_fn *field_map;
+    void *field_ctx;
     adv_render_fn *render_report; /* report.html; NULL: not written */
 };
 void adv_config_init(struct adv_config *c);

@@ -61,6 +61,7 @@ static void note(const struct adv_config *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
+    pt_msg_fields(line, sizeof(line), c->field_map, c->field_ctx);
     c->note(c->note_ctx, line);
 }
 
@@ -236,9 +237,9 @@ static int step_monitor(const struct adv_config *c, double seconds,
         /* monitor's warning (pagetune-monitor(1)), naming advise's option;
            the report's assumptions carry it too */
         char why[320];
-        /* flag-ok: note text, in the report (issue 22, left) */
         if (coll_monitor_window_short(ADV_MONITOR_SNAPSHOTS, seconds,
-                                      "--monitor-seconds", why, sizeof(why))) {
+                                      "`monitor_seconds`", why, sizeof(why))) {
+            pt_msg_fields(why, sizeof(why), c->field_map, c->field_ctx);
             note(c, "warning: %s", why);
             json_array_append_new(r->notes, json_string(why));
         }
@@ -324,6 +325,8 @@ static int step_recommend(const struct adv_config *c, const char *trace,
     q.sizes_format = "json";
     q.monitor_file = mon_f;
     q.trace_file = trace;
+    q.field_map = c->field_map;
+    q.field_ctx = c->field_ctx;
     if ((rc = rec_run(&q, &r->run, err)) < 0)
         goto out;
     r->rec = r->run.rec;
@@ -603,11 +606,10 @@ static int step_replay(const struct adv_config *c, const char *trace,
             fit = 2;
         if (fit < c->requests) {
             p.max_records = fit;
-            /* flag-ok: note text, in the report (issue 22, left) */
             note(c,
-                 "replay: with --think-ms %g a pass of %llu records takes "
+                 "replay: with `think_ms` %g a pass of %llu records takes "
                  "%.0f s; each pass replays the first %llu so that the "
-                 "warm-up and 2 rounds fit --replay-budget %g",
+                 "warm-up and 2 rounds fit `replay_budget` %g",
                  c->think_ms, (unsigned long long)c->requests,
                  (double)c->requests / per_s, (unsigned long long)fit,
                  c->replay_budget_s);

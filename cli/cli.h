@@ -455,6 +455,16 @@ enum {
 };
 /* Map a PT_* status to its PT_EXIT_* code (the one table). */
 int cli_exit_code(int status);
+/*
+ * A library's field names as the options of command `cmd` (core's
+ * pt_field_map_fn; ctx is a struct cli_field_map): `page_size` ->
+ * "--page-size" when the command has that option, else NULL.
+ */
+struct cli_field_map {
+    const char *cmd;
+    char opt[64];
+};
+const char *cli_field_option(void *ctx, const char *field);
 /* Print "pagetune: <msg>" (or "pagetune CMD: <msg>") to stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -51,6 +51,7 @@ struct advise {
     struct perf_profiles model;   /* --calibration, --appserver, ... */
     struct perf_predictor loaded; /* the model, once predict_row loaded it */
     int have_model;
+    struct cli_field_map fields; /* the library's field names as options */
 };
 
 /* Orders matter: parse_opts() reads the indexes. */
@@ -588,6 +589,9 @@ int cmd_advise(int argc, char **argv)
         return cli_parse_exit(rc);
     a.cfg.note = on_note;
     a.cfg.note_ctx = &a.common;
+    a.fields.cmd = "advise";
+    a.cfg.field_map = cli_field_option;
+    a.cfg.field_ctx = &a.fields;
     a.cfg.render_report = report_write_html;
     a.cfg.predict = predict_row;
     a.cfg.predict_ctx = &a;

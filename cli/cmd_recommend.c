@@ -684,6 +684,7 @@ int cmd_recommend(int argc, char **argv)
     struct pt_err err;
     struct rec_evidence ev = {0};
     struct rec_request q;
+    struct cli_field_map fields = {"recommend", ""};
     struct rec_run_result run = {0};
     struct rec_pred pred = {0};
     int rc, code = PT_EXIT_OK;
@@ -697,6 +698,8 @@ int cmd_recommend(int argc, char **argv)
     if ((rc = read_evidence(&o, &c, &ev, &err)) < 0)
         goto fail;
     build_request(&o, &ev, &q);
+    q.field_map = cli_field_option; /* the reasons name our options */
+    q.field_ctx = &fields;
     if ((rc = rec_run(&q, &run, &err)) < 0) {
         cli_profile_option(&err, o.profile ? "--profile" : "--device");
         goto fail;

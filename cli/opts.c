@@ -92,14 +92,9 @@ int cli_stdout_gone(void)
 
 /* A library's `field` as the option of command cmd that fills it
  * ("page_size" → "--page-size"), or NULL when the command has none. */
-struct field_map {
-    const char *cmd;
-    char opt[64];
-};
-
-static const char *field_option(void *ctx, const char *field)
+const char *cli_field_option(void *ctx, const char *field)
 {
-    struct field_map *m = ctx;
+    struct cli_field_map *m = ctx;
     const struct cli_command *cmd = m->cmd ? cli_command_find(m->cmd) : NULL;
     char name[62];
     size_t i;
@@ -120,14 +115,14 @@ void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     char msg[1200];
-    struct field_map m = {cmd, ""};
+    struct cli_field_map m = {cmd, ""};
 
     if (pt_interrupted()) /* main.c prints the one line of an interrupt */
         return;
     va_start(ap, fmt);
     pt_msg_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    pt_msg_fields(msg, sizeof(msg), field_option, &m);
+    pt_msg_fields(msg, sizeof(msg), cli_field_option, &m);
     /* the reader of stdout left: main.c's finish() ends the run quietly */
     if (strstr(msg, strerror(EPIPE)) && cli_stdout_gone())
         return;
@@ -160,12 +155,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     char msg[1024];
-    struct field_map m = {cmd, ""};
+    struct cli_field_map m = {cmd, ""};
 
     va_start(ap, fmt);
     pt_msg_vformat(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    pt_msg_fields(msg, sizeof(msg), field_option, &m);
+    pt_msg_fields(msg, sizeof(msg), cli_field_option, &m);
     one_line(msg);
     if (cmd)
         fprintf(stderr, "pagetune %s: %s (see 'pagetune %s --help')\n", cmd,

@@ -323,10 +323,9 @@ static void pg_pool_reasons(struct rec_result *r, const struct rec_inputs *in,
     char mem[32], cur[32];
 
     pt_size_format(pool, mem, sizeof(mem));
-    /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_kept)
         rec_reason(r,
-                   "shared_buffers stays %s (%s): without --memory or a "
+                   "shared_buffers stays %s (%s): without `memory` or a "
                    "monitored pool pagetune does not invent a size; the "
                    "model compared page sizes at %s",
                    mem, source_of(r, "shared_buffers"),
@@ -466,10 +465,9 @@ static void advise_mysql(struct rec_result *r, const struct rec_inputs *in)
         ps, 100 * ch->inline_fraction, ch->outline_reads);
     my_row_format(r, e, krf, row_format, sizeof(row_format));
     pt_size_format(pool, mem, sizeof(mem));
-    /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_kept)
         rec_reason(r,
-                   "innodb_buffer_pool_size stays %s (%s): without --memory "
+                   "innodb_buffer_pool_size stays %s (%s): without `memory` "
                    "or a monitored pool pagetune does not invent a size",
                    mem, source_of(r, "innodb_buffer_pool_size"));
     rec_reason(

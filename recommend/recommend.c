@@ -871,10 +871,9 @@ static void host_limit(struct rec_result *r, const struct rec_inputs *in)
     double f = rec_host_pool_fraction(name, NULL);
 
     if (!m || !m->present) {
-        /* flag-ok: reason text in the recommendation (issue 22, left) */
         snprintf(r->host_note, sizeof(r->host_note),
                  "no monitor evidence (pagetune monitor reads the host's "
-                 "memory where it can; pass its document with --monitor)");
+                 "memory where it can; pass its document with `monitor`)");
         return;
     }
     if (m->engine[0] && strcmp(m->engine, name) != 0) {
@@ -925,18 +924,18 @@ static void estimate_sessions(struct rec_result *r, const struct rec_inputs *in,
 
     if (in->sessions) {
         r->sessions = in->sessions;
-        /* flag-ok: reason text in the recommendation (issue 22, left) */
-        r->sessions_basis =
-            in->sessions_basis ? in->sessions_basis : "--sessions";
+        snprintf(r->sessions_basis, sizeof(r->sessions_basis), "%s",
+                 in->sessions_basis ? in->sessions_basis : "`sessions`");
     } else if (in->access) {
         r->sessions = in->access->n_keys;
-        r->sessions_basis = "distinct keys in the trace";
+        snprintf(r->sessions_basis, sizeof(r->sessions_basis), "%s",
+                 "distinct keys in the trace");
     } else {
         r->sessions = n;
-        /* flag-ok: reason text in the recommendation (issue 22, left) */
-        r->sessions_basis = "one row per size given: no row count (pass "
-                            "--sessions, or sample the live table, whose "
-                            "row count sizes.json records)";
+        snprintf(r->sessions_basis, sizeof(r->sessions_basis), "%s",
+                 "one row per size given: no row count (pass `sessions`, or "
+                 "sample the live table, whose row count sizes.json "
+                 "records)");
     }
     r->evidence = in->access != NULL || mon_idx != (size_t)-1 ||
                   in->memory_given || in->sessions != 0;
@@ -1210,11 +1209,10 @@ static void reason_rule_stands(struct rec_result *r)
                    "inline rule stands",
                    ops, co->io_ms, ru->io_ms, 100 * REC_OVERRIDE_MARGIN);
     else
-        /* flag-ok: reason text in the recommendation (issue 22, left) */
         rec_reason(r,
                    "the cost model alone would pick %s (%.4f vs %.4f ms "
                    "per access), but only sizes are known: without "
-                   "--memory, --sessions, --monitor or --trace the inline "
+                   "`memory`, `sessions`, `monitor` or `trace` the inline "
                    "rule decides",
                    ops, co->io_ms, ru->io_ms);
 }
@@ -1239,14 +1237,13 @@ static void reason_model(struct rec_result *r, const struct rec_inputs *in,
             pt_size_format(r->cand[i].page_size_bytes, ps, sizeof(ps)));
         off += k > 0 ? (size_t)k : 0;
     }
-    /* flag-ok: reason text in the recommendation (issue 22, left) */
     rec_reason(r, "%s pages (%s)", line,
                r->host_capped     ? "capped to the engine's share of the "
                                     "host's memory"
-               : in->memory_given ? "--memory"
+               : in->memory_given ? "`memory`"
                : mon_idx != (size_t)-1 && in->monitor->bufferpool_pages
                    ? "the monitored pool's size"
-                   : "default budget; set --memory");
+                   : "default budget; set `memory`");
     rec_reason(r,
                "model: %llu live sessions (%s); %s; device %s: OVERHEAD %.3f "
                "ms, %.0f MB/s",
@@ -1353,12 +1350,11 @@ static void reason_objects(struct rec_result *r, const struct rec_inputs *in)
     char cps[32], b1[32], b2[32];
 
     pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
-    /* flag-ok: reason text in the recommendation (issue 22, left) */
     if (r->pool_from_table)
         rec_reason(r,
                    "buffer pool sized to the table: %.0f data pages at %s "
                    "x %.2f headroom (growth, index pages) = %llu pages, "
-                   "below the default budget %s; give --memory to set the "
+                   "below the default budget %s; give `memory` to set the "
                    "pool to a budget instead",
                    ch->data_pages + ch->outline_pages * (double)r->sessions,
                    cps, REC_POOL_HEADROOM, (unsigned long long)r->pool_pages,

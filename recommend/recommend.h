@@ -225,8 +225,8 @@ struct rec_result {
     int evidence;        /* 1: trace, monitor, --memory or --sessions */
     const struct rec_device *device; /* borrowed from the inputs */
     uint64_t memory_bytes;
-    uint64_t sessions;          /* rows the model assumed */
-    const char *sessions_basis; /* how `sessions` was obtained */
+    uint64_t sessions;        /* rows the model assumed */
+    char sessions_basis[200]; /* how `sessions` was obtained */
     double inline_target;
     uint32_t extent_size;   /* pages, 2..256 */
     int prefetch_automatic; /* 1: PREFETCHSIZE AUTOMATIC */
@@ -337,6 +337,12 @@ struct rec_request {
                              counters; NULL: the sizes' */
     /* for recommendation.json's "inputs": where the evidence came from */
     const char *sizes_file, *sizes_format, *monitor_file, *trace_file;
+    /* The reasons name the request's inputs a user can give (`memory`,
+     * `sessions`, `monitor`, `trace`) as fields; field_map (core's
+     * pt_field_map_fn, with field_ctx) turns each into what the front end
+     * calls it (its option), or NULL: the bare name (issue 22). */
+    pt_field_map_fn *field_map;
+    void *field_ctx;
 };
 struct rec_run_result {
     struct rec_engine engine;

@@ -87,12 +87,11 @@ static void differs(struct rec_reconcile *rc)
                        "for the pool, the model only this table's row "
                        "reads");
     } else if (meas > model) {
-        /* flag-ok: reason text in the recommendation (issue 22, left) */
         snprintf(rc->reason, sizeof(rc->reason),
                  "the model assumes every row equally likely: %.0f table "
                  "pages in a %.0f-page pool give %.1f%%; the measured %.1f%% "
                  "is what uniform reads of about %.0f pages give: reads "
-                 "concentrate on a hot set (give --trace for access "
+                 "concentrate on a hot set (give `trace` for access "
                  "weights)",
                  rc->table_pages, rc->pool_pages, 100 * model, 100 * meas,
                  rc->pool_pages / meas);

@@ -251,6 +251,43 @@ static void run_inputs(const struct rec_request *q,
     }
 }
 
+/* The inputs a reason may name, as fields; any other backquoted word
+   (a MySQL identifier) is left as it is. */
+struct reason_map {
+    const struct rec_request *q;
+    char keep[72];
+};
+
+static const char *reason_field(void *ctx, const char *field)
+{
+    static const char *const inputs[] = {"memory", "sessions", "monitor",
+                                         "trace"};
+    struct reason_map *m = ctx;
+    const char *as;
+
+    for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
+        if (strcmp(field, inputs[i]) == 0) {
+            as = m->q->field_map ? m->q->field_map(m->q->field_ctx, field)
+                                 : NULL;
+            return as ? as : field;
+        }
+    snprintf(m->keep, sizeof(m->keep), "`%s`", field);
+    return m->keep;
+}
+
+/* The texts of the result in the front end's words (rec_request). */
+static void run_name_fields(const struct rec_request *q, struct rec_result *r)
+{
+    struct reason_map m = {q, ""};
+
+    for (size_t i = 0; i < r->n_reasons; i++)
+        pt_msg_fields(r->reasons[i], sizeof(r->reasons[i]), reason_field, &m);
+    pt_msg_fields(r->recon.reason, sizeof(r->recon.reason), reason_field, &m);
+    pt_msg_fields(r->host_note, sizeof(r->host_note), reason_field, &m);
+    pt_msg_fields(r->sessions_basis, sizeof(r->sessions_basis), reason_field,
+                  &m);
+}
+
 int rec_run(const struct rec_request *q, struct rec_run_result *out,
             struct pt_err *err)
 {
@@ -290,6 +327,7 @@ int rec_run(const struct rec_request *q, struct rec_run_result *out,
                        (long long)ff->num);
     if ((rc = rec_recommend(out->rec, &in, err)) < 0)
         return rc;
+    run_name_fields(q, out->rec);
     rec_current_config(out->rec, &out->engine, q->monitor, &out->current);
     return 0;
 }

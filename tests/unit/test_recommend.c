@@ -1422,6 +1422,51 @@ static void test_host_memory_cap(void **state)
     free(r);
 }
 
+/* A front end's names for the request's fields (rec_request.field_map). */
+static const char *dashes(void *ctx, const char *field)
+{
+    static char buf[64];
+    (void)ctx;
+    snprintf(buf, sizeof(buf), "--%s", field);
+    return buf;
+}
+
+/*
+ * The library names no option (issue 22): rec_run's reasons name the
+ * inputs a user can give as fields; without a map they are bare words,
+ * with one they are what the front end calls them, and no backquote is
+ * left either way.
+ */
+static void test_run_reasons_name_fields(void **state)
+{
+    static const char text[] = "1000\n3000\n6000\n12000\n";
+    struct rec_sizes s;
+    struct rec_request q;
+    struct rec_run_result out;
+    struct pt_err err;
+    (void)state;
+
+    for (int mapped = 0; mapped < 2; mapped++) {
+        assert_int_equal(
+            rec_sizes_parse_text(&s, text, sizeof(text) - 1, "s.txt", &err), 0);
+        memset(&q, 0, sizeof(q));
+        q.engine = "db2";
+        q.device = "ssd";
+        q.sizes = &s;
+        q.field_map = mapped ? dashes : NULL;
+        if (rec_run(&q, &out, &err) < 0)
+            fail_msg("rec_run: %s", err.msg);
+        assert_true(has_reason(out.rec, mapped ? "(pass --sessions, or"
+                                               : "(pass sessions, or"));
+        assert_true(
+            has_reason(out.rec, mapped ? "set --memory)" : "set memory)"));
+        assert_false(has_reason(out.rec, "`"));
+        assert_true(mapped || !has_reason(out.rec, "--"));
+        rec_run_result_release(&out);
+        rec_sizes_release(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1449,6 +1494,7 @@ int main(void)
         cmocka_unit_test(test_reconcile_recommend),
         cmocka_unit_test(test_host_memory_cap),
         cmocka_unit_test(test_current_config_every_engine),
+        cmocka_unit_test(test_run_reasons_name_fields),
     };
     return cmocka_run_group_tests_name("recommend", tests, load_profiles, NULL);
 }
