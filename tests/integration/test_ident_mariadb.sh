@@ -43,6 +43,21 @@ ADV=$T/adv
 expect_rc 0 "advise --table it_id_db.it_id_t" "$PAGETUNE" advise --connect "$PT_MARIADB_CONNECT" \
     --table it_id_db.it_id_t --columns SMALL --monitor-seconds 1 --validate none --out-dir "$ADV" -q
 expect_py "sampled it_id_db.it_id_t" 'd["source"]["rows_scanned"] == 300' "$ADV/sizes.json"
+# 1 KB objects stay in the row, where COMPACT and DYNAMIC store a row
+# alike: advise keeps COMPACT (issue 23) and writes no ALTER TABLE for it
+expect_py "advise keeps COMPACT: the rebuild does not pay" \
+    'd["settings"]["row_format"] == "COMPACT"' "$ADV/recommendation.json"
+expect_eq "$(grep -c '^ALTER TABLE' "$ADV/create.sql")" 0 "advise's create.sql rebuilds nothing"
+# the DBA who wants DYNAMIC anyway sets it in the recommendation, and ddl
+# writes the statements for the same --table DB.TABLE
+python3 - "$ADV/recommendation.json" "$T/rec.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["settings"]["row_format"] = "DYNAMIC"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 0 "ddl --table it_id_db.it_id_t" "$PAGETUNE" ddl --recommendation "$T/rec.json" \
+    --dialect mysql --table it_id_db.it_id_t --out-dir "$T/ddl" -q
+ADV=$T/ddl
 C=$(cat "$ADV/create.sql")
 R=$(cat "$ADV/rollback.sql")
 expect_contains "$C" 'ALTER TABLE `it_id_db`.`it_id_t` ROW_FORMAT=DYNAMIC;' "create.sql names the database"
