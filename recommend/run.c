@@ -185,10 +185,8 @@ static int run_pg_table(const struct rec_request *q, const struct rec_engine *e,
         return 0;
     t->target_bytes =
         (uint32_t)knob_num(st, "toast_tuple_target", e->knob.default_value);
-    /* outside 10..100: refused by rec_run */
+    /* outside 10..100: refused by rec_run before the table is used */
     t->fillfactor = (uint32_t)knob_num(st, "fillfactor", 100);
-    if (t->fillfactor > 100)
-        t->fillfactor = 100;
     json_object_foreach((json_t *)cb, key, val)
     {
         if (!json_is_number(val) || !((v = json_number_value(val)) > 0) ||
