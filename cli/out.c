@@ -147,6 +147,10 @@ int out_table_add_row(struct out_table *t)
  * CSV grid), replacing what was there. */
 static int set_cell(struct out_table *t, char **cells, size_t col,
                     const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+static int set_cell(struct out_table *t, char **cells, size_t col,
+                    const char *fmt, va_list ap)
 {
     char buf[2048];
     char **cell;
