@@ -210,6 +210,7 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
     uint64_t *prefix = NULL, acc = 0;
     uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
     size_t n = obj_count(in);
+    double touched = 0, estimate = 0;
 
     if (m == 0 || (!in->access && in->size_counts &&
                    !(prefix = pt_calloc(n, sizeof(*prefix)))))
@@ -220,21 +221,45 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                      in->pg->fillfactor);
     rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
     for (uint64_t k = 0; k < m; k++) {
-        double f = (double)k * 0.6180339887498949;
+        double f = (double)k * 0.6180339887498949, first = 0;
         uint64_t pos = (uint64_t)((f - floor(f)) * total);
         size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
         struct rec_pg_tuple tu;
         rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
         rec_pg_pack_add(&heap, tu.heap_bytes);
-        for (uint64_t j = 1; j < tu.toast_chunks; j++)
+        if (!tu.toast_chunks)
+            continue;
+        /* chunk_seq order, full chunks first (toast_save_datum) */
+        for (uint64_t j = 1; j < tu.toast_chunks; j++) {
             rec_pg_pack_add(&toast, full);
-        if (tu.toast_chunks)
-            rec_pg_pack_add(&toast, (uint32_t)(tu.toast_bytes -
-                                               (tu.toast_chunks - 1) * full));
+            if (j == 1)
+                first = toast.pages;
+        }
+        rec_pg_pack_add(
+            &toast, (uint32_t)(tu.toast_bytes - (tu.toast_chunks - 1) * full));
+        if (tu.toast_chunks == 1)
+            first = toast.pages;
+        touched += toast.pages - first + 1;
+        estimate += 1.0 + (double)tu.toast_bytes *
+                              (1.0 - 1.0 / (double)tu.toast_chunks) /
+                              (double)p->usable_bytes;
     }
     free(prefix);
     s->share_sum = heap.pages * total / (double)m;
     c->outline_pages = toast.pages / (double)m;
+    /* A read fetches a value's chunks by an index scan in chunk_seq
+       order, and consecutive chunks on one page are one buffer access:
+       heapam_handler.c heapam_index_fetch_tuple keeps the buffer
+       (bufmgr.c ReleaseAndReadBuffer returns it unread for the same
+       block). The TOAST pages a read touches are 1 + the page breaks
+       among its chunk tuples in the packing; a page break falls mostly
+       before a full chunk, a value's first, so fewer values straddle
+       than fit_pg's per-value estimate (1 + bytes but one chunk / page)
+       says. Its reads are scaled to the packing's. */
+    if (estimate > 0)
+        c->outline_reads =
+            c->outline_index_reads +
+            (c->outline_reads - c->outline_index_reads) * touched / estimate;
 }
 
 /* Placement fractions, rows per page, page fill and direct-read cost. */
@@ -283,6 +308,8 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                 c->outline_reads =
                     add_n(c->outline_reads,
                           w * (f.op_read + e->outline_extra_reads), cnt);
+                c->outline_index_reads = add_n(c->outline_index_reads,
+                                               w * e->outline_extra_reads, cnt);
                 c->outline_pages =
                     add_n(c->outline_pages, w_uniform * f.op, cnt);
                 c->outline_index_pages = add_n(c->outline_index_pages,
@@ -320,14 +347,36 @@ static double che_fill(const struct pop_group *g, size_t ng, double t)
 }
 
 /*
+ * Che's characteristic time: the t at which the groups' expected resident
+ * pages, sum n (1 - exp(-lambda t)), fill a pool of `pages` (less than
+ * the groups' pages).
+ */
+static double che_time(const struct pop_group *g, size_t ng, double pages)
+{
+    double lo = 0, hi = 1;
+
+    for (int k = 0; k < 2000 && che_fill(g, ng, hi) < pages; k++)
+        hi *= 2;
+    for (int k = 0; k < 100; k++) {
+        double mid = (lo + hi) / 2;
+        if (che_fill(g, ng, mid) < pages)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/*
  * Hit ratio of an LRU pool of `pages` over pages with popularities
- * lambda[0..np) (sum 1), by Che's approximation. Sorts lambda.
+ * lambda[0..np) (reads of the page per access), by Che's approximation:
+ * hits over reads. Sorts lambda.
  */
 static double che_hit_ratio(double *lambda, size_t np, double pages,
                             struct pop_group *g)
 {
     size_t ng = 0, nz = 0;
-    double lo = 0, hi = 1, h = 0;
+    double t, h = 0, sum = 0;
 
     qsort(lambda, np, sizeof(*lambda), cmp_desc);
     for (size_t i = 0; i < np; i++) {
@@ -347,18 +396,186 @@ static double che_hit_ratio(double *lambda, size_t np, double pages,
     }
     if ((double)nz <= pages)
         return 1.0;
-    for (int k = 0; k < 2000 && che_fill(g, ng, hi) < pages; k++)
+    t = che_time(g, ng, pages);
+    for (size_t i = 0; i < ng; i++) {
+        h += g[i].n * g[i].lambda * -expm1(-g[i].lambda * t);
+        sum += g[i].n * g[i].lambda;
+    }
+    /* out-of-line pages read with their row make the reads per access
+       more than 1: the ratio is of all of them */
+    h = sum > 0 ? h / sum : 1.0;
+    return h > 1 ? 1 : h;
+}
+
+/*
+ * One page of PostgreSQL's clock sweep (engine policy "pg-clock"; the
+ * rules as sim/policy_pg.c reads freelist.c and bufmgr.c): an access
+ * raises the buffer's usage_count by one up to BM_MAX_USAGE_COUNT (5), a
+ * page read in starts at 1, the hand decrements a non-zero count as it
+ * passes and evicts a buffer at 0. Per turn of the hand the page gets
+ * x = lambda x turn accesses, Poisson; the chain's states are the count
+ * after the hand passed (0..4) and "not in the pool". From its stationary
+ * distribution: *hit = 1 - (misses per turn) / x and *occ, the share of
+ * the turn the page holds a buffer (a page read in holds it from its
+ * first access). A page read several times a turn keeps a count the hand
+ * cannot wear down: the clock holds the pages read most often, as LRU
+ * does not (docs/models.md #page-classes).
+ */
+#define GCLOCK_MAX 5
+static void gclock_page(double x, double *hit, double *occ)
+{
+    enum { S = GCLOCK_MAX + 1 }; /* 0: absent, 1 + k: count k after the hand */
+    double p[GCLOCK_MAX + 1], a[S][S + 1], pi[S], term = exp(-x), tail = 1;
+
+    if (x <= 0) {
+        *hit = 1;
+        *occ = 0;
+        return;
+    }
+    for (int k = 0; k < GCLOCK_MAX; k++) {
+        p[k] = term;
+        tail -= term;
+        term *= x / (k + 1);
+    }
+    p[GCLOCK_MAX] = tail > 0 ? tail : 0; /* GCLOCK_MAX or more accesses */
+    /* a[j][i] = P(i -> j) - (i == j); the last row: sum pi = 1 */
+    memset(a, 0, sizeof(a));
+    for (int i = 0; i < S; i++) {
+        a[i][i] -= 1;
+        for (int n = 0; n <= GCLOCK_MAX; n++) {
+            int c = i == 0 ? n : (i - 1) + n; /* count when the hand comes */
+            int j;
+            if (c > GCLOCK_MAX)
+                c = GCLOCK_MAX;
+            j = c == 0 ? 0 : c; /* at 0 evicted, else count - 1: state c */
+            a[j][i] += p[n];
+        }
+    }
+    for (int i = 0; i < S; i++)
+        a[S - 1][i] = 1;
+    a[S - 1][S] = 1;
+    for (int col = 0; col < S; col++) { /* Gauss-Jordan, partial pivot */
+        int piv = col;
+        for (int r = col + 1; r < S; r++)
+            if (fabs(a[r][col]) > fabs(a[piv][col]))
+                piv = r;
+        for (int k = 0; k <= S; k++) {
+            double t = a[col][k];
+            a[col][k] = a[piv][k];
+            a[piv][k] = t;
+        }
+        for (int r = 0; r < S; r++) {
+            double f;
+            if (r == col || a[col][col] == 0)
+                continue;
+            f = a[r][col] / a[col][col];
+            for (int k = col; k <= S; k++)
+                a[r][k] -= f * a[col][k];
+        }
+    }
+    for (int i = 0; i < S; i++)
+        pi[i] = a[i][i] != 0 ? a[i][S] / a[i][i] : 0;
+    *hit = 1.0 - pi[0] * -expm1(-x) / x;
+    *occ = (1.0 - pi[0]) + pi[0] * (1.0 + expm1(-x) / x);
+}
+
+/*
+ * The hit ratio of uniform access by page class (docs/models.md
+ * #page-classes): every access reads its row's page (data_pages, 1 read),
+ * and on outline_buffered engines its out-of-line pages (outline_pages x
+ * sessions, outline_reads - outline_index_reads reads) and their index
+ * (outline_index_pages x sessions, outline_index_reads). A class read
+ * more often per page stays in the pool: Che's approximation per class,
+ * lambda = reads per access / pages, h_c = 1 - exp(-lambda_c t). With one
+ * class it is min(1, pool / pages). Returns hits over reads; cls (may be
+ * NULL) gets each class's pages, reads and hit ratio.
+ */
+struct page_class {
+    double pages, reads, hit;
+};
+
+/* Pages the clock holds at a turn of `turn` accesses (gclock_page). */
+static double gclock_fill(const struct page_class *k, size_t nk, double turn)
+{
+    double s = 0, h, occ;
+
+    for (size_t i = 0; i < nk; i++) {
+        if (k[i].pages <= 0 || k[i].reads <= 0)
+            continue;
+        gclock_page(k[i].reads / k[i].pages * turn, &h, &occ);
+        s += k[i].pages * occ;
+    }
+    return s;
+}
+
+/* The classes' hit ratios under the clock sweep: the turn at which they
+ * fill the pool, by bisection. Returns the misses per access. */
+static double gclock_classes(struct page_class *k, size_t nk, double pool)
+{
+    double lo = 0, hi = 1, miss = 0, occ;
+
+    for (int i = 0; i < 2000 && gclock_fill(k, nk, hi) < pool; i++)
         hi *= 2;
-    for (int k = 0; k < 100; k++) {
+    for (int i = 0; i < 100; i++) {
         double mid = (lo + hi) / 2;
-        if (che_fill(g, ng, mid) < pages)
+        if (gclock_fill(k, nk, mid) < pool)
             lo = mid;
         else
             hi = mid;
     }
-    for (size_t i = 0; i < ng; i++)
-        h += g[i].n * g[i].lambda * -expm1(-g[i].lambda * hi);
-    return h > 1 ? 1 : h;
+    for (size_t i = 0; i < nk; i++) {
+        if (k[i].pages <= 0 || k[i].reads <= 0)
+            continue;
+        gclock_page(k[i].reads / k[i].pages * hi, &k[i].hit, &occ);
+        miss += k[i].reads * (1.0 - k[i].hit);
+    }
+    return miss;
+}
+
+static double classes_hit_ratio(const struct rec_engine *e,
+                                const struct rec_candidate *c, double sessions,
+                                double pool, struct page_class cls[3])
+{
+    struct page_class k[3] = {
+        {c->data_pages, 1.0, 1.0},
+        {c->outline_pages * sessions, c->outline_reads - c->outline_index_reads,
+         1.0},
+        {c->outline_index_pages * sessions, c->outline_index_reads, 1.0},
+    };
+    struct pop_group g[3];
+    size_t ng = 0;
+    double pages = 0, reads = 0, miss = 0, t;
+
+    for (size_t i = 0; i < 3; i++) {
+        if (k[i].reads > 0)
+            reads += k[i].reads; /* reads of no modelled page are hits */
+        if (k[i].pages <= 0 || k[i].reads <= 0)
+            continue; /* pages never read take no place in an LRU pool */
+        g[ng].n = k[i].pages;
+        g[ng].lambda = k[i].reads / k[i].pages;
+        ng++;
+        pages += k[i].pages;
+    }
+    if (strcmp(e->bp_policy, "pg-clock") == 0 && pages > pool) {
+        miss = gclock_classes(k, 3, pool);
+    } else if (ng == 1 && pages > pool) {
+        for (size_t i = 0; i < 3; i++)
+            if (k[i].pages > 0 && k[i].reads > 0) {
+                k[i].hit = pool / pages;
+                miss = k[i].reads * (1.0 - pool / pages);
+            }
+    } else if (ng > 1 && pages > pool) {
+        t = che_time(g, ng, pool);
+        for (size_t i = 0; i < 3; i++) {
+            if (k[i].pages <= 0 || k[i].reads <= 0)
+                continue;
+            k[i].hit = -expm1(-k[i].reads / k[i].pages * t);
+            miss += k[i].reads * (1.0 - k[i].hit);
+        }
+    }
+    if (cls)
+        memcpy(cls, k, sizeof(k));
+    return reads > 0 ? 1.0 - miss / reads : 1.0;
 }
 
 /*
@@ -435,12 +652,35 @@ static size_t find_page(const struct rec_result *r, uint32_t page_size)
     return (size_t)-1;
 }
 
+/* "hit ratio H% for uniform access by page class: ..." (the pool holds
+ * less than the table, classes_hit_ratio) */
+static void describe_classes(char *buf, size_t len, double hit,
+                             const struct page_class k[3])
+{
+    static const char *const name[3] = {"rows", "out-of-line", "index"};
+    size_t off;
+    int n = snprintf(buf, len,
+                     "hit ratio %.1f%% for uniform access by page class "
+                     "(Che's approximation):",
+                     100 * hit);
+
+    off = n > 0 ? (size_t)n : 0;
+    for (size_t i = 0; i < 3 && off < len; i++) {
+        if (k[i].pages <= 0 || k[i].reads <= 0)
+            continue;
+        n = snprintf(buf + off, len - off,
+                     "%s %s %.0f pages x %.2f reads, %.1f%% hit", i ? "," : "",
+                     name[i], k[i].pages, k[i].reads, 100 * k[i].hit);
+        off += n > 0 ? (size_t)n : 0;
+    }
+}
+
 static void describe_candidate(struct rec_result *r,
                                const struct rec_inputs *in, size_t i)
 {
     const struct rec_candidate *c = &r->cand[i];
     const struct rec_engine *e = in->engine;
-    char ps[32], outl[160] = "", hit[200];
+    char ps[32], outl[160] = "", hit[320];
     size_t off = 0;
 
     for (size_t k = 0; k < e->n_outline && off < sizeof(outl); k++) {
@@ -460,12 +700,18 @@ static void describe_candidate(struct rec_result *r,
                  c->data_pages);
     if (e->outline_buffered) {
         double pages = c->data_pages + c->outline_pages * (double)r->sessions;
-        if (!in->access)
+        struct page_class k[3];
+        classes_hit_ratio(e, c, (double)r->sessions,
+                          (double)c->bufferpool_pages, k);
+        if (!in->access &&
+            (k[1].reads <= 0 || pages <= (double)c->bufferpool_pages))
             snprintf(hit, sizeof(hit),
                      "hit ratio %.1f%% = min(1, %llu / %.0f) for uniform "
                      "access",
                      100 * c->hit_ratio,
                      (unsigned long long)c->bufferpool_pages, pages);
+        else if (!in->access)
+            describe_classes(hit, sizeof(hit), c->hit_ratio, k);
         rec_reason(
             r,
             "%s: inline %.1f%% (objects <= %u bytes)%s; %.2f rows/page, "
@@ -524,8 +770,6 @@ static int pool_candidate(struct rec_candidate *c, const struct rec_inputs *in,
 {
     const struct rec_device *d = in->device;
     double n = (double)obj_total(in);
-    double outline_total =
-        (c->outline_pages + c->outline_index_pages) * (double)r->sessions;
     int rc;
 
     c->bufferpool_pages = r->memory_bytes / p->page_size_bytes;
@@ -537,10 +781,8 @@ static int pool_candidate(struct rec_candidate *c, const struct rec_inputs *in,
             return rc;
         c->data_pages = (double)np;
     } else {
-        double pages = c->data_pages + outline_total;
-        c->hit_ratio = pages <= (double)c->bufferpool_pages
-                           ? 1.0
-                           : (double)c->bufferpool_pages / pages;
+        c->hit_ratio = classes_hit_ratio(in->engine, c, (double)r->sessions,
+                                         (double)c->bufferpool_pages, NULL);
     }
     c->buffered_reads = 1.0 + c->outline_reads;
     c->physical_reads = (1.0 - c->hit_ratio) * c->buffered_reads;
@@ -1008,7 +1250,8 @@ static void reconcile(struct rec_result *r, const struct rec_inputs *in,
     if (in->access && (double)c->bufferpool_pages == pool)
         model = c->hit_ratio;
     else
-        model = pages <= pool ? 1.0 : pool / pages;
+        model =
+            classes_hit_ratio(in->engine, c, (double)r->sessions, pool, NULL);
     rec_reconcile_judge(&r->recon, model, meas, logical, physical, pages, pool,
                         t != NULL);
     /* PostgreSQL reads a table of more than a quarter of shared_buffers

@@ -113,6 +113,8 @@ struct rec_candidate {
     double outline_pages;       /* out-of-line pages of the table */
     double outline_index_pages; /* its index pages (TOAST index), per
                                    object like outline_pages */
+    double outline_index_reads; /* the part of outline_reads that reads
+                                   that index (TOAST index root + leaf) */
     double inflate_bytes;       /* bytes decompressed per access
                                    (PostgreSQL compressed values) */
 };

@@ -11,7 +11,7 @@
 --     access at 32K against 0.0466 ms at 16K, the page size the inline rule
 --     (95.0% inline) gives: 27% less
 --   - change from 4K pages (now, read from the server): 32K would change I/O
---     per access 0.1369 -> 0.0340 ms (gain 75.2%) and buffered reads per
+--     per access 0.1368 -> 0.0340 ms (gain 75.2%) and buffered reads per
 --     access 2.54 -> 1.00 (gain 60.7%); a rebuild of the database file needs
 --     at least 10% modelled gain (change_thresholds in the sqlite profile; a
 --     new instance never for buffered reads alone)
@@ -23,24 +23,32 @@
 --     MB/s
 --   - 1K: inline 0.0% (objects <= 777 bytes), OVERFLOW 100.0%; 1.00 rows/page,
 --     page fill 68.4%; 2760 pages (rows and out-of-line) for 400 rows; pool
---     2000 pages, hit ratio 72.5% = min(1, 2000 / 2760) for uniform access;
---     per access 6.90 buffered reads (the row's page + 5.90 out-of-line),
---     1.9000 physical; io 0.1938 ms = 1.9000 x (0.100 + 0.0020)
+--     2000 pages, hit ratio 72.5% for uniform access by page class (Che's
+--     approximation): rows 400 pages x 1.00 reads, 72.5% hit, out-of-line 2360
+--     pages x 5.90 reads, 72.5% hit; per access 6.90 buffered reads (the row's
+--     page + 5.90 out-of-line), 1.9000 physical; io 0.1938 ms = 1.9000 x
+--     (0.100 + 0.0020)
 --   - 2K: inline 9.0% (objects <= 1801 bytes), OVERFLOW 91.0%; 1.00 rows/page,
 --     page fill 61.3%; 1633 pages (rows and out-of-line) for 400 rows; pool
---     1000 pages, hit ratio 61.2% = min(1, 1000 / 1633) for uniform access;
---     per access 4.08 buffered reads (the row's page + 3.08 out-of-line),
---     1.5825 physical; io 0.1646 ms = 1.5825 x (0.100 + 0.0040)
+--     1000 pages, hit ratio 61.2% for uniform access by page class (Che's
+--     approximation): rows 400 pages x 1.00 reads, 61.2% hit, out-of-line 1233
+--     pages x 3.08 reads, 61.2% hit; per access 4.08 buffered reads (the row's
+--     page + 3.08 out-of-line), 1.5825 physical; io 0.1646 ms = 1.5825 x
+--     (0.100 + 0.0040)
 --   - 4K: inline 31.8% (objects <= 3849 bytes), OVERFLOW 68.2%; 1.05
 --     rows/page, page fill 61.2%; 997 pages (rows and out-of-line) for 400
---     rows; pool 500 pages, hit ratio 50.2% = min(1, 500 / 997) for uniform
---     access; per access 2.54 buffered reads (the row's page + 1.54
---     out-of-line), 1.2672 physical; io 0.1369 ms = 1.2672 x (0.100 + 0.0080)
+--     rows; pool 500 pages, hit ratio 50.2% for uniform access by page class
+--     (Che's approximation): rows 380 pages x 1.00 reads, 51.3% hit,
+--     out-of-line 617 pages x 1.54 reads, 49.5% hit; per access 2.54 buffered
+--     reads (the row's page + 1.54 out-of-line), 1.2667 physical; io 0.1368 ms
+--     = 1.2667 x (0.100 + 0.0080)
 --   - 8K: inline 77.2% (objects <= 7945 bytes), OVERFLOW 22.8%; 1.25
 --     rows/page, page fill 70.3%; 492 pages (rows and out-of-line) for 400
---     rows; pool 250 pages, hit ratio 50.8% = min(1, 250 / 492) for uniform
---     access; per access 1.43 buffered reads (the row's page + 0.43
---     out-of-line), 0.7031 physical; io 0.0816 ms = 0.7031 x (0.100 + 0.0160)
+--     rows; pool 250 pages, hit ratio 51.2% for uniform access by page class
+--     (Che's approximation): rows 320 pages x 1.00 reads, 53.5% hit,
+--     out-of-line 172 pages x 0.43 reads, 45.8% hit; per access 1.43 buffered
+--     reads (the row's page + 0.43 out-of-line), 0.6977 physical; io 0.0809 ms
+--     = 0.6977 x (0.100 + 0.0160)
 --   - 16K: inline 100.0% (objects <= 16137 bytes), OVERFLOW 0.0%; 2.07
 --     rows/page, page fill 72.1%; 193 pages (rows and out-of-line) for 400
 --     rows; pool 125 pages, hit ratio 64.7% = min(1, 125 / 193) for uniform
@@ -59,7 +67,7 @@
 --   - monitor: current 4K pages, 500 pool pages, hit ratio not measured,
 --     direct-read share 0.000; the model at 4K predicts 0.000 direct reads and
 --     1.267 physical reads per access
---   - change from 4K to 32K pages: 0.1369 -> 0.0340 ms I/O per access in the
+--   - change from 4K to 32K pages: 0.1368 -> 0.0340 ms I/O per access in the
 --     model at the same memory
 --   - rest of the row: 200 bytes besides the object and the row header, the
 --     engine profile's estimate (row_fixed_bytes: the sizes were not measured

@@ -20,7 +20,7 @@
 --   - 8K: inline 32.1% (objects <= 1804 bytes), TOAST 67.8%; 10.15 rows/page,
 --     page fill 88.1%; 964 pages (rows and out-of-line) for 2000 rows; pool
 --     32768 pages, hit ratio 100.0% = min(1, 32768 / 964) for uniform access;
---     per access 3.25 buffered reads (the row's page + 2.25 out-of-line),
+--     per access 3.27 buffered reads (the row's page + 2.27 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0160)
 --   - rest of the row: 200 bytes besides the object and the row header, the
 --     engine profile's estimate (row_fixed_bytes: the sizes were not measured
@@ -29,10 +29,10 @@
 --     (8192 bytes); the advice changes what stays in the row (TOAST) and the
 --     size of shared_buffers instead
 --   - TOAST: at the default toast_tuple_target 2032 objects up to 1804 bytes
---     stay in the row (32.1% inline, 10.15 rows/page, 3.25 buffered reads per
+--     stay in the row (32.1% inline, 10.15 rows/page, 3.27 buffered reads per
 --     access: the heap page, 2 TOAST index pages and the chunk pages of
 --     TOASTed objects, io 0.0000 ms); at toast_tuple_target 6432 objects up to
---     6204 bytes stay in the row (95.0% inline, 2.30 rows/page, 1.21 buffered
+--     6204 bytes stay in the row (95.0% inline, 2.30 rows/page, 1.22 buffered
 --     reads per access, hit ratio 100.0%, io 0.0000 ms)
 --   - set toast_tuple_target = 6432 on the table: the hot objects stay in the
 --     heap row and are read with one buffered page read instead of heap +
