@@ -247,7 +247,7 @@ cb, ca = res["before"][4], res["after"][4]
 print("misses per 1,000 reads (heap + TOAST + TOAST index):")
 print("  predicted (pagetune):      before %7.1f  after %7.1f  change %+6.1f %%" % (pb, pa, pct(pb, pa)))
 print("  measured (pg_statio):      before %7.1f  after %7.1f  change %+6.1f %%" % (mb, ma, pct(mb, ma)))
-print("  page classes (Che, measured sizes and accesses): before %7.1f  after %7.1f  change %+6.1f %%"
+print("  LRU by page class (Che, measured sizes and accesses): before %7.1f  after %7.1f  change %+6.1f %%"
       % (cb, ca, pct(cb, ca)))
 d = pct(pb, pa) - pct(mb, ma)
 print("  predicted - measured change: %+.1f points (issue 23 asks within 10: %s)"
