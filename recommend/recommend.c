@@ -338,8 +338,9 @@ struct pop_group {
     double lambda;
 };
 
-static double che_fill(const struct pop_group *g, size_t ng, double t)
+static double che_fill(const void *arg, size_t ng, double t)
 {
+    const struct pop_group *g = arg;
     double s = 0;
     for (size_t i = 0; i < ng; i++)
         s += g[i].n * -expm1(-g[i].lambda * t);
@@ -347,24 +348,32 @@ static double che_fill(const struct pop_group *g, size_t ng, double t)
 }
 
 /*
- * Che's characteristic time: the t at which the groups' expected resident
- * pages, sum n (1 - exp(-lambda t)), fill a pool of `pages` (less than
- * the groups' pages).
+ * The characteristic time at which fill(arg, n, t), the expected resident
+ * pages (increasing in t), reaches a pool of `pages` (less than all the
+ * pages), by doubling then bisection.
  */
-static double che_time(const struct pop_group *g, size_t ng, double pages)
+static double fill_time(double (*fill)(const void *, size_t, double),
+                        const void *arg, size_t n, double pages)
 {
     double lo = 0, hi = 1;
 
-    for (int k = 0; k < 2000 && che_fill(g, ng, hi) < pages; k++)
+    for (int k = 0; k < 2000 && fill(arg, n, hi) < pages; k++)
         hi *= 2;
     for (int k = 0; k < 100; k++) {
         double mid = (lo + hi) / 2;
-        if (che_fill(g, ng, mid) < pages)
+        if (fill(arg, n, mid) < pages)
             lo = mid;
         else
             hi = mid;
     }
     return hi;
+}
+
+/* Che's characteristic time: the groups' sum n (1 - exp(-lambda t)) fills
+ * a pool of `pages`. */
+static double che_time(const struct pop_group *g, size_t ng, double pages)
+{
+    return fill_time(che_fill, g, ng, pages);
 }
 
 /*
@@ -495,8 +504,9 @@ struct page_class {
 };
 
 /* Pages the clock holds at a turn of `turn` accesses (gclock_page). */
-static double gclock_fill(const struct page_class *k, size_t nk, double turn)
+static double gclock_fill(const void *arg, size_t nk, double turn)
 {
+    const struct page_class *k = arg;
     double s = 0, h, occ;
 
     for (size_t i = 0; i < nk; i++) {
@@ -512,17 +522,8 @@ static double gclock_fill(const struct page_class *k, size_t nk, double turn)
  * fill the pool, by bisection. Returns the misses per access. */
 static double gclock_classes(struct page_class *k, size_t nk, double pool)
 {
-    double lo = 0, hi = 1, miss = 0, occ;
+    double hi = fill_time(gclock_fill, k, nk, pool), miss = 0, occ;
 
-    for (int i = 0; i < 2000 && gclock_fill(k, nk, hi) < pool; i++)
-        hi *= 2;
-    for (int i = 0; i < 100; i++) {
-        double mid = (lo + hi) / 2;
-        if (gclock_fill(k, nk, mid) < pool)
-            lo = mid;
-        else
-            hi = mid;
-    }
     for (size_t i = 0; i < nk; i++) {
         if (k[i].pages <= 0 || k[i].reads <= 0)
             continue;
