@@ -149,7 +149,17 @@ if command -v sqlite3 >/dev/null &&
     "$PAGETUNE" monitor --connect "Driver=SQLite3;Database=$W/m.db;" \
         --interval 86400 --count 2 --quiet -o "$W/monitor.json" 2>"$T/.err" &
     pid=$!
-    sleep 1.5
+    # wait until it has the database open (its handlers are installed by
+    # then; a fixed delay is not enough under valgrind on a busy machine,
+    # where the default action would end it without the message)
+    for _ in $(seq 1200); do
+        ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'm\.db' && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'm\.db' ||
+        fail "monitor SIGTERM: the database was never opened"
+    sleep 0.5
     kill -TERM "$pid"
     wait_exit "$pid" "monitor SIGTERM"
     expect_interrupted "monitor SIGTERM" "$RC" TERM
