@@ -431,6 +431,28 @@ static void db2_rec(struct rec_doc *r, const char **reasons, size_t n)
     r->n_reasons = n;
 }
 
+/* SQLite's recommendation: 8K pages in use, settings borrowed */
+static void lite_rec(struct rec_doc *r, json_t *settings)
+{
+    struct pt_err err;
+
+    db2_rec(r, NULL, 0);
+    r->engine = "sqlite";
+    r->settings = settings;
+    r->has_current = 1;
+    rec_state_set_num(&r->current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+}
+
+/* PostgreSQL's recommendation: a 3G table rewritten in 10 minutes */
+static void pg_rec(struct rec_doc *r, json_t *settings)
+{
+    db2_rec(r, NULL, 0);
+    r->engine = "postgresql";
+    r->settings = settings;
+    r->table_bytes = 3.0 * 1024 * 1024 * 1024;
+    r->rewrite_seconds = 600;
+}
+
 static void test_plan_defaults(void **state)
 {
     struct ddl_overrides o = {0};
@@ -652,11 +674,7 @@ static void test_plan_current(void **state)
 
     assert_int_equal(
         ddl_dialect_load(&pg, "postgresql", dir, sizeof(dir), &err), 0);
-    db2_rec(&r, NULL, 0);
-    r.engine = "postgresql";
-    r.settings = settings;
-    r.table_bytes = 3.0 * 1024 * 1024 * 1024;
-    r.rewrite_seconds = 600;
+    pg_rec(&r, settings);
     r.has_current = 1;
     rec_state_set_num(&r.current, "toast_tuple_target", 2500, REC_SOURCE_SERVER,
                       &err);
@@ -729,11 +747,7 @@ static void test_plan_current(void **state)
                      0);
     settings = json_pack("{s:i,s:i}", "previous_page_size", 8192,
                          "cache_size_kib", 2000);
-    db2_rec(&r, NULL, 0);
-    r.engine = "sqlite";
-    r.settings = settings;
-    r.has_current = 1;
-    rec_state_set_num(&r.current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+    lite_rec(&r, settings);
     rec_state_set_word(&r.current, "journal_mode", "wal", REC_SOURCE_SERVER,
                        &err);
     assert_int_equal(
@@ -812,11 +826,7 @@ static void test_plan_destructive(void **state)
     settings =
         json_pack("{s:i,s:s,s:i,s:s}", "toast_tuple_target", 3304, "storage",
                   "EXTERNAL", "shared_buffers_kb", 65536, "rewrite", "yes");
-    db2_rec(&r, NULL, 0);
-    r.engine = "postgresql";
-    r.settings = settings;
-    r.table_bytes = 3.0 * 1024 * 1024 * 1024;
-    r.rewrite_seconds = 600;
+    pg_rec(&r, settings);
     assert_int_equal(
         ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err), 0);
     assert_int_equal(steps_of(&p, &pg, buf, sizeof(buf)), 3);
@@ -851,11 +861,7 @@ static void test_plan_destructive(void **state)
                      0);
     settings = json_pack("{s:i,s:i}", "previous_page_size", 8192,
                          "cache_size_kib", 2000);
-    db2_rec(&r, NULL, 0);
-    r.engine = "sqlite";
-    r.settings = settings;
-    r.has_current = 1;
-    rec_state_set_num(&r.current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+    lite_rec(&r, settings);
     assert_int_equal(
         ddl_plan_from_recommendation(&p, &lite, &r, "rec.json", NULL, &err), 0);
     assert_int_equal(steps_of(&p, &lite, buf, sizeof(buf)), 0);
