@@ -30,6 +30,10 @@
  */
 /* A current pool smaller than (1 - this) x the recommended pages drifts. */
 #define ADV_DRIFT_TOLERANCE 0.10
+/* The report marks a compared figure "same" (neither better nor worse)
+ * when it changes by less than this fraction: what its change column
+ * shows as 0.0 %. */
+#define ADV_SAME_FRACTION 0.0005
 /* Page size of the demo's "running system" (the built-in store). */
 #define ADV_DEMO_PAGE_SIZE_BYTES 4096u
 /* Snapshots of the monitor window (its deltas are what the advice uses). */
@@ -197,6 +201,8 @@ struct adv_result {
     struct adv_validation validation;
     /* ddl */
     char *create_sql, *rollback_sql;
+    json_t *destructive; /* the steps of create.sql that destroy, block or
+                            restart (ddl_plan_destructive), strings */
     /* decisions */
     int drift;
     char drift_why[1024];

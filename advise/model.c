@@ -47,7 +47,7 @@ static json_t *limits_json(const struct adv_result *r)
 }
 
 /* A simulated figure of a row: db counter or ratio, per get when asked. */
-enum sim_fig { FIG_IO, FIG_DIRECT, FIG_HIT, FIG_PHYS, FIG_POOL };
+enum sim_fig { FIG_IO, FIG_DIRECT, FIG_HIT, FIG_PHYS };
 static double sim_fig(const struct sim_result_row *x, enum sim_fig f)
 {
     double v = NAN, gets = x ? (double)x->app.gets : 0;
@@ -67,9 +67,6 @@ static double sim_fig(const struct sim_result_row *x, enum sim_fig f)
         break;
     case FIG_PHYS:
         v = (double)x->db.physical_reads;
-        break;
-    case FIG_POOL:
-        v = (double)x->db.pool_pages;
         break;
     }
     return v;
@@ -93,34 +90,58 @@ static double rep_fig(const struct store_replay_result *x, enum rep_fig f)
     return NAN;
 }
 
-static void comparison_row(json_t *rows, const char *label, double x, double y)
+/*
+ * A compared row: both values, which way is better, and the recommended
+ * value's mark. "same" when the change rounds to 0.0 % in the report's
+ * change column (|y / x - 1| < ADV_SAME_FRACTION); a missing value is not
+ * compared and carries no mark.
+ */
+static void comparison_row(json_t *rows, const char *label, int higher_better,
+                           double x, double y)
 {
-    json_array_append_new(rows,
-                          json_pack("{s:s, s:[o,o]}", "label", label, "values",
-                                    num_or_null(x), num_or_null(y)));
+    const char *flag = NULL;
+    json_t *row;
+
+    if (isfinite(x) && isfinite(y)) {
+        if (x == y || (x != 0 && fabs(y / x - 1) < ADV_SAME_FRACTION))
+            flag = "same";
+        else
+            flag = (y > x) == (higher_better != 0) ? "better" : "worse";
+    }
+    row = json_pack("{s:s, s:s, s:[o,o]}", "label", label, "better",
+                    higher_better ? "higher" : "lower", "values",
+                    num_or_null(x), num_or_null(y));
+    if (row && flag)
+        json_object_set_new(row, "flags", json_pack("[n,s]", flag));
+    json_array_append_new(rows, row);
 }
 
-/* Rows of the current-vs-recommended table from the validation runs. */
+/*
+ * Rows of the current-vs-recommended table from the validation runs: the
+ * outcomes, each with the way it is better. The pools are not a row: they
+ * are the comparison's condition (equal bytes), not an outcome.
+ */
 static json_t *comparison_json(const struct adv_result *r)
 {
     static const struct {
         const char *label;
         enum sim_fig f;
+        int higher_better;
     } sims[] = {
-        {"simulated I/O per get (ms)", FIG_IO},
-        {"simulated direct reads per get", FIG_DIRECT},
-        {"simulated buffer-pool hit ratio", FIG_HIT},
-        {"simulated physical reads", FIG_PHYS},
-        {"simulated buffer-pool pages", FIG_POOL},
+        {"simulated I/O per get (ms)", FIG_IO, 0},
+        {"simulated direct reads per get", FIG_DIRECT, 0},
+        {"simulated buffer-pool hit ratio", FIG_HIT, 1},
+        {"simulated physical reads", FIG_PHYS, 0},
     };
     static const struct {
         const char *label;
         enum rep_fig f;
+        int higher_better;
     } reps[] = {
-        {"replay ops/s (built-in store)", FIG_OPS},
-        {"replay p95 latency (us)", FIG_P95},
-        {"replay page-cache hit ratio", FIG_CACHE},
-        {"replay overflow pages", FIG_OVERFLOW},
+        {"replay ops/s (built-in store)", FIG_OPS, 1},
+        {"replay p95 latency (us)", FIG_P95, 0},
+        {"replay page-cache hit ratio", FIG_CACHE, 1},
+        {"replay overflow pages", FIG_OVERFLOW, 0},
     };
     uint32_t cur = r->cur_page_size, rec = rec_page(r);
     const struct sim_result_row *sc = NULL, *sr = NULL;
@@ -137,11 +158,11 @@ static json_t *comparison_json(const struct adv_result *r)
         rr = store_plan_result_find(&r->replay, rec);
     }
     for (size_t i = 0; (sc || sr) && i < sizeof(sims) / sizeof(sims[0]); i++)
-        comparison_row(rows, sims[i].label, sim_fig(sc, sims[i].f),
-                       sim_fig(sr, sims[i].f));
+        comparison_row(rows, sims[i].label, sims[i].higher_better,
+                       sim_fig(sc, sims[i].f), sim_fig(sr, sims[i].f));
     for (size_t i = 0; (rc || rr) && i < sizeof(reps) / sizeof(reps[0]); i++)
-        comparison_row(rows, reps[i].label, rep_fig(rc, reps[i].f),
-                       rep_fig(rr, reps[i].f));
+        comparison_row(rows, reps[i].label, reps[i].higher_better,
+                       rep_fig(rc, reps[i].f), rep_fig(rr, reps[i].f));
     snprintf(a, sizeof(a), "current (%uK pages)", cur / 1024);
     snprintf(b, sizeof(b), "recommended (%uK pages)", rec / 1024);
     return json_pack("{s:[s,s], s:o}", "columns", a, b, "rows", rows);
@@ -331,6 +352,11 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
                   "bufferpool_bytes", (json_int_t)(r->rec->pool_pages * rec),
                   "current_page_size", (json_int_t)r->cur_page_size,
                   "current_bufferpool_pages", (json_int_t)r->cur_pool_pages));
+    /* what applying create.sql destroys, blocks or restarts; without the
+     * DDL step's list the report says nothing rather than "nothing" */
+    if (r->destructive)
+        bad |= json_object_set(json_object_get(m, "action"), "destructive",
+                               r->destructive);
     bad |= json_object_set_new(m, "verdict", verdict_json(r));
     if (r->validation.have_pred)
         bad |= json_object_set_new(m, "predicted", predicted_json(r));

@@ -655,7 +655,8 @@ static int step_ddl(const struct adv_config *c, struct adv_result *r,
         (rc = ddl_plan_from_recommendation(&plan, &d, &rd, rec_name, &ov,
                                            err)) < 0 ||
         (rc = ddl_plan_render(&plan, dir, &r->create_sql, &r->rollback_sql,
-                              err)) < 0)
+                              err)) < 0 ||
+        (rc = ddl_plan_destructive(&plan, &d, &r->destructive, err)) < 0)
         rc = err_prefix(err, "ddl");
     ddl_plan_release(&plan);
     rec_doc_release(&rd);
@@ -840,6 +841,7 @@ void adv_result_release(struct adv_result *r)
     json_decref(r->notes);
     free(r->create_sql);
     free(r->rollback_sql);
+    json_decref(r->destructive);
     json_decref(r->model);
     memset(r, 0, sizeof(*r));
 }

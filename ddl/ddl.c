@@ -190,6 +190,74 @@ static int settings_from_json(struct ddl_dialect *d, const json_t *o,
     return 0;
 }
 
+/* is s "VAR" or "VAR=VALUE": VAR [a-z_][a-z0-9_]*, VALUE [A-Za-z0-9_]+ */
+static int step_when_valid(const char *s)
+{
+    const char *eq = strchr(s, '=');
+
+    if (!(islower((unsigned char)*s) || *s == '_'))
+        return 0;
+    for (const char *c = s; *c && c != eq; c++)
+        if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) ||
+              *c == '_'))
+            return 0;
+    if (!eq)
+        return 1;
+    if (!eq[1])
+        return 0;
+    for (const char *c = eq + 1; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_'))
+            return 0;
+    return 1;
+}
+
+/* destructive: [{text, when?}]: the steps the report's Action box names */
+static int steps_from_json(struct ddl_dialect *d, const json_t *o,
+                           const char *ctx, struct pt_err *err)
+{
+    size_t i;
+    json_t *v;
+
+    if (!o)
+        return 0;
+    if (!json_is_array(o) || json_array_size(o) > DDL_MAX_STEPS)
+        return err_set(err, PT_EDATA,
+                       "%s: 'destructive' must list at most %d steps", ctx,
+                       DDL_MAX_STEPS);
+    json_array_foreach(o, i, v)
+    {
+        struct ddl_step *st = &d->steps[i];
+        const char *text = NULL, *when = NULL;
+        char where[256];
+        int rc;
+
+        snprintf(where, sizeof(where), "%s: destructive[%zu]", ctx, i);
+        if ((rc = pt_json_get_str(v, "text", &text, where, err)) < 0 ||
+            (rc = pt_json_opt_str(v, "when", &when, where, err)) < 0)
+            return rc;
+        if (!*text || strlen(text) >= sizeof(st->text))
+            return err_set(err, PT_EDATA, "%s: 'text' must be 1..%zu bytes",
+                           where, sizeof(st->text) - 1);
+        for (const char *c = text; *c; c++)
+            if ((unsigned char)*c < 0x20)
+                return err_set(err, PT_EDATA,
+                               "%s: 'text' is one line without control "
+                               "characters",
+                               where);
+        if (when &&
+            (strlen(when) >= sizeof(st->when) || !step_when_valid(when)))
+            return err_set(err, PT_EDATA,
+                           "%s: 'when' must be VAR or VAR=VALUE (VAR a "
+                           "template variable)",
+                           where);
+        memcpy(st->text, text, strlen(text) + 1);
+        if (when)
+            memcpy(st->when, when, strlen(when) + 1);
+        d->n_steps++;
+    }
+    return 0;
+}
+
 int ddl_setting_check(const struct ddl_setting_rule *r, const json_t *value,
                       const char *what, char *out, size_t out_len,
                       struct pt_err *err)
@@ -320,6 +388,8 @@ int ddl_dialect_from_json(struct ddl_dialect *d, const json_t *doc,
         return rc;
     if ((rc = settings_from_json(d, json_object_get(doc, "settings"), ctx,
                                  err)) < 0 ||
+        (rc = steps_from_json(d, json_object_get(doc, "destructive"), ctx,
+                              err)) < 0 ||
         (rc = ddl_quote_from_json(d, doc, ctx, err)) < 0)
         return rc;
     if (!(d->default_read_rate_mb_s > 0) || !(d->default_overhead_ms >= 0))

@@ -58,6 +58,19 @@ struct ddl_setting_rule {
 
 #define DDL_KEYWORD_BYTES 16384 /* room for a dialect's keyword list */
 
+#define DDL_MAX_STEPS 8
+/*
+ * A step of create.sql that destroys data, blocks the table or restarts a
+ * server (dialect.yaml "destructive"): the report's Action box names it.
+ * text is a template ({{name}} as in create.sql); when, if set, is
+ * "VAR" (the step is in create.sql when VAR is "", i.e. its statement is
+ * not commented out by a "-- " prefix) or "VAR=VALUE".
+ */
+struct ddl_step {
+    char when[64];
+    char text[480];
+};
+
 /* A dialect, read from ddl_templates/<name>/dialect.yaml. */
 struct ddl_dialect {
     char name[32];
@@ -82,6 +95,8 @@ struct ddl_dialect {
     char quote_escape[8]; /* how quote_close is written inside a name */
     size_t n_keywords;
     char keywords[DDL_KEYWORD_BYTES]; /* upper case, each NUL-terminated */
+    size_t n_steps;                   /* dialect.yaml "destructive" */
+    struct ddl_step steps[DDL_MAX_STEPS];
 };
 
 /* Fill *d from a loaded dialect.yaml; `ctx` names the file. PT_EDATA. */
@@ -228,6 +243,15 @@ int ddl_plan_from_recommendation(
     struct ddl_plan *p, const struct ddl_dialect *d, const struct rec_doc *rec,
     const char *rec_name, const struct ddl_overrides *o, struct pt_err *err);
 void ddl_plan_release(struct ddl_plan *p);
+/*
+ * The destructive steps (dialect.yaml "destructive") that create.sql of
+ * this plan takes, rendered with the plan's variables, as a new JSON
+ * array of strings in *steps (the caller json_decref()s it; NULL on
+ * error). PT_EDATA when a step names an unknown variable; PT_EINTERNAL
+ * on OOM.
+ */
+int ddl_plan_destructive(const struct ddl_plan *p, const struct ddl_dialect *d,
+                         json_t **steps, struct pt_err *err);
 /*
  * Render the dialect's create.sql and rollback.sql (read from dir, as
  * ddl_dialect_load() wrote it) with the plan's variables. *create and

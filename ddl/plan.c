@@ -894,3 +894,59 @@ int ddl_plan_render(const struct ddl_plan *p, const char *dir, char **create,
     }
     return 0;
 }
+
+/* Is step st in create.sql? "VAR": VAR is "" (not commented out);
+ * "VAR=VALUE": VAR is VALUE. 1 yes, 0 no, PT_EDATA for an unknown VAR. */
+static int step_taken(const struct ddl_plan *p, const struct ddl_dialect *d,
+                      const struct ddl_step *st, size_t i, struct pt_err *err)
+{
+    char var[sizeof(st->when)];
+    const char *eq = strchr(st->when, '='), *val;
+
+    if (!st->when[0])
+        return 1;
+    snprintf(var, sizeof(var), "%.*s",
+             (int)(eq ? (size_t)(eq - st->when) : strlen(st->when)), st->when);
+    if (!(val = ddl_vars_get(&p->vars, var)))
+        return err_set(err, PT_EDATA,
+                       "dialect %s: destructive[%zu]: 'when' names '%s', which "
+                       "is no template variable",
+                       d->name, i, var);
+    return eq ? strcmp(val, eq + 1) == 0 : val[0] == '\0';
+}
+
+int ddl_plan_destructive(const struct ddl_plan *p, const struct ddl_dialect *d,
+                         json_t **steps, struct pt_err *err)
+{
+    json_t *arr = json_array();
+    char name[128], *text = NULL;
+    int rc = 0;
+
+    *steps = NULL;
+    if (!arr)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (size_t i = 0; i < d->n_steps && rc >= 0; i++) {
+        const struct ddl_step *st = &d->steps[i];
+        if ((rc = step_taken(p, d, st, i, err)) <= 0)
+            continue;
+        snprintf(name, sizeof(name), "dialect %s: destructive[%zu]", d->name,
+                 i);
+        if ((rc = ddl_render(st->text, strlen(st->text), name, &p->vars, &text,
+                             err)) < 0)
+            break;
+        /* one line: a value with a newline (none is used) cannot break it */
+        for (char *c = text; *c; c++)
+            if ((unsigned char)*c < 0x20)
+                *c = ' ';
+        if (json_array_append_new(arr, json_string(text)) < 0)
+            rc = err_set(err, PT_EINTERNAL, "out of memory");
+        free(text);
+        text = NULL;
+    }
+    if (rc < 0) {
+        json_decref(arr);
+        return rc;
+    }
+    *steps = arr;
+    return 0;
+}

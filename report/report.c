@@ -26,16 +26,22 @@
  *   recommendation {page_size, candidates[…], reasons[…], bufferpool{…},
  *                   tablespace{…}, inputs{…}},
  *   mrc[{page_size, points[{pages, bytes?, hit_ratio}]}],
- *   comparison {columns[], rows[{label, values[], flags[]?}]}
+ *   comparison {columns[], rows[{label, values[], flags[]?, better?}]}
  *     flags[i] ("better" | "worse" | "same" | null) marks values[i]; the
- *     change column compares the last value with the first,
+ *     change column compares the last value with the first ("none" when
+ *     the last is marked "same"); better ("higher" | "lower") is said
+ *     under the label; the note promising the marks is written only when
+ *     a row has one,
  *   files[{name, text}],
  *   verdict {word: "confirms" | "contradicts" | "inconclusive" |
  *            "not validated", text, validated_by?}
  *     the first heading; without it the heading says no verdict was given;
  *     validated_by (which run decided it) is a line below the heading,
  *   action {text, page_size, bufferpool_pages, bufferpool_bytes,
- *           current_page_size?, current_bufferpool_pages?}
+ *           current_page_size?, current_bufferpool_pages?, destructive?[]}
+ *     destructive: the steps of create.sql that destroy data, block the
+ *     table or restart a server (strings), listed in the Action box; an
+ *     empty list says there is none,
  *     without it: recommendation.page_size and recommendation.bufferpool,
  *     the current ones from recommendation.inputs.monitor {page_size,
  *     bufferpool_pages} (what the monitor window saw),
@@ -60,9 +66,17 @@
 #include <string.h>
 #include <time.h>
 
-/* Page-size colours (Okabe-Ito, colour-blind safe). */
-static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73",
-                                      "#cc79a7", "#d55e00", "#56b4e9"};
+/*
+ * Page-size colours: Okabe-Ito's hues (colour-blind safe) darkened until
+ * each has at least 4.5:1 contrast on the white chart (WCAG 2.1 AA for
+ * text, 1.4.3: the tags over the limit lines are in these colours), so
+ * lines and swatches have the 3:1 of graphics (1.4.11) too: blue 5.2,
+ * ochre 4.6, green 4.7, pink 4.6, brick 7.0, indigo 12.2. Sky blue,
+ * darkened, would be the first blue; brick and indigo take the last two
+ * places. tests/tools/report_a11y.py computes the contrast of the page.
+ */
+static const char *const palette[] = {"#0072b2", "#9c6c00", "#008460",
+                                      "#bb4d8a", "#a0322d", "#332288"};
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
 /* Chart text: 13 px in the SVG user space; ~0.62 em per glyph is the width
@@ -294,7 +308,9 @@ static void head(FILE *fp, const json_t *model)
           "h2{font-size:1.2em;border-bottom:1px solid var(--line);"
           "padding-bottom:.2em;margin:1.8em 0 .6em}\n"
           ".action{border-left:5px solid #0072b2;background:#eef4fb;"
-          "padding:.6em 1em;font-size:1.1em;margin:.5em 0}\n"
+          "padding:.6em 1em;font-size:1.1em;margin:.5em 0}"
+          ".action p{margin:0}.action ul{margin:.3em 0 0;padding-left:1.2em;"
+          "font-size:.9em}\n"
           ".tiles{display:grid;grid-template-columns:repeat(auto-fit,"
           "minmax(min(100%,160px),1fr));gap:.7em;margin:.8em 0}\n"
           ".tile{border:1px solid var(--line);border-radius:.5em;"
@@ -326,8 +342,12 @@ static void head(FILE *fp, const json_t *model)
           "tr.rec td{background:#eef7ee;font-weight:600}\n"
           ".mk{white-space:nowrap;font-weight:600;margin-left:.3em}"
           ".mk.better{color:var(--good)}.mk.worse{color:var(--bad)}"
-          ".mk.same{color:var(--mut)}td .mk.own{display:block;margin:0}\n"
-          "pre{background:var(--bg2);border:1px solid var(--line);"
+          ".mk.same{color:var(--mut)}td .mk.own{display:block;margin:0}"
+          "td .dir{display:block;font-size:.85em;font-weight:400;"
+          "color:var(--mut)}\n",
+          fp);
+    /* two literals: C99 promises 4095 bytes in one */
+    fputs("pre{background:var(--bg2);border:1px solid var(--line);"
           "padding:.8em;font-size:12px;white-space:pre-wrap;"
           "overflow-wrap:anywhere}\n"
           ".stats{display:grid;grid-template-columns:repeat(auto-fit,"
@@ -467,6 +487,22 @@ static void tile_change(FILE *fp, const char *key, double pct, double lo,
     tile(fp, key, v, sub);
 }
 
+/* What applying create.sql destroys, blocks or restarts (action.destructive):
+ * nothing without the key, a line saying there is nothing for an empty list */
+static void action_steps(FILE *fp, const json_t *steps)
+{
+    if (!json_is_array(steps))
+        return;
+    if (json_array_size(steps) == 0) {
+        fputs("<p class=\"destructive\">create.sql drops no data, rewrites or "
+              "locks no table and restarts no server.</p>\n",
+              fp);
+        return;
+    }
+    fputs("<p><strong>Applying create.sql:</strong></p>\n", fp);
+    string_list(fp, steps, "destructive");
+}
+
 static void top_action(FILE *fp, const json_t *model)
 {
     const json_t *act = json_object_get(model, "action");
@@ -494,7 +530,8 @@ static void top_action(FILE *fp, const json_t *model)
     if (!isfinite(bytes) && isfinite(pages) && isfinite(ps))
         bytes = pages *
                 (isfinite(num(bp, "page_size")) ? num(bp, "page_size") : ps);
-    fputs("<p class=\"action\"><strong>Action:</strong> ", fp);
+    fputs("<div class=\"action\" id=\"action\"><p><strong>Action:</strong> ",
+          fp);
     if (str(act, "text"))
         esc(fp, str(act, "text"));
     else if (isfinite(ps)) {
@@ -517,7 +554,9 @@ static void top_action(FILE *fp, const json_t *model)
         fputs("; review create.sql below before running it", fp);
     } else
         fputs("none recommended", fp);
-    fputs("</p>\n<div class=\"tiles\">\n", fp);
+    fputs("</p>\n", fp);
+    action_steps(fp, json_object_get(act, "destructive"));
+    fputs("</div>\n<div class=\"tiles\">\n", fp);
     if (isfinite(ps)) {
         fmt_page(ps, v, sizeof(v));
         s[0] = '\0';
@@ -591,6 +630,7 @@ static void table_comparison(FILE *fp, const json_t *cmp)
     const json_t *cols = json_object_get(cmp, "columns");
     size_t i, j, n = json_array_size(cols);
     json_t *v, *row;
+    int marked = 0; /* a row carries a mark: the note promises them */
 
     fputs("<div class=\"scroll\"><table id=\"comparison\" class=\"reflow\">"
           "<thead><tr><th class=\"l\">Measure</th>",
@@ -606,12 +646,20 @@ static void table_comparison(FILE *fp, const json_t *cmp)
     {
         const json_t *vals = json_object_get(row, "values");
         const json_t *flags = json_object_get(row, "flags");
+        const char *last = json_string_value(json_array_get(flags, n - 1));
         double x = json_number_value(json_array_get(vals, 0));
         double y = json_number_value(json_array_get(vals, n ? n - 1 : 0));
         char buf[64];
 
+        for (j = 0; j < json_array_size(flags); j++)
+            marked |= json_is_string(json_array_get(flags, j));
         fputs("<tr><td class=\"l\">", fp);
         esc(fp, str(row, "label"));
+        if (str(row, "better")) {
+            fputs("<span class=\"dir\">", fp);
+            esc(fp, str(row, "better"));
+            fputs(" is better</span>", fp);
+        }
         fputs("</td>", fp);
         for (j = 0; j < n; j++) {
             fputs("<td data-label=\"", fp);
@@ -626,7 +674,7 @@ static void table_comparison(FILE *fp, const json_t *cmp)
         if (n < 2 || !json_is_number(json_array_get(vals, 0)) ||
             !json_is_number(json_array_get(vals, n - 1)))
             fputs("&ndash;", fp);
-        else if (x == y)
+        else if (x == y || (last && strcmp(last, "same") == 0))
             fputs("none", fp);
         else if (x != 0) {
             fmt_pct((y / x - 1) * 100, buf, sizeof(buf));
@@ -639,9 +687,13 @@ static void table_comparison(FILE *fp, const json_t *cmp)
     }
     fputs("</tbody></table></div>\n", fp);
     fputs("<p class=\"note\">Change: the last column against the first "
-          "(&#9650; up, &#9660; down). &#10003; better and &#10007; worse "
-          "mark what the advice improves or costs.</p>\n",
+          "(&#9650; up, &#9660; down).",
           fp);
+    if (marked)
+        fputs(" &#10003; better and &#10007; worse mark what the advice "
+              "improves or costs; = same, a change that rounds to none.",
+              fp);
+    fputs("</p>\n", fp);
 }
 
 /* ---- size distribution -------------------------------------------------- */
@@ -776,7 +828,8 @@ static void sizes_bars(FILE *fp, const struct size_chart *sc,
         fmt_size_tick(le, to, sizeof(to));
         fprintf(fp,
                 "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                "height=\"%.1f\" fill=\"#9fb3c8\"><title>%s%s%s: %s "
+                "height=\"%.1f\" fill=\"#b9c9d9\" stroke=\"#5f7a94\">"
+                "<title>%s%s%s: %s "
                 "objects</title></rect>\n",
                 x0 + 0.5, f->H - f->B - h, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, h,
                 i == 0 ? "up to " : fr, i == 0 ? "" : " to ", to, buf);
@@ -884,7 +937,8 @@ static void chart_sizes(FILE *fp, const json_t *sizes, const json_t *limits,
             f->W, f->H);
     for (double y = 0; y <= sc.ytop + sc.ystep / 2; y += sc.ystep) {
         double py = f->H - f->B - y / sc.ytop * f->ph;
-        svg_line(fp, f->L, py, f->W - f->R, py, "stroke=\"#e4e7ec\"");
+        svg_line(fp, f->L, py, f->W - f->R, py,
+                 "class=\"grid\" stroke=\"#e4e7ec\"");
         fmt_int(y, buf, sizeof(buf));
         svg_text(fp, f->L - 6, py + 4, "end", NULL, buf);
     }
@@ -1011,7 +1065,8 @@ static void mrc_axes(FILE *fp, const struct mrc_chart *mc)
 
     for (int k = 0; k <= 4; k++) {
         double py = f->H - f->B - f->ph * k / 4;
-        svg_line(fp, f->L, py, f->W - f->R, py, "stroke=\"#e4e7ec\"");
+        svg_line(fp, f->L, py, f->W - f->R, py,
+                 "class=\"grid\" stroke=\"#e4e7ec\"");
         snprintf(buf, sizeof(buf), "%d%%", k * 25);
         svg_text(fp, f->L - 6, py + 4, "end", NULL, buf);
     }

@@ -6,7 +6,8 @@
  * escaped, and the shipped db2 templates rendering with every placeholder
  * known and the statement order of rollback.sql; the dialect lookup in
  * the data directory and the DDL plan (defaults, the recommendation's
- * values, overrides, ranges, names, rendering).
+ * values, overrides, ranges, names, rendering, the destructive steps
+ * create.sql takes).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -430,6 +431,28 @@ static void db2_rec(struct rec_doc *r, const char **reasons, size_t n)
     r->n_reasons = n;
 }
 
+/* SQLite's recommendation: 8K pages in use, settings borrowed */
+static void lite_rec(struct rec_doc *r, json_t *settings)
+{
+    struct pt_err err;
+
+    db2_rec(r, NULL, 0);
+    r->engine = "sqlite";
+    r->settings = settings;
+    r->has_current = 1;
+    rec_state_set_num(&r->current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+}
+
+/* PostgreSQL's recommendation: a 3G table rewritten in 10 minutes */
+static void pg_rec(struct rec_doc *r, json_t *settings)
+{
+    db2_rec(r, NULL, 0);
+    r->engine = "postgresql";
+    r->settings = settings;
+    r->table_bytes = 3.0 * 1024 * 1024 * 1024;
+    r->rewrite_seconds = 600;
+}
+
 static void test_plan_defaults(void **state)
 {
     struct ddl_overrides o = {0};
@@ -651,11 +674,7 @@ static void test_plan_current(void **state)
 
     assert_int_equal(
         ddl_dialect_load(&pg, "postgresql", dir, sizeof(dir), &err), 0);
-    db2_rec(&r, NULL, 0);
-    r.engine = "postgresql";
-    r.settings = settings;
-    r.table_bytes = 3.0 * 1024 * 1024 * 1024;
-    r.rewrite_seconds = 600;
+    pg_rec(&r, settings);
     r.has_current = 1;
     rec_state_set_num(&r.current, "toast_tuple_target", 2500, REC_SOURCE_SERVER,
                       &err);
@@ -728,11 +747,7 @@ static void test_plan_current(void **state)
                      0);
     settings = json_pack("{s:i,s:i}", "previous_page_size", 8192,
                          "cache_size_kib", 2000);
-    db2_rec(&r, NULL, 0);
-    r.engine = "sqlite";
-    r.settings = settings;
-    r.has_current = 1;
-    rec_state_set_num(&r.current, "page_size", 8192, REC_SOURCE_SERVER, &err);
+    lite_rec(&r, settings);
     rec_state_set_word(&r.current, "journal_mode", "wal", REC_SOURCE_SERVER,
                        &err);
     assert_int_equal(
@@ -759,6 +774,169 @@ static void test_plan_current(void **state)
     json_decref(settings);
 }
 
+/* the steps of a plan's create.sql that destroy, block or restart, joined
+ * by " | " into buf */
+static int steps_of(const struct ddl_plan *p, const struct ddl_dialect *d,
+                    char *buf, size_t len)
+{
+    struct pt_err err;
+    json_t *steps, *v;
+    size_t i, n;
+
+    buf[0] = '\0';
+    if (ddl_plan_destructive(p, d, &steps, &err) < 0) {
+        snprintf(buf, len, "error: %s", err.msg);
+        return -1;
+    }
+    json_array_foreach(steps, i, v)
+    {
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " | " : "",
+                 json_string_value(v));
+    }
+    n = json_array_size(steps);
+    json_decref(steps);
+    return (int)n;
+}
+
+/* issue 31: the Action box names every destructive step create.sql takes */
+static void test_plan_destructive(void **state)
+{
+    struct ddl_dialect d, pg, lite;
+    struct ddl_plan p;
+    struct rec_doc r;
+    struct pt_err err;
+    char dir[4200], buf[4096];
+    json_t *settings, *doc;
+    (void)state;
+
+    /* DB2: IBM's procedure drops SESSIONS; WebSphere restarts */
+    assert_int_equal(ddl_dialect_load(&d, "db2", dir, sizeof(dir), &err), 0);
+    db2_rec(&r, NULL, 0);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &d, buf, sizeof(buf)), 2);
+    assert_non_null(strstr(buf, "drops table \"SESSIONS\""));
+    assert_non_null(strstr(buf, "every session stored in it is lost"));
+    assert_non_null(strstr(buf, "restarts the WebSphere application servers"));
+    ddl_plan_release(&p);
+
+    /* PostgreSQL: SET STORAGE, VACUUM FULL and the restart, each when taken */
+    assert_int_equal(
+        ddl_dialect_load(&pg, "postgresql", dir, sizeof(dir), &err), 0);
+    settings =
+        json_pack("{s:i,s:s,s:i,s:s}", "toast_tuple_target", 3304, "storage",
+                  "EXTERNAL", "shared_buffers_kb", 65536, "rewrite", "yes");
+    pg_rec(&r, settings);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &pg, buf, sizeof(buf)), 3);
+    assert_non_null(strstr(buf, "SET STORAGE takes an ACCESS EXCLUSIVE lock "
+                                "on \"sessions\""));
+    assert_non_null(strstr(buf, "VACUUM FULL rewrites \"sessions\" under an "
+                                "ACCESS EXCLUSIVE lock (no reads, no writes) "
+                                "for about 10.0 min; extra disk about 3G"));
+    assert_non_null(strstr(buf, "after a server restart"));
+    ddl_plan_release(&p);
+    json_decref(settings);
+    /* no rewrite, STORAGE and shared_buffers as they are: nothing */
+    settings =
+        json_pack("{s:i,s:s,s:i,s:s}", "toast_tuple_target", 3304, "storage",
+                  "EXTERNAL", "shared_buffers_kb", 49152, "rewrite", "no");
+    r.settings = settings;
+    r.has_current = 1;
+    rec_state_set_word(&r.current, "storage", "EXTERNAL", REC_SOURCE_SERVER,
+                       &err);
+    rec_state_set_num(&r.current, "shared_buffers", 48LL << 20,
+                      REC_SOURCE_SERVER, &err);
+    rec_state_set_num(&r.current, "shared_buffers_auto_conf", 48LL << 20,
+                      REC_SOURCE_SERVER, &err);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &pg, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &pg, buf, sizeof(buf)), 0);
+    ddl_plan_release(&p);
+    json_decref(settings);
+
+    /* SQLite: VACUUM only when the page size changes */
+    assert_int_equal(ddl_dialect_load(&lite, "sqlite", dir, sizeof(dir), &err),
+                     0);
+    settings = json_pack("{s:i,s:i}", "previous_page_size", 8192,
+                         "cache_size_kib", 2000);
+    lite_rec(&r, settings);
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &lite, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &lite, buf, sizeof(buf)), 0);
+    ddl_plan_release(&p);
+    r.page_size_bytes = 16384;
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &lite, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &lite, buf, sizeof(buf)), 2);
+    assert_non_null(strstr(buf, "VACUUM rebuilds the whole database file "
+                                "under an EXCLUSIVE lock"));
+    ddl_plan_release(&p);
+    json_decref(settings);
+
+    /* MariaDB: a new instance, the rebuild and the pool, each when taken */
+    assert_int_equal(ddl_dialect_load(&d, "mysql", dir, sizeof(dir), &err), 0);
+    settings = json_pack("{s:i,s:s,s:s,s:i,s:i}", "current_page_size", 16384,
+                         "new_instance", "yes", "row_format", "DYNAMIC",
+                         "innodb_buffer_pool_size", 268435456,
+                         "previous_innodb_buffer_pool_size", 134217728);
+    db2_rec(&r, NULL, 0);
+    r.engine = "mysql";
+    r.settings = settings;
+    r.table_bytes = 3.0 * 1024 * 1024 * 1024;
+    r.rewrite_seconds = 600;
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &d, buf, sizeof(buf)), 3);
+    assert_non_null(strstr(buf, "innodb_page_size needs a new instance: dump "
+                                "and reload the whole data set (`SESSIONS` "
+                                "alone about 3G)"));
+    assert_non_null(strstr(buf, "ROW_FORMAT rebuilds `SESSIONS` for about "
+                                "10.0 min"));
+    assert_non_null(strstr(buf, "resizing the buffer pool stalls"));
+    ddl_plan_release(&p);
+    json_decref(settings);
+    /* Oracle: MOVE always rewrites the table and its indexes */
+    assert_int_equal(ddl_dialect_load(&d, "oracle", dir, sizeof(dir), &err), 0);
+    settings = json_pack("{s:s,s:i}", "cache_parameter", "DB_8K_CACHE_SIZE",
+                         "cache_size_mb", 64);
+    db2_rec(&r, NULL, 0);
+    r.engine = "oracle";
+    r.settings = settings;
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &d, buf, sizeof(buf)), 1);
+    assert_non_null(strstr(buf, "MOVE rewrites \"SESSIONS\""));
+    assert_non_null(strstr(buf, "UNUSABLE"));
+    ddl_plan_release(&p);
+    json_decref(settings);
+
+    /* a step naming no variable fails when the plan is asked, one line */
+    assert_int_equal(ddl_dialect_load(&d, "db2", dir, sizeof(dir), &err), 0);
+    db2_rec(&r, NULL, 0);
+    d.n_steps = 1;
+    snprintf(d.steps[0].when, sizeof(d.steps[0].when), "if_nothing");
+    assert_int_equal(
+        ddl_plan_from_recommendation(&p, &d, &r, "rec.json", NULL, &err), 0);
+    assert_int_equal(steps_of(&p, &d, buf, sizeof(buf)), -1);
+    assert_non_null(strstr(buf, "destructive[0]: 'when' names 'if_nothing'"));
+    ddl_plan_release(&p);
+    /* malformed entries are refused when dialect.yaml is read */
+    doc = json_pack("{s:s, s:{s:{s:i}}, s:[i], s:[{s:s, s:s}]}", "name", "x",
+                    "identifiers", "table", "max_bytes", 30, "page_sizes", 8192,
+                    "destructive", "text", "drops", "when", "a b");
+    assert_int_equal(ddl_dialect_from_json(&d, doc, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "x.yaml: destructive[0]: 'when'"));
+    json_decref(doc);
+    doc = json_pack("{s:s, s:{s:{s:i}}, s:[i], s:[{s:s}]}", "name", "x",
+                    "identifiers", "table", "max_bytes", 30, "page_sizes", 8192,
+                    "destructive", "text", "two\nlines");
+    assert_int_equal(ddl_dialect_from_json(&d, doc, "x.yaml", &err), PT_EDATA);
+    assert_non_null(strstr(err.msg, "x.yaml: destructive[0]: 'text' is one"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -774,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_plan_from_recommendation),
         cmocka_unit_test(test_plan_current),
         cmocka_unit_test(test_plan_pending),
+        cmocka_unit_test(test_plan_destructive),
     };
     return cmocka_run_group_tests_name("ddl", tests, load_db2, NULL);
 }

@@ -74,6 +74,61 @@ static void test_report_html(void **state)
     json_decref(model);
 }
 
+/* render model text into a new buffer (the caller frees it) */
+static char *render(const char *text)
+{
+    json_t *model = json_loads(text, 0, NULL);
+    struct pt_err err;
+    char *buf = NULL;
+    size_t len = 0;
+
+    assert_non_null(model);
+    assert_int_equal(report_write_html_mem(model, &buf, &len, &err), 0);
+    json_decref(model);
+    return buf;
+}
+
+/* issue 31: the marks the table note promises, and the Action box's
+ * destructive steps */
+static void test_report_marks_and_steps(void **state)
+{
+    char *buf;
+    (void)state;
+
+    /* a row that stays the same reads "= same" and "none"; the note
+     * promises the marks because rows carry them */
+    buf = render(
+        "{\"title\": \"t\", \"comparison\": {\"columns\": [\"a\", \"b\"],"
+        " \"rows\": [{\"label\": \"hit\", \"better\": \"higher\","
+        "   \"values\": [0.5, 0.50001], \"flags\": [null, \"same\"]},"
+        "  {\"label\": \"io\", \"better\": \"lower\", \"values\": [2, 1],"
+        "   \"flags\": [null, \"better\"]}]},"
+        " \"action\": {\"page_size\": 8192, \"destructive\":"
+        "   [\"drops table <SESSIONS>\", \"restarts\"]}}");
+    assert_non_null(strstr(buf, "hit<span class=\"dir\">higher is better"));
+    assert_non_null(strstr(buf, "<span class=\"mk same\">= same</span></span>"
+                                "</td><td data-label=\"Change\">none</td>"));
+    assert_non_null(strstr(buf, "<span class=\"mk better\">&#10003; better"));
+    assert_non_null(strstr(buf, "&#10003; better and &#10007; worse mark"));
+    assert_non_null(strstr(buf, "<div class=\"action\" id=\"action\">"));
+    assert_non_null(strstr(buf, "<ul class=\"destructive\">\n<li>drops table "
+                                "&lt;SESSIONS&gt;</li>\n<li>restarts</li>"));
+    free(buf);
+    /* no row marked: no promise; an empty list of steps is said */
+    buf = render("{\"title\": \"t\", \"comparison\": {\"columns\": [\"a\","
+                 " \"b\"], \"rows\": [{\"label\": \"x\", \"values\": [1, 2]}]},"
+                 " \"action\": {\"page_size\": 8192, \"destructive\": []}}");
+    assert_null(strstr(buf, "&#10007; worse mark"));
+    assert_non_null(strstr(buf, "&#9650; +100&#8201;%"));
+    assert_non_null(strstr(buf, "create.sql drops no data"));
+    free(buf);
+    /* without the key, nothing is said about steps */
+    buf = render("{\"title\": \"t\", \"action\": {\"page_size\": 8192}}");
+    assert_null(strstr(buf, "destructive"));
+    assert_null(strstr(buf, "drops no data"));
+    free(buf);
+}
+
 /* The buffer holds exactly the bytes the stream renderer writes. */
 static void test_report_mem(void **state)
 {
@@ -131,6 +186,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_html),
+        cmocka_unit_test(test_report_marks_and_steps),
         cmocka_unit_test(test_report_mem),
         cmocka_unit_test(test_report_errors),
     };
