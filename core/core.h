@@ -448,12 +448,39 @@ const char *pt_data_dir(void);
 /*
  * Resolve a profile: if `name` contains '/' or ends in ".yaml"/".yml" it is
  * a path; otherwise "<data>/profiles/<kind>/<name>.yaml". Writes into buf.
+ * A name with no such file is PT_EUSAGE, one line listing the profiles of
+ * `kind` there and the closest one (pt_suggest): "no workloads profile
+ * 'article-5k' in DIR/profiles/workloads (there: article-10k, ...); did
+ * you mean 'article-4k'?".
  */
 int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
                  struct pt_err *err);
 /* prof_resolve + prof_load. */
 int prof_load_named(const char *kind, const char *name, json_t **out,
                     struct pt_err *err);
+
+/* ---- did you mean (suggest.c) ------------------------------------------ */
+
+/*
+ * Optimal string alignment distance between a and b, without case: each
+ * insertion, deletion, substitution or swap of two neighbouring characters
+ * costs 1. (size_t)-1 when either is longer than 64 bytes.
+ */
+size_t pt_edit_distance(const char *a, const char *b);
+/*
+ * The known name closest to a mistyped one: init with the given name, add
+ * every candidate (borrowed: they must outlive the struct), then best()
+ * is the closest within a third of the given name's length (at least 1
+ * edit), the first added on a tie, or NULL when none is that close.
+ */
+struct pt_suggest {
+    const char *given;    /* the mistyped name (borrowed) */
+    const char *best;     /* closest candidate so far, or NULL */
+    size_t best_distance; /* its distance, (size_t)-1 without one */
+};
+void pt_suggest_init(struct pt_suggest *s, const char *given);
+void pt_suggest_add(struct pt_suggest *s, const char *candidate);
+const char *pt_suggest_best(const struct pt_suggest *s);
 
 /* ---- table names: --table [SCHEMA.]TABLE (ident.c) --------------------
  *
