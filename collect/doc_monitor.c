@@ -763,6 +763,8 @@ int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
     if (!json_is_object(doc))
         return err_set(err, PT_EDATA, "%s: a monitor document is a JSON object",
                        name);
+    if ((rc = pt_json_wrong_doc(doc, "monitor", name, err)) < 0)
+        return rc;
     cur = json_object_get(doc, "current");
     sum = json_object_get(doc, "summary");
     if (!json_is_object(cur) || !json_is_object(sum))

@@ -425,6 +425,23 @@ int pt_json_opt_u64(const json_t *obj, const char *key, uint64_t *out,
 int pt_json_opt_str(const json_t *obj, const char *key, const char **out,
                     const char *ctx, struct pt_err *err);
 
+/*
+ * Which of pagetune's documents `doc` is, by the members that mark each
+ * (docs/formats.md): "sizes" ('histogram' or 'values' with 'p50'),
+ * "monitor" ('current' and 'summary'), "recommendation" ('candidates' and
+ * 'decided_by'), "simulation" or "replay" ('trace' and 'results'; replay
+ * with 'rounds'); NULL for none of them. For the one-line error of a
+ * document given to the wrong option: pt_json_wrong_doc().
+ */
+const char *pt_json_doc_kind(const json_t *doc);
+/*
+ * When doc is another of pagetune's documents than `want`, PT_EDATA with
+ * "NAME is a KIND document (it has 'a' and 'b'), not a WANT document"
+ * (the option expecting `want` names itself through NAME); else 0.
+ */
+int pt_json_wrong_doc(const json_t *doc, const char *want, const char *name,
+                      struct pt_err *err);
+
 /* ---- YAML profiles (libyaml) ------------------------------------------ */
 
 /*
