@@ -65,8 +65,7 @@ void coll_monitor_summarize(const struct coll_snapshot *snaps, size_t n,
         if (strcmp(m->name, "logical_reads") == 0) {
             sum = &s->logical_reads;
             s->counted = 1;
-        }
-        else if (strcmp(m->name, "physical_reads") == 0)
+        } else if (strcmp(m->name, "physical_reads") == 0)
             sum = &s->physical_reads;
         else if (strcmp(m->name, "direct_reads") == 0)
             sum = &s->direct_reads;
@@ -101,8 +100,8 @@ int coll_monitor_window_thin(const struct coll_monitor_doc *d, const char *opt,
                              char *why, size_t why_len)
 {
     const struct coll_monitor_summary *sm = &d->summary;
-    double window = sm->elapsed_s > 0 ? sm->elapsed_s
-                                      : (double)(d->n - 1) * d->interval_s;
+    double window =
+        sm->elapsed_s > 0 ? sm->elapsed_s : (double)(d->n - 1) * d->interval_s;
     double need;
 
     if (d->n < 2 || !sm->counted || sm->logical_reads >= REC_MONITOR_MIN_READS)

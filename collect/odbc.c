@@ -980,13 +980,16 @@ static void im002_files(const struct coll_conn *c, char *buf, size_t len)
         snprintf(user, sizeof(user), "%s", home ? home : "~");
         ini_file(files, sizeof(files), user, "ODBCINI", ".odbc.ini");
         ini_file(files, sizeof(files), sys, NULL, "odbc.ini");
-        snprintf(buf, len, "; no data source '%s' in %s (odbcinst -q -s "
-                 "lists them, odbcinst -j shows the files)", c->describe + 4,
-                 files);
+        snprintf(buf, len,
+                 "; no data source '%s' in %s (odbcinst -q -s "
+                 "lists them, odbcinst -j shows the files)",
+                 c->describe + 4, files);
     } else {
         ini_file(files, sizeof(files), sys, NULL, "odbcinst.ini");
-        snprintf(buf, len, "; the driver is not in %s (odbcinst -q -d lists "
-                 "them, odbcinst -j shows the files)", files);
+        snprintf(buf, len,
+                 "; the driver is not in %s (odbcinst -q -d lists "
+                 "them, odbcinst -j shows the files)",
+                 files);
     }
 }
 

@@ -846,8 +846,8 @@ static void test_pathset_outdir(void **state)
 /* did you mean: distances and the closest name within reach */
 static void test_suggest(void **state)
 {
-    static const char *const cmds[] = {"advise", "calibrate", "ddl",
-                                       "monitor", "recommend"};
+    static const char *const cmds[] = {"advise", "calibrate", "ddl", "monitor",
+                                       "recommend"};
     struct pt_suggest sg;
     (void)state;
 
@@ -870,16 +870,15 @@ static void test_suggest(void **state)
 static void test_doc_kind(void **state)
 {
     json_t *mon = json_pack("{s:{},s:{}}", "current", "summary");
-    json_t *siz = json_pack("{s:i,s:[],s:{}}", "p50", 1, "histogram",
-                            "current");
+    json_t *siz =
+        json_pack("{s:i,s:[],s:{}}", "p50", 1, "histogram", "current");
     struct pt_err err;
     (void)state;
 
     assert_string_equal(pt_json_doc_kind(mon), "monitor");
     assert_string_equal(pt_json_doc_kind(siz), "sizes");
     assert_int_equal(pt_json_wrong_doc(siz, "sizes", "s.json", &err), 0);
-    assert_int_equal(pt_json_wrong_doc(mon, "sizes", "m.json", &err),
-                     PT_EDATA);
+    assert_int_equal(pt_json_wrong_doc(mon, "sizes", "m.json", &err), PT_EDATA);
     assert_string_equal(err.msg, "m.json is a monitor document (it has "
                                  "'current' and 'summary'), not a sizes "
                                  "document");
