@@ -100,24 +100,25 @@ int coll_monitor_window_thin(const struct coll_monitor_doc *d, const char *opt,
                              char *why, size_t why_len)
 {
     const struct coll_monitor_summary *sm = &d->summary;
-    double window =
-        sm->elapsed_s > 0 ? sm->elapsed_s : (double)(d->n - 1) * d->interval_s;
+    /* the window asked for names it; the one measured gives the rate */
+    double window = (double)(d->n - 1) * d->interval_s;
+    double measured = sm->elapsed_s > 0 ? sm->elapsed_s : window;
     double need;
 
     if (d->n < 2 || !sm->counted || sm->logical_reads >= REC_MONITOR_MIN_READS)
         return 0;
     if (sm->logical_reads <= 0) {
         snprintf(why, why_len,
-                 "the %.0f s monitor window saw no block accesses, fewer "
+                 "the %g s monitor window saw no block accesses, fewer "
                  "than the %d its hit ratio and read rates need to be "
                  "trusted; monitor while the application is busy",
                  window, REC_MONITOR_MIN_READS);
         return 1;
     }
     /* the window that would count the minimum at the rate this one saw */
-    need = window * REC_MONITOR_MIN_READS / sm->logical_reads;
+    need = measured * REC_MONITOR_MIN_READS / sm->logical_reads;
     snprintf(why, why_len,
-             "the %.0f s monitor window saw %.0f block accesses, fewer than "
+             "the %g s monitor window saw %.0f block accesses, fewer than "
              "the %d its hit ratio and read rates need to be trusted; pass "
              "%s %.0f (or more), or monitor while the application is busy",
              window, sm->logical_reads, REC_MONITOR_MIN_READS, opt,
