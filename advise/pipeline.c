@@ -221,6 +221,21 @@ static int step_sample(const struct adv_config *c, struct coll_conn_opts conn,
     return rc < 0 ? err_prefix(err, "sample") : 0;
 }
 
+/* monitor's warning (pagetune-monitor(1)) on a window that saw too few
+   block accesses, naming advise's option; the report's notes carry it too */
+static void thin_window_note(const struct adv_config *c,
+                             const struct coll_monitor_doc *d,
+                             struct adv_result *r)
+{
+    char why[400];
+
+    if (!coll_monitor_window_thin(d, "`monitor_seconds`", why, sizeof(why)))
+        return;
+    pt_msg_fields(why, sizeof(why), c->field_map, c->field_ctx);
+    note(c, "warning: %s", why);
+    json_array_append_new(r->notes, json_string(why));
+}
+
 /* The monitor document of a short window (collect/, as `monitor`). */
 static int step_monitor(const struct adv_config *c, double seconds,
                         struct coll_conn_opts conn, struct adv_result *r,
@@ -233,17 +248,6 @@ static int step_monitor(const struct adv_config *c, double seconds,
     int rc;
 
     note(c, "monitoring the buffer pool for %g s", seconds);
-    {
-        /* monitor's warning (pagetune-monitor(1)), naming advise's option;
-           the report's assumptions carry it too */
-        char why[320];
-        if (coll_monitor_window_short(ADV_MONITOR_SNAPSHOTS, seconds,
-                                      "`monitor_seconds`", why, sizeof(why))) {
-            pt_msg_fields(why, sizeof(why), c->field_map, c->field_ctx);
-            note(c, "warning: %s", why);
-            json_array_append_new(r->notes, json_string(why));
-        }
-    }
     conn.login_timeout_s = ADV_LOGIN_TIMEOUT_S;
     if ((rc = coll_conn_open(&cn, &conn, err)) < 0)
         return err_prefix(err, "monitor");
@@ -254,6 +258,7 @@ static int step_monitor(const struct adv_config *c, double seconds,
         coll_source_init(&src, cn);
         coll_monitor_doc_init(&d, coll_conn_engine(cn), &src, r->snaps,
                               r->n_snaps, seconds);
+        thin_window_note(c, &d, r);
         r->monitor_doc = coll_monitor_doc_to_json(&d);
         if (!r->monitor_doc)
             rc = err_set(err, PT_EINTERNAL, "out of memory");

@@ -60,6 +60,9 @@ extern const struct cli_spec cli_spec_advise, cli_spec_calibrate, cli_spec_ddl,
 extern const struct cli_command cli_commands[];
 /* The command called name, or NULL. */
 const struct cli_command *cli_command_find(const char *name);
+/* The usage error (64) of an unknown command, with the closest command
+   ("did you mean 'advise'?") when one is close (pt_suggest). */
+int cli_unknown_command(const char *name);
 /* `pagetune __complete [CMD [--OPTION]]`: what completion offers. */
 int cli_complete(int argc, char **argv);
 

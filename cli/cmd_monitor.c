@@ -243,17 +243,21 @@ int cmd_monitor(int argc, char **argv)
     mo.interval_s = a.interval_s;
     mo.progress = c.progress ? on_progress : NULL;
     mo.countdown = c.progress ? on_countdown : NULL;
-    {
-        char why[320];
-        if (coll_monitor_window_short(mo.count, mo.interval_s, "--interval",
-                                      why, sizeof(why)))
-            cli_note(&c, "warning: %s", why);
-    }
     ret = coll_monitor_run(conn, &mo, snaps, &n, &err);
     if (ret < 0)
         goto fail;
     if (c.progress)
         fputs("\r\033[K", stderr);
+    {
+        /* judged by what the window saw (pagetune-monitor(1)) */
+        struct coll_monitor_doc d;
+        char why[400];
+
+        coll_monitor_doc_init(&d, coll_conn_engine(conn), NULL, snaps, n,
+                              a.interval_s);
+        if (coll_monitor_window_thin(&d, "--interval", why, sizeof(why)))
+            cli_note(&c, "warning: %s", why);
+    }
     ret = cli_output_open(&c, &af, &err);
     if (ret < 0)
         goto fail;

@@ -50,6 +50,19 @@ const struct cli_command *cli_command_find(const char *name)
     return NULL;
 }
 
+int cli_unknown_command(const char *name)
+{
+    struct pt_suggest sg;
+
+    pt_suggest_init(&sg, name);
+    for (const struct cli_command *c = cli_commands; c->name; c++)
+        pt_suggest_add(&sg, c->name);
+    if (pt_suggest_best(&sg))
+        return cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?",
+                               name, pt_suggest_best(&sg));
+    return cli_usage_error(NULL, "unknown command '%s'", name);
+}
+
 /* The word completion uses for an option's value. */
 static const char *value_kind(const struct cli_option *o)
 {

@@ -170,7 +170,7 @@ int main(int argc, char **argv)
         }
         cmd = cli_command_find(argv[2]);
         if (!cmd)
-            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+            return cli_unknown_command(argv[2]);
         hargv[0] = argv[2];
         hargv[1] = "--help";
         hargv[2] = NULL;
@@ -182,7 +182,7 @@ int main(int argc, char **argv)
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
     cmd = cli_command_find(argv[1]);
     if (!cmd)
-        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+        return cli_unknown_command(argv[1]);
     {
         int code = cmd->fn(argc - 1, argv + 1);
         /* A command succeeds only once every output it writes is in place

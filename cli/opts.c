@@ -479,6 +479,27 @@ static int custom_path_note(struct cli_parser *p, int id, const char *arg)
     return 0;
 }
 
+/* An unknown or ambiguous --option, with the closest one the command has
+   ("did you mean --memory?"); a value after '=' is not compared. */
+static void unknown_long(const struct cli_parser *p, const char *given)
+{
+    char name[80];
+    const char *eq = strchr(given, '=');
+    size_t len = eq ? (size_t)(eq - given) : strlen(given);
+    struct pt_suggest sg;
+
+    snprintf(name, sizeof(name), "%.*s", (int)len, given);
+    pt_suggest_init(&sg, name + strspn(name, "-"));
+    for (size_t i = 0; p->longopts[i].name; i++)
+        pt_suggest_add(&sg, p->longopts[i].name);
+    if (pt_suggest_best(&sg))
+        cli_usage_error(p->cmd,
+                        "unknown or ambiguous option '%s'; did you mean --%s?",
+                        name, pt_suggest_best(&sg));
+    else
+        cli_usage_error(p->cmd, "unknown or ambiguous option '%s'", name);
+}
+
 int cli_next_opt(struct cli_parser *p, const char **arg)
 {
     const struct cli_option *o = NULL;
@@ -493,8 +514,7 @@ int cli_next_opt(struct cli_parser *p, const char **arg)
         if (optopt && optopt < 256 && !find_short(p, optopt))
             cli_usage_error(p->cmd, "unknown option '-%c'", optopt);
         else if (optopt == 0)
-            cli_usage_error(p->cmd, "unknown or ambiguous option '%s'",
-                            p->argv[optind - 1]);
+            unknown_long(p, p->argv[optind - 1]);
         else
             cli_usage_error(p->cmd, "option '%s' takes no value",
                             p->argv[optind - 1]);

@@ -538,18 +538,7 @@ struct coll_monitor_opts {
     /* stopping: pt_interrupted() is polled after each snapshot and during
        the sleep between two (PT_EINTR) */
 };
-/*
- * Whether a monitor window of `count` snapshots `interval_s` apart is too
- * short to trust: 1 with the reason and what to pass instead (`opt`, the
- * caller's option for the interval, e.g. "--interval") in why[] (one line),
- * else 0. One snapshot is not a window (its counters run since the server
- * started) and is never short. A window under
- * COLL_MONITOR_TRUSTED_S seconds sees a few seconds of traffic: one burst,
- * a pause or a batch job decides its hit ratio and read rates.
- */
-#define COLL_MONITOR_TRUSTED_S 60.0
-int coll_monitor_window_short(size_t count, double interval_s, const char *opt,
-                              char *why, size_t why_len);
+
 /*
  * Take o->count snapshots into snaps[0..count), o->interval_s apart (no
  * sleep after the last). *n_taken receives how many were taken, also on
@@ -705,6 +694,8 @@ struct coll_monitor_summary {
     double direct_reads, direct_writes;   /* requests over the run */
     double elapsed_s;                     /* first to last snapshot */
     double hit_ratio;                     /* percent, -1 undefined */
+    int counted; /* the snapshots carry a pool's logical_reads counter (0:
+                    the engine exposes none, e.g. SQLite) */
 };
 
 /*
@@ -734,6 +725,20 @@ void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
                            const struct coll_source *src,
                            const struct coll_snapshot *snaps, size_t n,
                            double interval_s);
+/*
+ * Whether the window of monitor document d saw too little to be trusted,
+ * judged by what it observed, not by its length: 1 when its pools counted
+ * block accesses (summary.counted) and saw fewer than
+ * REC_MONITOR_MIN_READS of them, with the reason and what to do in why[]
+ * (one line; `opt` is the caller's option for the interval, e.g.
+ * "--interval", and the suggested value brings the window's count to the
+ * minimum at the rate it saw), else 0. A single snapshot (counters since
+ * the server started) and an engine without pool counters (nothing to
+ * trust or distrust) are never thin; a 1 s window of a busy server is
+ * not thin, a 10-minute window of an idle one is.
+ */
+int coll_monitor_window_thin(const struct coll_monitor_doc *d, const char *opt,
+                             char *why, size_t why_len);
 /*
  * What a counter counted over the run: the sum of its deltas between
  * consecutive snapshots (coll_counter_delta: a reset counts from zero), or

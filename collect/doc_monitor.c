@@ -14,6 +14,7 @@
 #include "collect/collect.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,9 +62,10 @@ void coll_monitor_summarize(const struct coll_snapshot *snaps, size_t n,
 
         if (strcmp(m->scope, "bufferpool") != 0)
             continue;
-        if (strcmp(m->name, "logical_reads") == 0)
+        if (strcmp(m->name, "logical_reads") == 0) {
             sum = &s->logical_reads;
-        else if (strcmp(m->name, "physical_reads") == 0)
+            s->counted = 1;
+        } else if (strcmp(m->name, "physical_reads") == 0)
             sum = &s->physical_reads;
         else if (strcmp(m->name, "direct_reads") == 0)
             sum = &s->direct_reads;
@@ -92,6 +94,36 @@ void coll_monitor_doc_init(struct coll_monitor_doc *d, enum coll_engine e,
     coll_monitor_current(e, &snaps[n - 1], &d->current);
     coll_monitor_summarize(snaps, n, &d->summary);
     d->host = snaps[n - 1].host;
+}
+
+int coll_monitor_window_thin(const struct coll_monitor_doc *d, const char *opt,
+                             char *why, size_t why_len)
+{
+    const struct coll_monitor_summary *sm = &d->summary;
+    /* the window asked for names it; the one measured gives the rate */
+    double window = (double)(d->n - 1) * d->interval_s;
+    double measured = sm->elapsed_s > 0 ? sm->elapsed_s : window;
+    double need;
+
+    if (d->n < 2 || !sm->counted || sm->logical_reads >= REC_MONITOR_MIN_READS)
+        return 0;
+    if (sm->logical_reads <= 0) {
+        snprintf(why, why_len,
+                 "the %g s monitor window saw no block accesses, fewer "
+                 "than the %d its hit ratio and read rates need to be "
+                 "trusted; monitor while the application is busy",
+                 window, REC_MONITOR_MIN_READS);
+        return 1;
+    }
+    /* the window that would count the minimum at the rate this one saw */
+    need = measured * REC_MONITOR_MIN_READS / sm->logical_reads;
+    snprintf(why, why_len,
+             "the %g s monitor window saw %.0f block accesses, fewer than "
+             "the %d its hit ratio and read rates need to be trusted; pass "
+             "%s %.0f (or more), or monitor while the application is busy",
+             window, sm->logical_reads, REC_MONITOR_MIN_READS, opt,
+             ceil(need / (double)(d->n - 1)));
+    return 1;
 }
 
 /* ---- writer: numbers ----------------------------------------------------- */
@@ -731,6 +763,8 @@ int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
     if (!json_is_object(doc))
         return err_set(err, PT_EDATA, "%s: a monitor document is a JSON object",
                        name);
+    if ((rc = pt_json_wrong_doc(doc, "monitor", name, err)) < 0)
+        return rc;
     cur = json_object_get(doc, "current");
     sum = json_object_get(doc, "summary");
     if (!json_is_object(cur) || !json_is_object(sum))

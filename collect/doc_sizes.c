@@ -623,6 +623,8 @@ int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,
     if (!json_is_object(doc))
         return err_set(err, PT_EDATA, "%s: a sizes document is a JSON object",
                        name);
+    if ((rc = pt_json_wrong_doc(doc, "sizes", name, err)) < 0)
+        return rc;
     v = json_object_get(doc, "schema_version");
     if (v && (!json_is_integer(v) || json_integer_value(v) != 1))
         return err_set(err, PT_EDATA, "%s: unsupported schema_version (want 1)",

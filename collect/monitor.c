@@ -74,22 +74,6 @@ static void sleep_s(const struct coll_monitor_opts *o, size_t done, double s)
     }
 }
 
-int coll_monitor_window_short(size_t count, double interval_s, const char *opt,
-                              char *why, size_t why_len)
-{
-    double window = count > 1 ? (double)(count - 1) * interval_s : 0;
-
-    if (count < 2 || window >= COLL_MONITOR_TRUSTED_S)
-        return 0;
-    snprintf(why, why_len,
-             "a %.0f s monitor window is too short to trust: it sees a few "
-             "seconds of traffic, so one burst or pause decides the hit "
-             "ratio and read rates; pass %s %.0f (or more) for at least a "
-             "minute",
-             window, opt, ceil(COLL_MONITOR_TRUSTED_S / (double)(count - 1)));
-    return 1;
-}
-
 int coll_monitor_run(struct coll_conn *c, const struct coll_monitor_opts *o,
                      struct coll_snapshot *snaps, size_t *n_taken,
                      struct pt_err *err)

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -950,6 +951,48 @@ static void one_line(char *s)
         s[--n] = '\0';
 }
 
+/* One file the driver manager reads, with "(absent)" when it is not there. */
+static void ini_file(char *buf, size_t len, const char *dir, const char *env,
+                     const char *file)
+{
+    size_t used = strlen(buf);
+    char path[512];
+
+    if (env && getenv(env) && getenv(env)[0])
+        snprintf(path, sizeof(path), "%s", getenv(env));
+    else
+        snprintf(path, sizeof(path), "%s/%s", dir ? dir : "/etc", file);
+    snprintf(buf + used, len - used, "%s%s%s", used ? ", " : "", path,
+             access(path, R_OK) == 0 ? "" : " (absent)");
+}
+
+/*
+ * IM002 (name not found) while connecting: which files unixODBC read for
+ * the name — odbc.ini for a DSN (user: $ODBCINI, else ~/.odbc.ini; system:
+ * $ODBCSYSINI/odbc.ini, else /etc/odbc.ini), odbcinst.ini for a Driver=.
+ */
+static void im002_files(const struct coll_conn *c, char *buf, size_t len)
+{
+    const char *home = getenv("HOME"), *sys = getenv("ODBCSYSINI");
+    char user[512], files[1200] = "";
+
+    if (c && strncmp(c->describe, "DSN=", 4) == 0) {
+        snprintf(user, sizeof(user), "%s", home ? home : "~");
+        ini_file(files, sizeof(files), user, "ODBCINI", ".odbc.ini");
+        ini_file(files, sizeof(files), sys, NULL, "odbc.ini");
+        snprintf(buf, len,
+                 "; no data source '%s' in %s (odbcinst -q -s "
+                 "lists them, odbcinst -j shows the files)",
+                 c->describe + 4, files);
+    } else {
+        ini_file(files, sizeof(files), sys, NULL, "odbcinst.ini");
+        snprintf(buf, len,
+                 "; the driver is not in %s (odbcinst -q -d lists "
+                 "them, odbcinst -j shows the files)",
+                 files);
+    }
+}
+
 int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
               SQLRETURN rc, const char *what, struct pt_err *err)
 {
@@ -957,7 +1000,7 @@ int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
     SQLINTEGER native = 0;
     SQLSMALLINT mlen = 0;
     int code = PT_EUNAVAIL, connecting = htype == SQL_HANDLE_DBC;
-    char line[1024];
+    char line[2048], hint[1500] = "";
 
     if (rc == SQL_INVALID_HANDLE)
         return err_set(err, PT_EINTERNAL, "%s: invalid ODBC handle", what);
@@ -986,8 +1029,11 @@ int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
         if (c2 == PT_EPERM || c2 == PT_ENOINPUT)
             code = c2;
     }
-    snprintf(line, sizeof(line), "%s: [%s] %s", what, (const char *)state,
-             (const char *)msg);
+    if (connecting && strcmp((const char *)state, "IM002") == 0)
+        im002_files(c, hint, sizeof(hint));
+    one_line((char *)msg);
+    snprintf(line, sizeof(line), "%s: [%s] %s%s", what, (const char *)state,
+             (const char *)msg, hint);
     one_line(line);
     coll_mask(c, line, sizeof(line));
     return err_set(err, code, "%s", line);

@@ -524,11 +524,12 @@ static int probe_table(struct coll_conn *c, const struct coll_sample_opts *o,
     for (size_t i = 0; i < o->n_columns; i++) {
         ret = probe(c, q->qcol[i], q->qtable, err);
         if (ret == PT_EDATA || ret == PT_ENOINPUT) {
+            /* not found, as a missing table is (docs/exit-codes.md) */
             err_prefix(err, "table '%s' has no column '%s'", q->display,
                        o->columns[i]);
             if (err)
-                err->code = PT_EDATA;
-            return PT_EDATA;
+                err->code = PT_ENOINPUT;
+            return PT_ENOINPUT;
         }
         if (ret < 0)
             return ret;

@@ -425,6 +425,23 @@ int pt_json_opt_u64(const json_t *obj, const char *key, uint64_t *out,
 int pt_json_opt_str(const json_t *obj, const char *key, const char **out,
                     const char *ctx, struct pt_err *err);
 
+/*
+ * Which of pagetune's documents `doc` is, by the members that mark each
+ * (docs/formats.md): "sizes" ('histogram' or 'values' with 'p50'),
+ * "monitor" ('current' and 'summary'), "recommendation" ('candidates' and
+ * 'decided_by'), "simulation" or "replay" ('trace' and 'results'; replay
+ * with 'rounds'); NULL for none of them. For the one-line error of a
+ * document given to the wrong option: pt_json_wrong_doc().
+ */
+const char *pt_json_doc_kind(const json_t *doc);
+/*
+ * When doc is another of pagetune's documents than `want`, PT_EDATA with
+ * "NAME is a KIND document (it has 'a' and 'b'), not a WANT document"
+ * (the option expecting `want` names itself through NAME); else 0.
+ */
+int pt_json_wrong_doc(const json_t *doc, const char *want, const char *name,
+                      struct pt_err *err);
+
 /* ---- YAML profiles (libyaml) ------------------------------------------ */
 
 /*
@@ -448,12 +465,39 @@ const char *pt_data_dir(void);
 /*
  * Resolve a profile: if `name` contains '/' or ends in ".yaml"/".yml" it is
  * a path; otherwise "<data>/profiles/<kind>/<name>.yaml". Writes into buf.
+ * A name with no such file is PT_EUSAGE, one line listing the profiles of
+ * `kind` there and the closest one (pt_suggest): "no workloads profile
+ * 'article-5k' in DIR/profiles/workloads (there: article-10k, ...); did
+ * you mean 'article-4k'?".
  */
 int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
                  struct pt_err *err);
 /* prof_resolve + prof_load. */
 int prof_load_named(const char *kind, const char *name, json_t **out,
                     struct pt_err *err);
+
+/* ---- did you mean (suggest.c) ------------------------------------------ */
+
+/*
+ * Optimal string alignment distance between a and b, without case: each
+ * insertion, deletion, substitution or swap of two neighbouring characters
+ * costs 1. (size_t)-1 when either is longer than 64 bytes.
+ */
+size_t pt_edit_distance(const char *a, const char *b);
+/*
+ * The known name closest to a mistyped one: init with the given name, add
+ * every candidate (borrowed: they must outlive the struct), then best()
+ * is the closest within a third of the given name's length (at least 1
+ * edit), the first added on a tie, or NULL when none is that close.
+ */
+struct pt_suggest {
+    const char *given;    /* the mistyped name (borrowed) */
+    const char *best;     /* closest candidate so far, or NULL */
+    size_t best_distance; /* its distance, (size_t)-1 without one */
+};
+void pt_suggest_init(struct pt_suggest *s, const char *given);
+void pt_suggest_add(struct pt_suggest *s, const char *candidate);
+const char *pt_suggest_best(const struct pt_suggest *s);
 
 /* ---- table names: --table [SCHEMA.]TABLE (ident.c) --------------------
  *

@@ -282,3 +282,47 @@ int pt_json_opt_str(const json_t *obj, const char *key, const char **out,
         return 0;
     return pt_json_get_str(obj, key, out, ctx, err);
 }
+
+/* The members that mark each document, the first two named in errors. */
+static const struct doc_mark {
+    const char *kind, *a, *b, *c; /* all present; c may be NULL */
+} doc_marks[] = {
+    {"replay", "trace", "results", "rounds"},
+    {"simulation", "trace", "results", NULL},
+    {"recommendation", "candidates", "decided_by", NULL},
+    {"monitor", "current", "summary", NULL},
+    {"sizes", "p50", "histogram", NULL},
+    {"sizes", "p50", "values", NULL},
+};
+
+static const struct doc_mark *doc_mark_of(const json_t *doc)
+{
+    if (!json_is_object(doc))
+        return NULL;
+    for (size_t i = 0; i < sizeof(doc_marks) / sizeof(doc_marks[0]); i++) {
+        const struct doc_mark *m = &doc_marks[i];
+        if (json_object_get(doc, m->a) && json_object_get(doc, m->b) &&
+            (!m->c || json_object_get(doc, m->c)))
+            return m;
+    }
+    return NULL;
+}
+
+const char *pt_json_doc_kind(const json_t *doc)
+{
+    const struct doc_mark *m = doc_mark_of(doc);
+    return m ? m->kind : NULL;
+}
+
+int pt_json_wrong_doc(const json_t *doc, const char *want, const char *name,
+                      struct pt_err *err)
+{
+    const struct doc_mark *m = doc_mark_of(doc);
+
+    if (!m || strcmp(m->kind, want) == 0)
+        return 0;
+    return err_set(err, PT_EDATA,
+                   "%s is a %s document (it has '%s' and '%s'), not a %s "
+                   "document",
+                   name, m->kind, m->a, m->b, want);
+}

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -341,6 +342,59 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The error of a profile name with no file: the names there, the closest. */
+static int unknown_profile(const char *kind, const char *name,
+                           struct pt_err *err)
+{
+    char dir[4096], list[1024] = "", hint[160] = "";
+    char names[64][64];
+    const char *sorted[64];
+    size_t n = 0, used = 0;
+    struct pt_suggest sg;
+    struct dirent *e;
+    DIR *d;
+
+    snprintf(dir, sizeof(dir), "%s/profiles/%s", pt_data_dir(), kind);
+    if ((d = opendir(dir)) != NULL) {
+        while (n < 64 && (e = readdir(d)) != NULL) {
+            size_t l = strlen(e->d_name);
+            if (e->d_name[0] == '.' || !ends_with(e->d_name, ".yaml") ||
+                l - 5 >= sizeof(names[0]))
+                continue;
+            snprintf(names[n], sizeof(names[n]), "%.*s", (int)(l - 5),
+                     e->d_name);
+            sorted[n] = names[n];
+            n++;
+        }
+        closedir(d);
+    }
+    qsort(sorted, n, sizeof(sorted[0]), cmp_str);
+    pt_suggest_init(&sg, name);
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+                         i ? ", " : "", sorted[i]);
+        if (w > 0 && (size_t)w < sizeof(list) - used)
+            used += (size_t)w;
+        pt_suggest_add(&sg, sorted[i]);
+    }
+    if (pt_suggest_best(&sg))
+        snprintf(hint, sizeof(hint), "; did you mean '%s'?",
+                 pt_suggest_best(&sg));
+    /* "workloads" → "workload" */
+    if (!n)
+        return err_set(err, PT_EUSAGE,
+                       "no %.*s profile '%s': no profiles in '%s' (set "
+                       "PAGETUNE_DATA_DIR to the folder holding profiles/)",
+                       (int)(strlen(kind) - 1), kind, name, dir);
+    return err_set(err, PT_EUSAGE, "no %.*s profile '%s' (the profiles: %s)%s",
+                   (int)(strlen(kind) - 1), kind, name, list, hint);
+}
+
 int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
                  struct pt_err *err)
 {
@@ -356,6 +410,9 @@ int prof_resolve(const char *kind, const char *name, char *buf, size_t len,
                      name);
     if (n < 0 || (size_t)n >= len)
         return err_set(err, PT_EUSAGE, "%s profile path too long", kind);
+    if (!strchr(name, '/') && !ends_with(name, ".yaml") &&
+        !ends_with(name, ".yml") && access(buf, F_OK) != 0)
+        return unknown_profile(kind, name, err);
     return 0;
 }
 
@@ -367,10 +424,5 @@ int prof_load_named(const char *kind, const char *name, json_t **out,
 
     if (rc < 0)
         return rc;
-    if (!strchr(name, '/') && access(path, R_OK) != 0)
-        return err_set(err, PT_ENOINPUT,
-                       "no %s profile '%s' (looked for '%s'; set "
-                       "PAGETUNE_DATA_DIR to the folder holding profiles/)",
-                       kind, name, path);
     return prof_load(path, out, err);
 }

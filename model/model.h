@@ -356,6 +356,11 @@ int rec_sizes_parse_text(struct rec_sizes *s, const char *buf, size_t len,
 /* What `monitor -o` measured (docs/formats.md#monitor, "current"/"summary").
  */
 #define REC_MONITOR_MAX_TABLES 100 /* the PostgreSQL adapter's LIMIT */
+/* The fewest block accesses (buffer-pool logical reads) a monitor window
+   must have seen for its hit ratio and read rates to be trusted: collect/
+   warns below it (coll_monitor_window_thin), recommend/ does not judge the
+   model against a window below it (REC_RECONCILE_MIN_READS). */
+#define REC_MONITOR_MIN_READS 1000
 struct rec_monitor {
     int present;
     char engine[32];           /* "engine" of the document, "" if absent */

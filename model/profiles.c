@@ -12,21 +12,17 @@
 
 #include <string.h>
 
-/* One profile of `kind` by name or file into *doc; path receives it. */
-static int load_one(const char *kind, const char *name, const char *what,
-                    char *path, size_t len, json_t **doc, struct pt_err *err)
+/* One profile of `kind` by name or file into *doc; path receives it. A
+   bare name with no profile is prof_resolve's error: the names there and
+   the closest one. */
+static int load_one(const char *kind, const char *name, char *path, size_t len,
+                    json_t **doc, struct pt_err *err)
 {
     int rc;
 
     if ((rc = prof_resolve(kind, name, path, len, err)) < 0)
         return rc;
-    rc = prof_load(path, doc, err);
-    /* a bare name that is no profile of the data directory: say which
-       names exist where, not only which file is missing */
-    if (rc == PT_ENOINPUT && !strchr(name, '/') && !strstr(name, ".y"))
-        return err_set(err, PT_EUSAGE, "no %s profile '%s' in %s/profiles/%s",
-                       what, name, pt_data_dir(), kind);
-    return rc;
+    return prof_load(path, doc, err);
 }
 
 int rec_engine_load(const char *name, struct rec_engine *e, json_t **doc,
@@ -37,7 +33,7 @@ int rec_engine_load(const char *name, struct rec_engine *e, json_t **doc,
 
     if (doc)
         *doc = NULL;
-    if ((rc = load_one("engines", name, "engine", path, len, &p, err)) < 0)
+    if ((rc = load_one("engines", name, path, len, &p, err)) < 0)
         return rc;
     rc = rec_engine_from_json(e, p, path, err);
     if (rc == 0 && doc)
@@ -53,7 +49,7 @@ int rec_device_load(const char *name, struct rec_device *d, char *path,
     json_t *p = NULL;
     int rc;
 
-    if ((rc = load_one("devices", name, "device", path, len, &p, err)) < 0)
+    if ((rc = load_one("devices", name, path, len, &p, err)) < 0)
         return rc;
     rc = rec_device_from_json(d, p, path, err);
     json_decref(p);

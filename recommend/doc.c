@@ -409,6 +409,8 @@ static int read_doc(struct rec_doc *d, const json_t *doc, const char *engine,
     if (!json_is_object(doc))
         return err_set(err, PT_EDATA, "%s: a recommendation is a JSON object",
                        f);
+    if ((rc = pt_json_wrong_doc(doc, "recommendation", f, err)) < 0)
+        return rc;
     if ((rc = pt_json_get_str(doc, "engine", &d->engine, f, err)) < 0)
         return rc;
     if (engine && strcmp(d->engine, engine) != 0)

@@ -178,7 +178,7 @@ double rec_host_pool_fraction(const char *engine, const char **cite);
  * counters covering every relation of the instance, skewed access).
  */
 #define REC_RECONCILE_TOLERANCE 0.05
-#define REC_RECONCILE_MIN_READS 1000
+#define REC_RECONCILE_MIN_READS REC_MONITOR_MIN_READS
 struct rec_reconcile {
     int present;               /* a measured ratio was there to compare */
     double model_hit_ratio;    /* 0..1, at the current pool and page size */

@@ -407,17 +407,17 @@ if grep -q "loading trace" "$T/.err"; then fail "not a TTY: loading bar drawn"; 
 "$PAGETUNE" replay --trace "$T/t.csv" --page-size 4K --rounds 1 --cache 256K >/dev/null 2>"$T/load4.err"
 if grep -q "loading trace" "$T/load4.err"; then fail "not a TTY: loading bar drawn (success)"; else pass; fi
 
-# ---- advise: a short monitor window is warned about, once, naming its option
-expect_rc 0 "advise short window" "$PAGETUNE" advise --demo --validate none \
+# ---- advise: a monitor window is judged by what it saw, not its length ----
+# the demo's store (SQLite) counts no pool reads: nothing to distrust, so
+# its 1 s default window draws no warning (the thin-window cases:
+# tests/unit/test_collect.c test_monitor_window_thin)
+expect_rc 0 "advise demo window" "$PAGETUNE" advise --demo --validate none \
     --out-dir "$T/advw" -f
-expect_eq "$(printf '%s\n' "$ERR" | grep -c 'too short to trust')" 1 "advise: warned once"
-expect_contains "$ERR" "a 1 s monitor window" "advise: the window it watched"
-expect_contains "$ERR" "pass --monitor-seconds 60" "advise: says what to pass"
-grep -q "too short to trust" "$T/advw/report.html" && pass ||
-    fail "advise: the warning is in the report's notes"
-expect_rc 0 "advise short window -q" "$PAGETUNE" advise --demo --validate none \
+case "$ERR" in *warning*) fail "advise --demo: warned about its own window: $ERR" ;; *) pass ;; esac
+grep -q "too short to trust" "$T/advw/report.html" && fail "advise: the report distrusts the demo's window" || pass
+expect_rc 0 "advise demo window -q" "$PAGETUNE" advise --demo --validate none \
     --out-dir "$T/advw" -f -q
-expect_eq "$ERR" "" "advise -q: no warning"
+expect_eq "$ERR" "" "advise -q: nothing on stderr"
 
 # ---- sample and monitor over the SQLite3 ODBC driver: width and CSV ------
 if odbcinst -q -d -n SQLite3 >/dev/null 2>&1 && command -v sqlite3 >/dev/null; then
@@ -496,16 +496,17 @@ sys.exit(1 if bad else 0)
 EOF3
 fi
 
-# ---- monitor: a short window is warned about, with what to pass ----------
+# ---- monitor: a short window of an engine without pool counters ----------
+# (SQLite) is not judged: the warning is for a window that counted fewer
+# than 1000 block accesses (pagetune-monitor(1))
 if odbcinst -q -d -n SQLite3 >/dev/null 2>&1 && command -v sqlite3 >/dev/null; then
     sqlite3 "$T/m.db" "CREATE TABLE t(a);"
     expect_rc 0 "monitor short window" "$PAGETUNE" monitor \
         --connect "Driver=SQLite3;Database=$T/m.db" --interval 1 --count 2
-    expect_contains "$ERR" "too short to trust" "short window warned"
-    expect_contains "$ERR" "--interval 60" "says what to pass"
+    case "$ERR" in *warning*) fail "monitor on SQLite warned: $ERR" ;; *) pass ;; esac
     expect_rc 0 "monitor -q" "$PAGETUNE" monitor \
         --connect "Driver=SQLite3;Database=$T/m.db" --interval 1 --count 2 -q
-    expect_eq "$ERR" "" "-q: no warning"
+    expect_eq "$ERR" "" "-q: nothing on stderr"
 fi
 
 finish

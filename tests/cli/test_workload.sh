@@ -54,7 +54,8 @@ expect_one_line_error "bad mix"
 expect_contains "$ERR" "bad.yaml" "bad profile named"
 printf 'size: [oops\n' >"$T/broken.yaml"
 expect_rc 65 "broken YAML" "$PAGETUNE" workload --profile "$T/broken.yaml" -o "$T/x.csv"
-expect_rc 66 "missing profile" "$PAGETUNE" workload --profile no-such-workload -o "$T/x.csv"
+expect_rc 64 "missing profile" "$PAGETUNE" workload --profile no-such-workload -o "$T/x.csv"
+expect_contains "$ERR" "the profiles: article-10k" "missing profile: the names listed"
 expect_rc 64 "no --profile" "$PAGETUNE" workload
 expect_rc 64 "bad --requests" "$PAGETUNE" workload --profile trade-0pct --requests 0
 expect_rc 64 "bad --seed" "$PAGETUNE" workload --profile trade-0pct --seed -3

@@ -228,7 +228,7 @@ sample_suite() {
     expect_rc 66 "missing table" "$PAGETUNE" sample --connect "$conn" --table no_such_table_xyz
     expect_one_line_error "missing table"
     expect_contains "$ERR" "no_such_table_xyz" "missing table is named"
-    expect_rc 65 "missing column" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns SMALL,NOPE
+    expect_rc 66 "missing column" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns SMALL,NOPE
     expect_contains "$ERR" "NOPE" "missing column is named"
     expect_rc 64 "hostile table name (refused before connecting, issue 21)" "$PAGETUNE" sample --connect "$conn" --table "x; DROP TABLE $table"
     expect_one_line_error "hostile table name"

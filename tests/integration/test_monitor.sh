@@ -81,6 +81,18 @@ PY
 expect_rc 0 "table output" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" --count 2 --interval 0.2
 expect_contains "$OUT" "hit_ratio_%" "table header"
 expect_contains "$OUT" "shared_buffers" "pool named"
+# a window is judged by the block accesses it saw (issue 31, point 4): the
+# warning appears exactly when the document's logical_reads are under 1000,
+# and says how many it saw
+expect_rc 0 "short window" "$PAGETUNE" monitor --connect "$PT_PG_CONNECT" --count 2 --interval 0.2 --json
+printf '%s' "$OUT" > "$T/short.json"
+SEEN=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["summary"]["logical_reads"]))' "$T/short.json")
+if [ "$SEEN" -lt 1000 ]; then
+    expect_contains "$ERR" "warning: the 0.2 s monitor window saw" "a thin window warned"
+    expect_contains "$ERR" "fewer than the 1000" "the minimum named"
+else
+    case "$ERR" in *warning*) fail "a window that saw $SEEN block accesses warned: $ERR" ;; *) pass ;; esac
+fi
 expect_rc 0 "one snapshot" "$PAGETUNE" monitor --connect "$PT_MARIADB_CONNECT" --count 1 --json
 printf '%s' "$OUT" > "$T/one.json"
 expect_py "one snapshot: since start" '"since server start" in d["summary"]["hit_ratio_basis"] and d["summary"]["logical_reads"] > 0' "$T/one.json"

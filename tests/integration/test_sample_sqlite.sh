@@ -47,7 +47,7 @@ printf '%s' "$OUT" > "$T/text.json"
 expect_py "TEXT counted in bytes" 'sorted(d["values"]) == [6, 9]' "$T/text.json"
 # a double-quoted unknown column would be a string literal in SQLite: we
 # quote with backticks, so a missing column is an error, not 4-byte objects
-expect_rc 65 "missing column is an error" "$PAGETUNE" sample --connect "$CONN" --columns SMALL,NOPE
+expect_rc 66 "missing column is an error" "$PAGETUNE" sample --connect "$CONN" --columns SMALL,NOPE
 expect_rc 69 "database file missing" "$PAGETUNE" sample \
     --connect "Driver=SQLite3;Database=$T/nope/none.db;NoCreat=1;"
 

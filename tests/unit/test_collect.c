@@ -1122,6 +1122,56 @@ static void pg_snap(struct coll_snapshot *s, double t_s, double logical,
                       physical / 2, 1);
 }
 
+/* A window is trusted by the block accesses it saw, not by its length. */
+static void test_monitor_window_thin(void **state)
+{
+    struct coll_snapshot snaps[2];
+    struct coll_monitor_doc d;
+    char why[400];
+    (void)state;
+
+    /* 1 s of a busy server: 5000 accesses, trusted */
+    pg_snap(&snaps[0], 100, 1000, 10);
+    pg_snap(&snaps[1], 101, 6000, 20);
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, snaps, 2, 1);
+    assert_int_equal(
+        coll_monitor_window_thin(&d, "--interval", why, sizeof(why)), 0);
+    coll_snapshot_release(&snaps[1]);
+    /* 600 s of an idle one: 250 accesses, not trusted; at 250 per 600 s
+       the minimum takes 2400 s */
+    pg_snap(&snaps[1], 700, 1250, 20);
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, snaps, 2, 600);
+    assert_int_equal(
+        coll_monitor_window_thin(&d, "--interval", why, sizeof(why)), 1);
+    assert_non_null(strstr(why, "saw 250 block accesses, fewer than the 1000"));
+    assert_non_null(strstr(why, "pass --interval 2400"));
+    coll_snapshot_release(&snaps[1]);
+    /* none at all: no rate to scale, so only "monitor while busy" */
+    pg_snap(&snaps[1], 105, 1000, 10);
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, snaps, 2, 5);
+    assert_int_equal(
+        coll_monitor_window_thin(&d, "--interval", why, sizeof(why)), 1);
+    assert_non_null(strstr(why, "saw no block accesses"));
+    /* one snapshot is no window */
+    coll_monitor_doc_init(&d, COLL_ENGINE_POSTGRESQL, NULL, snaps, 1, 5);
+    assert_int_equal(
+        coll_monitor_window_thin(&d, "--interval", why, sizeof(why)), 0);
+    coll_snapshot_release(&snaps[0]);
+    coll_snapshot_release(&snaps[1]);
+    /* no pool counters (SQLite): nothing to distrust */
+    memset(&snaps[0], 0, sizeof(snaps[0]));
+    memset(&snaps[1], 0, sizeof(snaps[1]));
+    snaps[1].t_s = 1;
+    coll_snapshot_add(&snaps[0], "bufferpool", "page_cache", "pages", 500, 0);
+    coll_snapshot_add(&snaps[1], "bufferpool", "page_cache", "pages", 500, 0);
+    coll_monitor_doc_init(&d, COLL_ENGINE_SQLITE, NULL, snaps, 2, 1);
+    assert_false(d.summary.counted);
+    assert_int_equal(
+        coll_monitor_window_thin(&d, "--interval", why, sizeof(why)), 0);
+    coll_snapshot_release(&snaps[0]);
+    coll_snapshot_release(&snaps[1]);
+}
+
 static void test_monitor_doc_round_trip(void **state)
 {
     struct coll_snapshot snaps[3];
@@ -1751,6 +1801,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sqlite_watchdog, setup_dir,
                                         teardown_dir),
         cmocka_unit_test(test_watchdog_schedule),
+        cmocka_unit_test(test_monitor_window_thin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

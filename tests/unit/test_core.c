@@ -219,8 +219,13 @@ static void test_yaml(void **state)
                      PT_EDATA);
     assert_non_null(strstr(err.msg, "duplicate"));
     assert_int_equal(prof_loadb("- 1\n", 4, "l.yaml", &doc, &err), PT_EDATA);
+    /* an unknown name is a usage error listing the names there */
     assert_int_equal(prof_load_named("devices", "nosuchdevice", &doc, &err),
-                     PT_ENOINPUT);
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "no device profile 'nosuchdevice' (the "
+                                    "profiles: hdd, nvme, ssd)"));
+    assert_int_equal(prof_load_named("devices", "nvem", &doc, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "did you mean 'nvme'?"));
 }
 
 static void test_alloc_hook(void **state)
@@ -838,6 +843,49 @@ static void test_pathset_outdir(void **state)
                      PT_EUSAGE);
 }
 
+/* did you mean: distances and the closest name within reach */
+static void test_suggest(void **state)
+{
+    static const char *const cmds[] = {"advise", "calibrate", "ddl", "monitor",
+                                       "recommend"};
+    struct pt_suggest sg;
+    (void)state;
+
+    assert_int_equal(pt_edit_distance("advice", "advise"), 1);
+    assert_int_equal(pt_edit_distance("memroy", "memory"), 1); /* swap */
+    assert_int_equal(pt_edit_distance("MEMORY", "memory"), 0);
+    assert_int_equal(pt_edit_distance("", "ddl"), 3);
+    assert_int_equal(pt_edit_distance("kitten", "sitting"), 3);
+    pt_suggest_init(&sg, "advice");
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        pt_suggest_add(&sg, cmds[i]);
+    assert_string_equal(pt_suggest_best(&sg), "advise");
+    pt_suggest_init(&sg, "x"); /* nothing within one edit of 'x' */
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        pt_suggest_add(&sg, cmds[i]);
+    assert_null(pt_suggest_best(&sg));
+}
+
+/* which document a JSON tree is, and the error of the wrong one */
+static void test_doc_kind(void **state)
+{
+    json_t *mon = json_pack("{s:{},s:{}}", "current", "summary");
+    json_t *siz =
+        json_pack("{s:i,s:[],s:{}}", "p50", 1, "histogram", "current");
+    struct pt_err err;
+    (void)state;
+
+    assert_string_equal(pt_json_doc_kind(mon), "monitor");
+    assert_string_equal(pt_json_doc_kind(siz), "sizes");
+    assert_int_equal(pt_json_wrong_doc(siz, "sizes", "s.json", &err), 0);
+    assert_int_equal(pt_json_wrong_doc(mon, "sizes", "m.json", &err), PT_EDATA);
+    assert_string_equal(err.msg, "m.json is a monitor document (it has "
+                                 "'current' and 'summary'), not a sizes "
+                                 "document");
+    json_decref(mon);
+    json_decref(siz);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -868,6 +916,8 @@ int main(void)
                                         teardown_dir),
         cmocka_unit_test_setup_teardown(test_pathset_outdir, setup_dir,
                                         teardown_dir),
+        cmocka_unit_test(test_suggest),
+        cmocka_unit_test(test_doc_kind),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
