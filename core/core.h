@@ -569,7 +569,8 @@ struct pt_text_table {
  * a word or a number: in columns (text columns wrap at spaces, down to
  * their longest word); transposed (one line per column, one column per row,
  * the first column's cells heading them) when the columns do not fit and
- * there are two rows or more; as records ("header  value" blocks) else.
+ * there are two rows or more (or none: the headers one a line); as records
+ * ("header  value" blocks) else.
  */
 enum pt_text_layout { PT_TEXT_COLUMNS, PT_TEXT_TRANSPOSED, PT_TEXT_RECORDS };
 enum pt_text_layout pt_text_table_layout(const struct pt_text_table *t,

@@ -4,7 +4,7 @@
  * columns (UTF-8, escape sequences), words wrapped at a width, and a table
  * of strings laid out so that it fits without splitting a word or a number.
  * cli/out.c builds the tables and picks the width; this file only lays
- * them out (docs/architecture.md#outputs).
+ * them out (pagetune(1), OUTPUT FORMATS).
  *
  * The layouts, tried in this order at a width W:
  *
@@ -13,8 +13,8 @@
  *               the numbers, give up columns, one at a time from the widest,
  *               down to their longest word (header words included): cells
  *               wrap at spaces onto continuation lines;
- *   transposed  when the columns do not fit even so and there are at least
- *               two rows: one line per column, one column per row (the
+ *   transposed  when the columns do not fit even so and there is not just
+ *               one row: one line per column, one column per row (the
  *               first column's cells head them), as `kubectl describe`
  *               or a side-by-side comparison reads; the same fitting;
  *   records     else one block per row, "header  value" lines, blank lines
@@ -473,7 +473,18 @@ static int write_records(const struct pt_text_table *t, size_t limit,
             line_flush(b, fp);
         for (size_t c = 0; rc == 0 && c < t->n_cols; c++) {
             const char *pair[2] = {t->headers[c], table_cell(t, r, c)};
-            rc = write_row(pair, NULL, w, 2, b, fp);
+            /* a header or a word too wide for its side: the header on a
+               line of its own, the value under it, indented by two */
+            const char *alone[2] = {"", pair[1]};
+            size_t under[2] = {0, limit > 2 ? limit - 2 : 1};
+            if (limit &&
+                (cell_width(pair[0]) > w[0] || longest_word(pair[1]) > w[1])) {
+                rc = write_row(pair, NULL, &limit, 1, b, fp);
+                if (rc == 0)
+                    rc = write_row(alone, NULL, under, 2, b, fp);
+            } else {
+                rc = write_row(pair, NULL, w, 2, b, fp);
+            }
         }
     }
     return rc;
@@ -487,14 +498,15 @@ enum pt_text_layout pt_text_table_layout(const struct pt_text_table *t,
 
     if (grid_build(&g, t, 0) < 0)
         return PT_TEXT_COLUMNS; /* out of memory: the write reports it */
-    if (t->n_rows == 0 || fit_columns(&g, width) == 0)
+    if (t->n_cols < 2 || fit_columns(&g, width) == 0)
         l = PT_TEXT_COLUMNS;
     grid_free(&g);
-    if (l == PT_TEXT_COLUMNS || t->n_rows < 2 || t->n_cols < 2)
+    if (l == PT_TEXT_COLUMNS || t->n_rows == 1)
         return l;
     if (grid_build(&g, t, 1) < 0)
         return PT_TEXT_COLUMNS;
-    if (fit_columns(&g, width) == 0)
+    /* no rows: the headers one a line, even if a word must be cut */
+    if (fit_columns(&g, width) == 0 || t->n_rows == 0)
         l = PT_TEXT_TRANSPOSED;
     grid_free(&g);
     return l;
