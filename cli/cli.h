@@ -489,7 +489,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  */
 extern const char *const cli_trace_formats[];
 int cli_trace_format(int choice);
-/* A note on stderr unless quiet. */
+/*
+ * A note on stderr unless quiet: "pagetune: " and the text, wrapped at
+ * spaces to out_term_width(stderr) with continuation lines indented by two
+ * (one line when stderr is no terminal and COLUMNS is not set: a log keeps
+ * one line per note). cli_notice: the same for one command's note, always.
+ */
+void cli_notice(const char *cmd, const char *text);
 void cli_note(const struct cli_common *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /*
@@ -573,8 +579,10 @@ int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
  * Write in the given format. Returns 0 or PT_EIO. The text table fits
- * out_term_width(fp) columns (a wide cell wraps at spaces onto continuation
- * lines) and no line ends in spaces.
+ * out_term_width(fp) columns, PT_TEXT_PIPE_WIDTH when that is 0, without
+ * splitting a word or a number: in columns (wide cells wrap at spaces),
+ * transposed or as records, whichever fits first (core/text.c,
+ * pt_text_table_write); no line ends in spaces.
  */
 int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
                     struct pt_err *err);
@@ -582,8 +590,9 @@ int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /*
  * The width text output must fit: $COLUMNS when set to a positive number,
- * else the terminal's width when fp is a terminal (TIOCGWINSZ), else 0 (no
- * limit: a file or a pipe).
+ * else the terminal's width when fp is a terminal (TIOCGWINSZ), else 0 (a
+ * file or a pipe: tables and --help then take PT_TEXT_PIPE_WIDTH, notes
+ * stay one line).
  */
 int out_term_width(FILE *fp);
 /* Does stdout-style colour apply (NO_COLOR, --color, TTY)? */

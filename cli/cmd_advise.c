@@ -216,7 +216,7 @@ static void on_note(void *ctx, const char *line)
     const struct cli_common *c = ctx;
 
     if (!c->quiet)
-        fprintf(stderr, "pagetune advise: %s\n", line);
+        cli_notice("advise", line);
 }
 
 /* Options into a->cfg: 0 to go on, CLI_HELP_SHOWN, or a PT_* status after

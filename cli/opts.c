@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,17 +169,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return PT_EXIT_USAGE;
 }
 
+void cli_notice(const char *cmd, const char *text)
+{
+    int width = out_term_width(stderr), col;
+
+    col = cmd ? fprintf(stderr, "pagetune %s: ", cmd)
+              : fprintf(stderr, "pagetune: ");
+    pt_text_wrap(stderr, text, col > 0 ? (size_t)col : 0, 2,
+                 width > 0 ? (size_t)width : 0);
+}
+
 void cli_note(const struct cli_common *c, const char *fmt, ...)
 {
     va_list ap;
+    char msg[4096];
 
     if (c && c->quiet)
         return;
     va_start(ap, fmt);
-    fputs("pagetune: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    cli_notice(NULL, msg);
 }
 
 /* getopt_long's has_arg for an entry: typed options say it by their type. */
@@ -560,62 +569,16 @@ int cli_next_opt(struct cli_parser *p, const char **arg)
 
 int cli_term_width(FILE *fp)
 {
-    const char *env = getenv("COLUMNS");
-    struct winsize ws;
-    int w = 80;
+    int w = out_term_width(fp);
 
-    if (env && *env) {
-        char *end;
-        long v = strtol(env, &end, 10);
-        if (*end == '\0' && v > 0 && v < 10000)
-            w = (int)v;
-    } else if (isatty(fileno(fp)) && ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 &&
-               ws.ws_col > 0) {
-        w = ws.ws_col;
-    }
+    w = w > 0 ? w : PT_TEXT_PIPE_WIDTH;
     return w < 40 ? 40 : w;
 }
 
-/*
- * Print text wrapped at width, `col` columns of the line being already
- * used; continuation lines are indented by `indent`. Newlines in text are
- * spaces; a word longer than a line is cut. Ends the line.
- */
+/* --help's text wrapped at width (core/text.c); see pt_text_wrap. */
 static void wrap(FILE *fp, const char *text, int col, int indent, int width)
 {
-    const char *s = text;
-    int first = 1; /* no word on this line yet */
-
-    for (;;) {
-        size_t n = 0;
-        while (*s == ' ' || *s == '\n')
-            s++;
-        while (s[n] && s[n] != ' ' && s[n] != '\n')
-            n++;
-        if (n == 0)
-            break;
-        if (!first && col + 1 + (int)n > width) {
-            fprintf(fp, "\n%*s", indent, "");
-            col = indent;
-            first = 1;
-        }
-        if (!first) {
-            fputc(' ', fp);
-            col++;
-        }
-        while ((int)n > width - col) {
-            int room = width - col;
-            fprintf(fp, "%.*s\n%*s", room, s, indent, "");
-            s += room;
-            n -= (size_t)room;
-            col = indent;
-        }
-        fprintf(fp, "%.*s", (int)n, s);
-        col += (int)n;
-        s += n;
-        first = 0;
-    }
-    fputc('\n', fp);
+    pt_text_wrap(fp, text, (size_t)col, (size_t)indent, (size_t)width);
 }
 
 /* "a|b|c" for an enum without an arg_name. */
@@ -1038,8 +1001,13 @@ void cli_progress_update(struct cli_progress *pg, uint64_t done)
     if (pg->n_steps > 1)
         snprintf(step, sizeof(step), "%u/%u ", pg->step, pg->n_steps);
     if (pg->total) {
-        int width = 30;
+        /* the bar gives way to the label and the ETA on a narrow terminal:
+           a line wider than the terminal would wrap and break the \r */
+        int term = out_term_width(stderr), width = 30;
+        int rest = (int)(strlen(step) + strlen(pg->label)) + 27;
         double f = (double)done / (double)pg->total;
+        if (term > 0 && rest + width > term)
+            width = term - rest > 0 ? term - rest : 0;
         double elapsed = (double)(now - pg->start_ns) / 1e9;
         int fill;
         if (f > 1)

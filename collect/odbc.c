@@ -1000,7 +1000,7 @@ int coll_diag(const struct coll_conn *c, SQLSMALLINT htype, SQLHANDLE h,
     SQLINTEGER native = 0;
     SQLSMALLINT mlen = 0;
     int code = PT_EUNAVAIL, connecting = htype == SQL_HANDLE_DBC;
-    char line[2048], hint[1500] = "";
+    char line[4096], hint[1500] = "";
 
     if (rc == SQL_INVALID_HANDLE)
         return err_set(err, PT_EINTERNAL, "%s: invalid ODBC handle", what);

@@ -578,6 +578,54 @@ void pt_qname_format(const struct pt_qname *q, char *out, size_t len);
 int pt_sql_string(const char *s, int backslash_escapes, char *out,
                   size_t out_len, struct pt_err *err);
 
+/* ---- text for a terminal (text.c) -------------------------------------- */
+
+/*
+ * The width text for a person is laid out at when it goes to no terminal
+ * and COLUMNS is not set: a pipe, a file (pagetune(1), OUTPUT FORMATS).
+ */
+#define PT_TEXT_PIPE_WIDTH 80
+/* Display columns of the first `len` bytes of s: UTF-8 continuation bytes
+   and ANSI escape sequences ("\033[1m") take none. */
+size_t pt_text_width(const char *s, size_t len);
+/*
+ * Print text wrapped at spaces to `width` display columns (0 = no limit),
+ * `col` columns of the line being already used; continuation lines are
+ * indented by `indent`. Newlines in text are spaces; a word wider than a
+ * line is cut (the only split). Ends the line.
+ */
+void pt_text_wrap(FILE *fp, const char *text, size_t col, size_t indent,
+                  size_t width);
+
+/*
+ * A table of strings to lay out as text; everything is borrowed. cells is
+ * row-major, n_rows * n_cols, NULL = "". A cell may hold '\n'.
+ */
+struct pt_text_table {
+    size_t n_cols, n_rows;
+    char *const *headers;   /* n_cols */
+    char *const *cells;     /* n_rows * n_cols */
+    const int *right_align; /* n_cols: numbers align right; NULL = none */
+    const char *title;      /* a line above the table, wrapped; or NULL */
+};
+/*
+ * How a table fits `width` display columns (0 = no limit) without splitting
+ * a word or a number: in columns (text columns wrap at spaces, down to
+ * their longest word); transposed (one line per column, one column per row,
+ * the first column's cells heading them) when the columns do not fit and
+ * there are two rows or more (or none: the headers one a line); as records
+ * ("header  value" blocks) else.
+ */
+enum pt_text_layout { PT_TEXT_COLUMNS, PT_TEXT_TRANSPOSED, PT_TEXT_RECORDS };
+enum pt_text_layout pt_text_table_layout(const struct pt_text_table *t,
+                                         size_t width);
+/*
+ * Write the table in the layout pt_text_table_layout() chooses. No line is
+ * wider than `width` (a word wider than a whole line is cut, the last
+ * resort) and none ends in a space. 0, or -1 when out of memory.
+ */
+int pt_text_table_write(const struct pt_text_table *t, size_t width, FILE *fp);
+
 /* ---- small utilities -------------------------------------------------- */
 
 /*

@@ -62,6 +62,34 @@ expect_eq() { # GOT WANT DESC
     if [ "$1" = "$2" ]; then pass; else fail "$3: got '$1', want '$2'"; fi
 }
 
+# calib_points: the model's own predictions for known costs at two loads
+# (as test_calibrate.sh) in $T: a30k.csv (trace), s30k.json (simulation),
+# known.yaml (application server), points.csv (calibrate --points)
+calib_points() {
+    "$PAGETUNE" workload --profile article-30k --requests 4000 -o "$T/a30k.csv" -q ||
+        return 1
+    "$PAGETUNE" simulate --trace "$T/a30k.csv" --page-size 4K,32K --bufferpool 250 \
+        --json -o "$T/s30k.json" -q || return 1
+    printf '%s\n' 'name: known' 'perf:' '  app_cpu_fixed_ms: 5' \
+        '  app_cpu_per_kb_ms: 0.1' '  fscache_req_ms: 0.5' '  app_cpu_per_row_ms: 0' \
+        '  net_per_kb_ms: 0' '  db_cpu_per_lread_ms: 0' '  db_cpu_per_row_ms: 0' \
+        '  db_cpu_per_logrec_ms: 0' '  fscache_per_kb_ms: 0' '  log_write_ms: 0.2' \
+        '  log_per_kb_ms: 0.001' '  db_on_app_host: 1' >"$T/known.yaml"
+    echo "label,trace,page_size,clients,think_ms,req_per_s,response_ms" >"$T/points.csv"
+    for n in 1 8; do
+        "$PAGETUNE" simulate --trace "$T/a30k.csv" --page-size 4K,32K --bufferpool 250 \
+            --clients $n --think-ms 20 --appserver "$T/known.yaml" --json -q |
+            python3 -c 'import csv, json, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+for r in json.load(sys.stdin)["results"]:
+    p = r["predicted"]
+    w.writerow(["%d %d" % (p["clients"], r["page_size"]), sys.argv[1],
+                r["page_size"], p["clients"], p["think_ms"], p["req_per_s"],
+                p["response_ms"]])' \
+            "$T/a30k.csv" >>"$T/points.csv" || return 1
+    done
+}
+
 finish() {
     echo "$PASSES passed, $FAILS failed"
     [ "$FAILS" -eq 0 ]

@@ -3,6 +3,9 @@
 # files it must leave, valid DB2 DDL for the recommended page size, the
 # summary in JSON, --force, --fail-on drift, bad options, and Ctrl-C.
 . "$(dirname "$0")/lib.sh"
+# the summary's rows are matched within one line: a table as wide as its
+# longest row (a pipe is 80 columns wide; test_width.sh tests that)
+export COLUMNS=1000
 
 D="$T/advice"
 expect_rc 0 "advise --demo" "$PAGETUNE" advise --demo --out-dir "$D" --quiet

@@ -5,6 +5,9 @@
 # bad input with its exit code and one-line message.
 . "$(dirname "$0")/lib.sh"
 EX=${PT_SOURCE_DIR:?}/examples
+# the phrases below are matched within one line: a table as wide as its
+# longest reason (a pipe is 80 columns wide; test_width.sh tests that)
+export COLUMNS=1000
 
 sizes() { # FILE SIZE COUNT
     : >"$1"

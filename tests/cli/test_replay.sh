@@ -6,6 +6,9 @@
 # with file:line, missing trace 66, unwritable store dir 73, existing output
 # 73, full store/disk 74 with the store left consistent).
 . "$(dirname "$0")/lib.sh"
+# the table below is one row per page size, its phrases within one line: a
+# table as wide as its rows (at 80 columns it is transposed; test_width.sh)
+export COLUMNS=1000
 
 command -v sqlite3 >/dev/null || { echo "sqlite3 shell missing" >&2; exit 77; }
 

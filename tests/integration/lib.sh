@@ -12,6 +12,10 @@
 # Table names are unique per test so tests can run in parallel.
 # shellcheck disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.sh"
+# the tests match the tables' rows and reasons within one line: tables as
+# wide as their longest row (a pipe is 80 columns wide; tests/cli/
+# test_width.sh tests the layout)
+export COLUMNS=1000
 
 need_env() {
     local v

@@ -886,10 +886,133 @@ static void test_doc_kind(void **state)
     json_decref(siz);
 }
 
+/* ---- text.c: tables that never split a word ------------------------------ */
+
+static char *render_table(const struct pt_text_table *t, size_t width)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(pt_text_table_write(t, width, fp), 0);
+    fclose(fp);
+    return buf;
+}
+
+/* Is `word` a whole token (blanks or the ends on both sides) of `text`? */
+static int whole_token(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        if ((p == text || p[-1] == ' ' || p[-1] == '\n') &&
+            (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+            return 1;
+    return 0;
+}
+
+/*
+ * Random tables of words (up to 14 columns wide) at widths from 30 to 200:
+ * no line is wider than the width, none ends in a space, and every word of
+ * every cell and header is a whole token of the output, whichever layout
+ * the width chose.
+ */
+static void test_text_table_words_whole(void **state)
+{
+    static const char *const words[] = {
+        "4K",        "16K",       "-37.8%",           "[-37.6,",  "+25.3]",
+        "20000",     "1273856",   "placement",        "S",        "0%",
+        "page_size", "io_ms/acc", "recommended",      "(default", "in",
+        "use)",      "0.9620",    "direct_reads/acc", "-",        "hit"};
+    const size_t n_words = sizeof(words) / sizeof(words[0]);
+    unsigned seed = 7;
+    int layouts[3] = {0, 0, 0};
+    (void)state;
+
+    for (int round = 0; round < 60; round++) {
+        size_t nc = 1 + (size_t)(rand_r(&seed) % 12);
+        size_t nr = (size_t)(rand_r(&seed) % 6);
+        char *heads[12], *cells[6 * 12];
+        int right[12];
+        struct pt_text_table t = {nc, nr, heads, cells, right, "a title"};
+
+        for (size_t c = 0; c < nc; c++) {
+            heads[c] = pt_strdup(words[rand_r(&seed) % n_words]);
+            right[c] = rand_r(&seed) % 2;
+        }
+        for (size_t i = 0; i < nr * nc; i++) {
+            char cell[256] = "";
+            int k = 1 + rand_r(&seed) % 3;
+            for (int j = 0; j < k; j++) {
+                strcat(cell, j ? " " : "");
+                strcat(cell, words[rand_r(&seed) % n_words]);
+            }
+            cells[i] = pt_strdup(cell);
+        }
+        for (size_t width = 30; width <= 200; width += 17) {
+            char *out = render_table(&t, width), *line = out;
+            layouts[pt_text_table_layout(&t, width)]++;
+            while (*line) {
+                size_t n = strcspn(line, "\n");
+                assert_true(pt_text_width(line, n) <= width);
+                assert_true(n == 0 || line[n - 1] != ' ');
+                line += n + (line[n] ? 1 : 0);
+            }
+            for (size_t c = 0; c < nc; c++)
+                if (!whole_token(out, heads[c]))
+                    fail_msg("width %zu: '%s' not whole in:\n%s", width,
+                             heads[c], out);
+            for (size_t i = 0; i < nr * nc; i++) {
+                char *copy = pt_strdup(cells[i]), *save = NULL;
+                for (char *w = strtok_r(copy, " ", &save); w;
+                     w = strtok_r(NULL, " ", &save))
+                    assert_true(whole_token(out, w));
+                free(copy);
+            }
+            free(out);
+        }
+        for (size_t c = 0; c < nc; c++)
+            free(heads[c]);
+        for (size_t i = 0; i < nr * nc; i++)
+            free(cells[i]);
+    }
+    /* the rounds saw every layout */
+    assert_true(layouts[PT_TEXT_COLUMNS] > 0);
+    assert_true(layouts[PT_TEXT_TRANSPOSED] > 0);
+    assert_true(layouts[PT_TEXT_RECORDS] > 0);
+}
+
+/* The page sizes side by side when the columns do not fit. */
+static void test_text_table_transposed(void **state)
+{
+    char *heads[] = {"page_size", "direct_reads/acc", "choice"};
+    char *cells[] = {"4K", "0.3930", "(default in use)",
+                     "8K", "0.0330", "<- best"};
+    int right[] = {1, 1, 0};
+    struct pt_text_table t = {3, 2, heads, cells, right, NULL};
+    char *out;
+    (void)state;
+
+    assert_int_equal(pt_text_table_layout(&t, 0), PT_TEXT_COLUMNS);
+    assert_int_equal(pt_text_table_layout(&t, 60), PT_TEXT_COLUMNS);
+    assert_int_equal(pt_text_table_layout(&t, 35), PT_TEXT_TRANSPOSED);
+    assert_int_equal(pt_text_table_layout(&t, 30), PT_TEXT_RECORDS);
+    out = render_table(&t, 35);
+    assert_string_equal(out, "page_size               4K       8K\n"
+                             "----------------  --------  -------\n"
+                             "direct_reads/acc    0.3930   0.0330\n"
+                             "choice            (default  <- best\n"
+                             "                  in use)\n");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_size_parse),
+        cmocka_unit_test(test_text_table_words_whole),
+        cmocka_unit_test(test_text_table_transposed),
         cmocka_unit_test(test_size_list),
         cmocka_unit_test(test_size_format),
         cmocka_unit_test(test_numbers),
