@@ -976,14 +976,16 @@ static void im002_files(const struct coll_conn *c, char *buf, size_t len)
     const char *home = getenv("HOME"), *sys = getenv("ODBCSYSINI");
     char user[512], files[1200] = "";
 
-    if (c && strncmp(c->describe, "DSN=", 4) == 0) {
+    if (c && strncasecmp(c->describe, "DSN=", 4) == 0) {
+        /* the name alone: the shown string goes on to ';' and the rest */
+        int n = (int)strcspn(c->describe + 4, ";");
         snprintf(user, sizeof(user), "%s", home ? home : "~");
         ini_file(files, sizeof(files), user, "ODBCINI", ".odbc.ini");
         ini_file(files, sizeof(files), sys, NULL, "odbc.ini");
         snprintf(buf, len,
-                 "; no data source '%s' in %s (odbcinst -q -s "
+                 "; no data source '%.*s' in %s (odbcinst -q -s "
                  "lists them, odbcinst -j shows the files)",
-                 c->describe + 4, files);
+                 n, c->describe + 4, files);
     } else {
         ini_file(files, sizeof(files), sys, NULL, "odbcinst.ini");
         snprintf(buf, len,

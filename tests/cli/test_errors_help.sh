@@ -68,6 +68,13 @@ if command -v odbcinst >/dev/null; then
     expect_contains "$ERR" "no data source 'SESSIONDB' in $T/user.ini" "--dsn unknown: the user file read"
     expect_contains "$ERR" ", $T/sys/odbc.ini (absent)" "--dsn unknown: the system file read"
     expect_contains "$ERR" "odbcinst -q -s" "--dsn unknown: how to list them"
+    # a DSN in a longer connection string: the name alone, the password
+    # nowhere
+    expect_rc 69 "--connect DSN=... unknown" env ODBCINI="$T/user.ini" \
+        ODBCSYSINI="$T/sys" "$PAGETUNE" sample \
+        --connect "dsn=SESSIONDB;UID=app;PWD=hunter2"
+    expect_contains "$ERR" "no data source 'SESSIONDB' in" "--connect DSN=...: the name alone"
+    case "$ERR" in *hunter2*) fail "--connect DSN=...: the password shown" ;; *) pass ;; esac
 fi
 
 # ---- a missing table and a missing column: both 66 ------------------------
