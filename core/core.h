@@ -654,6 +654,14 @@ void *pt_malloc(size_t n);
 void *pt_calloc(size_t n, size_t size);
 void *pt_realloc(void *p, size_t n);
 char *pt_strdup(const char *s);
+/* A growable NUL-terminated string: the text so far is p[0..len). */
+struct pt_strbuf {
+    char *p;
+    size_t len, cap;
+};
+/* Append n bytes of s (p is never NULL after a success); 0, or
+ * PT_EINTERNAL when out of memory, b unchanged. */
+int pt_strbuf_add(struct pt_strbuf *b, const char *s, size_t n);
 /*
  * Fault injection for tests: after `n` more successful pt_* allocations,
  * fail them (n < 0 disables). Process-wide test hook; never set in

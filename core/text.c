@@ -180,25 +180,13 @@ void pt_text_wrap(FILE *fp, const char *text, size_t col, size_t indent,
 
 /* Grow, append to and trim the line being built. */
 struct line_buf {
-    char *p;
-    size_t len, cap;
+    struct pt_strbuf s;
     size_t limit; /* display columns a line may take, 0 = no limit */
 };
 
 static int line_put(struct line_buf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t ncap = (b->len + n + 1) * 2;
-        char *np = pt_realloc(b->p, ncap);
-        if (!np)
-            return -1;
-        b->p = np;
-        b->cap = ncap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-    return 0;
+    return pt_strbuf_add(&b->s, s, n) < 0 ? -1 : 0;
 }
 
 static int line_pad(struct line_buf *b, size_t n, const char *fill)
@@ -213,27 +201,27 @@ static void line_flush(struct line_buf *b, FILE *fp)
 {
     /* the last resort of a terminal narrower than the gaps between the
        narrowest columns: the line is cut at the width */
-    if (b->limit && pt_text_width(b->p ? b->p : "", b->len) > b->limit) {
+    if (b->limit && pt_text_width(b->s.p ? b->s.p : "", b->s.len) > b->limit) {
         size_t i = 0, cols = 0;
-        while (i < b->len && cols < b->limit) {
-            size_t e = esc_len(b->p + i);
+        while (i < b->s.len && cols < b->limit) {
+            size_t e = esc_len(b->s.p + i);
             if (e) {
                 i += e;
                 continue;
             }
             i++;
-            while (i < b->len && ((unsigned char)b->p[i] & 0xc0) == 0x80)
+            while (i < b->s.len && ((unsigned char)b->s.p[i] & 0xc0) == 0x80)
                 i++;
             cols++;
         }
-        b->len = i;
+        b->s.len = i;
     }
-    while (b->len && b->p[b->len - 1] == ' ')
-        b->len--;
-    if (b->len)
-        fwrite(b->p, 1, b->len, fp);
+    while (b->s.len && b->s.p[b->s.len - 1] == ' ')
+        b->s.len--;
+    if (b->s.len)
+        fwrite(b->s.p, 1, b->s.len, fp);
     fputc('\n', fp);
-    b->len = 0;
+    b->s.len = 0;
 }
 
 /* ---- a grid: the table as given, or transposed -------------------------- */
@@ -533,6 +521,6 @@ int pt_text_table_write(const struct pt_text_table *t, size_t width, FILE *fp)
         }
     }
     grid_free(&g);
-    free(b.p);
+    free(b.s.p);
     return rc < 0 ? -1 : 0;
 }

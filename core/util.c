@@ -49,6 +49,24 @@ void *pt_realloc(void *p, size_t n)
     return alloc_should_fail() ? NULL : realloc(p, n ? n : 1);
 }
 
+int pt_strbuf_add(struct pt_strbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t ncap = b->cap ? b->cap : 256;
+        char *np;
+        while (ncap < b->len + n + 1)
+            ncap *= 2;
+        if (!(np = pt_realloc(b->p, ncap)))
+            return PT_EINTERNAL;
+        b->p = np;
+        b->cap = ncap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+    return 0;
+}
+
 char *pt_strdup(const char *s)
 {
     size_t len = strlen(s) + 1;

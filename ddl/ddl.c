@@ -555,40 +555,16 @@ int ddl_vars_set(struct ddl_vars *v, const char *name, const char *fmt, ...)
 /* ---- rendering
  * ------------------------------------------------------------------ */
 
-struct sbuf {
-    char *p;
-    size_t n, cap;
-};
-
-static int sb_add(struct sbuf *b, const char *s, size_t len)
-{
-    if (b->n + len + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 1024;
-        char *np;
-        while (nc < b->n + len + 1)
-            nc *= 2;
-        np = pt_realloc(b->p, nc);
-        if (!np)
-            return PT_EINTERNAL;
-        b->p = np;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = '\0';
-    return 0;
-}
-
 int ddl_render(const char *tmpl, size_t len, const char *name,
                const struct ddl_vars *vars, char **out, struct pt_err *err)
 {
-    struct sbuf b = {0};
+    struct pt_strbuf b = {0};
     unsigned long line = 1;
     size_t i = 0;
     int rc;
 
     *out = NULL;
-    if ((rc = sb_add(&b, "", 0)) < 0)
+    if ((rc = pt_strbuf_add(&b, "", 0)) < 0)
         return err_set(err, rc, "out of memory rendering '%s'", name);
     while (i < len) {
         size_t start = i;
@@ -598,7 +574,7 @@ int ddl_render(const char *tmpl, size_t len, const char *name,
                 line++;
             i++;
         }
-        if ((rc = sb_add(&b, tmpl + start, i - start)) < 0)
+        if ((rc = pt_strbuf_add(&b, tmpl + start, i - start)) < 0)
             goto oom;
         if (i >= len)
             break;
@@ -642,7 +618,7 @@ int ddl_render(const char *tmpl, size_t len, const char *name,
                              key);
                 goto fail;
             }
-            if ((rc = sb_add(&b, val, strlen(val))) < 0)
+            if ((rc = pt_strbuf_add(&b, val, strlen(val))) < 0)
                 goto oom;
             i = e + 2;
         }
@@ -659,11 +635,11 @@ fail:
 int ddl_comment_block(const char *const *texts, size_t n, const char *prefix,
                       size_t width, char **out, struct pt_err *err)
 {
-    struct sbuf b = {0};
+    struct pt_strbuf b = {0};
     size_t plen = strlen(prefix);
 
     *out = NULL;
-    if (sb_add(&b, "", 0) < 0)
+    if (pt_strbuf_add(&b, "", 0) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
     if (width < plen + 20)
         width = plen + 20;
@@ -688,10 +664,10 @@ int ddl_comment_block(const char *const *texts, size_t n, const char *prefix,
                 if (s[cut] != ' ')
                     cut = room;
             }
-            if ((b.n && sb_add(&b, "\n", 1) < 0) ||
-                sb_add(&b, prefix, plen) < 0 ||
-                sb_add(&b, first ? "- " : "  ", 2) < 0 ||
-                sb_add(&b, s, cut) < 0) {
+            if ((b.len && pt_strbuf_add(&b, "\n", 1) < 0) ||
+                pt_strbuf_add(&b, prefix, plen) < 0 ||
+                pt_strbuf_add(&b, first ? "- " : "  ", 2) < 0 ||
+                pt_strbuf_add(&b, s, cut) < 0) {
                 free(clean);
                 goto oom;
             }
