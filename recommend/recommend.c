@@ -230,15 +230,15 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
         if (!tu.toast_chunks)
             continue;
         /* chunk_seq order, full chunks first (toast_save_datum) */
-        for (uint64_t j = 1; j < tu.toast_chunks; j++) {
-            rec_pg_pack_add(&toast, full);
-            if (j == 1)
+        for (uint64_t j = 0; j < tu.toast_chunks; j++) {
+            rec_pg_pack_add(&toast,
+                            j + 1 < tu.toast_chunks
+                                ? full
+                                : (uint32_t)(tu.toast_bytes -
+                                             (tu.toast_chunks - 1) * full));
+            if (j == 0)
                 first = toast.pages;
         }
-        rec_pg_pack_add(
-            &toast, (uint32_t)(tu.toast_bytes - (tu.toast_chunks - 1) * full));
-        if (tu.toast_chunks == 1)
-            first = toast.pages;
         touched += toast.pages - first + 1;
         estimate += 1.0 + (double)tu.toast_bytes *
                               (1.0 - 1.0 / (double)tu.toast_chunks) /
@@ -488,17 +488,6 @@ static void gclock_page(double x, double *hit, double *occ)
     *occ = (1.0 - pi[0]) + pi[0] * (1.0 + expm1(-x) / x);
 }
 
-/*
- * The hit ratio of uniform access by page class (docs/models.md
- * #page-classes): every access reads its row's page (data_pages, 1 read),
- * and on outline_buffered engines its out-of-line pages (outline_pages x
- * sessions, outline_reads - outline_index_reads reads) and their index
- * (outline_index_pages x sessions, outline_index_reads). A class read
- * more often per page stays in the pool: Che's approximation per class,
- * lambda = reads per access / pages, h_c = 1 - exp(-lambda_c t). With one
- * class it is min(1, pool / pages). Returns hits over reads; cls (may be
- * NULL) gets each class's pages, reads and hit ratio.
- */
 struct page_class {
     double pages, reads, hit;
 };
@@ -533,6 +522,18 @@ static double gclock_classes(struct page_class *k, size_t nk, double pool)
     return miss;
 }
 
+/*
+ * The hit ratio of uniform access by page class (docs/models.md
+ * #page-classes): every access reads its row's page (data_pages, 1 read),
+ * and on outline_buffered engines its out-of-line pages (outline_pages x
+ * sessions, outline_reads - outline_index_reads reads) and their index
+ * (outline_index_pages x sessions, outline_index_reads). A class read
+ * more often per page stays in the pool: Che's approximation per class,
+ * lambda = reads per access / pages, h_c = 1 - exp(-lambda_c t), or for
+ * engine policy "pg-clock" the clock's chain (gclock_classes). With one
+ * class it is min(1, pool / pages). Returns hits over reads; cls (may be
+ * NULL) gets each class's pages, reads and hit ratio.
+ */
 static double classes_hit_ratio(const struct rec_engine *e,
                                 const struct rec_candidate *c, double sessions,
                                 double pool, struct page_class cls[3])
