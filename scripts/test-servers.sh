@@ -11,7 +11,7 @@
 #
 # PT_SERVERS="pg" (or "mariadb") starts only that server: the integration
 # tests use it for a private instance they stop in the middle of a run.
-set -euo pipefail
+set -Eeuo pipefail
 
 cmd=${1:?usage: test-servers.sh start|stop DIR}
 dir=${2:?usage: test-servers.sh start|stop DIR}
@@ -99,6 +99,7 @@ start_mariadb() {
     sock="$dir/my/mysqld.sock"
     mkdir -p "$data"
     chown -R mysql:mysql "$dir/my"
+    chmod 755 "$dir" # mysql must reach its datadir (mktemp -d makes 700)
     mariadb-install-db --no-defaults --datadir="$data" --user=mysql \
         --auth-root-authentication-method=normal >"$dir/my/install.log" 2>&1
     # Up to 3 ports and 120 s per start, as for PostgreSQL.
@@ -117,7 +118,9 @@ start_mariadb() {
             sleep 0.2
         done
         grep -q "already in use" "$dir/my/error.log" 2>/dev/null || break
-        wait "$(cat "$dir/my.pid")" 2>/dev/null
+        # the failed server's status is not ours: under set -e a bare
+        # `wait PID` ended this script here, silently (CI, issue 30)
+        wait "$(cat "$dir/my.pid")" 2>/dev/null || true
         : >"$dir/my/error.log"
         port=$(free_port)
         echo "test-servers: MariaDB port taken, retrying on $port" >&2
@@ -140,10 +143,25 @@ SQL
     MY_SOCK=$sock
 }
 
+# A step that fails under set -e says which and shows its log before the
+# servers are stopped: a private server that did not start once said
+# nothing at all (CI, issue 30).
+start_failed() { # LINE COMMAND
+    trap - ERR
+    echo "test-servers: line $1 failed: $2" >&2
+    for log in "$dir/pg/initdb.log" "$dir/pg/server.log" "$dir/my/install.log" \
+        "$dir/my/error.log"; do
+        [ -s "$log" ] || continue
+        echo "test-servers: $log:" >&2
+        tail -n 15 "$log" >&2
+    done
+    stop
+}
+
 case "$cmd" in
 start)
     mkdir -p "$dir"
-    trap 'stop' ERR
+    trap 'start_failed $LINENO "$BASH_COMMAND"' ERR
     which=${PT_SERVERS:-pg mariadb}
     : > "$dir/servers.env"
     echo "export PT_SERVERS_DIR='$dir'" >> "$dir/servers.env"
