@@ -446,6 +446,16 @@ int coll_connstr_has_password(const char *connstr)
  */
 #define WATCH_MAX_FD 1024
 
+/* A helper thread. Helpers are joined, not detached: a helper clears its
+   flag (cancelling, probing) just before it returns, and a detached one may
+   still be ending (its thread-local state, e.g. OpenSSL's from libpq's
+   SCRAM login, not yet freed) when the process exits: LeakSanitizer then
+   reports that state as leaked (seen in CI under load, issue 30). */
+struct watch_helper {
+    pthread_t t;
+    int joinable;
+};
+
 struct coll_watch {
     pthread_mutex_t mu;
     pthread_cond_t cv; /* CLOCK_MONOTONIC */
@@ -462,9 +472,10 @@ struct coll_watch {
     int cancelling;              /* the SQLCancel helper runs */
     int probing;                 /* the probe helper runs */
     int probe_alive;             /* its answer: the server answered */
-    SQLHSTMT st;                 /* statement to cancel, or SQL_NULL_HSTMT */
-    struct timespec last;        /* last progress */
-    char step[192];              /* what the waiting call does */
+    struct watch_helper cancel_h, probe_h; /* joined, never detached */
+    SQLHSTMT st;          /* statement to cancel, or SQL_NULL_HSTMT */
+    struct timespec last; /* last progress */
+    char step[192];       /* what the waiting call does */
     unsigned char baseline[WATCH_MAX_FD / 8]; /* sockets before connecting */
 };
 
@@ -571,14 +582,24 @@ static void *watch_probe(void *arg)
     return NULL;
 }
 
-/* Start a helper thread (detached); 0 if it could not be started. */
-static int watch_spawn(void *(*fn)(void *), struct coll_watch *w)
+/* Wait for a helper that has cleared its flag (it no longer takes w->mu,
+   so this may run under it). */
+static void watch_join(struct watch_helper *h)
 {
-    pthread_t t;
+    if (h->joinable)
+        pthread_join(h->t, NULL);
+    h->joinable = 0;
+}
 
-    if (pthread_create(&t, NULL, fn, w) != 0)
+/* Start a helper thread in h, joining the one before it (its flag is clear,
+   so it has returned or is returning); 0 if it could not be started. */
+static int watch_spawn(struct watch_helper *h, void *(*fn)(void *),
+                       struct coll_watch *w)
+{
+    watch_join(h);
+    if (pthread_create(&h->t, NULL, fn, w) != 0)
         return 0;
-    pthread_detach(t);
+    h->joinable = 1;
     return 1;
 }
 
@@ -587,9 +608,11 @@ static void watch_fire(struct coll_watch *w)
 {
     w->fired = 1;
     w->stage = COLL_WATCH_CANCELLED;
-    if (w->st != SQL_NULL_HSTMT) {
+    /* one cancel at a time: one still out (stuck on a stopped server) is
+       not joined here, under w->mu, which it takes when it ends */
+    if (w->st != SQL_NULL_HSTMT && !w->cancelling) {
         w->cancelling = 1;
-        if (!watch_spawn(watch_cancel, w))
+        if (!watch_spawn(&w->cancel_h, watch_cancel, w))
             w->cancelling = 0;
     }
 }
@@ -620,7 +643,7 @@ static void watch_act(struct coll_watch *w, enum coll_watch_act act,
         if (!w->probing) { /* one still out from an earlier round: wait */
             w->probing = 1;
             w->probe_alive = 0;
-            if (!watch_spawn(watch_probe, w)) {
+            if (!watch_spawn(&w->probe_h, watch_probe, w)) {
                 w->probing = 0;
                 watch_fire(w);
             }
@@ -793,6 +816,8 @@ static void watch_stop(struct coll_conn *c)
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
+    watch_join(&w->cancel_h);
+    watch_join(&w->probe_h);
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);
     if (w->probe_connstr) {
