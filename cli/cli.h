@@ -63,6 +63,9 @@ const struct cli_command *cli_command_find(const char *name);
 /* The usage error (64) of an unknown command, with the closest command
    ("did you mean 'advise'?") when one is close (pt_suggest). */
 int cli_unknown_command(const char *name);
+/* The usage error (64) of `pagetune --OPTION ... CMD`: the option goes
+   after the command (with the closest of its options when misspelt). */
+int cli_option_before_command(int argc, char **argv);
 /* `pagetune __complete [CMD [--OPTION]]`: what completion offers. */
 int cli_complete(int argc, char **argv);
 

@@ -53,14 +53,50 @@ const struct cli_command *cli_command_find(const char *name)
 int cli_unknown_command(const char *name)
 {
     struct pt_suggest sg;
+    char hint[400];
 
     pt_suggest_init(&sg, name);
     for (const struct cli_command *c = cli_commands; c->name; c++)
         pt_suggest_add(&sg, c->name);
-    if (pt_suggest_best(&sg))
-        return cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?",
-                               name, pt_suggest_best(&sg));
-    return cli_usage_error(NULL, "unknown command '%s'", name);
+    pt_suggest_hint(&sg, "", "'", hint, sizeof(hint));
+    return cli_usage_error(NULL, "unknown command '%s'%s%s", name,
+                           *hint ? "; " : "", hint);
+}
+
+int cli_option_before_command(int argc, char **argv)
+{
+    const struct cli_command *cmd = NULL;
+    const char *opt = argv[1];
+    char name[80], hint[400] = "";
+    struct pt_suggest sg;
+    size_t len = strcspn(opt, "=");
+
+    for (int i = 2; i < argc && !cmd; i++)
+        if (argv[i][0] != '-')
+            cmd = cli_command_find(argv[i]);
+    if (!cmd || !cmd->spec)
+        return cli_usage_error(NULL,
+                               "unknown option '%s': before a command only "
+                               "--help and --version are known",
+                               opt);
+    snprintf(name, sizeof(name), "%.*s", (int)len, opt);
+    pt_suggest_init(&sg, name + strspn(name, "-"));
+    for (const struct cli_option *o = cmd->spec->opts; o->name; o++)
+        if (opt[1] != '-' ? opt[1] == o->short_name && o->short_name
+                          : strcmp(o->name, name + 2) == 0)
+            return cli_usage_error(NULL,
+                                   "'%s' goes after the command: pagetune %s "
+                                   "%s ...",
+                                   name, cmd->name, opt);
+        else
+            pt_suggest_add(&sg, o->name);
+    if (opt[1] != '-') /* a short option is not a long one's abbreviation */
+        pt_suggest_init(&sg, NULL);
+    pt_suggest_hint(&sg, "--", "", hint, sizeof(hint));
+    return cli_usage_error(NULL,
+                           "unknown option '%s': options go after the command "
+                           "(pagetune %s --OPTION)%s%s",
+                           name, cmd->name, *hint ? "; " : "", hint);
 }
 
 /* The word completion uses for an option's value. */

@@ -179,7 +179,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "__complete") == 0) /* completion/pagetune.bash */
         return cli_complete(argc - 1, argv + 1);
     if (argv[1][0] == '-')
-        return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+        return cli_option_before_command(argc, argv);
     cmd = cli_command_find(argv[1]);
     if (!cmd)
         return cli_unknown_command(argv[1]);

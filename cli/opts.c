@@ -488,11 +488,12 @@ static int custom_path_note(struct cli_parser *p, int id, const char *arg)
     return 0;
 }
 
-/* An unknown or ambiguous --option, with the closest one the command has
-   ("did you mean --memory?"); a value after '=' is not compared. */
+/* An unknown --option, with the closest one the command has ("did you
+   mean --memory?"), or an ambiguous abbreviation with the options it
+   begins; a value after '=' is not compared. */
 static void unknown_long(const struct cli_parser *p, const char *given)
 {
-    char name[80];
+    char name[80], hint[400];
     const char *eq = strchr(given, '=');
     size_t len = eq ? (size_t)(eq - given) : strlen(given);
     struct pt_suggest sg;
@@ -501,12 +502,11 @@ static void unknown_long(const struct cli_parser *p, const char *given)
     pt_suggest_init(&sg, name + strspn(name, "-"));
     for (size_t i = 0; p->longopts[i].name; i++)
         pt_suggest_add(&sg, p->longopts[i].name);
-    if (pt_suggest_best(&sg))
-        cli_usage_error(p->cmd,
-                        "unknown or ambiguous option '%s'; did you mean --%s?",
-                        name, pt_suggest_best(&sg));
-    else
-        cli_usage_error(p->cmd, "unknown or ambiguous option '%s'", name);
+    pt_suggest_hint(&sg, "--", "", hint, sizeof(hint));
+    cli_usage_error(p->cmd, "%s option '%s'%s%s",
+                    strncmp(hint, "it abbreviates", 14) == 0 ? "ambiguous"
+                                                             : "unknown",
+                    name, *hint ? "; " : "", hint);
 }
 
 int cli_next_opt(struct cli_parser *p, const char **arg)

@@ -490,14 +490,31 @@ size_t pt_edit_distance(const char *a, const char *b);
  * is the closest within a third of the given name's length (at least 1
  * edit), the first added on a tie, or NULL when none is that close.
  */
+#define PT_SUGGEST_MAX_PREFIXED 8
 struct pt_suggest {
     const char *given;    /* the mistyped name (borrowed) */
     const char *best;     /* closest candidate so far, or NULL */
     size_t best_distance; /* its distance, (size_t)-1 without one */
+    /* the candidates the given name begins (an ambiguous abbreviation:
+       're' of recommend and replay), the first PT_SUGGEST_MAX_PREFIXED */
+    const char *prefixed[PT_SUGGEST_MAX_PREFIXED];
+    size_t n_prefixed; /* all of them, counted past the array */
 };
 void pt_suggest_init(struct pt_suggest *s, const char *given);
 void pt_suggest_add(struct pt_suggest *s, const char *candidate);
 const char *pt_suggest_best(const struct pt_suggest *s);
+/*
+ * The hint for a name that is not known: "did you mean X?" with the
+ * closest candidate (unless it is one of several the name begins: 'p' of
+ * p0 and p1) or the one candidate the name begins, else, when the name
+ * abbreviates two or more,
+ * "it abbreviates A, B and C: give more of it" (each name written as
+ * quote + name + quote, quote "" or "'", after the prefix "--" for
+ * options), else "" when nothing is close. Written to buf (always
+ * terminated); returns buf.
+ */
+char *pt_suggest_hint(const struct pt_suggest *s, const char *prefix,
+                      const char *quote, char *buf, size_t len);
 
 /* ---- table names: --table [SCHEMA.]TABLE (ident.c) --------------------
  *

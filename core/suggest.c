@@ -59,6 +59,7 @@ void pt_suggest_init(struct pt_suggest *s, const char *given)
     s->given = given;
     s->best = NULL;
     s->best_distance = (size_t)-1;
+    s->n_prefixed = 0;
 }
 
 void pt_suggest_add(struct pt_suggest *s, const char *candidate)
@@ -68,6 +69,12 @@ void pt_suggest_add(struct pt_suggest *s, const char *candidate)
     if (!s->given || !candidate)
         return;
     len = strlen(s->given);
+    if (len > 0 && strncmp(candidate, s->given, len) == 0 &&
+        candidate[len] != '\0') {
+        if (s->n_prefixed < PT_SUGGEST_MAX_PREFIXED)
+            s->prefixed[s->n_prefixed] = candidate;
+        s->n_prefixed++;
+    }
     /* a third of the name may be wrong, at least one character, so that
        'advice' finds 'advise' and 'x' finds nothing of 'ddl' */
     limit = len / 3 > 1 ? len / 3 : 1;
@@ -81,4 +88,45 @@ void pt_suggest_add(struct pt_suggest *s, const char *candidate)
 const char *pt_suggest_best(const struct pt_suggest *s)
 {
     return s->best;
+}
+
+char *pt_suggest_hint(const struct pt_suggest *s, const char *prefix,
+                      const char *quote, char *buf, size_t len)
+{
+    size_t shown, used = 0;
+    int n;
+
+    if (!len)
+        return buf;
+    buf[0] = '\0';
+    /* close (and not merely one of several the name begins), or the one
+       it begins */
+    if ((s->best && (s->n_prefixed < 2 ||
+                     strncmp(s->best, s->given, strlen(s->given)) != 0)) ||
+        s->n_prefixed == 1) {
+        snprintf(buf, len, "did you mean %s%s%s%s?", quote, prefix,
+                 s->best ? s->best : s->prefixed[0], quote);
+        return buf;
+    }
+    if (s->n_prefixed < 2)
+        return buf;
+    shown = s->n_prefixed < PT_SUGGEST_MAX_PREFIXED ? s->n_prefixed
+                                                    : PT_SUGGEST_MAX_PREFIXED;
+    n = snprintf(buf, len, "it abbreviates ");
+    used = n > 0 && (size_t)n < len ? (size_t)n : len - 1;
+    for (size_t i = 0; i < shown && used + 1 < len; i++) {
+        const char *sep = i == 0                                     ? ""
+                          : i + 1 == shown && shown == s->n_prefixed ? " and "
+                                                                     : ", ";
+        n = snprintf(buf + used, len - used, "%s%s%s%s%s", sep, quote, prefix,
+                     s->prefixed[i], quote);
+        used += n > 0 && (size_t)n < len - used ? (size_t)n : len - used - 1;
+    }
+    if (shown < s->n_prefixed && used + 1 < len) {
+        n = snprintf(buf + used, len - used, " and %zu more",
+                     s->n_prefixed - shown);
+        used += n > 0 && (size_t)n < len - used ? (size_t)n : len - used - 1;
+    }
+    snprintf(buf + used, len - used, ": give more of it");
+    return buf;
 }

@@ -26,9 +26,30 @@ case "$ERR" in *"did you mean"*) fail "frobnicate: a far name was suggested: $ER
 # ---- options -------------------------------------------------------------
 expect_rc 64 "--memroy" "$PAGETUNE" recommend --memroy 512M --sizes x.json
 expect_one_line_error "--memroy"
-expect_contains "$ERR" "unknown or ambiguous option '--memroy'; did you mean --memory?" "--memroy: suggestion"
+expect_contains "$ERR" "unknown option '--memroy'; did you mean --memory?" "--memroy: suggestion"
 expect_rc 64 "--memroy=512M" "$PAGETUNE" recommend --memroy=512M --sizes x.json
 expect_contains "$ERR" "option '--memroy'; did you mean --memory?" "--memroy=V: the value is not compared"
+# an abbreviation of several options names them; one of a single option
+# is taken (getopt_long), as git and GNU tools do
+expect_rc 64 "simulate --p" "$PAGETUNE" simulate --p 3 --trace x.csv
+expect_one_line_error "simulate --p"
+expect_contains "$ERR" "ambiguous option '--p'; it abbreviates --page-size, --policy and --page-fscache-share: give more of it" "--p: names the options"
+# an option before the command goes after it
+expect_rc 64 "--memroy before the command" "$PAGETUNE" --memroy 512M recommend --sizes x.json
+expect_one_line_error "--memroy before the command"
+expect_contains "$ERR" "unknown option '--memroy': options go after the command (pagetune recommend --OPTION); did you mean --memory?" "--memroy before recommend"
+expect_rc 64 "--memory before the command" "$PAGETUNE" --memory=512M recommend --sizes x.json
+expect_contains "$ERR" "'--memory' goes after the command: pagetune recommend --memory=512M ..." "--memory before recommend"
+expect_rc 64 "-q before the command" "$PAGETUNE" -q advise --demo
+expect_contains "$ERR" "'-q' goes after the command: pagetune advise -q" "-q before advise"
+expect_rc 64 "--frob alone" "$PAGETUNE" --frob
+expect_contains "$ERR" "before a command only --help and --version are known" "--frob without a command"
+# an abbreviated command: the commands it begins, or the one
+expect_rc 64 "re" "$PAGETUNE" re
+expect_one_line_error "re"
+expect_contains "$ERR" "unknown command 're'; it abbreviates 'recommend' and 'replay': give more of it" "re: names both"
+expect_rc 64 "sam" "$PAGETUNE" sam
+expect_contains "$ERR" "unknown command 'sam'; did you mean 'sample'?" "sam: the one it begins"
 expect_rc 64 "--interval typo" "$PAGETUNE" monitor --intreval 5 --connect x
 expect_contains "$ERR" "did you mean --interval?" "monitor --intreval"
 

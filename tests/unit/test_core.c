@@ -848,7 +848,12 @@ static void test_suggest(void **state)
 {
     static const char *const cmds[] = {"advise", "calibrate", "ddl", "monitor",
                                        "recommend"};
+    static const char *const cmds2[] = {"advise", "recommend", "replay",
+                                        "report", "sample"};
+    static const char *const many[] = {"p0", "p1", "p2", "p3", "p4",
+                                       "p5", "p6", "p7", "p8", "p9"};
     struct pt_suggest sg;
+    char hint[160];
     (void)state;
 
     assert_int_equal(pt_edit_distance("advice", "advise"), 1);
@@ -864,6 +869,32 @@ static void test_suggest(void **state)
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         pt_suggest_add(&sg, cmds[i]);
     assert_null(pt_suggest_best(&sg));
+    assert_string_equal(pt_suggest_hint(&sg, "", "'", hint, sizeof(hint)), "");
+    pt_suggest_init(&sg, "memroy");
+    pt_suggest_add(&sg, "memory");
+    assert_string_equal(pt_suggest_hint(&sg, "--", "", hint, sizeof(hint)),
+                        "did you mean --memory?");
+    /* an abbreviation of several: each named, the closest first if any */
+    pt_suggest_init(&sg, "re");
+    for (size_t i = 0; i < sizeof(cmds2) / sizeof(cmds2[0]); i++)
+        pt_suggest_add(&sg, cmds2[i]);
+    assert_string_equal(pt_suggest_hint(&sg, "", "'", hint, sizeof(hint)),
+                        "it abbreviates 'recommend', 'replay' and 'report': "
+                        "give more of it");
+    pt_suggest_init(&sg, "samp"); /* the one it begins */
+    for (size_t i = 0; i < sizeof(cmds2) / sizeof(cmds2[0]); i++)
+        pt_suggest_add(&sg, cmds2[i]);
+    assert_string_equal(pt_suggest_hint(&sg, "", "'", hint, sizeof(hint)),
+                        "did you mean 'sample'?");
+    pt_suggest_init(&sg, "p"); /* more than the list holds: counted */
+    for (size_t i = 0; i < 10; i++)
+        pt_suggest_add(&sg, many[i]);
+    assert_string_equal(
+        pt_suggest_hint(&sg, "--", "", hint, sizeof(hint)),
+        "it abbreviates --p0, --p1, --p2, --p3, --p4, --p5, --p6, --p7 and 2 "
+        "more: give more of it");
+    assert_string_equal(pt_suggest_hint(&sg, "--", "", hint, 12),
+                        "it abbrevia"); /* cut, terminated */
 }
 
 /* which document a JSON tree is, and the error of the wrong one */
