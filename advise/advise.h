@@ -284,6 +284,14 @@ int adv_engine_detect(const char *given, int demo, enum coll_engine sampled,
 /* The DDL dialect of an engine profile name (mariadb → mysql). */
 const char *adv_dialect_for(const char *engine);
 /*
+ * The name of the recommended buffer pool as a reader is shown it: DB2's
+ * named pool (rec->bufferpool_name, the one create.sql creates); NULL for
+ * every other engine, whose one pool has no name (SQLite's page cache,
+ * PostgreSQL's shared_buffers, InnoDB's buffer pool), so a DB2 name such
+ * as SESSBP16K is never printed for them.
+ */
+const char *adv_pool_name(const struct adv_result *r);
+/*
  * The validation workload of a live database: w's key popularity,
  * operation mix and sessions, its sizes replaced by the sampled ones
  * (values[0..n), clamped to 2^31-1). PT_EDATA when n is 0.

@@ -169,25 +169,31 @@ void adv_verdict_compute(struct adv_validation *v,
              * about (the current NO FILE SYSTEM CACHING): no verdict */
             const struct store_range *m = &v->verdict.measured;
             v->verdict.verdict = STORE_VERDICT_INCONCLUSIVE;
-            snprintf(v->verdict.why, sizeof(v->verdict.why),
-                     "inconclusive: measured %+.1f %% [%+.1f, %+.1f], but "
-                     "the %uK store's LOB area ran cached instead of direct "
-                     "(no disk file system with O_DIRECT in TMPDIR or "
-                     "/var/tmp), so NO FILE SYSTEM CACHING was not replayed",
-                     m->mean * 100, m->lo * 100, m->hi * 100,
-                     rep->results[i].page_size_bytes / 1024);
+            char mt[64], ps[32];
+            snprintf(
+                v->verdict.why, sizeof(v->verdict.why),
+                "inconclusive: measured %s, but the %s store's LOB area "
+                "ran cached instead of direct (no disk file system with "
+                "O_DIRECT in TMPDIR or /var/tmp), so NO FILE SYSTEM "
+                "CACHING was not replayed",
+                pt_fig_change_range(m->mean * 100, m->lo * 100, m->hi * 100, mt,
+                                    sizeof(mt)),
+                pt_fig_page(rep->results[i].page_size_bytes, ps, sizeof(ps)));
             snprintf(v->compared_with, sizeof(v->compared_with),
                      "nothing: the replay could not run direct I/O");
             return;
         }
     if (direction_only) {
         const struct store_range *m = &v->verdict.measured;
+        char mt[64], pt[32];
         snprintf(v->verdict.why, sizeof(v->verdict.why),
-                 "%s: measured %+.1f %% [%+.1f, %+.1f], predicted a %s "
-                 "(uncalibrated model %+.1f %%: direction compared)",
-                 store_verdict_name(v->verdict.verdict), m->mean * 100,
-                 m->lo * 100, m->hi * 100,
-                 v->pred_rps_pct > 0 ? "gain" : "loss", v->pred_rps_pct);
+                 "%s: measured %s, predicted a %s (uncalibrated model %s: "
+                 "direction compared)",
+                 store_verdict_name(v->verdict.verdict),
+                 pt_fig_change_range(m->mean * 100, m->lo * 100, m->hi * 100,
+                                     mt, sizeof(mt)),
+                 v->pred_rps_pct > 0 ? "gain" : "loss",
+                 pt_fig_change(v->pred_rps_pct, pt, sizeof(pt)));
         snprintf(v->compared_with, sizeof(v->compared_with),
                  "the direction of the uncalibrated model's requests/s "
                  "change (%u clients, think %g ms)",
@@ -217,13 +223,14 @@ void adv_validation_method(struct adv_validation *v, const char *engine,
         snprintf(skip, sizeof(skip), "; replay skipped: %s", replay_skipped);
     if (v->have_replay) {
         v->method = ADV_BY_REPLAY;
+        char a[32], b[32];
         snprintf(v->method_text, sizeof(v->method_text),
                  "validated by replay on the built-in store (SQLite with "
-                 "engine %s's placement rules, %lluK vs %lluK, %u rounds, "
+                 "engine %s's placement rules, %s vs %s, %u rounds, "
                  "%.1f s)",
                  replay_engine,
-                 (unsigned long long)v->rep_cur.page_size_bytes / 1024,
-                 (unsigned long long)v->rep_rec.page_size_bytes / 1024,
+                 pt_fig_page(v->rep_cur.page_size_bytes, a, sizeof(a)),
+                 pt_fig_page(v->rep_rec.page_size_bytes, b, sizeof(b)),
                  v->rounds, v->elapsed_s);
     } else if (v->have_sim) {
         v->method = ADV_BY_SIMULATION;
@@ -357,6 +364,12 @@ int adv_engine_detect(const char *given, int demo, enum coll_engine sampled,
     if ((size_t)snprintf(buf, len, "%s", e) >= len)
         return err_set(err, PT_EUSAGE, "`engine`: '%s' is too long", e);
     return 0;
+}
+
+const char *adv_pool_name(const struct adv_result *r)
+{
+    return strcmp(r->engine, "db2") == 0 && r->rec ? r->rec->bufferpool_name
+                                                   : NULL;
 }
 
 const char *adv_dialect_for(const char *engine)

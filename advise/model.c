@@ -96,8 +96,8 @@ static double rep_fig(const struct store_replay_result *x, enum rep_fig f)
  * change column (|y / x - 1| < ADV_SAME_FRACTION); a missing value is not
  * compared and carries no mark.
  */
-static void comparison_row(json_t *rows, const char *label, int higher_better,
-                           double x, double y)
+static json_t *comparison_row(json_t *rows, const char *label,
+                              int higher_better, double x, double y)
 {
     const char *flag = NULL;
     json_t *row;
@@ -114,6 +114,60 @@ static void comparison_row(json_t *rows, const char *label, int higher_better,
     if (row && flag)
         json_object_set_new(row, "flags", json_pack("[n,s]", flag));
     json_array_append_new(rows, row);
+    return row;
+}
+
+/*
+ * The replay's measured change (the verdict's mean over paired rounds and
+ * its interval) on the ops/s row, in place of y / x - 1 of the two means,
+ * so the page shows one measured change; the row's mark follows it (a
+ * mean within ADV_SAME_FRACTION of none keeps "same" and "none").
+ */
+static void measured_change(json_t *row, const struct adv_validation *v)
+{
+    const struct store_range *m = &v->verdict.measured;
+    char t[96];
+
+    if (!row || !v->have_verdict || !isfinite(m->mean) ||
+        fabs(m->mean) < ADV_SAME_FRACTION)
+        return;
+    pt_fig_change_range(m->mean * 100, m->lo * 100, m->hi * 100, t, sizeof(t));
+    json_object_set_new(row, "change_text", json_string(t));
+    json_object_set_new(row, "change_fact", json_string("measured-change"));
+    json_object_set_new(row, "flags",
+                        json_pack("[n,s]", m->mean > 0 ? "better" : "worse"));
+}
+
+/* What each kind of row ran under: the simulation in the recommended
+ * pool's memory at both page sizes, the replay in its page cache. */
+static json_t *comparison_notes(const struct adv_config *c,
+                                const struct adv_result *r, int sim, int rep)
+{
+    json_t *notes = json_array();
+    char pool[96], cur[96], mem[32];
+
+    pt_fig_pool(r->rec->pool_pages, rec_page(r), pool, sizeof(pool));
+    if (r->cur_pool_pages)
+        pt_fig_pool(r->cur_pool_pages, r->cur_page_size, cur, sizeof(cur));
+    if (sim)
+        json_array_append_new(
+            notes,
+            json_sprintf(
+                "Simulated rows: both %s in the same memory, "
+                "the recommended buffer pool's (%s)%s%s%s.",
+                r->cur_page_size == rec_page(r) ? "settings" : "page sizes",
+                pool, r->cur_pool_pages ? ", not the current pool (" : "",
+                r->cur_pool_pages ? cur : "", r->cur_pool_pages ? ")" : ""));
+    if (rep)
+        json_array_append_new(
+            notes,
+            json_sprintf("Replay rows: the built-in SQLite store with "
+                         "a %s page cache at both page sizes, standing "
+                         "in for the buffer pool; the change of ops/s "
+                         "is the mean over paired rounds with its 95 %% "
+                         "interval.",
+                         pt_size_format(c->cache_bytes, mem, sizeof(mem))));
+    return notes;
 }
 
 /*
@@ -121,7 +175,8 @@ static void comparison_row(json_t *rows, const char *label, int higher_better,
  * outcomes, each with the way it is better. The pools are not a row: they
  * are the comparison's condition (equal bytes), not an outcome.
  */
-static json_t *comparison_json(const struct adv_result *r)
+static json_t *comparison_json(const struct adv_config *c,
+                               const struct adv_result *r)
 {
     static const struct {
         const char *label;
@@ -146,8 +201,8 @@ static json_t *comparison_json(const struct adv_result *r)
     uint32_t cur = r->cur_page_size, rec = rec_page(r);
     const struct sim_result_row *sc = NULL, *sr = NULL;
     const struct store_replay_result *rc = NULL, *rr = NULL;
-    json_t *rows = json_array();
-    char a[32], b[32];
+    json_t *rows = json_array(), *row;
+    char a[48], b[48], pa[32], pb[32];
 
     if (r->have_sim) {
         sc = sim_plan_result_find(&r->sim, cur, "current");
@@ -160,12 +215,16 @@ static json_t *comparison_json(const struct adv_result *r)
     for (size_t i = 0; (sc || sr) && i < sizeof(sims) / sizeof(sims[0]); i++)
         comparison_row(rows, sims[i].label, sims[i].higher_better,
                        sim_fig(sc, sims[i].f), sim_fig(sr, sims[i].f));
-    for (size_t i = 0; (rc || rr) && i < sizeof(reps) / sizeof(reps[0]); i++)
-        comparison_row(rows, reps[i].label, reps[i].higher_better,
-                       rep_fig(rc, reps[i].f), rep_fig(rr, reps[i].f));
-    snprintf(a, sizeof(a), "current (%uK pages)", cur / 1024);
-    snprintf(b, sizeof(b), "recommended (%uK pages)", rec / 1024);
-    return json_pack("{s:[s,s], s:o}", "columns", a, b, "rows", rows);
+    for (size_t i = 0; (rc || rr) && i < sizeof(reps) / sizeof(reps[0]); i++) {
+        row = comparison_row(rows, reps[i].label, reps[i].higher_better,
+                             rep_fig(rc, reps[i].f), rep_fig(rr, reps[i].f));
+        if (reps[i].f == FIG_OPS) /* higher is better */
+            measured_change(row, &r->validation);
+    }
+    snprintf(a, sizeof(a), "current (%s pages)", pt_fig_page(cur, pa, 32));
+    snprintf(b, sizeof(b), "recommended (%s pages)", pt_fig_page(rec, pb, 32));
+    return json_pack("{s:[s,s], s:o, s:o}", "columns", a, b, "rows", rows,
+                     "notes", comparison_notes(c, r, sc || sr, rc || rr));
 }
 
 static json_t *assumptions_json(const struct adv_result *r)
@@ -205,20 +264,34 @@ static json_t *drift_json(const struct adv_config *c,
     char why[256];
     uint32_t rec = rec_page(r);
 
+    char a[96], b[96];
+
+    /* the numbers, and each as the report writes it (core's figures) */
     if (adv_drift(r->cur_page_size, 0, rec, 0, c->drift_tolerance, why,
                   sizeof(why)))
-        json_array_append_new(items,
-                              json_pack("{s:s, s:I, s:I}", "knob", "page size",
-                                        "current", (json_int_t)r->cur_page_size,
-                                        "recommended", (json_int_t)rec));
+        json_array_append_new(
+            items,
+            json_pack("{s:s, s:I, s:I, s:s, s:s, s:s, s:s}", "knob",
+                      "page size", "current", (json_int_t)r->cur_page_size,
+                      "recommended", (json_int_t)rec, "current_text",
+                      pt_fig_page(r->cur_page_size, a, sizeof(a)),
+                      "recommended_text", pt_fig_page(rec, b, sizeof(b)),
+                      "current_fact", "page-size-current", "recommended_fact",
+                      "page-size-recommended"));
     /* pools compare in pages of one page size only (rec_drift) */
     if (r->cur_page_size == rec &&
         adv_drift(rec, r->cur_pool_pages, rec, r->rec->pool_pages,
                   c->drift_tolerance, why, sizeof(why)))
         json_array_append_new(
-            items, json_pack("{s:s, s:I, s:I}", "knob", "buffer pool pages",
-                             "current", (json_int_t)r->cur_pool_pages,
-                             "recommended", (json_int_t)r->rec->pool_pages));
+            items, json_pack("{s:s, s:I, s:I, s:s, s:s, s:s, s:s}", "knob",
+                             "buffer pool pages", "current",
+                             (json_int_t)r->cur_pool_pages, "recommended",
+                             (json_int_t)r->rec->pool_pages, "current_text",
+                             pt_fig_pool(r->cur_pool_pages, rec, a, sizeof(a)),
+                             "recommended_text",
+                             pt_fig_pool(r->rec->pool_pages, rec, b, sizeof(b)),
+                             "current_fact", "pool-current", "recommended_fact",
+                             "pool-recommended"));
     return json_pack("{s:o}", "items", items);
 }
 
@@ -257,13 +330,15 @@ static json_t *meta_json(const struct adv_config *c, const struct adv_result *r)
 static json_t *summary_lines(const struct adv_result *r)
 {
     json_t *s = json_array(), *reasons = json_object_get(r->rec_doc, "reasons");
-    char line[512];
+    const char *name = adv_pool_name(r);
+    char line[512], a[32], b[32], pool[96];
 
     snprintf(line, sizeof(line),
-             "recommended page size %uK (current %uK), buffer pool %llu "
-             "pages (%s)",
-             rec_page(r) / 1024, r->cur_page_size / 1024,
-             (unsigned long long)r->rec->pool_pages, r->rec->bufferpool_name);
+             "recommended page size %s (current %s), buffer pool %s%s%s",
+             pt_fig_page(rec_page(r), a, sizeof(a)),
+             pt_fig_page(r->cur_page_size, b, sizeof(b)), name ? name : "",
+             name ? ": " : "",
+             pt_fig_pool(r->rec->pool_pages, rec_page(r), pool, sizeof(pool)));
     json_array_append_new(s, json_string(line));
     for (size_t i = 0; i < json_array_size(reasons) && i < 3; i++)
         json_array_append_new(s, json_copy(json_array_get(reasons, i)));
@@ -338,7 +413,7 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
     if (mrc)
         json_object_set(m, "mrc", mrc);
     if (r->have_sim || r->have_replay)
-        bad |= json_object_set_new(m, "comparison", comparison_json(r));
+        bad |= json_object_set_new(m, "comparison", comparison_json(c, r));
     bad |= json_object_set_new(m, "files",
                                json_pack("[{s:s, s:s}, {s:s, s:s}]", "name",
                                          "create.sql", "text", r->create_sql,
@@ -347,13 +422,17 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
     bad |= json_object_set_new(m, "assumptions", assumptions_json(r));
     bad |= json_object_set_new(
         m, "action",
-        json_pack("{s:I, s:I, s:I, s:I, s:I}", "page_size", (json_int_t)rec,
+        /* the one field of each page size and pool the report shows */
+        json_pack("{s:I, s:I, s:I, s:I}", "page_size", (json_int_t)rec,
                   "bufferpool_pages", (json_int_t)r->rec->pool_pages,
-                  "bufferpool_bytes", (json_int_t)(r->rec->pool_pages * rec),
                   "current_page_size", (json_int_t)r->cur_page_size,
                   "current_bufferpool_pages", (json_int_t)r->cur_pool_pages));
     /* what applying create.sql destroys, blocks or restarts; without the
      * DDL step's list the report says nothing rather than "nothing" */
+    if (adv_pool_name(r))
+        bad |=
+            json_object_set_new(json_object_get(m, "action"), "bufferpool_name",
+                                json_string(adv_pool_name(r)));
     if (r->destructive)
         bad |= json_object_set(json_object_get(m, "action"), "destructive",
                                r->destructive);
@@ -362,14 +441,6 @@ int adv_model_build(const struct adv_config *c, struct adv_result *r,
         bad |= json_object_set_new(m, "predicted", predicted_json(r));
     bad |= json_object_set_new(m, "drift", drift_json(c, r));
     bad |= json_object_set_new(m, "meta", meta_json(c, r));
-    bad |= json_object_set_new(
-        m, "pools",
-        json_pack("{s:o, s:I}", "current_bytes",
-                  r->cur_pool_pages
-                      ? json_integer(
-                            (json_int_t)(r->cur_pool_pages * r->cur_page_size))
-                      : json_null(),
-                  "recommended_bytes", (json_int_t)(r->rec->pool_pages * rec)));
     if (bad)
         return err_set(err, PT_EINTERNAL, "out of memory building the report");
     return 0;

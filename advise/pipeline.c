@@ -401,6 +401,7 @@ static int step_simulate(const struct adv_config *c, const char *trace,
 {
     const struct rec_result *rec = r->rec;
     uint32_t rec_ps = rec->cand[rec->chosen_idx].page_size_bytes;
+    char a[32], b[32], pl[96];
     uint64_t ps[2] = {r->cur_page_size, rec_ps};
     uint64_t pool = rec->pool_pages * rec_ps;
     struct sim_plan_result cur = {0}, tuned = {0};
@@ -413,10 +414,11 @@ static int step_simulate(const struct adv_config *c, const char *trace,
     if (rec->knob_evaluated && rec->knob_pays && r->cur_page_size == rec_ps) {
         const struct rec_inline_knob *k = &r->run.engine.knob;
         note(c,
-             "validating by simulation: %s %u vs %u at %uK pages and %lluK of "
-             "buffer pool",
-             k->name, k->default_value, rec->knob_value, rec_ps / 1024,
-             (unsigned long long)(pool / 1024));
+             "validating by simulation: %s %u vs %u at %s pages in the "
+             "recommended buffer pool, %s",
+             k->name, k->default_value, rec->knob_value,
+             pt_fig_page(rec_ps, a, sizeof(a)),
+             pt_fig_pool(rec->pool_pages, rec_ps, pl, sizeof(pl)));
         te = r->run.engine;
         if ((rc = adv_engine_tuned(&te, rec_ps, rec->knob_inline_limit, err)) <
                 0 ||
@@ -430,10 +432,11 @@ static int step_simulate(const struct adv_config *c, const char *trace,
             goto out;
     } else {
         note(c,
-             "validating by simulation: %uK vs %uK pages at %lluK of buffer "
-             "pool",
-             r->cur_page_size / 1024, rec_ps / 1024,
-             (unsigned long long)(pool / 1024));
+             "validating by simulation: %s vs %s pages at equal memory, the "
+             "recommended buffer pool's: %s",
+             pt_fig_page(r->cur_page_size, a, sizeof(a)),
+             pt_fig_page(rec_ps, b, sizeof(b)),
+             pt_fig_pool(rec->pool_pages, rec_ps, pl, sizeof(pl)));
         if (r->cur_page_size == rec_ps)
             json_array_append_new(
                 r->notes,
@@ -488,7 +491,7 @@ static void replay_lob_io(const struct adv_result *r, struct store_plan *p)
  * `direct` side run `cached`. */
 static void replay_lob_note(const struct adv_config *c, struct adv_result *r)
 {
-    char buf[512];
+    char buf[512], ps[32];
     int off = 0;
 
     if (strcmp(r->engine, "db2") != 0)
@@ -497,9 +500,9 @@ static void replay_lob_note(const struct adv_config *c, struct adv_result *r)
         const struct store_replay_result *x = &r->replay.results[i];
         off += snprintf(
             buf + off, sizeof(buf) - (size_t)off,
-            "%s%uK (%s): LOB area read %s%s", i ? "; " : "",
-            x->page_size_bytes / 1024, i ? "recommended" : "current",
-            store_lob_io_name(x->lob_io),
+            "%s%s (%s): LOB area read %s%s", i ? "; " : "",
+            pt_fig_page(x->page_size_bytes, ps, sizeof(ps)),
+            i ? "recommended" : "current", store_lob_io_name(x->lob_io),
             x->lob_io_fallback ? " instead of direct (no disk file system "
                                  "with O_DIRECT in TMPDIR or /var/tmp)"
                                : "");
@@ -562,7 +565,7 @@ static int step_replay(const struct adv_config *c, const char *trace,
 {
     uint32_t rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
     struct store_plan p;
-    char why[300];
+    char why[300], a[32], b[32], mem[32];
     int rc;
 
     if (r->cur_page_size == rec_ps) {
@@ -581,8 +584,10 @@ static int step_replay(const struct adv_config *c, const char *trace,
     }
     note(c,
          "validating by replay on the built-in store (engine %s's placement "
-         "rules): %uK vs %uK",
-         r->engine, r->cur_page_size / 1024, rec_ps / 1024);
+         "rules): %s vs %s pages, each with a %s page cache",
+         r->engine, pt_fig_page(r->cur_page_size, a, sizeof(a)),
+         pt_fig_page(rec_ps, b, sizeof(b)),
+         pt_size_format(c->cache_bytes, mem, sizeof(mem)));
     store_plan_init(&p);
     p.engine = &r->run.engine;
     p.engine_name = r->engine;

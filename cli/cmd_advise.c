@@ -278,26 +278,32 @@ static int predict_row(void *ctx, const char *engine,
 static void validation_lines(const struct adv_validation *v, char *sim,
                              char *pred, char *rep, size_t len, size_t rep_len)
 {
+    char a[64], b[64]; /* the changes in core's one form (pt_fig_change) */
+
     sim[0] = pred[0] = rep[0] = '\0';
     if (v->have_sim)
         snprintf(sim, len,
-                 "I/O per get %.3f -> %.3f ms (%+.0f %%), buffer-pool hit "
+                 "I/O per get %.3f -> %.3f ms (%s), buffer-pool hit "
                  "ratio %.3f -> %.3f",
                  v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get,
-                 v->io_change_pct, v->sim_cur.hit_ratio, v->sim_rec.hit_ratio);
+                 pt_fig_change(v->io_change_pct, a, sizeof(a)),
+                 v->sim_cur.hit_ratio, v->sim_rec.hit_ratio);
     if (v->have_pred && v->pred_has_range)
         snprintf(pred, len,
-                 "requests/s %+.1f %% [%+.1f, %+.1f], response time %+.1f %% "
-                 "[%+.1f, %+.1f] (%u client(s), think %g ms, calibration %s)",
-                 v->pred_rps_pct, v->pred_rps_lo_pct, v->pred_rps_hi_pct,
-                 v->pred_resp_pct, v->pred_resp_lo_pct, v->pred_resp_hi_pct,
+                 "requests/s %s, response time %s (%u client(s), think %g ms, "
+                 "calibration %s)",
+                 pt_fig_change_range(v->pred_rps_pct, v->pred_rps_lo_pct,
+                                     v->pred_rps_hi_pct, a, sizeof(a)),
+                 pt_fig_change_range(v->pred_resp_pct, v->pred_resp_lo_pct,
+                                     v->pred_resp_hi_pct, b, sizeof(b)),
                  v->pred_clients, v->pred_think_ms, v->calibration);
     else if (v->have_pred)
         snprintf(pred, len,
-                 "requests/s %+.1f %%, response time %+.1f %% (%u client(s), "
+                 "requests/s %s, response time %s (%u client(s), "
                  "think %g ms, UNCALIBRATED: no range, --calibration gives "
                  "one)",
-                 v->pred_rps_pct, v->pred_resp_pct, v->pred_clients,
+                 pt_fig_change(v->pred_rps_pct, a, sizeof(a)),
+                 pt_fig_change(v->pred_resp_pct, b, sizeof(b)), v->pred_clients,
                  v->pred_think_ms);
     /* the verdict, always with the run that decided it */
     if (v->have_verdict)
@@ -334,7 +340,8 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     /* color_names: auto, always, never */
     int color = a->color == 0 ? out_color_enabled(stdout) : a->color == 1;
     int on = color;
-    char sim[512], pred[512], rep[1400], v[1200];
+    char sim[512], pred[512], rep[1400], v[1200], ps[32], pool[96];
+    const char *name = adv_pool_name(r);
     struct out_table t;
     int rc;
 
@@ -346,23 +353,30 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     out_table_setf(&t, 1, "%s", rep);
     out_table_add_row(&t);
     out_table_setf(&t, 0, "recommended page size");
-    out_table_setf(&t, 1, "%s%uK%s", on ? "\033[1m" : "", rec_ps / 1024,
-                   on ? "\033[0m" : "");
+    out_table_setf(&t, 1, "%s%s%s", on ? "\033[1m" : "",
+                   pt_fig_page(rec_ps, ps, sizeof(ps)), on ? "\033[0m" : "");
     out_table_add_row(&t);
     out_table_setf(&t, 0, "current page size");
-    out_table_setf(&t, 1, "%uK%s%s%s", r->cur_page_size / 1024,
-                   r->run.current.page_assumed ? " (assumed: " : "",
-                   r->run.current.page_assumed ? r->run.current.page_basis : "",
-                   r->run.current.page_assumed ? "; not read from the server)"
-                                               : "");
+    out_table_setf(
+        &t, 1, "%s%s%s%s", pt_fig_page(r->cur_page_size, ps, sizeof(ps)),
+        r->run.current.page_assumed ? " (assumed: " : "",
+        r->run.current.page_assumed ? r->run.current.page_basis : "",
+        r->run.current.page_assumed ? "; not read from the server)" : "");
     out_table_add_row(&t);
     out_table_setf(&t, 0, "buffer pool");
-    out_table_setf(&t, 1, "%llu pages of %uK (%s)",
-                   (unsigned long long)rec->pool_pages, rec_ps / 1024,
-                   strcmp(r->engine, "db2") != 0 && r->cur_pool_name[0]
-                       ? r->cur_pool_name
-                       : rec->bufferpool_name);
+    out_table_setf(&t, 1, "%s%s%s", name ? name : "", name ? ": " : "",
+                   pt_fig_pool(rec->pool_pages, rec_ps, pool, sizeof(pool)));
     out_table_add_row(&t);
+    if (r->cur_pool_pages) {
+        out_table_setf(&t, 0, "current buffer pool");
+        out_table_setf(&t, 1, "%s%s",
+                       pt_fig_pool(r->cur_pool_pages, r->cur_page_size, pool,
+                                   sizeof(pool)),
+                       r->run.current.pool_assumed
+                           ? " (assumed: not read from the server)"
+                           : "");
+        out_table_add_row(&t);
+    }
     if (rec->n_settings > 0) {
         settings_line(rec, v, sizeof(v));
         out_table_setf(&t, 0, "%s settings", r->engine);
@@ -496,10 +510,9 @@ static void csv_row(struct out_table *t, const struct adv_result *r)
     csv_count(t, &col, 1, r->cur_pool_pages);
     csv_count(t, &col, 1, rec->cand[rec->chosen_idx].page_size_bytes);
     csv_count(t, &col, 1, rec->pool_pages);
-    csv_str(t, &col,
-            strcmp(r->engine, "db2") != 0 && r->cur_pool_name[0]
-                ? r->cur_pool_name
-                : rec->bufferpool_name);
+    /* DB2's pool name, else the monitor's name of the engine's one pool
+     * (never a DB2 name for an engine without named pools) */
+    csv_str(t, &col, adv_pool_name(r) ? adv_pool_name(r) : r->cur_pool_name);
     settings_line(rec, buf, sizeof(buf));
     csv_str(t, &col, buf);
     csv_num(t, &col, v->have_sim, v->sim_cur.io_ms_per_get);

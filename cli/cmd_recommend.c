@@ -411,7 +411,7 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
     const struct rec_knob *pk = rec_state_get(&r->current, "page_size");
     int page_read = pk && pk->source == REC_SOURCE_SERVER;
     struct out_table sum, cand, why;
-    char b[64];
+    char b[64], pool[96];
     int rc = 0;
 
     memset(&sum, 0, sizeof(sum));
@@ -446,16 +446,18 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                             : "chosen by the inline rule");
     if (r->n_settings) {
         /* another engine: its own settings instead of DB2's objects */
-        ROW("buffer pool", "%llu pages of %u bytes%s",
-            (unsigned long long)(r->pool_setting_bytes ? r->pool_setting_bytes /
-                                                             ch->page_size_bytes
-                                                       : ch->bufferpool_pages),
-            ch->page_size_bytes, r->pool_kept ? " (kept: no --memory)" : "");
+        ROW("buffer pool", "%s%s",
+            pt_fig_pool(r->pool_setting_bytes
+                            ? r->pool_setting_bytes / ch->page_size_bytes
+                            : ch->bufferpool_pages,
+                        ch->page_size_bytes, pool, sizeof(pool)),
+            r->pool_kept ? " (kept: no --memory)" : "");
         for (size_t i = 0; i < r->n_settings; i++)
             ROW(r->settings[i].name, "%s", r->settings[i].value);
     } else {
-        ROW("buffer pool", "%s: %llu pages of %u bytes", r->bufferpool_name,
-            (unsigned long long)r->pool_pages, ch->page_size_bytes);
+        ROW("buffer pool", "%s: %s", r->bufferpool_name,
+            pt_fig_pool(r->pool_pages, ch->page_size_bytes, pool,
+                        sizeof(pool)));
         ROW("table space", "%s: EXTENTSIZE %u, PREFETCHSIZE AUTOMATIC",
             r->tablespace_name, r->extent_size);
         ROW("OVERHEAD / TRANSFERRATE", "%.3f ms / %.4f ms", r->overhead_ms,

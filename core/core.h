@@ -95,6 +95,26 @@ int pt_size_list_parse(const char *s, uint64_t *vals, size_t max,
                        const char *what, struct pt_err *err);
 /* Format bytes as "8K", "64M", "1.5G" or "1234" into buf; returns buf. */
 char *pt_size_format(uint64_t bytes, char *buf, size_t len);
+/*
+ * Figures for a reader (figure.c): the one form of each, used by the
+ * terminal summary, progress lines and report.html alike. Each writes into
+ * buf (truncated to len) and returns buf.
+ *   pt_fig_page: a page size, "16K" ("512 B" when not whole kilobytes);
+ *   pt_fig_count: a count with thousands separators, "65,536";
+ *   pt_fig_pool: a buffer pool, "1,000 pages of 16K (15.6M)" (the memory
+ *     as pt_size_format writes it);
+ *   pt_fig_change: a change in percent, "+12.3 %", "-84.0 %" ("n/a" for
+ *     NaN; one that rounds to nothing is "+0.0 %");
+ *   pt_fig_change_range: with its range, "+166.5 % [+116.7, +216.3]" (the
+ *     plain change when lo or hi is NaN).
+ */
+char *pt_fig_page(uint64_t page_size_bytes, char *buf, size_t len);
+char *pt_fig_count(uint64_t n, char *buf, size_t len);
+char *pt_fig_pool(uint64_t pages, uint64_t page_size_bytes, char *buf,
+                  size_t len);
+char *pt_fig_change(double pct, char *buf, size_t len);
+char *pt_fig_change_range(double pct, double lo, double hi, char *buf,
+                          size_t len);
 /* Strict unsigned decimal (no sign, no suffix); PT_EDATA on anything else. */
 int pt_u64_parse(const char *s, uint64_t *out, const char *what,
                  struct pt_err *err);

@@ -803,7 +803,7 @@ static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
                     struct pt_err *err)
 {
     struct ddl_vars *v = &p->vars;
-    char num[64];
+    char num[64], fig[96];
     int rc;
 
     SET("version", "%s", PT_VERSION);
@@ -821,6 +821,9 @@ static int set_vars(struct ddl_plan *p, const struct ddl_dialect *d,
     SET("bufferpool_bytes", "%s",
         pt_size_format(p->bufferpool_pages * p->page_size_bytes, num,
                        sizeof(num)));
+    /* the pool as every report writes it: "1,000 pages of 16K (15.6M)" */
+    SET("bufferpool", "%s",
+        pt_fig_pool(p->bufferpool_pages, p->page_size_bytes, fig, sizeof(fig)));
     SET("extent_size", "%llu", (unsigned long long)p->extent_size);
     if (p->prefetch_automatic)
         SET("prefetch_size", "%s", "AUTOMATIC");

@@ -24,9 +24,11 @@ int rec_drift(const struct rec_current *cur, uint32_t rec_page_size_bytes,
     if (cur->page_size_bytes != rec_page_size_bytes) {
         drift = 1;
         if (why && off < why_len) {
+            char a[32], b[32];
             int n = snprintf(why + off, why_len - off,
-                             "page size %u in use, %u recommended\n",
-                             cur->page_size_bytes, rec_page_size_bytes);
+                             "page size %s in use, %s recommended\n",
+                             pt_fig_page(cur->page_size_bytes, a, sizeof(a)),
+                             pt_fig_page(rec_page_size_bytes, b, sizeof(b)));
             off += n > 0 ? (size_t)n : 0;
         }
     }
@@ -35,12 +37,16 @@ int rec_drift(const struct rec_current *cur, uint32_t rec_page_size_bytes,
         (double)cur->bufferpool_pages <
             (1.0 - tolerance) * (double)rec_bufferpool_pages) {
         drift = 1;
+        char a[96], b[96];
         if (why && off < why_len)
             snprintf(why + off, why_len - off,
-                     "buffer pool %llu pages in use, %llu recommended "
+                     "buffer pool %s in use, %s recommended "
                      "(more than %.0f %% below)\n",
-                     (unsigned long long)cur->bufferpool_pages,
-                     (unsigned long long)rec_bufferpool_pages, tolerance * 100);
+                     pt_fig_pool(cur->bufferpool_pages, rec_page_size_bytes, a,
+                                 sizeof(a)),
+                     pt_fig_pool(rec_bufferpool_pages, rec_page_size_bytes, b,
+                                 sizeof(b)),
+                     tolerance * 100);
     }
     return drift;
 }

@@ -1592,30 +1592,29 @@ static void reason_objects(struct rec_result *r, const struct rec_inputs *in)
 {
     const struct rec_engine *e = in->engine;
     const struct rec_candidate *ch = &r->cand[r->chosen_idx];
-    char cps[32], b1[32], b2[32];
+    char cps[32], b2[32], pool[96];
 
+    /* the pool as every report writes it (core's pt_fig_pool) */
     pt_size_format(ch->page_size_bytes, cps, sizeof(cps));
+    pt_fig_pool(r->pool_pages, ch->page_size_bytes, pool, sizeof(pool));
     if (r->pool_from_table)
         rec_reason(r,
                    "buffer pool sized to the table: %.0f data pages at %s "
-                   "x %.2f headroom (growth, index pages) = %llu pages, "
+                   "x %.2f headroom (growth, index pages) = %s, "
                    "below the default budget %s; give `memory` to set the "
                    "pool to a budget instead",
                    ch->data_pages + ch->outline_pages * (double)r->sessions,
-                   cps, REC_POOL_HEADROOM, (unsigned long long)r->pool_pages,
+                   cps, REC_POOL_HEADROOM, pool,
                    pt_size_format(r->memory_bytes, b2, sizeof(b2)));
     if (strcmp(e->name, "db2") == 0 || !rec_engine_known(e->name))
         rec_reason(
             r,
-            "buffer pool %s: %llu pages of %s (%s); table space %s: "
+            "buffer pool %s: %s; table space %s: "
             "EXTENTSIZE %u pages (%s per extent, in 2..256), PREFETCHSIZE "
             "AUTOMATIC (single-row random reads rarely prefetch), OVERHEAD "
             "%.3f ms, TRANSFERRATE %.4f ms = (1 / %.0f MB/s) x 1000 / "
             "1024000 x %u",
-            r->bufferpool_name, (unsigned long long)r->pool_pages, cps,
-            pt_size_format((uint64_t)r->pool_pages * ch->page_size_bytes, b1,
-                           sizeof(b1)),
-            r->tablespace_name, r->extent_size,
+            r->bufferpool_name, pool, r->tablespace_name, r->extent_size,
             pt_size_format((uint64_t)r->extent_size * ch->page_size_bytes, b2,
                            sizeof(b2)),
             r->overhead_ms, r->transfer_rate_ms, in->device->transfer_mb_s,

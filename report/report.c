@@ -26,37 +26,48 @@
  *   recommendation {page_size, candidates[…], reasons[…], bufferpool{…},
  *                   tablespace{…}, inputs{…}},
  *   mrc[{page_size, points[{pages, bytes?, hit_ratio}]}],
- *   comparison {columns[], rows[{label, values[], flags[]?, better?}]}
+ *   comparison {columns[], rows[{label, values[], flags[]?, better?,
+ *               change_text?, change_fact?}], notes[]?}
  *     flags[i] ("better" | "worse" | "same" | null) marks values[i]; the
  *     change column compares the last value with the first ("none" when
- *     the last is marked "same"); better ("higher" | "lower") is said
- *     under the label; the note promising the marks is written only when
- *     a row has one,
+ *     the last is marked "same"), or shows change_text (the model's own
+ *     figure, e.g. the replay's measured change) as the fact change_fact;
+ *     better ("higher" | "lower") is said under the label; the note
+ *     promising the marks is written only when a row has one; notes: the
+ *     conditions each kind of row ran under, one paragraph each,
  *   files[{name, text}],
  *   verdict {word: "confirms" | "contradicts" | "inconclusive" |
  *            "not validated", text, validated_by?}
  *     the first heading; without it the heading says no verdict was given;
- *     validated_by (which run decided it) is a line below the heading,
- *   action {text, page_size, bufferpool_pages, bufferpool_bytes,
+ *     a text that opens with "<word>:" is shown without it (the badge says
+ *     the word); validated_by (which run decided it) is a line below,
+ *   action {text, page_size, bufferpool_pages, bufferpool_name?,
  *           current_page_size?, current_bufferpool_pages?, destructive?[]}
+ *     the one field of each page size and pool on the page (struct facts);
+ *     bufferpool_name only for an engine with named pools (DB2),
  *     destructive: the steps of create.sql that destroy data, block the
  *     table or restart a server (strings), listed in the Action box; an
  *     empty list says there is none,
- *     without it: recommendation.page_size and recommendation.bufferpool,
+ *     without it: recommendation.page_size and recommendation.bufferpool
+ *     (its name too),
  *     the current ones from recommendation.inputs.monitor {page_size,
  *     bufferpool_pages} (what the monitor window saw),
  *   predicted {req_per_s_change_pct, lo_pct, hi_pct,
  *              response_ms_change_pct, lo, hi, calibrated}
  *     percent changes, recommended vs current; lo_pct..hi_pct is the
  *     throughput range and lo..hi the response-time range,
- *   drift {items[{knob, current, recommended}]} (empty items: no drift),
+ *   drift {items[{knob, current, recommended, current_text?,
+ *          recommended_text?, current_fact?, recommended_fact?}]}
+ *     (empty items: no drift); a *_text is shown for its value, as the
+ *     fact *_fact when given,
  *   meta {generated_at, pagetune_version, inputs[] (strings)}
  *     without it: the time of writing, this binary's version and the
- *     files named in recommendation.inputs,
- *   pools {current_bytes, recommended_bytes}
- *     marked on the hit-ratio chart, whose memory axis covers both;
- *     without it: recommendation.bufferpool (pages x page_size) and
- *     recommendation.inputs.monitor (bufferpool_pages x page_size).
+ *     files named in recommendation.inputs.
+ * The current and recommended pools (action's pages x page size) are
+ * marked on the hit-ratio chart, whose memory axis covers both. Page
+ * sizes, pools and changes are written in core's one form (pt_fig_page,
+ * pt_fig_pool, pt_fig_change_range), each in a <span class="fact"
+ * data-fact="KEY"> (struct facts below; tests/tools/report_facts.py).
  */
 #include "report/report.h"
 
@@ -120,22 +131,6 @@ static const char *str(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-/* Binary units: "15.6 MiB", "512 B". */
-static void fmt_bytes(double b, char *buf, size_t len)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-
-    while (fabs(b) >= 1024.0 && u < 4) {
-        b /= 1024.0;
-        u++;
-    }
-    if (u == 0 || b == floor(b))
-        snprintf(buf, len, "%.0f %s", b, unit[u]);
-    else
-        snprintf(buf, len, "%.1f %s", b, unit[u]);
-}
-
 /* An integer with thousands separators: "63,462". */
 static void fmt_int(double d, char *buf, size_t len)
 {
@@ -155,23 +150,34 @@ static void fmt_int(double d, char *buf, size_t len)
     buf[o] = '\0';
 }
 
-/* A page size as DBAs write it: "16K". */
+/* A page size as DBAs write it, "16K": core's one form (pt_fig_page). */
 static void fmt_page(double ps, char *buf, size_t len)
 {
-    if (ps >= 1024 && fmod(ps, 1024) == 0)
-        snprintf(buf, len, "%.0fK", ps / 1024);
-    else
-        snprintf(buf, len, "%.0f B", ps);
+    pt_fig_page(ps > 0 && isfinite(ps) ? (uint64_t)ps : 0, buf, len);
 }
 
-/* A signed percentage with a true minus sign (HTML): "+12.3 %". */
-static void fmt_pct(double p, char *buf, size_t len)
-{
-    const char *sign = p > 0 ? "+" : p < 0 ? "&minus;" : "";
-    double a = fabs(p);
+/*
+ * The figures of the advice, each from one field of the model and written
+ * in core's one form (figure.c) wherever it appears, every appearance
+ * wrapped in <span class="fact" data-fact="KEY"> so that a reader (and
+ * tests/tools/report_facts.py) can see they are the same figure:
+ * page-size-current / -recommended (action.current_page_size, page_size),
+ * pool-current / -recommended (action.current_bufferpool_pages x
+ * current_page_size, bufferpool_pages x page_size), predicted-change and
+ * predicted-response-change (predicted), measured-change (verdict.measured).
+ */
+struct facts {
+    double cur_ps, rec_ps, cur_pages, rec_pages; /* NaN: not known */
+    double cur_bytes, rec_bytes;                 /* pages x page size */
+    const char *pool_name; /* action.bufferpool_name: a named pool (DB2) */
+    char page_cur[32], page_rec[32], pool_cur[96], pool_rec[96];
+};
 
-    snprintf(buf, len, a >= 10 ? "%s%.0f&#8201;%%" : "%s%.1f&#8201;%%", sign,
-             a);
+static void fact(FILE *fp, const char *key, const char *text)
+{
+    fprintf(fp, "<span class=\"fact\" data-fact=\"%s\">", key);
+    esc(fp, text);
+    fputs("</span>", fp);
 }
 
 /* A JSON scalar as text for a table cell. */
@@ -430,6 +436,11 @@ static void top_verdict(FILE *fp, const json_t *model)
     fprintf(fp, "\"><span class=\"badge\">%s ", st ? st->symbol : "&ndash;");
     esc(fp, st ? st->word : "no verdict");
     fputs("</span> ", fp);
+    /* the badge says the word: a text that opens with it does not repeat it
+     * ("confirms: measured ..." reads "measured ...") */
+    if (text && st && strncmp(text, st->word, strlen(st->word)) == 0 &&
+        text[strlen(st->word)] == ':')
+        text += strlen(st->word) + 1 + (text[strlen(st->word) + 1] == ' ');
     if (text)
         esc(fp, text);
     else if (!st)
@@ -463,28 +474,41 @@ static void tile(FILE *fp, const char *key, const char *value, const char *sub)
     fputs("</div>\n", fp);
 }
 
-/* "+12 % (range +5.0 % to +19 %)" pieces of the predicted tiles. */
-static void tile_change(FILE *fp, const char *key, double pct, double lo,
-                        double hi, const char *better_when)
+/* A tile's key and the opening of its value; tile_sub() and tile_end()
+ * close it, so a value or a line below can hold fact spans. */
+static void tile_begin(FILE *fp, const char *key)
 {
-    char v[64], a[48], b[48], sub[192];
+    fputs("<div class=\"tile\"><div class=\"k\">", fp);
+    esc(fp, key);
+    fputs("</div><div class=\"v\">", fp);
+}
+
+static void tile_sub(FILE *fp)
+{
+    fputs("</div><div class=\"s\">", fp);
+}
+
+static void tile_end(FILE *fp)
+{
+    fputs("</div></div>\n", fp);
+}
+
+/* A predicted change: "▲ +12.0 % [+4.0, +21.0]" (the range when
+ * calibrated), the way that is better below. */
+static void tile_change(FILE *fp, const char *key, const char *fact_key,
+                        double pct, double lo, double hi,
+                        const char *better_when)
+{
+    char v[96];
 
     if (!isfinite(pct))
         return;
-    fmt_pct(pct, a, sizeof(a));
-    snprintf(v, sizeof(v), "%s %s",
-             pct > 0   ? "&#9650;"
-             : pct < 0 ? "&#9660;"
-                       : "",
-             a);
-    if (isfinite(lo) && isfinite(hi)) {
-        fmt_pct(lo, a, sizeof(a));
-        fmt_pct(hi, b, sizeof(b));
-        snprintf(sub, sizeof(sub), "range %s to %s; %s is better", a, b,
-                 better_when);
-    } else
-        snprintf(sub, sizeof(sub), "%s is better", better_when);
-    tile(fp, key, v, sub);
+    tile_begin(fp, key);
+    fputs(pct > 0 ? "&#9650; " : pct < 0 ? "&#9660; " : "", fp);
+    fact(fp, fact_key, pt_fig_change_range(pct, lo, hi, v, sizeof(v)));
+    tile_sub(fp);
+    fprintf(fp, "%s is better", better_when);
+    tile_end(fp);
 }
 
 /* What applying create.sql destroys, blocks or restarts (action.destructive):
@@ -503,100 +527,130 @@ static void action_steps(FILE *fp, const json_t *steps)
     string_list(fp, steps, "destructive");
 }
 
-static void top_action(FILE *fp, const json_t *model)
+/* The page sizes and pools: action's fields, else the recommendation's
+ * bufferpool and what the monitor window saw (recommendation.inputs). */
+static void facts_read(struct facts *f, const json_t *model)
 {
     const json_t *act = json_object_get(model, "action");
     const json_t *rec = json_object_get(model, "recommendation");
     const json_t *bp = json_object_get(rec, "bufferpool");
-    const json_t *pr = json_object_get(model, "predicted");
-    double ps = num(act, "page_size"), pages = num(act, "bufferpool_pages");
-    double bytes = num(act, "bufferpool_bytes");
     const json_t *mon = monitored(model);
-    const json_t *knob = json_object_get(rec, "inline_knob");
-    double cur_ps = num(act, "current_page_size");
-    double cur_pages = num(act, "current_bufferpool_pages");
-    char v[96], s[160], a[48], b[48];
 
-    if (!json_is_true(json_object_get(knob, "pays")) || !str(knob, "name"))
-        knob = NULL; /* only a knob the recommendation sets */
-    if (!isfinite(cur_ps) && num(mon, "page_size") > 0)
-        cur_ps = num(mon, "page_size");
-    if (!isfinite(cur_pages) && num(mon, "bufferpool_pages") > 0)
-        cur_pages = num(mon, "bufferpool_pages");
-    if (!isfinite(ps))
-        ps = num(rec, "page_size");
-    if (!isfinite(pages))
-        pages = num(bp, "pages");
-    if (!isfinite(bytes) && isfinite(pages) && isfinite(ps))
-        bytes = pages *
-                (isfinite(num(bp, "page_size")) ? num(bp, "page_size") : ps);
+    memset(f, 0, sizeof(*f));
+    f->rec_ps = num(act, "page_size");
+    f->rec_pages = num(act, "bufferpool_pages");
+    f->cur_ps = num(act, "current_page_size");
+    f->cur_pages = num(act, "current_bufferpool_pages");
+    f->pool_name = act ? str(act, "bufferpool_name") : str(bp, "name");
+    if (!isfinite(f->rec_ps))
+        f->rec_ps = num(rec, "page_size");
+    if (!isfinite(f->rec_pages))
+        f->rec_pages = num(bp, "pages");
+    if (!isfinite(f->cur_ps) && num(mon, "page_size") > 0)
+        f->cur_ps = num(mon, "page_size");
+    if (!isfinite(f->cur_pages) && num(mon, "bufferpool_pages") > 0)
+        f->cur_pages = num(mon, "bufferpool_pages");
+    if (!(f->cur_pages > 0)) /* 0: the pool was not read */
+        f->cur_pages = NAN;
+    f->rec_bytes = f->rec_pages * f->rec_ps;
+    f->cur_bytes = f->cur_pages * f->cur_ps;
+    if (isfinite(f->rec_ps))
+        fmt_page(f->rec_ps, f->page_rec, sizeof(f->page_rec));
+    if (isfinite(f->cur_ps))
+        fmt_page(f->cur_ps, f->page_cur, sizeof(f->page_cur));
+    if (isfinite(f->rec_bytes))
+        pt_fig_pool((uint64_t)f->rec_pages, (uint64_t)f->rec_ps, f->pool_rec,
+                    sizeof(f->pool_rec));
+    if (isfinite(f->cur_bytes))
+        pt_fig_pool((uint64_t)f->cur_pages, (uint64_t)f->cur_ps, f->pool_cur,
+                    sizeof(f->pool_cur));
+}
+
+/* "use 16K pages and buffer pool SESSBP16K: 1,000 pages of 16K (15.6M)" */
+static void action_line(FILE *fp, const json_t *act, const json_t *knob,
+                        const struct facts *f)
+{
     fputs("<div class=\"action\" id=\"action\"><p><strong>Action:</strong> ",
           fp);
     if (str(act, "text"))
         esc(fp, str(act, "text"));
-    else if (isfinite(ps)) {
-        fmt_page(ps, a, sizeof(a));
-        fprintf(fp, "%s %s pages", cur_ps == ps ? "keep" : "use", a);
+    else if (f->page_rec[0]) {
+        fputs(f->cur_ps == f->rec_ps ? "keep " : "use ", fp);
+        fact(fp, "page-size-recommended", f->page_rec);
+        fputs(" pages", fp);
         if (knob) {
             fputs(", set ", fp);
             esc(fp, str(knob, "name"));
             fprintf(fp, " to %.0f", num(knob, "value")); /* as typed */
         }
-        if (isfinite(pages)) {
-            fmt_int(pages, b, sizeof(b));
-            fprintf(fp, " and a buffer pool of %s pages", b);
-            if (str(bp, "name")) {
-                fputs(" (", fp);
-                esc(fp, str(bp, "name"));
-                fputs(")", fp);
-            }
+        if (f->pool_rec[0]) {
+            if (f->pool_name) {
+                fputs(" and buffer pool ", fp);
+                esc(fp, f->pool_name);
+                fputs(": ", fp);
+            } else
+                fputs(" and a buffer pool of ", fp);
+            fact(fp, "pool-recommended", f->pool_rec);
         }
         fputs("; review create.sql below before running it", fp);
     } else
         fputs("none recommended", fp);
     fputs("</p>\n", fp);
     action_steps(fp, json_object_get(act, "destructive"));
-    fputs("</div>\n<div class=\"tiles\">\n", fp);
-    if (isfinite(ps)) {
-        fmt_page(ps, v, sizeof(v));
-        s[0] = '\0';
-        if (isfinite(cur_ps)) {
-            fmt_page(cur_ps, a, sizeof(a));
-            snprintf(s, sizeof(s),
-                     cur_ps == ps ? "unchanged (%s now)" : "%s now", a);
-        }
-        tile(fp, "Page size", v, s[0] ? s : NULL);
+    fputs("</div>\n", fp);
+}
+
+/* the inline knob the recommendation sets, as a tile */
+static void tile_knob(FILE *fp, const json_t *knob)
+{
+    tile_begin(fp, str(knob, "name"));
+    fprintf(fp, "%.0f", num(knob, "value"));
+    if (isfinite(num(knob, "default"))) {
+        tile_sub(fp);
+        fprintf(fp, "default %.0f", num(knob, "default"));
     }
-    if (knob) {
-        snprintf(v, sizeof(v), "%.0f", num(knob, "value"));
-        s[0] = '\0';
-        if (isfinite(num(knob, "default")))
-            snprintf(s, sizeof(s), "default %.0f", num(knob, "default"));
-        fputs("<div class=\"tile\"><div class=\"k\">", fp);
-        esc(fp, str(knob, "name"));
-        fprintf(fp, "</div><div class=\"v\">%s</div>", v);
-        if (s[0])
-            fprintf(fp, "<div class=\"s\">%s</div>", s);
-        fputs("</div>\n", fp);
-    }
-    if (isfinite(pages)) {
-        fmt_int(pages, a, sizeof(a));
-        snprintf(v, sizeof(v), "%s pages", a);
-        s[0] = '\0';
-        if (isfinite(bytes))
-            fmt_bytes(bytes, s, sizeof(s));
-        if (isfinite(cur_pages)) {
-            fmt_int(cur_pages, a, sizeof(a));
-            snprintf(s + strlen(s), sizeof(s) - strlen(s),
-                     "%scurrently %s pages", s[0] ? "; " : "", a);
+    tile_end(fp);
+}
+
+static void top_action(FILE *fp, const json_t *model, const struct facts *f)
+{
+    const json_t *act = json_object_get(model, "action");
+    const json_t *rec = json_object_get(model, "recommendation");
+    const json_t *pr = json_object_get(model, "predicted");
+    const json_t *knob = json_object_get(rec, "inline_knob");
+
+    if (!json_is_true(json_object_get(knob, "pays")) || !str(knob, "name"))
+        knob = NULL; /* only a knob the recommendation sets */
+    action_line(fp, act, knob, f);
+    fputs("<div class=\"tiles\">\n", fp);
+    if (f->page_rec[0]) {
+        tile_begin(fp, "Page size");
+        fact(fp, "page-size-recommended", f->page_rec);
+        if (f->page_cur[0]) {
+            tile_sub(fp);
+            fputs(f->cur_ps == f->rec_ps ? "unchanged (" : "", fp);
+            fact(fp, "page-size-current", f->page_cur);
+            fputs(f->cur_ps == f->rec_ps ? " now)" : " now", fp);
         }
-        tile(fp, "Buffer pool", v, s[0] ? s : NULL);
+        tile_end(fp);
+    }
+    if (knob)
+        tile_knob(fp, knob);
+    if (f->pool_rec[0]) {
+        tile_begin(fp, "Buffer pool");
+        fact(fp, "pool-recommended", f->pool_rec);
+        if (f->pool_cur[0]) {
+            tile_sub(fp);
+            fputs("currently ", fp);
+            fact(fp, "pool-current", f->pool_cur);
+        }
+        tile_end(fp);
     }
     if (json_is_object(pr)) {
-        tile_change(fp, "Predicted requests per second",
+        tile_change(fp, "Predicted requests per second", "predicted-change",
                     num(pr, "req_per_s_change_pct"), num(pr, "lo_pct"),
                     num(pr, "hi_pct"), "higher");
-        tile_change(fp, "Predicted response time",
+        tile_change(fp, "Predicted response time", "predicted-response-change",
                     num(pr, "response_ms_change_pct"), num(pr, "lo"),
                     num(pr, "hi"), "lower");
         if (json_is_boolean(json_object_get(pr, "calibrated")))
@@ -671,13 +725,24 @@ static void table_comparison(FILE *fp, const json_t *cmp)
             fputs("</span></td>", fp);
         }
         fputs("<td data-label=\"Change\">", fp);
-        if (n < 2 || !json_is_number(json_array_get(vals, 0)) ||
-            !json_is_number(json_array_get(vals, n - 1)))
+        if (str(row, "change_text")) {
+            /* the model's own figure for the change (the replay's measured
+             * change, a mean over paired rounds, not y / x - 1); its sign
+             * gives the arrow */
+            const char *ct = str(row, "change_text");
+            fputs(ct[0] == '+'   ? "&#9650; "
+                  : ct[0] == '-' ? "&#9660; "
+                                 : "",
+                  fp);
+            fact(fp, str(row, "change_fact") ? str(row, "change_fact") : "",
+                 ct);
+        } else if (n < 2 || !json_is_number(json_array_get(vals, 0)) ||
+                   !json_is_number(json_array_get(vals, n - 1)))
             fputs("&ndash;", fp);
         else if (x == y || (last && strcmp(last, "same") == 0))
             fputs("none", fp);
         else if (x != 0) {
-            fmt_pct((y / x - 1) * 100, buf, sizeof(buf));
+            pt_fig_change((y / x - 1) * 100, buf, sizeof(buf));
             fprintf(fp, "%s %s", y > x ? "&#9650;" : "&#9660;", buf);
         } else {
             fputs(y > x ? "&#9650; +" : "&#9660; &minus;", fp);
@@ -694,6 +759,13 @@ static void table_comparison(FILE *fp, const json_t *cmp)
               "improves or costs; = same, a change that rounds to none.",
               fp);
     fputs("</p>\n", fp);
+    /* the conditions each kind of row was measured under */
+    json_array_foreach(json_object_get(cmp, "notes"), i, v)
+    {
+        fputs("<p class=\"note condition\">", fp);
+        esc(fp, json_string_value(v));
+        fputs("</p>\n", fp);
+    }
 }
 
 /* ---- size distribution -------------------------------------------------- */
@@ -1126,10 +1198,25 @@ static void mrc_curves(FILE *fp, const struct mrc_chart *mc, const json_t *mrc,
     }
 }
 
-/* the HTML legend: a swatch per page size and per pool marked */
-static void mrc_legend(FILE *fp, const json_t *mrc, double cur_bytes,
-                       double rec_bytes, double rec_ps)
+/* a pool's legend entry: its swatch, "current pool: " and the fact */
+static void legend_pool(FILE *fp, const char *cls, const char *colour,
+                        const char *which, const char *text)
 {
+    char key[32];
+
+    snprintf(key, sizeof(key), "pool-%s", which);
+    fprintf(fp,
+            "<li><span class=\"%s\" style=\"border-color:%s\"></span>%s "
+            "pool: ",
+            cls, colour, which);
+    fact(fp, key, text);
+    fputs("</li>\n", fp);
+}
+
+/* the HTML legend: a swatch per page size and per pool marked */
+static void mrc_legend(FILE *fp, const json_t *mrc, const struct facts *fa)
+{
+    double rec_ps = fa->rec_ps;
     char buf[64];
     size_t i;
     json_t *curve;
@@ -1144,20 +1231,10 @@ static void mrc_legend(FILE *fp, const json_t *mrc, double cur_bytes,
                 palette[i % N_PALETTE], buf,
                 num(curve, "page_size") == rec_ps ? " (recommended)" : "");
     }
-    if (rec_bytes > 0) {
-        fmt_bytes(rec_bytes, buf, sizeof(buf));
-        fprintf(fp,
-                "<li><span class=\"sw\" style=\"border-color:#222\"></span>"
-                "recommended pool: %s</li>\n",
-                buf);
-    }
-    if (cur_bytes > 0) {
-        fmt_bytes(cur_bytes, buf, sizeof(buf));
-        fprintf(fp,
-                "<li><span class=\"sw dot\" style=\"border-color:#666\">"
-                "</span>current pool: %s</li>\n",
-                buf);
-    }
+    if (fa->rec_bytes > 0)
+        legend_pool(fp, "sw", "#222", "recommended", fa->pool_rec);
+    if (fa->cur_bytes > 0)
+        legend_pool(fp, "sw dot", "#666", "current", fa->pool_cur);
     fputs("</ul>\n", fp);
 }
 
@@ -1167,9 +1244,10 @@ static void mrc_legend(FILE *fp, const json_t *mrc, double cur_bytes,
  * pools (both marked); a curve that ends earlier (the whole table fits) is
  * continued dotted at its last hit ratio, which an LRU curve keeps.
  */
-static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
-                      double rec_bytes, double rec_ps)
+static void chart_mrc(FILE *fp, const json_t *mrc, const struct facts *fa)
 {
+    double cur_bytes = fa->cur_bytes, rec_bytes = fa->rec_bytes;
+    double rec_ps = fa->rec_ps;
     struct mrc_chart mc = {.f = {.W = 480, .L = 56, .R = 16, .B = 46},
                            .unit = 1,
                            .unit_name = "B"};
@@ -1199,7 +1277,7 @@ static void chart_mrc(FILE *fp, const json_t *mrc, double cur_bytes,
                     "buffer-pool memory (equal bytes for every page size)",
                     "hit ratio");
     fputs("</svg>\n", fp);
-    mrc_legend(fp, mrc, cur_bytes, rec_bytes, rec_ps);
+    mrc_legend(fp, mrc, fa);
 }
 
 /* ---- candidates, drift, about ------------------------------------------ */
@@ -1292,6 +1370,53 @@ static void table_candidates(FILE *fp, const json_t *rec)
     fputs("</tbody></table></div>\n", fp);
 }
 
+/* A drift value: its figure as the model wrote it ("current_text", with
+ * the fact it is in "current_fact"), else the value. */
+static void drift_cell(FILE *fp, const json_t *it, const char *side)
+{
+    char k[32];
+
+    snprintf(k, sizeof(k), "%s_text", side);
+    if (str(it, k)) {
+        const char *text = str(it, k);
+        snprintf(k, sizeof(k), "%s_fact", side);
+        if (str(it, k))
+            fact(fp, str(it, k), text);
+        else
+            esc(fp, text);
+    } else
+        cell(fp, json_object_get(it, side));
+}
+
+/* The memory every candidate is priced in (equal bytes: the first one's
+ * pool pages x page size): its "Pool pages" are that memory in its own
+ * pages, neither the current nor the recommended pool. */
+static void candidates_caption(FILE *fp, const json_t *rec,
+                               const struct facts *fa)
+{
+    const json_t *c0 = json_array_get(json_object_get(rec, "candidates"), 0);
+    double mem = num(c0, "bufferpool_pages") * num(c0, "page_size");
+    char buf[32];
+
+    if (!(mem > 0))
+        return;
+    fprintf(fp,
+            "<p class=\"note\" id=\"candidates-memory\">Every page size is "
+            "priced in the same memory, %s: its pool pages are that memory "
+            "in its own pages",
+            pt_size_format((uint64_t)mem, buf, sizeof(buf)));
+    if (fa->pool_rec[0]) {
+        fputs(", not the recommended pool (", fp);
+        fact(fp, "pool-recommended", fa->pool_rec);
+        fputs(fa->pool_cur[0] ? ") nor the current one (" : ")", fp);
+        if (fa->pool_cur[0]) {
+            fact(fp, "pool-current", fa->pool_cur);
+            fputs(")", fp);
+        }
+    }
+    fputs(".</p>\n", fp);
+}
+
 static void section_drift(FILE *fp, const json_t *drift)
 {
     const json_t *items = json_object_get(drift, "items");
@@ -1319,9 +1444,9 @@ static void section_drift(FILE *fp, const json_t *drift)
         fputs("<tr><td class=\"l\">", fp);
         esc(fp, str(it, "knob"));
         fputs("</td><td data-label=\"Current\">", fp);
-        cell(fp, json_object_get(it, "current"));
+        drift_cell(fp, it, "current");
         fputs("</td><td data-label=\"Recommended\">", fp);
-        cell(fp, json_object_get(it, "recommended"));
+        drift_cell(fp, it, "recommended");
         fputs("</td></tr>\n", fp);
     }
     fputs("</tbody></table></div>\n", fp);
@@ -1391,21 +1516,15 @@ static void footer(FILE *fp, const json_t *model)
 int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
 {
     const json_t *v, *rec = json_object_get(model, "recommendation");
-    const json_t *pools = json_object_get(model, "pools");
-    const json_t *bp = json_object_get(rec, "bufferpool");
-    double rec_ps = num(rec, "page_size");
-    double cur_bytes = num(pools, "current_bytes");
-    double rec_bytes = num(pools, "recommended_bytes");
+    struct facts fa;
+    double rec_ps;
     size_t i;
     json_t *f;
 
     if (!json_is_object(model))
         return err_set(err, PT_EINTERNAL, "report model is not an object");
-    if (!isfinite(rec_bytes))
-        rec_bytes = num(bp, "pages") * num(bp, "page_size");
-    if (!isfinite(cur_bytes))
-        cur_bytes = num(monitored(model), "bufferpool_pages") *
-                    num(monitored(model), "page_size");
+    facts_read(&fa, model);
+    rec_ps = fa.rec_ps;
     head(fp, model);
     fputs("<header>\n<p class=\"kicker\">", fp);
     esc(fp, str(model, "title") ? str(model, "title") : "pagetune report");
@@ -1415,7 +1534,7 @@ int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
     }
     fputs("</p>\n", fp);
     top_verdict(fp, model);
-    top_action(fp, model);
+    top_action(fp, model, &fa);
     if (json_array_size(v = json_object_get(model, "summary")))
         string_list(fp, v, "brief");
     fputs("</header>\n", fp);
@@ -1444,7 +1563,7 @@ int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
                   "beyond its last point (the whole table fits).</figcaption>"
                   "\n",
                   fp);
-            chart_mrc(fp, v, cur_bytes, rec_bytes, rec_ps);
+            chart_mrc(fp, v, &fa);
             fputs("</figure>\n", fp);
         }
         fputs("</div>\n", fp);
@@ -1456,6 +1575,7 @@ int report_write_html(const json_t *model, FILE *fp, struct pt_err *err)
             string_list(fp, json_object_get(rec, "reasons"), "reasons");
         }
         fputs("<h2 id=\"candidates-h\">Page sizes compared</h2>\n", fp);
+        candidates_caption(fp, rec, &fa);
         table_candidates(fp, rec);
     }
     json_array_foreach(json_object_get(model, "files"), i, f)

@@ -54,6 +54,7 @@ enum store_verdict store_verdict_judge(const struct store_range *measured,
     struct store_range m = range_norm(measured), p = range_norm(predicted);
     struct store_verdict_out local;
     const char *what;
+    char mt[64], pt[64];
 
     if (!out)
         out = &local;
@@ -74,11 +75,14 @@ enum store_verdict store_verdict_judge(const struct store_range *measured,
             what = m.lo > p.hi ? "larger than predicted"
                                : "smaller than predicted";
     }
-    snprintf(out->why, sizeof(out->why),
-             "%s: measured %+.1f %% [%+.1f, %+.1f], predicted %+.1f %% "
-             "[%+.1f, %+.1f]: %s",
-             store_verdict_name(out->verdict), m.mean * 100, m.lo * 100,
-             m.hi * 100, p.mean * 100, p.lo * 100, p.hi * 100, what);
+    /* the changes as every report writes them (core's pt_fig_change_range) */
+    snprintf(out->why, sizeof(out->why), "%s: measured %s, predicted %s: %s",
+             store_verdict_name(out->verdict),
+             pt_fig_change_range(m.mean * 100, m.lo * 100, m.hi * 100, mt,
+                                 sizeof(mt)),
+             pt_fig_change_range(p.mean * 100, p.lo * 100, p.hi * 100, pt,
+                                 sizeof(pt)),
+             what);
     return out->verdict;
 }
 

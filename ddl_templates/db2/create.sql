@@ -8,7 +8,7 @@
 --
 -- Parameters:
 --   page size         {{page_size_k}}K ({{page_size}} bytes); buffer pool and table space match
---   buffer pool       {{bufferpool_name}}, {{bufferpool_pages}} pages = {{bufferpool_bytes}}
+--   buffer pool       {{bufferpool_name}}: {{bufferpool}}
 --   table space       {{tablespace_name}}, EXTENTSIZE {{extent_size}}, PREFETCHSIZE {{prefetch_size}}
 --   OVERHEAD          {{overhead}} ms (seek + half a rotation + controller)
 --   TRANSFERRATE      {{transfer_rate}} ms per {{page_size_k}}K page

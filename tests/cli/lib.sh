@@ -51,6 +51,19 @@ expect_one_line_error() {
     fi
 }
 
+# py_check NAME TOOL ARGS...: the python checker TOOL passes on ARGS; what
+# it prints is shown indented under NAME (the report checkers in tests/tools)
+py_check() {
+    local name=$1 tool=$2 out
+    shift 2
+    if out=$(python3 "$tool" "$@" 2>&1); then
+        pass
+    else
+        fail "$name: $out"
+    fi
+    echo "$out" | sed "s/^/  $name: /"
+}
+
 expect_contains() { # HAYSTACK NEEDLE DESC
     case "$1" in
     *"$2"*) pass ;;

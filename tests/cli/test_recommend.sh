@@ -60,7 +60,7 @@ expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 5 "csv: header + 4 candidates"
 
 # -- --memory sizes the pool, and a tight budget can move the page size
 expect_rc 0 "memory" "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --memory 64M
-expect_contains "$OUT" "SESSBP8K: 8192 pages" "64M = 8192 x 8K pages"
+expect_contains "$OUT" "SESSBP8K: 8,192 pages of 8K (64M)" "64M = 8192 x 8K pages"
 expect_contains "$OUT" "64M = 16384 x 4K, 8192 x 8K, 4096 x 16K" "equal bytes per candidate"
 sizes "$T/s2000b.txt" 2000 100
 expect_rc 0 "ample" "$PAGETUNE" recommend --sizes "$T/s2000b.txt" --memory 1G --sessions 100000 --device hdd

@@ -123,7 +123,7 @@ cat >"$T/model.json" <<'EOF'
   "subtitle": "engine db2; source SESSIONDB",
   "verdict": {"word": "confirms", "text": "simulation and replay agree: 16K pages cut I/O per get by 84 % at the same buffer-pool memory"},
   "action": {"text": "move SESSIONS to a 16K table space with a 1,000-page buffer pool (SESSBP16K)",
-             "page_size": 16384, "bufferpool_pages": 1000, "bufferpool_bytes": 16384000,
+             "page_size": 16384, "bufferpool_pages": 1000,
              "current_page_size": 4096, "current_bufferpool_pages": 500},
   "predicted": {"req_per_s_change_pct": 12.5, "lo_pct": 4.0, "hi_pct": 21.0,
                 "response_ms_change_pct": -9.5, "lo": -15.0, "hi": -3.0, "calibrated": false},
@@ -157,7 +157,6 @@ cat >"$T/model.json" <<'EOF'
             {"pages": 700, "hit_ratio": 0.967}]},
           {"page_size": 16384, "points": [{"pages": 1, "hit_ratio": 0.02},
             {"pages": 100, "hit_ratio": 0.7}, {"pages": 496, "hit_ratio": 0.975}]}],
-  "pools": {"current_bytes": 2048000, "recommended_bytes": 16384000},
   "comparison": {"columns": ["current (4K pages)", "recommended (16K pages)"],
     "rows": [{"label": "simulated I/O per get (ms)", "values": [0.1036, 0.01684], "flags": [null, "better"]},
              {"label": "replay ops/s (built-in store)", "values": [63462, 45309], "flags": [null, "worse"]},
@@ -182,16 +181,19 @@ first=$(grep -o '<h[1-6][^>]*>.*</h[1-6]>' "$F" | head -1)
 expect_contains "$first" 'data-verdict="confirms"' "full: the first heading is the verdict"
 expect_contains "$first" 'confirms</span> simulation and replay agree' "full: verdict word and text"
 expect_contains "$H" 'Action:</strong> move SESSIONS to a 16K table space' "full: the action"
-expect_contains "$H" '&#9650; +12&#8201;%' "full: predicted requests per second"
-expect_contains "$H" 'range +4.0&#8201;% to +21&#8201;%' "full: predicted range"
+expect_contains "$H" '&#9650; <span class="fact" data-fact="predicted-change">+12.5 % [+4.0, +21.0]</span>' \
+    "full: predicted requests per second with its range"
 expect_contains "$H" 'not calibrated' "full: calibration shown"
-expect_contains "$H" '4K now' "full: current page size"
-expect_contains "$H" 'currently 500 pages' "full: current pool"
+expect_contains "$H" 'data-fact="page-size-current">4K</span> now' "full: current page size"
+expect_contains "$H" 'currently <span class="fact" data-fact="pool-current">500 pages of 4K (2.0M)</span>' \
+    "full: current pool"
 expect_contains "$H" '&#10003; better' "full: better mark"
 expect_contains "$H" '&#10007; worse' "full: worse mark"
-expect_contains "$H" '&#9660; &minus;84&#8201;%' "full: change column"
-expect_contains "$H" 'current pool: 2.0 MiB' "full: current pool on the chart"
-expect_contains "$H" 'recommended pool: 15.6 MiB' "full: recommended pool on the chart"
+expect_contains "$H" '&#9660; -83.7 %' "full: change column"
+expect_contains "$H" 'current pool: <span class="fact" data-fact="pool-current">500 pages of 4K (2.0M)</span>' \
+    "full: current pool on the chart"
+expect_contains "$H" 'recommended pool: <span class="fact" data-fact="pool-recommended">1,000 pages of 16K (15.6M)</span>' \
+    "full: recommended pool on the chart"
 expect_contains "$H" '<td class="l">buffer pool SESSBP16K</td>' "full: drift items"
 expect_contains "$H" 'Written 2026-11-30T15:00:00Z by pagetune 9.9.9-fixture' "full: date and version"
 expect_contains "$H" '<li>monitor.json</li>' "full: inputs"

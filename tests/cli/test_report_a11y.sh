@@ -17,14 +17,9 @@ A11Y="$SRC/tests/tools/report_a11y.py"
 
 # check FILE NAME ARGS...: the analyser passes; its summary is shown
 check() {
-    local f=$1 name=$2 out
+    local f=$1 name=$2
     shift 2
-    if out=$(python3 "$A11Y" "$f" "$@" 2>&1); then
-        pass
-    else
-        fail "$name: $out"
-    fi
-    echo "$out" | sed "s/^/  $name: /"
+    py_check "$name" "$A11Y" "$f" "$@"
 }
 
 # check_fails FILE NAME WANT ARGS...: the analyser fails and says WANT
@@ -69,6 +64,7 @@ cat >"$T/model.json" <<'EOF'
   "title": "pagetune advice",
   "verdict": {"word": "confirms", "text": "replay agrees"},
   "action": {"page_size": 16384, "bufferpool_pages": 1000, "current_page_size": 4096,
+             "current_bufferpool_pages": 500,
              "destructive": ["VACUUM FULL rewrites \"sessions\" under an ACCESS EXCLUSIVE lock"]},
   "sizes": {"count": 100, "histogram": [{"le": 1024, "count": 20}, {"le": 4096, "count": 50},
             {"le": 16384, "count": 25}, {"le": 65536, "count": 5}]},
@@ -82,7 +78,6 @@ cat >"$T/model.json" <<'EOF'
           {"page_size": 16384, "points": [{"pages": 1, "hit_ratio": 0.1}, {"pages": 200, "hit_ratio": 0.95}]},
           {"page_size": 32768, "points": [{"pages": 1, "hit_ratio": 0.1}, {"pages": 100, "hit_ratio": 0.96}]},
           {"page_size": 65536, "points": [{"pages": 1, "hit_ratio": 0.1}, {"pages": 50, "hit_ratio": 0.97}]}],
-  "pools": {"current_bytes": 2048000, "recommended_bytes": 16384000},
   "comparison": {"columns": ["current (4K pages)", "recommended (16K pages)"],
     "rows": [{"label": "I/O per get (ms)", "better": "lower", "values": [0.1, 0.02], "flags": [null, "better"]},
              {"label": "ops/s", "better": "higher", "values": [6000, 5000], "flags": [null, "worse"]},

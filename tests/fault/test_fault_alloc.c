@@ -299,6 +299,7 @@ static int op_ddl_render(void *vctx, struct pt_err *err)
     SET("table", "%s", "\"SESSIONS\"");
     SET("bufferpool_pages", "%d", 1000);
     SET("bufferpool_bytes", "%s", "7.8M");
+    SET("bufferpool", "%s", "1,000 pages of 8K (7.8M)");
     SET("extent_size", "%d", 32);
     SET("prefetch_size", "%s", "AUTOMATIC");
     SET("overhead", "%s", "6.725");

@@ -36,9 +36,9 @@
 --     access 1 buffered read, 0.0000 physical, 0.0030 direct reads (0.3
 --     sectors); io 0.0006 ms = 0.0000 x (0.100 + 0.0640) + 0.0006 direct ms
 --   - buffer pool sized to the table: 989 data pages at 8K x 1.25 headroom
---     (growth, index pages) = 1237 pages, below the default budget 256M; give
---     --memory to set the pool to a budget instead
---   - buffer pool SESSBP8K: 1237 pages of 8K (9.7M); table space SESSTS8K:
+--     (growth, index pages) = 1,237 pages of 8K (9.7M), below the default
+--     budget 256M; give --memory to set the pool to a budget instead
+--   - buffer pool SESSBP8K: 1,237 pages of 8K (9.7M); table space SESSTS8K:
 --     EXTENTSIZE 32 pages (256K per extent, in 2..256), PREFETCHSIZE AUTOMATIC
 --     (single-row random reads rarely prefetch), OVERHEAD 0.100 ms,
 --     TRANSFERRATE 0.0160 ms = (1 / 500 MB/s) x 1000 / 1024000 x 8192
@@ -68,7 +68,7 @@
 --
 -- Parameters:
 --   page size         8K (8192 bytes); buffer pool and table space match
---   buffer pool       "SESSBP8K", 1237 pages = 9.7M
+--   buffer pool       "SESSBP8K": 1,237 pages of 8K (9.7M)
 --   table space       "SESSTS8K", EXTENTSIZE 32, PREFETCHSIZE AUTOMATIC
 --   OVERHEAD          0.1 ms (seek + half a rotation + controller)
 --   TRANSFERRATE      0.016 ms per 8K page

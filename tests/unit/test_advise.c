@@ -52,7 +52,8 @@ static void test_drift_pool_beyond_tolerance(void **state)
     assert_int_equal(adv_drift(16384, 899, 16384, 1000, ADV_DRIFT_TOLERANCE,
                                why, sizeof(why)),
                      1);
-    assert_non_null(strstr(why, "buffer pool 899 pages in use, 1000"));
+    assert_non_null(strstr(why, "buffer pool 899 pages of 16K (14.0M) in use, "
+                                "1,000 pages of 16K (15.6M) recommended"));
     assert_non_null(strstr(why, "10 %"));
     /* a stricter tolerance: 910 drifts at 5 % */
     assert_int_equal(adv_drift(16384, 910, 16384, 1000, 0.05, why, sizeof(why)),
@@ -67,7 +68,7 @@ static void test_drift_page_size_and_unknown_pool(void **state)
     assert_int_equal(adv_drift(4096, 500, 16384, 1000, ADV_DRIFT_TOLERANCE, why,
                                sizeof(why)),
                      1);
-    assert_string_equal(why, "page size 4096 in use, 16384 recommended\n");
+    assert_string_equal(why, "page size 4K in use, 16K recommended\n");
     /* an unknown pool (0) is not compared */
     assert_int_equal(
         adv_drift(8192, 0, 8192, 1000, ADV_DRIFT_TOLERANCE, why, sizeof(why)),

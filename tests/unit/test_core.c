@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,22 @@ static void test_size_format(void **state)
     assert_string_equal(pt_size_format(4000, buf, sizeof(buf)), "4000");
     assert_string_equal(pt_size_format(64ULL << 20, buf, sizeof(buf)), "64M");
     assert_string_equal(pt_size_format(3ULL << 29, buf, sizeof(buf)), "1.5G");
+    /* the figures of the advice (figure.c), one form each */
+    assert_string_equal(pt_fig_page(16384, buf, sizeof(buf)), "16K");
+    assert_string_equal(pt_fig_page(512, buf, sizeof(buf)), "512 B");
+    assert_string_equal(pt_fig_count(65536, buf, sizeof(buf)), "65,536");
+    assert_string_equal(pt_fig_count(999, buf, sizeof(buf)), "999");
+    assert_string_equal(pt_fig_pool(1000, 16384, buf, sizeof(buf)),
+                        "1,000 pages of 16K (15.6M)");
+    assert_string_equal(pt_fig_pool(1, 4096, buf, sizeof(buf)),
+                        "1 page of 4K (4K)");
+    assert_string_equal(pt_fig_change(-84.04, buf, sizeof(buf)), "-84.0 %");
+    assert_string_equal(pt_fig_change(-0.01, buf, sizeof(buf)), "+0.0 %");
+    assert_string_equal(
+        pt_fig_change_range(166.5, 116.7, 216.3, buf, sizeof(buf)),
+        "+166.5 % [+116.7, +216.3]");
+    assert_string_equal(pt_fig_change_range(0.1, NAN, NAN, buf, sizeof(buf)),
+                        "+0.1 %");
 }
 
 static void test_numbers(void **state)

@@ -189,6 +189,7 @@ static void test_db2_templates(void **state)
     ddl_vars_set(&v, "table", "%s", "\"WAS\".\"SESSIONS\"");
     ddl_vars_set(&v, "bufferpool_pages", "%s", "1000");
     ddl_vars_set(&v, "bufferpool_bytes", "%s", "8000K");
+    ddl_vars_set(&v, "bufferpool", "%s", "1,000 pages of 8K (7.8M)");
     ddl_vars_set(&v, "extent_size", "%s", "32");
     ddl_vars_set(&v, "prefetch_size", "%s", "AUTOMATIC");
     ddl_vars_set(&v, "overhead", "%s", "6.725");
@@ -482,7 +483,7 @@ static void test_plan_defaults(void **state)
     assert_string_equal(ddl_vars_get(&p.vars, "evidence_source"),
                         "command-line parameters");
     assert_int_equal(ddl_plan_render(&p, dir, &create, &rollback, &err), 0);
-    assert_non_null(strstr(create, "\"SESSBP8K\", 1000 pages"));
+    assert_non_null(strstr(create, "\"SESSBP8K\": 1,000 pages of 8K (7.8M)"));
     assert_non_null(strstr(create, "IBM's defaults"));
     assert_non_null(strstr(rollback, "DROP TABLESPACE \"SESSTS8K\";"));
     free(create);
