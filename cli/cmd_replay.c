@@ -302,15 +302,6 @@ static void on_work(void *ctx, const struct store_plan_work *w)
     cli_plan_bar_update(&ui->bar, ui->c, w);
 }
 
-static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
-{
-    struct replay_ui *ui = ctx;
-
-    (void)page_size;
-    (void)n_reqs;
-    cli_plan_bar_clear(&ui->bar);
-}
-
 static void on_page_end(void *ctx, const struct store_replay_result *r)
 {
     struct replay_ui *ui = ctx;
@@ -557,7 +548,6 @@ int cmd_replay(int argc, char **argv)
     ui.cache_bytes = a.plan.cache_bytes;
     a.plan.force = c.force;
     a.plan.ready = on_ready;
-    a.plan.page_begin = on_page_begin;
     a.plan.work = on_work;
     a.plan.page_end = on_page_end;
     a.plan.ctx = &ui;

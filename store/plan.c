@@ -755,8 +755,12 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
         run_abandon(run, n_open);
         goto out;
     }
-    for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++)
+    work_stage(run, STORE_STAGE_FINISH, p->n_page_sizes);
+    for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++) {
         ret = page_finish(run, i, res, err);
+        store_plan_work_update(&run->work, i + 1);
+        work_report(run);
+    }
     if (ret == 0)
         res->n_results = p->n_page_sizes;
     res->elapsed_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;

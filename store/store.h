@@ -405,7 +405,8 @@ struct rec_engine; /* model/model.h */
  * (work.c; store_plan_run keeps one and passes it to the plan's `work`
  * hook). Units are records handled: each page size's load (one per
  * session) and warm-up passes (one per request of a pass), then at most
- * `max_rounds` measured rounds of one pass per page size. With a budget
+ * `max_rounds` measured rounds of one pass per page size, then one step
+ * per page size to measure its store. With a budget
  * the rounds may stop early (pagetune-replay(1), ROUNDS: after 2 rounds
  * when the next one would pass the budget, after 3 when the intervals are
  * tight): `total` then counts rounds that may not run and is an upper
@@ -415,6 +416,8 @@ enum store_stage {
     STORE_STAGE_LOAD,   /* creating and loading page_size_bytes's store */
     STORE_STAGE_WARMUP, /* its unmeasured warm-up passes */
     STORE_STAGE_ROUND,  /* measured round `round`: one pass per page size */
+    STORE_STAGE_FINISH, /* summing up and measuring each store (a WAL
+                           checkpoint, dbstat): one step a page size */
     STORE_STAGE_DONE    /* the plan ended (succeeded or not) */
 };
 struct store_plan_work {
@@ -426,6 +429,7 @@ struct store_plan_work {
     uint64_t base;                    /* records of the earlier stages */
     uint64_t done, total;             /* records of the whole plan */
     uint64_t round_records;           /* records of one round */
+    uint64_t n_stores;                /* page sizes: steps of the finish */
     int at_most;                      /* total counts rounds that may not
                                          run (min_rounds < max_rounds) */
     double budget_s;                  /* the plan's budget_s (0: none) */
@@ -454,8 +458,8 @@ void store_plan_work_update(struct store_plan_work *w, uint64_t phase_done);
 double store_plan_work_left_s(const struct store_plan_work *w);
 /* The most rounds plan p runs: `rounds` (1..STORE_MAX_ROUNDS). */
 unsigned store_plan_max_rounds(const struct store_plan *p);
-/* "warm-up 16K: loading", "warm-up 16K", "round 2/5" (a stage's name for
- * a progress line) into buf; returns buf. */
+/* "warm-up 16K: loading", "warm-up 16K", "round 2/5", "measuring the
+ * stores" (a stage's name for a progress line) into buf; returns buf. */
 const char *store_plan_work_label(const struct store_plan_work *w, char *buf,
                                   size_t len);
 

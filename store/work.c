@@ -13,7 +13,8 @@
  * so the records left are an upper bound and so is the time; it is also
  * bounded by the budget left, because no round starts that would end past
  * the budget — except the rounds that always run (the first two) and the
- * round under way, which end whatever the budget says.
+ * round under way, which end whatever the budget says. Last, each store
+ * is summed up and measured (a checkpoint and dbstat): one step each.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,8 +43,9 @@ void store_plan_work_init(struct store_plan_work *w, const struct store_plan *p,
     w->at_most = w->min_rounds < w->max_rounds;
     w->budget_s = p->budget_s;
     w->round_records = n * n_reqs;
+    w->n_stores = n;
     w->total = n * (n_keys + (uint64_t)p->warmup_rounds * n_reqs) +
-               (uint64_t)w->max_rounds * w->round_records;
+               (uint64_t)w->max_rounds * w->round_records + n;
 }
 
 void store_plan_work_stage(struct store_plan_work *w, enum store_stage stage,
@@ -74,15 +76,18 @@ double store_plan_work_left_s(const struct store_plan_work *w)
     if (w->done == 0 || w->elapsed_s <= 0)
         return -1;
     per = w->elapsed_s / (double)w->done;
+    if (w->stage == STORE_STAGE_FINISH) /* the rounds are over */
+        return (double)(w->phase_total - w->phase_done) * per;
     left = (double)(w->total - w->done) * per;
     if (!w->at_most)
         return left;
-    /* what runs whatever the budget: every round up to min_rounds, and
-       the round under way */
+    /* what runs whatever the budget: every round up to min_rounds, the
+       round under way, and measuring the stores */
     floor =
         w->total - (uint64_t)(w->max_rounds - w->min_rounds) * w->round_records;
-    if (w->stage == STORE_STAGE_ROUND && w->base + w->phase_total > floor)
-        floor = w->base + w->phase_total;
+    if (w->stage == STORE_STAGE_ROUND &&
+        w->base + w->phase_total + w->n_stores > floor)
+        floor = w->base + w->phase_total + w->n_stores;
     floor_left = floor > w->done ? (double)(floor - w->done) * per : 0;
     budget_left = w->budget_s - w->budget_used_s;
     if (budget_left < floor_left)
@@ -106,6 +111,9 @@ const char *store_plan_work_label(const struct store_plan_work *w, char *buf,
         break;
     case STORE_STAGE_ROUND:
         snprintf(buf, len, "round %u/%u", w->round, w->max_rounds);
+        break;
+    case STORE_STAGE_FINISH:
+        snprintf(buf, len, "measuring the stores");
         break;
     default:
         snprintf(buf, len, "done");
