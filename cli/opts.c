@@ -998,23 +998,25 @@ static void hms(char *buf, size_t len, double secs)
         snprintf(buf, len, "%lu:%02lu", s / 60, s % 60);
 }
 
-/* "  ETA 0:17", "  ETA 0:17, all at most 1:05", "  all 1:05" or "" */
-static void eta_text(const struct cli_progress *pg, double left, char *buf,
-                     size_t len)
+/* "  ETA 0:17", "  ETA 0:17, all at most 1:05", "  all 1:05" or "";
+   without the whole job's part unless `all` */
+static void eta_text(const struct cli_progress *pg, double left, int all,
+                     char *buf, size_t len)
 {
     char a[24], b[24];
+    double all_s = all ? pg->all_left_s : -1;
 
     buf[0] = '\0';
     if (left >= 0)
         hms(a, sizeof(a), left);
-    if (pg->all_left_s >= 0)
-        hms(b, sizeof(b), pg->all_left_s);
-    if (left >= 0 && pg->all_left_s >= 0)
+    if (all_s >= 0)
+        hms(b, sizeof(b), all_s);
+    if (left >= 0 && all_s >= 0)
         snprintf(buf, len, "  ETA %s, all %s%s", a,
                  pg->all_at_most ? "at most " : "", b);
     else if (left >= 0)
         snprintf(buf, len, "  ETA %s", a);
-    else if (pg->all_left_s >= 0)
+    else if (all_s >= 0)
         snprintf(buf, len, "  all %s%s", pg->all_at_most ? "at most " : "", b);
 }
 
@@ -1044,12 +1046,17 @@ void cli_progress_update(struct cli_progress *pg, uint64_t done)
         int fill;
         if (f > 1)
             f = 1;
-        eta_text(pg,
-                 elapsed >= 1 && f > 0 && f < 1 ? elapsed / f - elapsed : -1,
-                 eta, sizeof(eta));
-        /* "LABEL [" "] 100.0%" and ETA */
-        rest = (int)(strlen(step) + strlen(pg->label)) + 11 +
-               (strlen(eta) < 16 ? 16 : (int)strlen(eta));
+        double left =
+            elapsed >= 1 && f > 0 && f < 1 ? elapsed / f - elapsed : -1;
+        /* "LABEL [" "] 100.0%" and the ETA; a terminal too narrow for the
+           whole job's time left drops it, then the ETA */
+        for (int k = 0; k < 3; k++) {
+            eta_text(pg, k < 2 ? left : -1, k == 0, eta, sizeof(eta));
+            rest = (int)(strlen(step) + strlen(pg->label)) + 11 +
+                   (strlen(eta) < 16 ? 16 : (int)strlen(eta));
+            if (term <= 0 || rest <= term)
+                break;
+        }
         if (term > 0 && rest + width > term)
             width = term - rest > 0 ? term - rest : 0;
         fill = (int)(f * width);

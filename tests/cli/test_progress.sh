@@ -16,27 +16,28 @@ command -v script >/dev/null || { echo "SKIP: script(1)" >&2; exit 77; }
 "$PAGETUNE" workload --profile article-4k --requests 2000 -o "$T/t.csv" -q ||
     { echo "FAIL: workload" >&2; exit 1; }
 
-# tty NAME ARGS...: run pagetune under an 80-column pty, stderr and
-# stdout both to the terminal, raw bytes in $T/NAME.raw
+# tty NAME ARGS...: run pagetune under a pty of $COLS columns (80),
+# stderr and stdout both to the terminal, raw bytes in $T/NAME.raw
 tty() {
     local name=$1
     shift
-    script -qec "stty cols 80; unset COLUMNS; TERM=xterm '$PAGETUNE' ${*@Q}" \
+    script -qec "stty cols ${COLS:-80}; unset COLUMNS; TERM=xterm '$PAGETUNE' ${*@Q}" \
         /dev/null >"$T/$name.raw" 2>&1
 }
 
-# bars NAME: check the bars (a plan's bars start at 0 %: the trace load's
-# may be drawn only at its end) of $T/NAME.raw; prints the problems (none: ok)
-# and writes the bar labels seen, one a line, to $T/NAME.labels
+# bars NAME [COLS]: check the bars of $T/NAME.raw (a plan's bars start at
+# 0 %: the trace load's may be drawn only at its end) and that no line is
+# wider than COLS (80); prints the problems (none: ok) and writes the bar
+# labels seen, one a line, to $T/NAME.labels
 bars() {
-    python3 - "$T/$1.raw" "$T/$1.labels" <<'EOF'
+    python3 - "$T/$1.raw" "$T/$1.labels" "${2:-80}" <<'EOF'
 import re, sys
 raw = open(sys.argv[1], encoding="utf-8", errors="replace").read()
 segs = [s for s in re.split(r"[\r\n]", raw.replace("\x1b[K", "")) if s.strip()]
 bar = re.compile(r"^(\S.*?) \[[# ]*\] +(\d+\.\d)%(.*)$")
 labels, prev = [], None
 for s in segs:
-    if len(s) > 80:
+    if len(s) > int(sys.argv[3]):
         print("line of %d columns: %r" % (len(s), s))
     m = bar.match(s)
     if not m:
@@ -67,6 +68,11 @@ expect_contains "$(cat "$T/rep.labels")" "round 2/2" "replay: round k/n"
 grep -Eq "\] +[0-9.]+%  (ETA [0-9:]+, )?all [0-9]+:[0-9]{2}" "$T/rep.raw" &&
     pass || fail "replay: the whole plan's time left ('all M:SS')"
 if grep -q "all at most" "$T/rep.raw"; then fail "replay: every round runs, yet 'at most'"; else pass; fi
+
+# a narrow terminal: the bar, then the whole plan's figure give way
+COLS=50 tty rep50 replay --trace "$T/t.csv" --page-size 4K,16K --rounds 2 --cache 256K
+expect_eq "$(bars rep50 50)" "" "replay: 50 columns: no line wider"
+expect_contains "$(cat "$T/rep50.labels")" "measuring the stores" "replay: 50 columns: bars drawn"
 
 # ---- replay --budget: the rounds may stop early, so "at most" -------------
 tty repb replay --trace "$T/t.csv" --page-size 4K,16K --rounds 3 --budget 30 --cache 256K
