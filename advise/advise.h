@@ -114,6 +114,9 @@ struct adv_config {
     void *predict_ctx;
     adv_note_fn *note; /* progress notes, or NULL */
     void *note_ctx;
+    /* the replays' running total (store_plan.work, with note_ctx: the
+       demo store's and the validation's), or NULL */
+    void (*progress)(void *ctx, const struct store_plan_work *w);
     /* the request fields the notes and reasons name (`monitor_seconds`,
        `memory`, ...) as the front end calls them (core's pt_msg_fields);
        NULL: bare names */

@@ -162,6 +162,8 @@ static int step_demo(const struct adv_config *c, struct scratch *s,
     p.cache_bytes = c->cache_bytes;
     p.store_dir = dir;
     p.keep = 1;
+    p.work = c->progress;
+    p.ctx = c->note_ctx;
     rc = store_plan_run(&p, &res, err);
     store_plan_result_release(&res);
     if (rc < 0)
@@ -626,6 +628,8 @@ static int step_replay(const struct adv_config *c, const char *trace,
         }
     }
     p.force = c->force;
+    p.work = c->progress;
+    p.ctx = c->note_ctx;
     if ((rc = store_plan_run(&p, &r->replay, err)) < 0)
         return err_prefix(err, "replay");
     r->have_replay = 1;

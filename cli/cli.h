@@ -531,6 +531,8 @@ struct cli_progress {
     unsigned step, n_steps; /* "2/4": this is step `step` of n_steps */
     int width;              /* longest line drawn, to erase on TERM=dumb */
     int drawn;
+    double all_left_s; /* the whole job's seconds left, < 0 unknown */
+    int all_at_most;   /* all_left_s is an upper bound */
 };
 void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
                        const char *label, uint64_t total);
@@ -539,6 +541,23 @@ void cli_progress_step(struct cli_progress *pg, unsigned step,
                        unsigned n_steps);
 void cli_progress_update(struct cli_progress *pg, uint64_t done);
 void cli_progress_done(struct cli_progress *pg);
+
+/*
+ * The bar of a plan of replays (the store plan's `work` hook, replay and
+ * advise): one bar per stage named by store_plan_work_label, with the
+ * stage's ETA and the whole plan's ("ETA 0:17, all at most 1:05" when the
+ * rounds may stop early). STORE_STAGE_DONE clears it; so does
+ * cli_plan_bar_clear (before a note).
+ */
+struct store_plan_work;
+struct cli_plan_bar {
+    struct cli_progress pg;
+    char label[64];
+    int on; /* pg holds a stage */
+};
+void cli_plan_bar_update(struct cli_plan_bar *b, const struct cli_common *c,
+                         const struct store_plan_work *w);
+void cli_plan_bar_clear(struct cli_plan_bar *b);
 
 /* ---- output writers ----------------------------------------------------- */
 

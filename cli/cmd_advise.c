@@ -52,6 +52,7 @@ struct advise {
     struct perf_predictor loaded; /* the model, once predict_row loaded it */
     int have_model;
     struct cli_field_map fields; /* the library's field names as options */
+    struct cli_plan_bar bar;     /* the replays' progress line */
 };
 
 /* Orders matter: parse_opts() reads the indexes. */
@@ -211,12 +212,22 @@ static const char *const examples[] = {
 
 CLI_SPEC_DEFINE(advise);
 
+/* A note clears the replay's bar first (it comes back with the next
+   report). */
 static void on_note(void *ctx, const char *line)
 {
-    const struct cli_common *c = ctx;
+    struct advise *a = ctx;
 
-    if (!c->quiet)
+    cli_plan_bar_clear(&a->bar);
+    if (!a->common.quiet)
         cli_notice("advise", line);
+}
+
+static void on_work(void *ctx, const struct store_plan_work *w)
+{
+    struct advise *a = ctx;
+
+    cli_plan_bar_update(&a->bar, &a->common, w);
 }
 
 /* Options into a->cfg: 0 to go on, CLI_HELP_SHOWN, or a PT_* status after
@@ -601,7 +612,8 @@ int cmd_advise(int argc, char **argv)
     if ((rc = parse_opts(&a, argc, argv)) != 0)
         return cli_parse_exit(rc);
     a.cfg.note = on_note;
-    a.cfg.note_ctx = &a.common;
+    a.cfg.progress = on_work;
+    a.cfg.note_ctx = &a;
     a.fields.cmd = "advise";
     a.cfg.field_map = cli_field_option;
     a.cfg.field_ctx = &a.fields;

@@ -240,18 +240,14 @@ CLI_SPEC_DEFINE_PATHS(replay, replay_paths);
 
 /* ---- progress and notes ------------------------------------------------- */
 
-/* The hooks' context: the progress bar of the page size being replayed. */
+/* The hooks' context: the bar of the plan's stage under way. */
 struct replay_ui {
     const struct cli_common *c;
     uint64_t cache_bytes; /* for the opening note */
-    struct cli_progress pg;
-    char label[64];
+    struct cli_plan_bar bar;
     struct cli_progress load;        /* reading the trace */
     char load_label[64];             /* "loading trace (N records)" */
     const struct store_trace *trace; /* being loaded: n_reqs so far */
-    int bar;                         /* pg is drawn */
-    uint64_t base; /* operations of the round's earlier passes */
-    uint64_t last; /* the last count reported */
 };
 
 /* The bar of the trace load, by bytes read (a count of records alone on a
@@ -297,55 +293,13 @@ static void on_ready(void *ctx, const struct store_trace *t)
              pt_size_format(ui->cache_bytes, sz, sizeof(sz)));
 }
 
-static void on_setup(void *ctx, uint32_t page_size, uint64_t n_reqs)
-{
-    struct replay_ui *ui = ctx;
-    char sz[32];
-
-    if (ui->bar)
-        cli_progress_done(&ui->pg);
-    snprintf(ui->label, sizeof(ui->label), "warm-up %s",
-             pt_size_format(page_size, sz, sizeof(sz)));
-    cli_progress_init(&ui->pg, ui->c, ui->label, n_reqs);
-    ui->bar = 1;
-}
-
-/* A round's passes report operations of one page size at a time: the bar
- * adds them up over the round. */
-static void on_round_begin(void *ctx, unsigned round, unsigned max,
-                           uint64_t n_reqs)
+/* One bar per stage (load and warm-up of each page size, each round),
+ * with the whole plan's time left. */
+static void on_work(void *ctx, const struct store_plan_work *w)
 {
     struct replay_ui *ui = ctx;
 
-    if (ui->bar)
-        cli_progress_done(&ui->pg);
-    snprintf(ui->label, sizeof(ui->label), "round %u/%u", round, max);
-    cli_progress_init(&ui->pg, ui->c, ui->label, n_reqs);
-    ui->bar = 1;
-    ui->base = 0;
-    ui->last = 0;
-}
-
-static void on_page_begin(void *ctx, uint32_t page_size, uint64_t n_reqs)
-{
-    struct replay_ui *ui = ctx;
-
-    (void)page_size;
-    (void)n_reqs;
-    if (ui->bar)
-        cli_progress_done(&ui->pg);
-    ui->bar = 0;
-}
-
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    struct replay_ui *ui = ctx;
-
-    (void)total;
-    if (done < ui->last) /* the next page size's pass of the round */
-        ui->base += ui->last;
-    ui->last = done;
-    cli_progress_update(&ui->pg, ui->base + done);
+    cli_plan_bar_update(&ui->bar, ui->c, w);
 }
 
 static void on_page_end(void *ctx, const struct store_replay_result *r)
@@ -353,9 +307,7 @@ static void on_page_end(void *ctx, const struct store_replay_result *r)
     struct replay_ui *ui = ctx;
     char sz[32];
 
-    if (ui->bar)
-        cli_progress_done(&ui->pg);
-    ui->bar = 0;
+    cli_plan_bar_clear(&ui->bar);
     if (r)
         cli_note(ui->c,
                  "%s: %.0f requests/s, %.0f ops/s, hit ratio %.4f, %llu "
@@ -596,10 +548,7 @@ int cmd_replay(int argc, char **argv)
     ui.cache_bytes = a.plan.cache_bytes;
     a.plan.force = c.force;
     a.plan.ready = on_ready;
-    a.plan.setup = on_setup;
-    a.plan.round_begin = on_round_begin;
-    a.plan.page_begin = on_page_begin;
-    a.plan.progress = on_progress;
+    a.plan.work = on_work;
     a.plan.page_end = on_page_end;
     a.plan.ctx = &ui;
     if ((ret = load_trace(&ui, &a.plan, &trace, &err)) < 0)

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "collect/collect.h"
 #include "sim/sim.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -950,8 +951,10 @@ int cli_output_open(const struct cli_common *c, struct pt_afile *af,
  * ETA 0:17" when the total is known, "LABEL 12345" otherwise; "STEP k/n"
  * before the label when the work is one of several candidates. Redrawn at
  * most ten times a second with '\r'; the ETA appears once a second has
- * passed (elapsed / fraction done). A terminal that cannot erase to the
- * end of the line (TERM=dumb) is cleared by overwriting with spaces.
+ * passed (elapsed / fraction done), then ", all 1:05" (or "all at most")
+ * when the whole job's time left is known (all_left_s). A terminal that cannot
+ * erase to the end of the line (TERM=dumb) is cleared by overwriting with
+ * spaces.
  */
 static int term_dumb(void)
 {
@@ -967,6 +970,7 @@ void cli_progress_init(struct cli_progress *pg, const struct cli_common *c,
     pg->label = label;
     pg->total = total;
     pg->start_ns = pt_now_ns();
+    pg->all_left_s = -1;
 }
 
 void cli_progress_step(struct cli_progress *pg, unsigned step, unsigned n_steps)
@@ -983,10 +987,43 @@ static void clear_line(struct cli_progress *pg)
         fputs("\r\033[K", stderr);
 }
 
+/* "1:05" or "1:02:05" */
+static void hms(char *buf, size_t len, double secs)
+{
+    unsigned long s = (unsigned long)(secs + 0.5);
+
+    if (s >= 3600)
+        snprintf(buf, len, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, len, "%lu:%02lu", s / 60, s % 60);
+}
+
+/* "  ETA 0:17", "  ETA 0:17, all at most 1:05", "  all 1:05" or "";
+   without the whole job's part unless `all` */
+static void eta_text(const struct cli_progress *pg, double left, int all,
+                     char *buf, size_t len)
+{
+    char a[24], b[24];
+    double all_s = all ? pg->all_left_s : -1;
+
+    buf[0] = '\0';
+    if (left >= 0)
+        hms(a, sizeof(a), left);
+    if (all_s >= 0)
+        hms(b, sizeof(b), all_s);
+    if (left >= 0 && all_s >= 0)
+        snprintf(buf, len, "  ETA %s, all %s%s", a,
+                 pg->all_at_most ? "at most " : "", b);
+    else if (left >= 0)
+        snprintf(buf, len, "  ETA %s", a);
+    else if (all_s >= 0)
+        snprintf(buf, len, "  all %s%s", pg->all_at_most ? "at most " : "", b);
+}
+
 void cli_progress_update(struct cli_progress *pg, uint64_t done)
 {
     uint64_t now;
-    char step[32] = "", eta[32] = "";
+    char step[32] = "", eta[96] = "";
     int n;
 
     if (!pg->c || !pg->c->progress)
@@ -1003,24 +1040,25 @@ void cli_progress_update(struct cli_progress *pg, uint64_t done)
     if (pg->total) {
         /* the bar gives way to the label and the ETA on a narrow terminal:
            a line wider than the terminal would wrap and break the \r */
-        int term = out_term_width(stderr), width = 30;
-        int rest = (int)(strlen(step) + strlen(pg->label)) + 27;
+        int term = out_term_width(stderr), width = 30, rest;
         double f = (double)done / (double)pg->total;
-        if (term > 0 && rest + width > term)
-            width = term - rest > 0 ? term - rest : 0;
         double elapsed = (double)(now - pg->start_ns) / 1e9;
         int fill;
         if (f > 1)
             f = 1;
-        if (elapsed >= 1 && f > 0 && f < 1) {
-            double left = elapsed / f - elapsed;
-            unsigned long s = (unsigned long)(left + 0.5);
-            if (s >= 3600)
-                snprintf(eta, sizeof(eta), "  ETA %lu:%02lu:%02lu", s / 3600,
-                         s / 60 % 60, s % 60);
-            else
-                snprintf(eta, sizeof(eta), "  ETA %lu:%02lu", s / 60, s % 60);
+        double left =
+            elapsed >= 1 && f > 0 && f < 1 ? elapsed / f - elapsed : -1;
+        /* "LABEL [" "] 100.0%" and the ETA; a terminal too narrow for the
+           whole job's time left drops it, then the ETA */
+        for (int k = 0; k < 3; k++) {
+            eta_text(pg, k < 2 ? left : -1, k == 0, eta, sizeof(eta));
+            rest = (int)(strlen(step) + strlen(pg->label)) + 11 +
+                   (strlen(eta) < 16 ? 16 : (int)strlen(eta));
+            if (term <= 0 || rest <= term)
+                break;
         }
+        if (term > 0 && rest + width > term)
+            width = term - rest > 0 ? term - rest : 0;
         fill = (int)(f * width);
         n = fprintf(stderr, "\r%s%s [%.*s%*s] %5.1f%%%s", step, pg->label, fill,
                     "##############################", width - fill, "", f * 100,
@@ -1041,6 +1079,35 @@ void cli_progress_done(struct cli_progress *pg)
         fflush(stderr);
     }
     pg->drawn = 0;
+}
+
+void cli_plan_bar_update(struct cli_plan_bar *b, const struct cli_common *c,
+                         const struct store_plan_work *w)
+{
+    char label[64];
+
+    if (w->stage == STORE_STAGE_DONE) {
+        cli_plan_bar_clear(b);
+        return;
+    }
+    store_plan_work_label(w, label, sizeof(label));
+    if (!b->on || strcmp(label, b->label) != 0) {
+        /* a new stage: a new bar, its own ETA */
+        cli_progress_done(&b->pg);
+        memcpy(b->label, label, sizeof(label));
+        cli_progress_init(&b->pg, c, b->label, w->phase_total);
+        b->on = 1;
+    }
+    b->pg.all_left_s = store_plan_work_left_s(w);
+    b->pg.all_at_most = w->at_most;
+    cli_progress_update(&b->pg, w->phase_done);
+}
+
+void cli_plan_bar_clear(struct cli_plan_bar *b)
+{
+    if (b->on)
+        cli_progress_done(&b->pg);
+    b->on = 0;
 }
 
 /*

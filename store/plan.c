@@ -364,8 +364,11 @@ struct plan_run {
     int have_dir;
     struct dir_lock lock; /* held while the run uses dir */
     int ack_fd;
-    int no_direct;  /* the directory refuses O_DIRECT: cached instead */
-    uint64_t t0_ns; /* the plan's start */
+    int no_direct;       /* the directory refuses O_DIRECT: cached instead */
+    uint64_t t0_ns;      /* the plan's start */
+    uint64_t work_t0_ns; /* the first store's creation */
+    struct store_plan_work work; /* the running total for `work` */
+    uint64_t pass_base;          /* records of the stage's earlier passes */
     struct store_config cfg[STORE_MAX_PAGE_SIZES];
     struct store_replay_opts o[STORE_MAX_PAGE_SIZES];
     struct store_replay *rep[STORE_MAX_PAGE_SIZES];
@@ -434,12 +437,57 @@ static int ack_header(struct plan_run *run, uint32_t page_size,
     return 0;
 }
 
+/* Tell the plan's `work` hook where the run is. */
+static void work_report(struct plan_run *run)
+{
+    const struct store_plan *p = run->p;
+    uint64_t now = pt_now_ns();
+
+    run->work.elapsed_s = (double)(now - run->work_t0_ns) / 1e9;
+    run->work.budget_used_s = (double)(now - run->t0_ns) / 1e9;
+    if (p->work)
+        p->work(p->ctx, &run->work);
+}
+
+static void work_stage(struct plan_run *run, enum store_stage stage,
+                       uint64_t phase_total)
+{
+    store_plan_work_stage(&run->work, stage, phase_total);
+    run->pass_base = 0;
+    work_report(run);
+}
+
+/* store_replay_opts.load_progress: the sessions loaded */
+static void work_load(void *ctx, uint64_t done, uint64_t total)
+{
+    struct plan_run *run = ctx;
+
+    (void)total;
+    store_plan_work_update(&run->work, done);
+    work_report(run);
+}
+
+/* store_replay_opts.progress: the operations of the pass under way */
+static void work_pass(void *ctx, uint64_t done, uint64_t total)
+{
+    struct plan_run *run = ctx;
+    const struct store_plan *p = run->p;
+
+    if (p->progress)
+        p->progress(p->ctx, done, total);
+    store_plan_work_update(&run->work, run->pass_base + done);
+    work_report(run);
+}
+
 /* One pass of page size i (measured or a warm-up). */
 static int page_pass(struct plan_run *run, size_t i, int measured, double *rps,
                      struct pt_err *err)
 {
     int ret = ack_header(run, run->cfg[i].page_size_bytes, run->path[i], err);
-    return ret < 0 ? ret : store_replay_pass(run->rep[i], measured, rps, err);
+    if (ret == 0)
+        ret = store_replay_pass(run->rep[i], measured, rps, err);
+    run->pass_base += run->t->n_reqs;
+    return ret;
 }
 
 /* Create, load and warm up the store of page size i. */
@@ -464,15 +512,21 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
     store_replay_opts_init(o);
     o->n_clients = p->n_clients;
     o->ack_fd = run->ack_fd;
-    o->progress = p->progress;
-    o->progress_ctx = p->ctx;
+    o->progress = work_pass;
+    o->load_progress = work_load;
+    o->progress_ctx = run;
     o->think_ms = p->think_ms;
-    if (p->setup)
-        p->setup(p->ctx, cfg->page_size_bytes, run->t->n_reqs);
+    if (i == 0)
+        run->work_t0_ns = pt_now_ns();
+    run->work.page_size_bytes = cfg->page_size_bytes;
+    work_stage(run, STORE_STAGE_LOAD, run->t->n_keys);
     /* only a store this run creates (an existing one is refused) */
     if (access(run->path[i], F_OK) != 0)
         store_register(run, i);
     ret = store_replay_open(run->t, run->path[i], cfg, o, &run->rep[i], err);
+    if (ret == 0)
+        work_stage(run, STORE_STAGE_WARMUP,
+                   (uint64_t)p->warmup_rounds * run->t->n_reqs);
     for (unsigned w = 0; ret == 0 && w < p->warmup_rounds; w++)
         ret = page_pass(run, i, 0, NULL, err);
     return ret;
@@ -491,20 +545,12 @@ static void page_diff(struct plan_run *run, size_t i, unsigned n,
     store_mean_ci95(d, m, &r->diff_mean, &r->diff_lo, &r->diff_hi);
 }
 
-/* The most rounds the plan runs: `rounds` (1..STORE_MAX_ROUNDS). */
-static unsigned plan_max_rounds(const struct store_plan *p)
-{
-    if (p->rounds == 0)
-        return 1;
-    return p->rounds < STORE_MAX_ROUNDS ? p->rounds : STORE_MAX_ROUNDS;
-}
-
 /* Stop measuring after n rounds? Sets res->stopped. */
 static int rounds_done(struct plan_run *run, unsigned n, double round_s,
                        struct store_plan_result *res)
 {
     const struct store_plan *p = run->p;
-    unsigned max = plan_max_rounds(p);
+    unsigned max = store_plan_max_rounds(p);
     double used_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
     int tight = n >= 3;
 
@@ -534,13 +580,12 @@ static int run_rounds(struct plan_run *run, struct store_plan_result *res,
 {
     const struct store_plan *p = run->p;
     size_t n = p->n_page_sizes;
-    unsigned max = plan_max_rounds(p);
+    unsigned max = store_plan_max_rounds(p);
     int ret = 0;
 
     for (unsigned k = 0; k < max; k++) {
         uint64_t t0 = pt_now_ns();
-        if (p->round_begin)
-            p->round_begin(p->ctx, k + 1, max, run->t->n_reqs * n);
+        work_stage(run, STORE_STAGE_ROUND, run->t->n_reqs * n);
         for (size_t j = 0; j < n && ret == 0; j++) {
             size_t i = k % 2 == 0 ? j : n - 1 - j;
             ret = page_pass(run, i, 1, &run->rps[i][k], err);
@@ -701,6 +746,7 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
         goto out;
     if ((ret = run_prepare(run, err)) < 0)
         goto out;
+    store_plan_work_init(&run->work, p, run->t->n_reqs, run->t->n_keys);
     for (n_open = 0; n_open < p->n_page_sizes && ret == 0; n_open++)
         ret = page_open(run, n_open, err);
     if (ret == 0)
@@ -709,12 +755,18 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
         run_abandon(run, n_open);
         goto out;
     }
-    for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++)
+    work_stage(run, STORE_STAGE_FINISH, p->n_page_sizes);
+    for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++) {
         ret = page_finish(run, i, res, err);
+        store_plan_work_update(&run->work, i + 1);
+        work_report(run);
+    }
     if (ret == 0)
         res->n_results = p->n_page_sizes;
     res->elapsed_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
 out:
+    if (run->work_t0_ns) /* a store was begun: the display clears */
+        work_stage(run, STORE_STAGE_DONE, 0);
     run_stores_end(run, ret, res);
     dir_lock_release(&run->lock);
     if (run->ack_fd >= 0 && close(run->ack_fd) != 0 && ret == 0)

@@ -470,6 +470,10 @@ static int replay_load(struct store *s, const struct store_trace *t,
             store_rollback(s);
             return err_prefix(err, "warm-up");
         }
+        if ((key % STORE_WARMUP_BATCH == STORE_WARMUP_BATCH - 1 ||
+             key == t->n_keys - 1) &&
+            sh->o->load_progress)
+            sh->o->load_progress(sh->o->progress_ctx, key + 1, t->n_keys);
     }
     return 0;
 }

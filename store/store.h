@@ -305,6 +305,9 @@ struct store_replay_opts {
      * with PT_EINTR once pt_interrupted(), polled as often). */
     pt_progress_fn *progress;
     void *progress_ctx;
+    /* The same (with progress_ctx) during store_replay_open's load: the
+     * sessions inserted of the trace's n_keys, at each commit. */
+    pt_progress_fn *load_progress;
     uint32_t think_ms; /* each client's think time after a request (closed
                           loop, like the article's stress tool); 0 = none */
 };
@@ -397,6 +400,69 @@ void store_replay_close(struct store_replay *r);
 
 struct rec_engine; /* model/model.h */
 
+/*
+ * The work of a plan as a running total, for an overall progress figure
+ * (work.c; store_plan_run keeps one and passes it to the plan's `work`
+ * hook). Units are records handled: each page size's load (one per
+ * session) and warm-up passes (one per request of a pass), then at most
+ * `max_rounds` measured rounds of one pass per page size, then one step
+ * per page size to measure its store. With a budget
+ * the rounds may stop early (pagetune-replay(1), ROUNDS: after 2 rounds
+ * when the next one would pass the budget, after 3 when the intervals are
+ * tight): `total` then counts rounds that may not run and is an upper
+ * bound (`at_most`).
+ */
+enum store_stage {
+    STORE_STAGE_LOAD,   /* creating and loading page_size_bytes's store */
+    STORE_STAGE_WARMUP, /* its unmeasured warm-up passes */
+    STORE_STAGE_ROUND,  /* measured round `round`: one pass per page size */
+    STORE_STAGE_FINISH, /* summing up and measuring each store (a WAL
+                           checkpoint, dbstat): one step a page size */
+    STORE_STAGE_DONE    /* the plan ended (succeeded or not) */
+};
+struct store_plan_work {
+    enum store_stage stage;
+    uint32_t page_size_bytes;         /* load, warm-up: the store's */
+    unsigned round, max_rounds;       /* round: 1-based; the most rounds */
+    unsigned min_rounds;              /* rounds that always run */
+    uint64_t phase_done, phase_total; /* records of the current stage */
+    uint64_t base;                    /* records of the earlier stages */
+    uint64_t done, total;             /* records of the whole plan */
+    uint64_t round_records;           /* records of one round */
+    uint64_t n_stores;                /* page sizes: steps of the finish */
+    int at_most;                      /* total counts rounds that may not
+                                         run (min_rounds < max_rounds) */
+    double budget_s;                  /* the plan's budget_s (0: none) */
+    double elapsed_s;     /* seconds since the first store's creation */
+    double budget_used_s; /* seconds since the plan started (what the
+                             budget counts) */
+};
+
+struct store_plan;
+/* The work of plan p over a trace of n_reqs requests (per pass) and
+ * n_keys sessions (per load): stage LOAD, nothing done. */
+void store_plan_work_init(struct store_plan_work *w, const struct store_plan *p,
+                          uint64_t n_reqs, uint64_t n_keys);
+/* Begin a stage of phase_total records: the previous stage counts whole. */
+void store_plan_work_stage(struct store_plan_work *w, enum store_stage stage,
+                           uint64_t phase_total);
+/* phase_done records of the current stage are done (capped at its
+ * phase_total). */
+void store_plan_work_update(struct store_plan_work *w, uint64_t phase_done);
+/*
+ * Seconds left for the whole plan at the rate so far (elapsed_s / done),
+ * -1 while unknown (nothing done yet). With at_most, a bound: no more
+ * than the work left, nor than the budget left — but never less than
+ * what always runs (the current round and min_rounds).
+ */
+double store_plan_work_left_s(const struct store_plan_work *w);
+/* The most rounds plan p runs: `rounds` (1..STORE_MAX_ROUNDS). */
+unsigned store_plan_max_rounds(const struct store_plan *p);
+/* "warm-up 16K: loading", "warm-up 16K", "round 2/5", "measuring the
+ * stores" (a stage's name for a progress line) into buf; returns buf. */
+const char *store_plan_work_label(const struct store_plan_work *w, char *buf,
+                                  size_t len);
+
 struct store_plan {
     const struct store_trace *trace; /* a loaded trace (borrowed), or NULL:
                                         store_plan_run loads trace_path */
@@ -450,20 +516,19 @@ struct store_plan {
     /* Hooks (each may be NULL), called from the calling thread with ctx:
      * `ready` once the trace is loaded and the directory exists;
      * `page_begin` / `page_end` around each page size (page_end gets NULL
-     * when that replay failed); `progress` as store_replay_opts.progress. */
+     * when that replay failed); `progress` as store_replay_opts.progress
+     * (the operations of the pass under way). With rounds, `page_begin`
+     * and `page_end` come in pairs at the end, as each page size's result
+     * is summed up (page_end gets NULL once if the plan failed). */
     void (*ready)(void *ctx, const struct store_trace *t);
     void (*page_begin)(void *ctx, uint32_t page_size_bytes, uint64_t n_reqs);
     pt_progress_fn *progress;
     void (*page_end)(void *ctx, const struct store_replay_result *r);
-    /* `setup` before a page size's store is created, loaded and warmed
-     * up (its warm-up passes report through `progress`); `round_begin`
-     * before each measured round (1-based; `max` rounds at most), whose
-     * passes report through `progress`. With rounds, `page_begin` and
-     * `page_end` come in pairs at the end, as each page size's result is
-     * summed up (page_end gets NULL once if the plan failed). */
-    void (*setup)(void *ctx, uint32_t page_size_bytes, uint64_t n_reqs);
-    void (*round_begin)(void *ctx, unsigned round, unsigned max,
-                        uint64_t n_reqs);
+    /* `work`: the plan's running total (struct store_plan_work), at each
+     * stage's start, with each progress report of a load or a pass, and
+     * once with STORE_STAGE_DONE as the plan ends, whatever the outcome
+     * (a progress display clears its line then). */
+    void (*work)(void *ctx, const struct store_plan_work *w);
     void *ctx;
 };
 

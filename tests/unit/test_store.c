@@ -1112,6 +1112,98 @@ static void test_mean_ci95(void **state)
     assert_true(store_t975(31) < store_t975(30));
 }
 
+/* The plan's running total and its time left, from fixed numbers (no
+ * clock): 2 page sizes, a trace of 1000 requests over 100 sessions. */
+static void test_plan_work(void **state)
+{
+    struct store_plan p;
+    struct store_plan_work w;
+    char label[64];
+    (void)state;
+
+    store_plan_init(&p);
+    p.n_page_sizes = 2;
+    p.rounds = 4;
+    store_plan_work_init(&w, &p, 1000, 100);
+    /* 2 x (100 loaded + 1 warm-up x 1000) + 4 rounds x 2 x 1000, and 2
+       stores measured */
+    assert_int_equal(w.total, 10202);
+    assert_int_equal(w.at_most, 0);
+    assert_true(store_plan_work_left_s(&w) < 0); /* nothing done yet */
+    w.page_size_bytes = 16384;
+    store_plan_work_stage(&w, STORE_STAGE_LOAD, 100);
+    assert_string_equal(store_plan_work_label(&w, label, sizeof(label)),
+                        "warm-up 16K: loading");
+    store_plan_work_update(&w, 50);
+    assert_int_equal(w.done, 50);
+    store_plan_work_stage(&w, STORE_STAGE_WARMUP, 1000);
+    assert_string_equal(store_plan_work_label(&w, label, sizeof(label)),
+                        "warm-up 16K");
+    store_plan_work_update(&w, 5000); /* capped at the stage */
+    assert_int_equal(w.phase_done, 1000);
+    assert_int_equal(w.done, 1100);
+    store_plan_work_stage(&w, STORE_STAGE_LOAD, 100);
+    store_plan_work_stage(&w, STORE_STAGE_WARMUP, 1000);
+    store_plan_work_stage(&w, STORE_STAGE_ROUND, 2000);
+    assert_string_equal(store_plan_work_label(&w, label, sizeof(label)),
+                        "round 1/4");
+    store_plan_work_update(&w, 1000);
+    assert_int_equal(w.done, 3200);
+    w.elapsed_s = 3.2; /* 1 ms a record: 7002 left */
+    assert_true(fabs(store_plan_work_left_s(&w) - 7.002) < 1e-9);
+    store_plan_work_stage(&w, STORE_STAGE_DONE, 0);
+    assert_true(store_plan_work_left_s(&w) == 0);
+
+    /* a budget: up to 100 rounds, at least 2, so an upper bound */
+    p.rounds = STORE_MAX_ROUNDS;
+    p.budget_s = 20;
+    store_plan_work_init(&w, &p, 1000, 100);
+    assert_int_equal(w.total, 2200 + 100 * 2000 + 2);
+    assert_int_equal(w.at_most, 1);
+    assert_int_equal(w.min_rounds, 2);
+    for (int k = 0; k < 2; k++) {
+        store_plan_work_stage(&w, STORE_STAGE_LOAD, 100);
+        store_plan_work_stage(&w, STORE_STAGE_WARMUP, 1000);
+    }
+    store_plan_work_stage(&w, STORE_STAGE_ROUND, 2000);
+    store_plan_work_update(&w, 1000);
+    w.elapsed_s = 3.2;
+    w.budget_used_s = 3.5;
+    /* 199 s of work left, but the budget leaves 16.5 */
+    assert_true(fabs(store_plan_work_left_s(&w) - 16.5) < 1e-9);
+    /* past the budget in round 2: round 2 still ends, and the 2 stores
+       are measured (1.502 s) */
+    store_plan_work_stage(&w, STORE_STAGE_ROUND, 2000);
+    store_plan_work_update(&w, 500);
+    w.elapsed_s = 4.7;
+    w.budget_used_s = 25;
+    assert_true(fabs(store_plan_work_left_s(&w) - 1.502) < 1e-9);
+    /* round 5: the budget's 2 s left, not the round's 1 s */
+    for (int k = 0; k < 3; k++)
+        store_plan_work_stage(&w, STORE_STAGE_ROUND, 2000);
+    assert_int_equal(w.round, 5);
+    store_plan_work_update(&w, 1000);
+    assert_int_equal(w.done, 11200);
+    w.elapsed_s = 11.2;
+    w.budget_used_s = 18;
+    assert_true(fabs(store_plan_work_left_s(&w) - 2.0) < 1e-9);
+    w.budget_used_s = 19.5; /* the round under way ends: 1.002 s */
+    assert_true(fabs(store_plan_work_left_s(&w) - 1.002) < 1e-9);
+
+    /* the rounds stop: measuring the 2 stores is what is left */
+    store_plan_work_stage(&w, STORE_STAGE_FINISH, 2);
+    assert_string_equal(store_plan_work_label(&w, label, sizeof(label)),
+                        "measuring the stores");
+    store_plan_work_update(&w, 1);
+    w.elapsed_s = 12.201; /* 12201 records done */
+    assert_true(fabs(store_plan_work_left_s(&w) - 0.001) < 1e-9);
+
+    /* a budget with 2 rounds at most: every round runs, exact */
+    p.rounds = 2;
+    store_plan_work_init(&w, &p, 1000, 100);
+    assert_int_equal(w.at_most, 0);
+}
+
 static void test_verdict(void **state)
 {
     struct store_range pred = {0.15, 0.10, 0.20};
@@ -1262,6 +1354,7 @@ int main(void)
         cmocka_unit_test(test_lob_area),
         cmocka_unit_test(test_lob_area_full),
         cmocka_unit_test(test_mean_ci95),
+        cmocka_unit_test(test_plan_work),
         cmocka_unit_test(test_verdict),
         cmocka_unit_test(test_plan_rounds),
     };
