@@ -50,8 +50,9 @@ bash scripts/test-servers.sh start "$srv"
 # on large inputs (test_ux, test_advise, test_report, test_hostile_input:
 # 315 s here, over half of this pass; test_report_a11y and test_errors_help,
 # which run advise --demo) run under ASan+UBSan only, where a fault in them
-# is also a memory error found.
-one_pass_asan='^cli\.test_(ux|advise|report|report_a11y|errors_help|hostile_input)$'
+# is also a memory error found. test_report_facts and test_progress run
+# advise --demo end to end too.
+one_pass_asan='^cli\.test_(ux|advise|report|report_a11y|report_facts|progress|errors_help|hostile_input)$'
 one_pass_plain='^cli\.test_ddl_keywords$'
 plain_args=(-E "$one_pass_asan")
 asan_args=(-E "$one_pass_plain")
@@ -91,7 +92,7 @@ echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
 # fault.test_fault_store (146 s under valgrind) injects allocation and
 # I/O failures into the store: its error paths run under ASan's leak
 # checker in the sanitizer pass.
-vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input|report_a11y|errors_help))$'
+vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input|report_a11y|report_facts|progress|errors_help))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \
