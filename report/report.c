@@ -131,23 +131,21 @@ static const char *str(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-/* An integer with thousands separators: "63,462". */
+/* An integer with thousands separators: "63,462" (core's pt_fig_count,
+   after a sign; rounded as "%.0f" rounds). */
 static void fmt_int(double d, char *buf, size_t len)
 {
-    char raw[32];
-    size_t n, i, o = 0;
-    int neg = d < 0;
+    double r = nearbyint(fabs(d));
+    size_t o = d < 0 && len > 1;
 
-    snprintf(raw, sizeof(raw), "%.0f", fabs(d));
-    n = strlen(raw);
-    if (neg && o + 1 < len)
-        buf[o++] = '-';
-    for (i = 0; i < n && o + 2 < len; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
+    if (!len)
+        return;
+    if (o)
+        buf[0] = '-';
+    if (isfinite(r) && r < 1e19)
+        pt_fig_count((uint64_t)r, buf + o, len - o);
+    else
+        snprintf(buf + o, len - o, "%.0f", r);
 }
 
 /* A page size as DBAs write it, "16K": core's one form (pt_fig_page). */

@@ -103,11 +103,11 @@ const char *store_plan_work_label(const struct store_plan_work *w, char *buf,
     switch (w->stage) {
     case STORE_STAGE_LOAD:
         snprintf(buf, len, "warm-up %s: loading",
-                 pt_size_format(w->page_size_bytes, sz, sizeof(sz)));
+                 pt_fig_page(w->page_size_bytes, sz, sizeof(sz)));
         break;
     case STORE_STAGE_WARMUP:
         snprintf(buf, len, "warm-up %s",
-                 pt_size_format(w->page_size_bytes, sz, sizeof(sz)));
+                 pt_fig_page(w->page_size_bytes, sz, sizeof(sz)));
         break;
     case STORE_STAGE_ROUND:
         snprintf(buf, len, "round %u/%u", w->round, w->max_rounds);
