@@ -91,7 +91,9 @@ if [ "$SEEN" -lt 1000 ]; then
     expect_contains "$ERR" "warning: the 0.2 s monitor window saw" "a thin window warned"
     expect_contains "$ERR" "fewer than the 1000" "the minimum named"
 else
-    case "$ERR" in *warning*) fail "a window that saw $SEEN block accesses warned: $ERR" ;; *) pass ;; esac
+    # (only the window warning counts: PT_PG_CONNECT carries a password,
+    # which has its own warning)
+    case "$ERR" in *"monitor window"*) fail "a window that saw $SEEN block accesses warned: $ERR" ;; *) pass ;; esac
 fi
 expect_rc 0 "one snapshot" "$PAGETUNE" monitor --connect "$PT_MARIADB_CONNECT" --count 1 --json
 printf '%s' "$OUT" > "$T/one.json"
