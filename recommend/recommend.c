@@ -191,41 +191,75 @@ static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
 
 /*
  * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
- * in an order that mixes their sizes (the golden-ratio sequence over the
- * sorted sizes: every stretch of it samples all of them evenly),
- * and the heap and the TOAST relation are filled one tuple after another
- * as hio.c does it (rec_pg_pack_add): a page of mixed rows holds more
- * than the average of pages of equal rows, and a value's short last chunk
- * shares a page with the next value's full ones. At most PACK_MAX objects
+ * in random order (each drawn from the sampled sizes: sessions are
+ * written as users arrive, their sizes independent of the order; the
+ * golden-ratio sequence used before alternated large and small rows and
+ * packed pages 10 % worse than tables/conformance measured),
+ * and the heap and the TOAST relation are filled as hio.c does it
+ * (rec_pg_pack_add: the target page, then a page the free space map
+ * offers, then a new one): a page of mixed rows holds more than the
+ * average of pages of equal rows, and a value's short last chunk shares a
+ * page with other values' chunks. At most PACK_MAX objects
  * are packed, the pages scaled to all of them. Without memory for the
  * weights' prefix sums the per-row figures stay.
  */
 #define PACK_MAX 100000
+/* splitmix64's finaliser (Steele, Lea, Flood 2014): the k-th row's size
+   drawn at random, the same every run */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
 static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                     double total, struct cand_sums *s, struct rec_candidate *c)
 {
     const struct rec_pg_layout *l = &in->engine->pg;
     struct rec_pg_pack heap, toast;
     uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
-    uint64_t *prefix = NULL, acc = 0;
+    uint64_t *prefix = NULL, *order = NULL, acc = 0;
     uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
     size_t n = obj_count(in);
     double touched = 0, estimate = 0;
+    struct rec_pg_table raw_pg = *in->pg;
 
-    if (m == 0 || (!in->access && in->size_counts &&
-                   !(prefix = pt_calloc(n, sizeof(*prefix)))))
+    if (m == 0 || !(order = pt_calloc(m, sizeof(*order))))
         return;
+    if (!in->access && in->size_counts &&
+        !(prefix = pt_calloc(n, sizeof(*prefix)))) {
+        free(order);
+        return;
+    }
     for (size_t i = 0; prefix && i < n; i++)
         prefix[i] = acc += in->size_counts[i];
+    raw_pg.ratio = 0;
     rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
                      in->pg->fillfactor);
     rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
+    /* every object once (or, past PACK_MAX, one of each of m equal
+       strata of the sorted sizes), in a shuffled order: a draw with
+       replacement left the count of the rare large rows to chance */
+    for (uint64_t k = 0; k < m; k++)
+        order[k] = (uint64_t)(((double)k + 0.5) * total / (double)m);
+    for (uint64_t k = m - 1; k > 0; k--) {
+        uint64_t j = mix64(k) % (k + 1), t = order[k];
+        order[k] = order[j];
+        order[j] = t;
+    }
     for (uint64_t k = 0; k < m; k++) {
-        double f = (double)k * 0.6180339887498949, first = 0;
-        uint64_t pos = (uint64_t)((f - floor(f)) * total);
+        double first = 0;
+        uint64_t pos = order[k];
         size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
         struct rec_pg_tuple tu;
-        rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
+        /* a row of the share that does not compress */
+        int raw = in->pg->compress_share > 0 && in->pg->compress_share < 1 &&
+                  (double)(mix64(k ^ 0x5bd1e9955bd1e995ULL) >> 11) * 0x1p-53 >=
+                      in->pg->compress_share;
+        rec_pg_tuple_fit(l, raw ? &raw_pg : in->pg,
+                         obj_size(in, i < n ? i : n - 1), &tu);
         rec_pg_pack_add(&heap, tu.heap_bytes);
         if (!tu.toast_chunks)
             continue;
@@ -245,6 +279,9 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                               (double)p->usable_bytes;
     }
     free(prefix);
+    free(order);
+    rec_pg_pack_free(&heap);
+    rec_pg_pack_free(&toast);
     s->share_sum = heap.pages * total / (double)m;
     c->outline_pages = toast.pages / (double)m;
     /* A read fetches a value's chunks by an index scan in chunk_seq
@@ -263,6 +300,53 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
 }
 
 /* Placement fractions, rows per page, page fill and direct-read cost. */
+/* Object i's part of a candidate, weighted phi (fit_candidate). */
+static void fit_one(struct rec_candidate *c, struct cand_sums *s,
+                    const struct rec_inputs *in, const struct rec_page_rule *p,
+                    size_t i, double phi, double total, double total_gets,
+                    double *inline_n)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_device *d = in->device;
+    uint64_t size = obj_size(in, i);
+    struct obj_fit f;
+    uint64_t cnt = obj_weight(in, i);
+    double w_uniform = phi / total; /* one object's share */
+    double w = w_uniform;
+
+    fit_object(in, p, size, &f);
+    if (in->access && total_gets > 0)
+        w = phi * (double)in->access->gets[i] / total_gets;
+    s->share_sum = add_n(s->share_sum, phi / f.rpp, cnt);
+    s->row_bytes = add_n(s->row_bytes, phi * f.row_bytes, cnt);
+    c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
+    if (f.where == REC_PLACE_INLINE) {
+        *inline_n += phi * (double)cnt;
+    } else if (f.where > 0) {
+        uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
+        double *of = &c->outline_fraction[f.where - 1];
+        *of = add_n(*of, w_uniform, cnt);
+        if (!e->outline_buffered) {
+            c->direct_reads = add_n(c->direct_reads, w, cnt);
+            c->direct_sectors =
+                add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
+            c->direct_ms =
+                add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
+        } else {
+            /* buffered out-of-line pages: read through the pool */
+            c->outline_reads = add_n(
+                c->outline_reads, w * (f.op_read + e->outline_extra_reads), cnt);
+            c->outline_index_reads = add_n(c->outline_index_reads,
+                                           w * e->outline_extra_reads, cnt);
+            c->outline_pages = add_n(c->outline_pages, w_uniform * f.op, cnt);
+            c->outline_index_pages =
+                add_n(c->outline_index_pages, w_uniform * f.index_pages, cnt);
+        }
+    } else {
+        c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
+    }
+}
+
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
                           const struct rec_page_rule *p, double total_gets)
@@ -270,58 +354,39 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     const struct rec_engine *e = in->engine;
     const struct rec_device *d = in->device;
     size_t n = obj_count(in);
-    double total = (double)obj_total(in);
-    uint64_t inline_n = 0;
+    double total = (double)obj_total(in), inline_n = 0;
+    struct rec_pg_table raw_pg;
+    struct rec_inputs raw_in;
+    int parts = 1;
 
     memset(c, 0, sizeof(*c));
     memset(s, 0, sizeof(*s));
     c->page_size_bytes = p->page_size_bytes;
     c->inline_limit_bytes = p->inline_limit_bytes;
     c->transfer_ms = rec_device_transfer_ms(d, p->page_size_bytes);
+    /* PostgreSQL objects of which only a share compresses: each size
+       counted twice, compressed with that share's weight and raw with
+       the rest (pack_pg draws the rows alike) */
+    if (in->pg && e->pg.present && in->pg->ratio > 0 &&
+        in->pg->compress_share > 0 && in->pg->compress_share < 1) {
+        raw_pg = *in->pg;
+        raw_pg.ratio = 0;
+        raw_in = *in;
+        raw_in.pg = &raw_pg;
+        parts = 2;
+    }
     for (size_t i = 0; i < n; i++) {
-        uint64_t size = obj_size(in, i);
-        struct obj_fit f;
-        uint64_t cnt = obj_weight(in, i);
-        double w_uniform = 1.0 / total; /* one object's share */
-        double w = w_uniform;
-
-        fit_object(in, p, size, &f);
-        if (in->access && total_gets > 0)
-            w = (double)in->access->gets[i] / total_gets;
-        s->share_sum = add_n(s->share_sum, 1.0 / f.rpp, cnt);
-        s->row_bytes = add_n(s->row_bytes, f.row_bytes, cnt);
-        c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
-        if (f.where == REC_PLACE_INLINE) {
-            inline_n += cnt;
-        } else if (f.where > 0) {
-            uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
-            double *of = &c->outline_fraction[f.where - 1];
-            *of = add_n(*of, w_uniform, cnt);
-            if (!e->outline_buffered) {
-                c->direct_reads = add_n(c->direct_reads, w, cnt);
-                c->direct_sectors =
-                    add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
-                c->direct_ms =
-                    add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
-            } else {
-                /* buffered out-of-line pages: read through the pool */
-                c->outline_reads =
-                    add_n(c->outline_reads,
-                          w * (f.op_read + e->outline_extra_reads), cnt);
-                c->outline_index_reads = add_n(c->outline_index_reads,
-                                               w * e->outline_extra_reads, cnt);
-                c->outline_pages =
-                    add_n(c->outline_pages, w_uniform * f.op, cnt);
-                c->outline_index_pages = add_n(c->outline_index_pages,
-                                               w_uniform * f.index_pages, cnt);
-            }
-        } else {
-            c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
+        for (int part = 0; part < parts; part++) {
+            const struct rec_inputs *pin = part ? &raw_in : in;
+            double phi = parts == 1 ? 1.0
+                         : part     ? 1.0 - in->pg->compress_share
+                                    : in->pg->compress_share;
+            fit_one(c, s, pin, p, i, phi, total, total_gets, &inline_n);
         }
     }
     if (in->pg && e->pg.present)
         pack_pg(in, p, total, s, c);
-    c->inline_fraction = (double)inline_n / total;
+    c->inline_fraction = inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
 }
@@ -822,6 +887,15 @@ static int fit_at_knob(struct rec_candidate *c, const struct rec_inputs *in,
     return pool_candidate(c, &ki, p, r, ts.share_sum, total_gets, err);
 }
 
+/* Every object column is STORAGE EXTERNAL. */
+static int all_external(const struct rec_pg_table *t)
+{
+    for (size_t i = 0; i < t->n_columns; i++)
+        if (t->storage[i] != 'e')
+            return 0;
+    return t->n_columns > 0;
+}
+
 /*
  * An inline knob (PostgreSQL toast_tuple_target): the chosen page size is
  * evaluated again with the inline limit raised so that the inline target's
@@ -839,6 +913,8 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_knob *now = rec_state_get(&r->current, k->name);
     const struct rec_candidate *base = &r->knob_base;
     struct rec_page_rule tp = *p;
+    struct rec_pg_table sw_pg;
+    struct rec_inputs sw_in;
     size_t n = obj_count(in);
     uint64_t *v, want;
     uint32_t cap = k->max - k->offset_bytes, value;
@@ -859,6 +935,31 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
         if ((rc = fit_at_knob(&r->knob_base, in, &bp, r, r->knob_current,
                               total_gets, err)) < 0)
             return rc;
+    }
+    /* compressible objects under EXTERNAL: the advice sets EXTENDED
+       (advice.c choose_storage), so the state after compresses them and
+       the knob is weighed against that state, not the one now (a target
+       raised over compressible values stores them raw: issue 24) */
+    if (in->pg && e->pg.present && in->pg->ratio_measured &&
+        in->pg->ratio > 0 && in->pg->ratio < REC_INCOMPRESSIBLE_RATIO &&
+        all_external(in->pg)) {
+        struct rec_page_rule bp = *p;
+        bp.inline_limit_bytes = r->knob_current - k->offset_bytes;
+        if (bp.max_row_bytes < bp.inline_limit_bytes)
+            bp.max_row_bytes = bp.inline_limit_bytes;
+        sw_pg = *in->pg;
+        for (size_t i = 0; i < sw_pg.n_columns; i++)
+            sw_pg.storage[i] = 'x';
+        sw_in = *in;
+        sw_in.pg = &sw_pg;
+        in = &sw_in;
+        if ((rc = fit_at_knob(&r->switched, in, &bp, r, r->knob_current,
+                              total_gets, err)) < 0)
+            return rc;
+        r->storage_switch = 1;
+        base = &r->switched;
+        if (base->inline_fraction >= r->inline_target)
+            return 0; /* compressed, the target's share stays in the row */
     }
     if (!in->access && in->size_counts) {
         /* weighted sizes arrive sorted (rec_sizes_stats) */
