@@ -670,12 +670,12 @@ struct rec_pg_table {
     size_t n_columns;                 /* object columns (>= 1) */
     double share[REC_PG_MAX_COLUMNS]; /* each column's part of an object */
     char storage[REC_PG_MAX_COLUMNS]; /* attstorage: p, m, e, x */
-    double ratio;       /* pglz bytes / raw bytes of the values that compress
-                           (measured by a trial); 0 = they do not compress */
-    double fixed_bytes; /* with ratio: pglz bytes = fixed + ratio x raw
-                           (the trial's line; 0 = proportional) */
-    int ratio_measured; /* 1: a trial (or the server's compressed values)
-                           measured it; 0: nobody tried */
+    double ratio;          /* pglz bytes / raw bytes of the values that compress
+                              (measured by a trial); 0 = they do not compress */
+    double fixed_bytes;    /* with ratio: pglz bytes = fixed + ratio x raw
+                              (the trial's line; 0 = proportional) */
+    int ratio_measured;    /* 1: a trial (or the server's compressed values)
+                              measured it; 0: nobody tried */
     double compress_share; /* with ratio: the share of the values that
                               compress (the trial's); the others are
                               modelled as incompressible. 0 is taken as 1 */

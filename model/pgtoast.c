@@ -273,7 +273,7 @@ static void tree_set(struct rec_pg_pack *k, size_t page, uint8_t cat)
     k->tree[i] = cat;
     for (i /= 2; i >= 1; i /= 2) {
         uint8_t m = k->tree[2 * i] > k->tree[2 * i + 1] ? k->tree[2 * i]
-                                                       : k->tree[2 * i + 1];
+                                                        : k->tree[2 * i + 1];
         if (k->tree[i] == m)
             break;
         k->tree[i] = m;

@@ -417,10 +417,11 @@ static void fit_one(struct rec_candidate *c, struct cand_sums *s,
                 add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
         } else {
             /* buffered out-of-line pages: read through the pool */
-            c->outline_reads = add_n(
-                c->outline_reads, w * (f.op_read + e->outline_extra_reads), cnt);
-            c->outline_index_reads = add_n(c->outline_index_reads,
-                                           w * e->outline_extra_reads, cnt);
+            c->outline_reads =
+                add_n(c->outline_reads,
+                      w * (f.op_read + e->outline_extra_reads), cnt);
+            c->outline_index_reads =
+                add_n(c->outline_index_reads, w * e->outline_extra_reads, cnt);
             c->outline_pages = add_n(c->outline_pages, w_uniform * f.op, cnt);
             c->outline_index_pages =
                 add_n(c->outline_index_pages, w_uniform * f.index_pages, cnt);
