@@ -41,6 +41,9 @@ struct rec_page_rule {
     uint32_t outline_descriptor_bytes; /* row bytes an out-of-line object
                                           leaves at this page size; 0 = the
                                           outline column's descriptor */
+    uint32_t insert_reserve_bytes;     /* bytes a page filled in key order
+                                          keeps free once it holds 2 rows
+                                          (InnoDB: page size / 16); 0 = none */
 };
 
 /* An out-of-line column / storage form (DB2: MEDIUM LONG VARCHAR, LARGE BLOB).
