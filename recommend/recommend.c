@@ -190,6 +190,56 @@ static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
 }
 
 /*
+ * The order in which pack_pg and pack_keyorder add the rows. pack_pg: the
+ * golden-ratio sequence over the sorted sizes, so every stretch of it
+ * samples all of them evenly. pack_keyorder: independent draws (splitmix64
+ * of k, fixed: the same figures on every run), sizes that do not depend on
+ * the key: the rows either side of a page's last free bytes are as alike
+ * as two random rows, not spread apart as the golden-ratio sequence spreads
+ * them. mix_init takes the weights' prefix sums (none for a plain list; -1
+ * out of memory), mix_obj the k-th object.
+ */
+struct mix_order {
+    uint64_t *prefix;
+    size_t n;
+    double total;
+};
+
+static int mix_init(struct mix_order *o, const struct rec_inputs *in,
+                    double total)
+{
+    uint64_t acc = 0;
+
+    o->n = obj_count(in);
+    o->total = total;
+    o->prefix = NULL;
+    if (!in->access && in->size_counts &&
+        !(o->prefix = pt_calloc(o->n, sizeof(*o->prefix))))
+        return -1;
+    for (size_t i = 0; o->prefix && i < o->n; i++)
+        o->prefix[i] = acc += in->size_counts[i];
+    return 0;
+}
+
+static uint64_t mix_obj(const struct mix_order *o, const struct rec_inputs *in,
+                        uint64_t k, int draws)
+{
+    double f = (double)k * 0.6180339887498949;
+    uint64_t pos;
+
+    if (draws) { /* splitmix64 (Steele, Lea, Flood 2014) */
+        uint64_t z = (k + 1) * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        f = (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+    }
+    pos = (uint64_t)((f - floor(f)) * o->total);
+    size_t i = o->prefix ? entry_of(o->prefix, o->n, pos) : (size_t)pos;
+
+    return obj_size(in, i < o->n ? i : o->n - 1);
+}
+
+/*
  * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
  * in an order that mixes their sizes (the golden-ratio sequence over the
  * sorted sizes: every stretch of it samples all of them evenly),
@@ -207,25 +257,19 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
     const struct rec_pg_layout *l = &in->engine->pg;
     struct rec_pg_pack heap, toast;
     uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
-    uint64_t *prefix = NULL, acc = 0;
     uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
-    size_t n = obj_count(in);
+    struct mix_order mix;
     double touched = 0, estimate = 0;
 
-    if (m == 0 || (!in->access && in->size_counts &&
-                   !(prefix = pt_calloc(n, sizeof(*prefix)))))
+    if (m == 0 || mix_init(&mix, in, total) < 0)
         return;
-    for (size_t i = 0; prefix && i < n; i++)
-        prefix[i] = acc += in->size_counts[i];
     rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
                      in->pg->fillfactor);
     rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
     for (uint64_t k = 0; k < m; k++) {
-        double f = (double)k * 0.6180339887498949, first = 0;
-        uint64_t pos = (uint64_t)((f - floor(f)) * total);
-        size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
+        double first = 0;
         struct rec_pg_tuple tu;
-        rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
+        rec_pg_tuple_fit(l, in->pg, mix_obj(&mix, in, k, 0), &tu);
         rec_pg_pack_add(&heap, tu.heap_bytes);
         if (!tu.toast_chunks)
             continue;
@@ -244,7 +288,7 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                               (1.0 - 1.0 / (double)tu.toast_chunks) /
                               (double)p->usable_bytes;
     }
-    free(prefix);
+    free(mix.prefix);
     s->share_sum = heap.pages * total / (double)m;
     c->outline_pages = toast.pages / (double)m;
     /* A read fetches a value's chunks by an index scan in chunk_seq
@@ -260,6 +304,46 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
         c->outline_reads =
             c->outline_index_reads +
             (c->outline_reads - c->outline_index_reads) * touched / estimate;
+}
+
+/*
+ * InnoDB's clustered index filled in key order (insert_reserve_bytes > 0):
+ * the rows, in the mixed order above, go into the last leaf while it has
+ * room, and from its third record on only while the page keeps
+ * insert_reserve_bytes free (btr_cur_optimistic_insert(), see
+ * rec_engine_rows_per_page); otherwise the leaf splits at the insert point
+ * and the row starts a new one. A page of near-half-page rows and small
+ * ones (values either side of the off-page limit) then holds fewer rows
+ * than the mean of the per-size rows per page says. At most PACK_MAX
+ * objects are packed, the pages scaled to all of them; without memory for
+ * the prefix sums the per-row figures stay.
+ */
+static void pack_keyorder(const struct rec_inputs *in,
+                          const struct rec_page_rule *p, double total,
+                          struct cand_sums *s)
+{
+    const struct rec_engine *e = in->engine;
+    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
+    uint64_t used = 0, n_recs = 0;
+    double pages = 0;
+    struct mix_order mix;
+
+    if (m == 0 || mix_init(&mix, in, total) < 0)
+        return;
+    for (uint64_t k = 0; k < m; k++) {
+        uint64_t rec = (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k, 1)) +
+                       e->row_overhead_bytes;
+        uint64_t room = n_recs >= 2 ? p->usable_bytes - p->insert_reserve_bytes
+                                    : p->usable_bytes;
+        if (pages == 0 || used + rec > room || n_recs >= e->max_rows_per_page) {
+            pages += 1;
+            used = n_recs = 0;
+        }
+        used += rec;
+        n_recs++;
+    }
+    free(mix.prefix);
+    s->share_sum = pages * total / (double)m;
 }
 
 /* Placement fractions, rows per page, page fill and direct-read cost. */
@@ -321,6 +405,8 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     }
     if (in->pg && e->pg.present)
         pack_pg(in, p, total, s, c);
+    else if (p->insert_reserve_bytes)
+        pack_keyorder(in, p, total, s);
     c->inline_fraction = (double)inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
