@@ -11,7 +11,8 @@
  *     else it cannot be stored;
  *   - its row is row_fixed_bytes plus the object (inline) or the column's
  *     descriptor (out of line);
- *   - a page holds floor(usable / (row + row overhead)) rows, capped.
+ *   - a page holds floor((usable - insert reserve) / (row + row overhead))
+ *     rows, at least 2 when two fit and a reserve is set, capped.
  *
  * Neighbours: stats.c and recommend/ (the cost model), sim/ (buffer-pool
  * tier) and store/ (WebSphere placement) call these rules.
@@ -109,9 +110,10 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
                        "%s: usable bytes %u must be 1..page_size", where,
                        p->usable_bytes);
     if (p->insert_reserve_bytes >= p->usable_bytes)
-        return err_set(err, PT_EDATA,
-                       "%s: insert_reserve %u must be below the usable bytes %u",
-                       where, p->insert_reserve_bytes, p->usable_bytes);
+        return err_set(
+            err, PT_EDATA,
+            "%s: insert_reserve %u must be below the usable bytes %u", where,
+            p->insert_reserve_bytes, p->usable_bytes);
     if (p->inline_limit_bytes > p->max_row_bytes)
         return err_set(err, PT_EDATA, "%s: inline_limit %u exceeds max_row %u",
                        where, p->inline_limit_bytes, p->max_row_bytes);

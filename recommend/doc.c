@@ -323,9 +323,9 @@ static json_t *space_side(const struct rec_result *r,
     double s = (double)r->sessions;
 
     return json_pack(
-        "{s:I,s:f,s:f,s:f,s:f,s:f}", "page_size", (json_int_t)c->page_size_bytes,
-        "data_pages", round6(c->data_pages), "outline_pages",
-        round6(c->outline_pages * s), "outline_index_pages",
+        "{s:I,s:f,s:f,s:f,s:f,s:f}", "page_size",
+        (json_int_t)c->page_size_bytes, "data_pages", round6(c->data_pages),
+        "outline_pages", round6(c->outline_pages * s), "outline_index_pages",
         round6(c->outline_index_pages * s), "inline_fraction",
         round6(c->inline_fraction), "bytes", round(rec_candidate_bytes(c, s)));
 }

@@ -331,8 +331,9 @@ static void pack_keyorder(const struct rec_inputs *in,
     if (m == 0 || mix_init(&mix, in, total) < 0)
         return;
     for (uint64_t k = 0; k < m; k++) {
-        uint64_t rec = (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k, 1)) +
-                       e->row_overhead_bytes;
+        uint64_t rec =
+            (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k, 1)) +
+            e->row_overhead_bytes;
         uint64_t room = n_recs >= 2 ? p->usable_bytes - p->insert_reserve_bytes
                                     : p->usable_bytes;
         if (pages == 0 || used + rec > room || n_recs >= e->max_rows_per_page) {
@@ -668,7 +669,8 @@ static double classes_hit_ratio(const struct rec_engine *e,
 
 /*
  * Trace-based hit ratio at one page size: pack rows into pages in
- * first-seen order, sum gets per page, Che's approximation.
+ * first-seen order (with the engine's insert_reserve), sum gets per page,
+ * Che's approximation.
  */
 static int trace_hit_ratio(const struct rec_inputs *in,
                            const struct rec_page_rule *p, double pages,
@@ -701,8 +703,11 @@ static int trace_hit_ratio(const struct rec_inputs *in,
     for (size_t i = 0; i < a->n_keys; i++) {
         uint64_t row = (uint64_t)rec_engine_row_bytes(e, p, a->size_bytes[i]) +
                        e->row_overhead_bytes;
-        if (np == 0 || rows >= e->max_rows_per_page ||
-            used + row > p->usable_bytes) {
+        /* a page keeps insert_reserve free from its third row on
+           (pack_keyorder) */
+        uint64_t room = rows >= 2 ? p->usable_bytes - p->insert_reserve_bytes
+                                  : p->usable_bytes;
+        if (np == 0 || rows >= e->max_rows_per_page || used + row > room) {
             np++;
             used = 0;
             rows = 0;
