@@ -105,6 +105,10 @@ struct rec_engine {
     uint32_t outline_extra_reads;  /* buffered index reads to find the
                                       out-of-line data (PostgreSQL: the
                                       TOAST index); 0 if none */
+    uint32_t outline_prefix_bytes; /* bytes of an out-of-line object kept
+                                      in the row, not on its out-of-line
+                                      pages (InnoDB COMPACT/REDUNDANT: 768,
+                                      set by recommend); 0 if none */
     uint32_t current_page_bytes;   /* page size a new database gets by
                                       default; 0 = unknown */
     uint64_t default_pool_bytes;   /* the buffer pool a default

@@ -104,14 +104,17 @@ static double add_n(double acc, double x, uint64_t cnt)
     return acc;
 }
 
-/* Out-of-line pages an object occupies when the engine buffers them. */
+/* Out-of-line pages an object occupies when the engine buffers them: its
+   bytes but the prefix the row keeps (outline_prefix_bytes). */
 static double outline_pages_of(const struct rec_engine *e,
                                const struct rec_page_rule *p, uint64_t size)
 {
     uint32_t payload =
         p->outline_payload_bytes ? p->outline_payload_bytes : p->usable_bytes;
-    (void)e;
-    return payload ? (double)((size + payload - 1) / payload) : 1.0;
+    uint64_t out =
+        size > e->outline_prefix_bytes ? size - e->outline_prefix_bytes : 1;
+
+    return payload ? (double)((out + payload - 1) / payload) : 1.0;
 }
 
 /* Where one object lands and what it costs (fit_candidate). */
@@ -314,21 +317,23 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
  * rec_engine_rows_per_page); otherwise the leaf splits at the insert point
  * and the row starts a new one. A page of near-half-page rows and small
  * ones (values either side of the off-page limit) then holds fewer rows
- * than the mean of the per-size rows per page says. At most PACK_MAX
- * objects are packed, the pages scaled to all of them; without memory for
- * the prefix sums the per-row figures stay.
+ * than the mean of the per-size rows per page says. PACK_MAX draws are
+ * packed whatever the number of rows, the pages scaled to all of them:
+ * the expected pages, not those of one small draw (400 rows of a table
+ * either side of the limit vary by 10 % from one order to another);
+ * without memory for the prefix sums the per-row figures stay.
  */
 static void pack_keyorder(const struct rec_inputs *in,
                           const struct rec_page_rule *p, double total,
                           struct cand_sums *s)
 {
     const struct rec_engine *e = in->engine;
-    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
+    uint64_t m = PACK_MAX; /* draws: the expected pages, whatever the rows */
     uint64_t used = 0, n_recs = 0;
     double pages = 0;
     struct mix_order mix;
 
-    if (m == 0 || mix_init(&mix, in, total) < 0)
+    if (total < 1 || mix_init(&mix, in, total) < 0)
         return;
     for (uint64_t k = 0; k < m; k++) {
         uint64_t rec =
@@ -1028,6 +1033,9 @@ static int eval_row_format(struct rec_result *r, const struct rec_inputs *in,
         return 0;
     for (size_t i = 0; i < old.n_outline; i++)
         old.outline[i].descriptor_bytes += INNODB_ANTELOPE_PREFIX_BYTES;
+    /* the prefix is off the BLOB pages: btr_store_big_rec_extern_fields()
+       stores the field from local_len on */
+    old.outline_prefix_bytes = INNODB_ANTELOPE_PREFIX_BYTES;
     oin.engine = &old;
     fit_candidate(&r->rowfmt_base, &ts, &oin, &in->engine->pages[r->chosen_idx],
                   total_gets);
