@@ -320,8 +320,9 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
  * than the mean of the per-size rows per page says. PACK_MAX draws are
  * packed whatever the number of rows, the pages scaled to all of them:
  * the expected pages, not those of one small draw (400 rows of a table
- * either side of the limit vary by 10 % from one order to another);
- * without memory for the prefix sums the per-row figures stay.
+ * either side of the limit vary by 10 % from one order to another),
+ * plus the non-leaf pages above them; without memory for the prefix sums
+ * the per-row figures stay.
  */
 static void pack_keyorder(const struct rec_inputs *in,
                           const struct rec_page_rule *p, double total,
@@ -350,6 +351,15 @@ static void pack_keyorder(const struct rec_inputs *in,
     }
     free(mix.prefix);
     s->share_sum = pages * total / (double)m;
+    /* the levels above the leaves: one node pointer a child, an 8-byte
+       key, 5-byte header and 4-byte child page number with its share of a
+       directory slot, ~18 bytes (MariaDB btr0btr.cc,
+       dict_index_build_node_ptr()); a tree of more than one leaf has a
+       root at least */
+    for (double lv = s->share_sum, fan = p->usable_bytes / 18.0; lv > 1;) {
+        lv = ceil(lv / fan);
+        s->share_sum += lv;
+    }
 }
 
 /* Placement fractions, rows per page, page fill and direct-read cost. */
