@@ -657,6 +657,9 @@ struct rec_pg_table {
                            (the trial's line; 0 = proportional) */
     int ratio_measured; /* 1: a trial (or the server's compressed values)
                            measured it; 0: nobody tried */
+    double compress_share; /* with ratio: the share of the values that
+                              compress (the trial's); the others are
+                              modelled as incompressible. 0 is taken as 1 */
 };
 /* Where one row's bytes go. */
 struct rec_pg_tuple {
@@ -677,20 +680,31 @@ void rec_pg_tuple_fit(const struct rec_pg_layout *l,
 /* A TOAST chunk tuple of n data bytes, aligned, with its line pointer. */
 uint32_t rec_pg_chunk_tuple_bytes(const struct rec_pg_layout *l, uint64_t n);
 /*
- * Pages filled one tuple after another (hio.c RelationGetBufferForTuple):
- * the last page takes a tuple while its free space stays above `save`
- * bytes (the fillfactor's), else a new page (pgtoast.c says why not an
- * earlier one).
+ * Pages filled as hio.c RelationGetBufferForTuple fills them: a tuple goes
+ * to the target page (the last one used) while the page's free space stays
+ * above `save` bytes (the fillfactor's); else the page's free space is
+ * recorded in the free space map and the map is searched for a page with
+ * room (freespace.c RecordAndGetPageWithFreeSpace, fsmpage.c
+ * fsm_search_avail: the first page with enough space from the map's next
+ * slot on, wrapping), which becomes the target; none: a new page. The
+ * map's space is kept in 32-byte categories, rounded down for a page and
+ * up for a request. See pgtoast.c.
  */
 struct rec_pg_pack {
     uint32_t usable_bytes; /* page bytes for tuples and items */
     uint32_t save_bytes;   /* BLCKSZ x (100 - fillfactor) % */
-    uint64_t used_bytes;   /* of the last page */
+    uint32_t *used;        /* bytes used, per page */
+    uint8_t *tree;         /* max-tree of the map's categories */
+    size_t cap;            /* pages the arrays hold (a power of 2) */
+    size_t target;         /* the page tried first */
+    size_t next_slot;      /* the map's search start (fp_next_slot) */
+    int failed;            /* out of memory: pages counted, no map */
     double pages;          /* pages so far */
 };
 void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
                       uint32_t usable_bytes, uint32_t fillfactor);
 void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes);
+void rec_pg_pack_free(struct rec_pg_pack *k);
 /* Heap tuples of heap_bytes (with item) a page of usable bytes takes at
  * the fillfactor (RelationGetBufferForTuple), at least 1. */
 uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,

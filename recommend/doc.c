@@ -336,8 +336,9 @@ static json_t *space_side(const struct rec_result *r,
  * settings now: its toast_tuple_target, its ROW_FORMAT) and once create.sql
  * is applied and every row rewritten ("after"). tests/conformance/ holds
  * both against the engine. "applies" says whether create.sql alone brings
- * the after state ("yes") or it needs a new instance or table space.
- * -1 out of memory.
+ * the after state ("yes") or it needs a new instance. Only for engines
+ * whose out-of-line pages the model counts (outline_buffered: PostgreSQL,
+ * MariaDB/MySQL, SQLite). -1 out of memory.
  */
 static int add_space_json(json_t *doc, const struct rec_result *r,
                           const struct rec_engine *e)
@@ -346,14 +347,19 @@ static int add_space_json(json_t *doc, const struct rec_result *r,
     const char *applies = "yes";
     json_t *x, *b, *a;
 
+    if (!e->outline_buffered)
+        return 0; /* DB2, Oracle: LOBs apart, not counted in pages */
     if (r->current_idx != (size_t)-1)
         before = &r->cand[r->current_idx];
-    if (r->knob_evaluated) {
+    if (e->knob.present && r->current_idx == r->chosen_idx) {
         /* knob_base: the chosen (the only) page at the value in use */
-        if (r->current_idx == r->chosen_idx)
-            before = &r->knob_base;
-        after = r->knob_pays ? &r->tuned : &r->knob_base;
+        before = &r->knob_base;
+        after = &r->knob_base;
     }
+    if (r->storage_switch) /* compressible values get EXTENDED */
+        after = &r->switched;
+    if (r->knob_evaluated && r->knob_pays)
+        after = &r->tuned;
     if (r->rowfmt_evaluated) {
         if (r->current_idx == r->chosen_idx)
             before = &r->rowfmt_base;
@@ -361,9 +367,7 @@ static int add_space_json(json_t *doc, const struct rec_result *r,
             after = &r->rowfmt_base;
     }
     if (r->current_idx != r->chosen_idx)
-        applies = strcmp(e->name, "mysql") == 0    ? "new instance"
-                  : strcmp(e->name, "sqlite") == 0 ? "yes"
-                                                   : "new table space";
+        applies = strcmp(e->name, "mysql") == 0 ? "new instance" : "yes";
     b = before ? space_side(r, before) : json_null();
     a = space_side(r, after);
     if (a)

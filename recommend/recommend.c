@@ -193,14 +193,119 @@ static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
 }
 
 /*
- * The order in which pack_pg and pack_keyorder add the rows. pack_pg: the
- * golden-ratio sequence over the sorted sizes, so every stretch of it
- * samples all of them evenly. pack_keyorder: independent draws (splitmix64
- * of k, fixed: the same figures on every run), sizes that do not depend on
- * the key: the rows either side of a page's last free bytes are as alike
- * as two random rows, not spread apart as the golden-ratio sequence spreads
- * them. mix_init takes the weights' prefix sums (none for a plain list; -1
- * out of memory), mix_obj the k-th object.
+ * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
+ * in random order (each drawn from the sampled sizes: sessions are
+ * written as users arrive, their sizes independent of the order; the
+ * golden-ratio sequence used before alternated large and small rows and
+ * packed pages 10 % worse than tables/conformance measured),
+ * and the heap and the TOAST relation are filled as hio.c does it
+ * (rec_pg_pack_add: the target page, then a page the free space map
+ * offers, then a new one): a page of mixed rows holds more than the
+ * average of pages of equal rows, and a value's short last chunk shares a
+ * page with other values' chunks. At most PACK_MAX objects
+ * are packed, the pages scaled to all of them. Without memory for the
+ * weights' prefix sums the per-row figures stay.
+ */
+#define PACK_MAX 100000
+/* splitmix64's finaliser (Steele, Lea, Flood 2014): the k-th row's size
+   drawn at random, the same every run */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
+                    double total, struct cand_sums *s, struct rec_candidate *c)
+{
+    const struct rec_pg_layout *l = &in->engine->pg;
+    struct rec_pg_pack heap, toast;
+    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
+    uint64_t *prefix = NULL, *order = NULL, acc = 0;
+    uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
+    size_t n = obj_count(in);
+    double touched = 0, estimate = 0;
+    struct rec_pg_table raw_pg = *in->pg;
+
+    if (m == 0 || !(order = pt_calloc(m, sizeof(*order))))
+        return;
+    if (!in->access && in->size_counts &&
+        !(prefix = pt_calloc(n, sizeof(*prefix)))) {
+        free(order);
+        return;
+    }
+    for (size_t i = 0; prefix && i < n; i++)
+        prefix[i] = acc += in->size_counts[i];
+    raw_pg.ratio = 0;
+    rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
+                     in->pg->fillfactor);
+    rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
+    /* every object once (or, past PACK_MAX, one of each of m equal
+       strata of the sorted sizes), in a shuffled order: a draw with
+       replacement left the count of the rare large rows to chance */
+    for (uint64_t k = 0; k < m; k++)
+        order[k] = (uint64_t)(((double)k + 0.5) * total / (double)m);
+    for (uint64_t k = m - 1; k > 0; k--) {
+        uint64_t j = mix64(k) % (k + 1), t = order[k];
+        order[k] = order[j];
+        order[j] = t;
+    }
+    for (uint64_t k = 0; k < m; k++) {
+        double first = 0;
+        uint64_t pos = order[k];
+        size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
+        struct rec_pg_tuple tu;
+        /* a row of the share that does not compress */
+        int raw = in->pg->compress_share > 0 && in->pg->compress_share < 1 &&
+                  (double)(mix64(k ^ 0x5bd1e9955bd1e995ULL) >> 11) * 0x1p-53 >=
+                      in->pg->compress_share;
+        rec_pg_tuple_fit(l, raw ? &raw_pg : in->pg,
+                         obj_size(in, i < n ? i : n - 1), &tu);
+        rec_pg_pack_add(&heap, tu.heap_bytes);
+        if (!tu.toast_chunks)
+            continue;
+        /* chunk_seq order, full chunks first (toast_save_datum) */
+        for (uint64_t j = 0; j < tu.toast_chunks; j++) {
+            rec_pg_pack_add(&toast,
+                            j + 1 < tu.toast_chunks
+                                ? full
+                                : (uint32_t)(tu.toast_bytes -
+                                             (tu.toast_chunks - 1) * full));
+            if (j == 0)
+                first = toast.pages;
+        }
+        touched += toast.pages - first + 1;
+        estimate += 1.0 + (double)tu.toast_bytes *
+                              (1.0 - 1.0 / (double)tu.toast_chunks) /
+                              (double)p->usable_bytes;
+    }
+    free(prefix);
+    free(order);
+    rec_pg_pack_free(&heap);
+    rec_pg_pack_free(&toast);
+    s->share_sum = heap.pages * total / (double)m;
+    c->outline_pages = toast.pages / (double)m;
+    /* A read fetches a value's chunks by an index scan in chunk_seq
+       order, and consecutive chunks on one page are one buffer access:
+       heapam_handler.c heapam_index_fetch_tuple keeps the buffer
+       (bufmgr.c ReleaseAndReadBuffer returns it unread for the same
+       block). The TOAST pages a read touches are 1 + the page breaks
+       among its chunk tuples in the packing; a page break falls mostly
+       before a full chunk, a value's first, so fewer values straddle
+       than fit_pg's per-value estimate (1 + bytes but one chunk / page)
+       says. Its reads are scaled to the packing's. */
+    if (estimate > 0)
+        c->outline_reads =
+            c->outline_index_reads +
+            (c->outline_reads - c->outline_index_reads) * touched / estimate;
+}
+
+/*
+ * The rows of pack_keyorder: the k-th drawn at random from the sizes (mix64
+ * of k, the same every run), so sizes do not depend on the key; mix_init
+ * takes the weights' prefix sums (none for a plain list; -1 out of memory).
  */
 struct mix_order {
     uint64_t *prefix;
@@ -225,93 +330,18 @@ static int mix_init(struct mix_order *o, const struct rec_inputs *in,
 }
 
 static uint64_t mix_obj(const struct mix_order *o, const struct rec_inputs *in,
-                        uint64_t k, int draws)
+                        uint64_t k)
 {
-    double f = (double)k * 0.6180339887498949;
-    uint64_t pos;
-
-    if (draws) { /* splitmix64 (Steele, Lea, Flood 2014) */
-        uint64_t z = (k + 1) * 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        f = (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-    }
-    pos = (uint64_t)((f - floor(f)) * o->total);
+    double f = (double)(mix64(k) >> 11) * 0x1p-53;
+    uint64_t pos = (uint64_t)(f * o->total);
     size_t i = o->prefix ? entry_of(o->prefix, o->n, pos) : (size_t)pos;
 
     return obj_size(in, i < o->n ? i : o->n - 1);
 }
 
 /*
- * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
- * in an order that mixes their sizes (the golden-ratio sequence over the
- * sorted sizes: every stretch of it samples all of them evenly),
- * and the heap and the TOAST relation are filled one tuple after another
- * as hio.c does it (rec_pg_pack_add): a page of mixed rows holds more
- * than the average of pages of equal rows, and a value's short last chunk
- * shares a page with the next value's full ones. At most PACK_MAX objects
- * are packed, the pages scaled to all of them. Without memory for the
- * weights' prefix sums the per-row figures stay.
- */
-#define PACK_MAX 100000
-static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
-                    double total, struct cand_sums *s, struct rec_candidate *c)
-{
-    const struct rec_pg_layout *l = &in->engine->pg;
-    struct rec_pg_pack heap, toast;
-    uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
-    uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
-    struct mix_order mix;
-    double touched = 0, estimate = 0;
-
-    if (m == 0 || mix_init(&mix, in, total) < 0)
-        return;
-    rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
-                     in->pg->fillfactor);
-    rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
-    for (uint64_t k = 0; k < m; k++) {
-        double first = 0;
-        struct rec_pg_tuple tu;
-        rec_pg_tuple_fit(l, in->pg, mix_obj(&mix, in, k, 0), &tu);
-        rec_pg_pack_add(&heap, tu.heap_bytes);
-        if (!tu.toast_chunks)
-            continue;
-        /* chunk_seq order, full chunks first (toast_save_datum) */
-        for (uint64_t j = 0; j < tu.toast_chunks; j++) {
-            rec_pg_pack_add(&toast,
-                            j + 1 < tu.toast_chunks
-                                ? full
-                                : (uint32_t)(tu.toast_bytes -
-                                             (tu.toast_chunks - 1) * full));
-            if (j == 0)
-                first = toast.pages;
-        }
-        touched += toast.pages - first + 1;
-        estimate += 1.0 + (double)tu.toast_bytes *
-                              (1.0 - 1.0 / (double)tu.toast_chunks) /
-                              (double)p->usable_bytes;
-    }
-    free(mix.prefix);
-    s->share_sum = heap.pages * total / (double)m;
-    c->outline_pages = toast.pages / (double)m;
-    /* A read fetches a value's chunks by an index scan in chunk_seq
-       order, and consecutive chunks on one page are one buffer access:
-       heapam_handler.c heapam_index_fetch_tuple keeps the buffer
-       (bufmgr.c ReleaseAndReadBuffer returns it unread for the same
-       block). The TOAST pages a read touches are 1 + the page breaks
-       among its chunk tuples in the packing; a page break falls mostly
-       before a full chunk, a value's first, so fewer values straddle
-       than fit_pg's per-value estimate (1 + bytes but one chunk / page)
-       says. Its reads are scaled to the packing's. */
-    if (estimate > 0)
-        c->outline_reads =
-            c->outline_index_reads +
-            (c->outline_reads - c->outline_index_reads) * touched / estimate;
-}
-
-/*
  * InnoDB's clustered index filled in key order (insert_reserve_bytes > 0):
- * the rows, in the mixed order above, go into the last leaf while it has
+ * the rows, drawn as above, go into the last leaf while it has
  * room, and from its third record on only while the page keeps
  * insert_reserve_bytes free (btr_cur_optimistic_insert(), see
  * rec_engine_rows_per_page); otherwise the leaf splits at the insert point
@@ -338,7 +368,7 @@ static void pack_keyorder(const struct rec_inputs *in,
         return;
     for (uint64_t k = 0; k < m; k++) {
         uint64_t rec =
-            (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k, 1)) +
+            (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k)) +
             e->row_overhead_bytes;
         uint64_t room = n_recs >= 2 ? p->usable_bytes - p->insert_reserve_bytes
                                     : p->usable_bytes;
@@ -363,6 +393,54 @@ static void pack_keyorder(const struct rec_inputs *in,
 }
 
 /* Placement fractions, rows per page, page fill and direct-read cost. */
+/* Object i's part of a candidate, weighted phi (fit_candidate). */
+static void fit_one(struct rec_candidate *c, struct cand_sums *s,
+                    const struct rec_inputs *in, const struct rec_page_rule *p,
+                    size_t i, double phi, double total, double total_gets,
+                    double *inline_n)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_device *d = in->device;
+    uint64_t size = obj_size(in, i);
+    struct obj_fit f;
+    uint64_t cnt = obj_weight(in, i);
+    double w_uniform = phi / total; /* one object's share */
+    double w = w_uniform;
+
+    fit_object(in, p, size, &f);
+    if (in->access && total_gets > 0)
+        w = phi * (double)in->access->gets[i] / total_gets;
+    s->share_sum = add_n(s->share_sum, phi / f.rpp, cnt);
+    s->row_bytes = add_n(s->row_bytes, phi * f.row_bytes, cnt);
+    c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
+    if (f.where == REC_PLACE_INLINE) {
+        *inline_n += phi * (double)cnt;
+    } else if (f.where > 0) {
+        uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
+        double *of = &c->outline_fraction[f.where - 1];
+        *of = add_n(*of, w_uniform, cnt);
+        if (!e->outline_buffered) {
+            c->direct_reads = add_n(c->direct_reads, w, cnt);
+            c->direct_sectors =
+                add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
+            c->direct_ms =
+                add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
+        } else {
+            /* buffered out-of-line pages: read through the pool */
+            c->outline_reads =
+                add_n(c->outline_reads,
+                      w * (f.op_read + e->outline_extra_reads), cnt);
+            c->outline_index_reads =
+                add_n(c->outline_index_reads, w * e->outline_extra_reads, cnt);
+            c->outline_pages = add_n(c->outline_pages, w_uniform * f.op, cnt);
+            c->outline_index_pages =
+                add_n(c->outline_index_pages, w_uniform * f.index_pages, cnt);
+        }
+    } else {
+        c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
+    }
+}
+
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
                           const struct rec_page_rule *p, double total_gets)
@@ -370,60 +448,41 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     const struct rec_engine *e = in->engine;
     const struct rec_device *d = in->device;
     size_t n = obj_count(in);
-    double total = (double)obj_total(in);
-    uint64_t inline_n = 0;
+    double total = (double)obj_total(in), inline_n = 0;
+    struct rec_pg_table raw_pg;
+    struct rec_inputs raw_in;
+    int parts = 1;
 
     memset(c, 0, sizeof(*c));
     memset(s, 0, sizeof(*s));
     c->page_size_bytes = p->page_size_bytes;
     c->inline_limit_bytes = p->inline_limit_bytes;
     c->transfer_ms = rec_device_transfer_ms(d, p->page_size_bytes);
+    /* PostgreSQL objects of which only a share compresses: each size
+       counted twice, compressed with that share's weight and raw with
+       the rest (pack_pg draws the rows alike) */
+    if (in->pg && e->pg.present && in->pg->ratio > 0 &&
+        in->pg->compress_share > 0 && in->pg->compress_share < 1) {
+        raw_pg = *in->pg;
+        raw_pg.ratio = 0;
+        raw_in = *in;
+        raw_in.pg = &raw_pg;
+        parts = 2;
+    }
     for (size_t i = 0; i < n; i++) {
-        uint64_t size = obj_size(in, i);
-        struct obj_fit f;
-        uint64_t cnt = obj_weight(in, i);
-        double w_uniform = 1.0 / total; /* one object's share */
-        double w = w_uniform;
-
-        fit_object(in, p, size, &f);
-        if (in->access && total_gets > 0)
-            w = (double)in->access->gets[i] / total_gets;
-        s->share_sum = add_n(s->share_sum, 1.0 / f.rpp, cnt);
-        s->row_bytes = add_n(s->row_bytes, f.row_bytes, cnt);
-        c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
-        if (f.where == REC_PLACE_INLINE) {
-            inline_n += cnt;
-        } else if (f.where > 0) {
-            uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
-            double *of = &c->outline_fraction[f.where - 1];
-            *of = add_n(*of, w_uniform, cnt);
-            if (!e->outline_buffered) {
-                c->direct_reads = add_n(c->direct_reads, w, cnt);
-                c->direct_sectors =
-                    add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
-                c->direct_ms =
-                    add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
-            } else {
-                /* buffered out-of-line pages: read through the pool */
-                c->outline_reads =
-                    add_n(c->outline_reads,
-                          w * (f.op_read + e->outline_extra_reads), cnt);
-                c->outline_index_reads = add_n(c->outline_index_reads,
-                                               w * e->outline_extra_reads, cnt);
-                c->outline_pages =
-                    add_n(c->outline_pages, w_uniform * f.op, cnt);
-                c->outline_index_pages = add_n(c->outline_index_pages,
-                                               w_uniform * f.index_pages, cnt);
-            }
-        } else {
-            c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
+        for (int part = 0; part < parts; part++) {
+            const struct rec_inputs *pin = part ? &raw_in : in;
+            double phi = parts == 1 ? 1.0
+                         : part     ? 1.0 - in->pg->compress_share
+                                    : in->pg->compress_share;
+            fit_one(c, s, pin, p, i, phi, total, total_gets, &inline_n);
         }
     }
     if (in->pg && e->pg.present)
         pack_pg(in, p, total, s, c);
     else if (p->insert_reserve_bytes)
         pack_keyorder(in, p, total, s);
-    c->inline_fraction = (double)inline_n / total;
+    c->inline_fraction = inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
 }
@@ -928,6 +987,15 @@ static int fit_at_knob(struct rec_candidate *c, const struct rec_inputs *in,
     return pool_candidate(c, &ki, p, r, ts.share_sum, total_gets, err);
 }
 
+/* Every object column is STORAGE EXTERNAL. */
+static int all_external(const struct rec_pg_table *t)
+{
+    for (size_t i = 0; i < t->n_columns; i++)
+        if (t->storage[i] != 'e')
+            return 0;
+    return t->n_columns > 0;
+}
+
 /*
  * An inline knob (PostgreSQL toast_tuple_target): the chosen page size is
  * evaluated again with the inline limit raised so that the inline target's
@@ -945,6 +1013,8 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_knob *now = rec_state_get(&r->current, k->name);
     const struct rec_candidate *base = &r->knob_base;
     struct rec_page_rule tp = *p;
+    struct rec_pg_table sw_pg;
+    struct rec_inputs sw_in;
     size_t n = obj_count(in);
     uint64_t *v, want;
     uint32_t cap = k->max - k->offset_bytes, value;
@@ -965,6 +1035,31 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
         if ((rc = fit_at_knob(&r->knob_base, in, &bp, r, r->knob_current,
                               total_gets, err)) < 0)
             return rc;
+    }
+    /* compressible objects under EXTERNAL: the advice sets EXTENDED
+       (advice.c choose_storage), so the state after compresses them and
+       the knob is weighed against that state, not the one now (a target
+       raised over compressible values stores them raw: issue 24) */
+    if (in->pg && e->pg.present && in->pg->ratio_measured &&
+        in->pg->ratio > 0 && in->pg->ratio < REC_INCOMPRESSIBLE_RATIO &&
+        all_external(in->pg)) {
+        struct rec_page_rule bp = *p;
+        bp.inline_limit_bytes = r->knob_current - k->offset_bytes;
+        if (bp.max_row_bytes < bp.inline_limit_bytes)
+            bp.max_row_bytes = bp.inline_limit_bytes;
+        sw_pg = *in->pg;
+        for (size_t i = 0; i < sw_pg.n_columns; i++)
+            sw_pg.storage[i] = 'x';
+        sw_in = *in;
+        sw_in.pg = &sw_pg;
+        in = &sw_in;
+        if ((rc = fit_at_knob(&r->switched, in, &bp, r, r->knob_current,
+                              total_gets, err)) < 0)
+            return rc;
+        r->storage_switch = 1;
+        base = &r->switched;
+        if (base->inline_fraction >= r->inline_target)
+            return 0; /* compressed, the target's share stays in the row */
     }
     if (!in->access && in->size_counts) {
         /* weighted sizes arrive sorted (rec_sizes_stats) */

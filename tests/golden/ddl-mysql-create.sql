@@ -21,28 +21,28 @@
 --     --sessions, or sample the live table, whose row count sizes.json
 --     records)); every session equally likely to be read; device ssd: OVERHEAD
 --     0.100 ms, 500 MB/s
---   - 4K: inline 29.3% (objects <= 1761 bytes), OFFPAGE 70.6%; 4.67 rows/page,
---     page fill 74.0%; 2529 pages (rows and out-of-line) for 2000 rows; pool
---     65536 pages, hit ratio 100.0% = min(1, 65536 / 2529) for uniform access;
+--   - 4K: inline 29.3% (objects <= 1761 bytes), OFFPAGE 70.6%; 4.69 rows/page,
+--     page fill 74.3%; 2528 pages (rows and out-of-line) for 2000 rows; pool
+--     65536 pages, hit ratio 100.0% = min(1, 65536 / 2528) for uniform access;
 --     per access 2.05 buffered reads (the row's page + 1.05 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0080)
---   - 8K: inline 68.8% (objects <= 3809 bytes), OFFPAGE 31.2%; 3.90 rows/page,
---     page fill 77.0%; 1228 pages (rows and out-of-line) for 2000 rows; pool
---     32768 pages, hit ratio 100.0% = min(1, 32768 / 1228) for uniform access;
+--   - 8K: inline 68.8% (objects <= 3809 bytes), OFFPAGE 31.2%; 3.93 rows/page,
+--     page fill 77.6%; 1224 pages (rows and out-of-line) for 2000 rows; pool
+--     32768 pages, hit ratio 100.0% = min(1, 32768 / 1224) for uniform access;
 --     per access 1.36 buffered reads (the row's page + 0.36 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0160)
---   - 16K: inline 97.0% (objects <= 7905 bytes), OFFPAGE 3.0%; 4.46 rows/page,
---     page fill 81.4%; 526 pages (rows and out-of-line) for 2000 rows; pool
---     16384 pages, hit ratio 100.0% = min(1, 16384 / 526) for uniform access;
+--   - 16K: inline 97.0% (objects <= 7905 bytes), OFFPAGE 3.0%; 4.45 rows/page,
+--     page fill 81.3%; 527 pages (rows and out-of-line) for 2000 rows; pool
+--     16384 pages, hit ratio 100.0% = min(1, 16384 / 527) for uniform access;
 --     per access 1.04 buffered reads (the row's page + 0.04 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0320)
---   - 32K: inline 99.6% (objects <= 16097 bytes), OFFPAGE 0.4%; 8.60
---     rows/page, page fill 86.1%; 248 pages (rows and out-of-line) for 2000
---     rows; pool 8192 pages, hit ratio 100.0% = min(1, 8192 / 248) for uniform
+--   - 32K: inline 99.6% (objects <= 16097 bytes), OFFPAGE 0.4%; 8.61
+--     rows/page, page fill 86.1%; 247 pages (rows and out-of-line) for 2000
+--     rows; pool 8192 pages, hit ratio 100.0% = min(1, 8192 / 247) for uniform
 --     access; per access 1.01 buffered reads (the row's page + 0.01
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0640)
---   - 64K: inline 99.6% (objects <= 16162 bytes), OFFPAGE 0.4%; 17.85
---     rows/page, page fill 89.3%; 121 pages (rows and out-of-line) for 2000
+--   - 64K: inline 99.6% (objects <= 16162 bytes), OFFPAGE 0.4%; 17.87
+--     rows/page, page fill 89.4%; 121 pages (rows and out-of-line) for 2000
 --     rows; pool 4096 pages, hit ratio 100.0% = min(1, 4096 / 121) for uniform
 --     access; per access 1.00 buffered reads (the row's page + 0.00
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.1280)
