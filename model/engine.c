@@ -159,6 +159,36 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
 }
 
 /*
+ * The u32 byte figures of an optional mapping `name` of the profile, each
+ * key (all required) at its offset in `base`; `where` gets "ctx: name".
+ * 0 when the mapping is absent, 1 when read, < 0 on an error.
+ */
+struct u32_key {
+    const char *key;
+    size_t off;
+};
+static int u32_keys_from_json(void *base, const struct u32_key *keys, size_t n,
+                              const json_t *o, const char *ctx,
+                              const char *name, char *where, size_t wlen,
+                              struct pt_err *err)
+{
+    int rc;
+
+    snprintf(where, wlen, "%s: %s", ctx, name);
+    if (!o)
+        return 0;
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *v = (uint32_t *)((char *)base + keys[i].off);
+        if ((rc = get_u32(o, keys[i].key, v, where, err)) < 0 ||
+            (rc = check_bytes(where, keys[i].key, *v, err)) < 0)
+            return rc;
+    }
+    return 1;
+}
+
+/*
  * toast: PostgreSQL's tuple and TOAST figures (optional; struct
  * rec_pg_layout, pgtoast.c). Every key is required when the mapping is
  * there.
@@ -166,10 +196,7 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
 static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
                            const char *ctx, struct pt_err *err)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } keys[] = {
+    static const struct u32_key keys[] = {
         {"tuple_header", offsetof(struct rec_pg_layout, tuple_header_bytes)},
         {"maxalign", offsetof(struct rec_pg_layout, maxalign_bytes)},
         {"item_id", offsetof(struct rec_pg_layout, item_bytes)},
@@ -187,19 +214,11 @@ static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
         {"index_fillfactor", offsetof(struct rec_pg_layout, index_fillfactor)},
     };
     char where[256];
-    int rc;
+    int rc = u32_keys_from_json(l, keys, sizeof(keys) / sizeof(keys[0]), o, ctx,
+                                "toast", where, sizeof(where), err);
 
-    if (!o)
-        return 0;
-    snprintf(where, sizeof(where), "%s: toast", ctx);
-    if (!json_is_object(o))
-        return err_set(err, PT_EDATA, "%s is not a mapping", where);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        uint32_t *v = (uint32_t *)((char *)l + keys[i].off);
-        if ((rc = get_u32(o, keys[i].key, v, where, err)) < 0 ||
-            (rc = check_bytes(where, keys[i].key, *v, err)) < 0)
-            return rc;
-    }
+    if (rc <= 0)
+        return rc;
     if (l->maxalign_bytes == 0 || l->chunk_bytes == 0 ||
         l->varlena_header_bytes == 0 || l->index_entry_bytes == 0 ||
         l->index_fillfactor == 0 || l->index_fillfactor > 100 ||
@@ -214,10 +233,36 @@ static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
 }
 
 /*
+ * btree: SQLite's table b-tree figures (optional; struct rec_sq_layout,
+ * sqlbtree.c). Every key is required when the mapping is there.
+ */
+static int btree_from_json(struct rec_sq_layout *l, const json_t *o,
+                           const char *ctx, struct pt_err *err)
+{
+    static const struct u32_key keys[] = {
+        {"leaf_header", offsetof(struct rec_sq_layout, leaf_header_bytes)},
+        {"interior_header",
+         offsetof(struct rec_sq_layout, interior_header_bytes)},
+        {"cell_pointer", offsetof(struct rec_sq_layout, cell_pointer_bytes)},
+        {"overflow_pointer",
+         offsetof(struct rec_sq_layout, overflow_pointer_bytes)},
+        {"min_cell", offsetof(struct rec_sq_layout, min_cell_bytes)},
+        {"record_header", offsetof(struct rec_sq_layout, record_header_bytes)},
+    };
+    char where[256];
+    int rc = u32_keys_from_json(l, keys, sizeof(keys) / sizeof(keys[0]), o, ctx,
+                                "btree", where, sizeof(where), err);
+
+    l->present = rc > 0;
+    return rc < 0 ? rc : 0;
+}
+
+/*
  * change_thresholds: {reloption, rebuild, new_instance} (optional; the
  * least modelled gain, a fraction, each tier at least the one before it:
  * docs/models.md #change-threshold). fs_caching_min_direct_reads
- * (optional, DB2). The "toast" figures (optional, PostgreSQL).
+ * (optional, DB2). The "toast" figures (optional, PostgreSQL), the
+ * "btree" figures (optional, SQLite).
  */
 static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
                                 const char *ctx, struct pt_err *err)
@@ -238,6 +283,8 @@ static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
         return err_set(err, PT_EDATA,
                        "%s: fs_caching_min_direct_reads must be in 0..1", ctx);
     if ((rc = toast_from_json(&e->pg, json_object_get(prof, "toast"), ctx,
+                              err)) < 0 ||
+        (rc = btree_from_json(&e->sq, json_object_get(prof, "btree"), ctx,
                               err)) < 0 ||
         !o)
         return rc;
@@ -450,6 +497,11 @@ void rec_engine_set_row_fixed(struct rec_engine *e, uint32_t row_fixed_bytes)
        not a row limit: only the page fill uses the rest of the row */
     if (strcmp(e->name, "db2") == 0)
         delta = 0;
+    /* SQLite's limits also assumed a record header that the measured rest
+       of the row holds (collect/catalog.c: the serial types and the
+       header size varint) */
+    if (e->sq.present)
+        delta += e->sq.record_header_bytes;
     for (size_t i = 0; i < e->n_pages; i++) {
         struct rec_page_rule *p = &e->pages[i];
         int64_t lim = (int64_t)p->inline_limit_bytes + delta;

@@ -86,6 +86,30 @@ struct rec_pg_layout {
     uint32_t index_fillfactor;        /* btree leaf fillfactor, % */
 };
 
+/*
+ * SQLite's table b-tree figures (sqlite.yaml "btree"; sqlbtree.c). The
+ * in-leaf limit X, the local part M / K of a spilled payload and the
+ * overflow page payload U - 4 are the file format's formulas, in
+ * sqlbtree.c.
+ */
+struct rec_sq_layout {
+    int present;
+    uint32_t leaf_header_bytes;      /* table leaf page header, 8 */
+    uint32_t interior_header_bytes;  /* table interior page header, 12 */
+    uint32_t cell_pointer_bytes;     /* cell pointer array entry, 2 */
+    uint32_t overflow_pointer_bytes; /* first overflow page number, 4 */
+    uint32_t min_cell_bytes;         /* a cell takes at least 4 bytes */
+    uint32_t record_header_bytes;    /* the record header the profile's
+                                        inline limits assume (12); a
+                                        measured rest of the row has it */
+};
+/* One row's cell in a table leaf (rec_sq_cell_fit). */
+struct rec_sq_cell {
+    uint64_t local_bytes;    /* payload bytes in the leaf */
+    uint64_t overflow_pages; /* pages of its overflow chain */
+    uint32_t cell_bytes;     /* the cell with its cell pointer */
+};
+
 struct rec_engine {
     char name[32]; /* "db2", "postgresql", ... */
     size_t n_pages;
@@ -128,6 +152,8 @@ struct rec_engine {
                                            #change-threshold) */
     struct rec_pg_layout pg;            /* PostgreSQL: "toast" (present = 0
                                            for other engines) */
+    struct rec_sq_layout sq;            /* SQLite: "btree" (present = 0 for
+                                           other engines) */
     double fs_caching_min_direct_reads; /* DB2: FILE SYSTEM CACHING when
                                            out-of-row reads per access
                                            reach this; 0 = never */
@@ -651,12 +677,12 @@ struct rec_pg_table {
     size_t n_columns;                 /* object columns (>= 1) */
     double share[REC_PG_MAX_COLUMNS]; /* each column's part of an object */
     char storage[REC_PG_MAX_COLUMNS]; /* attstorage: p, m, e, x */
-    double ratio;       /* pglz bytes / raw bytes of the values that compress
-                           (measured by a trial); 0 = they do not compress */
-    double fixed_bytes; /* with ratio: pglz bytes = fixed + ratio x raw
-                           (the trial's line; 0 = proportional) */
-    int ratio_measured; /* 1: a trial (or the server's compressed values)
-                           measured it; 0: nobody tried */
+    double ratio;          /* pglz bytes / raw bytes of the values that compress
+                              (measured by a trial); 0 = they do not compress */
+    double fixed_bytes;    /* with ratio: pglz bytes = fixed + ratio x raw
+                              (the trial's line; 0 = proportional) */
+    int ratio_measured;    /* 1: a trial (or the server's compressed values)
+                              measured it; 0: nobody tried */
     double compress_share; /* with ratio: the share of the values that
                               compress (the trial's); the others are
                               modelled as incompressible. 0 is taken as 1 */
@@ -699,6 +725,9 @@ struct rec_pg_pack {
     size_t target;         /* the page tried first */
     size_t next_slot;      /* the map's search start (fp_next_slot) */
     int failed;            /* out of memory: pages counted, no map */
+    int no_map;            /* 1: a full page is never returned to (SQLite
+                              leaves appended by balance_quick) */
+    uint64_t last_used;    /* no_map (or failed): bytes of the last page */
     double pages;          /* pages so far */
 };
 void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
@@ -710,5 +739,18 @@ void rec_pg_pack_free(struct rec_pg_pack *k);
 uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,
                               uint32_t page_size_bytes, uint32_t usable_bytes,
                               uint32_t heap_bytes);
+
+/* ---- SQLite: the table b-tree (sqlbtree.c) ---------------------------- */
+/* The record bytes (payload) of a row whose objects total obj_bytes: the
+ * objects, the rest of the row and, unless measured, the record header. */
+uint64_t rec_sq_payload(const struct rec_engine *e, uint64_t obj_bytes);
+/* The leaf cell of a payload of payload_bytes at rowid `rowid`. */
+void rec_sq_cell_fit(const struct rec_sq_layout *l, uint32_t page_size_bytes,
+                     uint64_t payload_bytes, uint64_t rowid,
+                     struct rec_sq_cell *out);
+/* Interior pages above `leaves` leaf pages of rowids up to `rowid`. */
+double rec_sq_interior_pages(const struct rec_sq_layout *l,
+                             uint32_t page_size_bytes, double leaves,
+                             uint64_t rowid);
 
 #endif /* PT_MODEL_H */

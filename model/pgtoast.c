@@ -273,7 +273,7 @@ static void tree_set(struct rec_pg_pack *k, size_t page, uint8_t cat)
     k->tree[i] = cat;
     for (i /= 2; i >= 1; i /= 2) {
         uint8_t m = k->tree[2 * i] > k->tree[2 * i + 1] ? k->tree[2 * i]
-                                                       : k->tree[2 * i + 1];
+                                                        : k->tree[2 * i + 1];
         if (k->tree[i] == m)
             break;
         k->tree[i] = m;
@@ -329,7 +329,12 @@ void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes)
     size_t n = (size_t)k->pages, found;
     uint64_t need = (uint64_t)bytes + k->save_bytes;
 
-    if (k->failed) { /* no map: every page its own, one after another */
+    if (k->failed || k->no_map) { /* one page after another */
+        if (n > 0 && k->last_used + need <= k->usable_bytes) {
+            k->last_used += bytes;
+            return;
+        }
+        k->last_used = bytes;
         k->pages += 1;
         return;
     }
@@ -367,7 +372,8 @@ void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes)
     /* hio.c: extend the relation; a new page takes any tuple and is not
        in the map until it is left */
     if (n >= k->cap && grow(k) < 0) {
-        k->failed = 1;
+        k->failed = 1; /* on without the map */
+        k->last_used = bytes;
         k->pages += 1;
         return;
     }

@@ -32,7 +32,7 @@
 --     stay in the row (32.1% inline, 11.11 rows/page, 3.17 buffered reads per
 --     access: the heap page, 2 TOAST index pages and the chunk pages of
 --     TOASTed objects, io 0.0000 ms); at toast_tuple_target 6432 objects up to
---     6204 bytes stay in the row (95.0% inline, 2.63 rows/page, 1.21 buffered
+--     6204 bytes stay in the row (95.0% inline, 2.62 rows/page, 1.21 buffered
 --     reads per access, hit ratio 100.0%, io 0.0000 ms)
 --   - set toast_tuple_target = 6432 on the table: the hot objects stay in the
 --     heap row and are read with one buffered page read instead of heap +

@@ -581,6 +581,48 @@ static void test_pg_toaster(void **state)
     assert_int_equal(rec_pg_rows_per_page(&t, 8192, 8168, 1000), 8);
 }
 
+/*
+ * SQLite's table b-tree (sqlbtree.c) against sqlite3 3.40 and dbstat: at
+ * 1K pages a 2000-byte payload keeps K = 980 bytes in the leaf and one
+ * overflow page; a 2023-byte one has K = 1003 > X = 989, keeps M = 103
+ * and two overflow pages; 20000 rows of 50-byte BLOBs fill 1177 leaves
+ * and 12 interior pages.
+ */
+static void test_sqlite_btree(void **state)
+{
+    struct rec_engine e;
+    struct rec_sq_cell c;
+    const struct rec_page_rule *p;
+
+    (void)state;
+    assert_int_equal(load_engine("sqlite", &e), 0);
+    assert_true(e.sq.present);
+    /* 4K: P = 4061 = X stays whole, 4062 keeps M = 489 */
+    rec_sq_cell_fit(&e.sq, 4096, 4061, 1, &c);
+    assert_int_equal(c.overflow_pages, 0);
+    assert_int_equal(c.cell_bytes, 2 + 1 + 4061 + 2);
+    rec_sq_cell_fit(&e.sq, 4096, 4062, 1, &c);
+    assert_int_equal(c.local_bytes, 489);
+    assert_int_equal(c.overflow_pages, 1);
+    assert_int_equal(c.cell_bytes, 2 + 1 + 489 + 4 + 2);
+    rec_sq_cell_fit(&e.sq, 1024, 2000, 1, &c);
+    assert_int_equal(c.local_bytes, 980);
+    assert_int_equal(c.overflow_pages, 1);
+    rec_sq_cell_fit(&e.sq, 1024, 2023, 2, &c);
+    assert_int_equal(c.local_bytes, 103);
+    assert_int_equal(c.overflow_pages, 2);
+    rec_sq_cell_fit(&e.sq, 1024, 53, 20000, &c);
+    assert_int_equal((1024 - 8) / c.cell_bytes, 17);
+    assert_true(rec_sq_interior_pages(&e.sq, 1024, 1177, 20000) == 12.0);
+    assert_true(rec_sq_interior_pages(&e.sq, 1024, 1, 1) == 0.0);
+    /* a measured rest holds the record header: the inline limit is X -
+       rest (4 bytes: header size, rowid alias, the BLOB's serial type) */
+    rec_engine_set_row_fixed(&e, 4);
+    p = rec_engine_page(&e, 4096);
+    assert_int_equal(p->inline_limit_bytes, 4061 - 4);
+    assert_int_equal(rec_sq_payload(&e, 4057), 4061);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_names_transfer_trace_evidence),
         cmocka_unit_test(test_bad_thresholds),
         cmocka_unit_test(test_state_json),
+        cmocka_unit_test(test_sqlite_btree),
     };
     return cmocka_run_group_tests_name("model", tests, load_profiles, NULL);
 }
