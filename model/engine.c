@@ -11,7 +11,8 @@
  *     else it cannot be stored;
  *   - its row is row_fixed_bytes plus the object (inline) or the column's
  *     descriptor (out of line);
- *   - a page holds floor(usable / (row + row overhead)) rows, capped.
+ *   - a page holds floor((usable - insert reserve) / (row + row overhead))
+ *     rows, at least 2 when two fit and a reserve is set, capped.
  *
  * Neighbours: stats.c and recommend/ (the cost model), sim/ (buffer-pool
  * tier) and store/ (WebSphere placement) call these rules.
@@ -92,7 +93,9 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
         (rc = opt_u32(o, "outline_payload", &p->outline_payload_bytes, where,
                       err)) < 0 ||
         (rc = opt_u32(o, "outline_descriptor", &p->outline_descriptor_bytes,
-                      where, err)) < 0)
+                      where, err)) < 0 ||
+        (rc = opt_u32(o, "insert_reserve", &p->insert_reserve_bytes, where,
+                      err)) < 0)
         return rc;
     if ((rc = rec_limit_check_u64(REC_LIM_PAGE_BYTES, p->page_size_bytes, where,
                                   "page_size", err)) < 0 ||
@@ -106,6 +109,11 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
         return err_set(err, PT_EDATA,
                        "%s: usable bytes %u must be 1..page_size", where,
                        p->usable_bytes);
+    if (p->insert_reserve_bytes >= p->usable_bytes)
+        return err_set(
+            err, PT_EDATA,
+            "%s: insert_reserve %u must be below the usable bytes %u", where,
+            p->insert_reserve_bytes, p->usable_bytes);
     if (p->inline_limit_bytes > p->max_row_bytes)
         return err_set(err, PT_EDATA, "%s: inline_limit %u exceeds max_row %u",
                        where, p->inline_limit_bytes, p->max_row_bytes);
@@ -463,8 +471,17 @@ uint32_t rec_engine_rows_per_page(const struct rec_engine *e,
 {
     uint64_t per_row =
         (uint64_t)rec_engine_row_bytes(e, p, obj_bytes) + e->row_overhead_bytes;
-    uint64_t n = per_row ? p->usable_bytes / per_row : e->max_rows_per_page;
+    uint64_t n = per_row ? (p->usable_bytes - p->insert_reserve_bytes) / per_row
+                         : e->max_rows_per_page;
 
+    /* The reserve binds from the third row on: InnoDB keeps a page filled
+       in key order dict_index_get_space_reserve() (page size / 16) free
+       only once it holds 2 records (MariaDB storage/innobase/btr/
+       btr0cur.cc, btr_cur_optimistic_insert(): page_get_n_recs(page) >= 2
+       && dict_index_get_space_reserve() + rec_size > max_size fails the
+       insert, the page splits at the insert point) */
+    if (n < 2 && per_row && p->insert_reserve_bytes)
+        n = p->usable_bytes / per_row < 2 ? p->usable_bytes / per_row : 2;
     if (n < 1)
         n = 1; /* an inline row always fits its page (max_row < usable) */
     if (n > e->max_rows_per_page)

@@ -41,6 +41,9 @@ struct rec_page_rule {
     uint32_t outline_descriptor_bytes; /* row bytes an out-of-line object
                                           leaves at this page size; 0 = the
                                           outline column's descriptor */
+    uint32_t insert_reserve_bytes;     /* bytes a page filled in key order
+                                          keeps free once it holds 2 rows
+                                          (InnoDB: page size / 16); 0 = none */
 };
 
 /* An out-of-line column / storage form (DB2: MEDIUM LONG VARCHAR, LARGE BLOB).
@@ -126,6 +129,10 @@ struct rec_engine {
     uint32_t outline_extra_reads;  /* buffered index reads to find the
                                       out-of-line data (PostgreSQL: the
                                       TOAST index); 0 if none */
+    uint32_t outline_prefix_bytes; /* bytes of an out-of-line object kept
+                                      in the row, not on its out-of-line
+                                      pages (InnoDB COMPACT/REDUNDANT: 768,
+                                      set by recommend); 0 if none */
     uint32_t current_page_bytes;   /* page size a new database gets by
                                       default; 0 = unknown */
     uint64_t default_pool_bytes;   /* the buffer pool a default

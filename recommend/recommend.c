@@ -104,14 +104,17 @@ static double add_n(double acc, double x, uint64_t cnt)
     return acc;
 }
 
-/* Out-of-line pages an object occupies when the engine buffers them. */
+/* Out-of-line pages an object occupies when the engine buffers them: its
+   bytes but the prefix the row keeps (outline_prefix_bytes). */
 static double outline_pages_of(const struct rec_engine *e,
                                const struct rec_page_rule *p, uint64_t size)
 {
     uint32_t payload =
         p->outline_payload_bytes ? p->outline_payload_bytes : p->usable_bytes;
-    (void)e;
-    return payload ? (double)((size + payload - 1) / payload) : 1.0;
+    uint64_t out =
+        size > e->outline_prefix_bytes ? size - e->outline_prefix_bytes : 1;
+
+    return payload ? (double)((out + payload - 1) / payload) : 1.0;
 }
 
 /* Where one object lands and what it costs (fit_candidate). */
@@ -383,6 +386,97 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
             (c->outline_reads - c->outline_index_reads) * touched / estimate;
 }
 
+/*
+ * The rows of pack_keyorder: the k-th drawn at random from the sizes (mix_unit
+ * of k, the same every run), so sizes do not depend on the key; mix_init
+ * takes the weights' prefix sums (none for a plain list; -1 out of memory).
+ */
+struct mix_order {
+    uint64_t *prefix;
+    size_t n;
+    double total;
+};
+
+static int mix_init(struct mix_order *o, const struct rec_inputs *in,
+                    double total)
+{
+    uint64_t acc = 0;
+
+    o->n = obj_count(in);
+    o->total = total;
+    o->prefix = NULL;
+    if (!in->access && in->size_counts &&
+        !(o->prefix = pt_calloc(o->n, sizeof(*o->prefix))))
+        return -1;
+    for (size_t i = 0; o->prefix && i < o->n; i++)
+        o->prefix[i] = acc += in->size_counts[i];
+    return 0;
+}
+
+static uint64_t mix_obj(const struct mix_order *o, const struct rec_inputs *in,
+                        uint64_t k)
+{
+    double f = mix_unit(k);
+    uint64_t pos = (uint64_t)(f * o->total);
+    size_t i = o->prefix ? entry_of(o->prefix, o->n, pos) : (size_t)pos;
+
+    return obj_size(in, i < o->n ? i : o->n - 1);
+}
+
+/*
+ * InnoDB's clustered index filled in key order (insert_reserve_bytes > 0):
+ * the rows, drawn as above, go into the last leaf while it has
+ * room, and from its third record on only while the page keeps
+ * insert_reserve_bytes free (btr_cur_optimistic_insert(), see
+ * rec_engine_rows_per_page); otherwise the leaf splits at the insert point
+ * and the row starts a new one. A page of near-half-page rows and small
+ * ones (values either side of the off-page limit) then holds fewer rows
+ * than the mean of the per-size rows per page says. PACK_MAX draws are
+ * packed whatever the number of rows, the pages scaled to all of them:
+ * the expected pages, not those of one small draw (400 rows of a table
+ * either side of the limit vary by 10 % from one order to another),
+ * plus the non-leaf pages above them; without memory for the prefix sums
+ * the per-row figures stay.
+ */
+static void pack_keyorder(const struct rec_inputs *in,
+                          const struct rec_page_rule *p, double total,
+                          struct cand_sums *s)
+{
+    const struct rec_engine *e = in->engine;
+    uint64_t m = PACK_MAX; /* draws: the expected pages, whatever the rows */
+    uint64_t used = 0, n_recs = 0;
+    double pages = 0;
+    struct mix_order mix;
+
+    if (total < 1 || mix_init(&mix, in, total) < 0)
+        return;
+    for (uint64_t k = 0; k < m; k++) {
+        uint64_t rec =
+            (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k)) +
+            e->row_overhead_bytes;
+        uint64_t room = n_recs >= 2 ? p->usable_bytes - p->insert_reserve_bytes
+                                    : p->usable_bytes;
+        if (pages == 0 || used + rec > room || n_recs >= e->max_rows_per_page) {
+            pages += 1;
+            used = n_recs = 0;
+        }
+        used += rec;
+        n_recs++;
+    }
+    free(mix.prefix);
+    s->share_sum = pages * total / (double)m;
+    /* the levels above the leaves: one node pointer a child, an 8-byte
+       key, 5-byte header and 4-byte child page number with its share of a
+       directory slot, ~18 bytes (MariaDB btr0btr.cc,
+       dict_index_build_node_ptr()); a tree of more than one leaf has a
+       root at least */
+    for (double lv = s->share_sum, fan = p->usable_bytes / 18.0; lv > 1;) {
+        lv = ceil(lv / fan);
+        s->share_sum += lv;
+    }
+}
+
+/* Placement fractions, rows per page, page fill and direct-read cost. */
 /* Object i's part of a candidate, weighted phi (fit_candidate). */
 static void fit_one(struct rec_candidate *c, struct cand_sums *s,
                     const struct rec_inputs *in, const struct rec_page_rule *p,
@@ -471,6 +565,8 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     }
     if ((in->pg && e->pg.present) || e->sq.present)
         pack_pg(in, p, total, s, c);
+    else if (p->insert_reserve_bytes)
+        pack_keyorder(in, p, total, s);
     c->inline_fraction = inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
@@ -732,7 +828,8 @@ static double classes_hit_ratio(const struct rec_engine *e,
 
 /*
  * Trace-based hit ratio at one page size: pack rows into pages in
- * first-seen order, sum gets per page, Che's approximation.
+ * first-seen order (with the engine's insert_reserve), sum gets per page,
+ * Che's approximation.
  */
 static int trace_hit_ratio(const struct rec_inputs *in,
                            const struct rec_page_rule *p, double pages,
@@ -765,8 +862,11 @@ static int trace_hit_ratio(const struct rec_inputs *in,
     for (size_t i = 0; i < a->n_keys; i++) {
         uint64_t row = (uint64_t)rec_engine_row_bytes(e, p, a->size_bytes[i]) +
                        e->row_overhead_bytes;
-        if (np == 0 || rows >= e->max_rows_per_page ||
-            used + row > p->usable_bytes) {
+        /* a page keeps insert_reserve free from its third row on
+           (pack_keyorder) */
+        uint64_t room = rows >= 2 ? p->usable_bytes - p->insert_reserve_bytes
+                                  : p->usable_bytes;
+        if (np == 0 || rows >= e->max_rows_per_page || used + row > room) {
             np++;
             used = 0;
             rows = 0;
@@ -1123,6 +1223,9 @@ static int eval_row_format(struct rec_result *r, const struct rec_inputs *in,
         return 0;
     for (size_t i = 0; i < old.n_outline; i++)
         old.outline[i].descriptor_bytes += INNODB_ANTELOPE_PREFIX_BYTES;
+    /* the prefix is off the BLOB pages: btr_store_big_rec_extern_fields()
+       stores the field from local_len on */
+    old.outline_prefix_bytes = INNODB_ANTELOPE_PREFIX_BYTES;
     oin.engine = &old;
     fit_candidate(&r->rowfmt_base, &ts, &oin, &in->engine->pages[r->chosen_idx],
                   total_gets);

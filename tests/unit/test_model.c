@@ -322,6 +322,21 @@ static void test_engine_profiles(void **state)
     assert_int_equal(p->max_row_bytes, 8126);
     assert_true(e.outline_buffered);
     assert_int_equal(e.outline[0].descriptor_bytes, 20);
+    /* measured on MariaDB 10.11 (docs/models.md#page-fit-mysql): with
+       (id bigint, v longblob) the rest of the row is 9 bytes and v stays
+       in the row up to 8096 bytes; a BLOB page carries 16330 */
+    rec_engine_set_row_fixed(&e, 9);
+    p = rec_engine_page(&e, 16384);
+    assert_int_equal(p->inline_limit_bytes, 8096);
+    assert_int_equal(rec_engine_place(&e, p, 8096), REC_PLACE_INLINE);
+    assert_int_equal(rec_engine_place(&e, p, 8097), 1);
+    assert_int_equal(p->outline_payload_bytes, 16330);
+    /* the 1024-byte reserve binds from the third record: two 8000-byte
+       rows share a page, 2600-byte rows fit 5 in 16252 - 1024, not 6 */
+    assert_int_equal(p->usable_bytes, 16252);
+    assert_int_equal(p->insert_reserve_bytes, 1024);
+    assert_int_equal(rec_engine_rows_per_page(&e, p, 8000), 2);
+    assert_int_equal(rec_engine_rows_per_page(&e, p, 2600), 5);
 
     /* SQLite: X = U - 35 bounds the payload at every page size */
     assert_int_equal(load_engine("sqlite", &e), 0);
