@@ -631,8 +631,8 @@ static void test_sqlite_btree(void **state)
  */
 static size_t ref_pack(const uint32_t *b, size_t n, uint32_t usable)
 {
-    static uint32_t used[4096];
-    static uint8_t cat[4096];
+    static uint32_t used[16384];
+    static uint8_t cat[16384];
     size_t pages = 0, target = 0, next = 0;
 
     for (size_t i = 0; i < n; i++) {
@@ -661,6 +661,7 @@ static size_t ref_pack(const uint32_t *b, size_t n, uint32_t usable)
             used[found] += b[i];
             continue;
         }
+        assert_true(pages < 16384);
         cat[pages] = 0;
         used[pages] = b[i];
         target = pages++;
