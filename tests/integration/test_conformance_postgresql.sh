@@ -1,15 +1,8 @@
 #!/usr/bin/env bash
-# test_conformance_postgresql.sh — issue 24: the postgresql model against the real
-# engine on the suite's three fixed seeds (tests/conformance/; CI's seeds
-# never change, so a red main is never chance: bench/conformance.sh takes
-# fresh ones). Every generated table's predicted pages and inline share,
-# before and after the advice is applied, within the tolerances of
-# tests/conformance/conformance.py.
+# test_conformance_postgresql.sh — issue 24: every generated table's predicted
+# pages and inline share against postgresql itself, before and after the
+# advice is applied (tests/conformance/, lib.sh run_conformance).
 . "$(dirname "$0")/lib.sh"
 need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
 need_cmd psql python3
-python3 "$(dirname "$0")/../conformance/conformance.py" --engine postgresql \
-    --seed 11 --seed 22 --seed 33 --pagetune "$PAGETUNE" --table >&2
-rc=$?
-[ "$rc" -eq 0 ] && pass || fail "conformance postgresql: exit $rc (the table above)"
-finish
+run_conformance postgresql
