@@ -11,7 +11,8 @@
  *     else it cannot be stored;
  *   - its row is row_fixed_bytes plus the object (inline) or the column's
  *     descriptor (out of line);
- *   - a page holds floor(usable / (row + row overhead)) rows, capped.
+ *   - a page holds floor((usable - insert reserve) / (row + row overhead))
+ *     rows, at least 2 when two fit and a reserve is set, capped.
  *
  * Neighbours: stats.c and recommend/ (the cost model), sim/ (buffer-pool
  * tier) and store/ (WebSphere placement) call these rules.
@@ -92,7 +93,9 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
         (rc = opt_u32(o, "outline_payload", &p->outline_payload_bytes, where,
                       err)) < 0 ||
         (rc = opt_u32(o, "outline_descriptor", &p->outline_descriptor_bytes,
-                      where, err)) < 0)
+                      where, err)) < 0 ||
+        (rc = opt_u32(o, "insert_reserve", &p->insert_reserve_bytes, where,
+                      err)) < 0)
         return rc;
     if ((rc = rec_limit_check_u64(REC_LIM_PAGE_BYTES, p->page_size_bytes, where,
                                   "page_size", err)) < 0 ||
@@ -106,6 +109,11 @@ static int page_from_json(struct rec_engine *e, struct rec_page_rule *p,
         return err_set(err, PT_EDATA,
                        "%s: usable bytes %u must be 1..page_size", where,
                        p->usable_bytes);
+    if (p->insert_reserve_bytes >= p->usable_bytes)
+        return err_set(
+            err, PT_EDATA,
+            "%s: insert_reserve %u must be below the usable bytes %u", where,
+            p->insert_reserve_bytes, p->usable_bytes);
     if (p->inline_limit_bytes > p->max_row_bytes)
         return err_set(err, PT_EDATA, "%s: inline_limit %u exceeds max_row %u",
                        where, p->inline_limit_bytes, p->max_row_bytes);
@@ -151,6 +159,36 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
 }
 
 /*
+ * The u32 byte figures of an optional mapping `name` of the profile, each
+ * key (all required) at its offset in `base`; `where` gets "ctx: name".
+ * 0 when the mapping is absent, 1 when read, < 0 on an error.
+ */
+struct u32_key {
+    const char *key;
+    size_t off;
+};
+static int u32_keys_from_json(void *base, const struct u32_key *keys, size_t n,
+                              const json_t *o, const char *ctx,
+                              const char *name, char *where, size_t wlen,
+                              struct pt_err *err)
+{
+    int rc;
+
+    snprintf(where, wlen, "%s: %s", ctx, name);
+    if (!o)
+        return 0;
+    if (!json_is_object(o))
+        return err_set(err, PT_EDATA, "%s is not a mapping", where);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *v = (uint32_t *)((char *)base + keys[i].off);
+        if ((rc = get_u32(o, keys[i].key, v, where, err)) < 0 ||
+            (rc = check_bytes(where, keys[i].key, *v, err)) < 0)
+            return rc;
+    }
+    return 1;
+}
+
+/*
  * toast: PostgreSQL's tuple and TOAST figures (optional; struct
  * rec_pg_layout, pgtoast.c). Every key is required when the mapping is
  * there.
@@ -158,10 +196,7 @@ static int knob_from_json(struct rec_inline_knob *k, const json_t *o,
 static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
                            const char *ctx, struct pt_err *err)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } keys[] = {
+    static const struct u32_key keys[] = {
         {"tuple_header", offsetof(struct rec_pg_layout, tuple_header_bytes)},
         {"maxalign", offsetof(struct rec_pg_layout, maxalign_bytes)},
         {"item_id", offsetof(struct rec_pg_layout, item_bytes)},
@@ -179,19 +214,11 @@ static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
         {"index_fillfactor", offsetof(struct rec_pg_layout, index_fillfactor)},
     };
     char where[256];
-    int rc;
+    int rc = u32_keys_from_json(l, keys, sizeof(keys) / sizeof(keys[0]), o, ctx,
+                                "toast", where, sizeof(where), err);
 
-    if (!o)
-        return 0;
-    snprintf(where, sizeof(where), "%s: toast", ctx);
-    if (!json_is_object(o))
-        return err_set(err, PT_EDATA, "%s is not a mapping", where);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        uint32_t *v = (uint32_t *)((char *)l + keys[i].off);
-        if ((rc = get_u32(o, keys[i].key, v, where, err)) < 0 ||
-            (rc = check_bytes(where, keys[i].key, *v, err)) < 0)
-            return rc;
-    }
+    if (rc <= 0)
+        return rc;
     if (l->maxalign_bytes == 0 || l->chunk_bytes == 0 ||
         l->varlena_header_bytes == 0 || l->index_entry_bytes == 0 ||
         l->index_fillfactor == 0 || l->index_fillfactor > 100 ||
@@ -206,10 +233,36 @@ static int toast_from_json(struct rec_pg_layout *l, const json_t *o,
 }
 
 /*
+ * btree: SQLite's table b-tree figures (optional; struct rec_sq_layout,
+ * sqlbtree.c). Every key is required when the mapping is there.
+ */
+static int btree_from_json(struct rec_sq_layout *l, const json_t *o,
+                           const char *ctx, struct pt_err *err)
+{
+    static const struct u32_key keys[] = {
+        {"leaf_header", offsetof(struct rec_sq_layout, leaf_header_bytes)},
+        {"interior_header",
+         offsetof(struct rec_sq_layout, interior_header_bytes)},
+        {"cell_pointer", offsetof(struct rec_sq_layout, cell_pointer_bytes)},
+        {"overflow_pointer",
+         offsetof(struct rec_sq_layout, overflow_pointer_bytes)},
+        {"min_cell", offsetof(struct rec_sq_layout, min_cell_bytes)},
+        {"record_header", offsetof(struct rec_sq_layout, record_header_bytes)},
+    };
+    char where[256];
+    int rc = u32_keys_from_json(l, keys, sizeof(keys) / sizeof(keys[0]), o, ctx,
+                                "btree", where, sizeof(where), err);
+
+    l->present = rc > 0;
+    return rc < 0 ? rc : 0;
+}
+
+/*
  * change_thresholds: {reloption, rebuild, new_instance} (optional; the
  * least modelled gain, a fraction, each tier at least the one before it:
  * docs/models.md #change-threshold). fs_caching_min_direct_reads
- * (optional, DB2). The "toast" figures (optional, PostgreSQL).
+ * (optional, DB2). The "toast" figures (optional, PostgreSQL), the
+ * "btree" figures (optional, SQLite).
  */
 static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
                                 const char *ctx, struct pt_err *err)
@@ -230,6 +283,8 @@ static int thresholds_from_json(struct rec_engine *e, const json_t *prof,
         return err_set(err, PT_EDATA,
                        "%s: fs_caching_min_direct_reads must be in 0..1", ctx);
     if ((rc = toast_from_json(&e->pg, json_object_get(prof, "toast"), ctx,
+                              err)) < 0 ||
+        (rc = btree_from_json(&e->sq, json_object_get(prof, "btree"), ctx,
                               err)) < 0 ||
         !o)
         return rc;
@@ -416,8 +471,17 @@ uint32_t rec_engine_rows_per_page(const struct rec_engine *e,
 {
     uint64_t per_row =
         (uint64_t)rec_engine_row_bytes(e, p, obj_bytes) + e->row_overhead_bytes;
-    uint64_t n = per_row ? p->usable_bytes / per_row : e->max_rows_per_page;
+    uint64_t n = per_row ? (p->usable_bytes - p->insert_reserve_bytes) / per_row
+                         : e->max_rows_per_page;
 
+    /* The reserve binds from the third row on: InnoDB keeps a page filled
+       in key order dict_index_get_space_reserve() (page size / 16) free
+       only once it holds 2 records (MariaDB storage/innobase/btr/
+       btr0cur.cc, btr_cur_optimistic_insert(): page_get_n_recs(page) >= 2
+       && dict_index_get_space_reserve() + rec_size > max_size fails the
+       insert, the page splits at the insert point) */
+    if (n < 2 && per_row && p->insert_reserve_bytes)
+        n = p->usable_bytes / per_row < 2 ? p->usable_bytes / per_row : 2;
     if (n < 1)
         n = 1; /* an inline row always fits its page (max_row < usable) */
     if (n > e->max_rows_per_page)
@@ -433,6 +497,11 @@ void rec_engine_set_row_fixed(struct rec_engine *e, uint32_t row_fixed_bytes)
        not a row limit: only the page fill uses the rest of the row */
     if (strcmp(e->name, "db2") == 0)
         delta = 0;
+    /* SQLite's limits also assumed a record header that the measured rest
+       of the row holds (collect/catalog.c: the serial types and the
+       header size varint) */
+    if (e->sq.present)
+        delta += e->sq.record_header_bytes;
     for (size_t i = 0; i < e->n_pages; i++) {
         struct rec_page_rule *p = &e->pages[i];
         int64_t lim = (int64_t)p->inline_limit_bytes + delta;

@@ -41,6 +41,9 @@ struct rec_page_rule {
     uint32_t outline_descriptor_bytes; /* row bytes an out-of-line object
                                           leaves at this page size; 0 = the
                                           outline column's descriptor */
+    uint32_t insert_reserve_bytes;     /* bytes a page filled in key order
+                                          keeps free once it holds 2 rows
+                                          (InnoDB: page size / 16); 0 = none */
 };
 
 /* An out-of-line column / storage form (DB2: MEDIUM LONG VARCHAR, LARGE BLOB).
@@ -83,6 +86,30 @@ struct rec_pg_layout {
     uint32_t index_fillfactor;        /* btree leaf fillfactor, % */
 };
 
+/*
+ * SQLite's table b-tree figures (sqlite.yaml "btree"; sqlbtree.c). The
+ * in-leaf limit X, the local part M / K of a spilled payload and the
+ * overflow page payload U - 4 are the file format's formulas, in
+ * sqlbtree.c.
+ */
+struct rec_sq_layout {
+    int present;
+    uint32_t leaf_header_bytes;      /* table leaf page header, 8 */
+    uint32_t interior_header_bytes;  /* table interior page header, 12 */
+    uint32_t cell_pointer_bytes;     /* cell pointer array entry, 2 */
+    uint32_t overflow_pointer_bytes; /* first overflow page number, 4 */
+    uint32_t min_cell_bytes;         /* a cell takes at least 4 bytes */
+    uint32_t record_header_bytes;    /* the record header the profile's
+                                        inline limits assume (12); a
+                                        measured rest of the row has it */
+};
+/* One row's cell in a table leaf (rec_sq_cell_fit). */
+struct rec_sq_cell {
+    uint64_t local_bytes;    /* payload bytes in the leaf */
+    uint64_t overflow_pages; /* pages of its overflow chain */
+    uint32_t cell_bytes;     /* the cell with its cell pointer */
+};
+
 struct rec_engine {
     char name[32]; /* "db2", "postgresql", ... */
     size_t n_pages;
@@ -102,6 +129,10 @@ struct rec_engine {
     uint32_t outline_extra_reads;  /* buffered index reads to find the
                                       out-of-line data (PostgreSQL: the
                                       TOAST index); 0 if none */
+    uint32_t outline_prefix_bytes; /* bytes of an out-of-line object kept
+                                      in the row, not on its out-of-line
+                                      pages (InnoDB COMPACT/REDUNDANT: 768,
+                                      set by recommend); 0 if none */
     uint32_t current_page_bytes;   /* page size a new database gets by
                                       default; 0 = unknown */
     uint64_t default_pool_bytes;   /* the buffer pool a default
@@ -121,6 +152,8 @@ struct rec_engine {
                                            #change-threshold) */
     struct rec_pg_layout pg;            /* PostgreSQL: "toast" (present = 0
                                            for other engines) */
+    struct rec_sq_layout sq;            /* SQLite: "btree" (present = 0 for
+                                           other engines) */
     double fs_caching_min_direct_reads; /* DB2: FILE SYSTEM CACHING when
                                            out-of-row reads per access
                                            reach this; 0 = never */
@@ -644,12 +677,15 @@ struct rec_pg_table {
     size_t n_columns;                 /* object columns (>= 1) */
     double share[REC_PG_MAX_COLUMNS]; /* each column's part of an object */
     char storage[REC_PG_MAX_COLUMNS]; /* attstorage: p, m, e, x */
-    double ratio;       /* pglz bytes / raw bytes of the values that compress
-                           (measured by a trial); 0 = they do not compress */
-    double fixed_bytes; /* with ratio: pglz bytes = fixed + ratio x raw
-                           (the trial's line; 0 = proportional) */
-    int ratio_measured; /* 1: a trial (or the server's compressed values)
-                           measured it; 0: nobody tried */
+    double ratio;          /* pglz bytes / raw bytes of the values that compress
+                              (measured by a trial); 0 = they do not compress */
+    double fixed_bytes;    /* with ratio: pglz bytes = fixed + ratio x raw
+                              (the trial's line; 0 = proportional) */
+    int ratio_measured;    /* 1: a trial (or the server's compressed values)
+                              measured it; 0: nobody tried */
+    double compress_share; /* with ratio: the share of the values that
+                              compress (the trial's); the others are
+                              modelled as incompressible. 0 is taken as 1 */
 };
 /* Where one row's bytes go. */
 struct rec_pg_tuple {
@@ -670,24 +706,51 @@ void rec_pg_tuple_fit(const struct rec_pg_layout *l,
 /* A TOAST chunk tuple of n data bytes, aligned, with its line pointer. */
 uint32_t rec_pg_chunk_tuple_bytes(const struct rec_pg_layout *l, uint64_t n);
 /*
- * Pages filled one tuple after another (hio.c RelationGetBufferForTuple):
- * the last page takes a tuple while its free space stays above `save`
- * bytes (the fillfactor's), else a new page (pgtoast.c says why not an
- * earlier one).
+ * Pages filled as hio.c RelationGetBufferForTuple fills them: a tuple goes
+ * to the target page (the last one used) while the page's free space stays
+ * above `save` bytes (the fillfactor's); else the page's free space is
+ * recorded in the free space map and the map is searched for a page with
+ * room (freespace.c RecordAndGetPageWithFreeSpace, fsmpage.c
+ * fsm_search_avail: the first page with enough space from the map's next
+ * slot on, wrapping), which becomes the target; none: a new page. The
+ * map's space is kept in 32-byte categories, rounded down for a page and
+ * up for a request. See pgtoast.c.
  */
 struct rec_pg_pack {
     uint32_t usable_bytes; /* page bytes for tuples and items */
     uint32_t save_bytes;   /* BLCKSZ x (100 - fillfactor) % */
-    uint64_t used_bytes;   /* of the last page */
+    uint32_t *used;        /* bytes used, per page */
+    uint8_t *tree;         /* max-tree of the map's categories */
+    size_t cap;            /* pages the arrays hold (a power of 2) */
+    size_t target;         /* the page tried first */
+    size_t next_slot;      /* the map's search start (fp_next_slot) */
+    int failed;            /* out of memory: pages counted, no map */
+    int no_map;            /* 1: a full page is never returned to (SQLite
+                              leaves appended by balance_quick) */
+    uint64_t last_used;    /* no_map (or failed): bytes of the last page */
     double pages;          /* pages so far */
 };
 void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
                       uint32_t usable_bytes, uint32_t fillfactor);
 void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes);
+void rec_pg_pack_free(struct rec_pg_pack *k);
 /* Heap tuples of heap_bytes (with item) a page of usable bytes takes at
  * the fillfactor (RelationGetBufferForTuple), at least 1. */
 uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,
                               uint32_t page_size_bytes, uint32_t usable_bytes,
                               uint32_t heap_bytes);
+
+/* ---- SQLite: the table b-tree (sqlbtree.c) ---------------------------- */
+/* The record bytes (payload) of a row whose objects total obj_bytes: the
+ * objects, the rest of the row and, unless measured, the record header. */
+uint64_t rec_sq_payload(const struct rec_engine *e, uint64_t obj_bytes);
+/* The leaf cell of a payload of payload_bytes at rowid `rowid`. */
+void rec_sq_cell_fit(const struct rec_sq_layout *l, uint32_t page_size_bytes,
+                     uint64_t payload_bytes, uint64_t rowid,
+                     struct rec_sq_cell *out);
+/* Interior pages above `leaves` leaf pages of rowids up to `rowid`. */
+double rec_sq_interior_pages(const struct rec_sq_layout *l,
+                             uint32_t page_size_bytes, double leaves,
+                             uint64_t rowid);
 
 #endif /* PT_MODEL_H */

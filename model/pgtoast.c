@@ -244,18 +244,140 @@ void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
     k->save_bytes = (uint32_t)((uint64_t)page_size_bytes * (100 - ff) / 100);
 }
 
+void rec_pg_pack_free(struct rec_pg_pack *k)
+{
+    free(k->used);
+    free(k->tree);
+    k->used = NULL;
+    k->tree = NULL;
+    k->cap = 0;
+}
+
+/* freespace.c: FSM_CAT_STEP = BLCKSZ / 256 bytes a category */
+#define FSM_CAT_STEP 32u
+static uint8_t avail_to_cat(uint64_t avail)
+{
+    uint64_t c = avail / FSM_CAT_STEP;
+    return (uint8_t)(c > 254 ? 254 : c); /* 255: MaxFSMRequestSize only */
+}
+static uint8_t needed_to_cat(uint64_t needed)
+{
+    uint64_t c = (needed + FSM_CAT_STEP - 1) / FSM_CAT_STEP;
+    return (uint8_t)(c > 255 ? 255 : c);
+}
+
+static void tree_set(struct rec_pg_pack *k, size_t page, uint8_t cat)
+{
+    size_t i = k->cap + page;
+
+    k->tree[i] = cat;
+    for (i /= 2; i >= 1; i /= 2) {
+        uint8_t m = k->tree[2 * i] > k->tree[2 * i + 1] ? k->tree[2 * i]
+                                                        : k->tree[2 * i + 1];
+        if (k->tree[i] == m)
+            break;
+        k->tree[i] = m;
+    }
+}
+
+/* The first page in [lo, cap) with a category >= need, or (size_t)-1. */
+static size_t tree_find(const struct rec_pg_pack *k, size_t lo, uint8_t need)
+{
+    size_t i = k->cap + lo;
+
+    if (lo >= k->cap)
+        return (size_t)-1;
+    if (k->tree[i] < need) {
+        for (;;) { /* up while a right child, then to the right sibling */
+            while (i > 1 && (i & 1))
+                i >>= 1;
+            if (i <= 1)
+                return (size_t)-1;
+            if (k->tree[++i] >= need)
+                break;
+        }
+    }
+    while (i < k->cap) /* down, left first */
+        i = k->tree[2 * i] >= need ? 2 * i : 2 * i + 1;
+    return i - k->cap;
+}
+
+/* Room for one more page; 0, or -1 out of memory. */
+static int grow(struct rec_pg_pack *k)
+{
+    size_t cap = k->cap ? 2 * k->cap : 1024;
+    uint32_t *used = pt_realloc(k->used, cap * sizeof(*used));
+    uint8_t *tree;
+
+    if (!used)
+        return -1;
+    k->used = used;
+    if (!(tree = pt_calloc(2 * cap, 1)))
+        return -1;
+    for (size_t p = 0; p < k->cap; p++)
+        tree[cap + p] = k->tree[k->cap + p];
+    for (size_t i = cap - 1; i >= 1; i--)
+        tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] : tree[2 * i + 1];
+    free(k->tree);
+    k->tree = tree;
+    k->cap = cap;
+    return 0;
+}
+
 void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes)
 {
-    if (k->pages > 0 &&
-        k->used_bytes + bytes + k->save_bytes <= k->usable_bytes) {
-        k->used_bytes += bytes;
+    size_t n = (size_t)k->pages, found;
+    uint64_t need = (uint64_t)bytes + k->save_bytes;
+
+    if (k->failed || k->no_map) { /* one page after another */
+        if (n > 0 && k->last_used + need <= k->usable_bytes) {
+            k->last_used += bytes;
+            return;
+        }
+        k->last_used = bytes;
+        k->pages += 1;
         return;
     }
-    /* hio.c RelationGetBufferForTuple asks the free space map for another
-       page, but freespace.c fsm_set_and_search records the page it leaves
-       on its leaf only: the map's upper levels learn of that space at the
-       next VACUUM, so a load (and VACUUM FULL's rewriteheap.c
-       raw_heap_insert, which never asks) fills a new page */
+    if (n > 0 && k->used[k->target] + need <= k->usable_bytes) {
+        k->used[k->target] += bytes;
+        return;
+    }
+    if (n > 0) {
+        /* the target's space goes to the map; the map is searched from
+           its next slot, wrapping, for a page whose category covers the
+           request (the tuple's item pointer is in `bytes`, and
+           PageGetHeapFreeSpace leaves room for one); a page found with
+           less room than its category said is recorded and the search
+           goes on (hio.c's loop) */
+        uint8_t cat = needed_to_cat(need - 4);
+        size_t page = k->target;
+        for (;;) {
+            uint64_t left = k->usable_bytes - k->used[page];
+            tree_set(k, page, avail_to_cat(left > 4 ? left - 4 : 0));
+            found = tree_find(k, k->next_slot, cat);
+            if (found == (size_t)-1 && k->next_slot > 0)
+                found = tree_find(k, 0, cat);
+            if (found == (size_t)-1 || found >= n)
+                break;
+            k->next_slot = found + 1;
+            if (k->used[found] + need <= k->usable_bytes) {
+                k->target = found;
+                k->used[found] += bytes; /* the map keeps its old category
+                                            until the page is left */
+                return;
+            }
+            page = found;
+        }
+    }
+    /* hio.c: extend the relation; a new page takes any tuple and is not
+       in the map until it is left */
+    if (n >= k->cap && grow(k) < 0) {
+        k->failed = 1; /* on without the map */
+        k->last_used = bytes;
+        k->pages += 1;
+        return;
+    }
+    k->used[n] = bytes;
+    k->target = n;
     k->pages += 1;
-    k->used_bytes = bytes; /* a new page takes any tuple */
 }

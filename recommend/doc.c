@@ -316,6 +316,71 @@ static int add_knob_json(json_t *doc, const struct rec_result *r,
     return json_object_set_new(doc, "inline_knob", x) ? -1 : 0;
 }
 
+/* One side of "space": the table's predicted pages and bytes. */
+static json_t *space_side(const struct rec_result *r,
+                          const struct rec_candidate *c)
+{
+    double s = (double)r->sessions;
+
+    return json_pack(
+        "{s:I,s:f,s:f,s:f,s:f,s:f}", "page_size",
+        (json_int_t)c->page_size_bytes, "data_pages", round6(c->data_pages),
+        "outline_pages", round6(c->outline_pages * s), "outline_index_pages",
+        round6(c->outline_index_pages * s), "inline_fraction",
+        round6(c->inline_fraction), "bytes", round(rec_candidate_bytes(c, s)));
+}
+
+/*
+ * "space" (docs/formats.md, issue 24): the table's pages and bytes as the
+ * model predicts them now ("before": the page size in use with the table's
+ * settings now: its toast_tuple_target, its ROW_FORMAT) and once create.sql
+ * is applied and every row rewritten ("after"). tests/conformance/ holds
+ * both against the engine. "applies" says whether create.sql alone brings
+ * the after state ("yes") or it needs a new instance. Only for engines
+ * whose out-of-line pages the model counts (outline_buffered: PostgreSQL,
+ * MariaDB/MySQL, SQLite). -1 out of memory.
+ */
+static int add_space_json(json_t *doc, const struct rec_result *r,
+                          const struct rec_engine *e)
+{
+    const struct rec_candidate *before = NULL, *after = &r->cand[r->chosen_idx];
+    const char *applies = "yes";
+    json_t *x, *b, *a;
+
+    if (!e->outline_buffered)
+        return 0; /* DB2, Oracle: LOBs apart, not counted in pages */
+    if (r->current_idx != (size_t)-1)
+        before = &r->cand[r->current_idx];
+    if (e->knob.present && r->current_idx == r->chosen_idx) {
+        /* knob_base: the chosen (the only) page at the value in use */
+        before = &r->knob_base;
+        after = &r->knob_base;
+    }
+    if (r->storage_switch) /* compressible values get EXTENDED */
+        after = &r->switched;
+    if (r->knob_evaluated && r->knob_pays)
+        after = &r->tuned;
+    if (r->rowfmt_evaluated) {
+        if (r->current_idx == r->chosen_idx)
+            before = &r->rowfmt_base;
+        if (!r->rowfmt_pays)
+            after = &r->rowfmt_base;
+    }
+    if (r->current_idx != r->chosen_idx)
+        applies = strcmp(e->name, "mysql") == 0 ? "new instance" : "yes";
+    b = before ? space_side(r, before) : json_null();
+    a = space_side(r, after);
+    if (a)
+        json_object_set_new(a, "applies", json_string(applies));
+    x = json_object();
+    if (!x || !b || !a || json_object_set_new(x, "before", b) ||
+        json_object_set_new(x, "after", a)) {
+        json_decref(x);
+        return -1;
+    }
+    return json_object_set_new(doc, "space", x) ? -1 : 0;
+}
+
 json_t *rec_result_to_json(const struct rec_result *r,
                            const struct rec_engine *e, const json_t *inputs)
 {
@@ -332,7 +397,7 @@ json_t *rec_result_to_json(const struct rec_result *r,
         goto oom;
     if (add_change_json(doc, r, e) < 0 || add_checks_json(doc, r, e) < 0 ||
         add_db2_json(doc, r, e) < 0 || add_settings_json(doc, r) < 0 ||
-        add_knob_json(doc, r, e) < 0)
+        add_knob_json(doc, r, e) < 0 || add_space_json(doc, r, e) < 0)
         goto oom;
     if (inputs && json_object_set_new(doc, "inputs", json_deep_copy(inputs)))
         goto oom;

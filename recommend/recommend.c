@@ -104,14 +104,17 @@ static double add_n(double acc, double x, uint64_t cnt)
     return acc;
 }
 
-/* Out-of-line pages an object occupies when the engine buffers them. */
+/* Out-of-line pages an object occupies when the engine buffers them: its
+   bytes but the prefix the row keeps (outline_prefix_bytes). */
 static double outline_pages_of(const struct rec_engine *e,
                                const struct rec_page_rule *p, uint64_t size)
 {
     uint32_t payload =
         p->outline_payload_bytes ? p->outline_payload_bytes : p->usable_bytes;
-    (void)e;
-    return payload ? (double)((size + payload - 1) / payload) : 1.0;
+    uint64_t out =
+        size > e->outline_prefix_bytes ? size - e->outline_prefix_bytes : 1;
+
+    return payload ? (double)((out + payload - 1) / payload) : 1.0;
 }
 
 /* Where one object lands and what it costs (fit_candidate). */
@@ -155,6 +158,27 @@ static void fit_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                      (u * l->index_fillfactor / 100.0);
 }
 
+/*
+ * SQLite: the row's cell in a table leaf and its overflow chain
+ * (sqlbtree.c); rowids taken as 1..the objects counted.
+ */
+static void fit_sq(const struct rec_inputs *in, const struct rec_page_rule *p,
+                   uint64_t size, struct obj_fit *f)
+{
+    const struct rec_engine *e = in->engine;
+    struct rec_sq_cell cell;
+    uint32_t usable = p->page_size_bytes - e->sq.leaf_header_bytes;
+
+    rec_sq_cell_fit(&e->sq, p->page_size_bytes, rec_sq_payload(e, size),
+                    obj_total(in), &cell);
+    f->rpp = usable / cell.cell_bytes ? usable / cell.cell_bytes : 1;
+    if (f->rpp > e->max_rows_per_page)
+        f->rpp = e->max_rows_per_page;
+    f->row_bytes = cell.cell_bytes;
+    f->where = cell.overflow_pages ? 1 : REC_PLACE_INLINE;
+    f->op = f->op_read = (double)cell.overflow_pages;
+}
+
 static void fit_object(const struct rec_inputs *in,
                        const struct rec_page_rule *p, uint64_t size,
                        struct obj_fit *f)
@@ -164,6 +188,10 @@ static void fit_object(const struct rec_inputs *in,
     memset(f, 0, sizeof(*f));
     if (in->pg && e->pg.present) {
         fit_pg(in, p, size, f);
+        return;
+    }
+    if (e->sq.present && rec_engine_place(e, p, size) >= 0) {
+        fit_sq(in, p, size, f);
         return;
     }
     f->where = rec_engine_place(e, p, size);
@@ -191,41 +219,129 @@ static size_t entry_of(const uint64_t *prefix, size_t n, uint64_t pos)
 
 /*
  * PostgreSQL's pages by packing, not by a per-row share: the rows arrive
- * in an order that mixes their sizes (the golden-ratio sequence over the
- * sorted sizes: every stretch of it samples all of them evenly),
- * and the heap and the TOAST relation are filled one tuple after another
- * as hio.c does it (rec_pg_pack_add): a page of mixed rows holds more
- * than the average of pages of equal rows, and a value's short last chunk
- * shares a page with the next value's full ones. At most PACK_MAX objects
+ * in random order (each drawn from the sampled sizes: sessions are
+ * written as users arrive, their sizes independent of the order; the
+ * golden-ratio sequence used before alternated large and small rows and
+ * packed pages 10 % worse than tables/conformance measured),
+ * and the heap and the TOAST relation are filled as hio.c does it
+ * (rec_pg_pack_add: the target page, then a page the free space map
+ * offers, then a new one): a page of mixed rows holds more than the
+ * average of pages of equal rows, and a value's short last chunk shares a
+ * page with other values' chunks. At most PACK_MAX objects
  * are packed, the pages scaled to all of them. Without memory for the
  * weights' prefix sums the per-row figures stay.
+ *
+ * SQLite's table leaves the same way (sq): rows appended in rowid order
+ * fill the right-most leaf until the next cell and its pointer do not
+ * fit, then balance_quick starts a new leaf with that cell alone
+ * (btree.c balance_quick; VACUUM copies the rows in rowid order too);
+ * the interior pages above the leaves are added (sqlbtree.c). Overflow
+ * chains are whole pages per row: fit_sq counts them.
  */
 #define PACK_MAX 100000
+
+/*
+ * A fixed pseudo-random number in [0, 1) for k (splitmix64's finalizer).
+ * SQLite's leaves take the rows in rowid order, and a row's size does not
+ * depend on its rowid, so runs of small and of large cells occur as in a
+ * random order: the golden-ratio sequence alternates them evenly and
+ * fills fewer rows into a page than a table of independent sizes does
+ * (measured: 17 % more leaves predicted at 4K pages, sizes either side of
+ * X; tests/conformance/eng_sqlite.py case rnd_at). sq_shuffle shuffles
+ * the objects (every one once, Fisher-Yates) with it, pass after pass: one
+ * shuffle of a few hundred rows is one draw of the order, whose leaves
+ * vary by ~2 % (docs/models.md#sqlite-row-order), so small tables are
+ * packed in up to SQ_PASSES orders one after another and averaged.
+ */
+static double mix_unit(uint64_t k)
+{
+    uint64_t z = k + 0x9E3779B97F4A7C15ULL;
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+#define SQ_PASSES 16
+static void sq_shuffle(uint64_t *o, uint64_t m, uint64_t seed)
+{
+    for (uint64_t k = m; k > 1; k--) {
+        uint64_t j = (uint64_t)(mix_unit(seed + k) * (double)k), t = o[k - 1];
+        o[k - 1] = o[j];
+        o[j] = t;
+    }
+}
+
+/* The objects' positions in sorted order, evenly spread, shuffled. */
+static uint64_t *sq_order(uint64_t m, double total)
+{
+    uint64_t *o = pt_calloc(m, sizeof(*o));
+
+    for (uint64_t k = 0; o && k < m; k++)
+        o[k] = (uint64_t)(((double)k + 0.5) * total / (double)m);
+    if (o)
+        sq_shuffle(o, m, 0);
+    return o;
+}
+
 static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                     double total, struct cand_sums *s, struct rec_candidate *c)
 {
-    const struct rec_pg_layout *l = &in->engine->pg;
+    const struct rec_engine *e = in->engine;
+    const struct rec_pg_layout *l = &e->pg;
+    int sq = !(in->pg && l->present);
     struct rec_pg_pack heap, toast;
     uint64_t m = total < PACK_MAX ? (uint64_t)total : PACK_MAX;
-    uint64_t *prefix = NULL, acc = 0;
+    uint64_t *prefix = NULL, *order = NULL, acc = 0, passes = 1;
     uint32_t full = rec_pg_chunk_tuple_bytes(l, l->chunk_bytes);
     size_t n = obj_count(in);
     double touched = 0, estimate = 0;
+    struct rec_pg_table raw_pg;
 
-    if (m == 0 || (!in->access && in->size_counts &&
-                   !(prefix = pt_calloc(n, sizeof(*prefix)))))
+    if (!sq)
+        raw_pg = *in->pg;
+    if (m == 0 || !(order = sq_order(m, total)))
         return;
+    if (!in->access && in->size_counts &&
+        !(prefix = pt_calloc(n, sizeof(*prefix)))) {
+        free(order);
+        return;
+    }
+    while (sq && passes < SQ_PASSES && m * passes * 2 <= PACK_MAX)
+        passes *= 2;
     for (size_t i = 0; prefix && i < n; i++)
         prefix[i] = acc += in->size_counts[i];
-    rec_pg_pack_init(&heap, p->page_size_bytes, p->usable_bytes,
-                     in->pg->fillfactor);
+    rec_pg_pack_init(&heap, p->page_size_bytes,
+                     sq ? p->page_size_bytes - e->sq.leaf_header_bytes
+                        : p->usable_bytes,
+                     sq ? 100 : in->pg->fillfactor);
+    /* SQLite appends leaves (balance_quick): no free space map */
+    heap.no_map = sq;
     rec_pg_pack_init(&toast, p->page_size_bytes, p->usable_bytes, 100);
-    for (uint64_t k = 0; k < m; k++) {
-        double f = (double)k * 0.6180339887498949, first = 0;
-        uint64_t pos = (uint64_t)((f - floor(f)) * total);
+    for (uint64_t k = 0; k < m * passes; k++) {
+        double first = 0;
+        uint64_t pos;
+        if (k && k % m == 0)
+            sq_shuffle(order, m, k);
+        pos = order[k % m];
         size_t i = prefix ? entry_of(prefix, n, pos) : (size_t)pos;
         struct rec_pg_tuple tu;
-        rec_pg_tuple_fit(l, in->pg, obj_size(in, i < n ? i : n - 1), &tu);
+        int raw;
+        if (sq) {
+            struct rec_sq_cell cell;
+            rec_sq_cell_fit(&e->sq, p->page_size_bytes,
+                            rec_sq_payload(e, obj_size(in, i < n ? i : n - 1)),
+                            (uint64_t)total, &cell);
+            rec_pg_pack_add(&heap, cell.cell_bytes);
+            continue;
+        }
+        /* a row of the share that does not compress */
+        raw = in->pg->compress_share > 0 && in->pg->compress_share < 1 &&
+              mix_unit(k ^ 0x5bd1e9955bd1e995ULL) >= in->pg->compress_share;
+        if (raw)
+            raw_pg.ratio = 0;
+        rec_pg_tuple_fit(l, raw ? &raw_pg : in->pg,
+                         obj_size(in, i < n ? i : n - 1), &tu);
         rec_pg_pack_add(&heap, tu.heap_bytes);
         if (!tu.toast_chunks)
             continue;
@@ -245,7 +361,15 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
                               (double)p->usable_bytes;
     }
     free(prefix);
-    s->share_sum = heap.pages * total / (double)m;
+    free(order);
+    rec_pg_pack_free(&heap);
+    rec_pg_pack_free(&toast);
+    s->share_sum = heap.pages * total / (double)(m * passes);
+    if (sq) {
+        s->share_sum += rec_sq_interior_pages(&e->sq, p->page_size_bytes,
+                                              s->share_sum, (uint64_t)total);
+        return;
+    }
     c->outline_pages = toast.pages / (double)m;
     /* A read fetches a value's chunks by an index scan in chunk_seq
        order, and consecutive chunks on one page are one buffer access:
@@ -262,6 +386,145 @@ static void pack_pg(const struct rec_inputs *in, const struct rec_page_rule *p,
             (c->outline_reads - c->outline_index_reads) * touched / estimate;
 }
 
+/*
+ * The rows of pack_keyorder: the k-th drawn at random from the sizes (mix_unit
+ * of k, the same every run), so sizes do not depend on the key; mix_init
+ * takes the weights' prefix sums (none for a plain list; -1 out of memory).
+ */
+struct mix_order {
+    uint64_t *prefix;
+    size_t n;
+    double total;
+};
+
+static int mix_init(struct mix_order *o, const struct rec_inputs *in,
+                    double total)
+{
+    uint64_t acc = 0;
+
+    o->n = obj_count(in);
+    o->total = total;
+    o->prefix = NULL;
+    if (!in->access && in->size_counts &&
+        !(o->prefix = pt_calloc(o->n, sizeof(*o->prefix))))
+        return -1;
+    for (size_t i = 0; o->prefix && i < o->n; i++)
+        o->prefix[i] = acc += in->size_counts[i];
+    return 0;
+}
+
+static uint64_t mix_obj(const struct mix_order *o, const struct rec_inputs *in,
+                        uint64_t k)
+{
+    double f = mix_unit(k);
+    uint64_t pos = (uint64_t)(f * o->total);
+    size_t i = o->prefix ? entry_of(o->prefix, o->n, pos) : (size_t)pos;
+
+    return obj_size(in, i < o->n ? i : o->n - 1);
+}
+
+/*
+ * InnoDB's clustered index filled in key order (insert_reserve_bytes > 0):
+ * the rows, drawn as above, go into the last leaf while it has
+ * room, and from its third record on only while the page keeps
+ * insert_reserve_bytes free (btr_cur_optimistic_insert(), see
+ * rec_engine_rows_per_page); otherwise the leaf splits at the insert point
+ * and the row starts a new one. A page of near-half-page rows and small
+ * ones (values either side of the off-page limit) then holds fewer rows
+ * than the mean of the per-size rows per page says. PACK_MAX draws are
+ * packed whatever the number of rows, the pages scaled to all of them:
+ * the expected pages, not those of one small draw (400 rows of a table
+ * either side of the limit vary by 10 % from one order to another),
+ * plus the non-leaf pages above them; without memory for the prefix sums
+ * the per-row figures stay.
+ */
+static void pack_keyorder(const struct rec_inputs *in,
+                          const struct rec_page_rule *p, double total,
+                          struct cand_sums *s)
+{
+    const struct rec_engine *e = in->engine;
+    uint64_t m = PACK_MAX; /* draws: the expected pages, whatever the rows */
+    uint64_t used = 0, n_recs = 0;
+    double pages = 0;
+    struct mix_order mix;
+
+    if (total < 1 || mix_init(&mix, in, total) < 0)
+        return;
+    for (uint64_t k = 0; k < m; k++) {
+        uint64_t rec =
+            (uint64_t)rec_engine_row_bytes(e, p, mix_obj(&mix, in, k)) +
+            e->row_overhead_bytes;
+        uint64_t room = n_recs >= 2 ? p->usable_bytes - p->insert_reserve_bytes
+                                    : p->usable_bytes;
+        if (pages == 0 || used + rec > room || n_recs >= e->max_rows_per_page) {
+            pages += 1;
+            used = n_recs = 0;
+        }
+        used += rec;
+        n_recs++;
+    }
+    free(mix.prefix);
+    s->share_sum = pages * total / (double)m;
+    /* the levels above the leaves: one node pointer a child, an 8-byte
+       key, 5-byte header and 4-byte child page number with its share of a
+       directory slot, ~18 bytes (MariaDB btr0btr.cc,
+       dict_index_build_node_ptr()); a tree of more than one leaf has a
+       root at least */
+    for (double lv = s->share_sum, fan = p->usable_bytes / 18.0; lv > 1;) {
+        lv = ceil(lv / fan);
+        s->share_sum += lv;
+    }
+}
+
+/* Placement fractions, rows per page, page fill and direct-read cost. */
+/* Object i's part of a candidate, weighted phi (fit_candidate). */
+static void fit_one(struct rec_candidate *c, struct cand_sums *s,
+                    const struct rec_inputs *in, const struct rec_page_rule *p,
+                    size_t i, double phi, double total, double total_gets,
+                    double *inline_n)
+{
+    const struct rec_engine *e = in->engine;
+    const struct rec_device *d = in->device;
+    uint64_t size = obj_size(in, i);
+    struct obj_fit f;
+    uint64_t cnt = obj_weight(in, i);
+    double w_uniform = phi / total; /* one object's share */
+    double w = w_uniform;
+
+    fit_object(in, p, size, &f);
+    if (in->access && total_gets > 0)
+        w = phi * (double)in->access->gets[i] / total_gets;
+    s->share_sum = add_n(s->share_sum, phi / f.rpp, cnt);
+    s->row_bytes = add_n(s->row_bytes, phi * f.row_bytes, cnt);
+    c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
+    if (f.where == REC_PLACE_INLINE) {
+        *inline_n += phi * (double)cnt;
+    } else if (f.where > 0) {
+        uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
+        double *of = &c->outline_fraction[f.where - 1];
+        *of = add_n(*of, w_uniform, cnt);
+        if (!e->outline_buffered) {
+            c->direct_reads = add_n(c->direct_reads, w, cnt);
+            c->direct_sectors =
+                add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
+            c->direct_ms =
+                add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
+        } else {
+            /* buffered out-of-line pages: read through the pool */
+            c->outline_reads =
+                add_n(c->outline_reads,
+                      w * (f.op_read + e->outline_extra_reads), cnt);
+            c->outline_index_reads =
+                add_n(c->outline_index_reads, w * e->outline_extra_reads, cnt);
+            c->outline_pages = add_n(c->outline_pages, w_uniform * f.op, cnt);
+            c->outline_index_pages =
+                add_n(c->outline_index_pages, w_uniform * f.index_pages, cnt);
+        }
+    } else {
+        c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
+    }
+}
+
 /* Placement fractions, rows per page, page fill and direct-read cost. */
 static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
                           const struct rec_inputs *in,
@@ -270,58 +533,41 @@ static void fit_candidate(struct rec_candidate *c, struct cand_sums *s,
     const struct rec_engine *e = in->engine;
     const struct rec_device *d = in->device;
     size_t n = obj_count(in);
-    double total = (double)obj_total(in);
-    uint64_t inline_n = 0;
+    double total = (double)obj_total(in), inline_n = 0;
+    struct rec_pg_table raw_pg;
+    struct rec_inputs raw_in;
+    int parts = 1;
 
     memset(c, 0, sizeof(*c));
     memset(s, 0, sizeof(*s));
     c->page_size_bytes = p->page_size_bytes;
     c->inline_limit_bytes = p->inline_limit_bytes;
     c->transfer_ms = rec_device_transfer_ms(d, p->page_size_bytes);
+    /* PostgreSQL objects of which only a share compresses: each size
+       counted twice, compressed with that share's weight and raw with
+       the rest (pack_pg draws the rows alike) */
+    if (in->pg && e->pg.present && in->pg->ratio > 0 &&
+        in->pg->compress_share > 0 && in->pg->compress_share < 1) {
+        raw_pg = *in->pg;
+        raw_pg.ratio = 0;
+        raw_in = *in;
+        raw_in.pg = &raw_pg;
+        parts = 2;
+    }
     for (size_t i = 0; i < n; i++) {
-        uint64_t size = obj_size(in, i);
-        struct obj_fit f;
-        uint64_t cnt = obj_weight(in, i);
-        double w_uniform = 1.0 / total; /* one object's share */
-        double w = w_uniform;
-
-        fit_object(in, p, size, &f);
-        if (in->access && total_gets > 0)
-            w = (double)in->access->gets[i] / total_gets;
-        s->share_sum = add_n(s->share_sum, 1.0 / f.rpp, cnt);
-        s->row_bytes = add_n(s->row_bytes, f.row_bytes, cnt);
-        c->inflate_bytes = add_n(c->inflate_bytes, w * f.inflate, cnt);
-        if (f.where == REC_PLACE_INLINE) {
-            inline_n += cnt;
-        } else if (f.where > 0) {
-            uint64_t bytes = round_up(size, e->direct_io_unit_bytes);
-            double *of = &c->outline_fraction[f.where - 1];
-            *of = add_n(*of, w_uniform, cnt);
-            if (!e->outline_buffered) {
-                c->direct_reads = add_n(c->direct_reads, w, cnt);
-                c->direct_sectors =
-                    add_n(c->direct_sectors, w * (double)bytes / 512.0, cnt);
-                c->direct_ms =
-                    add_n(c->direct_ms, w * rec_device_read_ms(d, bytes), cnt);
-            } else {
-                /* buffered out-of-line pages: read through the pool */
-                c->outline_reads =
-                    add_n(c->outline_reads,
-                          w * (f.op_read + e->outline_extra_reads), cnt);
-                c->outline_index_reads = add_n(c->outline_index_reads,
-                                               w * e->outline_extra_reads, cnt);
-                c->outline_pages =
-                    add_n(c->outline_pages, w_uniform * f.op, cnt);
-                c->outline_index_pages = add_n(c->outline_index_pages,
-                                               w_uniform * f.index_pages, cnt);
-            }
-        } else {
-            c->too_big_fraction = add_n(c->too_big_fraction, w_uniform, cnt);
+        for (int part = 0; part < parts; part++) {
+            const struct rec_inputs *pin = part ? &raw_in : in;
+            double phi = parts == 1 ? 1.0
+                         : part     ? 1.0 - in->pg->compress_share
+                                    : in->pg->compress_share;
+            fit_one(c, s, pin, p, i, phi, total, total_gets, &inline_n);
         }
     }
-    if (in->pg && e->pg.present)
+    if ((in->pg && e->pg.present) || e->sq.present)
         pack_pg(in, p, total, s, c);
-    c->inline_fraction = (double)inline_n / total;
+    else if (p->insert_reserve_bytes)
+        pack_keyorder(in, p, total, s);
+    c->inline_fraction = inline_n / total;
     c->rows_per_page = total / s->share_sum;
     c->page_fill = s->row_bytes / (s->share_sum * p->page_size_bytes);
 }
@@ -582,7 +828,8 @@ static double classes_hit_ratio(const struct rec_engine *e,
 
 /*
  * Trace-based hit ratio at one page size: pack rows into pages in
- * first-seen order, sum gets per page, Che's approximation.
+ * first-seen order (with the engine's insert_reserve), sum gets per page,
+ * Che's approximation.
  */
 static int trace_hit_ratio(const struct rec_inputs *in,
                            const struct rec_page_rule *p, double pages,
@@ -615,8 +862,11 @@ static int trace_hit_ratio(const struct rec_inputs *in,
     for (size_t i = 0; i < a->n_keys; i++) {
         uint64_t row = (uint64_t)rec_engine_row_bytes(e, p, a->size_bytes[i]) +
                        e->row_overhead_bytes;
-        if (np == 0 || rows >= e->max_rows_per_page ||
-            used + row > p->usable_bytes) {
+        /* a page keeps insert_reserve free from its third row on
+           (pack_keyorder) */
+        uint64_t room = rows >= 2 ? p->usable_bytes - p->insert_reserve_bytes
+                                  : p->usable_bytes;
+        if (np == 0 || rows >= e->max_rows_per_page || used + row > room) {
             np++;
             used = 0;
             rows = 0;
@@ -822,6 +1072,15 @@ static int fit_at_knob(struct rec_candidate *c, const struct rec_inputs *in,
     return pool_candidate(c, &ki, p, r, ts.share_sum, total_gets, err);
 }
 
+/* Every object column is STORAGE EXTERNAL. */
+static int all_external(const struct rec_pg_table *t)
+{
+    for (size_t i = 0; i < t->n_columns; i++)
+        if (t->storage[i] != 'e')
+            return 0;
+    return t->n_columns > 0;
+}
+
 /*
  * An inline knob (PostgreSQL toast_tuple_target): the chosen page size is
  * evaluated again with the inline limit raised so that the inline target's
@@ -839,6 +1098,8 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
     const struct rec_knob *now = rec_state_get(&r->current, k->name);
     const struct rec_candidate *base = &r->knob_base;
     struct rec_page_rule tp = *p;
+    struct rec_pg_table sw_pg;
+    struct rec_inputs sw_in;
     size_t n = obj_count(in);
     uint64_t *v, want;
     uint32_t cap = k->max - k->offset_bytes, value;
@@ -859,6 +1120,31 @@ static int eval_knob(struct rec_result *r, const struct rec_inputs *in,
         if ((rc = fit_at_knob(&r->knob_base, in, &bp, r, r->knob_current,
                               total_gets, err)) < 0)
             return rc;
+    }
+    /* compressible objects under EXTERNAL: the advice sets EXTENDED
+       (advice.c choose_storage), so the state after compresses them and
+       the knob is weighed against that state, not the one now (a target
+       raised over compressible values stores them raw: issue 24) */
+    if (in->pg && e->pg.present && in->pg->ratio_measured &&
+        in->pg->ratio > 0 && in->pg->ratio < REC_INCOMPRESSIBLE_RATIO &&
+        all_external(in->pg)) {
+        struct rec_page_rule bp = *p;
+        bp.inline_limit_bytes = r->knob_current - k->offset_bytes;
+        if (bp.max_row_bytes < bp.inline_limit_bytes)
+            bp.max_row_bytes = bp.inline_limit_bytes;
+        sw_pg = *in->pg;
+        for (size_t i = 0; i < sw_pg.n_columns; i++)
+            sw_pg.storage[i] = 'x';
+        sw_in = *in;
+        sw_in.pg = &sw_pg;
+        in = &sw_in;
+        if ((rc = fit_at_knob(&r->switched, in, &bp, r, r->knob_current,
+                              total_gets, err)) < 0)
+            return rc;
+        r->storage_switch = 1;
+        base = &r->switched;
+        if (base->inline_fraction >= r->inline_target)
+            return 0; /* compressed, the target's share stays in the row */
     }
     if (!in->access && in->size_counts) {
         /* weighted sizes arrive sorted (rec_sizes_stats) */
@@ -937,6 +1223,9 @@ static int eval_row_format(struct rec_result *r, const struct rec_inputs *in,
         return 0;
     for (size_t i = 0; i < old.n_outline; i++)
         old.outline[i].descriptor_bytes += INNODB_ANTELOPE_PREFIX_BYTES;
+    /* the prefix is off the BLOB pages: btr_store_big_rec_extern_fields()
+       stores the field from local_len on */
+    old.outline_prefix_bytes = INNODB_ANTELOPE_PREFIX_BYTES;
     oin.engine = &old;
     fit_candidate(&r->rowfmt_base, &ts, &oin, &in->engine->pages[r->chosen_idx],
                   total_gets);

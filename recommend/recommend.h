@@ -29,6 +29,9 @@
 #define REC_INCOMPRESSIBLE_RATIO                                               \
     0.95 /* stored / raw at or above: the                                      \
             objects do not compress */
+/* PostgreSQL: under this share of the pglz trial's values compressing, the
+   objects are modelled as incompressible (a stray repetitive value) */
+#define REC_MIN_COMPRESS_SHARE 0.05
 #define REC_MAX_REASONS 64
 #define REC_REASON_LEN 1024
 
@@ -253,6 +256,11 @@ struct rec_result {
     int knob_current_set;           /* the table has the knob set now */
     uint32_t knob_current;          /* its value now (default if not set) */
     struct rec_candidate knob_base; /* chosen page at the current value */
+    int storage_switch;             /* PostgreSQL: compressible objects
+                                       under STORAGE EXTERNAL get EXTENDED
+                                       (advice.c choose_storage) */
+    struct rec_candidate switched;  /* chosen page, the value now, the
+                                       advised STORAGE: the knob's base */
     /* MariaDB: a table in ROW_FORMAT COMPACT or REDUNDANT now (read from
        the server), modelled as it is against DYNAMIC (eval_row_format) */
     int rowfmt_evaluated;             /* 1: rowfmt_base holds figures */

@@ -124,7 +124,7 @@ static int64_t knob_num(const struct rec_state *st, const char *name,
  * compressed them); else 0, incompressible as far as anyone measured.
  */
 static double run_pg_ratio(const struct rec_request *q, double stored_ratio,
-                           int *measured, double *fixed)
+                           int *measured, double *fixed, double *share)
 {
     const json_t *c = json_object_get(q->sizes_doc, "compression");
     const json_t *fit = json_object_get(c, "pglz_fit");
@@ -132,12 +132,19 @@ static double run_pg_ratio(const struct rec_request *q, double stored_ratio,
 
     *measured = 0;
     *fixed = 0;
+    *share = 1;
     if (json_is_object(c) && num_or(c, "values", 0) > 0) {
         *measured = 1;
         raw = num_or(c, "compressible_raw_bytes", 0);
         out = num_or(c, "pglz_bytes", 0);
-        if (num_or(c, "compressible_share", 0) < 0.5 || !(raw > 0))
+        /* the share of the tried values that compress: that share of
+           the rows compresses, the rest does not (a table of mixed
+           objects; under REC_MIN_COMPRESS_SHARE, none) */
+        *share = num_or(c, "compressible_share", 0);
+        if (*share < REC_MIN_COMPRESS_SHARE || !(raw > 0)) {
+            *share = 1;
             return 0;
+        }
         /* the trial's line, when it is one (a positive slope and
            constant), else the mean ratio */
         b = num_or(fit, "per_byte", 0);
@@ -210,8 +217,8 @@ static int run_pg_table(const struct rec_request *q, const struct rec_engine *e,
     if (e->row_measured)
         rest -= 3 * (int64_t)t->n_columns;
     t->rest_bytes = rest > 0 ? (uint32_t)rest : 0;
-    t->ratio =
-        run_pg_ratio(q, stored_ratio, &t->ratio_measured, &t->fixed_bytes);
+    t->ratio = run_pg_ratio(q, stored_ratio, &t->ratio_measured,
+                            &t->fixed_bytes, &t->compress_share);
     return 1;
 }
 

@@ -7,67 +7,67 @@
 -- statement that changes nothing is commented out.
 --
 -- Evidence (recommendation <T>/adv/recommendation.json, decided by the cost_model):
---   - recommend 32K pages: the cost model estimates 0.0340 ms of I/O per
---     access at 32K against 0.0466 ms at 16K, the page size the inline rule
---     (95.0% inline) gives: 27% less
+--   - recommend 32K pages: the cost model estimates 0.0358 ms of I/O per
+--     access at 32K against 0.0401 ms at 16K, the page size the inline rule
+--     (95.0% inline) gives: 11% less
 --   - change from 4K pages (now, read from the server): 32K would change I/O
---     per access 0.1368 -> 0.0340 ms (gain 75.2%) and buffered reads per
---     access 2.54 -> 1.00 (gain 60.7%); a rebuild of the database file needs
---     at least 10% modelled gain (change_thresholds in the sqlite profile; a
---     new instance never for buffered reads alone)
+--     per access 0.0395 -> 0.0358 ms (gain 9.4%) and buffered reads per access
+--     1.91 -> 1.00 (gain 47.6%); a rebuild of the database file needs at least
+--     10% modelled gain (change_thresholds in the sqlite profile; a new
+--     instance never for buffered reads alone)
 --   - page sizes compared at equal buffer-pool memory 2.0M = 2000 x 1K, 1000 x
 --     2K, 500 x 4K, 250 x 8K, 125 x 16K, 62 x 32K, 31 x 64K pages (the
 --     monitored pool's size)
 --   - model: 400 live sessions (sample: a full scan counted every row); every
 --     session equally likely to be read; device ssd: OVERHEAD 0.100 ms, 500
 --     MB/s
---   - 1K: inline 0.0% (objects <= 777 bytes), OVERFLOW 100.0%; 1.00 rows/page,
---     page fill 68.4%; 2760 pages (rows and out-of-line) for 400 rows; pool
---     2000 pages, hit ratio 72.5% for uniform access by page class (Che's
---     approximation): rows 400 pages x 1.00 reads, 72.5% hit, out-of-line 2360
---     pages x 5.90 reads, 72.5% hit; per access 6.90 buffered reads (the row's
---     page + 5.90 out-of-line), 1.9000 physical; io 0.1938 ms = 1.9000 x
+--   - 1K: inline 0.0% (objects <= 777 bytes), OVERFLOW 100.0%; 1.47 rows/page,
+--     page fill 73.1%; 2320 pages (rows and out-of-line) for 400 rows; pool
+--     2000 pages, hit ratio 86.6% for uniform access by page class (Che's
+--     approximation): rows 271 pages x 1.00 reads, 94.0% hit, out-of-line 2049
+--     pages x 5.12 reads, 85.2% hit; per access 6.12 buffered reads (the row's
+--     page + 5.12 out-of-line), 0.8198 physical; io 0.0836 ms = 0.8198 x
 --     (0.100 + 0.0020)
---   - 2K: inline 9.0% (objects <= 1801 bytes), OVERFLOW 91.0%; 1.00 rows/page,
---     page fill 61.3%; 1633 pages (rows and out-of-line) for 400 rows; pool
---     1000 pages, hit ratio 61.2% for uniform access by page class (Che's
---     approximation): rows 400 pages x 1.00 reads, 61.2% hit, out-of-line 1233
---     pages x 3.08 reads, 61.2% hit; per access 4.08 buffered reads (the row's
---     page + 3.08 out-of-line), 1.5825 physical; io 0.1646 ms = 1.5825 x
+--   - 2K: inline 9.0% (objects <= 1801 bytes), OVERFLOW 91.0%; 1.41 rows/page,
+--     page fill 74.2%; 1196 pages (rows and out-of-line) for 400 rows; pool
+--     1000 pages, hit ratio 84.2% for uniform access by page class (Che's
+--     approximation): rows 284 pages x 1.00 reads, 90.7% hit, out-of-line 912
+--     pages x 2.28 reads, 81.4% hit; per access 3.28 buffered reads (the row's
+--     page + 2.28 out-of-line), 0.5166 physical; io 0.0537 ms = 0.5166 x
 --     (0.100 + 0.0040)
---   - 4K: inline 31.8% (objects <= 3849 bytes), OVERFLOW 68.2%; 1.05
---     rows/page, page fill 61.2%; 997 pages (rows and out-of-line) for 400
---     rows; pool 500 pages, hit ratio 50.2% for uniform access by page class
---     (Che's approximation): rows 380 pages x 1.00 reads, 51.3% hit,
---     out-of-line 617 pages x 1.54 reads, 49.5% hit; per access 2.54 buffered
---     reads (the row's page + 1.54 out-of-line), 1.2667 physical; io 0.1368 ms
---     = 1.2667 x (0.100 + 0.0080)
---   - 8K: inline 77.2% (objects <= 7945 bytes), OVERFLOW 22.8%; 1.25
---     rows/page, page fill 70.3%; 492 pages (rows and out-of-line) for 400
---     rows; pool 250 pages, hit ratio 51.2% for uniform access by page class
---     (Che's approximation): rows 320 pages x 1.00 reads, 53.5% hit,
---     out-of-line 172 pages x 0.43 reads, 45.8% hit; per access 1.43 buffered
---     reads (the row's page + 0.43 out-of-line), 0.6977 physical; io 0.0809 ms
---     = 0.6977 x (0.100 + 0.0160)
---   - 16K: inline 100.0% (objects <= 16137 bytes), OVERFLOW 0.0%; 2.07
---     rows/page, page fill 72.1%; 193 pages (rows and out-of-line) for 400
---     rows; pool 125 pages, hit ratio 64.7% = min(1, 125 / 193) for uniform
+--   - 4K: inline 31.8% (objects <= 3849 bytes), OVERFLOW 68.2%; 1.51
+--     rows/page, page fill 74.8%; 629 pages (rows and out-of-line) for 400
+--     rows; pool 500 pages, hit ratio 80.9% for uniform access by page class
+--     (Che's approximation): rows 265 pages x 1.00 reads, 87.0% hit,
+--     out-of-line 364 pages x 0.91 reads, 74.1% hit; per access 1.91 buffered
+--     reads (the row's page + 0.91 out-of-line), 0.3657 physical; io 0.0395 ms
+--     = 0.3657 x (0.100 + 0.0080)
+--   - 8K: inline 77.2% (objects <= 7945 bytes), OVERFLOW 22.8%; 1.57
+--     rows/page, page fill 75.1%; 346 pages (rows and out-of-line) for 400
+--     rows; pool 250 pages, hit ratio 73.6% for uniform access by page class
+--     (Che's approximation): rows 255 pages x 1.00 reads, 76.6% hit,
+--     out-of-line 91 pages x 0.23 reads, 60.3% hit; per access 1.23 buffered
+--     reads (the row's page + 0.23 out-of-line), 0.3240 physical; io 0.0376 ms
+--     = 0.3240 x (0.100 + 0.0160)
+--   - 16K: inline 100.0% (objects <= 16137 bytes), OVERFLOW 0.0%; 2.23
+--     rows/page, page fill 77.8%; 180 pages (rows and out-of-line) for 400
+--     rows; pool 125 pages, hit ratio 69.6% = min(1, 125 / 180) for uniform
 --     access; per access 1.00 buffered reads (the row's page + 0.00
---     out-of-line), 0.3531 physical; io 0.0466 ms = 0.3531 x (0.100 + 0.0320)
---   - 32K: inline 100.0% (objects <= 32521 bytes), OVERFLOW 0.0%; 5.12
---     rows/page, page fill 89.1%; 78 pages (rows and out-of-line) for 400
---     rows; pool 62 pages, hit ratio 79.3% = min(1, 62 / 78) for uniform
+--     out-of-line), 0.3036 physical; io 0.0401 ms = 0.3036 x (0.100 + 0.0320)
+--   - 32K: inline 100.0% (objects <= 32521 bytes), OVERFLOW 0.0%; 5.04
+--     rows/page, page fill 88.0%; 79 pages (rows and out-of-line) for 400
+--     rows; pool 62 pages, hit ratio 78.2% = min(1, 62 / 79) for uniform
 --     access; per access 1.00 buffered reads (the row's page + 0.00
---     out-of-line), 0.2071 physical; io 0.0340 ms = 0.2071 x (0.100 + 0.0640)
---   - 64K: inline 100.0% (objects <= 65289 bytes), OVERFLOW 0.0%; 10.83
---     rows/page, page fill 94.4%; 37 pages (rows and out-of-line) for 400
---     rows; pool 31 pages, hit ratio 83.9% = min(1, 31 / 37) for uniform
+--     out-of-line), 0.2183 physical; io 0.0358 ms = 0.2183 x (0.100 + 0.0640)
+--   - 64K: inline 100.0% (objects <= 65289 bytes), OVERFLOW 0.0%; 10.56
+--     rows/page, page fill 92.2%; 38 pages (rows and out-of-line) for 400
+--     rows; pool 31 pages, hit ratio 81.8% = min(1, 31 / 38) for uniform
 --     access; per access 1.00 buffered reads (the row's page + 0.00
---     out-of-line), 0.1608 physical; io 0.0367 ms = 0.1608 x (0.100 + 0.1280)
+--     out-of-line), 0.1815 physical; io 0.0414 ms = 0.1815 x (0.100 + 0.1280)
 --   - monitor: current 4K pages, 500 pool pages, hit ratio not measured,
 --     direct-read share 0.000; the model at 4K predicts 0.000 direct reads and
---     1.267 physical reads per access
---   - change from 4K to 32K pages: 0.1368 -> 0.0340 ms I/O per access in the
+--     0.366 physical reads per access
+--   - change from 4K to 32K pages: 0.0395 -> 0.0358 ms I/O per access in the
 --     model at the same memory
 --   - rest of the row: 200 bytes besides the object and the row header, the
 --     engine profile's estimate (row_fixed_bytes: the sizes were not measured
@@ -106,7 +106,7 @@ PRAGMA journal_mode = DELETE;
 
 -- 2. VACUUM rebuilds the whole file at the new page size. Lock: EXCLUSIVE
 -- on the database (no reads, no writes) for about 1 s for
--- 3.9M. Extra disk: up to twice the database's size (a copy of the
+-- 2.5M. Extra disk: up to twice the database's size (a copy of the
 -- database and its rollback journal) until it ends.
 PRAGMA page_size = 32768;
 VACUUM;

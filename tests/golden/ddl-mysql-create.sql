@@ -10,7 +10,7 @@
 --
 -- Evidence (recommendation <T>/out/recommend-mysql.json, decided by the inline_rule):
 --   - recommend 16K pages: the smallest page size at which at least 95.0% of
---     the objects are stored inline (16K: 97.0% <= 7924 bytes; 8K: only 69.1%)
+--     the objects are stored inline (16K: 97.0% <= 7905 bytes; 8K: only 68.8%)
 --   - the cost model alone would pick 4K (0.0000 vs 0.0000 ms per access), but
 --     only sizes are known: without --memory, --sessions, --monitor or --trace
 --     the inline rule decides
@@ -21,29 +21,29 @@
 --     --sessions, or sample the live table, whose row count sizes.json
 --     records)); every session equally likely to be read; device ssd: OVERHEAD
 --     0.100 ms, 500 MB/s
---   - 4K: inline 30.7% (objects <= 1780 bytes), OFFPAGE 69.3%; 5.07 rows/page,
---     page fill 83.2%; 2472 pages (rows and out-of-line) for 2000 rows; pool
---     65536 pages, hit ratio 100.0% = min(1, 65536 / 2472) for uniform access;
---     per access 2.04 buffered reads (the row's page + 1.04 out-of-line),
+--   - 4K: inline 29.3% (objects <= 1761 bytes), OFFPAGE 70.6%; 4.69 rows/page,
+--     page fill 74.3%; 2528 pages (rows and out-of-line) for 2000 rows; pool
+--     65536 pages, hit ratio 100.0% = min(1, 65536 / 2528) for uniform access;
+--     per access 2.05 buffered reads (the row's page + 1.05 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0080)
---   - 8K: inline 69.1% (objects <= 3828 bytes), OFFPAGE 30.9%; 4.29 rows/page,
---     page fill 85.3%; 1175 pages (rows and out-of-line) for 2000 rows; pool
---     32768 pages, hit ratio 100.0% = min(1, 32768 / 1175) for uniform access;
---     per access 1.35 buffered reads (the row's page + 0.35 out-of-line),
+--   - 8K: inline 68.8% (objects <= 3809 bytes), OFFPAGE 31.2%; 3.93 rows/page,
+--     page fill 77.6%; 1224 pages (rows and out-of-line) for 2000 rows; pool
+--     32768 pages, hit ratio 100.0% = min(1, 32768 / 1224) for uniform access;
+--     per access 1.36 buffered reads (the row's page + 0.36 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0160)
---   - 16K: inline 97.0% (objects <= 7924 bytes), OFFPAGE 3.0%; 4.76 rows/page,
---     page fill 86.8%; 499 pages (rows and out-of-line) for 2000 rows; pool
---     16384 pages, hit ratio 100.0% = min(1, 16384 / 499) for uniform access;
+--   - 16K: inline 97.0% (objects <= 7905 bytes), OFFPAGE 3.0%; 4.45 rows/page,
+--     page fill 81.3%; 527 pages (rows and out-of-line) for 2000 rows; pool
+--     16384 pages, hit ratio 100.0% = min(1, 16384 / 527) for uniform access;
 --     per access 1.04 buffered reads (the row's page + 0.04 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0320)
---   - 32K: inline 99.6% (objects <= 16116 bytes), OFFPAGE 0.4%; 9.25
---     rows/page, page fill 92.5%; 231 pages (rows and out-of-line) for 2000
---     rows; pool 8192 pages, hit ratio 100.0% = min(1, 8192 / 231) for uniform
+--   - 32K: inline 99.6% (objects <= 16097 bytes), OFFPAGE 0.4%; 8.61
+--     rows/page, page fill 86.1%; 247 pages (rows and out-of-line) for 2000
+--     rows; pool 8192 pages, hit ratio 100.0% = min(1, 8192 / 247) for uniform
 --     access; per access 1.01 buffered reads (the row's page + 0.01
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0640)
---   - 64K: inline 99.6% (objects <= 16181 bytes), OFFPAGE 0.4%; 19.26
---     rows/page, page fill 96.4%; 113 pages (rows and out-of-line) for 2000
---     rows; pool 4096 pages, hit ratio 100.0% = min(1, 4096 / 113) for uniform
+--   - 64K: inline 99.6% (objects <= 16162 bytes), OFFPAGE 0.4%; 17.87
+--     rows/page, page fill 89.4%; 121 pages (rows and out-of-line) for 2000
+--     rows; pool 4096 pages, hit ratio 100.0% = min(1, 4096 / 121) for uniform
 --     access; per access 1.00 buffered reads (the row's page + 0.00
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.1280)
 --   - rest of the row: 200 bytes besides the object and the row header, the
@@ -85,7 +85,7 @@
 --     (MySQL: mysqld --initialize --innodb-page-size=16384)
 -- start it with innodb_page_size=16384 in its option file, dump the
 -- data from the old instance (mariadb-dump) and load it into the new one:
--- the whole data set is rewritten (`SESSIONS` alone is about 7.8M)
+-- the whole data set is rewritten (`SESSIONS` alone is about 8.2M)
 -- and the application moves to the new instance (a restart of its
 -- connections). Nothing below changes the page size.
 
@@ -102,7 +102,7 @@
 
 -- 2. ROW_FORMAT rebuilds `SESSIONS`: online (ALGORITHM=INPLACE, LOCK=NONE:
 -- reads and writes go on, an exclusive metadata lock only at the start
--- and the end), about 1 s for 7.8M. Extra disk: a full
--- copy of the table, about 7.8M, until it ends. Commented out
+-- and the end), about 1 s for 8.2M. Extra disk: a full
+-- copy of the table, about 8.2M, until it ends. Commented out
 -- when the table keeps its row format (the reasons say why).
 ALTER TABLE `SESSIONS` ROW_FORMAT=DYNAMIC;

@@ -20,6 +20,6 @@
 -- SET GLOBAL innodb_buffer_pool_size = 134217728;
 
 -- The row format back (a table rebuild as in create.sql: online, about
--- 1 s, extra disk about 7.8M).
+-- 1 s, extra disk about 8.2M).
 -- ALTER TABLE `SESSIONS` ROW_FORMAT=DYNAMIC;
 ALTER TABLE `SESSIONS` ROW_FORMAT=DEFAULT;

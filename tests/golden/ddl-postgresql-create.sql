@@ -17,10 +17,10 @@
 --     --sessions, or sample the live table, whose row count sizes.json
 --     records)); every session equally likely to be read; device ssd: OVERHEAD
 --     0.100 ms, 500 MB/s
---   - 8K: inline 32.1% (objects <= 1804 bytes), TOAST 67.8%; 10.15 rows/page,
---     page fill 88.1%; 964 pages (rows and out-of-line) for 2000 rows; pool
---     32768 pages, hit ratio 100.0% = min(1, 32768 / 964) for uniform access;
---     per access 3.27 buffered reads (the row's page + 2.27 out-of-line),
+--   - 8K: inline 32.1% (objects <= 1804 bytes), TOAST 67.8%; 11.11 rows/page,
+--     page fill 96.4%; 935 pages (rows and out-of-line) for 2000 rows; pool
+--     32768 pages, hit ratio 100.0% = min(1, 32768 / 935) for uniform access;
+--     per access 3.17 buffered reads (the row's page + 2.17 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0160)
 --   - rest of the row: 200 bytes besides the object and the row header, the
 --     engine profile's estimate (row_fixed_bytes: the sizes were not measured
@@ -29,10 +29,10 @@
 --     (8192 bytes); the advice changes what stays in the row (TOAST) and the
 --     size of shared_buffers instead
 --   - TOAST: at the default toast_tuple_target 2032 objects up to 1804 bytes
---     stay in the row (32.1% inline, 10.15 rows/page, 3.27 buffered reads per
+--     stay in the row (32.1% inline, 11.11 rows/page, 3.17 buffered reads per
 --     access: the heap page, 2 TOAST index pages and the chunk pages of
 --     TOASTed objects, io 0.0000 ms); at toast_tuple_target 6432 objects up to
---     6204 bytes stay in the row (95.0% inline, 2.30 rows/page, 1.22 buffered
+--     6204 bytes stay in the row (95.0% inline, 2.62 rows/page, 1.21 buffered
 --     reads per access, hit ratio 100.0%, io 0.0000 ms)
 --   - set toast_tuple_target = 6432 on the table: the hot objects stay in the
 --     heap row and are read with one buffered page read instead of heap +
@@ -81,9 +81,9 @@ COMMIT;
 -- 2. Both options apply to new row versions only. VACUUM FULL rewrites
 -- the table so existing rows follow them; it cannot run in a transaction
 -- block. Lock: ACCESS EXCLUSIVE on "sessions" (no reads, no writes) for the
--- whole rewrite, about 1 s for 7.5M (read and written
+-- whole rewrite, about 1 s for 7.3M (read and written
 -- once at the device rate; index rebuilds add to it). Extra disk: a new
--- copy of the table and its indexes, about 7.5M, until it ends.
+-- copy of the table and its indexes, about 7.3M, until it ends.
 -- Commented out when the recommendation needs no rewrite.
 VACUUM FULL "sessions";
 

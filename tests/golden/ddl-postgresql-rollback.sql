@@ -26,7 +26,7 @@ COMMIT;
 
 -- Rewrite the table so existing rows follow the restored options again:
 -- ACCESS EXCLUSIVE on "sessions" for about 1 s, extra disk about
--- 7.5M.
+-- 7.3M.
 VACUUM FULL "sessions";
 
 -- SUPERUSER; shared_buffers returns to the value postgresql.auto.conf had

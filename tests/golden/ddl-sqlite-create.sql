@@ -11,7 +11,7 @@
 --     the objects are stored inline (8K: 97.0% <= 7945 bytes; 4K: only 69.4%)
 --   - change from 4K pages (now, the engine's default): 8K would change I/O
 --     per access 0.0000 -> 0.0000 ms (gain 0.0%) and buffered reads per access
---     1.64 -> 1.08 (gain 34.5%); a rebuild of the database file needs at least
+--     1.38 -> 1.05 (gain 24.0%); a rebuild of the database file needs at least
 --     10% modelled gain (change_thresholds in the sqlite profile; a new
 --     instance never for buffered reads alone)
 --   - the cost model alone would pick 1K (0.0000 vs 0.0000 ms per access), but
@@ -24,39 +24,39 @@
 --     --sessions, or sample the live table, whose row count sizes.json
 --     records)); every session equally likely to be read; device ssd: OVERHEAD
 --     0.100 ms, 500 MB/s
---   - 1K: inline 0.1% (objects <= 777 bytes), OVERFLOW 99.9%; 1.00 rows/page,
---     page fill 68.4%; 9321 pages (rows and out-of-line) for 2000 rows; pool
---     262144 pages, hit ratio 100.0% = min(1, 262144 / 9321) for uniform
---     access; per access 4.66 buffered reads (the row's page + 3.66
+--   - 1K: inline 0.1% (objects <= 777 bytes), OVERFLOW 99.9%; 1.49 rows/page,
+--     page fill 73.8%; 7138 pages (rows and out-of-line) for 2000 rows; pool
+--     262144 pages, hit ratio 100.0% = min(1, 262144 / 7138) for uniform
+--     access; per access 3.90 buffered reads (the row's page + 2.90
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0020)
---   - 2K: inline 31.9% (objects <= 1801 bytes), OVERFLOW 68.1%; 1.00
---     rows/page, page fill 66.3%; 5401 pages (rows and out-of-line) for 2000
---     rows; pool 131072 pages, hit ratio 100.0% = min(1, 131072 / 5401) for
---     uniform access; per access 2.70 buffered reads (the row's page + 1.70
+--   - 2K: inline 31.9% (objects <= 1801 bytes), OVERFLOW 68.1%; 1.45
+--     rows/page, page fill 75.6%; 3737 pages (rows and out-of-line) for 2000
+--     rows; pool 131072 pages, hit ratio 100.0% = min(1, 131072 / 3737) for
+--     uniform access; per access 2.18 buffered reads (the row's page + 1.18
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0040)
---   - 4K: inline 69.4% (objects <= 3849 bytes), OVERFLOW 30.6%; 1.21
---     rows/page, page fill 66.7%; 2931 pages (rows and out-of-line) for 2000
---     rows; pool 65536 pages, hit ratio 100.0% = min(1, 65536 / 2931) for
---     uniform access; per access 1.64 buffered reads (the row's page + 0.64
+--   - 4K: inline 69.4% (objects <= 3849 bytes), OVERFLOW 30.6%; 1.57
+--     rows/page, page fill 74.3%; 2024 pages (rows and out-of-line) for 2000
+--     rows; pool 65536 pages, hit ratio 100.0% = min(1, 65536 / 2024) for
+--     uniform access; per access 1.38 buffered reads (the row's page + 0.38
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0080)
---   - 8K: inline 97.0% (objects <= 7945 bytes), OVERFLOW 3.0%; 1.91 rows/page,
---     page fill 72.3%; 1197 pages (rows and out-of-line) for 2000 rows; pool
---     32768 pages, hit ratio 100.0% = min(1, 32768 / 1197) for uniform access;
---     per access 1.08 buffered reads (the row's page + 0.08 out-of-line),
+--   - 8K: inline 97.0% (objects <= 7945 bytes), OVERFLOW 3.0%; 2.05 rows/page,
+--     page fill 77.0%; 1067 pages (rows and out-of-line) for 2000 rows; pool
+--     32768 pages, hit ratio 100.0% = min(1, 32768 / 1067) for uniform access;
+--     per access 1.05 buffered reads (the row's page + 0.05 out-of-line),
 --     0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0160)
---   - 16K: inline 99.6% (objects <= 16137 bytes), OVERFLOW 0.4%; 4.22
---     rows/page, page fill 85.0%; 500 pages (rows and out-of-line) for 2000
---     rows; pool 16384 pages, hit ratio 100.0% = min(1, 16384 / 500) for
+--   - 16K: inline 99.6% (objects <= 16137 bytes), OVERFLOW 0.4%; 4.26
+--     rows/page, page fill 85.9%; 487 pages (rows and out-of-line) for 2000
+--     rows; pool 16384 pages, hit ratio 100.0% = min(1, 16384 / 487) for
 --     uniform access; per access 1.01 buffered reads (the row's page + 0.01
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0320)
---   - 32K: inline 99.7% (objects <= 32521 bytes), OVERFLOW 0.3%; 8.99
---     rows/page, page fill 91.5%; 235 pages (rows and out-of-line) for 2000
---     rows; pool 8192 pages, hit ratio 100.0% = min(1, 8192 / 235) for uniform
---     access; per access 1.01 buffered reads (the row's page + 0.01
+--   - 32K: inline 99.7% (objects <= 32521 bytes), OVERFLOW 0.3%; 9.05
+--     rows/page, page fill 92.2%; 228 pages (rows and out-of-line) for 2000
+--     rows; pool 8192 pages, hit ratio 100.0% = min(1, 8192 / 228) for uniform
+--     access; per access 1.00 buffered reads (the row's page + 0.00
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.0640)
---   - 64K: inline 100.0% (objects <= 65289 bytes), OVERFLOW 0.1%; 18.20
---     rows/page, page fill 94.9%; 112 pages (rows and out-of-line) for 2000
---     rows; pool 4096 pages, hit ratio 100.0% = min(1, 4096 / 112) for uniform
+--   - 64K: inline 100.0% (objects <= 65289 bytes), OVERFLOW 0.1%; 18.13
+--     rows/page, page fill 94.6%; 111 pages (rows and out-of-line) for 2000
+--     rows; pool 4096 pages, hit ratio 100.0% = min(1, 4096 / 111) for uniform
 --     access; per access 1.00 buffered reads (the row's page + 0.00
 --     out-of-line), 0.0000 physical; io 0.0000 ms = 0.0000 x (0.100 + 0.1280)
 --   - rest of the row: 200 bytes besides the object and the row header, the
@@ -66,7 +66,7 @@
 --     only when the database file is rebuilt (not possible in WAL mode: switch
 --     journal_mode to DELETE first); the page size now is 4096 (default)
 --   - at 8192 bytes a table b-tree leaf keeps a payload of up to U - 35 bytes;
---     97.0% of the objects fit, the rest spill to overflow pages (0.08
+--     97.0% of the objects fit, the rest spill to overflow pages (0.05
 --     overflow page reads per access, through the page cache)
 --   - PRAGMA cache_size = -2000 (2.0M of page cache, 250 pages): the setting
 --     lasts for one connection, so the application issues it on every
@@ -94,7 +94,7 @@ PRAGMA journal_mode = DELETE;
 
 -- 2. VACUUM rebuilds the whole file at the new page size. Lock: EXCLUSIVE
 -- on the database (no reads, no writes) for about 1 s for
--- 11.5M. Extra disk: up to twice the database's size (a copy of the
+-- 7.9M. Extra disk: up to twice the database's size (a copy of the
 -- database and its rollback journal) until it ends.
 PRAGMA page_size = 8192;
 VACUUM;

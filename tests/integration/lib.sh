@@ -239,3 +239,15 @@ sample_suite() {
     expect_rc 65 "hostile column name" "$PAGETUNE" sample --connect "$conn" --table "$table" --columns 'SMALL,"x"); DROP TABLE y; --'
     expect_rc 0 "table survives" "$PAGETUNE" sample --connect "$conn" --table "$table" -q -o /dev/null
 }
+
+# run_conformance ENGINE: issue 24's conformance suite (tests/conformance/)
+# for ENGINE on the suite's three fixed seeds (CI's seeds never change, so
+# a red main is never chance; bench/conformance.sh takes fresh ones), its
+# table of predicted against measured on stderr; then finish.
+run_conformance() {
+    local rc=0
+    python3 "$(dirname "${BASH_SOURCE[0]}")/../conformance/conformance.py" --engine "$1" \
+        --seed 11 --seed 22 --seed 33 --pagetune "$PAGETUNE" --table >&2 || rc=$?
+    [ "$rc" -eq 0 ] && pass || fail "conformance $1: exit $rc (the table above)"
+    finish
+}

@@ -322,6 +322,21 @@ static void test_engine_profiles(void **state)
     assert_int_equal(p->max_row_bytes, 8126);
     assert_true(e.outline_buffered);
     assert_int_equal(e.outline[0].descriptor_bytes, 20);
+    /* measured on MariaDB 10.11 (docs/models.md#page-fit-mysql): with
+       (id bigint, v longblob) the rest of the row is 9 bytes and v stays
+       in the row up to 8096 bytes; a BLOB page carries 16330 */
+    rec_engine_set_row_fixed(&e, 9);
+    p = rec_engine_page(&e, 16384);
+    assert_int_equal(p->inline_limit_bytes, 8096);
+    assert_int_equal(rec_engine_place(&e, p, 8096), REC_PLACE_INLINE);
+    assert_int_equal(rec_engine_place(&e, p, 8097), 1);
+    assert_int_equal(p->outline_payload_bytes, 16330);
+    /* the 1024-byte reserve binds from the third record: two 8000-byte
+       rows share a page, 2600-byte rows fit 5 in 16252 - 1024, not 6 */
+    assert_int_equal(p->usable_bytes, 16252);
+    assert_int_equal(p->insert_reserve_bytes, 1024);
+    assert_int_equal(rec_engine_rows_per_page(&e, p, 8000), 2);
+    assert_int_equal(rec_engine_rows_per_page(&e, p, 2600), 5);
 
     /* SQLite: X = U - 35 bounds the payload at every page size */
     assert_int_equal(load_engine("sqlite", &e), 0);
@@ -566,6 +581,137 @@ static void test_pg_toaster(void **state)
     assert_int_equal(rec_pg_rows_per_page(&t, 8192, 8168, 1000), 8);
 }
 
+/*
+ * SQLite's table b-tree (sqlbtree.c) against sqlite3 3.40 and dbstat: at
+ * 1K pages a 2000-byte payload keeps K = 980 bytes in the leaf and one
+ * overflow page; a 2023-byte one has K = 1003 > X = 989, keeps M = 103
+ * and two overflow pages; 20000 rows of 50-byte BLOBs fill 1177 leaves
+ * and 12 interior pages.
+ */
+static void test_sqlite_btree(void **state)
+{
+    struct rec_engine e;
+    struct rec_sq_cell c;
+    const struct rec_page_rule *p;
+
+    (void)state;
+    assert_int_equal(load_engine("sqlite", &e), 0);
+    assert_true(e.sq.present);
+    /* 4K: P = 4061 = X stays whole, 4062 keeps M = 489 */
+    rec_sq_cell_fit(&e.sq, 4096, 4061, 1, &c);
+    assert_int_equal(c.overflow_pages, 0);
+    assert_int_equal(c.cell_bytes, 2 + 1 + 4061 + 2);
+    rec_sq_cell_fit(&e.sq, 4096, 4062, 1, &c);
+    assert_int_equal(c.local_bytes, 489);
+    assert_int_equal(c.overflow_pages, 1);
+    assert_int_equal(c.cell_bytes, 2 + 1 + 489 + 4 + 2);
+    rec_sq_cell_fit(&e.sq, 1024, 2000, 1, &c);
+    assert_int_equal(c.local_bytes, 980);
+    assert_int_equal(c.overflow_pages, 1);
+    rec_sq_cell_fit(&e.sq, 1024, 2023, 2, &c);
+    assert_int_equal(c.local_bytes, 103);
+    assert_int_equal(c.overflow_pages, 2);
+    rec_sq_cell_fit(&e.sq, 1024, 53, 20000, &c);
+    assert_int_equal((1024 - 8) / c.cell_bytes, 17);
+    assert_true(rec_sq_interior_pages(&e.sq, 1024, 1177, 20000) == 12.0);
+    assert_true(rec_sq_interior_pages(&e.sq, 1024, 1, 1) == 0.0);
+    /* a measured rest holds the record header: the inline limit is X -
+       rest (4 bytes: header size, rowid alias, the BLOB's serial type) */
+    rec_engine_set_row_fixed(&e, 4);
+    p = rec_engine_page(&e, 4096);
+    assert_int_equal(p->inline_limit_bytes, 4061 - 4);
+    assert_int_equal(rec_sq_payload(&e, 4057), 4061);
+}
+
+/*
+ * The page packer against hio.c's rules (model/pgtoast.c
+ * rec_pg_pack_add): a tuple that does not fit the target page goes to
+ * the first page the free space map offers from its next slot on
+ * (32-byte categories), else a new page; no_map appends only.
+ */
+static size_t ref_pack(const uint32_t *b, size_t n, uint32_t usable)
+{
+    static uint32_t used[16384];
+    static uint8_t cat[16384];
+    size_t pages = 0, target = 0, next = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        size_t page, found = (size_t)-1;
+        if (pages && used[target] + b[i] <= usable) {
+            used[target] += b[i];
+            continue;
+        }
+        for (page = target; pages;) {
+            uint32_t left = usable - used[page];
+            uint32_t need = (b[i] - 4 + 31) / 32;
+            cat[page] = (uint8_t)((left > 4 ? left - 4 : 0) / 32);
+            found = (size_t)-1;
+            for (size_t k = 0; k < pages && found == (size_t)-1; k++)
+                if (cat[(next + k) % pages] >= need)
+                    found = (next + k) % pages;
+            if (found == (size_t)-1)
+                break;
+            next = found + 1;
+            if (used[found] + b[i] <= usable)
+                break;
+            page = found;
+        }
+        if (found != (size_t)-1 && used[found] + b[i] <= usable) {
+            target = found;
+            used[found] += b[i];
+            continue;
+        }
+        assert_true(pages < 16384);
+        cat[pages] = 0;
+        used[pages] = b[i];
+        target = pages++;
+    }
+    return pages;
+}
+
+static void test_pg_pack(void **state)
+{
+    struct rec_pg_pack k;
+    static uint32_t b[20000];
+    uint64_t x = 12345;
+
+    (void)state;
+    /* 5000, 5000, 3000, 3000: the second 3000 fills the first page's gap
+       (its 3168 bytes recorded as category 98 >= 94 needed) */
+    rec_pg_pack_init(&k, 8192, 8168, 100);
+    rec_pg_pack_add(&k, 5000);
+    rec_pg_pack_add(&k, 5000);
+    rec_pg_pack_add(&k, 3000);
+    rec_pg_pack_add(&k, 3000);
+    assert_true(k.pages == 2.0);
+    rec_pg_pack_free(&k);
+    /* without the map (SQLite leaves, VACUUM FULL): three pages */
+    rec_pg_pack_init(&k, 8192, 8168, 100);
+    k.no_map = 1;
+    for (int i = 0; i < 4; i++)
+        rec_pg_pack_add(&k, i < 2 ? 5000 : 3000);
+    assert_true(k.pages == 3.0);
+    rec_pg_pack_free(&k);
+    /* fillfactor 50 keeps 4096 bytes free: 3000 + 3000 do not share */
+    rec_pg_pack_init(&k, 8192, 8168, 50);
+    rec_pg_pack_add(&k, 3000);
+    rec_pg_pack_add(&k, 3000);
+    assert_true(k.pages == 2.0);
+    rec_pg_pack_free(&k);
+    /* 20,000 mixed tuples (past the map's first 1024 pages, so it
+       grows): the tree search equals a linear search, page for page */
+    for (size_t i = 0; i < 20000; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        b[i] = 40 + (uint32_t)((x >> 33) % 4000);
+    }
+    rec_pg_pack_init(&k, 8192, 8168, 100);
+    for (size_t i = 0; i < 20000; i++)
+        rec_pg_pack_add(&k, b[i]);
+    assert_true(k.pages == (double)ref_pack(b, 20000, 8168));
+    assert_true(k.pages > 1024);
+    rec_pg_pack_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +728,8 @@ int main(void)
         cmocka_unit_test(test_names_transfer_trace_evidence),
         cmocka_unit_test(test_bad_thresholds),
         cmocka_unit_test(test_state_json),
+        cmocka_unit_test(test_sqlite_btree),
+        cmocka_unit_test(test_pg_pack),
     };
     return cmocka_run_group_tests_name("model", tests, load_profiles, NULL);
 }
