@@ -373,8 +373,19 @@ static int add_space_json(json_t *doc, const struct rec_result *r,
     if (a)
         json_object_set_new(a, "applies", json_string(applies));
     x = json_object();
-    if (!x || !b || !a || json_object_set_new(x, "before", b) ||
-        json_object_set_new(x, "after", a)) {
+    if (!x || !b || !a) { /* json_decref(NULL) does nothing */
+        json_decref(x);
+        json_decref(b);
+        json_decref(a);
+        return -1;
+    }
+    /* json_object_set_new takes its value even when it fails */
+    if (json_object_set_new(x, "before", b)) {
+        json_decref(a);
+        json_decref(x);
+        return -1;
+    }
+    if (json_object_set_new(x, "after", a)) {
         json_decref(x);
         return -1;
     }
