@@ -49,7 +49,13 @@ fi
 
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# Another clone's install may be running (two test runs side by side):
+# one at a time (flock(1)), and apt itself waits for dpkg's lock up to
+# 10 minutes instead of failing (apt.conf(5), DPkg::Lock::Timeout)
+exec 9>/var/lock/pagetune-install-deps.lock
+flock -w 900 9 || { echo "install-deps: another install held /var/lock/pagetune-install-deps.lock for 15 minutes" >&2; exit 1; }
+lock=(-o DPkg::Lock::Timeout=600)
+apt-get "${lock[@]}" update -qq
 # Debian's postgresql/mariadb packages try to start services; in containers
 # without systemd that fails harmlessly, policy-rc.d keeps it quiet.
 if [ ! -e /usr/sbin/policy-rc.d ]; then
@@ -57,4 +63,4 @@ if [ ! -e /usr/sbin/policy-rc.d ]; then
     chmod +x /usr/sbin/policy-rc.d
     trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 fi
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
