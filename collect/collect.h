@@ -349,12 +349,20 @@ struct coll_sample_opts {
 void coll_sample_opts_init(struct coll_sample_opts *o);
 /*
  * PostgreSQL: pglz run in the client on up to COLL_TRIAL_ROWS sampled rows'
- * values (pgtrial.c; sizes.json "compression").
+ * values (pgtrial.c; sizes.json "compression"). 1000 rows put the share
+ * that compresses within about 1.6 points (one standard deviation at a
+ * half; 200 gave 3.5, docs/models.md#limit-pg-trial); at most the first
+ * 256 KiB of a value are read (pglz's history is 4 KB: a longer prefix
+ * compresses as the whole does), so the trial reads at most 256 MiB.
+ * The rows are chosen by random() after setseed(): sample's --seed, else
+ * COLL_TRIAL_SEED, so that the same table gives the same trial.
  */
-#define COLL_TRIAL_ROWS 200
-#define COLL_TRIAL_MAX_BYTES 1048576 /* of a value: its first MiB */
+#define COLL_TRIAL_ROWS 1000
+#define COLL_TRIAL_MAX_BYTES 262144 /* of a value: its first 256 KiB */
+#define COLL_TRIAL_SEED 1u
 struct coll_pg_trial {
     int done;                        /* 1: the trial ran */
+    uint32_t seed;                   /* setseed() before the rows' choice */
     int lz4;                         /* the column compresses with lz4 */
     char method[8];                  /* "pglz" */
     char note[256];                  /* why not measured, or the lz4 caveat */

@@ -198,6 +198,8 @@ static void trial_json(const struct coll_sample_result *r, json_t *doc)
                             json_pack("{s:f,s:f}", "fixed_bytes",
                                       (sy - b * sx) / n, "per_byte", b));
     }
+    if (o)
+        json_object_set_new(o, "seed", json_integer(t->seed));
     if (o && t->note[0])
         json_object_set_new(o, "note", json_string(t->note));
     if (o)

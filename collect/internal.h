@@ -114,12 +114,14 @@ int coll_tnames(enum coll_engine e, const struct pt_qname *t,
 
 /*
  * PostgreSQL's compression trial (pgtrial.c) on objs of qtable (quoted;
- * reg: the same as a string literal) into *t. A statement the server
- * refuses leaves t->done = 0 with t->note saying why; a lost link fails.
+ * reg: the same as a string literal) into *t, its rows chosen after
+ * setseed(seed). A statement the server refuses leaves t->done = 0 with
+ * t->note saying why; a lost link fails.
  */
 int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
                   const char *const *objs, size_t n_obj, const char *qtable,
-                  const char *reg, struct coll_pg_trial *t, struct pt_err *err);
+                  const char *reg, uint32_t seed, struct coll_pg_trial *t,
+                  struct pt_err *err);
 
 extern const struct coll_engine_ops coll_db2_ops;
 extern const struct coll_engine_ops coll_pg_ops;

@@ -10,9 +10,13 @@
  * Read-only: one SELECT of the chosen rows' values (hex, converted in the
  * client) and their pg_column_size; the rows are chosen by ctid in a scan
  * that reads no value (ORDER BY random() over the ctids), so no TOAST is
- * read but for the chosen rows. Nothing is created on the server. A column
- * whose compression is lz4 (attcompression, or the default) is tried with
- * pglz all the same and the result says so: no lz4 library is linked.
+ * read but for the chosen rows. setseed() before it makes the choice
+ * repeatable: the same table, seed and scan order give the same rows
+ * (PostgreSQL "Random Functions": setseed sets the seed for subsequent
+ * random() calls in the current session). Nothing is created on the
+ * server. A column whose compression is lz4 (attcompression, or the
+ * default) is tried with pglz all the same and the result says so: no lz4
+ * library is linked.
  *
  * Neighbours: sample.c calls coll_pg_trial after the sizes; doc_sizes.c
  * writes the result as sizes.json "compression".
@@ -128,7 +132,8 @@ static int trial_rows(const struct coll_rows *rows, size_t n_obj,
 
 int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
                   const char *const *objs, size_t n_obj, const char *qtable,
-                  const char *reg, struct coll_pg_trial *t, struct pt_err *err)
+                  const char *reg, uint32_t seed, struct coll_pg_trial *t,
+                  struct pt_err *err)
 {
     char sql[8192], val[16], col[COLL_NAME_MAX + 4];
     struct coll_rows rows;
@@ -137,9 +142,16 @@ int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
 
     memset(t, 0, sizeof(*t));
     snprintf(t->method, sizeof(t->method), "pglz");
-    if (trial_sql(cols, objs, n_obj, qtable, sql, sizeof(sql)) < 0)
-        return err_set(err, PT_EINTERNAL, "SQL buffer too small");
-    ret = coll_query_rows(c, sql, &rows, &e);
+    t->seed = seed;
+    /* setseed takes -1..1 */
+    snprintf(sql, sizeof(sql), "SELECT setseed(%.9f)",
+             (double)seed / 4294967295.0);
+    ret = coll_exec(c, sql, &e);
+    if (ret == 0) {
+        if (trial_sql(cols, objs, n_obj, qtable, sql, sizeof(sql)) < 0)
+            return err_set(err, PT_EINTERNAL, "SQL buffer too small");
+        ret = coll_query_rows(c, sql, &rows, &e);
+    }
     if (ret == PT_EUNAVAIL || ret == PT_EINTR) {
         if (err)
             *err = e;

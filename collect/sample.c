@@ -931,7 +931,8 @@ static int sample_trial(struct coll_conn *c, const struct coll_sample_opts *o,
     if ((ret = coll_tnames(c->engine, &q->exact, &nm, err)) < 0)
         return ret;
     return coll_pg_trial(c, &r->columns, objs, o->n_columns, q->qtable, nm.reg,
-                         &r->trial, err);
+                         o->has_seed ? o->seed : COLL_TRIAL_SEED, &r->trial,
+                         err);
 }
 
 int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,

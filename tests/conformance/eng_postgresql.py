@@ -127,8 +127,8 @@ def cases(rng):
         [("v", "bytea", "cmp" + str(rng.choice((900, 1100, 1500))), j(1900), j(5000))], 2000,
         inline_tol=5, compression=True)
     add("mixed", "half compressible, half random rows, 1.5-5 KB",
-        [("v", "bytea", "mix", j(1500), j(5000))], 1500, inline_tol=10, compression=True,
-        outline_tol=0.50, growth_tol=0.20, known_limit="limit-pg-trial")
+        [("v", "bytea", "mix", j(1500), j(5000))], 1500, compression=True,
+        outline_tol=0.10, known_limit="limit-pg-trial")
     ff = rng.choice((70, 80, 90))
     add("fillfactor", f"random 1.5-2.6 KB at fillfactor {ff}",
         [("v", "bytea", "rnd", j(1500), j(2600))], 1500, fillfactor=ff)
