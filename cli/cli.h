@@ -76,7 +76,8 @@ int cli_complete(int argc, char **argv);
  * command says, for each option, its type, where its value goes (an offset
  * into the command's args struct), its range or choices, its help text and
  * its default. Parsing, range errors, --help and completion
- * (`pagetune __complete`, completion/pagetune.bash) all read that table.
+ * (`pagetune __complete`, completion/ for bash, zsh and fish) all read that
+ * table.
  *
  * Typed options are stored by the parser; CLI_T_CUSTOM options (the shared
  * ones, and the few whose value needs the command's own code) come back
