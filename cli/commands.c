@@ -204,6 +204,9 @@ static void print_values(const struct cli_option *o)
  * pagetune __complete CMD             "--name KIND" per option
  * pagetune __complete CMD --name      the values to offer for --name
  * pagetune __complete @KIND           the values of a kind (@engine, ...)
+ * pagetune __complete -d [CMD]        commands, or CMD's options, each
+ *                                     "NAME<TAB>summary or help" (zsh and
+ *                                     fish show the descriptions)
  * KIND is flag, file, dir, value, choice, engine, device, workload, dsn,
  * dialect, policy, calibration or appserver; DSNs are left to the script (it
  * reads odbc.ini).
@@ -211,11 +214,25 @@ static void print_values(const struct cli_option *o)
 int cli_complete(int argc, char **argv)
 {
     const struct cli_command *cmd;
+    int describe = argc >= 2 && strcmp(argv[1], "-d") == 0;
 
+    if (describe) {
+        argc--;
+        argv++;
+    }
     if (argc < 2) {
         for (const struct cli_command *c = cli_commands; c->name; c++)
-            printf("%s\n", c->name);
-        return PT_EXIT_OK;
+            printf(describe ? "%s\t%s\n" : "%s\n", c->name, c->summary);
+        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                      : PT_EXIT_IOERR;
+    }
+    if (describe) {
+        if (!(cmd = cli_command_find(argv[1])) || !cmd->spec || argc > 2)
+            return PT_EXIT_USAGE;
+        for (const struct cli_option *o = cmd->spec->opts; o->name; o++)
+            printf("--%s\t%s\n", o->name, o->help);
+        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                      : PT_EXIT_IOERR;
     }
     if (argv[1][0] == '@') { /* a value kind, whatever the command */
         for (int k = CLI_C_ENGINE; k <= CLI_C_APPSERVER; k++) {

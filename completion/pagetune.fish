@@ -2,12 +2,13 @@
 # every word comes from the binary's own option tables through
 # `pagetune __complete` (cli/commands.c): `__complete` lists the commands,
 # `__complete CMD` prints "--option KIND" per option and `__complete CMD
-# --option` or `__complete @KIND` the values to offer. KIND file/dir
+# --option` or `__complete @KIND` the values to offer (`__complete -d
+# [CMD]` the commands or options with their descriptions). KIND file/dir
 # complete names from the disk; dsn reads the data source names of
 # odbc.ini (user and system).
 #
 # Install: copy to a directory of $fish_complete_path as pagetune.fish
-# (make install puts it in share/fish/vendor_completions.d).
+# (cmake --install puts it in share/fish/vendor_completions.d).
 #
 # Words are data, never code: a profile, file or data source may be named
 # `$(cmd)` or `(cmd)`. They are printed, one a line, by
@@ -43,8 +44,10 @@ function __pagetune_complete
     set -l bin $tokens[1]
     set -l n (count $tokens)
     if test $n -eq 1
-        $bin __complete 2>/dev/null
-        printf '%s\n' help --help --version
+        # "advise<TAB>summary": fish shows the summary
+        $bin __complete -d 2>/dev/null
+        printf '%s\t%s\n' help "show a command's --help" --help "show the commands" \
+            --version "show the version"
         return
     end
     set -l cmd $tokens[2]
@@ -83,7 +86,8 @@ function __pagetune_complete
                 return
         end
     end
-    string replace -r -- ' .*' '' $opts
+    # the options with their help
+    $bin __complete -d $cmd 2>/dev/null
 end
 
 complete -c pagetune -f -a '(__pagetune_complete)'

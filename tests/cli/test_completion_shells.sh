@@ -39,6 +39,13 @@ expect_eq "$(printf '%s\n' "$OUT" | grep -c -x -e two -e lines)" 0 \
     "__complete leaves out a name with a newline"
 expect_contains "$OUT" "pwned5" "__complete lists the other names"
 
+# -d: the commands and options with what they do, for zsh and fish
+expect_rc 0 "__complete -d" "$PAGETUNE" __complete -d
+expect_contains "$OUT" "advise"$'\t'"sample, monitor" "__complete -d: command summaries"
+expect_rc 0 "__complete -d recommend" "$PAGETUNE" __complete -d recommend
+expect_contains "$OUT" "--sizes"$'\t'"object sizes" "__complete -d CMD: option help"
+expect_rc 64 "__complete -d unknown" "$PAGETUNE" __complete -d frobnicate
+
 ENV=(env HOME="$T/home" PATH="$T/bin:$PATH" PAGETUNE_DATA_DIR="$T/data"
     ODBCINI="$T/odbc.ini" ODBCSYSINI="$T/none" XDG_CONFIG_HOME="$T/home/.config"
     XDG_DATA_HOME="$T/home/.local/share")
@@ -137,6 +144,10 @@ if command -v fish >/dev/null; then
     # shellcheck disable=SC2016
     expect_contains "$(comp 'pagetune recommend --device ')" '$(touch${IFS}pwned)' \
         "fish: the hostile profile offered as its name"
+    # shellcheck disable=SC2016 # fish's variables
+    got=$(cd "$T/cwd" && "${ENV[@]}" fish --no-config -c 'source $argv[1]; and complete -C $argv[2]' \
+        "$SRC/completion/pagetune.fish" 'pagetune recommend --s')
+    expect_contains "$got" "--sizes"$'\t'"object sizes" "fish: options described"
     ran=$((ran + 1))
 elif in_ci; then
     fail "fish is not installed (scripts/install-deps.sh --test)"

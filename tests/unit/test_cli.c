@@ -97,6 +97,7 @@ static void test_option_tables(void **state)
         assert_non_null(sp); /* every command has a declarative table */
         n_specs++;
         assert_string_equal(sp->name, c->name);
+        assert_null(strpbrk(c->summary, "\t\n")); /* as an option's help */
         assert_non_null(sp->usage);
         assert_non_null(sp->usage[0]);
         /* 2 or 3 examples: pairs of (what it does, command line) */
@@ -115,6 +116,8 @@ static void test_option_tables(void **state)
         for (const struct cli_option *o = sp->opts; o->name; o++) {
             assert_non_null(o->help);
             assert_null(strstr(o->help, "(default")); /* .def says it */
+            /* one line, no tab: `__complete -d` prints "--name<TAB>help" */
+            assert_null(strpbrk(o->help, "\t\n"));
             /* listed under a heading of --help, not as "other" */
             if (o->group <= CLI_G_NONE || o->group >= CLI_G_COUNT)
                 fail_msg("%s --%s has no .group", c->name, o->name);
