@@ -52,7 +52,7 @@ function __pagetune_complete
     end
     set -l cmd $tokens[2]
     if test "$cmd" = help -a $n -eq 2
-        $bin __complete 2>/dev/null
+        $bin __complete -d 2>/dev/null
         return
     end
     set -l opts ($bin __complete $cmd 2>/dev/null)

@@ -65,6 +65,7 @@ check() {
     for w in advise calibrate ddl monitor recommend replay sample simulate workload; do
         expect_contains "$got" "$w" "$sh: commands"
     done
+    expect_contains "$(comp 'pagetune help ')" "simulate" "$sh: help CMD"
     got=$(comp 'pagetune recommend --')
     for w in --sizes --monitor --device --engine --memory --json --output --help; do
         expect_contains "$got" "$w" "$sh: recommend's options"
