@@ -31,10 +31,11 @@ zpty -w z 'compprefuncs=(pt_begin); comppostfuncs=(pt_end)'
 zpty -w z 'bindkey "^I" complete-word'
 zpty -w z "$line"$'\t'
 
-# a hang guard, not a speed check: give up after ~60 s without the end
+# a hang guard, not a speed check: give up after ~300 s without output
+# (the valgrind pass runs pagetune under memcheck, beside another suite)
 out= chunk=
 integer idle=0
-while (( idle < 600 )); do
+while (( idle < 3000 )); do
     if zpty -rt z chunk; then
         out+=$chunk idle=0
         [[ $out == *'<<END>>'* ]] && break
