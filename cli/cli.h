@@ -8,9 +8,11 @@
  *      (SYNOPSIS lines, the source of truth for the man page); a struct
  *      foo_args for the values; a `static const struct cli_option opts[]`
  *      table ending in CLI_OPT_END, each typed option saying where its
- *      value goes (CLI_AT), its range or choices, help and default; 2-3
- *      examples; `CLI_SPEC_DEFINE(foo);` (cli_spec_foo); static helpers; one
- *      public `int cmd_foo(int argc, char **argv)` returning a PT_EXIT_*.
+ *      value goes (CLI_AT), its range or choices, help, default and, every
+ *      option, its heading in --help (.group, enum cli_group); 2-3
+ *      examples; `CLI_SPEC_DEFINE(foo);` (cli_spec_foo); static helpers;
+ *      one public `int cmd_foo(int argc, char **argv)` returning a
+ *      PT_EXIT_*.
  *   2. Declare cmd_foo and cli_spec_foo below and add {"foo", cmd_foo,
  *      "summary", &cli_spec_foo} to the alphabetical table in
  *      cli/commands.c; add foo to PT_COMMANDS in cli/CMakeLists.txt.
@@ -76,7 +78,8 @@ int cli_complete(int argc, char **argv);
  * command says, for each option, its type, where its value goes (an offset
  * into the command's args struct), its range or choices, its help text and
  * its default. Parsing, range errors, --help and completion
- * (`pagetune __complete`, completion/pagetune.bash) all read that table.
+ * (`pagetune __complete`, completion/ for bash, zsh and fish) all read that
+ * table.
  *
  * Typed options are stored by the parser; CLI_T_CUSTOM options (the shared
  * ones, and the few whose value needs the command's own code) come back
@@ -125,6 +128,33 @@ enum cli_io {
                         (replay's --store-dir: the store files) */
 };
 
+/*
+ * The heading an option is listed under in --help: the groups a command
+ * uses, in this order, each with its options in table order ("input
+ * options:", "model options:", ...). Every option names one
+ * (tests/unit/test_cli.c); CLI_G_NONE would be listed last, as "other".
+ */
+enum cli_group {
+    CLI_G_NONE = 0,    /* not grouped: a table to fix */
+    CLI_G_CONNECTION,  /* the database: --dsn, --connect, --demo, ... */
+    CLI_G_INPUT,       /* files read: sizes, trace, points, ... */
+    CLI_G_SAMPLING,    /* what is sampled or watched, and how */
+    CLI_G_WORKLOAD,    /* the workload generated */
+    CLI_G_APP_CACHE,   /* simulate's application tier */
+    CLI_G_BUFFER_POOL, /* simulate's database tier */
+    CLI_G_STORE,       /* replay's built-in store */
+    CLI_G_TABLESPACE,  /* ddl's settings */
+    CLI_G_MODEL,       /* engine, device, memory, performance model */
+    CLI_G_SIMULATION,  /* the simulator's own settings */
+    CLI_G_FIT,         /* calibrate's fit */
+    CLI_G_MEASUREMENT, /* replay's rounds and clients */
+    CLI_G_VALIDATION,  /* advise's validation of the advice */
+    CLI_G_OUTPUT,      /* what is written, where and how */
+    CLI_G_SAFETY,      /* --force, --fail-on: what may be changed, gates */
+    CLI_G_GENERAL,     /* --quiet, --help */
+    CLI_G_COUNT
+};
+
 struct cli_option {
     const char *name;     /* long name without "--" */
     int short_name;       /* single-letter alias or 0 */
@@ -146,9 +176,10 @@ struct cli_option {
     enum cli_complete complete; /* what completion offers for the value */
     enum cli_io io;             /* a path: read or written (above) */
     const char *const *files;   /* CLI_IO_OUTDIR: names written, NULL-ended */
-    int repeat;          /* a list option: may be given again, adding one */
-    const char *same_as; /* another spelling of option same_as ("json" is
-                            --format json): giving both is a conflict */
+    int repeat;           /* a list option: may be given again, adding one */
+    const char *same_as;  /* another spelling of option same_as ("json" is
+                             --format json): giving both is a conflict */
+    enum cli_group group; /* its heading in --help */
 };
 #define CLI_OPT_END                                                            \
     {                                                                          \
@@ -219,26 +250,29 @@ extern const char *const cli_db_engines[];
 /* clang-format off */
 #define CLI_OPT_HELP_ENTRY                                                     \
     {.name = "help", .short_name = 'h', .has_arg = no_argument,               \
-     .id = CLI_OPT_HELP, .help = "show this help and exit"}
+     .id = CLI_OPT_HELP, .help = "show this help and exit",                   \
+     .group = CLI_G_GENERAL}
 #define CLI_OPT_OUTPUT_ENTRY                                                   \
     {.name = "output", .short_name = 'o', .has_arg = required_argument,       \
      .id = CLI_OPT_OUTPUT, .arg_name = "FILE",                                \
      .help = "write the result to FILE, atomically; - is stdout",             \
-     .def = "-", .complete = CLI_C_AUTO, .io = CLI_IO_OUT}
+     .def = "-", .complete = CLI_C_AUTO, .io = CLI_IO_OUT,                    \
+     .group = CLI_G_OUTPUT}
 #define CLI_OPT_FORMAT_ENTRIES                                                 \
     {.name = "format", .has_arg = required_argument, .id = CLI_OPT_FORMAT,    \
      .arg_name = "FMT", .help = "output format: table, json or csv",          \
-     .choices = cli_format_choices, .def = "table"},                          \
+     .choices = cli_format_choices, .def = "table", .group = CLI_G_OUTPUT},   \
     {.name = "json", .has_arg = no_argument, .id = CLI_OPT_JSON,              \
-     .help = "short for --format json", .same_as = "format"}
+     .help = "short for --format json", .same_as = "format",                  \
+     .group = CLI_G_OUTPUT}
 #define CLI_OPT_FORCE_ENTRY                                                    \
     {.name = "force", .short_name = 'f', .has_arg = no_argument,              \
      .id = CLI_OPT_FORCE, .help = "overwrite existing output files",          \
-     .def = "refuse, exit 73"}
+     .def = "refuse, exit 73", .group = CLI_G_SAFETY}
 #define CLI_OPT_QUIET_ENTRY                                                    \
     {.name = "quiet", .short_name = 'q', .has_arg = no_argument,              \
      .id = CLI_OPT_QUIET, .help = "no progress or notes on stderr, only "     \
-     "errors", .def = "off"}
+     "errors", .def = "off", .group = CLI_G_GENERAL}
 
 /* The end of every table with a --format: --format, --json, --force,
    --quiet, --help and CLI_OPT_END. */
@@ -251,22 +285,23 @@ extern const char *const cli_db_engines[];
 #define CLI_OPT_CONN_ENTRIES                                                   \
     {.name = "dsn", .has_arg = required_argument, .id = CLI_OPT_DSN,          \
      .arg_name = "NAME", .help = "ODBC data source name from odbc.ini",       \
-     .def = "none", .complete = CLI_C_DSN},                                   \
+     .def = "none", .complete = CLI_C_DSN, .group = CLI_G_CONNECTION},        \
     {.name = "connect", .has_arg = required_argument, .id = CLI_OPT_CONNECT,  \
      .arg_name = "STR",                                                       \
-     .help = "ODBC connection string \"Driver=...;...\"", .def = "none"},     \
+     .help = "ODBC connection string \"Driver=...;...\"", .def = "none",      \
+     .group = CLI_G_CONNECTION},                                              \
     {.name = "password-file", .has_arg = required_argument,                   \
      .id = CLI_OPT_PASSWORD_FILE, .arg_name = "FILE",                         \
      .help = "read the password from FILE, which must have mode 0600",        \
-     .def = "none", .io = CLI_IO_IN},                                                          \
+     .def = "none", .io = CLI_IO_IN, .group = CLI_G_CONNECTION},              \
     {.name = "password-env", .has_arg = required_argument,                    \
      .id = CLI_OPT_PASSWORD_ENV, .arg_name = "NAME",                          \
      .help = "read the password from environment variable NAME",              \
-     .def = "none"},                                                          \
+     .def = "none", .group = CLI_G_CONNECTION},                               \
     {.name = "timeout", .has_arg = required_argument, .id = CLI_OPT_TIMEOUT,  \
      .arg_name = "SEC",                                                       \
      .help = "give up (exit 69) when the server has not answered for SEC "    \
-     "seconds", .def = "30"}
+     "seconds", .def = "30", .group = CLI_G_CONNECTION}
 /* --percent and --rows of sample and advise, stored into S.percent and
    S.rows of args struct T (S a struct coll_sample_opts or one with the
    same two fields; the use site includes collect/collect.h). */
@@ -274,10 +309,11 @@ extern const char *const cli_db_engines[];
     {.name = "percent", .type = CLI_T_DOUBLE, CLI_AT(T, S.percent),           \
      .dmin = 0, .dmin_open = 1, .dmax = 100, .arg_name = "P",                 \
      .help = "sample P percent of the rows on the server, 0 < P <= 100",      \
-     .def = "all rows"},                                                      \
+     .def = "all rows", .group = CLI_G_SAMPLING},                             \
     {.name = "rows", .type = CLI_T_UINT, CLI_AT(T, S.rows), .min = 1,         \
      .max = COLL_MAX_SAMPLE_ROWS, .arg_name = "N",                            \
-     .help = "sample N random rows on the server", .def = "all rows"}
+     .help = "sample N random rows on the server", .def = "all rows",         \
+     .group = CLI_G_SAMPLING}
 /* Entries of the performance model (pagetune-simulate(1) MODEL), one
    definition for every command that offers them. T is the command's args
    struct, its struct perf_profiles field is `model` (the use site includes
@@ -288,32 +324,34 @@ extern const char *const cli_db_engines[];
     {.name = "appserver", .type = CLI_T_STRING,                               \
      CLI_AT(T, model.appserver), GIVEN, .arg_name = "NAME|FILE",              \
      .help = "application-server profile with its costs",                     \
-     .def = "websphere-4", .complete = CLI_C_APPSERVER, .io = CLI_IO_PROFILE}
+     .def = "websphere-4", .complete = CLI_C_APPSERVER, .io = CLI_IO_PROFILE, \
+     .group = CLI_G_MODEL}
 #define CLI_OPT_FSCACHE_ENTRY(T, GIVEN)                                        \
     {.name = "fscache-share", .type = CLI_T_DOUBLE,                           \
      CLI_AT(T, model.fscache_share), GIVEN, .dmin = 0, .dmax = 1,             \
      .arg_name = "F",                                                         \
      .help = "share of direct (LONG/LOB) I/O the file-system cache serves: "  \
-     "1 SMS, 0 raw DMS", .def = "1"}
+     "1 SMS, 0 raw DMS", .def = "1", .group = CLI_G_MODEL}
 #define CLI_OPT_PAGE_FSCACHE_ENTRY(T, GIVEN)                                   \
     {.name = "page-fscache-share", .type = CLI_T_DOUBLE,                      \
      CLI_AT(T, model.page_fscache_share), GIVEN, .dmin = 0, .dmax = 1,        \
      .arg_name = "F",                                                         \
      .help = "share of page reads and writes the file-system cache serves "   \
-     "(a store on files: 1)", .def = "0"}
+     "(a store on files: 1)", .def = "0", .group = CLI_G_MODEL}
 /* --think-ms, --calibration, --appserver, --fscache-share of a predicting
    command: T also has `double think_ms` and `int model_opt` (set when one
    of them was given). --clients, whose meaning differs, is the command's. */
 #define CLI_OPT_MODEL_ENTRIES(T)                                               \
     {.name = "think-ms", .type = CLI_T_DOUBLE, CLI_AT(T, think_ms),           \
      CLI_GIVEN(T, model_opt), .dmin = 0, .dmax = 1e9, .arg_name = "Z",        \
-     .help = "think time between a client's requests, ms", .def = "0"},       \
+     .help = "think time between a client's requests, ms", .def = "0",        \
+     .group = CLI_G_MODEL},                                                   \
     {.name = "calibration", .type = CLI_T_STRING,                             \
      CLI_AT(T, model.calibration), CLI_GIVEN(T, model_opt),                   \
      .arg_name = "NAME|FILE",                                                 \
      .help = "calibration profile (profiles/calibrations/)",                  \
      .def = "none, uncalibrated", .complete = CLI_C_CALIBRATION,              \
-     .io = CLI_IO_PROFILE},                                                   \
+     .io = CLI_IO_PROFILE, .group = CLI_G_MODEL},                             \
     CLI_OPT_APPSERVER_ENTRY(T, CLI_GIVEN(T, model_opt)),                      \
     CLI_OPT_FSCACHE_ENTRY(T, CLI_GIVEN(T, model_opt))
 /* clang-format on */

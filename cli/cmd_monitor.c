@@ -33,6 +33,7 @@ struct mon_args {
 static const struct cli_option opts[] = {
     CLI_OPT_CONN_ENTRIES,
     {.name = "engine",
+     .group = CLI_G_CONNECTION,
      .has_arg = required_argument,
      .id = OPT_ENGINE,
      .arg_name = "NAME",
@@ -40,6 +41,7 @@ static const struct cli_option opts[] = {
      .help = "auto, db2, postgresql, mysql or sqlite",
      .def = "auto, from SQL_DBMS_NAME"},
     {.name = "interval",
+     .group = CLI_G_SAMPLING,
      .short_name = 'i',
      .type = CLI_T_DOUBLE,
      CLI_AT(struct mon_args, interval_s),
@@ -49,6 +51,7 @@ static const struct cli_option opts[] = {
      .help = "seconds between snapshots",
      .def = "10"},
     {.name = "count",
+     .group = CLI_G_SAMPLING,
      .type = CLI_T_UINT,
      CLI_AT(struct mon_args, count),
      .min = 1,

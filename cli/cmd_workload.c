@@ -40,6 +40,7 @@ struct workload_args {
 
 static const struct cli_option opts[] = {
     {.name = "profile",
+     .group = CLI_G_WORKLOAD,
      .short_name = 'P',
      .type = CLI_T_STRING,
      CLI_AT(struct workload_args, profile),
@@ -49,6 +50,7 @@ static const struct cli_option opts[] = {
      .required = 1,
      .complete = CLI_C_WORKLOAD},
     {.name = "requests",
+     .group = CLI_G_WORKLOAD,
      .type = CLI_T_UINT,
      CLI_AT(struct workload_args, requests),
      CLI_GIVEN(struct workload_args, have_requests),
@@ -58,6 +60,7 @@ static const struct cli_option opts[] = {
      .help = "records to write, invalidations included",
      .def = "the profile's 'requests', else 100000"},
     {.name = "seed",
+     .group = CLI_G_WORKLOAD,
      .short_name = 's',
      .type = CLI_T_UINT,
      CLI_AT(struct workload_args, seed),

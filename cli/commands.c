@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * commands.c — the alphabetical command table and the hidden
- * `pagetune __complete` subcommand that completion/pagetune.bash asks:
- * both read each command's spec (cli_spec_<name>, in cli/cmd_<name>.c), so
- * completion offers exactly the options, choices and value kinds the
- * option tables declare. main.c dispatches; opts.c parses.
+ * `pagetune __complete` subcommand the completions in completion/ (bash,
+ * zsh, fish) ask: both read each command's spec (cli_spec_<name>, in
+ * cli/cmd_<name>.c), so completion offers exactly the options, choices and
+ * value kinds the option tables declare. main.c dispatches; opts.c parses.
  */
 #include "cli/cli.h"
 
@@ -129,7 +129,19 @@ static const char *value_kind(const struct cli_option *o)
     }
 }
 
-/* Names of the entries of DIR ending in suffix ("" = directories). */
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+/* Names of the entries of DIR ending in suffix ("" = directories), one a
+   line. A name holding a control character is left out: a newline would
+   split it into two words, a tab would read as fish's description. Other
+   names are printed as they are; the completion scripts treat every word
+   as data (tests/cli/test_completion_shells.sh). */
 static void list_dir(const char *sub, const char *suffix)
 {
     char path[4200];
@@ -142,7 +154,7 @@ static void list_dir(const char *sub, const char *suffix)
         return;
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || has_control(e->d_name))
             continue;
         if (ls && (n <= ls || strcmp(e->d_name + n - ls, suffix) != 0))
             continue;
@@ -192,6 +204,9 @@ static void print_values(const struct cli_option *o)
  * pagetune __complete CMD             "--name KIND" per option
  * pagetune __complete CMD --name      the values to offer for --name
  * pagetune __complete @KIND           the values of a kind (@engine, ...)
+ * pagetune __complete -d [CMD]        commands, or CMD's options, each
+ *                                     "NAME<TAB>summary or help" (zsh and
+ *                                     fish show the descriptions)
  * KIND is flag, file, dir, value, choice, engine, device, workload, dsn,
  * dialect, policy, calibration or appserver; DSNs are left to the script (it
  * reads odbc.ini).
@@ -199,11 +214,25 @@ static void print_values(const struct cli_option *o)
 int cli_complete(int argc, char **argv)
 {
     const struct cli_command *cmd;
+    int describe = argc >= 2 && strcmp(argv[1], "-d") == 0;
 
+    if (describe) {
+        argc--;
+        argv++;
+    }
     if (argc < 2) {
         for (const struct cli_command *c = cli_commands; c->name; c++)
-            printf("%s\n", c->name);
-        return PT_EXIT_OK;
+            printf(describe ? "%s\t%s\n" : "%s\n", c->name, c->summary);
+        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                      : PT_EXIT_IOERR;
+    }
+    if (describe) {
+        if (!(cmd = cli_command_find(argv[1])) || !cmd->spec || argc > 2)
+            return PT_EXIT_USAGE;
+        for (const struct cli_option *o = cmd->spec->opts; o->name; o++)
+            printf("--%s\t%s\n", o->name, o->help);
+        return fflush(stdout) == 0 && !ferror(stdout) ? PT_EXIT_OK
+                                                      : PT_EXIT_IOERR;
     }
     if (argv[1][0] == '@') { /* a value kind, whatever the command */
         for (int k = CLI_C_ENGINE; k <= CLI_C_APPSERVER; k++) {

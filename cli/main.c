@@ -176,7 +176,7 @@ int main(int argc, char **argv)
         hargv[2] = NULL;
         return finish(cmd->fn(2, hargv));
     }
-    if (strcmp(argv[1], "__complete") == 0) /* completion/pagetune.bash */
+    if (strcmp(argv[1], "__complete") == 0) /* completion/ */
         return cli_complete(argc - 1, argv + 1);
     if (argv[1][0] == '-')
         return cli_option_before_command(argc, argv);

@@ -633,6 +633,47 @@ static void print_option(const struct cli_option *o, FILE *fp, int width)
     wrap(fp, text, indent, indent, width);
 }
 
+/* The headings of enum cli_group, "<name> options:" in --help. */
+static const char *const group_names[CLI_G_COUNT] = {
+    [CLI_G_NONE] = "other",
+    [CLI_G_CONNECTION] = "connection",
+    [CLI_G_INPUT] = "input",
+    [CLI_G_SAMPLING] = "sampling",
+    [CLI_G_WORKLOAD] = "workload",
+    [CLI_G_APP_CACHE] = "application cache",
+    [CLI_G_BUFFER_POOL] = "buffer pool",
+    [CLI_G_STORE] = "store",
+    [CLI_G_TABLESPACE] = "table space",
+    [CLI_G_MODEL] = "model",
+    [CLI_G_SIMULATION] = "simulation",
+    [CLI_G_FIT] = "fit",
+    [CLI_G_MEASUREMENT] = "measurement",
+    [CLI_G_VALIDATION] = "validation",
+    [CLI_G_OUTPUT] = "output",
+    [CLI_G_SAFETY] = "safety",
+    [CLI_G_GENERAL] = "general",
+};
+
+/*
+ * The options under their headings: the groups in enum cli_group's order
+ * (an ungrouped option last, as "other"), each option in table order.
+ */
+static void print_groups(const struct cli_option *opts, FILE *fp, int width)
+{
+    for (int i = 1; i <= CLI_G_COUNT; i++) {
+        enum cli_group g = (enum cli_group)(i % CLI_G_COUNT);
+        int heading = 0;
+
+        for (const struct cli_option *o = opts; o->name; o++) {
+            if (o->group != g)
+                continue;
+            if (!heading++)
+                fprintf(fp, "\n%s options:\n", group_names[g]);
+            print_option(o, fp, width);
+        }
+    }
+}
+
 void cli_print_help_width(const struct cli_parser *p, FILE *fp, int width)
 {
     const char *prefix = "usage:";
@@ -647,9 +688,7 @@ void cli_print_help_width(const struct cli_parser *p, FILE *fp, int width)
         fputc('\n', fp);
         wrap(fp, p->description, 0, 0, width);
     }
-    fprintf(fp, "\noptions:\n");
-    for (const struct cli_option *o = p->opts; o->name; o++)
-        print_option(o, fp, width);
+    print_groups(p->opts, fp, width);
     if (p->examples && p->examples[0]) {
         fprintf(fp, "\nexamples:\n");
         for (const char *const *e = p->examples; e[0] && e[1]; e += 2) {

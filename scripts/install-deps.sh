@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh — install what pagetune needs on Debian 12 (as root).
 #   scripts/install-deps.sh          build + run dependencies
-#   scripts/install-deps.sh --test   also the test servers, ODBC drivers, browser
+#   scripts/install-deps.sh --test   also the test servers, ODBC drivers, browser,
+#                                    zsh and fish (the completion tests)
 #   scripts/install-deps.sh --print build|test   list one set, a name a line
 #                                    (tests/build/test_bare_build.sh reads it)
 # Installs only what is missing; safe to run again.
@@ -11,7 +12,7 @@ build_pkgs=(build-essential cmake pkg-config libjansson-dev libyaml-dev
     libsqlite3-dev unixodbc unixodbc-dev libsqliteodbc sqlite3 libcminpack-dev)
 test_pkgs=(libcmocka-dev odbc-postgresql odbc-mariadb postgresql
     mariadb-server mariadb-client python3 chromium poppler-utils clang
-    libclang-rt-14-dev valgrind)
+    libclang-rt-14-dev valgrind zsh fish)
 
 case "${1:-}" in
 --print)

@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
 # test_help.sh — every command's --help (and `pagetune help CMD`) teaches:
 # exit 0, a usage line, every option listed with its default, 2-3 examples,
-# and no line wider than the terminal (COLUMNS; 80 when not a TTY).
+# and no line wider than the terminal (COLUMNS; 80 when not a TTY); the
+# options grouped under headings (issue 32), every option under one.
 . "$(dirname "$0")/lib.sh"
+
+# the headings of each command's --help, in order
+headings() {
+    case $1 in
+    advise) echo "connection sampling model validation output safety general" ;;
+    calibrate) echo "input model fit output safety general" ;;
+    ddl) echo "input table-space output safety general" ;;
+    monitor) echo "connection sampling output safety general" ;;
+    recommend) echo "input model output safety general" ;;
+    replay) echo "input store measurement output safety general" ;;
+    sample) echo "connection sampling output safety general" ;;
+    simulate) echo "input application-cache buffer-pool model simulation output safety general" ;;
+    workload) echo "workload output safety general" ;;
+    esac
+}
 
 for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
     expect_rc 0 "$c --help" "$PAGETUNE" "$c" --help
@@ -31,6 +47,15 @@ for e in entries:
         print(e.strip())
 ')
     expect_eq "$missing" "" "$c --help: options without a stated default"
+    got=$(printf '%s\n' "$help" | sed -n 's/^\([a-z ]*\) options:$/\1/p' | tr ' ' - | tr '\n' ' ')
+    expect_eq "$got" "$(headings "$c") " "$c --help: option headings"
+    # every option under a heading: after the description, the first
+    # option line follows the first heading (a blank line, then it)
+    first=$(printf '%s\n' "$help" | grep -m1 -B1 -E '^  (-., |    )--')
+    case "$first" in
+    *" options:"$'\n'*) pass ;;
+    *) fail "$c --help: the first option is not under a heading: $first" ;;
+    esac
     # not a TTY and no COLUMNS: 80 columns
     long=$(printf '%s\n' "$help" | awk 'length($0) > 80')
     expect_eq "$long" "" "$c --help fits 80 columns"

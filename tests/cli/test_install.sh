@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_install.sh — `cmake --install` into a prefix gives a working tool:
-# the binary, every man page (rendered by man -l without warnings), bash
-# completion, and the profiles and templates found from the installed
-# location — also after the prefix is moved, with no PAGETUNE_DATA_DIR.
+# the binary, every man page (rendered by man -l without warnings), bash,
+# zsh and fish completion, and the profiles and templates found from the
+# installed location — also after the prefix is moved, with no
+# PAGETUNE_DATA_DIR.
 . "$(dirname "$0")/lib.sh"
 
 P="$T/prefix"
@@ -25,6 +26,21 @@ done
     fail "no bash completion installed"
 bash -n "$P/share/bash-completion/completions/pagetune" && pass ||
     fail "completion script has syntax errors"
+[ -e "$P/share/zsh/site-functions/_pagetune" ] && pass || fail "no zsh completion installed"
+[ -e "$P/share/fish/vendor_completions.d/pagetune.fish" ] && pass ||
+    fail "no fish completion installed"
+# each shell finds it where it was installed (README "Shell completion")
+mkdir -p "$T/home"
+if command -v zsh >/dev/null; then
+    got=$(env HOME="$T/home" PATH="$P/bin:$PATH" zsh -f "$PT_SOURCE_DIR/tests/tools/zsh_complete.zsh" \
+        "$P/share/zsh/site-functions" 'pagetune replay --sync ' | sort | tr '\n' ' ')
+    expect_eq "$got" "full normal off " "zsh completes from site-functions"
+fi
+if command -v fish >/dev/null; then
+    got=$(env HOME="$T/home" XDG_CONFIG_HOME="$T/home/.config" PATH="$P/bin:$PATH" \
+        XDG_DATA_DIRS="$P/share" fish -c 'complete -C "pagetune replay --sync "' | sort | tr '\n' ' ')
+    expect_eq "$got" "full normal off " "fish completes from vendor_completions.d"
+fi
 
 # move the prefix: the data must be found next to the binary
 mv "$P" "$T/moved"

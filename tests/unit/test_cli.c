@@ -97,6 +97,7 @@ static void test_option_tables(void **state)
         assert_non_null(sp); /* every command has a declarative table */
         n_specs++;
         assert_string_equal(sp->name, c->name);
+        assert_null(strpbrk(c->summary, "\t\n")); /* as an option's help */
         assert_non_null(sp->usage);
         assert_non_null(sp->usage[0]);
         /* 2 or 3 examples: pairs of (what it does, command line) */
@@ -115,6 +116,11 @@ static void test_option_tables(void **state)
         for (const struct cli_option *o = sp->opts; o->name; o++) {
             assert_non_null(o->help);
             assert_null(strstr(o->help, "(default")); /* .def says it */
+            /* one line, no tab: `__complete -d` prints "--name<TAB>help" */
+            assert_null(strpbrk(o->help, "\t\n"));
+            /* listed under a heading of --help, not as "other" */
+            if (o->group <= CLI_G_NONE || o->group >= CLI_G_COUNT)
+                fail_msg("%s --%s has no .group", c->name, o->name);
             for (const struct cli_option *q = o + 1; q->name; q++) {
                 assert_string_not_equal(o->name, q->name);
                 if (o->short_name)
@@ -377,6 +383,47 @@ static void test_term_width(void **state)
     free(buf);
 }
 
+/* --help lists the options under their headings: the groups in enum
+   cli_group's order whatever the table's order, each option in table
+   order, an ungrouped one last as "other". */
+static void test_help_groups(void **state)
+{
+    static const struct cli_option opts[] = {
+        {.name = "zeta", .help = "z", .group = CLI_G_OUTPUT},
+        {.name = "loose", .help = "l"},
+        {.name = "alpha", .help = "a", .group = CLI_G_INPUT},
+        {.name = "beta", .help = "b", .group = CLI_G_OUTPUT},
+        {.name = "gamma", .help = "g", .group = CLI_G_INPUT},
+        CLI_OPT_HELP_ENTRY,
+        CLI_OPT_END,
+    };
+    static const char *const usage[] = {"pagetune t [OPTIONS]", NULL};
+    static const char want[] = "\ninput options:\n"
+                               "      --alpha                 a\n"
+                               "      --gamma                 g\n"
+                               "\noutput options:\n"
+                               "      --zeta                  z\n"
+                               "      --beta                  b\n"
+                               "\ngeneral options:\n"
+                               "  -h, --help                  show this help "
+                               "and exit\n"
+                               "\nother options:\n"
+                               "      --loose                 l\n";
+    struct cli_parser p;
+    char *buf = NULL, *argv[] = {"t", NULL};
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    (void)state;
+    assert_non_null(fp);
+    assert_int_equal(cli_parse_begin(&p, "t", opts, usage, NULL, 1, argv), 0);
+    cli_print_help_width(&p, fp, 80);
+    fclose(fp);
+    if (!strstr(buf, want))
+        fail_msg("--help groups:\n%s", buf);
+    free(buf);
+}
+
 /* --help of every command fits the width and shows its examples. */
 static void test_help_width(void **state)
 {
@@ -424,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_option_parse),
         cmocka_unit_test(test_term_width),
         cmocka_unit_test(test_help_width),
+        cmocka_unit_test(test_help_groups),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }
