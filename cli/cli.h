@@ -600,6 +600,13 @@ int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
 int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
+ * The CSV value of a cell that is a measure, not a count, in the one
+ * format every CSV column of pagetune uses (docs/formats.md#csv): at most
+ * 6 decimals, trailing zeros dropped, never an exponent ("0.5", "0",
+ * "39344.21", "0.000123"); "" when v is not finite (pt_csv_num).
+ */
+int out_table_set_num(struct out_table *t, size_t col, double v);
+/*
  * Write in the given format. Returns 0 or PT_EIO. The text table fits
  * out_term_width(fp) columns, PT_TEXT_PIPE_WIDTH when that is 0, without
  * splitting a word or a number: in columns (wide cells wrap at spaces),

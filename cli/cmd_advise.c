@@ -486,10 +486,9 @@ static const char *const csv_headers[] = {
    a count, or a string. */
 static void csv_num(struct out_table *t, size_t *col, int have, double v)
 {
-    if (have && isfinite(v))
-        out_table_setf(t, (*col)++, "%.10g", v);
-    else
-        out_table_setf(t, (*col)++, "%s", "");
+    char b[400];
+
+    out_table_setf(t, (*col)++, "%s", pt_csv_num(have ? v : NAN, b, sizeof(b)));
 }
 
 static void csv_count(struct out_table *t, size_t *col, int have, uint64_t v)

@@ -373,9 +373,14 @@ static int cand_rows(struct out_table *cand, const struct rec_result *r,
                        : page_read         ? " (in use)"
                                            : " (default in use)");
         out_table_set_raw(cand, 0, "%u", c->page_size_bytes);
-        out_table_set_raw(cand, 1, "%.6g", c->inline_fraction);
-        out_table_set_raw(cand, 3, "%.6g", c->page_fill);
-        out_table_set_raw(cand, 5, "%.6g", c->hit_ratio);
+        out_table_set_num(cand, 1, c->inline_fraction);
+        out_table_set_num(cand, 2, c->rows_per_page);
+        out_table_set_num(cand, 3, c->page_fill);
+        out_table_set_num(cand, 5, c->hit_ratio);
+        out_table_set_num(cand, 6, c->physical_reads);
+        out_table_set_num(cand, 7, c->direct_reads);
+        out_table_set_num(cand, 8, c->direct_sectors);
+        out_table_set_num(cand, 9, c->io_ms);
         out_table_set_raw(cand, 10, "%s",
                           i == r->chosen_idx
                               ? "recommended"
