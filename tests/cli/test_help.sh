@@ -4,7 +4,7 @@
 # and no line wider than the terminal (COLUMNS; 80 when not a TTY).
 . "$(dirname "$0")/lib.sh"
 
-for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
+for c in advise calibrate ddl diff monitor recommend replay sample simulate workload; do
     expect_rc 0 "$c --help" "$PAGETUNE" "$c" --help
     help=$OUT
     expect_contains "$help" "usage: pagetune $c" "$c --help shows usage"
