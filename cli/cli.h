@@ -616,6 +616,33 @@ int out_table_set_num(struct out_table *t, size_t col, double v);
  */
 int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
                     struct pt_err *err);
+/*
+ * --oneline of recommend and advise (cli/oneline.c): one line for a change
+ * ticket, what, predicted change, verdict, why, shorter than
+ * CLI_ONELINE_MAX characters (a part that does not fit is left out whole).
+ */
+#define CLI_ONELINE_MAX 200
+struct cli_oneline {
+    const char *engine;
+    uint32_t cur_page_size, rec_page_size; /* bytes; cur 0: unknown */
+    uint64_t pool_pages;                   /* of rec_page_size */
+    const char *pool_name;                 /* DB2's, else NULL */
+    const char *settings; /* the engine's settings "k=v k=v", or NULL */
+    int have_pred;
+    double pred_pct;       /* the predicted change, percent */
+    const char *pred_what; /* "req/s", "I/O per get (simulated)" */
+    const char *verdict;   /* "confirms (measured +12.3 %)", or NULL */
+    const char *why;       /* cli_oneline_why's, or NULL */
+};
+struct rec_result;
+/* The key evidence of a recommendation in a few words, into buf. */
+void cli_oneline_why(const struct rec_result *r, char *buf, size_t len);
+/* The engine's settings of the advice as "k=v k=v" (not the ones that
+   describe the server: current_*, previous_*), into buf. */
+void cli_oneline_settings(const struct rec_result *r, char *buf, size_t len);
+/* 0 or PT_EIO. */
+int cli_oneline_write(const struct cli_oneline *o, FILE *fp,
+                      struct pt_err *err);
 /* Write a JSON document (pretty) with "schema_version" already in it. */
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /*

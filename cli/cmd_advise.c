@@ -45,6 +45,7 @@ struct advise {
     int validate;                 /* --validate: index of validate_names */
     int fail_on;                  /* --fail-on: index of fail_on_names */
     int color;                    /* --color: index of color_names */
+    int oneline;                  /* --oneline */
     uint64_t clients;             /* --clients */
     double think_ms;              /* --think-ms */
     int model_opt;                /* a model option was given */
@@ -196,6 +197,12 @@ static const struct cli_option opts[] = {
      .choices = color_names,
      .help = "colour in the summary; NO_COLOR disables auto",
      .def = "auto"},
+    {.name = "oneline",
+     .type = CLI_T_FLAG,
+     CLI_AT(A, oneline),
+     .help = "print the summary as one line for a change ticket (what, why, "
+             "predicted change, verdict)",
+     .def = "off"},
     CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef A
@@ -254,6 +261,11 @@ static int parse_opts(struct advise *a, int argc, char **argv)
             return PT_EUSAGE;
         if (!cli_conn_opt(&c->conn, id, arg))
             return PT_EINTERNAL;
+    }
+    if (a->oneline && a->common.format != OUT_TABLE) {
+        cli_usage_error("advise", "--oneline is a format of its own: give "
+                                  "it without --format or --json");
+        return PT_EUSAGE;
     }
     c->validate_sim = a->validate == 1 || a->validate == 3;
     c->validate_replay = a->validate == 2 || a->validate == 3;
@@ -583,12 +595,53 @@ static int write_csv(const struct adv_result *r, struct pt_err *err)
     return rc;
 }
 
+/* --oneline: what, why, the predicted change (the model's requests/s, else
+   the simulated I/O per get) and the verdict. */
+static int write_oneline(const struct adv_result *r, struct pt_err *err)
+{
+    const struct rec_result *rec = r->rec;
+    const struct adv_validation *v = &r->validation;
+    char why[CLI_ONELINE_MAX], set[CLI_ONELINE_MAX], verdict[96], ch[48];
+    struct cli_oneline l = {0};
+
+    cli_oneline_why(rec, why, sizeof(why));
+    cli_oneline_settings(rec, set, sizeof(set));
+    l.engine = r->engine;
+    l.cur_page_size = r->cur_page_size;
+    l.rec_page_size = rec->cand[rec->chosen_idx].page_size_bytes;
+    l.pool_pages = rec->pool_pages;
+    l.pool_name = adv_pool_name(r);
+    l.settings = set;
+    l.why = why;
+    if (v->have_pred) {
+        l.have_pred = 1;
+        l.pred_pct = v->pred_rps_pct;
+        l.pred_what = "req/s";
+    } else if (v->have_sim) {
+        l.have_pred = 1;
+        l.pred_pct = v->io_change_pct;
+        l.pred_what = "I/O per get (simulated)";
+    }
+    if (v->have_verdict)
+        snprintf(verdict, sizeof(verdict), "%s (measured %s)",
+                 store_verdict_name(v->verdict.verdict),
+                 pt_fig_change(100 * v->verdict.measured.mean, ch, sizeof(ch)));
+    else
+        snprintf(verdict, sizeof(verdict), "%s",
+                 v->method == ADV_BY_NONE ? "not validated"
+                                          : "none (no replay of both)");
+    l.verdict = verdict;
+    return cli_oneline_write(&l, stdout, err);
+}
+
 static int print_summary(const struct advise *a, const struct adv_result *r,
                          struct pt_err *err)
 {
     json_t *doc;
     int rc;
 
+    if (a->oneline)
+        return write_oneline(r, err);
     if (a->common.format == OUT_CSV)
         return write_csv(r, err);
     if (a->common.format != OUT_JSON)

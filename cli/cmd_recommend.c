@@ -27,7 +27,7 @@ static const char *const usage[] = {
     "pagetune recommend --sizes FILE [--monitor FILE] [--trace FILE] "
     "[--current FILE] [--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
-    "[--format table|json|csv]",
+    "[--format table|json|csv | --oneline]",
     "pagetune recommend --trace FILE [OPTIONS]",
     "pagetune recommend --trace FILE ... --clients N [--think-ms Z] "
     "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F]",
@@ -53,6 +53,7 @@ struct rec_opts {
     uint64_t clients; /* --clients, 0 = no prediction */
     double think_ms;
     int model_opt; /* a model option besides --clients */
+    int oneline;   /* --oneline */
     struct perf_profiles model;
 };
 
@@ -149,6 +150,12 @@ static const struct cli_option opts[] = {
              "clients, current vs recommended",
      .def = "no prediction"},
     CLI_OPT_MODEL_ENTRIES(O),
+    {.name = "oneline",
+     .type = CLI_T_FLAG,
+     CLI_AT(O, oneline),
+     .help = "print the advice as one line for a change ticket (what, why, "
+             "predicted change)",
+     .def = "off"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_COMMON_ENTRIES_END,
 };
@@ -545,6 +552,11 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
         cli_usage_error("recommend", "--device and --profile are exclusive");
         return PT_EUSAGE;
     }
+    if (o->oneline && c->format != OUT_TABLE) {
+        cli_usage_error("recommend", "--oneline is a format of its own: "
+                                     "give it without --format or --json");
+        return PT_EUSAGE;
+    }
     if (o->model_opt && !o->clients) {
         cli_usage_error("recommend", "--think-ms, --calibration, --appserver "
                                      "and --fscache-share need --clients N");
@@ -649,6 +661,47 @@ static void build_request(const struct rec_opts *o, struct rec_evidence *ev,
     q->monitor_file = o->monitor;
 }
 
+/* --oneline: what, why, the predicted change (--clients: requests/s; else
+   the model's I/O per access against the page size in use). */
+static int write_oneline(const struct rec_result *r, const struct rec_engine *e,
+                         const struct rec_pred *pr, FILE *fp,
+                         struct pt_err *err)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *cur =
+        r->current_idx < r->n_cand ? &r->cand[r->current_idx] : NULL;
+    char why[CLI_ONELINE_MAX], set[CLI_ONELINE_MAX];
+    struct cli_oneline l = {0};
+
+    cli_oneline_why(r, why, sizeof(why));
+    cli_oneline_settings(r, set, sizeof(set));
+    l.settings = set;
+    l.engine = e->name;
+    l.cur_page_size = cur ? cur->page_size_bytes : 0;
+    l.rec_page_size = ch->page_size_bytes;
+    if (r->n_settings) {
+        l.pool_pages = r->pool_setting_bytes
+                           ? r->pool_setting_bytes / ch->page_size_bytes
+                           : ch->bufferpool_pages;
+    } else {
+        l.pool_pages = r->pool_pages;
+        l.pool_name = r->bufferpool_name;
+    }
+    l.why = why;
+    if (pr) {
+        l.have_pred = 1;
+        l.pred_pct =
+            100 *
+            (pr->rec->predicted.req_per_s / pr->cur->predicted.req_per_s - 1);
+        l.pred_what = "req/s";
+    } else if (cur && cur != ch && cur->io_ms > 0) {
+        l.have_pred = 1;
+        l.pred_pct = 100 * (ch->io_ms / cur->io_ms - 1);
+        l.pred_what = "I/O per access (model)";
+    }
+    return cli_oneline_write(&l, fp, err);
+}
+
 /* The recommendation to the output: JSON (with the prediction) or tables. */
 static int write_output(const struct rec_opts *o, const struct cli_common *c,
                         const struct rec_run_result *run,
@@ -661,7 +714,10 @@ static int write_output(const struct rec_opts *o, const struct cli_common *c,
 
     if ((rc = cli_output_open(c, &af, err)) < 0)
         return rc;
-    if (c->format == OUT_JSON) {
+    if (o->oneline) {
+        rc = write_oneline(run->rec, &run->engine, o->clients ? pr : NULL,
+                           af.fp, err);
+    } else if (c->format == OUT_JSON) {
         doc = rec_run_to_json(run, q);
         if (doc && o->clients &&
             json_object_set_new(doc, "predicted", pred_json(pr)) < 0) {
