@@ -643,6 +643,32 @@ void cli_oneline_settings(const struct rec_result *r, char *buf, size_t len);
 /* 0 or PT_EIO. */
 int cli_oneline_write(const struct cli_oneline *o, FILE *fp,
                       struct pt_err *err);
+/*
+ * The closing summary of recommend's and advise's tables (cli/summary.c):
+ * findings tagged ok / change / warning, then "next steps" (review,
+ * apply, when, undo). Only the table format prints it.
+ */
+enum cli_tag { CLI_TAG_OK, CLI_TAG_CHANGE, CLI_TAG_WARNING };
+struct cli_summary {
+    struct out_table findings, steps;
+    int n_tag[3]; /* findings per tag */
+    int oom;      /* a row could not be added: the write fails */
+};
+/* 0 or PT_EINTERNAL; release with cli_summary_release (also then). */
+int cli_summary_init(struct cli_summary *s);
+void cli_summary_release(struct cli_summary *s);
+void cli_summary_finding(struct cli_summary *s, enum cli_tag tag,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cli_summary_step(struct cli_summary *s, const char *step, const char *fmt,
+                      ...) __attribute__((format(printf, 3, 4)));
+/* "db2 -tvf FILE", "psql ... -f FILE", ...: how the engine's create.sql
+   is run, into buf. */
+const char *cli_apply_command(const char *engine, const char *file, char *buf,
+                              size_t len);
+/* Both tables, as text. 0, PT_EIO or PT_EINTERNAL. */
+int cli_summary_write(const struct cli_summary *s, FILE *fp,
+                      struct pt_err *err);
 /* Write a JSON document (pretty) with "schema_version" already in it. */
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /*

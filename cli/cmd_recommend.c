@@ -398,6 +398,95 @@ static int cand_rows(struct out_table *cand, const struct rec_result *r,
     return 0;
 }
 
+/* The findings, tagged, and the next steps (cli/summary.c). */
+static void summary_rows(const struct rec_result *r, const struct rec_engine *e,
+                         const struct rec_pred *pr, int page_read,
+                         struct cli_summary *s)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *cur =
+        r->current_idx < r->n_cand ? &r->cand[r->current_idx] : NULL;
+    char a[96], b[96], why[CLI_ONELINE_MAX];
+    uint64_t pool = r->n_settings && r->pool_setting_bytes
+                        ? r->pool_setting_bytes / ch->page_size_bytes
+                    : r->n_settings ? ch->bufferpool_pages
+                                    : r->pool_pages;
+
+    pt_fig_page(ch->page_size_bytes, b, sizeof(b));
+    if (cur == ch) {
+        cli_summary_finding(s, CLI_TAG_OK, "page size %s: the one in use", b);
+    } else {
+        cli_oneline_why(r, why, sizeof(why));
+        cli_summary_finding(
+            s, CLI_TAG_CHANGE, "page size %s -> %s: %s",
+            cur ? pt_fig_page(cur->page_size_bytes, a, sizeof(a)) : "?", b,
+            why);
+    }
+    if (!page_read)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the page size in use is the engine's default, "
+                            "not read from a server (--current or a sampled "
+                            "sizes.json gives it)");
+    pt_fig_pool(pool, ch->page_size_bytes, b, sizeof(b));
+    if (r->pool_kept)
+        cli_summary_finding(s, CLI_TAG_OK, "buffer pool %s: kept (no --memory)",
+                            b);
+    else
+        cli_summary_finding(s, CLI_TAG_CHANGE, "buffer pool %s%s%s",
+                            r->n_settings ? "" : r->bufferpool_name,
+                            r->n_settings ? "" : ": ", b);
+    if (r->host_capped)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the pool was capped to the host's memory share "
+                            "(%s)",
+                            pt_size_format(r->host_limit_bytes, a, sizeof(a)));
+    cli_oneline_settings(r, why, sizeof(why));
+    if (why[0])
+        cli_summary_finding(s, CLI_TAG_CHANGE, "%s settings: %s", e->name, why);
+    if (pr && !pr->cur->predicted.calibrated)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "predictions are uncalibrated (the profiles' "
+                            "default costs; see --calibration)");
+    if (s->n_tag[CLI_TAG_CHANGE] == 0) {
+        cli_summary_step(s, "none",
+                         "the configuration in use is the advice; recommend "
+                         "again when the objects or the workload change");
+        return;
+    }
+    cli_summary_step(s, "ddl",
+                     "the same command with --json -o rec.json, then pagetune "
+                     "ddl --recommendation rec.json --dialect %s --out-dir "
+                     "ddl-review",
+                     e->name);
+    cli_summary_step(s, "review",
+                     "ddl-review/create.sql (its header holds the evidence) "
+                     "and ddl-review/rollback.sql");
+    cli_summary_step(
+        s, "apply", "%s",
+        cli_apply_command(e->name, "ddl-review/create.sql", a, sizeof(a)));
+    cli_summary_step(s, "when",
+                     "in a maintenance window: create.sql's header lists what "
+                     "it locks, rewrites or restarts");
+}
+
+/* The findings and next steps after the tables. 0 or a PT_* status. */
+static int write_summary(const struct rec_result *r, const struct rec_engine *e,
+                         const struct rec_pred *pr, int page_read, FILE *fp,
+                         struct pt_err *err)
+{
+    struct cli_summary cs;
+    int rc;
+
+    if ((rc = cli_summary_init(&cs)) < 0)
+        rc = err_set(err, rc, "out of memory");
+    else
+        summary_rows(r, e, pr, page_read, &cs);
+    if (rc == 0)
+        rc = cli_summary_write(&cs, fp, err);
+    cli_summary_release(&cs);
+    return rc;
+}
+
 /* Human output: summary, candidates, reasons (three writer tables). */
 static int write_tables(const struct rec_result *r, const struct rec_engine *e,
                         const struct rec_size_stats *st,
@@ -516,6 +605,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         (rc = out_table_write(&cand, fmt, fp, err)) < 0 ||
         (rc = out_table_write(&why, fmt, fp, err)) < 0)
         goto out;
+    if (fmt == OUT_TABLE)
+        rc = write_summary(r, e, pr, page_read, fp, err);
 out:
     out_table_release(&sum);
     out_table_release(&cand);
