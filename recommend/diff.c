@@ -130,7 +130,7 @@ static int add(struct rec_diff *d, const char *key, const char *label,
         return 0;
     if (d->n_items == d->cap) {
         size_t cap = d->cap ? 2 * d->cap : 32;
-        struct rec_diff_item *p = realloc(d->items, cap * sizeof(*p));
+        struct rec_diff_item *p = pt_realloc(d->items, cap * sizeof(*p));
         if (!p)
             return PT_EINTERNAL;
         d->items = p;
