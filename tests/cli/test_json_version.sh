@@ -34,6 +34,11 @@ done
 # the recommendation `recommend -o` writes, and the advise out-dir's files
 "$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --json -o "$T/rec-o.json" ||
     fail "recommend -o"
+# diff's document: two recommendations (exit 1: the budgets differ)
+"$PAGETUNE" recommend --sizes "$EX/sessions-mixed.txt" --memory 64M --json -o "$T/rec-64.json" ||
+    fail "recommend --memory 64M"
+"$PAGETUNE" diff "$T/rec-o.json" "$T/rec-64.json" --json >"$T/diff.json"
+expect_eq "$?" 1 "diff --json of two budgets"
 cp "$T"/adv/*.json "$T/" 2>/dev/null
 for f in sizes monitor recommendation simulation; do
     [ -f "$T/adv/$f.json" ] && pass || fail "advise wrote no $f.json"
@@ -60,7 +65,7 @@ for p in sorted(glob.glob(os.path.join(t, "*.json")) + glob.glob(os.path.join(t,
 for b in bad:
     print("FAIL:", b, file=sys.stderr)
 print(f"{n} documents checked")
-sys.exit(1 if bad or n < 12 else 0)
+sys.exit(1 if bad or n < 14 else 0)
 PY
 
 # ---- replay: the difference in percent, its unit in the name --------------
