@@ -829,6 +829,14 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
                            rec_ps);
     adv_validation_method(&r->validation, r->engine, r->replay_engine,
                           r->replay_skipped);
+    /* recommendation.json keeps what validated it (the summary's
+     * "validation"), so `pagetune diff` of two out-dirs compares the
+     * predicted and measured figures and the verdict too */
+    if (json_object_set_new(r->rec_doc, "validation",
+                            adv_validation_to_json(&r->validation)) < 0) {
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
     if ((rc = adv_model_build(c, r, err)) < 0)
         goto out;
     rc = pt_interrupt_check(err);

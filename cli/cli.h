@@ -45,6 +45,7 @@ struct cli_command {
 int cmd_advise(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_ddl(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
@@ -55,8 +56,8 @@ int cmd_workload(int argc, char **argv);
 /* Each command's spec (cli/cmd_<name>.c). */
 struct cli_spec;
 extern const struct cli_spec cli_spec_advise, cli_spec_calibrate, cli_spec_ddl,
-    cli_spec_monitor, cli_spec_recommend, cli_spec_replay, cli_spec_sample,
-    cli_spec_simulate, cli_spec_workload;
+    cli_spec_diff, cli_spec_monitor, cli_spec_recommend, cli_spec_replay,
+    cli_spec_sample, cli_spec_simulate, cli_spec_workload;
 
 /* The alphabetical command table (cli/commands.c); ends with a NULL name. */
 extern const struct cli_command cli_commands[];
@@ -638,6 +639,13 @@ int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)
 int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
+ * The CSV value of a cell that is a measure, not a count, in the one
+ * format every CSV column of pagetune uses (docs/formats.md#csv): at most
+ * 6 decimals, trailing zeros dropped, never an exponent ("0.5", "0",
+ * "39344.21", "0.000123"); "" when v is not finite (pt_csv_num).
+ */
+int out_table_set_num(struct out_table *t, size_t col, double v);
+/*
  * Write in the given format. Returns 0 or PT_EIO. The text table fits
  * out_term_width(fp) columns, PT_TEXT_PIPE_WIDTH when that is 0, without
  * splitting a word or a number: in columns (wide cells wrap at spaces),
@@ -646,6 +654,59 @@ int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
  */
 int out_table_write(const struct out_table *t, enum out_format fmt, FILE *fp,
                     struct pt_err *err);
+/*
+ * --oneline of recommend and advise (cli/oneline.c): one line for a change
+ * ticket, what, predicted change, verdict, why, shorter than
+ * CLI_ONELINE_MAX characters (a part that does not fit is left out whole).
+ */
+#define CLI_ONELINE_MAX 200
+struct cli_oneline {
+    const char *engine;
+    uint32_t cur_page_size, rec_page_size; /* bytes; cur 0: unknown */
+    uint64_t pool_pages;                   /* of rec_page_size */
+    const char *pool_name;                 /* DB2's, else NULL */
+    const char *settings; /* the engine's settings "k=v k=v", or NULL */
+    int have_pred;
+    double pred_pct;       /* the predicted change, percent */
+    const char *pred_what; /* "req/s", "I/O per get (simulated)" */
+    const char *verdict;   /* "confirms (measured +12.3 %)", or NULL */
+    const char *why;       /* cli_oneline_why's, or NULL */
+};
+struct rec_result;
+/* The key evidence of a recommendation in a few words, into buf. */
+void cli_oneline_why(const struct rec_result *r, char *buf, size_t len);
+/* The engine's settings of the advice as "k=v k=v" (not the ones that
+   describe the server: current_*, previous_*), into buf. */
+void cli_oneline_settings(const struct rec_result *r, char *buf, size_t len);
+/* 0 or PT_EIO. */
+int cli_oneline_write(const struct cli_oneline *o, FILE *fp,
+                      struct pt_err *err);
+/*
+ * The closing summary of recommend's and advise's tables (cli/summary.c):
+ * findings tagged ok / change / warning, then "next steps" (review,
+ * apply, when, undo). Only the table format prints it.
+ */
+enum cli_tag { CLI_TAG_OK, CLI_TAG_CHANGE, CLI_TAG_WARNING };
+struct cli_summary {
+    struct out_table findings, steps;
+    int n_tag[3]; /* findings per tag */
+    int oom;      /* a row could not be added: the write fails */
+};
+/* 0 or PT_EINTERNAL; release with cli_summary_release (also then). */
+int cli_summary_init(struct cli_summary *s);
+void cli_summary_release(struct cli_summary *s);
+void cli_summary_finding(struct cli_summary *s, enum cli_tag tag,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cli_summary_step(struct cli_summary *s, const char *step, const char *fmt,
+                      ...) __attribute__((format(printf, 3, 4)));
+/* "db2 -tvf FILE", "psql ... -f FILE", ...: how the engine's create.sql
+   is run, into buf. */
+const char *cli_apply_command(const char *engine, const char *file, char *buf,
+                              size_t len);
+/* Both tables, as text. 0, PT_EIO or PT_EINTERNAL. */
+int cli_summary_write(const struct cli_summary *s, FILE *fp,
+                      struct pt_err *err);
 /* Write a JSON document (pretty) with "schema_version" already in it. */
 int out_json_write(const json_t *doc, FILE *fp, struct pt_err *err);
 /*

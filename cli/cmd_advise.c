@@ -45,6 +45,7 @@ struct advise {
     int validate;                 /* --validate: index of validate_names */
     int fail_on;                  /* --fail-on: index of fail_on_names */
     int color;                    /* --color: index of color_names */
+    int oneline;                  /* --oneline */
     uint64_t clients;             /* --clients */
     double think_ms;              /* --think-ms */
     int model_opt;                /* a model option was given */
@@ -213,6 +214,13 @@ static const struct cli_option opts[] = {
      .choices = color_names,
      .help = "colour in the summary; NO_COLOR disables auto",
      .def = "auto"},
+    {.name = "oneline",
+     .group = CLI_G_OUTPUT,
+     .type = CLI_T_FLAG,
+     CLI_AT(A, oneline),
+     .help = "print the summary as one line for a change ticket (what, why, "
+             "predicted change, verdict)",
+     .def = "off"},
     CLI_OPT_COMMON_ENTRIES_END,
 };
 #undef A
@@ -271,6 +279,11 @@ static int parse_opts(struct advise *a, int argc, char **argv)
             return PT_EUSAGE;
         if (!cli_conn_opt(&c->conn, id, arg))
             return PT_EINTERNAL;
+    }
+    if (a->oneline && a->common.format != OUT_TABLE) {
+        cli_usage_error("advise", "--oneline is a format of its own: give "
+                                  "it without --format or --json");
+        return PT_EUSAGE;
     }
     c->validate_sim = a->validate == 1 || a->validate == 3;
     c->validate_replay = a->validate == 2 || a->validate == 3;
@@ -357,6 +370,102 @@ static void settings_line(const struct rec_result *rec, char *buf, size_t len)
             break;
         off += (size_t)n;
     }
+}
+
+/* The findings, tagged, and the next steps (cli/summary.c). */
+static void summary_rows(const struct adv_result *r, struct cli_summary *s)
+{
+    const struct rec_result *rec = r->rec;
+    const struct adv_validation *v = &r->validation;
+    uint32_t rec_ps = rec->cand[rec->chosen_idx].page_size_bytes;
+    uint64_t cur_bytes = r->cur_pool_pages * r->cur_page_size;
+    uint64_t rec_bytes = rec->pool_pages * rec_ps;
+    char a[96], b[96], why[CLI_ONELINE_MAX], f[400], ch[48];
+    const char *d = r->out_dir;
+    size_t i;
+    json_t *n;
+
+    pt_fig_page(r->cur_page_size, a, sizeof(a));
+    pt_fig_page(rec_ps, b, sizeof(b));
+    if (r->cur_page_size == rec_ps) {
+        cli_summary_finding(s, CLI_TAG_OK, "page size %s: the recommended one",
+                            a);
+    } else {
+        cli_oneline_why(rec, why, sizeof(why));
+        cli_summary_finding(s, CLI_TAG_CHANGE, "page size %s -> %s: %s", a, b,
+                            why);
+    }
+    if (r->run.current.page_assumed)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the page size in use was not read from the "
+                            "server (assumed: %s)",
+                            r->run.current.page_basis);
+    pt_fig_pool(rec->pool_pages, rec_ps, b, sizeof(b));
+    if (r->cur_pool_pages && cur_bytes == rec_bytes &&
+        r->cur_page_size == rec_ps)
+        cli_summary_finding(s, CLI_TAG_OK,
+                            "buffer pool %s: the recommended one", b);
+    else
+        cli_summary_finding(
+            s, CLI_TAG_CHANGE, "buffer pool %s -> %s",
+            r->cur_pool_pages
+                ? pt_fig_pool(r->cur_pool_pages, r->cur_page_size, a, sizeof(a))
+                : "unknown",
+            b);
+    if (r->cur_pool_pages && r->run.current.pool_assumed)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the buffer pool in use was not read from the "
+                            "server (assumed: the candidate's at equal "
+                            "memory)");
+    cli_oneline_settings(rec, why, sizeof(why));
+    if (why[0])
+        cli_summary_finding(s, CLI_TAG_CHANGE, "%s settings: %s", r->engine,
+                            why);
+    if (v->have_verdict) {
+        enum store_verdict w = v->verdict.verdict;
+        cli_summary_finding(
+            s, w == STORE_VERDICT_CONFIRMS ? CLI_TAG_OK : CLI_TAG_WARNING,
+            "the replay %s the advice: measured %s requests/s",
+            w == STORE_VERDICT_CONFIRMS      ? "confirms"
+            : w == STORE_VERDICT_CONTRADICTS ? "contradicts"
+                                             : "is inconclusive about",
+            pt_fig_change(100 * v->verdict.measured.mean, ch, sizeof(ch)));
+    } else {
+        cli_summary_finding(s, CLI_TAG_WARNING, "%s",
+                            v->method == ADV_BY_SIMULATION
+                                ? "validated by simulation only: nothing "
+                                  "measured, no verdict"
+                                : "not validated: no verdict");
+    }
+    if (v->have_pred && !v->calibration[0])
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "predictions are uncalibrated (the profiles' "
+                            "default costs; see --calibration)");
+    json_array_foreach(r->notes, i, n)
+    {
+        if (json_is_string(n))
+            cli_summary_finding(s, CLI_TAG_WARNING, "%s", json_string_value(n));
+    }
+    if (s->n_tag[CLI_TAG_CHANGE] == 0) {
+        cli_summary_step(s, "none",
+                         "the configuration in use is the advice; run advise "
+                         "again when the workload changes (pagetune diff "
+                         "compares two out-dirs)");
+        return;
+    }
+    cli_summary_step(s, "review",
+                     "%s/report.html (the evidence), then %s/create.sql and "
+                     "%s/rollback.sql",
+                     d, d, d);
+    snprintf(f, sizeof(f), "%s/create.sql", d);
+    cli_summary_step(s, "apply", "%s",
+                     cli_apply_command(r->dialect, f, a, sizeof(a)));
+    cli_summary_step(s, "when",
+                     "in a maintenance window: create.sql's header lists what "
+                     "it locks, rewrites or restarts");
+    snprintf(f, sizeof(f), "%s/rollback.sql", d);
+    cli_summary_step(s, "undo", "%s",
+                     cli_apply_command(r->dialect, f, a, sizeof(a)));
 }
 
 static int write_table(const struct advise *a, const struct adv_result *r,
@@ -449,6 +558,16 @@ static int write_table(const struct advise *a, const struct adv_result *r,
                    r->have_replay ? " replay.json" : "");
     rc = out_table_write(&t, a->common.format, stdout, err);
     out_table_release(&t);
+    if (rc == 0) {
+        struct cli_summary s;
+        if ((rc = cli_summary_init(&s)) < 0)
+            rc = err_set(err, rc, "out of memory");
+        else
+            summary_rows(r, &s);
+        if (rc == 0)
+            rc = cli_summary_write(&s, stdout, err);
+        cli_summary_release(&s);
+    }
     return rc;
 }
 
@@ -503,10 +622,9 @@ static const char *const csv_headers[] = {
    a count, or a string. */
 static void csv_num(struct out_table *t, size_t *col, int have, double v)
 {
-    if (have && isfinite(v))
-        out_table_setf(t, (*col)++, "%.10g", v);
-    else
-        out_table_setf(t, (*col)++, "%s", "");
+    char b[400];
+
+    out_table_setf(t, (*col)++, "%s", pt_csv_num(have ? v : NAN, b, sizeof(b)));
 }
 
 static void csv_count(struct out_table *t, size_t *col, int have, uint64_t v)
@@ -601,12 +719,53 @@ static int write_csv(const struct adv_result *r, struct pt_err *err)
     return rc;
 }
 
+/* --oneline: what, why, the predicted change (the model's requests/s, else
+   the simulated I/O per get) and the verdict. */
+static int write_oneline(const struct adv_result *r, struct pt_err *err)
+{
+    const struct rec_result *rec = r->rec;
+    const struct adv_validation *v = &r->validation;
+    char why[CLI_ONELINE_MAX], set[CLI_ONELINE_MAX], verdict[96], ch[48];
+    struct cli_oneline l = {0};
+
+    cli_oneline_why(rec, why, sizeof(why));
+    cli_oneline_settings(rec, set, sizeof(set));
+    l.engine = r->engine;
+    l.cur_page_size = r->cur_page_size;
+    l.rec_page_size = rec->cand[rec->chosen_idx].page_size_bytes;
+    l.pool_pages = rec->pool_pages;
+    l.pool_name = adv_pool_name(r);
+    l.settings = set;
+    l.why = why;
+    if (v->have_pred) {
+        l.have_pred = 1;
+        l.pred_pct = v->pred_rps_pct;
+        l.pred_what = "req/s";
+    } else if (v->have_sim) {
+        l.have_pred = 1;
+        l.pred_pct = v->io_change_pct;
+        l.pred_what = "I/O per get (simulated)";
+    }
+    if (v->have_verdict)
+        snprintf(verdict, sizeof(verdict), "%s (measured %s)",
+                 store_verdict_name(v->verdict.verdict),
+                 pt_fig_change(100 * v->verdict.measured.mean, ch, sizeof(ch)));
+    else
+        snprintf(verdict, sizeof(verdict), "%s",
+                 v->method == ADV_BY_NONE ? "not validated"
+                                          : "none (no replay of both)");
+    l.verdict = verdict;
+    return cli_oneline_write(&l, stdout, err);
+}
+
 static int print_summary(const struct advise *a, const struct adv_result *r,
                          struct pt_err *err)
 {
     json_t *doc;
     int rc;
 
+    if (a->oneline)
+        return write_oneline(r, err);
     if (a->common.format == OUT_CSV)
         return write_csv(r, err);
     if (a->common.format != OUT_JSON)

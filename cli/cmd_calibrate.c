@@ -323,8 +323,11 @@ static int write_report(FILE *fp, enum out_format fmt,
         out_table_add_row(&ft);
         out_table_setf(&ft, 0, "%s", perf_cost_name(cal->free[j].cost));
         out_table_setf(&ft, 1, "%.6g", cal->fitted[j]);
+        out_table_set_num(&ft, 1, cal->fitted[j]);
         out_table_setf(&ft, 2, "%.6g", cal->free[j].lo);
+        out_table_set_num(&ft, 2, cal->free[j].lo);
         out_table_setf(&ft, 3, "%.6g", cal->free[j].hi);
+        out_table_set_num(&ft, 3, cal->free[j].hi);
     }
     out_table_set_title(&pt, "\npoints: measured, predicted, residual "
                              "(predicted - measured) / measured");

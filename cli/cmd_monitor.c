@@ -198,16 +198,20 @@ static int write_table(const struct coll_conn *conn,
             else
                 out_table_setf(&t, 1, "since start");
             out_table_setf(&t, 2, "%.2f", secs);
+            out_table_set_num(&t, 2, secs);
             out_table_setf(&t, 3, "%.0f", l);
             out_table_setf(&t, 4, "%.0f", p);
             if (coll_hit_ratio(l, p) < 0)
                 out_table_setf(&t, 5, "-");
-            else
+            else {
                 out_table_setf(&t, 5, "%.2f", coll_hit_ratio(l, p));
+                out_table_set_num(&t, 5, coll_hit_ratio(l, p));
+            }
             out_table_setf(&t, 6, "%.0f", d);
-            if (secs > 0)
+            if (secs > 0) {
                 out_table_setf(&t, 7, "%.1f", l / secs);
-            else
+                out_table_set_num(&t, 7, l / secs);
+            } else
                 out_table_setf(&t, 7, "-");
         }
     }

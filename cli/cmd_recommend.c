@@ -27,7 +27,7 @@ static const char *const usage[] = {
     "pagetune recommend --sizes FILE [--monitor FILE] [--trace FILE] "
     "[--current FILE] [--engine NAME] [--device hdd|ssd|nvme | --profile FILE] "
     "[--memory BYTES] [--inline-target F] [--sessions N] [-o FILE] "
-    "[--format table|json|csv]",
+    "[--format table|json|csv | --oneline]",
     "pagetune recommend --trace FILE [OPTIONS]",
     "pagetune recommend --trace FILE ... --clients N [--think-ms Z] "
     "[--calibration NAME|FILE] [--appserver NAME|FILE] [--fscache-share F]",
@@ -53,6 +53,7 @@ struct rec_opts {
     uint64_t clients; /* --clients, 0 = no prediction */
     double think_ms;
     int model_opt; /* a model option besides --clients */
+    int oneline;   /* --oneline */
     struct perf_profiles model;
 };
 
@@ -160,6 +161,13 @@ static const struct cli_option opts[] = {
              "clients, current vs recommended",
      .def = "no prediction"},
     CLI_OPT_MODEL_ENTRIES(O),
+    {.name = "oneline",
+     .group = CLI_G_OUTPUT,
+     .type = CLI_T_FLAG,
+     CLI_AT(O, oneline),
+     .help = "print the advice as one line for a change ticket (what, why, "
+             "predicted change)",
+     .def = "off"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_COMMON_ENTRIES_END,
 };
@@ -384,9 +392,14 @@ static int cand_rows(struct out_table *cand, const struct rec_result *r,
                        : page_read         ? " (in use)"
                                            : " (default in use)");
         out_table_set_raw(cand, 0, "%u", c->page_size_bytes);
-        out_table_set_raw(cand, 1, "%.6g", c->inline_fraction);
-        out_table_set_raw(cand, 3, "%.6g", c->page_fill);
-        out_table_set_raw(cand, 5, "%.6g", c->hit_ratio);
+        out_table_set_num(cand, 1, c->inline_fraction);
+        out_table_set_num(cand, 2, c->rows_per_page);
+        out_table_set_num(cand, 3, c->page_fill);
+        out_table_set_num(cand, 5, c->hit_ratio);
+        out_table_set_num(cand, 6, c->physical_reads);
+        out_table_set_num(cand, 7, c->direct_reads);
+        out_table_set_num(cand, 8, c->direct_sectors);
+        out_table_set_num(cand, 9, c->io_ms);
         out_table_set_raw(cand, 10, "%s",
                           i == r->chosen_idx
                               ? "recommended"
@@ -395,6 +408,95 @@ static int cand_rows(struct out_table *cand, const struct rec_result *r,
                                      : (i == r->cost_idx ? "cheapest" : "")));
     }
     return 0;
+}
+
+/* The findings, tagged, and the next steps (cli/summary.c). */
+static void summary_rows(const struct rec_result *r, const struct rec_engine *e,
+                         const struct rec_pred *pr, int page_read,
+                         struct cli_summary *s)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *cur =
+        r->current_idx < r->n_cand ? &r->cand[r->current_idx] : NULL;
+    char a[96], b[96], why[CLI_ONELINE_MAX];
+    uint64_t pool = r->n_settings && r->pool_setting_bytes
+                        ? r->pool_setting_bytes / ch->page_size_bytes
+                    : r->n_settings ? ch->bufferpool_pages
+                                    : r->pool_pages;
+
+    pt_fig_page(ch->page_size_bytes, b, sizeof(b));
+    if (cur == ch) {
+        cli_summary_finding(s, CLI_TAG_OK, "page size %s: the one in use", b);
+    } else {
+        cli_oneline_why(r, why, sizeof(why));
+        cli_summary_finding(
+            s, CLI_TAG_CHANGE, "page size %s -> %s: %s",
+            cur ? pt_fig_page(cur->page_size_bytes, a, sizeof(a)) : "?", b,
+            why);
+    }
+    if (!page_read)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the page size in use is the engine's default, "
+                            "not read from a server (--current or a sampled "
+                            "sizes.json gives it)");
+    pt_fig_pool(pool, ch->page_size_bytes, b, sizeof(b));
+    if (r->pool_kept)
+        cli_summary_finding(s, CLI_TAG_OK, "buffer pool %s: kept (no --memory)",
+                            b);
+    else
+        cli_summary_finding(s, CLI_TAG_CHANGE, "buffer pool %s%s%s",
+                            r->n_settings ? "" : r->bufferpool_name,
+                            r->n_settings ? "" : ": ", b);
+    if (r->host_capped)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the pool was capped to the host's memory share "
+                            "(%s)",
+                            pt_size_format(r->host_limit_bytes, a, sizeof(a)));
+    cli_oneline_settings(r, why, sizeof(why));
+    if (why[0])
+        cli_summary_finding(s, CLI_TAG_CHANGE, "%s settings: %s", e->name, why);
+    if (pr && !pr->cur->predicted.calibrated)
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "predictions are uncalibrated (the profiles' "
+                            "default costs; see --calibration)");
+    if (s->n_tag[CLI_TAG_CHANGE] == 0) {
+        cli_summary_step(s, "none",
+                         "the configuration in use is the advice; recommend "
+                         "again when the objects or the workload change");
+        return;
+    }
+    cli_summary_step(s, "ddl",
+                     "the same command with --json -o rec.json, then pagetune "
+                     "ddl --recommendation rec.json --dialect %s --out-dir "
+                     "ddl-review",
+                     e->name);
+    cli_summary_step(s, "review",
+                     "ddl-review/create.sql (its header holds the evidence) "
+                     "and ddl-review/rollback.sql");
+    cli_summary_step(
+        s, "apply", "%s",
+        cli_apply_command(e->name, "ddl-review/create.sql", a, sizeof(a)));
+    cli_summary_step(s, "when",
+                     "in a maintenance window: create.sql's header lists what "
+                     "it locks, rewrites or restarts");
+}
+
+/* The findings and next steps after the tables. 0 or a PT_* status. */
+static int write_summary(const struct rec_result *r, const struct rec_engine *e,
+                         const struct rec_pred *pr, int page_read, FILE *fp,
+                         struct pt_err *err)
+{
+    struct cli_summary cs;
+    int rc;
+
+    if ((rc = cli_summary_init(&cs)) < 0)
+        rc = err_set(err, rc, "out of memory");
+    else
+        summary_rows(r, e, pr, page_read, &cs);
+    if (rc == 0)
+        rc = cli_summary_write(&cs, fp, err);
+    cli_summary_release(&cs);
+    return rc;
 }
 
 /* Human output: summary, candidates, reasons (three writer tables). */
@@ -515,6 +617,8 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         (rc = out_table_write(&cand, fmt, fp, err)) < 0 ||
         (rc = out_table_write(&why, fmt, fp, err)) < 0)
         goto out;
+    if (fmt == OUT_TABLE)
+        rc = write_summary(r, e, pr, page_read, fp, err);
 out:
     out_table_release(&sum);
     out_table_release(&cand);
@@ -549,6 +653,11 @@ static int parse_opts(struct cli_parser *p, struct cli_common *c,
     }
     if (o->profile && strcmp(o->device, "ssd") != 0) {
         cli_usage_error("recommend", "--device and --profile are exclusive");
+        return PT_EUSAGE;
+    }
+    if (o->oneline && c->format != OUT_TABLE) {
+        cli_usage_error("recommend", "--oneline is a format of its own: "
+                                     "give it without --format or --json");
         return PT_EUSAGE;
     }
     if (o->model_opt && !o->clients) {
@@ -655,6 +764,47 @@ static void build_request(const struct rec_opts *o, struct rec_evidence *ev,
     q->monitor_file = o->monitor;
 }
 
+/* --oneline: what, why, the predicted change (--clients: requests/s; else
+   the model's I/O per access against the page size in use). */
+static int write_oneline(const struct rec_result *r, const struct rec_engine *e,
+                         const struct rec_pred *pr, FILE *fp,
+                         struct pt_err *err)
+{
+    const struct rec_candidate *ch = &r->cand[r->chosen_idx];
+    const struct rec_candidate *cur =
+        r->current_idx < r->n_cand ? &r->cand[r->current_idx] : NULL;
+    char why[CLI_ONELINE_MAX], set[CLI_ONELINE_MAX];
+    struct cli_oneline l = {0};
+
+    cli_oneline_why(r, why, sizeof(why));
+    cli_oneline_settings(r, set, sizeof(set));
+    l.settings = set;
+    l.engine = e->name;
+    l.cur_page_size = cur ? cur->page_size_bytes : 0;
+    l.rec_page_size = ch->page_size_bytes;
+    if (r->n_settings) {
+        l.pool_pages = r->pool_setting_bytes
+                           ? r->pool_setting_bytes / ch->page_size_bytes
+                           : ch->bufferpool_pages;
+    } else {
+        l.pool_pages = r->pool_pages;
+        l.pool_name = r->bufferpool_name;
+    }
+    l.why = why;
+    if (pr) {
+        l.have_pred = 1;
+        l.pred_pct =
+            100 *
+            (pr->rec->predicted.req_per_s / pr->cur->predicted.req_per_s - 1);
+        l.pred_what = "req/s";
+    } else if (cur && cur != ch && cur->io_ms > 0) {
+        l.have_pred = 1;
+        l.pred_pct = 100 * (ch->io_ms / cur->io_ms - 1);
+        l.pred_what = "I/O per access (model)";
+    }
+    return cli_oneline_write(&l, fp, err);
+}
+
 /* The recommendation to the output: JSON (with the prediction) or tables. */
 static int write_output(const struct rec_opts *o, const struct cli_common *c,
                         const struct rec_run_result *run,
@@ -667,7 +817,10 @@ static int write_output(const struct rec_opts *o, const struct cli_common *c,
 
     if ((rc = cli_output_open(c, &af, err)) < 0)
         return rc;
-    if (c->format == OUT_JSON) {
+    if (o->oneline) {
+        rc = write_oneline(run->rec, &run->engine, o->clients ? pr : NULL,
+                           af.fp, err);
+    } else if (c->format == OUT_JSON) {
         doc = rec_run_to_json(run, q);
         if (doc && o->clients &&
             json_object_set_new(doc, "predicted", pred_json(pr)) < 0) {

@@ -350,7 +350,9 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
     out_table_set_raw(t, 0, "%u", (unsigned)r->page_size_bytes);
     out_table_setf(t, 1, "%llu", (unsigned long long)r->ops);
     out_table_setf(t, 2, "%.0f", r->ops_per_s);
+    out_table_set_num(t, 2, r->ops_per_s);
     out_table_setf(t, 3, "%.0f", r->requests_per_s);
+    out_table_set_num(t, 3, r->requests_per_s);
     /* requests/s against the first page size: mean of the rounds' ratios
      * and its 95 % interval (pagetune-replay(1), ROUNDS) */
     if (i == 0) {
@@ -362,14 +364,20 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
         else
             out_table_setf(t, 4, "%+.1f%% [%+.1f, %+.1f]", r->diff_mean * 100,
                            r->diff_lo * 100, r->diff_hi * 100);
-        out_table_set_raw(t, 4, "%.4f", r->diff_mean * 100);
+        out_table_set_num(t, 4, r->diff_mean * 100);
     }
     out_table_setf(t, 5, "%.1f", r->response.mean_us);
+    out_table_set_num(t, 5, r->response.mean_us);
     out_table_setf(t, 6, "%.1f", r->response.p95_us);
+    out_table_set_num(t, 6, r->response.p95_us);
     out_table_setf(t, 7, "%.1f", l->p50_us);
+    out_table_set_num(t, 7, l->p50_us);
     out_table_setf(t, 8, "%.1f", l->p95_us);
+    out_table_set_num(t, 8, l->p95_us);
     out_table_setf(t, 9, "%.1f", l->p99_us);
+    out_table_set_num(t, 9, l->p99_us);
     out_table_setf(t, 10, "%.4f", r->cache_hit_ratio);
+    out_table_set_num(t, 10, r->cache_hit_ratio);
     out_table_setf(t, 11, "%llu", (unsigned long long)r->space.overflow_pages);
     out_table_setf(t, 12, "%llu", (unsigned long long)r->space.lob_records);
     out_table_setf(t, 13, "%llu", (unsigned long long)r->space.db_bytes);

@@ -460,20 +460,26 @@ static int pred_csv_init(struct out_table *t, size_t n_base,
 static void pred_csv_cells(struct out_table *t, size_t col,
                            const struct sim_predicted *p)
 {
+    char b[400];
+
     out_table_setf(t, col++, "%u", p->clients);
-    out_table_setf(t, col++, "%.6g", p->think_ms);
-    out_table_setf(t, col++, "%.6g", p->req_per_s);
+    out_table_setf(t, col++, "%s", pt_csv_num(p->think_ms, b, sizeof(b)));
+    out_table_setf(t, col++, "%s", pt_csv_num(p->req_per_s, b, sizeof(b)));
     if (p->has_range) {
-        out_table_setf(t, col++, "%.6g", p->req_per_s_lo);
-        out_table_setf(t, col++, "%.6g", p->req_per_s_hi);
+        out_table_setf(t, col++, "%s",
+                       pt_csv_num(p->req_per_s_lo, b, sizeof(b)));
+        out_table_setf(t, col++, "%s",
+                       pt_csv_num(p->req_per_s_hi, b, sizeof(b)));
     } else {
         out_table_setf(t, col++, "%s", "");
         out_table_setf(t, col++, "%s", "");
     }
-    out_table_setf(t, col++, "%.6g", p->response_ms);
+    out_table_setf(t, col++, "%s", pt_csv_num(p->response_ms, b, sizeof(b)));
     if (p->has_range) {
-        out_table_setf(t, col++, "%.6g", p->response_ms_lo);
-        out_table_setf(t, col++, "%.6g", p->response_ms_hi);
+        out_table_setf(t, col++, "%s",
+                       pt_csv_num(p->response_ms_lo, b, sizeof(b)));
+        out_table_setf(t, col++, "%s",
+                       pt_csv_num(p->response_ms_hi, b, sizeof(b)));
     } else {
         out_table_setf(t, col++, "%s", "");
         out_table_setf(t, col++, "%s", "");
@@ -482,7 +488,8 @@ static void pred_csv_cells(struct out_table *t, size_t col,
     out_table_setf(t, col++, "%s", p->calibrated ? "true" : "false");
     out_table_setf(t, col++, "%s", p->calibrated ? p->calibration : "");
     for (size_t k = 0; k < p->n_util && k < PERF_N_CENTRES; k++)
-        out_table_setf(t, col++, "%.4f", p->util[k].util);
+        out_table_setf(t, col++, "%s",
+                       pt_csv_num(p->util[k].util, b, sizeof(b)));
 }
 
 /* Table format: one row per configuration, ranges as "lo..hi". */
@@ -573,7 +580,7 @@ static void app_row(struct out_table *t, const struct sim_plan_result *res,
     out_table_setf(t, 2, "%llu", (unsigned long long)s->hits);
     out_table_setf(t, 3, "%llu", (unsigned long long)s->misses);
     if (sim_app_miss_ratio(s, &ratio) == 0)
-        out_table_setf(t, 4, "%.4f", ratio);
+        out_table_setf(t, 4, "%.4f", ratio), out_table_set_num(t, 4, ratio);
     else
         out_table_setf(t, 4, "n/a"), out_table_set_raw(t, 4, "%s", "");
     out_table_setf(t, 5, "%llu", (unsigned long long)s->offload_hits);
@@ -582,6 +589,7 @@ static void app_row(struct out_table *t, const struct sim_plan_result *res,
     out_table_setf(t, 8, "%llu", (unsigned long long)s->db_reads);
     out_table_setf(t, 9, "%llu", (unsigned long long)s->db_writes);
     out_table_setf(t, 10, "%.1f", s->cost_ms);
+    out_table_set_num(t, 10, s->cost_ms);
 }
 
 /* The application tier: one row per run (a run's first result row). */
@@ -649,18 +657,19 @@ static void db_row(struct out_table *t, const struct sim_plan_result *res,
     out_table_setf(t, 4, "%llu", (unsigned long long)d->logical_reads);
     out_table_setf(t, 5, "%llu", (unsigned long long)d->physical_reads);
     if (sim_db_hit_ratio(d, &ratio) == 0)
-        out_table_setf(t, 6, "%.4f", ratio);
+        out_table_setf(t, 6, "%.4f", ratio), out_table_set_num(t, 6, ratio);
     else
         out_table_setf(t, 6, "n/a"), out_table_set_raw(t, 6, "%s", "");
     out_table_setf(t, 7, "%llu", (unsigned long long)d->direct_reads);
     out_table_setf(t, 8, "%llu", (unsigned long long)d->direct_writes);
-    if (acc)
-        out_table_setf(t, 9, "%.1f",
-                       100.0 * (double)d->outline_accesses / (double)acc);
-    else
+    if (acc) {
+        double pct = 100.0 * (double)d->outline_accesses / (double)acc;
+        out_table_setf(t, 9, "%.1f", pct);
+        out_table_set_num(t, 9, pct);
+    } else
         out_table_setf(t, 9, "n/a"), out_table_set_raw(t, 9, "%s", "");
     out_table_setf(t, 10, "%.1f", d->io_ms);
-    out_table_set_raw(t, 10, "%.3f", d->io_ms);
+    out_table_set_num(t, 10, d->io_ms);
 }
 
 static int write_db_table(FILE *fp, enum out_format fmt,
@@ -734,6 +743,7 @@ static int write_curve_table(FILE *fp, const struct sim_plan *pl,
                 out_table_setf(&t, 0, "app entries");
             out_table_setf(&t, 1, "%llu", (unsigned long long)c->brief[j].size);
             out_table_setf(&t, 2, "%.4f", c->brief[j].hit_ratio);
+            out_table_set_num(&t, 2, c->brief[j].hit_ratio);
             out_table_setf(
                 &t, 3, "%s%s%s",
                 !c->brief[j].given   ? ""

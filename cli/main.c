@@ -133,11 +133,11 @@ static void print_main_help(FILE *fp)
                 "by simulation and replay.\n\ncommands:\n");
     for (const struct cli_command *c = cli_commands; c->name; c++)
         fprintf(fp, "  %-10s  %s\n", c->name, c->summary);
-    fprintf(fp, "\nexit status: 0 ok, 1 drift found (--fail-on), 64 usage, "
-                "65 bad data,\n66 missing input, 69 database unavailable, "
-                "70 internal, 73 cannot create\noutput, 74 write error, "
-                "77 permission denied, 130 interrupted (SIGINT;\n"
-                "129 SIGHUP, 143 SIGTERM).\n"
+    fprintf(fp, "\nexit status: 0 ok, 1 drift found (--fail-on) or advice "
+                "changed (diff),\n64 usage, 65 bad data, 66 missing input, "
+                "69 database unavailable, 70 internal,\n73 cannot create "
+                "output, 74 write error, 77 permission denied,\n"
+                "130 interrupted (SIGINT; 129 SIGHUP, 143 SIGTERM).\n"
                 "See pagetune(1) and pagetune-COMMAND(1).\n");
 }
 

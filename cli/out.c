@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,13 @@ int out_table_set_raw(struct out_table *t, size_t col, const char *fmt, ...)
     rc = set_cell(t, t->raw, col, fmt, ap);
     va_end(ap);
     return rc;
+}
+
+int out_table_set_num(struct out_table *t, size_t col, double v)
+{
+    char b[400];
+
+    return out_table_set_raw(t, col, "%s", pt_csv_num(v, b, sizeof(b)));
 }
 
 int out_table_setf(struct out_table *t, size_t col, const char *fmt, ...)

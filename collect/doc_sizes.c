@@ -247,15 +247,23 @@ static void row_json(const struct coll_sizes_doc *d, json_t *doc)
 static json_t *doc_json(const struct coll_sizes_doc *d)
 {
     const struct coll_sample_result *r = d->result;
-    json_t *src = source_json(d), *doc;
+    json_t *src = source_json(d), *doc, *stats;
 
     if (!src)
         return NULL;
-    doc = rec_stats_to_json(coll_sizes_doc_top(d), NULL, 0, src);
+    stats = rec_stats_to_json(coll_sizes_doc_top(d), NULL, 0, src);
     json_decref(src);
-    if (!doc)
+    /* schema_version, then pagetune_version, then the statistics
+       (docs/formats.md#conventions) */
+    doc = stats ? json_pack("{s:i,s:s}", "schema_version", 1,
+                            "pagetune_version", PT_VERSION)
+                : NULL;
+    if (!doc || json_object_update(doc, stats) < 0) {
+        json_decref(stats);
+        json_decref(doc);
         return NULL;
-    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
+    }
+    json_decref(stats);
     json_object_set_new(doc, "unit",
                         json_string(top_is_session(d) ? "session" : "row"));
     json_object_set_new(doc, "layout",

@@ -96,6 +96,14 @@ int pt_size_list_parse(const char *s, uint64_t *vals, size_t max,
 /* Format bytes as "8K", "64M", "1.5G" or "1234" into buf; returns buf. */
 char *pt_size_format(uint64_t bytes, char *buf, size_t len);
 /*
+ * A measure (not a count) as every CSV pagetune writes it
+ * (docs/formats.md#csv): rounded to 6 decimals, trailing zeros and a
+ * trailing point dropped, never an exponent: "0.5", "0", "39344.21",
+ * "0.000123". "" when v is NaN or infinite. Returns buf; 400 bytes hold
+ * any finite double.
+ */
+const char *pt_csv_num(double v, char *buf, size_t len);
+/*
  * Figures for a reader (figure.c): the one form of each, used by the
  * terminal summary, progress lines and report.html alike. Each writes into
  * buf (truncated to len) and returns buf.

@@ -172,3 +172,26 @@ char *pt_size_format(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%.1f%c", v, units[u]);
     return buf;
 }
+
+/* docs/formats.md#csv: the one form of a measure in CSV. */
+const char *pt_csv_num(double v, char *buf, size_t len)
+{
+    size_t n;
+
+    if (!isfinite(v) || len == 0) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    snprintf(buf, len, "%.6f", v);
+    n = strlen(buf);
+    if (strchr(buf, '.')) {
+        while (n > 0 && buf[n - 1] == '0')
+            buf[--n] = '\0';
+        if (n > 0 && buf[n - 1] == '.')
+            buf[--n] = '\0';
+    }
+    if (strcmp(buf, "-0") == 0) /* a tiny negative rounds to zero */
+        snprintf(buf, len, "0");
+    return buf;
+}

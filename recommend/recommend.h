@@ -430,6 +430,48 @@ int rec_result_from_json(struct rec_doc *d, const json_t *doc,
 void rec_doc_release(struct rec_doc *d);
 
 /*
+ * Two recommendation documents compared (recommend/diff.c, `pagetune
+ * diff`, docs/formats.md#diff). An item is advice (page size, buffer pool,
+ * table space knobs, the engine's storage settings, an advise run's
+ * verdict: a change there is a change of advice) or a figure (the budget,
+ * the model's and the runs' predicted and measured changes: reported, never
+ * a change of advice). A member absent on both sides has no item.
+ */
+enum rec_diff_kind { REC_DIFF_ADVICE, REC_DIFF_FIGURE };
+enum rec_diff_unit {
+    REC_DIFF_TEXT,  /* a string, a bool, or a number shown as it is */
+    REC_DIFF_NUM,   /* a plain number */
+    REC_DIFF_PAGE,  /* a page size, bytes */
+    REC_DIFF_POOL,  /* buffer-pool pages of that side's page size */
+    REC_DIFF_BYTES, /* a byte size */
+    REC_DIFF_PCT,   /* a change in percent */
+};
+struct rec_diff_item {
+    char key[96];   /* dotted path: "page_size", "settings.storage" */
+    char label[96]; /* for a reader: "page size" */
+    enum rec_diff_kind kind;
+    enum rec_diff_unit unit;
+    json_t *a, *b; /* owned references; NULL where absent (or null) */
+    int changed;   /* a and b differ (numbers by value) */
+};
+struct rec_diff {
+    struct rec_diff_item *items; /* owned */
+    size_t n_items, cap;
+    int advice_changed;                /* an advice item changed */
+    uint64_t a_page_size, b_page_size; /* each side's, bytes (0: none) */
+};
+/* Compare a with b (both read by rec_result_from_json first). 0, or
+   PT_EINTERNAL on OOM with *d released. Release with rec_diff_release. */
+int rec_diff_compute(struct rec_diff *d, const json_t *a, const json_t *b,
+                     struct pt_err *err);
+void rec_diff_release(struct rec_diff *d);
+/* "advice" or "figure". */
+const char *rec_diff_kind_name(enum rec_diff_kind k);
+/* The diff document (docs/formats.md#diff): new reference, NULL on OOM. */
+json_t *rec_diff_to_json(const struct rec_diff *d, const char *a_name,
+                         const char *b_name);
+
+/*
  * Drift: compare the configuration in use with a recommendation. Returns 0
  * when they agree, 1 when they differ (and writes one line per difference
  * into `why`, NUL-terminated). A current pool smaller than

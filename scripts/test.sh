@@ -56,9 +56,12 @@ bash scripts/test-servers.sh start "$srv"
 # leaks, which only the sanitizer pass sees (150 s in each pass beside
 # another suite). test_width checks the layout of every command's tables
 # at 80 columns (140 s): text, not memory; test_ux runs the same commands
-# under ASan.
+# under ASan. test_oneline, test_summary and test_json_version check
+# the text and documents of recommend and advise --demo (the full replay
+# among them): the plain pass; their code runs under ASan in test_ux and
+# test_advise.
 one_pass_asan='^(cli\.test_(ux|advise|report|report_a11y|report_facts|progress|errors_help|hostile_input)|fault\.test_fault_store)$'
-one_pass_plain='^cli\.test_(ddl_keywords|width)$'
+one_pass_plain='^cli\.test_(ddl_keywords|width|oneline|summary|json_version)$'
 plain_args=(-E "$one_pass_asan")
 asan_args=(-E "$one_pass_plain")
 if [ "${PT_ALL_PASSES:-}" = 1 ]; then
@@ -97,7 +100,10 @@ echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
 # fault.test_fault_store (146 s under valgrind) injects allocation and
 # I/O failures into the store: its error paths run under ASan's leak
 # checker in the sanitizer pass.
-vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input|report_a11y|report_facts|progress|errors_help))$'
+# test_diff, test_oneline, test_summary and test_json_version run advise
+# --demo (its replay) and recommend on every engine: minutes each under
+# valgrind.
+vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input|report_a11y|report_facts|progress|errors_help|diff|oneline|summary|json_version))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \

@@ -23,9 +23,12 @@ int sim_curves_write_csv(const struct sim_plan_result *res, FILE *fp,
         uint32_t ps = cv->page_size_bytes;
         for (size_t i = 0; i < cv->n_points; i++) {
             double h = cv->points[i].hit_ratio;
-            fprintf(fp, "%s,%u,%llu,%llu,%.6f,%.6f", ps ? "bufferpool" : "app",
-                    ps, (unsigned long long)cv->points[i].size,
-                    (unsigned long long)(cv->points[i].size * ps), h, 1.0 - h);
+            char hb[400], mb[400];
+            fprintf(fp, "%s,%u,%llu,%llu,%s,%s", ps ? "bufferpool" : "app", ps,
+                    (unsigned long long)cv->points[i].size,
+                    (unsigned long long)(cv->points[i].size * ps),
+                    pt_csv_num(h, hb, sizeof(hb)),
+                    pt_csv_num(1.0 - h, mb, sizeof(mb)));
             if (sampled)
                 fprintf(fp, ",%d", cv->points[i].extrapolated);
             fputc('\n', fp);

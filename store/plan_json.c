@@ -95,6 +95,11 @@ static json_t *result_json(const struct store_replay_result *r,
     bad |= put(o, "vs_first",
                json_pack("{s:f,s:f,s:f}", "mean", r->diff_mean, "lo",
                          r->diff_lo, "hi", r->diff_hi));
+    /* the same in percent, its unit in the name (vs_first, fractions,
+       stays for readers of schema 1) */
+    bad |= put(o, "vs_first_pct",
+               json_pack("{s:f,s:f,s:f}", "mean", 100 * r->diff_mean, "lo",
+                         100 * r->diff_lo, "hi", 100 * r->diff_hi));
     if (store_path)
         bad |= put(o, "store", json_string(store_path));
     if (bad) {

@@ -11,6 +11,7 @@ headings() {
     advise) echo "connection sampling model validation output safety general" ;;
     calibrate) echo "input model fit output safety general" ;;
     ddl) echo "input table-space output safety general" ;;
+    diff) echo "output safety general" ;;
     monitor) echo "connection sampling output safety general" ;;
     recommend) echo "input model output safety general" ;;
     replay) echo "input store measurement output safety general" ;;
@@ -20,7 +21,7 @@ headings() {
     esac
 }
 
-for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
+for c in advise calibrate ddl diff monitor recommend replay sample simulate workload; do
     expect_rc 0 "$c --help" "$PAGETUNE" "$c" --help
     help=$OUT
     expect_contains "$help" "usage: pagetune $c" "$c --help shows usage"

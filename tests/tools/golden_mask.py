@@ -27,7 +27,7 @@ MASKS = {
     "monitor": r"^(taken_at|first_snapshot|last_snapshot|elapsed_s|t_s|"
                r"seconds|memory_bytes)$",
     "replay": r"^(elapsed_s|ops_per_s|requests_per_s|latency_us|"
-              r"latency_by_op_us|response_us|rounds_rps|vs_first|"
+              r"latency_by_op_us|response_us|rounds_rps|vs_first|vs_first_pct|"
               r"cache_hit_ratio|cache_hits|cache_misses|wal_bytes|db_bytes|"
               r"lob_bytes|busy_retries|stopped|rounds|interval_pct|verdict|"
               r"lob_io_fallback)$",

@@ -1475,6 +1475,65 @@ static void test_run_reasons_name_fields(void **state)
     }
 }
 
+/* rec_diff_compute: advice vs figures, numbers by value, settings that
+   describe the server are figures, absent members have no item. */
+static void test_diff_items(void **state)
+{
+    (void)state;
+    json_error_t je;
+    json_t *a = json_loads("{\"engine\": \"mysql\", \"page_size\": 16384,"
+                           " \"bufferpool\": {\"name\": \"P\", \"pages\": 100},"
+                           " \"model\": {\"memory_bytes\": 1000},"
+                           " \"settings\": {\"row_format\": \"DYNAMIC\","
+                           " \"current_page_size\": 16384}}",
+                           0, &je);
+    json_t *b = json_loads("{\"engine\": \"mysql\", \"page_size\": 16384.0,"
+                           " \"bufferpool\": {\"name\": \"P\", \"pages\": 100},"
+                           " \"model\": {\"memory_bytes\": 2000},"
+                           " \"settings\": {\"row_format\": \"DYNAMIC\","
+                           " \"current_page_size\": 8192}}",
+                           0, &je);
+    struct rec_diff d;
+    int seen_state = 0;
+
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(rec_diff_compute(&d, a, b, NULL), 0);
+    /* budget and server state differ: figures, so no change of advice */
+    assert_false(d.advice_changed);
+    for (size_t i = 0; i < d.n_items; i++) {
+        const struct rec_diff_item *it = &d.items[i];
+        assert_string_not_equal(it->key, "tablespace.name"); /* absent */
+        if (strcmp(it->key, "page_size") == 0)
+            assert_false(it->changed); /* 16384 == 16384.0 */
+        if (strcmp(it->key, "model.memory_bytes") == 0)
+            assert_true(it->changed && it->kind == REC_DIFF_FIGURE);
+        if (strcmp(it->key, "settings.current_page_size") == 0) {
+            assert_true(it->changed && it->kind == REC_DIFF_FIGURE);
+            seen_state = 1;
+        }
+    }
+    assert_true(seen_state);
+    rec_diff_release(&d);
+    /* the pool is advice */
+    json_object_set_new(json_object_get(b, "bufferpool"), "pages",
+                        json_integer(200));
+    assert_int_equal(rec_diff_compute(&d, a, b, NULL), 0);
+    assert_true(d.advice_changed);
+    {
+        json_t *doc = rec_diff_to_json(&d, "a.json", "b.json");
+        json_t *ch = json_object_get(doc, "changed");
+        assert_non_null(doc);
+        assert_int_equal(json_array_size(ch), 1);
+        assert_string_equal(json_string_value(json_array_get(ch, 0)),
+                            "bufferpool.pages");
+        json_decref(doc);
+    }
+    rec_diff_release(&d);
+    json_decref(a);
+    json_decref(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1503,6 +1562,7 @@ int main(void)
         cmocka_unit_test(test_host_memory_cap),
         cmocka_unit_test(test_current_config_every_engine),
         cmocka_unit_test(test_run_reasons_name_fields),
+        cmocka_unit_test(test_diff_items),
     };
     return cmocka_run_group_tests_name("recommend", tests, load_profiles, NULL);
 }
