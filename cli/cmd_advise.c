@@ -429,7 +429,9 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
             w == STORE_VERDICT_CONFIRMS      ? "confirms"
             : w == STORE_VERDICT_CONTRADICTS ? "contradicts"
                                              : "is inconclusive about",
-            pt_fig_change(100 * v->verdict.measured.mean, ch, sizeof(ch)));
+            pt_fig_change_range(100 * v->verdict.measured.mean,
+                                100 * v->verdict.measured.lo,
+                                100 * v->verdict.measured.hi, ch, sizeof(ch)));
     } else {
         cli_summary_finding(s, CLI_TAG_WARNING, "%s",
                             v->method == ADV_BY_SIMULATION
@@ -749,7 +751,10 @@ static int write_oneline(const struct adv_result *r, struct pt_err *err)
     if (v->have_verdict)
         snprintf(verdict, sizeof(verdict), "%s (measured %s)",
                  store_verdict_name(v->verdict.verdict),
-                 pt_fig_change(100 * v->verdict.measured.mean, ch, sizeof(ch)));
+                 pt_fig_change_range(100 * v->verdict.measured.mean,
+                                     100 * v->verdict.measured.lo,
+                                     100 * v->verdict.measured.hi, ch,
+                                     sizeof(ch)));
     else
         snprintf(verdict, sizeof(verdict), "%s",
                  v->method == ADV_BY_NONE ? "not validated"
