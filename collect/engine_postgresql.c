@@ -10,6 +10,7 @@
  */
 #include "collect/internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,11 @@ int coll_pg_parse_settings(const struct coll_rows *rows,
                        "pg_settings: block_size or shared_buffers missing");
     if (unit_bytes == 0)
         unit_bytes = block;
+    /* a setting near DBL_MAX times its unit overflows: not a real pool */
+    if (!isfinite(shared * unit_bytes / block))
+        return err_set(err, PT_EDATA,
+                       "pg_settings: shared_buffers %g is out of range",
+                       shared);
     if (coll_snapshot_add(s, "bufferpool", "shared_buffers", "page_size", block,
                           0) < 0 ||
         coll_snapshot_add(s, "bufferpool", "shared_buffers", "pages",
