@@ -45,16 +45,21 @@ static int pg_sample_sql(const struct coll_sample_opts *o, const char *list,
     return coll_select_sql(buf, len, list, qtable, "", NULL, where, clause);
 }
 
+int coll_pg_setseed(struct coll_conn *c, uint32_t seed, struct pt_err *err)
+{
+    char sql[64];
+    /* setseed takes -1..1 */
+    snprintf(sql, sizeof(sql), "SELECT setseed(%.9f)",
+             (double)seed / 4294967295.0);
+    return coll_exec(c, sql, err);
+}
+
 static int pg_prepare(struct coll_conn *c, const struct coll_sample_opts *o,
                       struct pt_err *err)
 {
-    char sql[64];
     if (!o->rows || !o->has_seed)
         return 0;
-    /* setseed takes -1..1 */
-    snprintf(sql, sizeof(sql), "SELECT setseed(%.9f)",
-             (double)o->seed / 4294967295.0);
-    return coll_exec(c, sql, err);
+    return coll_pg_setseed(c, o->seed, err);
 }
 
 static uint64_t pg_estimate(struct coll_conn *c, const struct pt_qname *t)

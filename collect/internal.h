@@ -112,6 +112,9 @@ struct coll_tnames {
 int coll_tnames(enum coll_engine e, const struct pt_qname *t,
                 struct coll_tnames *n, struct pt_err *err);
 
+/* PostgreSQL: setseed() for the session's later random() calls. */
+int coll_pg_setseed(struct coll_conn *c, uint32_t seed, struct pt_err *err);
+
 /*
  * PostgreSQL's compression trial (pgtrial.c) on objs of qtable (quoted;
  * reg: the same as a string literal) into *t, its rows chosen after

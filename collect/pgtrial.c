@@ -143,10 +143,7 @@ int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
     memset(t, 0, sizeof(*t));
     snprintf(t->method, sizeof(t->method), "pglz");
     t->seed = seed;
-    /* setseed takes -1..1 */
-    snprintf(sql, sizeof(sql), "SELECT setseed(%.9f)",
-             (double)seed / 4294967295.0);
-    ret = coll_exec(c, sql, &e);
+    ret = coll_pg_setseed(c, seed, &e);
     if (ret == 0) {
         if (trial_sql(cols, objs, n_obj, qtable, sql, sizeof(sql)) < 0)
             return err_set(err, PT_EINTERNAL, "SQL buffer too small");
