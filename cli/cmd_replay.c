@@ -51,6 +51,7 @@ struct replay_args {
     int rounds_given; /* --rounds was given */
     uint64_t warmup_rounds;
     const char *check; /* --check STORE */
+    const char *calibration; /* --calibration: a probe, the store model */
 };
 
 static const char *const sync_names[] = {"off", "normal", "full", NULL};
@@ -201,6 +202,16 @@ static const struct cli_option opts[] = {
      .help = "run rounds until every interval's half-width is below 2% or the "
              "next round would pass SECONDS",
      .def = "none, exactly --rounds"},
+    {.name = "calibration",
+     .group = CLI_G_MODEL,
+     .type = CLI_T_STRING,
+     CLI_AT(A, calibration),
+     .io = CLI_IO_PROFILE,
+     .arg_name = "NAME|FILE",
+     .help = "a probe (pagetune probe): print the store model's predicted "
+             "requests/s beside the measured ones",
+     .def = "none, nothing predicted",
+     .complete = CLI_C_CALIBRATION},
     {.name = "check",
      .group = CLI_G_INPUT,
      .type = CLI_T_PATH,
@@ -338,7 +349,7 @@ static void on_page_end(void *ctx, const struct store_replay_result *r)
 /* ---- output ------------------------------------------------------------- */
 
 static void table_row(struct out_table *t, const struct store_plan_result *res,
-                      size_t i)
+                      size_t i, size_t pred_col)
 {
     const struct store_replay_result *r = &res->results[i];
     const struct store_latency *l = &r->latency[STORE_OP_ALL];
@@ -366,6 +377,17 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
                            r->diff_lo * 100, r->diff_hi * 100);
         out_table_set_num(t, 4, r->diff_mean * 100);
     }
+    if (pred_col && !r->has_pred) {
+        out_table_setf(t, pred_col, "-");
+        out_table_set_raw(t, pred_col, "%s", "");
+    } else if (pred_col) {
+        /* the store model's figure, its range, and how far the measured
+           requests/s is from it */
+        out_table_setf(t, pred_col, "%.0f [%.0f, %.0f] %+.1f%%", r->pred_rps,
+                       r->pred_rps_lo, r->pred_rps_hi,
+                       100 * (r->pred_rps / r->requests_per_s - 1));
+        out_table_set_num(t, pred_col, r->pred_rps);
+    }
     out_table_setf(t, 5, "%.1f", r->response.mean_us);
     out_table_set_num(t, 5, r->response.mean_us);
     out_table_setf(t, 6, "%.1f", r->response.p95_us);
@@ -381,7 +403,7 @@ static void table_row(struct out_table *t, const struct store_plan_result *res,
     out_table_setf(t, 11, "%llu", (unsigned long long)r->space.overflow_pages);
     out_table_setf(t, 12, "%llu", (unsigned long long)r->space.lob_records);
     out_table_setf(t, 13, "%llu", (unsigned long long)r->space.db_bytes);
-    if (t->n_cols > 15) {
+    if (t->n_cols >= 17) {
         /* CSV: the sets stored in SMALL, MEDIUM, LARGE, as the JSON */
         for (size_t k = 0; k < 3; k++)
             out_table_setf(t, 14 + k, "%llu", (unsigned long long)r->placed[k]);
@@ -416,18 +438,27 @@ static int write_table(FILE *fp, enum out_format fmt,
                                           "placed_small_sets",
                                           "placed_medium_sets",
                                           "placed_large_sets"};
-    /* the table shows the placement as shares in one column */
-    const char *shown[15];
+    /* the table shows the placement as shares in one column; the store
+       model's prediction is the last column when there is one */
+    const char *shown[16], *csv[18];
     struct out_table t;
     char sz[32];
+    size_t n, pred_col = 0;
     int ret;
 
     memcpy(shown, headers, 14 * sizeof(*shown));
+    memcpy(csv, headers, 17 * sizeof(*csv));
     shown[14] = "placement";
-    if (fmt == OUT_CSV)
-        ret = out_table_init(&t, 17, headers);
-    else
-        ret = out_table_init(&t, 15, shown);
+    n = fmt == OUT_CSV ? 17 : 15;
+    for (size_t i = 0; i < res->n_results; i++)
+        if (res->results[i].has_pred)
+            pred_col = n;
+    if (pred_col) {
+        shown[15] = ">predicted req/s [range] vs measured";
+        csv[17] = "predicted_requests_per_s";
+        n++;
+    }
+    ret = out_table_init(&t, n, fmt == OUT_CSV ? csv : shown);
     if (ret < 0)
         return err_set(err, ret, "out of memory");
     out_table_set_title(
@@ -439,7 +470,7 @@ static int write_table(FILE *fp, enum out_format fmt,
         (unsigned long long)res->n_clients, res->think_ms,
         store_sync_name(res->sync), res->n_rounds, res->stopped);
     for (size_t i = 0; i < res->n_results; i++)
-        table_row(&t, res, i);
+        table_row(&t, res, i, pred_col);
     ret = out_table_write(&t, fmt, fp, err);
     out_table_release(&t);
     return ret;
@@ -536,6 +567,33 @@ static int check_store(const struct cli_common *c, const char *path,
     return ret;
 }
 
+/* --calibration: the store model's prediction of each page size from the
+ * probe (store/model.c), beside what was measured. */
+static int predict(const struct cli_common *c, const struct replay_args *a,
+                   const struct store_trace *t, struct store_plan_result *res,
+                   struct pt_err *err)
+{
+    struct store_probe pr;
+    struct store_prediction pred[STORE_MAX_PAGE_SIZES];
+    char name[96], why[256];
+    int ret = store_probe_load(a->calibration, &pr, name, sizeof(name), err);
+
+    if (ret < 0)
+        return ret;
+    if (ret == 0)
+        return err_set(err, PT_EDATA,
+                       "--calibration %s: a fitted calibration without a "
+                       "probe; the store model needs `pagetune probe`'s",
+                       a->calibration);
+    if (store_probe_check(&pr, a->plan.store_dir, why, sizeof(why)))
+        cli_note(c, "calibration '%s' is %s", name, why);
+    if ((ret = store_model_predict(&pr, &a->plan, t, store_model_cpus(), pred,
+                                   err)) < 0)
+        return ret;
+    store_plan_result_predicted(res, pred, a->plan.n_page_sizes);
+    return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     struct cli_common c;
@@ -580,6 +638,7 @@ int cmd_replay(int argc, char **argv)
         goto fail;
     a.plan.trace = &trace;
     if ((ret = store_plan_run(&a.plan, &res, &err)) < 0 ||
+        (a.calibration && (ret = predict(&c, &a, &trace, &res, &err)) < 0) ||
         (ret = write_results(&c, &res, &err)) < 0)
         goto fail;
 fail:

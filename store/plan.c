@@ -132,6 +132,20 @@ static int page_rule(const struct store_plan *p, size_t i,
     return 0;
 }
 
+int store_plan_page_config(const struct store_plan *p, size_t i,
+                           struct store_config *cfg, struct pt_err *err)
+{
+    const struct rec_page_rule *rule;
+    int ret;
+
+    if (!p->engine)
+        return err_set(err, PT_EUSAGE, "a replay needs an engine");
+    if ((ret = page_rule(p, i, &rule, err)) < 0)
+        return ret;
+    page_config(p, i, rule, cfg);
+    return 0;
+}
+
 int store_plan_check(const struct store_plan *p, struct pt_err *err)
 {
     const struct rec_page_rule *rule;

@@ -100,6 +100,12 @@ static json_t *result_json(const struct store_replay_result *r,
     bad |= put(o, "vs_first_pct",
                json_pack("{s:f,s:f,s:f}", "mean", 100 * r->diff_mean, "lo",
                          100 * r->diff_lo, "hi", 100 * r->diff_hi));
+    if (r->has_pred)
+        bad |= put(o, "predicted",
+                   json_pack("{s:f,s:f,s:f,s:f}", "requests_per_s",
+                             r->pred_rps, "lo", r->pred_rps_lo, "hi",
+                             r->pred_rps_hi, "response_ms",
+                             r->pred_response_ms));
     if (store_path)
         bad |= put(o, "store", json_string(store_path));
     if (bad) {
@@ -274,6 +280,20 @@ static int requests_from_json(struct store_replay_result *r, const json_t *o,
             r->round_rps[k] = json_number_value(x);
         }
         r->n_rounds = (unsigned)json_array_size(rounds);
+    }
+    x = json_object_get(o, "predicted");
+    if (x) {
+        if (!json_is_object(x))
+            return err_set(err, PT_EDATA, "%s: 'predicted' must be an object",
+                           ctx);
+        if ((ret = pt_json_get_num(x, "requests_per_s", &r->pred_rps, ctx,
+                                   err)) < 0 ||
+            (ret = pt_json_get_num(x, "lo", &r->pred_rps_lo, ctx, err)) < 0 ||
+            (ret = pt_json_get_num(x, "hi", &r->pred_rps_hi, ctx, err)) < 0 ||
+            (ret = pt_json_get_num(x, "response_ms", &r->pred_response_ms, ctx,
+                                   err)) < 0)
+            return ret;
+        r->has_pred = 1;
     }
     if (d) {
         if (!json_is_object(d))

@@ -23,6 +23,7 @@
 #define PT_STORE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/core.h"
 
@@ -350,6 +351,11 @@ struct store_replay_result {
      * per-round relative differences rps_i / rps_first - 1 and its 95 %
      * Student t interval (lo = hi = mean with fewer than 2 rounds). */
     double diff_mean, diff_lo, diff_hi;
+    /* The store model's prediction for this page size (store_model_predict
+     * from a probe, replay --calibration and advise), when has_pred. */
+    int has_pred;
+    double pred_rps, pred_rps_lo, pred_rps_hi; /* requests/s */
+    double pred_response_ms;
 };
 
 /*
@@ -573,6 +579,13 @@ int store_plan_check(const struct store_plan *p, struct pt_err *err);
 int store_plan_file(const struct store_plan *p, size_t k, char *buf, size_t len,
                     struct pt_err *err);
 /*
+ * The store configuration page size i of plan p runs with (placement
+ * limits, LOB area and its I/O, cache): what the replay creates, for the
+ * store model (model.c) and the probe. PT_EUSAGE as store_plan_check.
+ */
+int store_plan_page_config(const struct store_plan *p, size_t i,
+                           struct store_config *cfg, struct pt_err *err);
+/*
  * Run the plan: check it, load the trace (unless p->trace), open the ack
  * log, prepare the store directory, replay each page size. Fills *res
  * (zeroed first; release with store_plan_result_release, also after a
@@ -653,6 +666,157 @@ int store_verdict_for(const struct store_plan_result *res,
                       struct store_verdict_out *out, struct pt_err *err);
 /* "inconclusive", "confirms", "contradicts". */
 const char *store_verdict_name(enum store_verdict v);
+
+struct store_prediction; /* the store model, below */
+
+/* ---- the probe: this machine's unit costs (probe.c, probe_doc.c) ------- */
+
+/*
+ * `pagetune probe` (pagetune-probe(1)): the built-in store's cost of one
+ * get and one set, measured on this machine in microseconds, with no trace:
+ *   in the row, at each page size of the engine, for a 256-byte object and
+ *   one of nine tenths of that page size's inline limit;
+ *   in the LOB area (the smallest page size's store, whose row then holds
+ *   the descriptor), for 8,000- and 32,000-byte objects, through the OS
+ *   cache and with direct I/O.
+ * Each figure is the mean of `rounds` timings of `ops` operations on random
+ * sessions of a population of `sessions`, the cells visited in turn and in
+ * reverse on even rounds, with its 95 % interval over the rounds. The store
+ * model (model.c) interpolates them linearly in the object's size.
+ */
+#define STORE_PROBE_MAX_PAGES 8
+enum { STORE_PROBE_GET = 0, STORE_PROBE_SET, STORE_PROBE_N_OPS };
+
+struct store_probe_cost {
+    double mean_us, lo_us, hi_us; /* one operation: mean, 95 % interval */
+};
+/* One operation's cost at two object sizes (a line in the size). */
+struct store_probe_line {
+    uint32_t size_bytes[2];
+    struct store_probe_cost at[2];
+};
+struct store_probe_page {
+    uint32_t page_size_bytes;
+    uint32_t inline_limit_bytes; /* the SMALL limit the store placed by */
+    struct store_probe_line row[STORE_PROBE_N_OPS]; /* in the row */
+};
+
+struct store_probe {
+    /* where and when: a probe from another machine, file system or
+     * version is foreign, an old one stale (store_probe_check) */
+    char pagetune[32];   /* PT_VERSION that measured */
+    char host[96];       /* uname nodename */
+    char machine_id[64]; /* /etc/machine-id, "" when unreadable */
+    char cpu[128];       /* /proc/cpuinfo "model name" */
+    char kernel[96];     /* uname release */
+    char store_fs[32];   /* file system of the store directory */
+    int64_t measured_s;  /* time(2) at the end of the probe */
+    char engine[32];     /* placement rules of the stores */
+    uint64_t cache_bytes;
+    unsigned rounds, ops, sessions;
+    double elapsed_s;
+    int lob_direct; /* direct I/O measured; 0: the store directory refused
+                       it, and `direct` holds the cached figures */
+    size_t n_pages;
+    struct store_probe_page page[STORE_PROBE_MAX_PAGES];
+    struct store_probe_line lob[2][STORE_PROBE_N_OPS]; /* [store_lob_io] */
+};
+
+struct store_probe_opts {
+    const struct rec_engine *engine; /* page sizes and limits; borrowed */
+    const char *engine_name;
+    const char *store_dir; /* NULL: a temporary directory on disk */
+    uint64_t cache_bytes;  /* page cache of the stores (the replay's) */
+    unsigned rounds;       /* default 5 */
+    unsigned ops;          /* per cell and round, default 400 */
+    unsigned sessions;     /* per population, default 512 */
+    /* called from the calling thread with cells done of cells in all */
+    pt_progress_fn *progress;
+    void *ctx;
+};
+void store_probe_opts_init(struct store_probe_opts *o);
+
+/*
+ * Measure. Creates its stores in a fresh temporary directory (inside
+ * o->store_dir when given), removes them at the end. Errors: the store's
+ * (PT_ECANTCREAT, PT_EIO), PT_EINTR, PT_EUSAGE without an engine whose out-
+ * of-line data lives in a LOB area (the store's DB2 semantics).
+ */
+int store_probe_run(const struct store_probe_opts *o, struct store_probe *out,
+                    struct pt_err *err);
+
+/*
+ * The probe as a calibration profile (YAML, profiles/calibrations/): a
+ * comment, name, perf: (the performance model's costs derived from the
+ * probe, with no application tier: pagetune-probe(1) lists the mapping)
+ * and probe: (every figure). PT_EIO on a write error.
+ */
+int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
+                      struct pt_err *err);
+/*
+ * Read probe: of a calibration profile (a tree from prof_load). 1 and *pr
+ * filled; 0 when the profile has no probe: (a fitted calibration);
+ * PT_EDATA naming ctx and the key on anything malformed.
+ */
+int store_probe_from_json(struct store_probe *pr, const json_t *prof,
+                          const char *ctx, struct pt_err *err);
+/*
+ * Is the probe this machine's and current? 0 when it is; 1 with why[] ("
+ * foreign: measured on host X, this is Y") when another host, machine,
+ * CPU or store file system measured it; 2 with why[] when pagetune's
+ * version differs or it is older than STORE_PROBE_STALE_DAYS days.
+ */
+#define STORE_PROBE_STALE_DAYS 30
+int store_probe_check(const struct store_probe *pr, const char *store_dir,
+                      char *why, size_t len);
+/*
+ * Load calibration `name` (a name in profiles/calibrations/ or a file, as
+ * --calibration takes it) and its probe: 1 with *pr filled, 0 when it is a
+ * fitted calibration without one; the profile's loader's errors, PT_EDATA.
+ * cal_name (may be NULL) receives the profile's name.
+ */
+int store_probe_load(const char *name, struct store_probe *pr, char *cal_name,
+                     size_t len, struct pt_err *err);
+/* The online processors (sysconf), the store model's `cpus`. */
+unsigned store_model_cpus(void);
+/* Fill results' has_pred and pred_* from predictions (one per page size of
+ * the plan, in plan order). */
+void store_plan_result_predicted(struct store_plan_result *res,
+                                 const struct store_prediction *pred,
+                                 size_t n);
+/* This machine's identity into pr (host, machine, CPU, kernel, version). */
+void store_probe_identity(struct store_probe *pr);
+/* The name of the file system directory `dir` is on ("ext4", "tmpfs",
+ * ... or "0x<magic>"), "" when statfs(2) fails. */
+void store_probe_fs_name(const char *dir, char *buf, size_t len);
+
+/* ---- the store model: what a replay will measure (model.c) ------------- */
+
+/*
+ * The requests/s and response time the replay of trace t under plan p
+ * (its page sizes, LOB I/O per page size, clients, think time, first
+ * max_records) will measure, from a probe: each operation of the trace
+ * costs the probe's figure for its placement at that page size, linear in
+ * the object's size between the two probed sizes; the requests of one
+ * client follow one another, `clients` clients share the machine's CPUs
+ * (exact MVA with one multi-server centre, perf/'s solver). The range
+ * pairs the probe's interval ends with the model's stated error
+ * (STORE_MODEL_ERROR, docs/models.md "Store model").
+ */
+#define STORE_MODEL_ERROR 0.10
+struct store_prediction {
+    uint32_t page_size_bytes;
+    enum store_lob_io lob_io;
+    uint64_t requests;        /* per pass */
+    double demand_us;         /* service time of one request */
+    double req_per_s, req_per_s_lo, req_per_s_hi;
+    double response_ms, response_ms_lo, response_ms_hi;
+    uint64_t in_row_ops, lob_ops; /* operations by placement, per pass */
+};
+int store_model_predict(const struct store_probe *pr,
+                        const struct store_plan *p, const struct store_trace *t,
+                        unsigned cpus, struct store_prediction *out,
+                        struct pt_err *err);
 
 /* "off", "normal", "full", and back (-1: unknown). */
 const char *store_sync_name(enum store_sync s);

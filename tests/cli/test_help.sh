@@ -14,14 +14,15 @@ headings() {
     diff) echo "output safety general" ;;
     monitor) echo "connection sampling output safety general" ;;
     recommend) echo "input model output safety general" ;;
-    replay) echo "input store measurement output safety general" ;;
+    probe) echo "store measurement output safety general" ;;
+    replay) echo "input store model measurement output safety general" ;;
     sample) echo "connection sampling output safety general" ;;
     simulate) echo "input application-cache buffer-pool model simulation output safety general" ;;
     workload) echo "workload output safety general" ;;
     esac
 }
 
-for c in advise calibrate ddl diff monitor recommend replay sample simulate workload; do
+for c in advise calibrate ddl diff monitor probe recommend replay sample simulate workload; do
     expect_rc 0 "$c --help" "$PAGETUNE" "$c" --help
     help=$OUT
     expect_contains "$help" "usage: pagetune $c" "$c --help shows usage"

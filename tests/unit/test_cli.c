@@ -184,7 +184,7 @@ static void test_option_tables(void **state)
                 assert_non_null(sp->paths);
         }
     }
-    assert_int_equal(n_specs, 10);
+    assert_int_equal(n_specs, 11);
 }
 
 struct t_args {
