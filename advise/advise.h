@@ -65,6 +65,8 @@ enum adv_file {
     ADV_F_REPORT,
     ADV_F_SIM,
     ADV_F_REPLAY,
+    ADV_F_PROBE, /* the calibration the store model used (probe.yaml) */
+    ADV_F_TRACE, /* the validation trace the replay ran (trace.csv) */
     ADV_F_COUNT
 };
 /* "sizes.json", ..., "replay.json". */
@@ -111,6 +113,12 @@ struct adv_config {
     double replay_budget_s;     /* --replay-budget, seconds (> 0) */
     adv_predict_fn *predict;    /* the model, or NULL: no prediction and
                                    so no verdict */
+    /* The store model's probe (pagetune-probe(1)) from --calibration, or
+     * NULL: the replay's validation then runs a short probe first and
+     * saves it as probe.yaml (unless no_probe) */
+    const struct store_probe *probe;
+    const char *probe_name; /* its calibration name */
+    int no_probe;           /* never probe: the model's prediction only */
     void *predict_ctx;
     adv_note_fn *note; /* progress notes, or NULL */
     void *note_ctx;
@@ -145,6 +153,10 @@ struct adv_validation {
     char calibration[64]; /* "" when uncalibrated */
     double pred_rps_pct, pred_rps_lo_pct, pred_rps_hi_pct;
     double pred_resp_pct, pred_resp_lo_pct, pred_resp_hi_pct;
+    /* pred_store: the prediction is the store model's for the replay
+     * (adv_validation_store), with each side's requests/s */
+    int pred_store;
+    double pred_cur_rps, pred_rec_rps;
     /* the replay's interleaved rounds and the verdict (have_verdict: a
      * prediction and >= 2 measured rounds) */
     unsigned rounds;
@@ -152,7 +164,7 @@ struct adv_validation {
     char stopped[16];
     int have_verdict;
     struct store_verdict_out verdict;
-    char compared_with[200]; /* what the measurement was compared with */
+    char compared_with[320]; /* what the measurement was compared with */
     /* what decided the verdict line (adv_validation_method): the replay
      * on the built-in store (measured), the cache simulation alone (the
      * model's trace-driven counts, nothing measured), or nothing; text is
@@ -201,6 +213,18 @@ struct adv_result {
                                  followed ("" without a replay) */
     char replay_skipped[400]; /* why the replay did not run ("" if it did
                                  or was not asked for) */
+    /* the store model: the probe it used (given or measured here), its
+     * check (foreign or stale, "" when this machine's) and its prediction
+     * of the replay's two page sizes (current, recommended) */
+    int have_probe, probe_measured;
+    struct store_probe probe;
+    char probe_name[96];
+    char probe_why[256];
+    char *probe_yaml;  /* probe.yaml's text when measured here, owned */
+    char *trace_text;  /* trace.csv's text, owned */
+    size_t trace_len;
+    int have_store_pred;
+    struct store_prediction store_pred[2];
     struct adv_validation validation;
     /* ddl */
     char *create_sql, *rollback_sql;
@@ -273,6 +297,31 @@ void adv_verdict_compute(struct adv_validation *v,
 void adv_validation_method(struct adv_validation *v, const char *engine,
                            const char *replay_engine,
                            const char *replay_skipped);
+/*
+ * The store model's prediction of the replay advise runs, for a trace t:
+ * the same plan as advise's replay (current and recommended page size,
+ * the LOB area I/O of each side from the current table space's caching
+ * and the recommendation's, clients, think time, the first max_records
+ * records when not 0), predicted from probe pr (store_model_predict).
+ * recommend --calibration PROBE --trace T --clients K calls it too, so
+ * it repeats advise's figures. out[0] current, out[1] recommended.
+ */
+int adv_store_predict(const struct rec_result *rec, const struct rec_engine *e,
+                      const char *engine, uint32_t cur_ps,
+                      const struct store_trace *t, unsigned clients,
+                      double think_ms, uint64_t max_records,
+                      const struct store_probe *pr,
+                      struct store_prediction out[2], struct pt_err *err);
+/*
+ * Replace v's predicted change with the store model's (cur, rec: the
+ * replay's two page sizes) and judge the verdict again: by magnitude, the
+ * measured interval against the predicted range.
+ */
+void adv_validation_store(struct adv_validation *v,
+                          const struct store_prediction *cur,
+                          const struct store_prediction *rec,
+                          const char *probe_name,
+                          const struct store_plan_result *rep);
 /* The words of a method: "replay", "simulation", "none". */
 const char *adv_method_name(enum adv_method m);
 /* The validation summary as JSON (validated_by always; each run that

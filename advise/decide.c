@@ -16,6 +16,7 @@
 static const char *const file_names[ADV_F_COUNT] = {
     "sizes.json",   "monitor.json", "recommendation.json", "create.sql",
     "rollback.sql", "report.html",  "simulation.json",     "replay.json",
+    "probe.yaml",   "trace.csv",
 };
 
 const char *adv_file_name(enum adv_file f)
@@ -198,12 +199,46 @@ void adv_verdict_compute(struct adv_validation *v,
                  "the direction of the uncalibrated model's requests/s "
                  "change (%u clients, think %g ms)",
                  v->pred_clients, v->pred_think_ms);
+    } else if (v->pred_store) {
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the store model's requests/s change from probe '%s' "
+                 "(%u clients, think %g ms) and its range (the probe's "
+                 "intervals, %.0f %% model error)",
+                 v->calibration, v->pred_clients, v->pred_think_ms,
+                 100 * STORE_MODEL_ERROR);
     } else {
         snprintf(v->compared_with, sizeof(v->compared_with),
                  "the requests/s change predicted with calibration '%s' "
                  "(%u clients, think %g ms) and its residual range",
                  v->calibration, v->pred_clients, v->pred_think_ms);
     }
+}
+
+void adv_validation_store(struct adv_validation *v,
+                          const struct store_prediction *cur,
+                          const struct store_prediction *rec,
+                          const char *probe_name,
+                          const struct store_plan_result *rep)
+{
+    if (!(cur->req_per_s > 0) || !(rec->req_per_s > 0) ||
+        !(cur->response_ms > 0))
+        return;
+    v->have_pred = v->pred_calibrated = v->pred_has_range = 1;
+    v->pred_store = 1;
+    v->pred_clients = rep ? rep->n_clients : v->pred_clients;
+    v->pred_think_ms = rep ? rep->think_ms : v->pred_think_ms;
+    snprintf(v->calibration, sizeof(v->calibration), "%s", probe_name);
+    v->pred_rps_pct = pct_change(cur->req_per_s, rec->req_per_s);
+    v->pred_resp_pct = pct_change(cur->response_ms, rec->response_ms);
+    /* the range pairs opposite ends, as pred_change does */
+    v->pred_rps_lo_pct = pct_change(cur->req_per_s_hi, rec->req_per_s_lo);
+    v->pred_rps_hi_pct = pct_change(cur->req_per_s_lo, rec->req_per_s_hi);
+    v->pred_resp_lo_pct = pct_change(cur->response_ms_hi, rec->response_ms_lo);
+    v->pred_resp_hi_pct = pct_change(cur->response_ms_lo, rec->response_ms_hi);
+    v->pred_cur_rps = cur->req_per_s;
+    v->pred_rec_rps = rec->req_per_s;
+    if (rep)
+        adv_verdict_compute(v, rep, (uint32_t)rec->page_size_bytes);
 }
 
 const char *adv_method_name(enum adv_method m)

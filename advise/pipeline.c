@@ -489,6 +489,92 @@ static void replay_lob_io(const struct adv_result *r, struct store_plan *p)
     p->lob_direct_fallback = 1;
 }
 
+int adv_store_predict(const struct rec_result *rec, const struct rec_engine *e,
+                      const char *engine, uint32_t cur_ps,
+                      const struct store_trace *t, unsigned clients,
+                      double think_ms, uint64_t max_records,
+                      const struct store_probe *pr,
+                      struct store_prediction out[2], struct pt_err *err)
+{
+    struct adv_result r0;
+    struct store_plan p;
+    struct store_prediction pred[2];
+    uint32_t rec_ps = rec->cand[rec->chosen_idx].page_size_bytes;
+    int rc;
+
+    /* the plan step_replay runs (replay_lob_io reads only these fields) */
+    memset(&r0, 0, sizeof(r0));
+    snprintf(r0.engine, sizeof(r0.engine), "%s", engine);
+    r0.rec = (struct rec_result *)rec;
+    store_plan_init(&p);
+    p.engine = e;
+    p.engine_name = engine;
+    p.n_page_sizes = cur_ps == rec_ps ? 1 : 2;
+    p.page_sizes[0] = cur_ps;
+    p.page_sizes[1] = rec_ps;
+    replay_lob_io(&r0, &p);
+    p.n_clients = clients ? clients : 1;
+    p.think_ms = (uint32_t)(think_ms + 0.5);
+    p.max_records = max_records;
+    if ((rc = store_model_predict(pr, &p, t, store_model_cpus(), pred, err)) <
+        0)
+        return rc;
+    out[0] = pred[0];
+    out[1] = p.n_page_sizes == 2 ? pred[1] : pred[0];
+    return 0;
+}
+
+/* The store model's probe: the one given, else a short one measured here
+ * (saved in the out-dir as probe.yaml), else none (no_probe). */
+static int replay_probe(const struct adv_config *c, struct adv_result *r,
+                        struct pt_err *err)
+{
+    struct store_probe_opts o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp;
+    int rc;
+
+    if (c->probe) {
+        r->probe = *c->probe;
+        snprintf(r->probe_name, sizeof(r->probe_name), "%s",
+                 c->probe_name ? c->probe_name : "probe");
+    } else if (c->no_probe) {
+        return 0;
+    } else {
+        note(c, "probing this machine's store costs for the model (a few "
+                "seconds; --calibration PROBE skips it)");
+        store_probe_opts_init(&o);
+        o.engine = &r->run.engine;
+        o.engine_name = r->engine;
+        o.cache_bytes = c->cache_bytes;
+        o.rounds = STORE_PROBE_QUICK_ROUNDS;
+        o.ops = STORE_PROBE_QUICK_OPS;
+        if ((rc = store_probe_run(&o, &r->probe, err)) < 0)
+            return err_prefix(err, "probe");
+        snprintf(r->probe_name, sizeof(r->probe_name), "probe-%.40s-advise",
+                 r->probe.host);
+        /* the file advise saves is what the prediction used: figures
+           written with 17 digits read back exactly */
+        fp = open_memstream(&buf, &len);
+        if (!fp)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        rc = store_probe_write(fp, &r->probe, r->probe_name, err);
+        fclose(fp);
+        if (rc < 0) {
+            free(buf);
+            return rc;
+        }
+        r->probe_yaml = buf;
+        r->probe_measured = 1;
+    }
+    r->have_probe = 1;
+    if (store_probe_check(&r->probe, NULL, r->probe_why,
+                          sizeof(r->probe_why)) == 0)
+        r->probe_why[0] = '\0';
+    return 0;
+}
+
 /* Say how each side's LOB area was read, and when the file system made a
  * `direct` side run `cached`. */
 static void replay_lob_note(const struct adv_config *c, struct adv_result *r)
@@ -567,8 +653,11 @@ static int step_replay(const struct adv_config *c, const char *trace,
 {
     uint32_t rec_ps = r->rec->cand[r->rec->chosen_idx].page_size_bytes;
     struct store_plan p;
+    struct store_trace t;
     char why[300], a[32], b[32], mem[32];
     int rc;
+
+    memset(&t, 0, sizeof(t));
 
     if (r->cur_page_size == rec_ps) {
         /* the built-in store differs only by page size: nothing to show */
@@ -630,14 +719,36 @@ static int step_replay(const struct adv_config *c, const char *trace,
     p.force = c->force;
     p.work = c->progress;
     p.ctx = c->note_ctx;
-    if ((rc = store_plan_run(&p, &r->replay, err)) < 0)
-        return err_prefix(err, "replay");
+    /* the trace once, for the replay, the store model and trace.csv */
+    if ((rc = store_trace_load(&t, trace, err)) < 0 ||
+        (rc = pt_file_read(trace, &r->trace_text, &r->trace_len, err)) < 0 ||
+        (rc = replay_probe(c, r, err)) < 0)
+        goto out;
+    p.trace = &t;
+    if (r->have_probe) {
+        if ((rc = adv_store_predict(r->rec, &r->run.engine, r->engine,
+                                    r->cur_page_size, &t, p.n_clients,
+                                    c->think_ms, p.max_records, &r->probe,
+                                    r->store_pred, err)) < 0) {
+            err_prefix(err, "store model");
+            goto out;
+        }
+        r->have_store_pred = 1;
+    }
+    if ((rc = store_plan_run(&p, &r->replay, err)) < 0) {
+        err_prefix(err, "replay");
+        goto out;
+    }
+    if (r->have_store_pred)
+        store_plan_result_predicted(&r->replay, r->store_pred, 2);
     r->have_replay = 1;
     replay_lob_note(c, r);
     r->replay_doc = store_plan_result_to_json(&r->replay);
     if (!r->replay_doc)
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    return 0;
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+out:
+    store_trace_release(&t);
+    return rc;
 }
 
 /* create.sql and rollback.sql of the recommendation (ddl/). */
@@ -827,6 +938,9 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
     adv_validation_compute(&r->validation, r->have_sim ? &r->sim : NULL,
                            r->have_replay ? &r->replay : NULL, r->cur_page_size,
                            rec_ps);
+    if (r->have_store_pred && r->have_replay)
+        adv_validation_store(&r->validation, &r->store_pred[0],
+                             &r->store_pred[1], r->probe_name, &r->replay);
     adv_validation_method(&r->validation, r->engine, r->replay_engine,
                           r->replay_skipped);
     /* recommendation.json keeps what validated it (the summary's
@@ -865,5 +979,7 @@ void adv_result_release(struct adv_result *r)
     free(r->rollback_sql);
     json_decref(r->destructive);
     json_decref(r->model);
+    free(r->probe_yaml);
+    free(r->trace_text);
     memset(r, 0, sizeof(*r));
 }

@@ -37,6 +37,14 @@ static int write_one(const struct adv_config *c, const struct adv_result *r,
         return 0;
     case ADV_F_REPORT:
         return c->render_report(r->model, fp, err);
+    case ADV_F_PROBE:
+        if (fputs(r->probe_yaml, fp) == EOF)
+            return err_set(err, PT_EIO, "cannot write: %s", strerror(errno));
+        return 0;
+    case ADV_F_TRACE:
+        if (fwrite(r->trace_text, 1, r->trace_len, fp) != r->trace_len)
+            return err_set(err, PT_EIO, "cannot write: %s", strerror(errno));
+        return 0;
     case ADV_F_COUNT:
         break;
     }
@@ -53,6 +61,10 @@ static int has_file(const struct adv_config *c, const struct adv_result *r,
         return r->have_replay;
     if (f == ADV_F_REPORT)
         return c->render_report != NULL;
+    if (f == ADV_F_PROBE)
+        return r->probe_measured && r->probe_yaml;
+    if (f == ADV_F_TRACE)
+        return r->have_replay && r->trace_text;
     return 1;
 }
 

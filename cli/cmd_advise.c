@@ -50,6 +50,8 @@ struct advise {
     double think_ms;              /* --think-ms */
     int model_opt;                /* a model option was given */
     struct perf_profiles model;   /* --calibration, --appserver, ... */
+    struct store_probe probe;     /* --calibration's probe, if it has one */
+    char probe_name[96];
     struct perf_predictor loaded; /* the model, once predict_row loaded it */
     int have_model;
     struct cli_field_map fields; /* the library's field names as options */
@@ -329,7 +331,18 @@ static void validation_lines(const struct adv_validation *v, char *sim,
                  v->sim_cur.io_ms_per_get, v->sim_rec.io_ms_per_get,
                  pt_fig_change(v->io_change_pct, a, sizeof(a)),
                  v->sim_cur.hit_ratio, v->sim_rec.hit_ratio);
-    if (v->have_pred && v->pred_has_range)
+    if (v->have_pred && v->pred_store)
+        snprintf(pred, len,
+                 "requests/s %s (%.0f -> %.0f), response time %s (the replay's "
+                 "configuration: %u client(s), think %g ms; store model, "
+                 "probe %s)",
+                 pt_fig_change_range(v->pred_rps_pct, v->pred_rps_lo_pct,
+                                     v->pred_rps_hi_pct, a, sizeof(a)),
+                 v->pred_cur_rps, v->pred_rec_rps,
+                 pt_fig_change_range(v->pred_resp_pct, v->pred_resp_lo_pct,
+                                     v->pred_resp_hi_pct, b, sizeof(b)),
+                 v->pred_clients, v->pred_think_ms, v->calibration);
+    else if (v->have_pred && v->pred_has_range)
         snprintf(pred, len,
                  "requests/s %s, response time %s (%u client(s), think %g ms, "
                  "calibration %s)",
@@ -801,6 +814,18 @@ int cmd_advise(int argc, char **argv)
     a.cfg.render_report = report_write_html;
     a.cfg.predict = predict_row;
     a.cfg.predict_ctx = &a;
+    /* a probe given with --calibration is the store model's (no short
+       probe of advise's own); a fitted calibration predicts as before */
+    if (a.model.calibration &&
+        (rc = store_probe_load(a.model.calibration, &a.probe, a.probe_name,
+                               sizeof(a.probe_name), &err)) < 0) {
+        cli_profile_option(&err, "--calibration");
+        return cli_fail("advise", &err);
+    }
+    if (a.model.calibration && rc == 1) {
+        a.cfg.probe = &a.probe;
+        a.cfg.probe_name = a.probe_name;
+    }
     if ((rc = adv_out_dir_check(&a.cfg, &err)) < 0 ||
         (rc = adv_run(&a.cfg, &r, &err)) < 0 ||
         (rc = adv_result_write(&a.cfg, &r, &err)) < 0 ||

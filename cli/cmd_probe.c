@@ -81,7 +81,7 @@ static const struct cli_option opts[] = {
      .max = STORE_MAX_ROUNDS,
      .arg_name = "K",
      .help = "measured rounds over every cell",
-     .def = "5; 3 with --quick"},
+     .def = "7; 5 with --quick"},
     {.name = "ops",
      .group = CLI_G_MEASUREMENT,
      .type = CLI_T_UINT,
@@ -91,7 +91,7 @@ static const struct cli_option opts[] = {
      .max = 1000000,
      .arg_name = "N",
      .help = "operations timed per cell and round",
-     .def = "400; 150 with --quick"},
+     .def = "400; 100 with --quick"},
     {.name = "sessions",
      .group = CLI_G_MEASUREMENT,
      .type = CLI_T_UINT,
@@ -160,16 +160,16 @@ static void probe_name(const struct store_probe *pr, char *buf, size_t len)
 
 /* A row of the summary: the cell, its size, get and set with intervals. */
 static void summary_row(struct out_table *t, const char *cell, uint32_t size,
-                        const struct store_probe_cost *get,
-                        const struct store_probe_cost *set)
+                        const struct store_probe_line *lines, int k)
 {
     out_table_add_row(t);
     out_table_setf(t, 0, "%s", cell);
     out_table_setf(t, 1, "%u", size);
-    out_table_setf(t, 2, "%.1f [%.1f, %.1f]", get->mean_us, get->lo_us,
-                   get->hi_us);
-    out_table_setf(t, 3, "%.1f [%.1f, %.1f]", set->mean_us, set->lo_us,
-                   set->hi_us);
+    for (int op = 0; op < STORE_PROBE_N_OPS; op++) {
+        const struct store_probe_cost *x = &lines[op].at[k];
+        out_table_setf(t, 2 + (size_t)op, "%.1f [%.1f, %.1f]", x->mean_us,
+                       x->lo_us, x->hi_us);
+    }
 }
 
 /* The figures, a row per cell, to stdout. */
@@ -177,34 +177,32 @@ static int print_summary(const struct cli_common *c,
                          const struct store_probe *pr, struct pt_err *err)
 {
     static const char *const hdr[] = {"cell", ">bytes", ">get us [95%]",
-                                      ">set us [95%]"};
+                                      ">write-back set us [95%]",
+                                      ">set alone us [95%]"};
     struct out_table t;
     char cell[96], ps[32];
     int rc;
 
     if (c->quiet)
         return 0;
-    if (out_table_init(&t, 4, hdr) < 0)
+    if (out_table_init(&t, 5, hdr) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
     for (size_t i = 0; i < pr->n_pages; i++)
         for (int k = 0; k < 2; k++) {
             const struct store_probe_page *p = &pr->page[i];
-            snprintf(cell, sizeof(cell), "in the row, %s pages",
+            snprintf(cell, sizeof(cell), "row %s",
                      pt_fig_page(p->page_size_bytes, ps, sizeof(ps)));
-            summary_row(&t, cell, p->row[0].size_bytes[k],
-                        &p->row[STORE_PROBE_GET].at[k],
-                        &p->row[STORE_PROBE_SET].at[k]);
+            summary_row(&t, cell, p->row[0].size_bytes[k], p->row, k);
         }
     for (int io = 0; io < 2; io++)
         for (int k = 0; k < 2; k++) {
-            snprintf(cell, sizeof(cell), "LOB area, %s%s",
+            snprintf(cell, sizeof(cell), "LOB %s%s",
                      store_lob_io_name((enum store_lob_io)io),
                      io == STORE_LOB_DIRECT && !pr->lob_direct
                          ? " (ran cached: no O_DIRECT)"
                          : "");
-            summary_row(&t, cell, pr->lob[io][0].size_bytes[k],
-                        &pr->lob[io][STORE_PROBE_GET].at[k],
-                        &pr->lob[io][STORE_PROBE_SET].at[k]);
+            summary_row(&t, cell, pr->lob[io][0].size_bytes[k], pr->lob[io],
+                        k);
         }
     rc = out_table_write(&t, OUT_TABLE, stdout, err);
     out_table_release(&t);
@@ -238,9 +236,9 @@ int cmd_probe(int argc, char **argv)
     }
     if (a.quick) {
         if (!a.rounds_given)
-            a.po.rounds = 3;
+            a.po.rounds = STORE_PROBE_QUICK_ROUNDS;
         if (!a.ops_given)
-            a.po.ops = 150;
+            a.po.ops = STORE_PROBE_QUICK_OPS;
     }
     if ((ret = rec_engine_load(a.engine, &e, NULL, path, sizeof(path), &err)) <
         0)

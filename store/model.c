@@ -22,57 +22,92 @@
  * stated error STORE_MODEL_ERROR (what test_store_model holds it to).
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sim/sim.h"
 #include "store/store.h"
 
-/* A line's value at n bytes: mean (k = 0), low (1) or high (2) end. */
-static double line_at(const struct store_probe_line *l, double n, int k)
-{
-    double y0, y1, x0 = l->size_bytes[0], x1 = l->size_bytes[1], y;
+/*
+ * The cells' weights: the trace's demand is sum_c W_c * mean_c over the
+ * probe's measured points c (each line's two sizes), and its uncertainty
+ * sqrt(sum_c (W_c * h_c)^2) with h_c the half-width of c's interval (the
+ * cells were timed apart: independent; every operation that uses a cell
+ * shares its error, hence the weights first).
+ */
+#define CELLS ((STORE_PROBE_MAX_PAGES + 2) * STORE_PROBE_N_OPS * 2)
 
-    y0 = k == 0 ? l->at[0].mean_us : k == 1 ? l->at[0].lo_us : l->at[0].hi_us;
-    y1 = k == 0 ? l->at[1].mean_us : k == 1 ? l->at[1].lo_us : l->at[1].hi_us;
-    y = y0 + (y1 - y0) * (n - x0) / (x1 - x0);
-    return y > 0 ? y : 0;
+static size_t cell_row(size_t page_idx, int op, int k)
+{
+    return (page_idx * STORE_PROBE_N_OPS + (size_t)op) * 2 + (size_t)k;
+}
+static size_t cell_lob(int io, int op, int k)
+{
+    return ((STORE_PROBE_MAX_PAGES + (size_t)io) * STORE_PROBE_N_OPS +
+            (size_t)op) *
+               2 +
+           (size_t)k;
 }
 
-static const struct store_probe_page *probe_page(const struct store_probe *pr,
-                                                 uint32_t page_size)
+/* A line at n bytes: weight (1 - t) on its first point, t on its second. */
+static void line_w(double *w, size_t c0, const struct store_probe_line *l,
+                   double n, double times)
+{
+    double t = (n - l->size_bytes[0]) /
+               ((double)l->size_bytes[1] - (double)l->size_bytes[0]);
+    w[c0] += times * (1 - t);
+    w[c0 + 1] += times * t;
+}
+
+static const struct store_probe_cost *cell_cost(const struct store_probe *pr,
+                                                size_t c)
+{
+    size_t k = c % 2, op = c / 2 % STORE_PROBE_N_OPS,
+           line = c / 2 / STORE_PROBE_N_OPS;
+    if (line >= STORE_PROBE_MAX_PAGES)
+        return &pr->lob[line - STORE_PROBE_MAX_PAGES][op].at[k];
+    return &pr->page[line].row[op].at[k];
+}
+
+static size_t probe_page(const struct store_probe *pr, uint32_t page_size)
 {
     for (size_t i = 0; i < pr->n_pages; i++)
         if (pr->page[i].page_size_bytes == page_size)
-            return &pr->page[i];
-    return NULL;
+            return i;
+    return SIZE_MAX;
 }
 
-/* One operation's cost, microseconds, at the three ends. */
-static void op_cost(const struct store_probe *pr,
-                    const struct store_probe_page *pg,
-                    const struct store_config *cfg, int op, uint64_t size,
-                    double c[3])
+/* One operation's weights on the probe's cells. */
+static void op_weights(const struct store_probe *pr, size_t pi,
+                       const struct store_config *cfg,
+                       const struct store_trace_req *r, uint64_t size,
+                       double *w)
 {
-    int pop = op == SIM_GET ? STORE_PROBE_GET : STORE_PROBE_SET;
+    const struct store_probe_page *pg = &pr->page[pi];
+    int op = r->op == SIM_GET       ? STORE_PROBE_GET
+             : r->op == SIM_DEL     ? STORE_PROBE_PUT
+             : r->write_back        ? STORE_PROBE_SET
+                                    : STORE_PROBE_PUT;
     enum store_column col = store_place(cfg, size);
-    /* a delete touches the row only: a set's row part at the small size */
-    if (op == SIM_DEL) {
-        size = pg->row[pop].size_bytes[0];
+    double small = pg->row[op].size_bytes[0];
+
+    /* a delete touches the row only: a put's row part at the small size */
+    if (r->op == SIM_DEL) {
+        size = (uint64_t)small;
         col = STORE_COL_SMALL;
     }
-    for (int k = 0; k < 3; k++) {
-        if (!cfg->lob_area || col == STORE_COL_SMALL) {
-            c[k] = line_at(&pg->row[pop], (double)size, k);
-            continue;
-        }
-        const struct store_probe_line *lob = &pr->lob[cfg->lob_io][pop];
-        const struct store_probe_line *base = &pr->page[0].row[pop];
-        double small = pg->row[pop].size_bytes[0];
-        double v = line_at(&pg->row[pop], small, k) +
-                   line_at(lob, (double)size, k) - line_at(base, small, k);
-        c[k] = v > 0 ? v : 0;
+    if (!cfg->lob_area || col == STORE_COL_SMALL) {
+        line_w(w, cell_row(pi, op, 0), &pg->row[op], (double)size, 1);
+        return;
     }
+    /* the row with its descriptor, then the LOB area's part of a LOB
+     * access: the probe's LOB store's figure less its own row part (the
+     * smallest page size's row at the small size) */
+    line_w(w, cell_row(pi, op, 0), &pg->row[op], small, 1);
+    line_w(w, cell_lob((int)cfg->lob_io, op, 0), &pr->lob[cfg->lob_io][op],
+           (double)size, 1);
+    line_w(w, cell_row(0, op, 0), &pr->page[0].row[op], small, -1);
 }
 
 /* Closed network of one centre with `servers` servers (Seidmann) and
@@ -106,15 +141,15 @@ int store_model_predict(const struct store_probe *pr,
     for (size_t i = 0; i < p->n_page_sizes; i++) {
         struct store_prediction *o = &out[i];
         struct store_config cfg;
-        const struct store_probe_page *pg;
-        double sum[3] = {0, 0, 0}, d[3], x;
+        double w[CELLS] = {0}, d = 0, h2 = 0, dlo, dhi, x;
         uint64_t requests = 0;
+        size_t pi;
 
         memset(o, 0, sizeof(*o));
         if ((ret = store_plan_page_config(p, i, &cfg, err)) < 0)
             return ret;
-        pg = probe_page(pr, cfg.page_size_bytes);
-        if (!pg)
+        pi = probe_page(pr, cfg.page_size_bytes);
+        if (pi == SIZE_MAX)
             return err_set(err, PT_EDATA,
                            "the probe has no figures for %u-byte pages "
                            "(probe again with this engine)",
@@ -124,12 +159,9 @@ int store_model_predict(const struct store_probe *pr,
         for (uint64_t j = 0; j < n; j++) {
             const struct store_trace_req *r = &t->reqs[j];
             uint64_t size = r->size_bytes;
-            double c[3];
             if (r->op == SIM_GET && size == 0 && t->first_size)
                 size = t->first_size[r->key_id];
-            op_cost(pr, pg, &cfg, r->op, size, c);
-            for (int e = 0; e < 3; e++)
-                sum[e] += c[e];
+            op_weights(pr, pi, &cfg, r, size, w);
             if (!r->write_back)
                 requests++;
             if (r->op != SIM_DEL && cfg.lob_area &&
@@ -140,21 +172,37 @@ int store_model_predict(const struct store_probe *pr,
         }
         if (!requests)
             return err_set(err, PT_EDATA, "the trace has no requests");
-        for (int e = 0; e < 3; e++)
-            d[e] = sum[e] / (double)requests / 1e3; /* ms per request */
-        d[1] *= 1 - STORE_MODEL_ERROR;
-        d[2] *= 1 + STORE_MODEL_ERROR;
+        for (size_t c = 0; c < CELLS; c++) {
+            const struct store_probe_cost *x0;
+            double h;
+            if (w[c] == 0)
+                continue;
+            x0 = cell_cost(pr, c);
+            h = (x0->hi_us - x0->lo_us) / 2;
+            d += w[c] * x0->mean_us;
+            h2 += w[c] * w[c] * h * h;
+        }
+        /* ms per request: the mean, and the range with the model's error */
+        d = d / (double)requests / 1e3;
+        h2 = sqrt(h2) / (double)requests / 1e3;
+        if (!(d > 0))
+            return err_set(err, PT_EDATA,
+                           "the probe gives no cost for this trace at %u-byte "
+                           "pages",
+                           cfg.page_size_bytes);
+        dlo = fmax(d - h2, d * 0.01) * (1 - STORE_MODEL_ERROR);
+        dhi = (d + h2) * (1 + STORE_MODEL_ERROR);
         o->page_size_bytes = cfg.page_size_bytes;
         o->lob_io = cfg.lob_io;
         o->requests = requests;
-        o->demand_us = d[0] * 1e3;
-        x = mva_x(d[0], cpus, k, z);
+        o->demand_us = d * 1e3;
+        x = mva_x(d, cpus, k, z);
         o->req_per_s = x * 1e3;
         o->response_ms = k / x - z;
-        x = mva_x(d[2], cpus, k, z); /* the high demand: the low rate */
+        x = mva_x(dhi, cpus, k, z); /* the high demand: the low rate */
         o->req_per_s_lo = x * 1e3;
         o->response_ms_hi = k / x - z;
-        x = mva_x(d[1], cpus, k, z);
+        x = mva_x(dlo, cpus, k, z);
         o->req_per_s_hi = x * 1e3;
         o->response_ms_lo = k / x - z;
     }

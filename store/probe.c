@@ -31,7 +31,7 @@ void store_probe_opts_init(struct store_probe_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->cache_bytes = 2u << 20; /* the replay's default (store_plan_init) */
-    o->rounds = 5;
+    o->rounds = 7;
     o->ops = 400;
     o->sessions = 512;
 }
@@ -56,6 +56,8 @@ struct probe_run {
     unsigned char *payload; /* largest object + slide, random bytes */
     uint32_t max_bytes;
     double *samples; /* [store][pop][op][round] microseconds per op */
+    double *frames;  /* the same cells: WAL frames per op (writes) */
+    double *ckpt_us; /* the same cells: the checkpoint after the cell */
     uint64_t rng;
     uint64_t cells_done, cells_total;
 };
@@ -75,12 +77,16 @@ static size_t probe_id(char *buf, size_t len, unsigned pop, unsigned n)
     return k < 0 ? 0 : (size_t)k;
 }
 
+static size_t cell_at(struct probe_run *r, size_t s, unsigned pop, int op,
+                      unsigned round)
+{
+    return ((s * 2 + pop) * STORE_PROBE_N_OPS + (size_t)op) * r->o->rounds +
+           round;
+}
 static double *sample_at(struct probe_run *r, size_t s, unsigned pop, int op,
                          unsigned round)
 {
-    return &r->samples[((s * 2 + pop) * STORE_PROBE_N_OPS + (size_t)op) *
-                           r->o->rounds +
-                       round];
+    return &r->samples[cell_at(r, s, pop, op, round)];
 }
 
 /* Create store k from cfg and load its two populations in one transaction. */
@@ -106,13 +112,16 @@ static int probe_store_open(struct probe_run *r, size_t k, const char *dir,
                 return ret;
             }
         }
-    return store_commit(ps->s, err);
+    if ((ret = store_commit(ps->s, err)) < 0)
+        return ret;
+    return store_checkpoint(ps->s, NULL, err);
 }
 
 /* Time `ops` operations of one kind on random sessions of one population:
  * microseconds per operation. Allocates nothing. */
 static int probe_time(struct probe_run *r, struct probe_store *ps,
-                      unsigned pop, int op, double *us, struct pt_err *err)
+                      unsigned pop, int op, double *us, double *frames,
+                      double *ckpt_us, struct pt_err *err)
 {
     char id[96];
     struct store_session ss;
@@ -125,9 +134,11 @@ static int probe_time(struct probe_run *r, struct probe_store *ps,
         /* a set is timed as the replay's requests run it: after the get
            of the same session (WebSphere writes back what it read); its
            cost is the pair's less the get's (probe_sum) */
-        ret = store_session_get(ps->s, id, klen, &ss, r->payload, r->max_bytes,
-                                err);
-        if (ret >= 0 && op == STORE_PROBE_SET)
+        ret = op == STORE_PROBE_PUT
+                  ? 0
+                  : store_session_get(ps->s, id, klen, &ss, r->payload,
+                                      r->max_bytes, err);
+        if (ret >= 0 && op != STORE_PROBE_GET)
             ret = store_session_set(
                 ps->s, id, klen, r->payload + probe_rand(r) % PROBE_SLIDE,
                 ps->size[pop], 1700000000000 + i, 1800, err);
@@ -135,6 +146,19 @@ static int probe_time(struct probe_run *r, struct probe_store *ps,
             return ret;
         if (pt_interrupted())
             return err_set(err, PT_EINTR, "probe interrupted");
+    }
+    /* writes pay their checkpoints: SQLite's own every
+       STORE_AUTOCHECKPOINT_FRAMES frames within the cell, as in a replay,
+       and one at its end for the frames left, so that no cell pays for
+       another's (probe_checkpoints takes back the part of that last
+       checkpoint's fixed cost its few frames would not have paid) */
+    *frames = *ckpt_us = 0;
+    if (op != STORE_PROBE_GET) {
+        uint64_t n = 0, c0 = pt_now_ns();
+        if ((ret = store_checkpoint(ps->s, &n, err)) < 0)
+            return ret;
+        *ckpt_us = (double)(pt_now_ns() - c0) / 1e3;
+        *frames = (double)n;
     }
     *us = (double)(pt_now_ns() - t0) / 1e3 / r->o->ops;
     return 0;
@@ -157,17 +181,54 @@ static int probe_round(struct probe_run *r, unsigned round, int measured,
         size_t s = k / (2 * STORE_PROBE_N_OPS);
         unsigned pop = (unsigned)(k / STORE_PROBE_N_OPS % 2);
         int op = (int)(k % STORE_PROBE_N_OPS);
-        double us;
-        int ret = probe_time(r, &r->st[s], pop, op, &us, err);
+        double us, fr, ck;
+        int ret = probe_time(r, &r->st[s], pop, op, &us, &fr, &ck, err);
         if (ret < 0)
             return ret;
         if (measured) {
-            *sample_at(r, s, pop, op, round) = us;
+            size_t at = cell_at(r, s, pop, op, round);
+            r->samples[at] = us;
+            r->frames[at] = fr;
+            r->ckpt_us[at] = ck;
             r->cells_done++;
             probe_progress(r);
         }
     }
     return 0;
+}
+
+/*
+ * A checkpoint's cost as fixed + per_frame x frames, least squares over
+ * the checkpoints that ended the write cells; then each write cell gives
+ * back the fixed cost its last checkpoint was charged beyond its frames'
+ * share (frames / STORE_AUTOCHECKPOINT_FRAMES of one), as the replay's
+ * SQLite checkpoints every STORE_AUTOCHECKPOINT_FRAMES frames.
+ */
+static void probe_checkpoints(struct probe_run *r, struct store_probe *out)
+{
+    size_t n = r->n * 2 * STORE_PROBE_N_OPS * r->o->rounds;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0, a, b, den;
+
+    for (size_t i = 0; i < n; i++) {
+        double x = r->frames[i], y = r->ckpt_us[i];
+        if (x <= 0)
+            continue;
+        sx += x, sy += y, sxx += x * x, sxy += x * y, m++;
+    }
+    den = m * sxx - sx * sx;
+    b = m >= 2 && den > 0 ? (m * sxy - sx * sy) / den : 0;
+    if (b < 0)
+        b = 0;
+    a = m > 0 ? (sy - b * sx) / m : 0;
+    if (a < 0)
+        a = 0;
+    out->ckpt_fixed_us = a;
+    out->ckpt_per_frame_us = b;
+    for (size_t i = 0; i < n; i++) {
+        double share = r->frames[i] / STORE_AUTOCHECKPOINT_FRAMES;
+        if (r->frames[i] > 0 && share < 1)
+            r->samples[i] -= a * (1 - share) / r->o->ops;
+    }
 }
 
 /* Each cell's mean and interval into the probe's lines. */
@@ -226,8 +287,8 @@ static int probe_layout(struct probe_run *r, const struct store_plan *p,
         pg->inline_limit_bytes = cfg->small_max_bytes;
         r->st[r->n].size[0] = PROBE_SMALL;
         r->st[r->n].size[1] = cfg->small_max_bytes / 10 * 9;
-        r->st[r->n].line[STORE_PROBE_GET] = &pg->row[STORE_PROBE_GET];
-        r->st[r->n].line[STORE_PROBE_SET] = &pg->row[STORE_PROBE_SET];
+        for (int op = 0; op < STORE_PROBE_N_OPS; op++)
+            r->st[r->n].line[op] = &pg->row[op];
         out->n_pages++;
         r->n++;
     }
@@ -255,8 +316,8 @@ static int probe_layout(struct probe_run *r, const struct store_plan *p,
         cfg->lob_io = (enum store_lob_io)io;
         r->st[r->n].size[0] = PROBE_LOB_A;
         r->st[r->n].size[1] = PROBE_LOB_B;
-        r->st[r->n].line[STORE_PROBE_GET] = &out->lob[io][STORE_PROBE_GET];
-        r->st[r->n].line[STORE_PROBE_SET] = &out->lob[io][STORE_PROBE_SET];
+        for (int op = 0; op < STORE_PROBE_N_OPS; op++)
+            r->st[r->n].line[op] = &out->lob[io][op];
         r->n++;
     }
     return 0;
@@ -295,7 +356,11 @@ int store_probe_run(const struct store_probe_opts *o, struct store_probe *out,
     r.payload = pt_malloc((size_t)r.max_bytes + PROBE_SLIDE);
     r.samples = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
                           sizeof(double));
-    if (!r.payload || !r.samples) {
+    r.frames = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
+                         sizeof(double));
+    r.ckpt_us = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
+                          sizeof(double));
+    if (!r.payload || !r.samples || !r.frames || !r.ckpt_us) {
         ret = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;
     }
@@ -329,6 +394,7 @@ int store_probe_run(const struct store_probe_opts *o, struct store_probe *out,
     for (unsigned round = 0; round < o->rounds; round++)
         if ((ret = probe_round(&r, round, 1, err)) < 0)
             goto out;
+    probe_checkpoints(&r, out);
     probe_sum(&r);
 
     store_probe_identity(out);
@@ -348,5 +414,7 @@ out:
         pt_tmpdir_remove(dir, slot);
     free(r.payload);
     free(r.samples);
+    free(r.frames);
+    free(r.ckpt_us);
     return ret < 0 ? ret : 0;
 }

@@ -186,7 +186,7 @@ static void put_perf(FILE *fp, const struct store_probe *pr)
 {
     const struct store_probe_page *p0 = &pr->page[0];
     const struct store_probe_line *g = &p0->row[STORE_PROBE_GET],
-                                  *s = &p0->row[STORE_PROBE_SET];
+                                  *s = &p0->row[STORE_PROBE_PUT];
     double row_ms = g->at[0].mean_us / 1e3;
     double commit_ms = fmax(0, (s->at[0].mean_us - g->at[0].mean_us) / 1e3);
     double log_kb_ms = fmax(0, line_slope_ms(s) - line_slope_ms(g));
@@ -203,7 +203,7 @@ static void put_perf(FILE *fp, const struct store_probe *pr)
     fprintf(fp, "  db_cpu_per_row_ms: %.17g\n  db_cpu_per_lread_ms: 0\n"
                 "  db_cpu_per_logrec_ms: 0\n",
             row_ms);
-    fprintf(fp, "  # a set over a get (the commit), and per KB of the row\n");
+    fprintf(fp, "  # a put over a get (the commit), and per KB of the row\n");
     fprintf(fp, "  log_write_ms: %.17g\n  log_per_kb_ms: %.17g\n", commit_ms,
             log_kb_ms);
     fprintf(fp, "  # a LOB get over the row's, cached and direct\n");
@@ -244,7 +244,14 @@ int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
             "  elapsed_s: %.17g\n  lob_direct: %d\n",
             (unsigned long long)pr->cache_bytes, pr->rounds, pr->ops,
             pr->sessions, pr->elapsed_s, pr->lob_direct);
-    fprintf(fp, "  # microseconds per operation: [mean, 95 %% low, high]\n"
+    fprintf(fp,
+            "  # a checkpoint: fixed + per frame; the writes below pay "
+            "SQLite's\n  # own, one every %d frames\n"
+            "  checkpoint: {fixed_us: %.17g, per_frame_us: %.17g}\n",
+            STORE_AUTOCHECKPOINT_FRAMES, pr->ckpt_fixed_us,
+            pr->ckpt_per_frame_us);
+    fprintf(fp, "  # microseconds per operation: [mean, 95 %% low, high]; set: the\n"
+                "  # write-back of the session just read, put: a set on its own\n"
                 "  pages:\n");
     for (size_t i = 0; i < pr->n_pages; i++) {
         const struct store_probe_page *p = &pr->page[i];
@@ -252,12 +259,14 @@ int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
                 p->page_size_bytes, p->inline_limit_bytes);
         put_line(fp, "get", &p->row[STORE_PROBE_GET], 6);
         put_line(fp, "set", &p->row[STORE_PROBE_SET], 6);
+        put_line(fp, "put", &p->row[STORE_PROBE_PUT], 6);
     }
     fprintf(fp, "  lob:\n");
     for (int io = 0; io < 2; io++) {
         fprintf(fp, "    %s:\n", store_lob_io_name((enum store_lob_io)io));
         put_line(fp, "get", &pr->lob[io][STORE_PROBE_GET], 6);
         put_line(fp, "set", &pr->lob[io][STORE_PROBE_SET], 6);
+        put_line(fp, "put", &pr->lob[io][STORE_PROBE_PUT], 6);
     }
     if (fflush(fp) != 0 || ferror(fp))
         return err_set(err, PT_EIO, "cannot write the probe");
@@ -383,6 +392,19 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         (rc = pt_json_get_num(p, "lob_direct", &d, ctx, err)) < 0)
         return rc;
     pr->lob_direct = d != 0;
+    {
+        const json_t *ck = json_object_get(p, "checkpoint");
+        if (ck && (!json_is_object(ck) ||
+                   (rc = pt_json_get_num(ck, "fixed_us", &pr->ckpt_fixed_us,
+                                         ctx, err)) < 0 ||
+                   (rc = pt_json_get_num(ck, "per_frame_us",
+                                         &pr->ckpt_per_frame_us, ctx, err)) <
+                       0))
+            return rc < 0 ? rc
+                          : err_set(err, PT_EDATA,
+                                    "%s: 'probe.checkpoint' must be a mapping",
+                                    ctx);
+    }
     pages = json_object_get(p, "pages");
     if (!json_is_array(pages) || json_array_size(pages) == 0 ||
         json_array_size(pages) > STORE_PROBE_MAX_PAGES)
@@ -397,7 +419,9 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
             (rc = get_uint(e, "inline_limit", &lim, ctx, err)) < 0 ||
             (rc = get_line(e, "get", &pg->row[STORE_PROBE_GET], ctx, err)) <
                 0 ||
-            (rc = get_line(e, "set", &pg->row[STORE_PROBE_SET], ctx, err)) < 0)
+            (rc = get_line(e, "set", &pg->row[STORE_PROBE_SET], ctx, err)) <
+                0 ||
+            (rc = get_line(e, "put", &pg->row[STORE_PROBE_PUT], ctx, err)) < 0)
             return rc;
         if (!store_page_size_valid(ps) ||
             (i > 0 && ps <= pr->page[i - 1].page_size_bytes))
@@ -421,6 +445,8 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         if ((rc = get_line(m, "get", &pr->lob[io][STORE_PROBE_GET], ctx,
                            err)) < 0 ||
             (rc = get_line(m, "set", &pr->lob[io][STORE_PROBE_SET], ctx,
+                           err)) < 0 ||
+            (rc = get_line(m, "put", &pr->lob[io][STORE_PROBE_PUT], ctx,
                            err)) < 0)
             return rc;
     }

@@ -1140,6 +1140,30 @@ int store_stats_get(struct store *s, struct store_stats *st, int reset,
     return 0;
 }
 
+int store_checkpoint(struct store *s, uint64_t *frames, struct pt_err *err)
+{
+    int n_log = 0, n_ckpt = 0;
+    /* PASSIVE, as SQLite's own auto-checkpoint (wal.html#ckpt) */
+    int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+                                       &n_log, &n_ckpt);
+
+    if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+        return store_fail(s->db, rc, err, "cannot checkpoint", s->path);
+    if (frames)
+        *frames = n_ckpt > 0 ? (uint64_t)n_ckpt : 0;
+    return 0;
+}
+
+int store_set_autocheckpoint(struct store *s, unsigned n, struct pt_err *err)
+{
+    int rc = sqlite3_wal_autocheckpoint(s->db, (int)n);
+
+    if (rc != SQLITE_OK)
+        return store_fail(s->db, rc, err, "cannot set the auto-checkpoint",
+                          s->path);
+    return 0;
+}
+
 int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
                     struct pt_err *err)
 {

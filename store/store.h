@@ -213,6 +213,13 @@ struct store_space {
  */
 int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
                     struct pt_err *err);
+/* Copy the WAL's committed pages into the database (a PASSIVE checkpoint,
+ * what SQLite's auto-checkpoint runs every STORE_AUTOCHECKPOINT_FRAMES);
+ * *frames (may be NULL) receives the frames copied. The probe ends each
+ * write cell with one and charges it only its frames' share (probe.c). */
+#define STORE_AUTOCHECKPOINT_FRAMES 1000 /* SQLite's default, the replay's */
+int store_checkpoint(struct store *s, uint64_t *frames, struct pt_err *err);
+int store_set_autocheckpoint(struct store *s, unsigned n, struct pt_err *err);
 /* PRAGMA integrity_check: 0 if "ok", PT_EDATA with its first line if not. */
 int store_integrity_check(struct store *s, struct pt_err *err);
 /*
@@ -673,7 +680,8 @@ struct store_prediction; /* the store model, below */
 
 /*
  * `pagetune probe` (pagetune-probe(1)): the built-in store's cost of one
- * get and one set, measured on this machine in microseconds, with no trace:
+ * get, one write-back set and one set on its own (put), measured on this
+ * machine in microseconds, with no trace:
  *   in the row, at each page size of the engine, for a 256-byte object and
  *   one of nine tenths of that page size's inline limit;
  *   in the LOB area (the smallest page size's store, whose row then holds
@@ -685,7 +693,11 @@ struct store_prediction; /* the store model, below */
  * model (model.c) interpolates them linearly in the object's size.
  */
 #define STORE_PROBE_MAX_PAGES 8
-enum { STORE_PROBE_GET = 0, STORE_PROBE_SET, STORE_PROBE_N_OPS };
+/* get; set: the write-back of the session just read (timed after its get,
+ * the pair's cost less the get's); put: a set on its own (a new session, or
+ * one not read first) */
+enum { STORE_PROBE_GET = 0, STORE_PROBE_SET, STORE_PROBE_PUT,
+       STORE_PROBE_N_OPS };
 
 struct store_probe_cost {
     double mean_us, lo_us, hi_us; /* one operation: mean, 95 % interval */
@@ -715,6 +727,9 @@ struct store_probe {
     uint64_t cache_bytes;
     unsigned rounds, ops, sessions;
     double elapsed_s;
+    /* a checkpoint's cost, fitted over the checkpoints that end the
+     * probe's write cells: fixed + per_frame x frames */
+    double ckpt_fixed_us, ckpt_per_frame_us;
     int lob_direct; /* direct I/O measured; 0: the store directory refused
                        it, and `direct` holds the cached figures */
     size_t n_pages;
@@ -727,7 +742,7 @@ struct store_probe_opts {
     const char *engine_name;
     const char *store_dir; /* NULL: a temporary directory on disk */
     uint64_t cache_bytes;  /* page cache of the stores (the replay's) */
-    unsigned rounds;       /* default 5 */
+    unsigned rounds;       /* default 7 */
     unsigned ops;          /* per cell and round, default 400 */
     unsigned sessions;     /* per population, default 512 */
     /* called from the calling thread with cells done of cells in all */
@@ -735,6 +750,9 @@ struct store_probe_opts {
     void *ctx;
 };
 void store_probe_opts_init(struct store_probe_opts *o);
+/* The short probe (probe --quick, and advise without a calibration). */
+#define STORE_PROBE_QUICK_ROUNDS 5
+#define STORE_PROBE_QUICK_OPS 100
 
 /*
  * Measure. Creates its stores in a fresh temporary directory (inside
