@@ -54,6 +54,9 @@
  * of the prediction it is judged against. */
 #define ADV_DEFAULT_REPLAY_BUDGET_S 20.0
 #define ADV_DEFAULT_CLIENTS 1u
+/* Trials of the replay: each over fresh stores, the interval from their
+ * mean differences (store_plan.trials). */
+#define ADV_REPLAY_TRIALS 3u
 
 /* The files of an out-dir, in the summary's order. */
 enum adv_file {

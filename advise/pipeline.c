@@ -541,6 +541,16 @@ static int replay_probe(const struct adv_config *c, struct adv_result *r,
                  c->probe_name ? c->probe_name : "probe");
     } else if (c->no_probe) {
         return 0;
+    } else if (r->run.engine.outline_buffered || r->run.engine.n_outline == 0) {
+        /* the probe measures the LOB area of DB2's semantics; a store
+           with the engine's own (overflow pages) has no model yet */
+        json_array_append_new(
+            r->notes, json_sprintf("no store model for engine %s's storage "
+                                   "semantics (the probe measures DB2's LOB "
+                                   "area): the prediction is the "
+                                   "performance model's",
+                                   r->engine));
+        return 0;
     } else {
         note(c, "probing this machine's store costs for the model (a few "
                 "seconds; --calibration PROBE skips it)");
@@ -692,6 +702,9 @@ static int step_replay(const struct adv_config *c, const char *trace,
     /* interleaved rounds within the budget, until the interval is tight
      * (pagetune-replay(1), ROUNDS); the prediction's clients */
     p.budget_s = c->replay_budget_s;
+    /* fresh stores ADV_REPLAY_TRIALS times: an interval that holds from
+       one run to the next (pagetune-replay(1), TRIALS) */
+    p.trials = ADV_REPLAY_TRIALS;
     p.rounds = STORE_MAX_ROUNDS;
     p.n_clients = c->clients;
     p.think_ms = (uint32_t)(c->think_ms + 0.5);

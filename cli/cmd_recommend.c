@@ -19,6 +19,8 @@
 #include "perf/perf.h"
 #include "collect/collect.h"
 #include "sim/sim.h"
+#include "advise/advise.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,7 +196,61 @@ struct rec_pred {
     struct sim_plan_result res;
     const struct sim_result_row *cur, *rec;
     struct rec_current_config cc; /* where the current side comes from */
+    int store_model; /* the figures are the store model's (a probe) */
 };
+
+/* A row's prediction from the store model's figures. */
+static void store_side(struct sim_result_row *row,
+                       const struct store_prediction *sp, const char *name)
+{
+    struct sim_predicted *p = &row->predicted;
+
+    p->req_per_s = sp->req_per_s;
+    p->req_per_s_lo = sp->req_per_s_lo;
+    p->req_per_s_hi = sp->req_per_s_hi;
+    p->response_ms = sp->response_ms;
+    p->response_ms_lo = sp->response_ms_lo;
+    p->response_ms_hi = sp->response_ms_hi;
+    p->calibrated = p->has_range = 1;
+    snprintf(p->calibration, sizeof(p->calibration), "%.63s", name);
+    snprintf(p->bottleneck, sizeof(p->bottleneck), "%s", "store");
+    p->n_util = 0;
+}
+
+/*
+ * --calibration PROBE: the store model's figures for the replay advise
+ * runs of this trace (adv_store_predict, the same call as advise's), in
+ * place of the performance model's: recommend then repeats advise's
+ * predicted change. 0 when the calibration has no probe.
+ */
+static int predict_store(struct rec_opts *o, const struct rec_engine *e,
+                         const struct rec_result *r, struct rec_pred *pr,
+                         struct pt_err *err)
+{
+    struct store_probe probe;
+    struct store_trace t;
+    struct store_prediction sp[2];
+    char name[96];
+    int rc = store_probe_load(o->model.calibration, &probe, name,
+                              sizeof(name), err);
+
+    if (rc <= 0)
+        return rc;
+    if (e->outline_buffered || e->n_outline == 0)
+        return 0; /* the probe measures DB2's LOB area (advise: no model) */
+    memset(&t, 0, sizeof(t));
+    if ((rc = store_trace_load(&t, o->trace, err)) == 0)
+        rc = adv_store_predict(r, e, e->name, pr->cc.page_size_bytes, &t,
+                               (unsigned)o->clients, o->think_ms, 0, &probe,
+                               sp, err);
+    store_trace_release(&t);
+    if (rc < 0)
+        return rc;
+    store_side((struct sim_result_row *)pr->cur, &sp[0], name);
+    store_side((struct sim_result_row *)pr->rec, &sp[1], name);
+    pr->store_model = 1;
+    return 1;
+}
 
 /*
  * Simulate the trace at the current page size and pool (rec_current_config:
@@ -259,6 +315,9 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
     }
     if (!pr->cur || !pr->rec)
         return err_set(err, PT_EINTERNAL, "prediction rows missing");
+    if (o->model.calibration &&
+        (ret = predict_store(o, e, r, pr, err)) < 0)
+        return ret;
     return 0;
 }
 
@@ -299,6 +358,22 @@ static json_t *pred_json(const struct rec_pred *pr)
         "recommended", pred_side_json(pr->rec), "change", "req_per_s_pct",
         100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
         100 * (r->response_ms / c->response_ms - 1));
+}
+
+/* pred_json with the model that made the figures. */
+static json_t *pred_doc(const struct rec_pred *pr)
+{
+    json_t *o = pred_json(pr);
+
+    if (o)
+        json_object_set_new(
+            o, "model",
+            json_string(pr->store_model
+                            ? "store: the built-in store's replay, from a "
+                              "probe (pagetune-probe(1))"
+                            : "performance: the simulator's counts under the "
+                              "profiles' costs"));
+    return o;
 }
 
 /* One figure with its range: "139.9 req/s (133.3..146.5)". */
@@ -602,8 +677,11 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         ROW("  change", "%+.1f %% req/s, %+.1f %% response time%s",
             100 * (pp->req_per_s / pc->req_per_s - 1),
             100 * (pp->response_ms / pc->response_ms - 1),
-            pc->has_range ? " (ranges: +- the calibration's largest residual)"
-                          : "");
+            pr->store_model
+                ? " (store model: the replay advise runs; ranges: the "
+                  "probe's intervals and the model's error)"
+            : pc->has_range ? " (ranges: +- the calibration's largest residual)"
+                            : "");
     }
 #undef ROW
     out_table_set_title(&cand,
@@ -823,7 +901,7 @@ static int write_output(const struct rec_opts *o, const struct cli_common *c,
     } else if (c->format == OUT_JSON) {
         doc = rec_run_to_json(run, q);
         if (doc && o->clients &&
-            json_object_set_new(doc, "predicted", pred_json(pr)) < 0) {
+            json_object_set_new(doc, "predicted", pred_doc(pr)) < 0) {
             json_decref(doc);
             doc = NULL;
         }

@@ -50,6 +50,7 @@ struct replay_args {
     uint64_t rounds;
     int rounds_given; /* --rounds was given */
     uint64_t warmup_rounds;
+    uint64_t trials;
     const char *check; /* --check STORE */
     const char *calibration; /* --calibration: a probe, the store model */
 };
@@ -183,6 +184,16 @@ static const struct cli_option opts[] = {
      .help = "measured rounds, each replaying the trace once per page size; "
              "with --budget the most rounds",
      .def = "5; 100 with --budget"},
+    {.name = "trials",
+     .group = CLI_G_MEASUREMENT,
+     .type = CLI_T_UINT,
+     CLI_AT(A, trials),
+     .min = 1,
+     .max = STORE_MAX_TRIALS,
+     .arg_name = "N",
+     .help = "run the rounds N times over fresh stores; the interval then "
+             "comes from the trials' differences and holds from run to run",
+     .def = "1: the rounds' interval"},
     {.name = "warmup-rounds",
      .group = CLI_G_MEASUREMENT,
      .type = CLI_T_UINT,
@@ -517,6 +528,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     a->think_ms = a->plan.think_ms;
     a->rounds = a->plan.rounds;
     a->warmup_rounds = a->plan.warmup_rounds;
+    a->trials = 1;
     if ((rc = cli_parse_all(p, &cli_spec_replay, a, c, argc, argv)) != 0)
         return rc;
     a->plan.n_clients = (unsigned)a->clients;
@@ -526,6 +538,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     a->plan.think_ms = (uint32_t)a->think_ms;
     a->plan.rounds = (unsigned)a->rounds;
     a->plan.warmup_rounds = (unsigned)a->warmup_rounds;
+    a->plan.trials = (unsigned)a->trials;
     if (a->plan.budget_s > 0 && !a->rounds_given)
         a->plan.rounds = STORE_MAX_ROUNDS; /* the budget decides */
     if (!a->plan.trace_path && !a->check) {

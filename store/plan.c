@@ -12,6 +12,7 @@
  * run starts clean) and the ack log. The front door is cli/cmd_replay.c; the
  * document of the result is in plan_json.c.
  */
+#define _GNU_SOURCE /* syncfs(2) */
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
@@ -365,6 +366,18 @@ static void store_files_remove(const char *db)
             unlink(side);
 }
 
+/* syncfs(2) the file system of dir; best effort (a failure only leaves
+ * the write-back to the kernel's timing). */
+static void dir_syncfs(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd < 0)
+        return;
+    (void)syncfs(fd);
+    close(fd);
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 /* What one run holds while it goes. */
@@ -380,6 +393,8 @@ struct plan_run {
     int ack_fd;
     int no_direct;       /* the directory refuses O_DIRECT: cached instead */
     uint64_t t0_ns;      /* the plan's start */
+    uint64_t trial_t0_ns; /* the trial's start */
+    double trial_budget_s; /* the trial's share of the budget (0: none) */
     uint64_t work_t0_ns; /* the first store's creation */
     struct store_plan_work work; /* the running total for `work` */
     uint64_t pass_base;          /* records of the stage's earlier passes */
@@ -538,6 +553,11 @@ static int page_open(struct plan_run *run, size_t i, struct pt_err *err)
     if (access(run->path[i], F_OK) != 0)
         store_register(run, i);
     ret = store_replay_open(run->t, run->path[i], cfg, o, &run->rep[i], err);
+    /* the load's dirty pages reach the disk now, not during the rounds,
+       where their write-back would fall on whichever pass was running
+       (syncfs(2): the store directory's file system only) */
+    if (ret == 0)
+        dir_syncfs(run->dir.path);
     if (ret == 0)
         work_stage(run, STORE_STAGE_WARMUP,
                    (uint64_t)p->warmup_rounds * run->t->n_reqs);
@@ -565,7 +585,7 @@ static int rounds_done(struct plan_run *run, unsigned n, double round_s,
 {
     const struct store_plan *p = run->p;
     unsigned max = store_plan_max_rounds(p);
-    double used_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
+    double used_s = (double)(pt_now_ns() - run->trial_t0_ns) / 1e9;
     int tight = n >= 3;
 
     for (size_t i = 1; i < p->n_page_sizes && tight; i++) {
@@ -581,7 +601,8 @@ static int rounds_done(struct plan_run *run, unsigned n, double round_s,
         snprintf(res->stopped, sizeof(res->stopped), "rounds");
         return 1;
     }
-    if (p->budget_s > 0 && n >= 2 && used_s + round_s > p->budget_s) {
+    if (run->trial_budget_s > 0 && n >= 2 &&
+        used_s + round_s > run->trial_budget_s) {
         snprintf(res->stopped, sizeof(res->stopped), "budget");
         return 1;
     }
@@ -634,6 +655,8 @@ static int page_finish(struct plan_run *run, size_t i,
     if (ret == 0) {
         if (i > 0)
             page_diff(run, i, res->n_rounds, r);
+        free(res->store_paths[i]); /* an earlier trial's */
+        res->store_paths[i] = NULL;
         if (p->keep && !(res->store_paths[i] = pt_strdup(run->path[i])))
             ret = err_set(err, PT_EINTERNAL, "out of memory");
     }
@@ -735,14 +758,82 @@ static void run_stores_end(struct plan_run *run, int ret,
     }
 }
 
+/* ---- trials -------------------------------------------------------------- */
+
+/* What the trials leave for the result: each page size's mean difference
+ * and rounds per trial. */
+struct trial_tally {
+    double diff[STORE_MAX_PAGE_SIZES][STORE_MAX_TRIALS];
+    double rps[STORE_MAX_PAGE_SIZES][STORE_MAX_ROUNDS];
+    unsigned n_rounds;
+};
+
+/* Before the next trial: the stores of this one go (closed already by
+ * page_finish), so the next trial creates, loads and warms fresh files. */
+static void trial_reset(struct plan_run *run)
+{
+    for (size_t i = 0; i < STORE_MAX_PAGE_SIZES; i++) {
+        if (run->created[i])
+            store_files_remove(run->path[i]);
+        store_unregister(run, i);
+        run->created[i] = 0;
+    }
+}
+
+/* Keep trial tr's differences and rounds. */
+static void trial_keep(struct plan_run *run, struct store_plan_result *res,
+                       unsigned tr, struct trial_tally *t)
+{
+    const struct store_plan *p = run->p;
+
+    for (size_t i = 0; i < p->n_page_sizes; i++) {
+        const struct store_replay_result *r = &res->results[i];
+        t->diff[i][tr] = r->diff_mean;
+        for (unsigned k = 0;
+             k < r->n_rounds && t->n_rounds + k < STORE_MAX_ROUNDS; k++)
+            t->rps[i][t->n_rounds + k] = r->round_rps[k];
+    }
+    t->n_rounds += res->n_rounds;
+    if (t->n_rounds > STORE_MAX_ROUNDS)
+        t->n_rounds = STORE_MAX_ROUNDS;
+}
+
+/* With trials: every round in the result, and each page size's interval
+ * from the trials' mean differences (store.h, store_plan.trials). The
+ * other figures (latencies, space, counts) are the last trial's. */
+static void trials_sum(struct plan_run *run, struct store_plan_result *res,
+                       unsigned trials, const struct trial_tally *t)
+{
+    const struct store_plan *p = run->p;
+
+    res->trials = trials;
+    if (trials < 2)
+        return;
+    res->n_rounds = t->n_rounds;
+    for (size_t i = 0; i < p->n_page_sizes; i++) {
+        struct store_replay_result *r = &res->results[i];
+        r->n_rounds = t->n_rounds;
+        memcpy(r->round_rps, t->rps[i], sizeof(double) * t->n_rounds);
+        if (i > 0)
+            store_mean_ci95(t->diff[i], trials, &r->diff_mean, &r->diff_lo,
+                            &r->diff_hi);
+    }
+}
+
 int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
                    struct pt_err *err)
 {
     struct plan_run *run;
+    struct trial_tally tally;
     size_t n_open = 0;
+    unsigned trials = p->trials ? p->trials : 1;
     int ret;
 
+    memset(&tally, 0, sizeof(tally));
     memset(res, 0, sizeof(*res)); /* releasable whatever happens next */
+    if (trials > STORE_MAX_TRIALS)
+        return err_set(err, PT_EUSAGE, "`trials`: at most %d",
+                       STORE_MAX_TRIALS);
     run = pt_calloc(1, sizeof(*run));
     if (!run)
         return err_set(err, PT_EINTERNAL, "out of memory");
@@ -760,23 +851,35 @@ int store_plan_run(const struct store_plan *p, struct store_plan_result *res,
         goto out;
     if ((ret = run_prepare(run, err)) < 0)
         goto out;
-    store_plan_work_init(&run->work, p, run->t->n_reqs, run->t->n_keys);
-    for (n_open = 0; n_open < p->n_page_sizes && ret == 0; n_open++)
-        ret = page_open(run, n_open, err);
-    if (ret == 0)
-        ret = run_rounds(run, res, err);
-    if (ret < 0) {
-        run_abandon(run, n_open);
-        goto out;
+    for (unsigned tr = 0; tr < trials && ret == 0; tr++) {
+        double used_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
+        if (tr > 0)
+            trial_reset(run);
+        run->trial_t0_ns = pt_now_ns();
+        run->trial_budget_s =
+            p->budget_s > 0 ? fmax(p->budget_s - used_s, 0) / (trials - tr) : 0;
+        store_plan_work_init(&run->work, p, run->t->n_reqs, run->t->n_keys);
+        for (n_open = 0; n_open < p->n_page_sizes && ret == 0; n_open++)
+            ret = page_open(run, n_open, err);
+        if (ret == 0)
+            ret = run_rounds(run, res, err);
+        if (ret < 0) {
+            run_abandon(run, n_open);
+            goto out;
+        }
+        work_stage(run, STORE_STAGE_FINISH, p->n_page_sizes);
+        for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++) {
+            ret = page_finish(run, i, res, err);
+            store_plan_work_update(&run->work, i + 1);
+            work_report(run);
+        }
+        if (ret == 0)
+            trial_keep(run, res, tr, &tally);
     }
-    work_stage(run, STORE_STAGE_FINISH, p->n_page_sizes);
-    for (size_t i = 0; i < p->n_page_sizes && ret == 0; i++) {
-        ret = page_finish(run, i, res, err);
-        store_plan_work_update(&run->work, i + 1);
-        work_report(run);
-    }
-    if (ret == 0)
+    if (ret == 0) {
         res->n_results = p->n_page_sizes;
+        trials_sum(run, res, trials, &tally);
+    }
     res->elapsed_s = (double)(pt_now_ns() - run->t0_ns) / 1e9;
 out:
     if (run->work_t0_ns) /* a store was begun: the display clears */

@@ -98,8 +98,9 @@ static json_t *result_json(const struct store_replay_result *r,
     /* the same in percent, its unit in the name (vs_first, fractions,
        stays for readers of schema 1) */
     bad |= put(o, "vs_first_pct",
-               json_pack("{s:f,s:f,s:f}", "mean", 100 * r->diff_mean, "lo",
-                         100 * r->diff_lo, "hi", 100 * r->diff_hi));
+               json_pack("{s:f,s:f,s:f,s:f}", "mean", 100 * r->diff_mean, "lo",
+                         100 * r->diff_lo, "hi", 100 * r->diff_hi,
+                         "half_width", 50 * (r->diff_hi - r->diff_lo)));
     if (r->has_pred)
         bad |= put(o, "predicted",
                    json_pack("{s:f,s:f,s:f,s:f}", "requests_per_s",
@@ -139,6 +140,7 @@ json_t *store_plan_result_to_json(const struct store_plan_result *res)
     bad |= put(doc, "budget_s", json_real(res->budget_s));
     bad |= put(doc, "tight_rel", json_real(res->tight_rel));
     bad |= put(doc, "stopped", json_string(res->stopped));
+    bad |= put(doc, "trials", json_integer(res->trials ? res->trials : 1));
     bad |= put(doc, "elapsed_s", json_real(res->elapsed_s));
     for (size_t i = 0; i < res->n_results; i++)
         bad |= append(arr, result_json(&res->results[i], res->store_paths[i]));
@@ -350,7 +352,7 @@ static int head_rounds_from_json(struct store_plan_result *res,
                                  struct pt_err *err)
 {
     const char *io = NULL, *stopped = NULL;
-    uint64_t think = 0, warm = 0, rounds = 0;
+    uint64_t think = 0, warm = 0, rounds = 0, trials = 1;
     int ret, v;
 
     if ((ret = pt_json_opt_str(doc, "lob_io", &io, ctx, err)) < 0 ||
@@ -363,8 +365,12 @@ static int head_rounds_from_json(struct store_plan_result *res,
             0 ||
         (ret = pt_json_opt_num(doc, "elapsed_s", &res->elapsed_s, ctx, err)) <
             0 ||
-        (ret = pt_json_opt_str(doc, "stopped", &stopped, ctx, err)) < 0)
+        (ret = pt_json_opt_str(doc, "stopped", &stopped, ctx, err)) < 0 ||
+        (ret = pt_json_opt_u64(doc, "trials", &trials, ctx, err)) < 0)
         return ret;
+    if (trials > STORE_MAX_TRIALS)
+        return err_set(err, PT_EDATA, "%s: 'trials' is out of range", ctx);
+    res->trials = (unsigned)trials;
     if (think > UINT32_MAX || warm > 1000 || rounds > STORE_MAX_ROUNDS)
         return err_set(err, PT_EDATA,
                        "%s: 'think_ms', 'warmup_rounds' or 'rounds' is out "

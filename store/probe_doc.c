@@ -104,21 +104,23 @@ int store_probe_check(const struct store_probe *pr, const char *store_dir,
 
     memset(&here, 0, sizeof(here));
     store_probe_identity(&here);
+    /* the messages name the probe's machine, never this one's: the same
+       probe gives the same words everywhere (tests compare them) */
     if (pr->machine_id[0] && here.machine_id[0] &&
         strcmp(pr->machine_id, here.machine_id) != 0) {
-        snprintf(why, len, "foreign: measured on machine %.32s (host %s), "
-                           "this is machine %.32s (host %s)",
-                 pr->machine_id, pr->host, here.machine_id, here.host);
+        snprintf(why, len,
+                 "foreign: measured on another machine (host %s, machine "
+                 "id %.32s)",
+                 pr->host, pr->machine_id);
         return 1;
     }
     if (strcmp(pr->host, here.host) != 0) {
-        snprintf(why, len, "foreign: measured on host %s, this is %s",
-                 pr->host, here.host);
+        snprintf(why, len, "foreign: measured on another host (%s)",
+                 pr->host);
         return 1;
     }
     if (strcmp(pr->cpu, here.cpu) != 0) {
-        snprintf(why, len, "foreign: measured on CPU '%s', this is '%s'",
-                 pr->cpu, here.cpu);
+        snprintf(why, len, "foreign: measured on another CPU (%s)", pr->cpu);
         return 1;
     }
     if (store_dir) {
@@ -132,8 +134,9 @@ int store_probe_check(const struct store_probe *pr, const char *store_dir,
         }
     }
     if (strcmp(pr->pagetune, here.pagetune) != 0) {
-        snprintf(why, len, "stale: measured by pagetune %s, this is %s",
-                 pr->pagetune, here.pagetune);
+        snprintf(why, len, "stale: measured by pagetune %s, not this "
+                           "version",
+                 pr->pagetune);
         return 2;
     }
     age_d = difftime(time(NULL), (time_t)pr->measured_s) / 86400.0;

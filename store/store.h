@@ -323,6 +323,8 @@ void store_replay_opts_init(struct store_replay_opts *o);
 
 /* At most this many measured rounds per page size (store_plan.rounds). */
 #define STORE_MAX_ROUNDS 100
+/* At most this many trials (store_plan.trials). */
+#define STORE_MAX_TRIALS 10
 
 struct store_replay_result {
     uint32_t page_size_bytes;
@@ -518,6 +520,14 @@ struct store_plan {
      * that replay the trace once per page size, in plan order on odd
      * rounds and in reverse on even ones (A B B A ...). */
     unsigned warmup_rounds; /* default 1 */
+    /* trials: the plan runs `trials` times over fresh stores (new files,
+     * load and warm-up each time), each trial its share of the budget; a
+     * page size's interval then comes from the trials' mean differences
+     * (Student t, trials - 1 degrees of freedom): it holds what differs
+     * from one run to the next (the stores' files, the machine), not only
+     * from round to round. Default 1: the rounds' interval. At most
+     * STORE_MAX_TRIALS. */
+    unsigned trials;
     unsigned rounds;        /* default 5 (at most STORE_MAX_ROUNDS); with
                                budget_s the most rounds */
     double budget_s;        /* 0: exactly `rounds` rounds; else stop once
@@ -564,6 +574,8 @@ struct store_plan_result {
     double tight_rel;  /* the stopping rule's half-width */
     double elapsed_s;  /* the whole plan, wall clock */
     char stopped[16];  /* why rounds stopped: "rounds", "tight", "budget" */
+    unsigned trials;   /* trials run (store_plan.trials); n_rounds counts
+                          the rounds of all of them */
     struct store_replay_result results[STORE_MAX_PAGE_SIZES];
     char *store_paths[STORE_MAX_PAGE_SIZES]; /* owned; NULL unless kept */
 };

@@ -10,7 +10,8 @@ export COLUMNS=1000
 D="$T/advice"
 expect_rc 0 "advise --demo" "$PAGETUNE" advise --demo --out-dir "$D" --quiet
 for f in sizes.json monitor.json recommendation.json create.sql \
-    rollback.sql report.html simulation.json replay.json; do
+    rollback.sql report.html simulation.json replay.json probe.yaml \
+    trace.csv; do
     if [ -s "$D/$f" ]; then pass; else fail "advise left no $f"; fi
 done
 ls "$D" | grep -q '\.tmp\.' && fail "temporary files left in $D"
@@ -22,7 +23,10 @@ expect_contains "$OUT" "simulation (db2 model)" "summary has the simulation row"
 expect_contains "$OUT" "validated by replay on the built-in store (SQLite with engine db2's placement rules, 4K vs" \
     "the verdict row names the validation used (issue 21)"
 expect_contains "$OUT" "predicted change" "summary has the predicted change"
-expect_contains "$OUT" "UNCALIBRATED" "the prediction says it is uncalibrated"
+# no calibration given: advise probed this machine (probe.yaml) and the
+# store model predicted its replay; nothing is uncalibrated (issue 25)
+expect_contains "$OUT" "store model, probe probe-" "the prediction is the store model's"
+case "$OUT" in *ncalibrated*|*UNCALIBRATED*) fail "the summary says uncalibrated: $OUT" ;; *) pass ;; esac
 rep_line=$(echo "$OUT" | grep '^verdict ')
 python3 - "$D/replay.json" "$rep_line" <<'PY' && pass || fail "verdict row disagrees with replay.json: $rep_line"
 import json, re, sys
@@ -97,6 +101,27 @@ elif [ "${CI:-}" = true ]; then
     fail "chromium is not installed (scripts/install-deps.sh --test installs it)"
 fi
 
+# recommend given advise's probe and trace repeats its predicted change
+# exactly (issue 25: one set of numbers)
+run "$PAGETUNE" recommend --sizes "$D/sizes.json" --monitor "$D/monitor.json" \
+    --trace "$D/trace.csv" --clients 1 --calibration "$D/probe.yaml" --json -q
+printf '%s\n' "$OUT" >"$T/rec-probe.json"
+python3 - "$D/recommendation.json" "$T/rec-probe.json" <<'PY' && pass || fail "recommend with advise's probe: $OUT"
+import json, sys
+rec = json.load(open(sys.argv[2]))["predicted"]
+adv = json.load(open(sys.argv[1]))["validation"]["predicted"]
+assert rec["model"].startswith("store"), rec
+assert rec["calibration"] == adv["calibration"], (rec, adv)
+assert rec["change"]["req_per_s_pct"] == adv["req_per_s_change_pct"]["mean"], (rec, adv)
+assert rec["change"]["response_ms_pct"] == adv["response_ms_change_pct"]["mean"], (rec, adv)
+PY
+# and the probe changes the figures, never the advice
+run "$PAGETUNE" recommend --sizes "$D/sizes.json" --monitor "$D/monitor.json" --json -q
+a=$(echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["page_size"], d["bufferpool"]["pages"])' 2>/dev/null)
+run "$PAGETUNE" recommend --sizes "$D/sizes.json" --monitor "$D/monitor.json" \
+    --trace "$D/trace.csv" --clients 1 --calibration "$D/probe.yaml" --json -q
+b=$(echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["page_size"], d["bufferpool"]["pages"])' 2>/dev/null)
+[ -n "$a" ] && expect_eq "$b" "$a" "a probe does not change the recommendation"
 # again without --force: refused before any work, files untouched
 before=$(stat -c %Y "$D/report.html")
 sleep 1
@@ -114,7 +139,8 @@ echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["sch
     pass || fail "--json summary: $OUT"
 # with validation, the JSON summary carries both comparisons, consistent
 # with simulation.json (I/O per get) and replay.json (ops/s)
-run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet --replay-budget 6
+run "$PAGETUNE" advise --demo --out-dir "$D" --force --json --quiet --replay-budget 6 \
+    --calibration probe-reference
 echo "$OUT" | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
@@ -137,9 +163,20 @@ for k in ("mean", "lo", "hi"):
     assert abs(vd["interval_pct"][k] - vf[k] * 100) < 1e-6, vd
 assert (vd["word"] == "inconclusive") == (vf["lo"] <= 0 <= vf["hi"]), vd
 p = v["predicted"]
-assert p["calibrated"] is False and p["clients"] == 1, p
+assert p["calibrated"] is True and p["clients"] == 1, p
+assert p["calibration"] == "probe-reference", p
 assert vd["prediction_pct"]["mean"] == p["req_per_s_change_pct"]["mean"], vd
-assert "uncalibrated" in vd["compared_with"], vd
+assert "store model" in vd["compared_with"], vd
+# by magnitude: confirms exactly when the interval excludes zero and
+# overlaps the predicted range
+r = p["req_per_s_change_pct"]
+assert r["lo"] < r["mean"] < r["hi"], r
+iv = vd["interval_pct"]
+overlap = iv["lo"] <= r["hi"] and r["lo"] <= iv["hi"]
+if not (iv["lo"] <= 0 <= iv["hi"]):
+    assert (vd["word"] == "confirms") == overlap, vd
+# replay.json carries the prediction of each side
+assert all("predicted" in x for x in rep), rep
 # no wall-clock bound (a loaded machine runs past any): the run says how
 # it stopped and how long it took
 assert v["rounds"]["budget_s"] == 6 and v["rounds"]["elapsed_s"] > 0, v

@@ -193,7 +193,10 @@ EOF
 # every CSV column named here maps to its JSON counterpart: a JSON number is
 # a float in the CSV (equal unless it is a timing of a separate run), a JSON
 # null or absent value is an empty field
-ADVB=(advise --demo --validate both --replay-budget 1 --out-dir "$T/advb" -f -q)
+# the shipped probe: both runs predict the same figures (a probe of their
+# own would be two measurements)
+ADVB=(advise --demo --validate both --replay-budget 1 --out-dir "$T/advb" -f -q
+    --calibration probe-reference)
 "$PAGETUNE" "${ADVB[@]}" --json >"$T/adv.json" || fail "advise --json"
 "$PAGETUNE" "${ADVB[@]}" --format csv >"$T/adv.csv" || fail "advise --format csv"
 "$PAGETUNE" "${CAL[@]}" --json >"$T/cal.json" || fail "calibrate --json"
