@@ -57,6 +57,8 @@
 /* Trials of the replay: each over fresh stores, the interval from their
  * mean differences (store_plan.trials). */
 #define ADV_REPLAY_TRIALS 3u
+/* ... when the replay budget is at least this (seconds); else 1 trial */
+#define ADV_TRIALS_MIN_BUDGET_S 15.0
 
 /* The files of an out-dir, in the summary's order. */
 enum adv_file {

@@ -703,8 +703,11 @@ static int step_replay(const struct adv_config *c, const char *trace,
      * (pagetune-replay(1), ROUNDS); the prediction's clients */
     p.budget_s = c->replay_budget_s;
     /* fresh stores ADV_REPLAY_TRIALS times: an interval that holds from
-       one run to the next (pagetune-replay(1), TRIALS) */
-    p.trials = ADV_REPLAY_TRIALS;
+       one run to the next (pagetune-replay(1), TRIALS); a budget too short
+       for three loads gets the rounds' interval */
+    p.trials = c->replay_budget_s >= ADV_TRIALS_MIN_BUDGET_S
+                   ? ADV_REPLAY_TRIALS
+                   : 1;
     p.rounds = STORE_MAX_ROUNDS;
     p.n_clients = c->clients;
     p.think_ms = (uint32_t)(c->think_ms + 0.5);
