@@ -259,6 +259,8 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
 int adv_result_write(const struct adv_config *c, const struct adv_result *r,
                      struct pt_err *err);
 int adv_out_dir_check(const struct adv_config *c, struct pt_err *err);
+/* Does r write file f (report.html aside, which the config decides)? */
+int adv_result_has_file(const struct adv_result *r, enum adv_file f);
 /* The summary printed by `advise --json`. New reference, NULL on OOM. */
 json_t *adv_result_to_json(const struct adv_result *r);
 

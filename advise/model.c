@@ -458,6 +458,10 @@ json_t *adv_result_to_json(const struct adv_result *r)
         json_array_append_new(files, json_string(adv_file_name(ADV_F_SIM)));
     if (r->have_replay)
         json_array_append_new(files, json_string(adv_file_name(ADV_F_REPLAY)));
+    for (int f = ADV_F_PROBE; f <= ADV_F_TRACE; f++)
+        if (adv_result_has_file(r, (enum adv_file)f))
+            json_array_append_new(files,
+                                  json_string(adv_file_name((enum adv_file)f)));
     s = json_pack("{s:i, s:s, s:s, s:s, s:b, s:{s:f, s:f}, s:{s:f, s:f, s:O}, "
                   "s:b, s:s, s:o}",
                   "schema_version", 1, "pagetune_version", PT_VERSION, "engine",

@@ -582,6 +582,12 @@ static int replay_probe(const struct adv_config *c, struct adv_result *r,
     if (store_probe_check(&r->probe, NULL, r->probe_why,
                           sizeof(r->probe_why)) == 0)
         r->probe_why[0] = '\0';
+    else
+        json_array_append_new(
+            r->notes, json_sprintf("calibration %s is %s: its costs may not "
+                                   "be this machine's (pagetune probe "
+                                   "measures them)",
+                                   r->probe_name, r->probe_why));
     return 0;
 }
 

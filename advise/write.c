@@ -61,6 +61,15 @@ static int has_file(const struct adv_config *c, const struct adv_result *r,
         return r->have_replay;
     if (f == ADV_F_REPORT)
         return c->render_report != NULL;
+    return adv_result_has_file(r, f);
+}
+
+int adv_result_has_file(const struct adv_result *r, enum adv_file f)
+{
+    if (f == ADV_F_SIM)
+        return r->have_sim;
+    if (f == ADV_F_REPLAY)
+        return r->have_replay;
     if (f == ADV_F_PROBE)
         return r->probe_measured && r->probe_yaml;
     if (f == ADV_F_TRACE)

@@ -456,6 +456,7 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
         cli_summary_finding(s, CLI_TAG_WARNING,
                             "predictions are uncalibrated (the profiles' "
                             "default costs; see --calibration)");
+
     json_array_foreach(r->notes, i, n)
     {
         if (json_is_string(n))
@@ -568,9 +569,11 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     out_table_setf(&t, 0, "files");
     out_table_setf(&t, 1,
                    "%s/: sizes.json monitor.json recommendation.json "
-                   "create.sql rollback.sql report.html%s%s",
+                   "create.sql rollback.sql report.html%s%s%s%s",
                    r->out_dir, r->have_sim ? " simulation.json" : "",
-                   r->have_replay ? " replay.json" : "");
+                   r->have_replay ? " replay.json" : "",
+                   adv_result_has_file(r, ADV_F_PROBE) ? " probe.yaml" : "",
+                   adv_result_has_file(r, ADV_F_TRACE) ? " trace.csv" : "");
     rc = out_table_write(&t, a->common.format, stdout, err);
     out_table_release(&t);
     if (rc == 0) {
@@ -711,9 +714,11 @@ static void csv_row(struct out_table *t, const struct adv_result *r)
     csv_str(t, &col, r->out_dir);
     snprintf(buf, sizeof(buf),
              "sizes.json monitor.json recommendation.json create.sql "
-             "rollback.sql report.html%s%s",
+             "rollback.sql report.html%s%s%s%s",
              r->have_sim ? " simulation.json" : "",
-             r->have_replay ? " replay.json" : "");
+             r->have_replay ? " replay.json" : "",
+             adv_result_has_file(r, ADV_F_PROBE) ? " probe.yaml" : "",
+             adv_result_has_file(r, ADV_F_TRACE) ? " trace.csv" : "");
     csv_str(t, &col, buf);
 }
 
