@@ -601,8 +601,7 @@ static int rounds_done(struct plan_run *run, unsigned n, double round_s,
         snprintf(res->stopped, sizeof(res->stopped), "rounds");
         return 1;
     }
-    if (run->trial_budget_s > 0 && n >= 2 &&
-        used_s + round_s > run->trial_budget_s) {
+    if (p->budget_s > 0 && n >= 2 && used_s + round_s > run->trial_budget_s) {
         snprintf(res->stopped, sizeof(res->stopped), "budget");
         return 1;
     }
