@@ -50,7 +50,7 @@ struct replay_args {
     uint64_t rounds;
     int rounds_given; /* --rounds was given */
     uint64_t warmup_rounds;
-    const char *check; /* --check STORE */
+    const char *check;       /* --check STORE */
     const char *calibration; /* --calibration: a probe, the store model */
 };
 

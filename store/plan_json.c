@@ -102,10 +102,9 @@ static json_t *result_json(const struct store_replay_result *r,
                          100 * r->diff_lo, "hi", 100 * r->diff_hi));
     if (r->has_pred)
         bad |= put(o, "predicted",
-                   json_pack("{s:f,s:f,s:f,s:f}", "requests_per_s",
-                             r->pred_rps, "lo", r->pred_rps_lo, "hi",
-                             r->pred_rps_hi, "response_ms",
-                             r->pred_response_ms));
+                   json_pack("{s:f,s:f,s:f,s:f}", "requests_per_s", r->pred_rps,
+                             "lo", r->pred_rps_lo, "hi", r->pred_rps_hi,
+                             "response_ms", r->pred_response_ms));
     if (store_path)
         bad |= put(o, "store", json_string(store_path));
     if (bad) {

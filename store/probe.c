@@ -45,7 +45,7 @@ void store_probe_opts_init(struct store_probe_opts *o)
 struct probe_store {
     struct store *s;
     char path[4200];
-    uint32_t size[2];             /* the two populations' object sizes */
+    uint32_t size[2]; /* the two populations' object sizes */
     struct store_probe_line *line[STORE_PROBE_N_OPS]; /* where figures go */
 };
 
@@ -70,8 +70,8 @@ static uint64_t probe_rand(struct probe_run *r)
 /* Session ids "probe-<pop>-<n>", as long as a WebSphere id is about. */
 static size_t probe_id(char *buf, size_t len, unsigned pop, unsigned n)
 {
-    int k = snprintf(buf, len, "probe-session-%u-%06u-0000000000000000", pop,
-                     n);
+    int k =
+        snprintf(buf, len, "probe-session-%u-%06u-0000000000000000", pop, n);
     return k < 0 ? 0 : (size_t)k;
 }
 
@@ -99,9 +99,8 @@ static int probe_store_open(struct probe_run *r, size_t k, const char *dir,
         for (unsigned n = 0; n < r->o->sessions; n++) {
             size_t klen = probe_id(id, sizeof(id), pop, n);
             if ((ret = store_session_set(
-                     ps->s, id, klen,
-                     r->payload + probe_rand(r) % PROBE_SLIDE, ps->size[pop],
-                     1700000000000, 1800, err)) < 0) {
+                     ps->s, id, klen, r->payload + probe_rand(r) % PROBE_SLIDE,
+                     ps->size[pop], 1700000000000, 1800, err)) < 0) {
                 store_rollback(ps->s);
                 return ret;
             }
@@ -111,8 +110,8 @@ static int probe_store_open(struct probe_run *r, size_t k, const char *dir,
 
 /* Time `ops` operations of one kind on random sessions of one population:
  * microseconds per operation. Allocates nothing. */
-static int probe_time(struct probe_run *r, struct probe_store *ps,
-                      unsigned pop, int op, double *us, struct pt_err *err)
+static int probe_time(struct probe_run *r, struct probe_store *ps, unsigned pop,
+                      int op, double *us, struct pt_err *err)
 {
     char id[96];
     struct store_session ss;
@@ -200,8 +199,7 @@ static void probe_plan(const struct store_probe_opts *o, struct store_plan *p)
     p->engine_name = o->engine_name;
     p->cache_bytes = o->cache_bytes;
     p->n_page_sizes = 0;
-    for (size_t i = 0; i < o->engine->n_pages && i < STORE_PROBE_MAX_PAGES;
-         i++)
+    for (size_t i = 0; i < o->engine->n_pages && i < STORE_PROBE_MAX_PAGES; i++)
         if (store_page_size_valid(o->engine->pages[i].page_size_bytes))
             p->page_sizes[p->n_page_sizes++] =
                 o->engine->pages[i].page_size_bytes;
@@ -293,8 +291,8 @@ int store_probe_run(const struct store_probe_opts *o, struct store_probe *out,
             if (r.st[s].size[k] > r.max_bytes)
                 r.max_bytes = r.st[s].size[k];
     r.payload = pt_malloc((size_t)r.max_bytes + PROBE_SLIDE);
-    r.samples = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
-                          sizeof(double));
+    r.samples =
+        pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds, sizeof(double));
     if (!r.payload || !r.samples) {
         ret = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;

@@ -76,11 +76,10 @@ void store_probe_fs_name(const char *dir, char *buf, size_t len)
         unsigned long magic;
         const char *name;
     } fs[] = {
-        {0xEF53, "ext4"},         {0x58465342, "xfs"},
-        {0x9123683E, "btrfs"},    {0x01021994, "tmpfs"},
-        {0x858458f6, "ramfs"},    {0x794c7630, "overlay"},
-        {0x6969, "nfs"},          {0x2fc12fc1, "zfs"},
-        {0x65735546, "fuse"},     {0xF2F52010, "f2fs"},
+        {0xEF53, "ext4"},      {0x58465342, "xfs"},   {0x9123683E, "btrfs"},
+        {0x01021994, "tmpfs"}, {0x858458f6, "ramfs"}, {0x794c7630, "overlay"},
+        {0x6969, "nfs"},       {0x2fc12fc1, "zfs"},   {0x65735546, "fuse"},
+        {0xF2F52010, "f2fs"},
     };
     struct statfs s;
 
@@ -106,14 +105,15 @@ int store_probe_check(const struct store_probe *pr, const char *store_dir,
     store_probe_identity(&here);
     if (pr->machine_id[0] && here.machine_id[0] &&
         strcmp(pr->machine_id, here.machine_id) != 0) {
-        snprintf(why, len, "foreign: measured on machine %.32s (host %s), "
-                           "this is machine %.32s (host %s)",
+        snprintf(why, len,
+                 "foreign: measured on machine %.32s (host %s), "
+                 "this is machine %.32s (host %s)",
                  pr->machine_id, pr->host, here.machine_id, here.host);
         return 1;
     }
     if (strcmp(pr->host, here.host) != 0) {
-        snprintf(why, len, "foreign: measured on host %s, this is %s",
-                 pr->host, here.host);
+        snprintf(why, len, "foreign: measured on host %s, this is %s", pr->host,
+                 here.host);
         return 1;
     }
     if (strcmp(pr->cpu, here.cpu) != 0) {
@@ -164,8 +164,8 @@ static void put_line(FILE *fp, const char *op, const struct store_probe_line *l,
     fprintf(fp, "%*s%s: {sizes: [%u, %u], us: [", indent, "", op,
             l->size_bytes[0], l->size_bytes[1]);
     for (int k = 0; k < 2; k++)
-        fprintf(fp, "%s[%.17g, %.17g, %.17g]", k ? ", " : "",
-                l->at[k].mean_us, l->at[k].lo_us, l->at[k].hi_us);
+        fprintf(fp, "%s[%.17g, %.17g, %.17g]", k ? ", " : "", l->at[k].mean_us,
+                l->at[k].lo_us, l->at[k].hi_us);
     fprintf(fp, "]}\n");
 }
 
@@ -200,8 +200,9 @@ static void put_perf(FILE *fp, const struct store_probe *pr)
                 "  net_per_kb_ms: 0\n  front_cpu_per_req_ms: 0\n");
     fprintf(fp, "  # a get of a 256-byte row at %u-byte pages\n",
             p0->page_size_bytes);
-    fprintf(fp, "  db_cpu_per_row_ms: %.17g\n  db_cpu_per_lread_ms: 0\n"
-                "  db_cpu_per_logrec_ms: 0\n",
+    fprintf(fp,
+            "  db_cpu_per_row_ms: %.17g\n  db_cpu_per_lread_ms: 0\n"
+            "  db_cpu_per_logrec_ms: 0\n",
             row_ms);
     fprintf(fp, "  # a set over a get (the commit), and per KB of the row\n");
     fprintf(fp, "  log_write_ms: %.17g\n  log_per_kb_ms: %.17g\n", commit_ms,
@@ -223,10 +224,13 @@ int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
     if (!gmtime_r(&t, &tm) ||
         !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
         snprintf(when, sizeof(when), "?");
+    /* flag-ok: the file's own comment, for whoever opens it, names the
+       option that takes it */
     fprintf(fp,
             "# pagetune probe: the built-in store's unit costs on host %s,\n"
             "# measured %s in %.1f s (pagetune-probe(1)). A calibration:\n"
-            "# give it to advise, recommend or simulate with --calibration.\n",
+            "# give it to advise, recommend, replay or simulate with\n"
+            "# --calibration.\n",
             pr->host, when, pr->elapsed_s);
     put_str(fp, "name", name, 0);
     put_perf(fp, pr);
@@ -294,9 +298,8 @@ static int get_uint(const json_t *o, const char *key, unsigned *out,
 }
 
 /* {sizes: [a, b], us: [[m, lo, hi], [m, lo, hi]]} */
-static int get_line(const json_t *o, const char *op,
-                    struct store_probe_line *l, const char *ctx,
-                    struct pt_err *err)
+static int get_line(const json_t *o, const char *op, struct store_probe_line *l,
+                    const char *ctx, struct pt_err *err)
 {
     const json_t *v = json_object_get(o, op), *sz, *us;
 
@@ -342,8 +345,8 @@ static int get_line(const json_t *o, const char *op,
         l->at[k] = (struct store_probe_cost){x[0], x[1], x[2]};
     }
     if (l->size_bytes[0] >= l->size_bytes[1])
-        return err_set(err, PT_EDATA,
-                       "%s: probe: '%s' sizes must be ascending", ctx, op);
+        return err_set(err, PT_EDATA, "%s: probe: '%s' sizes must be ascending",
+                       ctx, op);
     return 0;
 }
 
@@ -365,12 +368,12 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         (rc = get_str(p, "machine_id", pr->machine_id, sizeof(pr->machine_id),
                       ctx, err)) < 0 ||
         (rc = get_str(p, "cpu", pr->cpu, sizeof(pr->cpu), ctx, err)) < 0 ||
-        (rc = get_str(p, "kernel", pr->kernel, sizeof(pr->kernel), ctx,
-                      err)) < 0 ||
+        (rc = get_str(p, "kernel", pr->kernel, sizeof(pr->kernel), ctx, err)) <
+            0 ||
         (rc = get_str(p, "store_fs", pr->store_fs, sizeof(pr->store_fs), ctx,
                       err)) < 0 ||
-        (rc = get_str(p, "engine", pr->engine, sizeof(pr->engine), ctx,
-                      err)) < 0 ||
+        (rc = get_str(p, "engine", pr->engine, sizeof(pr->engine), ctx, err)) <
+            0 ||
         (rc = pt_json_get_num(p, "measured", &d, ctx, err)) < 0)
         return rc;
     pr->measured_s = (int64_t)d;
@@ -416,12 +419,12 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         const char *nm = store_lob_io_name((enum store_lob_io)io);
         const json_t *m = json_object_get(lob, nm);
         if (!json_is_object(m))
-            return err_set(err, PT_EDATA, "%s: 'probe.lob.%s' must be a mapping",
-                           ctx, nm);
-        if ((rc = get_line(m, "get", &pr->lob[io][STORE_PROBE_GET], ctx,
-                           err)) < 0 ||
-            (rc = get_line(m, "set", &pr->lob[io][STORE_PROBE_SET], ctx,
-                           err)) < 0)
+            return err_set(err, PT_EDATA,
+                           "%s: 'probe.lob.%s' must be a mapping", ctx, nm);
+        if ((rc = get_line(m, "get", &pr->lob[io][STORE_PROBE_GET], ctx, err)) <
+                0 ||
+            (rc = get_line(m, "set", &pr->lob[io][STORE_PROBE_SET], ctx, err)) <
+                0)
             return rc;
     }
     return 1;
