@@ -187,6 +187,11 @@ static void probe_sum(struct probe_run *r)
                 l->size_bytes[pop] = r->st[s].size[pop];
                 store_mean_ci95(sample_at(r, s, pop, op, 0), r->o->rounds,
                                 &c->mean_us, &c->lo_us, &c->hi_us);
+                /* a cost is never below 0: a wide interval (few rounds,
+                   a noisy machine) would otherwise reach below it, and
+                   the file's reader (probe_doc.c) refuses that */
+                if (c->lo_us < 0)
+                    c->lo_us = 0;
             }
         }
 }
