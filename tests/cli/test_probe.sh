@@ -23,6 +23,17 @@ awk 'BEGIN { print "time_ms,op,key,size";
         k = sprintf("%04dh6aTb2u9DkMzIiNQy5V", i % 60)
         printf "%d,get,%s,0\n%d,set,%s,4000\n", i, k, i, k } }' >"$T/t.csv"
 
+# ---- --help and the man page list every option ----
+expect_rc 0 "probe --help" "$PAGETUNE" probe --help
+man="$PT_SOURCE_DIR/man/pagetune-probe.1"
+[ -f "$man" ] && pass || fail "$man missing"
+for opt in $(printf '%s\n' "$OUT" | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+    grep -q -- "$(printf '%s' "$opt" | sed 's/-/\\\\-/g')" "$man" && pass ||
+        fail "$man does not document $opt"
+done
+grep -q -- '^\.BR \\-\\-calibration' "$PT_SOURCE_DIR/man/pagetune-replay.1" && pass ||
+    fail "pagetune-replay(1) does not document --calibration"
+
 # ---- a probe, then replay and simulate with it ----
 expect_rc 0 "probe -o" "$PAGETUNE" probe "${FAST[@]}" --store-dir "$T/st" \
     -o "$T/probe.yaml"
