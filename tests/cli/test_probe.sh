@@ -106,8 +106,6 @@ expect_rc 73 "-o an existing file" "$PAGETUNE" probe "${FAST[@]}" \
 expect_one_line_error "-o an existing file"
 expect_contains "$ERR" "keep.yaml" "the message names the file"
 cmp -s "$T/probe.yaml" "$T/keep.yaml" && pass || fail "the existing file changed"
-[ -z "$(find "$T" -maxdepth 1 -name '*.tmp*' -o -maxdepth 1 -name '.*yaml*')" ] &&
-    pass || fail "a failed probe left a temporary file"
 
 # a corrupted number, a missing probe.lob, a fitted calibration
 sed -e '0,/us: \[\[/s/us: \[\[[0-9.e+-]*/us: [[12x.5/' "$T/probe.yaml" >"$T/badnum.yaml"
@@ -134,6 +132,24 @@ expect_rc 65 "replay --calibration article-000 (fitted)" "$PAGETUNE" replay \
 expect_one_line_error "fitted calibration"
 expect_contains "$ERR" "--calibration article-000" "the message names the option"
 [ ! -e "$T/out-fit.json" ] && pass || fail "fitted: replay left an output"
+
+# interrupted (the full probe takes seconds): exit 130, no profile, the
+# stores removed
+mkdir -p "$T/st-int"
+"$PAGETUNE" probe --store-dir "$T/st-int" -o "$T/int.yaml" -q 2>"$T/int.err" &
+pid=$!
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+expect_eq "$?" 130 "an interrupted probe exits 130"
+[ ! -e "$T/int.yaml" ] && pass || fail "an interrupted probe left its profile"
+[ -z "$(ls -A "$T/st-int")" ] && pass ||
+    fail "an interrupted probe left its stores: $(ls -A "$T/st-int")"
+
+# after every failure above: no temporary output, no store left behind
+[ -z "$(find "$T" -name '*.tmp.*')" ] && pass ||
+    fail "a failure left a temporary file: $(find "$T" -name '*.tmp.*')"
+[ -z "$(ls -A "$T/st")" ] && pass || fail "stores left in $T/st: $(ls -A "$T/st")"
 
 echo "test_probe: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
