@@ -57,8 +57,8 @@ int cmd_workload(int argc, char **argv);
 /* Each command's spec (cli/cmd_<name>.c). */
 struct cli_spec;
 extern const struct cli_spec cli_spec_advise, cli_spec_calibrate, cli_spec_ddl,
-    cli_spec_diff, cli_spec_monitor, cli_spec_probe, cli_spec_recommend, cli_spec_replay,
-    cli_spec_sample, cli_spec_simulate, cli_spec_workload;
+    cli_spec_diff, cli_spec_monitor, cli_spec_probe, cli_spec_recommend,
+    cli_spec_replay, cli_spec_sample, cli_spec_simulate, cli_spec_workload;
 
 /* The alphabetical command table (cli/commands.c); ends with a NULL name. */
 extern const struct cli_command cli_commands[];

@@ -581,13 +581,14 @@ static int check_store(const struct cli_common *c, const char *path,
 }
 
 /* --calibration: the store model's prediction of each page size from the
- * probe (store/model.c), beside what was measured. */
+ * probe (store/model.c), made before the replay runs, so that a bad or
+ * fitted calibration fails at once instead of after the measurement; the
+ * figures go beside the measured ones once it has run. */
 static int predict(const struct cli_common *c, const struct replay_args *a,
-                   const struct store_trace *t, struct store_plan_result *res,
+                   const struct store_trace *t, struct store_prediction *pred,
                    struct pt_err *err)
 {
     struct store_probe pr;
-    struct store_prediction pred[STORE_MAX_PAGE_SIZES];
     char name[96], why[256];
     int ret = store_probe_load(a->calibration, &pr, name, sizeof(name), err);
 
@@ -600,11 +601,7 @@ static int predict(const struct cli_common *c, const struct replay_args *a,
                        a->calibration);
     if (store_probe_check(&pr, a->plan.store_dir, why, sizeof(why)))
         cli_note(c, "calibration '%s' is %s", name, why);
-    if ((ret = store_model_predict(&pr, &a->plan, t, store_model_cpus(), pred,
-                                   err)) < 0)
-        return ret;
-    store_plan_result_predicted(res, pred, a->plan.n_page_sizes);
-    return 0;
+    return store_model_predict(&pr, &a->plan, t, store_model_cpus(), pred, err);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -617,6 +614,7 @@ int cmd_replay(int argc, char **argv)
     struct store_plan_result res = {0};
     struct replay_ui ui;
     struct store_trace trace;
+    struct store_prediction pred[STORE_MAX_PAGE_SIZES];
     char epath[4096];
     int ret;
 
@@ -650,9 +648,13 @@ int cmd_replay(int argc, char **argv)
     if ((ret = load_trace(&ui, &a.plan, &trace, &err)) < 0)
         goto fail;
     a.plan.trace = &trace;
-    if ((ret = store_plan_run(&a.plan, &res, &err)) < 0 ||
-        (a.calibration && (ret = predict(&c, &a, &trace, &res, &err)) < 0) ||
-        (ret = write_results(&c, &res, &err)) < 0)
+    if (a.calibration && (ret = predict(&c, &a, &trace, pred, &err)) < 0)
+        goto fail;
+    if ((ret = store_plan_run(&a.plan, &res, &err)) < 0)
+        goto fail;
+    if (a.calibration)
+        store_plan_result_predicted(&res, pred, a.plan.n_page_sizes);
+    if ((ret = write_results(&c, &res, &err)) < 0)
         goto fail;
 fail:
     store_plan_result_release(&res);

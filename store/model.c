@@ -216,8 +216,7 @@ unsigned store_model_cpus(void)
 }
 
 void store_plan_result_predicted(struct store_plan_result *res,
-                                 const struct store_prediction *pred,
-                                 size_t n)
+                                 const struct store_prediction *pred, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct store_replay_result *r = NULL;

@@ -6,6 +6,7 @@
  * page-cache counters, the measured space and the placement of the sets;
  * pagetune-replay(1) lists the fields.
  */
+#include <math.h>
 #include <string.h>
 
 #include "store/store.h"
@@ -101,12 +102,17 @@ static json_t *result_json(const struct store_replay_result *r,
                json_pack("{s:f,s:f,s:f,s:f}", "mean", 100 * r->diff_mean, "lo",
                          100 * r->diff_lo, "hi", 100 * r->diff_hi,
                          "half_width", 50 * (r->diff_hi - r->diff_lo)));
+    /* the range's high end is unbounded (infinite) when the probe's
+       intervals reach 0 (store/model.c): JSON has no infinity, null says
+       it (pagetune-replay(1)) */
     if (r->has_pred)
-        bad |= put(o, "predicted",
-                   json_pack("{s:f,s:f,s:f,s:f}", "requests_per_s",
-                             r->pred_rps, "lo", r->pred_rps_lo, "hi",
-                             r->pred_rps_hi, "response_ms",
-                             r->pred_response_ms));
+        bad |=
+            put(o, "predicted",
+                json_pack("{s:f,s:f,s:o,s:f}", "requests_per_s", r->pred_rps,
+                          "lo", r->pred_rps_lo, "hi",
+                          isfinite(r->pred_rps_hi) ? json_real(r->pred_rps_hi)
+                                                   : json_null(),
+                          "response_ms", r->pred_response_ms));
     if (store_path)
         bad |= put(o, "store", json_string(store_path));
     if (bad) {
@@ -291,10 +297,13 @@ static int requests_from_json(struct store_replay_result *r, const json_t *o,
         if ((ret = pt_json_get_num(x, "requests_per_s", &r->pred_rps, ctx,
                                    err)) < 0 ||
             (ret = pt_json_get_num(x, "lo", &r->pred_rps_lo, ctx, err)) < 0 ||
-            (ret = pt_json_get_num(x, "hi", &r->pred_rps_hi, ctx, err)) < 0 ||
+            (!json_is_null(json_object_get(x, "hi")) &&
+             (ret = pt_json_get_num(x, "hi", &r->pred_rps_hi, ctx, err)) < 0) ||
             (ret = pt_json_get_num(x, "response_ms", &r->pred_response_ms, ctx,
                                    err)) < 0)
             return ret;
+        if (json_is_null(json_object_get(x, "hi")))
+            r->pred_rps_hi = INFINITY; /* unbounded, as written */
         r->has_pred = 1;
     }
     if (d) {

@@ -45,7 +45,7 @@ void store_probe_opts_init(struct store_probe_opts *o)
 struct probe_store {
     struct store *s;
     char path[4200];
-    uint32_t size[2];             /* the two populations' object sizes */
+    uint32_t size[2]; /* the two populations' object sizes */
     struct store_probe_line *line[STORE_PROBE_N_OPS]; /* where figures go */
 };
 
@@ -72,8 +72,8 @@ static uint64_t probe_rand(struct probe_run *r)
 /* Session ids "probe-<pop>-<n>", as long as a WebSphere id is about. */
 static size_t probe_id(char *buf, size_t len, unsigned pop, unsigned n)
 {
-    int k = snprintf(buf, len, "probe-session-%u-%06u-0000000000000000", pop,
-                     n);
+    int k =
+        snprintf(buf, len, "probe-session-%u-%06u-0000000000000000", pop, n);
     return k < 0 ? 0 : (size_t)k;
 }
 
@@ -105,9 +105,8 @@ static int probe_store_open(struct probe_run *r, size_t k, const char *dir,
         for (unsigned n = 0; n < r->o->sessions; n++) {
             size_t klen = probe_id(id, sizeof(id), pop, n);
             if ((ret = store_session_set(
-                     ps->s, id, klen,
-                     r->payload + probe_rand(r) % PROBE_SLIDE, ps->size[pop],
-                     1700000000000, 1800, err)) < 0) {
+                     ps->s, id, klen, r->payload + probe_rand(r) % PROBE_SLIDE,
+                     ps->size[pop], 1700000000000, 1800, err)) < 0) {
                 store_rollback(ps->s);
                 return ret;
             }
@@ -249,6 +248,11 @@ static void probe_sum(struct probe_run *r)
                 l->size_bytes[pop] = r->st[s].size[pop];
                 store_mean_ci95(sample_at(r, s, pop, op, 0), r->o->rounds,
                                 &c->mean_us, &c->lo_us, &c->hi_us);
+                /* a cost is never below 0: a wide interval (few rounds,
+                   a noisy machine) would otherwise reach below it, and
+                   the file's reader (probe_doc.c) refuses that */
+                if (c->lo_us < 0)
+                    c->lo_us = 0;
             }
         }
 }
@@ -261,8 +265,7 @@ static void probe_plan(const struct store_probe_opts *o, struct store_plan *p)
     p->engine_name = o->engine_name;
     p->cache_bytes = o->cache_bytes;
     p->n_page_sizes = 0;
-    for (size_t i = 0; i < o->engine->n_pages && i < STORE_PROBE_MAX_PAGES;
-         i++)
+    for (size_t i = 0; i < o->engine->n_pages && i < STORE_PROBE_MAX_PAGES; i++)
         if (store_page_size_valid(o->engine->pages[i].page_size_bytes))
             p->page_sizes[p->n_page_sizes++] =
                 o->engine->pages[i].page_size_bytes;

@@ -76,11 +76,10 @@ void store_probe_fs_name(const char *dir, char *buf, size_t len)
         unsigned long magic;
         const char *name;
     } fs[] = {
-        {0xEF53, "ext4"},         {0x58465342, "xfs"},
-        {0x9123683E, "btrfs"},    {0x01021994, "tmpfs"},
-        {0x858458f6, "ramfs"},    {0x794c7630, "overlay"},
-        {0x6969, "nfs"},          {0x2fc12fc1, "zfs"},
-        {0x65735546, "fuse"},     {0xF2F52010, "f2fs"},
+        {0xEF53, "ext4"},      {0x58465342, "xfs"},   {0x9123683E, "btrfs"},
+        {0x01021994, "tmpfs"}, {0x858458f6, "ramfs"}, {0x794c7630, "overlay"},
+        {0x6969, "nfs"},       {0x2fc12fc1, "zfs"},   {0x65735546, "fuse"},
+        {0xF2F52010, "f2fs"},
     };
     struct statfs s;
 
@@ -167,8 +166,8 @@ static void put_line(FILE *fp, const char *op, const struct store_probe_line *l,
     fprintf(fp, "%*s%s: {sizes: [%u, %u], us: [", indent, "", op,
             l->size_bytes[0], l->size_bytes[1]);
     for (int k = 0; k < 2; k++)
-        fprintf(fp, "%s[%.17g, %.17g, %.17g]", k ? ", " : "",
-                l->at[k].mean_us, l->at[k].lo_us, l->at[k].hi_us);
+        fprintf(fp, "%s[%.17g, %.17g, %.17g]", k ? ", " : "", l->at[k].mean_us,
+                l->at[k].lo_us, l->at[k].hi_us);
     fprintf(fp, "]}\n");
 }
 
@@ -203,8 +202,9 @@ static void put_perf(FILE *fp, const struct store_probe *pr)
                 "  net_per_kb_ms: 0\n  front_cpu_per_req_ms: 0\n");
     fprintf(fp, "  # a get of a 256-byte row at %u-byte pages\n",
             p0->page_size_bytes);
-    fprintf(fp, "  db_cpu_per_row_ms: %.17g\n  db_cpu_per_lread_ms: 0\n"
-                "  db_cpu_per_logrec_ms: 0\n",
+    fprintf(fp,
+            "  db_cpu_per_row_ms: %.17g\n  db_cpu_per_lread_ms: 0\n"
+            "  db_cpu_per_logrec_ms: 0\n",
             row_ms);
     fprintf(fp, "  # a put over a get (the commit), and per KB of the row\n");
     fprintf(fp, "  log_write_ms: %.17g\n  log_per_kb_ms: %.17g\n", commit_ms,
@@ -226,10 +226,13 @@ int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
     if (!gmtime_r(&t, &tm) ||
         !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
         snprintf(when, sizeof(when), "?");
+    /* flag-ok: the file's own comment, for whoever opens it, names the
+       option that takes it */
     fprintf(fp,
             "# pagetune probe: the built-in store's unit costs on host %s,\n"
             "# measured %s in %.1f s (pagetune-probe(1)). A calibration:\n"
-            "# give it to advise, recommend or simulate with --calibration.\n",
+            "# give it to advise, recommend, replay or simulate with\n"
+            "# --calibration.\n",
             pr->host, when, pr->elapsed_s);
     put_str(fp, "name", name, 0);
     put_perf(fp, pr);
@@ -306,9 +309,8 @@ static int get_uint(const json_t *o, const char *key, unsigned *out,
 }
 
 /* {sizes: [a, b], us: [[m, lo, hi], [m, lo, hi]]} */
-static int get_line(const json_t *o, const char *op,
-                    struct store_probe_line *l, const char *ctx,
-                    struct pt_err *err)
+static int get_line(const json_t *o, const char *op, struct store_probe_line *l,
+                    const char *ctx, struct pt_err *err)
 {
     const json_t *v = json_object_get(o, op), *sz, *us;
 
@@ -354,8 +356,8 @@ static int get_line(const json_t *o, const char *op,
         l->at[k] = (struct store_probe_cost){x[0], x[1], x[2]};
     }
     if (l->size_bytes[0] >= l->size_bytes[1])
-        return err_set(err, PT_EDATA,
-                       "%s: probe: '%s' sizes must be ascending", ctx, op);
+        return err_set(err, PT_EDATA, "%s: probe: '%s' sizes must be ascending",
+                       ctx, op);
     return 0;
 }
 
@@ -377,12 +379,12 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         (rc = get_str(p, "machine_id", pr->machine_id, sizeof(pr->machine_id),
                       ctx, err)) < 0 ||
         (rc = get_str(p, "cpu", pr->cpu, sizeof(pr->cpu), ctx, err)) < 0 ||
-        (rc = get_str(p, "kernel", pr->kernel, sizeof(pr->kernel), ctx,
-                      err)) < 0 ||
+        (rc = get_str(p, "kernel", pr->kernel, sizeof(pr->kernel), ctx, err)) <
+            0 ||
         (rc = get_str(p, "store_fs", pr->store_fs, sizeof(pr->store_fs), ctx,
                       err)) < 0 ||
-        (rc = get_str(p, "engine", pr->engine, sizeof(pr->engine), ctx,
-                      err)) < 0 ||
+        (rc = get_str(p, "engine", pr->engine, sizeof(pr->engine), ctx, err)) <
+            0 ||
         (rc = pt_json_get_num(p, "measured", &d, ctx, err)) < 0)
         return rc;
     pr->measured_s = (int64_t)d;

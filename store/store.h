@@ -812,8 +812,7 @@ unsigned store_model_cpus(void);
 /* Fill results' has_pred and pred_* from predictions (one per page size of
  * the plan, in plan order). */
 void store_plan_result_predicted(struct store_plan_result *res,
-                                 const struct store_prediction *pred,
-                                 size_t n);
+                                 const struct store_prediction *pred, size_t n);
 /* This machine's identity into pr (host, machine, CPU, kernel, version). */
 void store_probe_identity(struct store_probe *pr);
 /* The name of the file system directory `dir` is on ("ext4", "tmpfs",
@@ -837,8 +836,8 @@ void store_probe_fs_name(const char *dir, char *buf, size_t len);
 struct store_prediction {
     uint32_t page_size_bytes;
     enum store_lob_io lob_io;
-    uint64_t requests;        /* per pass */
-    double demand_us;         /* service time of one request */
+    uint64_t requests; /* per pass */
+    double demand_us;  /* service time of one request */
     double req_per_s, req_per_s_lo, req_per_s_hi;
     double response_ms, response_ms_lo, response_ms_hi;
     uint64_t in_row_ops, lob_ops; /* operations by placement, per pass */

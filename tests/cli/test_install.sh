@@ -18,7 +18,7 @@ for page in "$P"/share/man/man1/*.1 "$P"/share/man/man5/*.5; do
     [ -z "$w" ] && pass || fail "man -l $page warns: $w"
 done
 [ "$n" -ge 3 ] && pass || fail "only $n man pages installed"
-for c in advise calibrate ddl monitor recommend replay sample simulate workload; do
+for c in advise calibrate ddl diff monitor probe recommend replay sample simulate workload; do
     [ -e "$P/share/man/man1/pagetune-$c.1" ] && pass || fail "no man page for $c"
 done
 [ -e "$P/share/man/man1/pagetune.1" ] && pass || fail "no pagetune.1"
