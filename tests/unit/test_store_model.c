@@ -6,9 +6,11 @@
  * (prof_load, store_probe_from_json) is the same probe, every double
  * bit for bit; store_model_predict's arithmetic on a hand-made probe and an
  * in-memory trace: one client's requests/s is the requests over the sum of
- * their operations' costs, an object in the LOB area costs the row's small
- * figure plus the LOB line less the probe's base row, and the range is the
- * interval ends' demand widened by STORE_MODEL_ERROR.
+ * their operations' costs (a write-back set the `set` line, a set alone the
+ * `put` line), an object in the LOB area costs the row's small figure plus
+ * the LOB line less the probe's base row, and the range is the demand's
+ * interval (each measured point's half-width by its weight, in quadrature)
+ * widened by STORE_MODEL_ERROR.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,17 +63,21 @@ static void hand_probe(struct store_probe *pr)
     pr->page[0].row[STORE_PROBE_GET] = mkline(256, 3510, 1.0 / 3, 7.1);
     pr->page[0].row[STORE_PROBE_SET] =
         mkline(256, 3510, 0.1 + 0.2, 3.141592653589793 * 9);
+    pr->page[0].row[STORE_PROBE_PUT] = mkline(256, 3510, 0.7, 41.0 / 3);
     pr->page[1].page_size_bytes = 16384;
     pr->page[1].inline_limit_bytes = 16000;
     pr->page[1].row[STORE_PROBE_GET] =
         mkline(256, 14400, 2.718281828459045, 1e3 / 7);
     pr->page[1].row[STORE_PROBE_SET] =
         mkline(256, 14400, nextafter(4.0, 5.0), 123456.789e-3);
+    pr->page[1].row[STORE_PROBE_PUT] = mkline(256, 14400, 5.5, 150.0 / 7);
     for (int io = 0; io < 2; io++) {
         pr->lob[io][STORE_PROBE_GET] =
             mkline(8000, 32000, 11.0 / 3 + io * 40, 29.0 / 7 + io * 90);
         pr->lob[io][STORE_PROBE_SET] =
             mkline(8000, 32000, 17.0 / 3 + io * 50, 31.0 / 7 + io * 99);
+        pr->lob[io][STORE_PROBE_PUT] =
+            mkline(8000, 32000, 19.0 / 3 + io * 60, 37.0 / 7 + io * 101);
     }
 }
 
@@ -160,19 +166,9 @@ static void db2_engine(struct rec_engine *e)
     json_decref(prof);
 }
 
-/* The straight line through the probe's two sizes at n bytes, end k
- * (0 mean, 1 low, 2 high): the test's own arithmetic. */
-static double at(const struct store_probe_line *l, double n, int k)
-{
-    const struct store_probe_cost *c0 = &l->at[0], *c1 = &l->at[1];
-    double y0 = k == 0 ? c0->mean_us : k == 1 ? c0->lo_us : c0->hi_us;
-    double y1 = k == 0 ? c1->mean_us : k == 1 ? c1->lo_us : c1->hi_us;
-    return y0 + (y1 - y0) * (n - l->size_bytes[0]) /
-                    (l->size_bytes[1] - (double)l->size_bytes[0]);
-}
-
 /* 3 sessions: a get and its write-back set each, sizes `size`, then a
- * lone get of session 0 (a request of one operation). */
+ * lone get of session 0 and a lone set of session 1 (requests of one
+ * operation; the set is a put: not a write-back). */
 static void pair_trace(struct store_trace *t, struct store_trace_req *r,
                        uint64_t *first, uint32_t size)
 {
@@ -186,8 +182,10 @@ static void pair_trace(struct store_trace *t, struct store_trace_req *r,
     }
     r[6] = (struct store_trace_req){
         .key_id = 0, .size_bytes = size, .op = SIM_GET};
+    r[7] = (struct store_trace_req){
+        .key_id = 1, .size_bytes = size, .op = SIM_SET};
     t->reqs = r;
-    t->n_reqs = 7;
+    t->n_reqs = 8;
     t->n_keys = 3;
     t->first_size = first;
 }
@@ -205,28 +203,70 @@ static void plan_for(struct store_plan *p, const struct rec_engine *e,
     p->think_ms = 0;
 }
 
-/* Expected demand (us per request) at ends k for an object of `size` at
- * probe page `pi` whose placement the store decides (in_row). */
-static double expect_demand(const struct store_probe *pr, size_t pi,
-                            enum store_lob_io io, int in_row, double size,
-                            int k)
+/* The test's own weights on the probe's measured points: the demand is
+ * sum w * mean, its uncertainty sqrt(sum (w * half-width)^2) over distinct
+ * points (one point's error is shared by every operation that uses it). */
+struct wpt {
+    const struct store_probe_cost *c;
+    double w;
+};
+static void wadd(struct wpt *w, size_t *n, const struct store_probe_line *l,
+                 double size, double times)
+{
+    double t = (size - l->size_bytes[0]) /
+               ((double)l->size_bytes[1] - (double)l->size_bytes[0]);
+    const struct store_probe_cost *c[2] = {&l->at[0], &l->at[1]};
+    double x[2] = {times * (1 - t), times * t};
+    for (int k = 0; k < 2; k++) {
+        size_t j = 0;
+        while (j < *n && w[j].c != c[k])
+            j++;
+        if (j == *n)
+            w[(*n)++] = (struct wpt){c[k], 0};
+        w[j].w += x[k];
+    }
+}
+
+/* One operation (op of STORE_PROBE_*) of `size` at probe page pi, `times`
+ * times, into the weights. */
+static void wop(struct wpt *w, size_t *n, const struct store_probe *pr,
+                size_t pi, enum store_lob_io io, int in_row, int op,
+                double size, double times)
 {
     const struct store_probe_page *pg = &pr->page[pi];
-    double g, s, small = pg->row[0].size_bytes[0];
+    double small = pg->row[op].size_bytes[0];
 
     if (in_row) {
-        g = at(&pg->row[STORE_PROBE_GET], size, k);
-        s = at(&pg->row[STORE_PROBE_SET], size, k);
-    } else {
-        g = at(&pg->row[STORE_PROBE_GET], small, k) +
-            at(&pr->lob[io][STORE_PROBE_GET], size, k) -
-            at(&pr->page[0].row[STORE_PROBE_GET], small, k);
-        s = at(&pg->row[STORE_PROBE_SET], small, k) +
-            at(&pr->lob[io][STORE_PROBE_SET], size, k) -
-            at(&pr->page[0].row[STORE_PROBE_SET], small, k);
+        wadd(w, n, &pg->row[op], size, times);
+        return;
     }
-    /* 3 requests of a get and a set, one of a get alone: 4 requests */
-    return (3 * (g + s) + g) / 4;
+    wadd(w, n, &pg->row[op], small, times);
+    wadd(w, n, &pr->lob[io][op], size, times);
+    wadd(w, n, &pr->page[0].row[op], small, -times);
+}
+
+/* Expected demand per request (us): mean, and the half-width of its
+ * interval. 3 requests of a get and a write-back set, a get alone, a set
+ * alone: 5 requests. */
+static void expect_demand(const struct store_probe *pr, size_t pi,
+                          enum store_lob_io io, int in_row, double size,
+                          double *d, double *h)
+{
+    struct wpt w[32];
+    size_t n = 0;
+    double h2 = 0;
+
+    wop(w, &n, pr, pi, io, in_row, STORE_PROBE_GET, size, 4);
+    wop(w, &n, pr, pi, io, in_row, STORE_PROBE_SET, size, 3);
+    wop(w, &n, pr, pi, io, in_row, STORE_PROBE_PUT, size, 1);
+    *d = 0;
+    for (size_t j = 0; j < n; j++) {
+        double hw = (w[j].c->hi_us - w[j].c->lo_us) / 2;
+        *d += w[j].w * w[j].c->mean_us;
+        h2 += w[j].w * w[j].w * hw * hw;
+    }
+    *d /= 5;
+    *h = sqrt(h2) / 5;
 }
 
 static void check_predict(uint32_t size, enum store_lob_io io)
@@ -235,7 +275,7 @@ static void check_predict(uint32_t size, enum store_lob_io io)
     struct store_probe pr;
     struct store_plan p;
     struct store_trace t;
-    struct store_trace_req reqs[7];
+    struct store_trace_req reqs[8];
     uint64_t first[3];
     struct store_prediction out[2];
     struct pt_err err;
@@ -250,25 +290,25 @@ static void check_predict(uint32_t size, enum store_lob_io io)
     for (size_t i = 0; i < 2; i++) {
         struct store_config cfg;
         int in_row;
-        double d[3];
+        double d, h;
         assert_int_equal(store_plan_page_config(&p, i, &cfg, &err), 0);
         in_row = !cfg.lob_area || store_place(&cfg, size) == STORE_COL_SMALL;
-        for (int k = 0; k < 3; k++)
-            d[k] = expect_demand(&pr, i, io, in_row, size, k);
+        expect_demand(&pr, i, io, in_row, size, &d, &h);
         assert_int_equal(out[i].page_size_bytes, p.page_sizes[i]);
-        assert_int_equal(out[i].requests, 4);
-        assert_int_equal(out[i].lob_ops, in_row ? 0 : 7);
-        assert_int_equal(out[i].in_row_ops, in_row ? 7 : 0);
-        assert_float_equal(out[i].demand_us, d[0], 1e-9 * d[0]);
+        assert_int_equal(out[i].requests, 5);
+        assert_int_equal(out[i].lob_ops, in_row ? 0 : 8);
+        assert_int_equal(out[i].in_row_ops, in_row ? 8 : 0);
+        assert_float_equal(out[i].demand_us, d, 1e-9 * d);
         /* one client, no think time: X = 1 / D whatever the CPUs */
-        assert_float_equal(out[i].req_per_s, 1e6 / d[0], 1e-9 * 1e6 / d[0]);
-        assert_float_equal(out[i].response_ms, d[0] / 1e3, 1e-12);
-        /* the range: the interval's ends, widened by the model's error */
+        assert_float_equal(out[i].req_per_s, 1e6 / d, 1e-9 * 1e6 / d);
+        assert_float_equal(out[i].response_ms, d / 1e3, 1e-12);
+        /* the range: the demand's interval, widened by the model's error */
         assert_float_equal(out[i].req_per_s_lo,
-                           1e6 / (d[2] * (1 + STORE_MODEL_ERROR)),
+                           1e6 / ((d + h) * (1 + STORE_MODEL_ERROR)),
                            1e-9 * out[i].req_per_s);
         assert_float_equal(out[i].req_per_s_hi,
-                           1e6 / (d[1] * (1 - STORE_MODEL_ERROR)),
+                           1e6 / (fmax(d - h, d * 0.01) *
+                                  (1 - STORE_MODEL_ERROR)),
                            1e-9 * out[i].req_per_s);
         assert_true(out[i].req_per_s_lo < out[i].req_per_s &&
                     out[i].req_per_s < out[i].req_per_s_hi);
@@ -310,7 +350,7 @@ static void test_predict_no_direct(void **state)
     struct store_probe pr;
     struct store_plan p;
     struct store_trace t;
-    struct store_trace_req reqs[7];
+    struct store_trace_req reqs[8];
     uint64_t first[3];
     struct store_prediction a[2], b[2];
     struct pt_err err;
@@ -336,7 +376,7 @@ static void test_predict_missing_page(void **state)
     struct store_probe pr;
     struct store_plan p;
     struct store_trace t;
-    struct store_trace_req reqs[7];
+    struct store_trace_req reqs[8];
     uint64_t first[3];
     struct store_prediction out[2];
     struct pt_err err;
