@@ -333,15 +333,15 @@ static void validation_lines(const struct adv_validation *v, char *sim,
                  v->sim_cur.hit_ratio, v->sim_rec.hit_ratio);
     if (v->have_pred && v->pred_store)
         snprintf(pred, len,
-                 "requests/s %s (%.0f -> %.0f), response time %s (the replay's "
-                 "configuration: %u client(s), think %g ms; store model, "
-                 "probe %s)",
+                 "requests/s %s, response time %s (%.0f -> %.0f requests/s "
+                 "in the replay's configuration: %u client(s), think %g ms; "
+                 "store model, probe %s)",
                  pt_fig_change_range(v->pred_rps_pct, v->pred_rps_lo_pct,
                                      v->pred_rps_hi_pct, a, sizeof(a)),
-                 v->pred_cur_rps, v->pred_rec_rps,
                  pt_fig_change_range(v->pred_resp_pct, v->pred_resp_lo_pct,
                                      v->pred_resp_hi_pct, b, sizeof(b)),
-                 v->pred_clients, v->pred_think_ms, v->calibration);
+                 v->pred_cur_rps, v->pred_rec_rps, v->pred_clients,
+                 v->pred_think_ms, v->calibration);
     else if (v->have_pred && v->pred_has_range)
         snprintf(pred, len,
                  "requests/s %s, response time %s (%u client(s), think %g ms, "

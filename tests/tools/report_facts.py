@@ -188,7 +188,16 @@ def expected(out_dir, problems):
                 # a change of none keeps "none" in the table (advise/model.c)
                 if abs(v["mean"]) < 0.0005:
                     want["measured-change-none"] = True
-    if os.path.exists(os.path.join(out_dir, "simulation.json")):
+    # the store model's prediction of the replay (issue 25): the change
+    # advise kept in recommendation.json's validation, with its range
+    pv = ((load("recommendation.json").get("validation") or {})
+          .get("predicted") or {})
+    if pv.get("calibrated") and pv.get("req_per_s_change_pct"):
+        r, t = pv["req_per_s_change_pct"], pv["response_ms_change_pct"]
+        want["predicted-change"] = fig_change(r["mean"], r["lo"], r["hi"])
+        want["predicted-response-change"] = fig_change(
+            t["mean"], t["lo"], t["hi"])
+    elif os.path.exists(os.path.join(out_dir, "simulation.json")):
         rows = load("simulation.json").get("results", [])
         cps = cur.get("page_size")
         if len(rows) == 2 and cps != rps:
