@@ -4,6 +4,10 @@
 # of the four founding articles (seeds 000, 001, 002, 004), from the
 # calibration profiles shipped in profiles/calibrations/ (issue 15).
 #
+# article-NNN-steps.tsv adds inflection steps (one cell over another) and
+# article-NNN-table6.tsv the best page size against 4K per object size
+# (seed 000's Table 6, req/s gain and response-time reduction).
+#
 # For each row of bench/articles_data/article-NNN.tsv (the cell, its
 # published value, the commands that express it, its role: fit = one of the
 # figures the calibration was fitted to, check = predicted, never fitted,
@@ -192,6 +196,20 @@ for seed in ("000", "001", "002", "004"):
             ok = abs(e) <= float(st["accept_points"])
             show(st["step"], "check", "%+.1f %%" % (100 * (pub - 1)), "%+.1f %%" % (100 * (value - 1)),
                  "%+.1f pt" % e, "+-%s pt" % st["accept_points"], ok, seed)
+    table6 = os.path.join(data, "article-%s-table6.tsv" % seed)
+    if os.path.exists(table6):
+        for t6 in table_rows(table6):
+            cells = [c for c in by_cell if ", %s, " % t6["object"] in c and by_cell[c]["role"] != "not-expressible"]
+            best = max(cells, key=lambda c: predicted(name, by_cell[c])["req_per_s"])
+            b, o = predicted(name, by_cell[best]), predicted(name, by_cell[t6["over"]])
+            acc = float(t6["accept_points"])
+            page = best.rsplit(", ", 1)[1]
+            for what, pub, value in (
+                    ("req/s", float(t6["req_per_s_pct"]), 100 * (b["req_per_s"] / o["req_per_s"] - 1)),
+                    ("response", float(t6["response_pct"]), 100 * (1 - b["response_ms"] / o["response_ms"]))):
+                e = value - pub
+                show("Table 6, %s, best (%s) vs 4K %s" % (t6["object"].replace(" object", ""), page.replace(" page", ""), what),
+                     "check", "%+.0f %%" % pub, "%+.1f %%" % value, "%+.1f pt" % e, "+-%g pt" % acc, abs(e) <= acc, seed)
 
 if timing:
     a = cmd("pagetune workload --profile article-30k --requests 1000000 -o timing.csv")

@@ -4,7 +4,7 @@
 # --quick mode runs every row of bench/articles_data/ on 5,000-request
 # traces; the figures are not checked here (bench/articles.sh without
 # --quick is the comparison), only that each seed's table is printed in
-# full and the script exits 0.
+# full (with seed 000's Table 6) and the script exits 0.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "python3 missing" >&2; exit 77; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,6 +30,9 @@ for f in "$root"/bench/articles_data/article-???.tsv; do
         grep -vc -e ' response ms ' -e '^Table .* step ' -e '^\(4\|10\|30\) KB step')
     [ "$got" -ge "$n" ] && pass || fail "seed $seed: $got rows printed, $n in $(basename "$f")"
 done
+# seed 000's Table 6: the best page size against 4K, req/s and response,
+# for each of the three object sizes
+expect_eq "$(printf '%s\n' "$OUT" | grep -c '^Table 6, .* best (.*) vs 4K ')" 6 "Table 6 compared"
 case $OUT in
 *"articles.sh: all rows ran"*) pass ;;
 *) fail "articles.sh --quick did not reach its end" ;;
