@@ -9,6 +9,7 @@
  * prints every fitted value, bound and residual, and writes the
  * calibration profile with perf_calib_write.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,8 @@ static const char *const usage[] = {
     "pagetune calibrate --points FILE.csv --simulation FILE "
     "[--simulation FILE ...] [--free COST[:LO:HI],...] [--engine NAME|FILE] "
     "[--device NAME|FILE] [--appserver NAME|FILE] [--calibration NAME|FILE] "
-    "[--fscache-share F] [--page-fscache-share F] [--name NAME] [-o FILE] "
-    "[--format table|json|csv]",
+    "[--fscache-share F] [--page-fscache-share F] [--cross-validate] "
+    "[--force] [--name NAME] [-o FILE] [--format table|json|csv]",
     NULL,
 };
 
@@ -35,7 +36,11 @@ static const char description[] =
     "costs come from the device, engine, application-server and (with\n"
     "--calibration) calibration profiles. Writes a calibration profile for\n"
     "`simulate --calibration` and prints every fitted value, bound and\n"
-    "residual (to stderr when the profile goes to stdout).";
+    "residual (to stderr when the profile goes to stdout), with each free\n"
+    "cost's identifiability: the Jacobian's rank at the fit and the range\n"
+    "of values (the others held at their fit) whose rms residual stays\n"
+    "within 0.01 of the fit's. A fit with an unidentified cost or an rms\n"
+    "relative residual above 0.25 is refused (exit 65) unless --force.";
 
 #define MAX_SIMS 8
 #define DEFAULT_LO 0.001
@@ -53,6 +58,7 @@ struct cal_args {
     const char *free_list;
     const char *name;
     int engine_given, device_given;
+    int cross_validate;
     struct perf_profiles model;
 };
 
@@ -113,6 +119,13 @@ static const struct cli_option opts[] = {
      .help = "start from this calibration's costs",
      .def = "none",
      .complete = CLI_C_CALIBRATION},
+    {.name = "cross-validate",
+     .group = CLI_G_FIT,
+     .type = CLI_T_FLAG,
+     CLI_AT(A, cross_validate),
+     .help = "print leave-one-out held-out req/s errors (each point left "
+             "out, fitted on the rest)",
+     .def = "off"},
     CLI_OPT_FSCACHE_ENTRY(A, CLI_NOT_GIVEN),
     CLI_OPT_PAGE_FSCACHE_ENTRY(A, CLI_NOT_GIVEN),
     {.name = "name",
@@ -254,6 +267,7 @@ struct sims {
 /* The report as one JSON document (--json): the fit, the fitted costs
    and the points, numbers as numbers (pagetune-calibrate(1), OUTPUT). */
 static int write_report_json(FILE *fp, const struct perf_calib *cal,
+                             const struct perf_ident *id, const double *cv,
                              struct pt_err *err)
 {
     json_t *doc, *costs = json_array(), *points = json_array();
@@ -261,10 +275,12 @@ static int write_report_json(FILE *fp, const struct perf_calib *cal,
 
     for (size_t j = 0; costs && j < cal->n_free; j++)
         json_array_append_new(
-            costs, json_pack("{s:s, s:f, s:f, s:f}", "cost",
+            costs, json_pack("{s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "cost",
                              perf_cost_name(cal->free[j].cost), "fitted",
                              cal->fitted[j], "lo", cal->free[j].lo, "hi",
-                             cal->free[j].hi));
+                             cal->free[j].hi, "identified", id->identified[j],
+                             "range_lo", id->range_lo[j], "range_hi",
+                             id->range_hi[j]));
     for (size_t i = 0; points && i < cal->n_points; i++) {
         const struct perf_point *p = &cal->points[i];
         json_array_append_new(
@@ -277,11 +293,15 @@ static int write_report_json(FILE *fp, const struct perf_calib *cal,
                       "response_ms", p->response_ms, "predicted_response_ms",
                       cal->pred_response_ms[i], "response_ms_residual_pct",
                       100 * cal->resid_response_ms[i]));
+        if (cv)
+            json_object_set_new(json_array_get(points, i),
+                                "heldout_req_per_s_pct", json_real(cv[i]));
     }
-    doc = json_pack("{s:i, s:s, s:s, s:f, s:i, s:o, s:o}", "schema_version", 1,
-                    "pagetune_version", PT_VERSION, "name", cal->name,
-                    "rms_residual", cal->rms_resid, "solver_info",
-                    cal->solver_info, "costs", costs, "points", points);
+    doc = json_pack("{s:i, s:s, s:s, s:f, s:i, s:i, s:o, s:o}",
+                    "schema_version", 1, "pagetune_version", PT_VERSION, "name",
+                    cal->name, "rms_residual", cal->rms_resid, "solver_info",
+                    cal->solver_info, "jacobian_rank", id->rank, "costs", costs,
+                    "points", points);
     if (!doc)
         return err_set(err, PT_EINTERNAL, "out of memory");
     ret = out_json_write(doc, fp, err);
@@ -290,9 +310,20 @@ static int write_report_json(FILE *fp, const struct perf_calib *cal,
 }
 
 static int write_report(FILE *fp, enum out_format fmt,
-                        const struct perf_calib *cal, struct pt_err *err)
+                        const struct perf_calib *cal,
+                        const struct perf_ident *id, const double *cv,
+                        struct pt_err *err)
 {
-    static const char *const fh[] = {"cost", ">fitted", ">lo", ">hi"};
+    static const char *const fh[] = {"cost",
+                                     ">fitted",
+                                     ">lo",
+                                     ">hi",
+                                     "identified",
+                                     ">range lo|range_lo",
+                                     ">range hi|range_hi"};
+    static const char *const ch[] = {"point", ">req/s|req_per_s",
+                                     ">held-out %|heldout_req_per_s_pct"};
+    struct out_table ct;
     /* shown|CSV header: the repeated shown names say which figure */
     static const char *const ph[] = {"point",
                                      ">clients",
@@ -307,18 +338,21 @@ static int write_report(FILE *fp, enum out_format fmt,
     int ret;
 
     if (fmt == OUT_JSON)
-        return write_report_json(fp, cal, err);
+        return write_report_json(fp, cal, id, cv, err);
     memset(&pt, 0, sizeof(pt));
-    if ((ret = out_table_init(&ft, 4, fh)) < 0 ||
-        (ret = out_table_init(&pt, 9, ph)) < 0) {
+    memset(&ct, 0, sizeof(ct));
+    if ((ret = out_table_init(&ft, 7, fh)) < 0 ||
+        (ret = out_table_init(&pt, 9, ph)) < 0 ||
+        (ret = out_table_init(&ct, 3, ch)) < 0) {
         ret = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;
     }
     out_table_set_title(&ft,
                         "calibration %s: %zu free cost(s), %zu point(s), rms "
-                        "relative residual %.4f (lmdif info %d)",
+                        "relative residual %.4f (lmdif info %d), Jacobian "
+                        "rank %d of %zu",
                         cal->name, cal->n_free, cal->n_points, cal->rms_resid,
-                        cal->solver_info);
+                        cal->solver_info, id->rank, cal->n_free);
     for (size_t j = 0; j < cal->n_free; j++) {
         out_table_add_row(&ft);
         out_table_setf(&ft, 0, "%s", perf_cost_name(cal->free[j].cost));
@@ -328,6 +362,11 @@ static int write_report(FILE *fp, enum out_format fmt,
         out_table_set_num(&ft, 2, cal->free[j].lo);
         out_table_setf(&ft, 3, "%.6g", cal->free[j].hi);
         out_table_set_num(&ft, 3, cal->free[j].hi);
+        out_table_setf(&ft, 4, "%s", id->identified[j] ? "yes" : "NO");
+        out_table_setf(&ft, 5, "%.6g", id->range_lo[j]);
+        out_table_set_num(&ft, 5, id->range_lo[j]);
+        out_table_setf(&ft, 6, "%.6g", id->range_hi[j]);
+        out_table_set_num(&ft, 6, id->range_hi[j]);
     }
     out_table_set_title(&pt, "\npoints: measured, predicted, residual "
                              "(predicted - measured) / measured");
@@ -349,10 +388,55 @@ static int write_report(FILE *fp, enum out_format fmt,
     /* one table per CSV stream: the fitted costs */
     if (fmt == OUT_TABLE)
         ret = out_table_write(&pt, fmt, fp, err);
+    if (ret >= 0 && cv && fmt == OUT_TABLE) {
+        double ss = 0;
+        for (size_t i = 0; i < cal->n_points; i++) {
+            out_table_add_row(&ct);
+            out_table_setf(&ct, 0, "%s", cal->points[i].label);
+            out_table_setf(&ct, 1, "%.6g", cal->points[i].req_per_s);
+            out_table_setf(&ct, 2, "%+.2f", cv[i]);
+            ss += cv[i] * cv[i];
+        }
+        out_table_set_title(&ct,
+                            "\ncross-validation: each point left out, the "
+                            "costs fitted on the rest; held-out req/s error, "
+                            "rms %.2f %%",
+                            sqrt(ss / (double)cal->n_points));
+        ret = out_table_write(&ct, fmt, fp, err);
+    }
 out:
     out_table_release(&ft);
     out_table_release(&pt);
+    out_table_release(&ct);
     return ret;
+}
+
+/*
+ * A fit calibrate refuses without --force (issue 27): a free cost the
+ * points do not identify (perf_calib_identify), or an rms relative
+ * residual above PERF_CALIB_MAX_RMS (0.25: a model a quarter off its own
+ * fitted points explains nothing it is then asked to predict; every
+ * shipped calibration is below 0.1, docs/models.md).
+ */
+static int refuse(const struct perf_calib *cal, const struct perf_ident *id,
+                  int force, struct pt_err *err)
+{
+    if (force)
+        return 0;
+    for (size_t j = 0; j < cal->n_free; j++)
+        if (!id->identified[j])
+            return err_set(err, PT_EDATA,
+                           "free cost '%s' is not identified by the points "
+                           "(Jacobian rank %d of %zu); add points that tell "
+                           "it apart, fix it, or --force",
+                           perf_cost_name(cal->free[j].cost), id->rank,
+                           cal->n_free);
+    if (cal->rms_resid > PERF_CALIB_MAX_RMS)
+        return err_set(err, PT_EDATA,
+                       "rms relative residual %.4g is above %.2g: the model "
+                       "does not fit these points; check them, or --force",
+                       cal->rms_resid, PERF_CALIB_MAX_RMS);
+    return 0;
 }
 
 /* The profile's leading comments: where it came from. */
@@ -431,6 +515,8 @@ int cmd_calibrate(int argc, char **argv)
     struct perf_predictor m;
     struct perf_sim_docs docs;
     struct pt_afile af = {0};
+    struct perf_ident id;
+    double *cv = NULL;
     char comment[2048];
     int ret, to_stdout;
 
@@ -464,8 +550,27 @@ int cmd_calibrate(int argc, char **argv)
         goto fail;
     cal->costs = m.costs;
     cal_name(cal->name, sizeof(cal->name), &a, &c);
-    if ((ret = perf_calib_fit(cal, &err)) < 0)
+    if ((ret = perf_calib_fit(cal, &err)) < 0 ||
+        (ret = perf_calib_identify(cal, &id, &err)) < 0)
         goto fail;
+    if (a.cross_validate) {
+        if (!(cv = pt_calloc(cal->n_points, sizeof(*cv)))) {
+            ret = err_set(&err, PT_EINTERNAL, "out of memory");
+            goto fail;
+        }
+        if ((ret = perf_calib_cross_validate(cal, cv, &err)) < 0)
+            goto fail;
+    }
+    to_stdout = strcmp(c.output, "-") == 0;
+    if ((ret = refuse(cal, &id, c.force, &err)) < 0) {
+        /* the report says why; the profile is not written */
+        struct pt_err scratch;
+        err_clear(&scratch);
+        if (!c.quiet)
+            (void)write_report(to_stdout ? stderr : stdout, c.format, cal, &id,
+                               cv, &scratch);
+        goto fail;
+    }
     comment_text(comment, sizeof(comment), &a, &a.model);
     if ((ret = cli_output_open(&c, &af, &err)) < 0)
         goto fail;
@@ -474,10 +579,9 @@ int cmd_calibrate(int argc, char **argv)
         pt_afile_abort(&af);
         goto fail;
     }
-    to_stdout = strcmp(c.output, "-") == 0;
     if (!c.quiet || !to_stdout) {
         FILE *fp = to_stdout ? stderr : stdout;
-        if ((ret = write_report(fp, c.format, cal, &err)) < 0)
+        if ((ret = write_report(fp, c.format, cal, &id, cv, &err)) < 0)
             goto fail;
         if (fflush(fp) != 0 || ferror(fp)) {
             ret = err_set(&err, PT_EIO, "cannot write the report");
@@ -488,11 +592,13 @@ int cmd_calibrate(int argc, char **argv)
         sim_plan_result_release(&s->res[i]);
     free(s);
     free(cal);
+    free(cv);
     return PT_EXIT_OK;
 fail:
     for (size_t i = 0; s && i < s->n; i++)
         sim_plan_result_release(&s->res[i]);
     free(s);
     free(cal);
+    free(cv);
     return cli_fail("calibrate", &err);
 }

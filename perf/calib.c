@@ -238,6 +238,200 @@ out:
     return rc;
 }
 
+/* Jacobian column of free cost j: d residual / d ln cost at cal's costs. */
+static int jac_column(struct perf_calib *cal, size_t j, double *col,
+                      struct pt_err *err)
+{
+    double *c = perf_cost_ptr(&cal->costs, cal->free[j].cost);
+    double v = *c, h = fmax(1e-4 * fabs(v), 1e-9);
+    double scale = (v > 0 ? v : 1.0) / (2 * h);
+    size_t m = cal->n_points;
+    int rc;
+
+    /* central differences: the truncation error is O(h^2), far below
+     * PERF_IDENT_TOL, so two costs that move the residuals the same way
+     * give parallel columns */
+    *c = v + h;
+    if ((rc = evaluate(cal, err)) < 0) {
+        *c = v;
+        return rc;
+    }
+    for (size_t i = 0; i < m; i++) {
+        col[2 * i] = cal->resid_req_per_s[i];
+        col[2 * i + 1] = cal->resid_response_ms[i];
+    }
+    *c = v - h;
+    rc = evaluate(cal, err);
+    *c = v;
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < m; i++) {
+        col[2 * i] = (col[2 * i] - cal->resid_req_per_s[i]) * scale;
+        col[2 * i + 1] = (col[2 * i + 1] - cal->resid_response_ms[i]) * scale;
+    }
+    return 0;
+}
+
+static double dot(const double *a, const double *b, size_t m)
+{
+    double s = 0;
+    for (size_t i = 0; i < m; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* The share of column k of J (m x n, column-major) left after projecting
+ * off the columns in use[] (Gram-Schmidt on a copy in w): its remaining
+ * norm over its own norm, 0 when its own norm is below PERF_IDENT_ABS
+ * (the cost moves no residual). */
+static double residual_norm(const double *J, size_t m, size_t n, size_t k,
+                            const int *use, double *q, double *w)
+{
+    size_t nq = 0;
+
+    for (size_t j = 0; j < n; j++) {
+        if (!use[j] || j == k)
+            continue;
+        memcpy(w, J + j * m, m * sizeof(*w));
+        for (size_t t = 0; t < nq; t++) {
+            double d = dot(w, q + t * m, m);
+            for (size_t i = 0; i < m; i++)
+                w[i] -= d * q[t * m + i];
+        }
+        double nw = sqrt(dot(w, w, m));
+        double nj = sqrt(dot(J + j * m, J + j * m, m));
+        if (nj > PERF_IDENT_ABS && nw > PERF_IDENT_TOL * nj) {
+            for (size_t i = 0; i < m; i++)
+                q[nq * m + i] = w[i] / nw;
+            nq++;
+        }
+    }
+    memcpy(w, J + k * m, m * sizeof(*w));
+    for (size_t t = 0; t < nq; t++) {
+        double d = dot(w, q + t * m, m);
+        for (size_t i = 0; i < m; i++)
+            w[i] -= d * q[t * m + i];
+    }
+    {
+        double nk = sqrt(dot(J + k * m, J + k * m, m));
+        return nk > PERF_IDENT_ABS ? sqrt(dot(w, w, m)) / nk : 0;
+    }
+}
+
+int perf_calib_identify(struct perf_calib *cal, struct perf_ident *id,
+                        struct pt_err *err)
+{
+    size_t n = cal->n_free, m = 2 * cal->n_points;
+    double *J = pt_calloc(m * (n + 1), sizeof(*J));
+    double *q = pt_calloc(m * (n + 1), sizeof(*q));
+    double *w = pt_calloc(m + 1, sizeof(*w));
+    double fit_rms;
+    int use[PERF_N_COSTS], rc = 0;
+
+    memset(id, 0, sizeof(*id));
+    if (!J || !q || !w) {
+        rc = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    if ((rc = evaluate(cal, err)) < 0)
+        goto out;
+    fit_rms = cal->rms_resid;
+    for (size_t j = 0; j < n; j++)
+        if ((rc = jac_column(cal, j, J + j * m, err)) < 0)
+            goto out;
+    /* rank: greedy pivoting, the column with the most norm left first */
+    for (size_t j = 0; j < n; j++)
+        use[j] = 0;
+    for (size_t r = 0; r < n; r++) {
+        double best = 0;
+        size_t bj = n;
+        for (size_t j = 0; j < n; j++) {
+            if (use[j])
+                continue;
+            double nr = residual_norm(J, m, n, j, use, q, w);
+            if (nr > best) {
+                best = nr;
+                bj = j;
+            }
+        }
+        if (bj == n || best <= PERF_IDENT_TOL)
+            break;
+        use[bj] = 1;
+        id->rank++;
+    }
+    for (size_t j = 0; j < n; j++)
+        use[j] = 1;
+    for (size_t j = 0; j < n; j++)
+        id->identified[j] =
+            residual_norm(J, m, n, j, use, q, w) > PERF_IDENT_TOL;
+    /* the range: scan each cost over its bounds, the others fixed */
+    for (size_t j = 0; j < n; j++) {
+        const struct perf_free *f = &cal->free[j];
+        double *c = perf_cost_ptr(&cal->costs, f->cost), v = *c;
+
+        id->range_lo[j] = id->range_hi[j] = v;
+        for (int g = 0; g < PERF_IDENT_GRID; g++) {
+            double t = (double)g / (PERF_IDENT_GRID - 1), x;
+            x = f->lo > 0 ? f->lo * pow(f->hi / f->lo, t)
+                          : f->lo + (f->hi - f->lo) * t;
+            *c = x;
+            if ((rc = evaluate(cal, err)) < 0) {
+                *c = v;
+                goto out;
+            }
+            if (cal->rms_resid <= fit_rms + PERF_IDENT_SLACK) {
+                id->range_lo[j] = fmin(id->range_lo[j], x);
+                id->range_hi[j] = fmax(id->range_hi[j], x);
+            }
+        }
+        *c = v;
+    }
+    rc = evaluate(cal, err);
+out:
+    free(J);
+    free(q);
+    free(w);
+    return rc;
+}
+
+int perf_calib_cross_validate(const struct perf_calib *cal, double *heldout_pct,
+                              struct pt_err *err)
+{
+    struct perf_calib *sub;
+    int rc = 0;
+
+    if (cal->n_points <= cal->n_free)
+        return err_set(err, PT_EDATA,
+                       "cross-validation needs more points than the %zu "
+                       "free cost(s), got %zu",
+                       cal->n_free, cal->n_points);
+    if (!(sub = pt_calloc(1, sizeof(*sub))))
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (size_t k = 0; k < cal->n_points; k++) {
+        struct perf_model mo;
+        struct perf_result r;
+
+        *sub = *cal;
+        sub->n_points = 0;
+        for (size_t i = 0; i < cal->n_points; i++)
+            if (i != k)
+                sub->points[sub->n_points++] = cal->points[i];
+        if ((rc = perf_calib_fit(sub, err)) < 0)
+            break;
+        if ((rc = perf_demand(&sub->costs, &cal->points[k].counts, &mo, err)) <
+                0 ||
+            (rc = perf_mva(&mo, cal->points[k].clients, cal->points[k].think_ms,
+                           &r, err)) < 0)
+            break;
+        heldout_pct[k] = 100 * (r.req_per_s - cal->points[k].req_per_s) /
+                         cal->points[k].req_per_s;
+    }
+    if (rc < 0 && err)
+        err_prefix(err, "cross-validation");
+    free(sub);
+    return rc;
+}
+
 double perf_calib_range_req_per_s(const struct perf_calib *cal)
 {
     double range = 0;

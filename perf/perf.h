@@ -292,6 +292,46 @@ struct perf_calib {
 int perf_calib_fit(struct perf_calib *cal, struct pt_err *err);
 
 /*
+ * Identifiability of a fit (issue 27). The Jacobian of the residuals with
+ * respect to the log of each free cost (central differences, step 1e-4
+ * relative) at cal's costs: its numerical rank (Gram-Schmidt with
+ * pivoting, a column counts when more than PERF_IDENT_TOL of its norm is
+ * left after projecting off the pivoted columns), and per cost whether its
+ * column keeps more than PERF_IDENT_TOL of its norm once projected off
+ * every other column (identified). A cost whose column is below
+ * PERF_IDENT_ABS (it moves no residual) or parallel to a combination of
+ * the others (the points cannot tell its change from theirs) is
+ * unidentified. range_lo/range_hi: the values of
+ * that cost, on a log grid of PERF_IDENT_GRID values over its bounds with
+ * the other costs held at their fitted values (not refitted), whose rms
+ * relative residual stays within PERF_IDENT_SLACK of the fit's.
+ * cal must have been fitted; its costs and residuals are left as they were.
+ */
+#define PERF_IDENT_TOL 1e-3
+#define PERF_IDENT_ABS 1e-9
+#define PERF_IDENT_SLACK 0.01
+#define PERF_IDENT_GRID 121
+/* perf_calib_check's rms threshold: a fit whose rms relative residual
+ * is above it is refused (pagetune-calibrate(1), IDENTIFIABILITY) */
+#define PERF_CALIB_MAX_RMS 0.25
+struct perf_ident {
+    int rank;
+    int identified[PERF_N_COSTS];
+    double range_lo[PERF_N_COSTS], range_hi[PERF_N_COSTS];
+};
+int perf_calib_identify(struct perf_calib *cal, struct perf_ident *id,
+                        struct pt_err *err);
+
+/*
+ * Leave-one-out cross-validation: for each point i, fit cal's free costs
+ * (from cal's fitted values) to the other points and predict point i;
+ * heldout_pct[i] = 100 (predicted - measured) / measured req/s. Needs more
+ * points than free costs (PT_EDATA). cal itself is not changed.
+ */
+int perf_calib_cross_validate(const struct perf_calib *cal, double *heldout_pct,
+                              struct pt_err *err);
+
+/*
  * The calibration's relative range of requests/s: over its points, the
  * largest distance between the prediction and the measured value, or,
  * for a point with a measured interval, the farther end of that interval,

@@ -93,8 +93,10 @@ for r in d["results"]:
         x = base * (1.3 if r["page_size"] == 32768 else 1)
         print("%d,%d,%.1f,%.3f" % (r["page_size"], c, x, 1000.0 * c / x))
 PY
+# (their rms relative residual, 0.92, is above 0.25: calibrate refuses the
+# fit without --force, issue 27; the golden keeps the forced report)
 step "$PAGETUNE" calibrate --simulation "$T/sim-cal.json" --points "$T/points.csv" \
-    --name golden -o "$O/calibrate.yaml" --format json
+    --name golden -o "$O/calibrate.yaml" --format json --force
 printf '%s\n' "$OUT" >"$O/calibrate.json"
 golden exact calibrate.yaml
 golden exact calibrate.json
