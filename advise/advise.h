@@ -287,11 +287,11 @@ void adv_validation_compute(struct adv_validation *v,
 /*
  * The verdict of v (filled by adv_validation_compute): the replay's
  * measured difference of rec_ps against cur_ps with its 95 % interval
- * against the model's predicted change. Calibrated, the predicted range
- * is the calibration's; uncalibrated, only the predicted direction is
- * compared (the magnitude of an uncalibrated model is not this
- * machine's). Sets have_verdict, verdict and compared_with; no-op
- * without a prediction or an interval.
+ * against the model's predicted change and range (the store model's, or a
+ * fitted calibration's): by magnitude. An uncalibrated prediction has no
+ * range and is another machine's: no verdict, compared_with says why (its
+ * sign alone is never a verdict). Sets have_verdict, verdict and
+ * compared_with; no-op without a prediction or an interval.
  */
 void adv_verdict_compute(struct adv_validation *v,
                          const struct store_plan_result *rep, uint32_t rec_ps);

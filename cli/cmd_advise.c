@@ -362,6 +362,9 @@ static void validation_lines(const struct adv_validation *v, char *sim,
     /* the verdict, always with the run that decided it */
     if (v->have_verdict)
         snprintf(rep, rep_len, "%s; %s", v->verdict.why, v->method_text);
+    else if (v->have_replay && v->compared_with[0])
+        snprintf(rep, rep_len, "not judged: compared with %s; %s",
+                 v->compared_with, v->method_text);
     else if (v->have_replay)
         snprintf(rep, rep_len,
                  "not judged: no prediction or interval to compare; %s",
@@ -445,6 +448,12 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
             pt_fig_change_range(100 * v->verdict.measured.mean,
                                 100 * v->verdict.measured.lo,
                                 100 * v->verdict.measured.hi, ch, sizeof(ch)));
+    } else if (v->method == ADV_BY_REPLAY) {
+        cli_summary_finding(s, CLI_TAG_WARNING,
+                            "the replay measured, but is not judged: %s",
+                            v->compared_with[0]
+                                ? v->compared_with
+                                : "no prediction or interval to compare");
     } else {
         cli_summary_finding(s, CLI_TAG_WARNING, "%s",
                             v->method == ADV_BY_SIMULATION
