@@ -227,8 +227,8 @@ struct adv_result {
     struct store_probe probe;
     char probe_name[96];
     char probe_why[256];
-    char *probe_yaml;  /* probe.yaml's text when measured here, owned */
-    char *trace_text;  /* trace.csv's text, owned */
+    char *probe_yaml; /* probe.yaml's text when measured here, owned */
+    char *trace_text; /* trace.csv's text, owned */
     size_t trace_len;
     int have_store_pred;
     struct store_prediction store_pred[2];

@@ -553,7 +553,7 @@ static int replay_probe(const struct adv_config *c, struct adv_result *r,
         return 0;
     } else {
         note(c, "probing this machine's store costs for the model (a few "
-                "seconds; --calibration PROBE skips it)");
+                "seconds; a probe given as `calibration` skips it)");
         store_probe_opts_init(&o);
         o.engine = &r->run.engine;
         o.engine_name = r->engine;
@@ -711,9 +711,8 @@ static int step_replay(const struct adv_config *c, const char *trace,
     /* fresh stores ADV_REPLAY_TRIALS times: an interval that holds from
        one run to the next (pagetune-replay(1), TRIALS); a budget too short
        for three loads gets the rounds' interval */
-    p.trials = c->replay_budget_s >= ADV_TRIALS_MIN_BUDGET_S
-                   ? ADV_REPLAY_TRIALS
-                   : 1;
+    p.trials =
+        c->replay_budget_s >= ADV_TRIALS_MIN_BUDGET_S ? ADV_REPLAY_TRIALS : 1;
     p.rounds = STORE_MAX_ROUNDS;
     p.n_clients = c->clients;
     p.think_ms = (uint32_t)(c->think_ms + 0.5);

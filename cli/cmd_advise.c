@@ -42,15 +42,15 @@ static const char description[] =
 struct advise {
     struct cli_common common;
     struct adv_config cfg;
-    int validate;                 /* --validate: index of validate_names */
-    int fail_on;                  /* --fail-on: index of fail_on_names */
-    int color;                    /* --color: index of color_names */
-    int oneline;                  /* --oneline */
-    uint64_t clients;             /* --clients */
-    double think_ms;              /* --think-ms */
-    int model_opt;                /* a model option was given */
-    struct perf_profiles model;   /* --calibration, --appserver, ... */
-    struct store_probe probe;     /* --calibration's probe, if it has one */
+    int validate;               /* --validate: index of validate_names */
+    int fail_on;                /* --fail-on: index of fail_on_names */
+    int color;                  /* --color: index of color_names */
+    int oneline;                /* --oneline */
+    uint64_t clients;           /* --clients */
+    double think_ms;            /* --think-ms */
+    int model_opt;              /* a model option was given */
+    struct perf_profiles model; /* --calibration, --appserver, ... */
+    struct store_probe probe;   /* --calibration's probe, if it has one */
     char probe_name[96];
     struct perf_predictor loaded; /* the model, once predict_row loaded it */
     int have_model;
@@ -449,10 +449,9 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
                                 100 * v->verdict.measured.lo,
                                 100 * v->verdict.measured.hi, ch, sizeof(ch)));
     } else if (v->method == ADV_BY_REPLAY) {
-        cli_summary_finding(s, CLI_TAG_WARNING,
-                            "the replay measured, but is not judged: %s",
-                            v->compared_with[0]
-                                ? v->compared_with
+        cli_summary_finding(
+            s, CLI_TAG_WARNING, "the replay measured, but is not judged: %s",
+            v->compared_with[0] ? v->compared_with
                                 : "no prediction or interval to compare");
     } else {
         cli_summary_finding(s, CLI_TAG_WARNING, "%s",

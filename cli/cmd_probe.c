@@ -201,8 +201,7 @@ static int print_summary(const struct cli_common *c,
                      io == STORE_LOB_DIRECT && !pr->lob_direct
                          ? " (ran cached: no O_DIRECT)"
                          : "");
-            summary_row(&t, cell, pr->lob[io][0].size_bytes[k], pr->lob[io],
-                        k);
+            summary_row(&t, cell, pr->lob[io][0].size_bytes[k], pr->lob[io], k);
         }
     rc = out_table_write(&t, OUT_TABLE, stdout, err);
     out_table_release(&t);

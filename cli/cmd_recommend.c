@@ -231,8 +231,8 @@ static int predict_store(struct rec_opts *o, const struct rec_engine *e,
     struct store_trace t;
     struct store_prediction sp[2];
     char name[96];
-    int rc = store_probe_load(o->model.calibration, &probe, name,
-                              sizeof(name), err);
+    int rc =
+        store_probe_load(o->model.calibration, &probe, name, sizeof(name), err);
 
     if (rc <= 0)
         return rc;
@@ -241,8 +241,8 @@ static int predict_store(struct rec_opts *o, const struct rec_engine *e,
     memset(&t, 0, sizeof(t));
     if ((rc = store_trace_load(&t, o->trace, err)) == 0)
         rc = adv_store_predict(r, e, e->name, pr->cc.page_size_bytes, &t,
-                               (unsigned)o->clients, o->think_ms, 0, &probe,
-                               sp, err);
+                               (unsigned)o->clients, o->think_ms, 0, &probe, sp,
+                               err);
     store_trace_release(&t);
     if (rc < 0)
         return rc;
@@ -315,8 +315,7 @@ static int predict_change(struct rec_opts *o, const struct rec_engine *e,
     }
     if (!pr->cur || !pr->rec)
         return err_set(err, PT_EINTERNAL, "prediction rows missing");
-    if (o->model.calibration &&
-        (ret = predict_store(o, e, r, pr, err)) < 0)
+    if (o->model.calibration && (ret = predict_store(o, e, r, pr, err)) < 0)
         return ret;
     return 0;
 }
@@ -358,6 +357,17 @@ static json_t *pred_json(const struct rec_pred *pr)
         "recommended", pred_side_json(pr->rec), "change", "req_per_s_pct",
         100 * (r->req_per_s / c->req_per_s - 1), "response_ms_pct",
         100 * (r->response_ms / c->response_ms - 1));
+}
+
+/* What the ranges of the prediction rows are. */
+static const char *range_note(const struct rec_pred *pr)
+{
+    if (pr->store_model)
+        return " (store model: the replay advise runs; ranges: the probe's "
+               "intervals and the model's error)";
+    return pr->cur->predicted.has_range
+               ? " (ranges: +- the calibration's largest residual)"
+               : "";
 }
 
 /* pred_json with the model that made the figures. */
@@ -676,12 +686,7 @@ static int write_tables(const struct rec_result *r, const struct rec_engine *e,
         ROW("  recommended", "%s", fig);
         ROW("  change", "%+.1f %% req/s, %+.1f %% response time%s",
             100 * (pp->req_per_s / pc->req_per_s - 1),
-            100 * (pp->response_ms / pc->response_ms - 1),
-            pr->store_model
-                ? " (store model: the replay advise runs; ranges: the "
-                  "probe's intervals and the model's error)"
-            : pc->has_range ? " (ranges: +- the calibration's largest residual)"
-                            : "");
+            100 * (pp->response_ms / pc->response_ms - 1), range_note(pr));
     }
 #undef ROW
     out_table_set_title(&cand,

@@ -51,7 +51,7 @@ struct replay_args {
     int rounds_given; /* --rounds was given */
     uint64_t warmup_rounds;
     uint64_t trials;
-    const char *check; /* --check STORE */
+    const char *check;       /* --check STORE */
     const char *calibration; /* --calibration: a probe, the store model */
 };
 

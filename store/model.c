@@ -85,10 +85,10 @@ static void op_weights(const struct store_probe *pr, size_t pi,
                        double *w)
 {
     const struct store_probe_page *pg = &pr->page[pi];
-    int op = r->op == SIM_GET       ? STORE_PROBE_GET
-             : r->op == SIM_DEL     ? STORE_PROBE_PUT
-             : r->write_back        ? STORE_PROBE_SET
-                                    : STORE_PROBE_PUT;
+    int op = r->op == SIM_GET   ? STORE_PROBE_GET
+             : r->op == SIM_DEL ? STORE_PROBE_PUT
+             : r->write_back    ? STORE_PROBE_SET
+                                : STORE_PROBE_PUT;
     enum store_column col = store_place(cfg, size);
     double small = pg->row[op].size_bytes[0];
 

@@ -391,11 +391,11 @@ struct plan_run {
     int have_dir;
     struct dir_lock lock; /* held while the run uses dir */
     int ack_fd;
-    int no_direct;       /* the directory refuses O_DIRECT: cached instead */
-    uint64_t t0_ns;      /* the plan's start */
-    uint64_t trial_t0_ns; /* the trial's start */
+    int no_direct;         /* the directory refuses O_DIRECT: cached instead */
+    uint64_t t0_ns;        /* the plan's start */
+    uint64_t trial_t0_ns;  /* the trial's start */
     double trial_budget_s; /* the trial's share of the budget (0: none) */
-    uint64_t work_t0_ns; /* the first store's creation */
+    uint64_t work_t0_ns;   /* the first store's creation */
     struct store_plan_work work; /* the running total for `work` */
     uint64_t pass_base;          /* records of the stage's earlier passes */
     struct store_config cfg[STORE_MAX_PAGE_SIZES];

@@ -100,8 +100,8 @@ static json_t *result_json(const struct store_replay_result *r,
        stays for readers of schema 1) */
     bad |= put(o, "vs_first_pct",
                json_pack("{s:f,s:f,s:f,s:f}", "mean", 100 * r->diff_mean, "lo",
-                         100 * r->diff_lo, "hi", 100 * r->diff_hi,
-                         "half_width", 50 * (r->diff_hi - r->diff_lo)));
+                         100 * r->diff_lo, "hi", 100 * r->diff_hi, "half_width",
+                         50 * (r->diff_hi - r->diff_lo)));
     /* the range's high end is unbounded (infinite) when the probe's
        intervals reach 0 (store/model.c): JSON has no infinity, null says
        it (pagetune-replay(1)) */

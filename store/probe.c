@@ -118,9 +118,9 @@ static int probe_store_open(struct probe_run *r, size_t k, const char *dir,
 
 /* Time `ops` operations of one kind on random sessions of one population:
  * microseconds per operation. Allocates nothing. */
-static int probe_time(struct probe_run *r, struct probe_store *ps,
-                      unsigned pop, int op, double *us, double *frames,
-                      double *ckpt_us, struct pt_err *err)
+static int probe_time(struct probe_run *r, struct probe_store *ps, unsigned pop,
+                      int op, double *us, double *frames, double *ckpt_us,
+                      struct pt_err *err)
 {
     char id[96];
     struct store_session ss;
@@ -357,12 +357,12 @@ int store_probe_run(const struct store_probe_opts *o, struct store_probe *out,
             if (r.st[s].size[k] > r.max_bytes)
                 r.max_bytes = r.st[s].size[k];
     r.payload = pt_malloc((size_t)r.max_bytes + PROBE_SLIDE);
-    r.samples = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
-                          sizeof(double));
-    r.frames = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
-                         sizeof(double));
-    r.ckpt_us = pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds,
-                          sizeof(double));
+    r.samples =
+        pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds, sizeof(double));
+    r.frames =
+        pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds, sizeof(double));
+    r.ckpt_us =
+        pt_calloc(r.n * 2 * STORE_PROBE_N_OPS * o->rounds, sizeof(double));
     if (!r.payload || !r.samples || !r.frames || !r.ckpt_us) {
         ret = err_set(err, PT_EINTERNAL, "out of memory");
         goto out;

@@ -114,8 +114,7 @@ int store_probe_check(const struct store_probe *pr, const char *store_dir,
         return 1;
     }
     if (strcmp(pr->host, here.host) != 0) {
-        snprintf(why, len, "foreign: measured on another host (%s)",
-                 pr->host);
+        snprintf(why, len, "foreign: measured on another host (%s)", pr->host);
         return 1;
     }
     if (strcmp(pr->cpu, here.cpu) != 0) {
@@ -133,8 +132,9 @@ int store_probe_check(const struct store_probe *pr, const char *store_dir,
         }
     }
     if (strcmp(pr->pagetune, here.pagetune) != 0) {
-        snprintf(why, len, "stale: measured by pagetune %s, not this "
-                           "version",
+        snprintf(why, len,
+                 "stale: measured by pagetune %s, not this "
+                 "version",
                  pr->pagetune);
         return 2;
     }
@@ -256,9 +256,11 @@ int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
             "  checkpoint: {fixed_us: %.17g, per_frame_us: %.17g}\n",
             STORE_AUTOCHECKPOINT_FRAMES, pr->ckpt_fixed_us,
             pr->ckpt_per_frame_us);
-    fprintf(fp, "  # microseconds per operation: [mean, 95 %% low, high]; set: the\n"
-                "  # write-back of the session just read, put: a set on its own\n"
-                "  pages:\n");
+    fprintf(
+        fp,
+        "  # microseconds per operation: [mean, 95 %% low, high]; set: the\n"
+        "  # write-back of the session just read, put: a set on its own\n"
+        "  pages:\n");
     for (size_t i = 0; i < pr->n_pages; i++) {
         const struct store_probe_page *p = &pr->page[i];
         fprintf(fp, "    - page_size: %u\n      inline_limit: %u\n",
@@ -399,12 +401,12 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
     pr->lob_direct = d != 0;
     {
         const json_t *ck = json_object_get(p, "checkpoint");
-        if (ck && (!json_is_object(ck) ||
-                   (rc = pt_json_get_num(ck, "fixed_us", &pr->ckpt_fixed_us,
-                                         ctx, err)) < 0 ||
-                   (rc = pt_json_get_num(ck, "per_frame_us",
-                                         &pr->ckpt_per_frame_us, ctx, err)) <
-                       0))
+        if (ck &&
+            (!json_is_object(ck) ||
+             (rc = pt_json_get_num(ck, "fixed_us", &pr->ckpt_fixed_us, ctx,
+                                   err)) < 0 ||
+             (rc = pt_json_get_num(ck, "per_frame_us", &pr->ckpt_per_frame_us,
+                                   ctx, err)) < 0))
             return rc < 0 ? rc
                           : err_set(err, PT_EDATA,
                                     "%s: 'probe.checkpoint' must be a mapping",
@@ -445,14 +447,14 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         const char *nm = store_lob_io_name((enum store_lob_io)io);
         const json_t *m = json_object_get(lob, nm);
         if (!json_is_object(m))
-            return err_set(err, PT_EDATA, "%s: 'probe.lob.%s' must be a mapping",
-                           ctx, nm);
-        if ((rc = get_line(m, "get", &pr->lob[io][STORE_PROBE_GET], ctx,
-                           err)) < 0 ||
-            (rc = get_line(m, "set", &pr->lob[io][STORE_PROBE_SET], ctx,
-                           err)) < 0 ||
-            (rc = get_line(m, "put", &pr->lob[io][STORE_PROBE_PUT], ctx,
-                           err)) < 0)
+            return err_set(err, PT_EDATA,
+                           "%s: 'probe.lob.%s' must be a mapping", ctx, nm);
+        if ((rc = get_line(m, "get", &pr->lob[io][STORE_PROBE_GET], ctx, err)) <
+                0 ||
+            (rc = get_line(m, "set", &pr->lob[io][STORE_PROBE_SET], ctx, err)) <
+                0 ||
+            (rc = get_line(m, "put", &pr->lob[io][STORE_PROBE_PUT], ctx, err)) <
+                0)
             return rc;
     }
     return 1;

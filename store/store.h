@@ -528,14 +528,14 @@ struct store_plan {
      * from round to round. Default 1: the rounds' interval. At most
      * STORE_MAX_TRIALS. */
     unsigned trials;
-    unsigned rounds;        /* default 5 (at most STORE_MAX_ROUNDS); with
-                               budget_s the most rounds */
-    double budget_s;        /* 0: exactly `rounds` rounds; else stop once
-                               every interval is tight (half-width below
-                               tight_rel of the first page size's rate,
-                               at least 3 rounds) or before a round
-                               would pass budget_s seconds since start */
-    double tight_rel;       /* default 0.02 */
+    unsigned rounds;  /* default 5 (at most STORE_MAX_ROUNDS); with
+                         budget_s the most rounds */
+    double budget_s;  /* 0: exactly `rounds` rounds; else stop once
+                         every interval is tight (half-width below
+                         tight_rel of the first page size's rate,
+                         at least 3 rounds) or before a round
+                         would pass budget_s seconds since start */
+    double tight_rel; /* default 0.02 */
     /* Hooks (each may be NULL), called from the calling thread with ctx:
      * `ready` once the trace is loaded and the directory exists;
      * `page_begin` / `page_end` around each page size (page_end gets NULL
@@ -708,8 +708,12 @@ struct store_prediction; /* the store model, below */
 /* get; set: the write-back of the session just read (timed after its get,
  * the pair's cost less the get's); put: a set on its own (a new session, or
  * one not read first) */
-enum { STORE_PROBE_GET = 0, STORE_PROBE_SET, STORE_PROBE_PUT,
-       STORE_PROBE_N_OPS };
+enum {
+    STORE_PROBE_GET = 0,
+    STORE_PROBE_SET,
+    STORE_PROBE_PUT,
+    STORE_PROBE_N_OPS
+};
 
 struct store_probe_cost {
     double mean_us, lo_us, hi_us; /* one operation: mean, 95 % interval */

@@ -306,10 +306,10 @@ static void check_predict(uint32_t size, enum store_lob_io io)
         assert_float_equal(out[i].req_per_s_lo,
                            1e6 / ((d + h) * (1 + STORE_MODEL_ERROR)),
                            1e-9 * out[i].req_per_s);
-        assert_float_equal(out[i].req_per_s_hi,
-                           1e6 / (fmax(d - h, d * 0.01) *
-                                  (1 - STORE_MODEL_ERROR)),
-                           1e-9 * out[i].req_per_s);
+        assert_float_equal(
+            out[i].req_per_s_hi,
+            1e6 / (fmax(d - h, d * 0.01) * (1 - STORE_MODEL_ERROR)),
+            1e-9 * out[i].req_per_s);
         assert_true(out[i].req_per_s_lo < out[i].req_per_s &&
                     out[i].req_per_s < out[i].req_per_s_hi);
     }
