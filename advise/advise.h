@@ -171,6 +171,8 @@ struct adv_validation {
     char stopped[16];
     int have_verdict;
     struct store_verdict_out verdict;
+    int have_measured;       /* verdict.measured holds the replay's difference
+                                and interval (also when it is not judged) */
     char compared_with[320]; /* what the measurement was compared with */
     /* what decided the verdict line (adv_validation_method): the replay
      * on the built-in store (measured), the cache simulation alone (the

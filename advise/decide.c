@@ -144,7 +144,7 @@ void adv_verdict_compute(struct adv_validation *v,
     struct store_range p;
     int direction_only = !v->pred_has_range;
 
-    v->have_verdict = 0;
+    v->have_verdict = v->have_measured = 0;
     if (!rep || !v->have_replay || !v->have_pred ||
         !isfinite(v->pred_rps_pct) || v->pred_rps_pct == 0)
         return;
@@ -153,11 +153,19 @@ void adv_verdict_compute(struct adv_validation *v,
          * profiles' costs) and have no range; its sign alone is no
          * verdict (a direction-only comparison passed a thousandfold
          * disagreement, issue 25): not judged, and said why */
+        const struct store_replay_result *x =
+            store_plan_result_find(rep, rec_ps);
         snprintf(v->compared_with, sizeof(v->compared_with),
                  "nothing: the only prediction is the uncalibrated "
                  "performance model's (another machine's costs, no range); "
                  "the store model (pagetune probe) predicts replays with "
                  "DB2's LOB area");
+        /* what was measured is still shown, with its interval */
+        if (x && x != &rep->results[0] && x->n_rounds >= 2) {
+            v->verdict.measured =
+                (struct store_range){x->diff_mean, x->diff_lo, x->diff_hi};
+            v->have_measured = 1;
+        }
         return;
     }
     p.mean = v->pred_rps_pct / 100;
@@ -165,7 +173,7 @@ void adv_verdict_compute(struct adv_validation *v,
     p.hi = v->pred_rps_hi_pct / 100;
     if (store_verdict_for(rep, rec_ps, &p, &v->verdict, NULL) < 0)
         return;
-    v->have_verdict = 1;
+    v->have_verdict = v->have_measured = 1;
     for (size_t i = 0; i < rep->n_results; i++)
         if (rep->results[i].lob_io_fallback) {
             /* the experiment did not run the condition the advice is

@@ -128,7 +128,7 @@ static void measured_change(json_t *row, const struct adv_validation *v)
     const struct store_range *m = &v->verdict.measured;
     char t[96];
 
-    if (!row || !v->have_verdict || !isfinite(m->mean) ||
+    if (!row || !v->have_measured || !isfinite(m->mean) ||
         fabs(m->mean) < ADV_SAME_FRACTION)
         return;
     pt_fig_change_range(m->mean * 100, m->lo * 100, m->hi * 100, t, sizeof(t));

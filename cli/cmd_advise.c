@@ -362,6 +362,13 @@ static void validation_lines(const struct adv_validation *v, char *sim,
     /* the verdict, always with the run that decided it */
     if (v->have_verdict)
         snprintf(rep, rep_len, "%s; %s", v->verdict.why, v->method_text);
+    else if (v->have_replay && v->have_measured)
+        snprintf(rep, rep_len, "not judged: measured %s; compared with %s; %s",
+                 pt_fig_change_range(100 * v->verdict.measured.mean,
+                                     100 * v->verdict.measured.lo,
+                                     100 * v->verdict.measured.hi, a,
+                                     sizeof(a)),
+                 v->compared_with, v->method_text);
     else if (v->have_replay && v->compared_with[0])
         snprintf(rep, rep_len, "not judged: compared with %s; %s",
                  v->compared_with, v->method_text);
