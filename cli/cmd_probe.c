@@ -228,11 +228,6 @@ int cmd_probe(int argc, char **argv)
     cli_common_init(&c);
     if ((ret = cli_parse_all(&p, &cli_spec_probe, &a, &c, argc, argv)) != 0)
         return cli_parse_exit(ret);
-    if (c.format != OUT_TABLE) {
-        cli_usage_error("probe", "the probe is a YAML calibration profile; "
-                                 "--format does not apply");
-        return PT_EXIT_USAGE;
-    }
     if (a.quick) {
         if (!a.rounds_given)
             a.po.rounds = STORE_PROBE_QUICK_ROUNDS;

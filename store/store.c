@@ -1154,16 +1154,6 @@ int store_checkpoint(struct store *s, uint64_t *frames, struct pt_err *err)
     return 0;
 }
 
-int store_set_autocheckpoint(struct store *s, unsigned n, struct pt_err *err)
-{
-    int rc = sqlite3_wal_autocheckpoint(s->db, (int)n);
-
-    if (rc != SQLITE_OK)
-        return store_fail(s->db, rc, err, "cannot set the auto-checkpoint",
-                          s->path);
-    return 0;
-}
-
 int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
                     struct pt_err *err)
 {

@@ -219,7 +219,6 @@ int store_space_get(struct store *s, struct store_space *sp, int checkpoint,
  * write cell with one and charges it only its frames' share (probe.c). */
 #define STORE_AUTOCHECKPOINT_FRAMES 1000 /* SQLite's default, the replay's */
 int store_checkpoint(struct store *s, uint64_t *frames, struct pt_err *err);
-int store_set_autocheckpoint(struct store *s, unsigned n, struct pt_err *err);
 /* PRAGMA integrity_check: 0 if "ok", PT_EDATA with its first line if not. */
 int store_integrity_check(struct store *s, struct pt_err *err);
 /*
