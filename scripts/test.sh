@@ -104,8 +104,10 @@ echo "== unit, fault, fuzz-regression and CLI tests under valgrind memcheck" >&2
 # --demo (its replay) and recommend on every engine: minutes each under
 # valgrind. test_probe, test_replay_trials (probes and replays, each trial
 # a fresh store) and test_articles_sh (some 60 simulate runs) likewise;
-# their C paths run under ASan above.
-vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input|report_a11y|report_facts|progress|errors_help|diff|oneline|summary|json_version|probe|replay_trials|articles_sh))$'
+# test_width and test_report (advise --demo with its probe and replay:
+# 200 s each under valgrind, the two longest of this pass) too. Their C
+# paths run under ASan above (test_width's rendering in test_ux).
+vg_skip='^(unit\.test_sim|fault\.test_fault_store|cli\.test_(advise|replay|workload|recommend|simulate|help|ddl_keywords|ux|golden|hostile_input|report_a11y|report_facts|progress|errors_help|diff|oneline|summary|json_version|probe|replay_trials|articles_sh|width|report))$'
 vg_args=(-E "$vg_skip")
 [ "${PT_VALGRIND_ALL:-}" = 1 ] && vg_args=()
 ctest --test-dir build -T memcheck -L 'unit|fault|fuzz' "${vg_args[@]}" \
