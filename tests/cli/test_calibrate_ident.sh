@@ -70,7 +70,10 @@ expect_eq "$(echo "$OUT" | jq -c '[.jacobian_rank, [.costs[].identified]]')" '[3
 # three (one spare degree of freedom less) and predict it
 sed '2d' "$T/fit.csv" >"$T/fit3.csv"
 expect_rc 0 "fit on 3" "$PAGETUNE" calibrate --points "$T/fit3.csv" "${sims[@]}" "${fixed[@]}" --free app_cpu_fixed_ms:0.001:30,fscache_req_ms:0.001:30,app_cpu_per_kb_ms:0.001:30 -o "$T/a3.yaml" --force
-expect_rc 0 "predict left-out point" "$PAGETUNE" simulate --trace "$T/a4k.csv" --engine db2 --page-size 8K --bufferpool 250 --clients 47 --calibration "$T/a3.yaml" --fscache-share 1 --json -q
+# the left-out point's trace, page size and clients, from its own line
+# (its quoted label holds two commas: three fields)
+IFS=, read -r _ _ _ p1trace p1page p1clients _ < <(sed -n 2p "$T/fit.csv")
+expect_rc 0 "predict left-out point" "$PAGETUNE" simulate --trace "$p1trace" --engine db2 --page-size "$p1page" --bufferpool 250 --clients "$p1clients" --calibration "$T/a3.yaml" --fscache-share 1 --json -q
 pred=$(echo "$OUT" | jq '.results[0].predicted.req_per_s')
 meas=$(sed -n 2p "$T/fit.csv" | awk -F, '{print $(NF-1)}')
 want=$(awk -v p="$pred" -v m="$meas" 'BEGIN { printf "%.1f", 100 * (p - m) / m }')
