@@ -16,11 +16,17 @@
  *   bench_sim mini TRACE...      miniature curves of every policy at R =
  *                                0.01 against 20 exact runs: errors over
  *                                5 seeds, speed-up
+ *   bench_sim time LOG CMD...    runs CMD (its stdout and stderr to LOG)
+ *                                and prints its whole-process wall seconds
+ *                                and max RSS in KiB: "WALL RSS"; the exit
+ *                                status is CMD's (bench/sim.sh's paired
+ *                                runs against libCacheSim)
  *
  * Each measurement that reports memory runs in a child process so the
  * numbers do not mix. Neighbours: bench/sim.sh drives it.
  */
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu: pinning the bench */
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -668,6 +674,45 @@ static int cmd_mini(int argc, char **argv)
 }
 
 /*
+ * `time LOG CMD...`: the whole process of another program, as the paired
+ * runs against libCacheSim compare them (issue 29): wall time from fork to
+ * wait4, and the child's max RSS from wait4's rusage. No /usr/bin/time
+ * needed. The child inherits this process's CPU affinity.
+ */
+static int cmd_time(const char *log, char **cmd)
+{
+    struct rusage ru;
+    double t0 = now_s();
+    int status = 0, fd;
+    pid_t pid;
+
+    fflush(stdout);
+    pid = fork();
+    if (pid < 0) {
+        perror("bench_sim: fork");
+        return 71;
+    }
+    if (pid == 0) {
+        fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
+        close(fd);
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "bench_sim: cannot run '%s'\n", cmd[0]);
+        _exit(127);
+    }
+    memset(&ru, 0, sizeof(ru));
+    if (wait4(pid, &status, 0, &ru) < 0) {
+        perror("bench_sim: wait4");
+        return 71;
+    }
+    printf("%.3f %ld\n", now_s() - t0, ru.ru_maxrss);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/*
  * Stay on the CPU we started on: on a 2-core VM a migration moves the
  * simulator's 20 MB of tables to another core's caches mid-run, which
  * measures the scheduler, not the simulator. Said on stderr; a failure
@@ -700,8 +745,10 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && strcmp(argv[1], "mini") == 0)
         return cmd_mini(argc - 2, argv + 2);
+    if (argc >= 4 && strcmp(argv[1], "time") == 0)
+        return cmd_time(argv[2], argv + 3);
     fprintf(stderr, "usage: bench_sim speed BIN [CSV] | policies BIN | "
                     "shards BIN [RATE [SEED]] | mini TRACE... [--rate R] "
-                    "[--policy NAME]\n");
+                    "[--policy NAME] | time LOG CMD...\n");
     return 64;
 }
