@@ -547,6 +547,8 @@ static double exact_runs(const struct mem_trace *mt,
 
 /* The miniature curve at the same sizes: the sampling pass and the runs;
  * returns CPU seconds. */
+static double mini_pass_s; /* of the last mini_runs: its sampling pass */
+
 static double mini_runs(const struct mem_trace *mt,
                         const struct sim_policy_ops *ops, double rate,
                         uint64_t seed, const uint64_t *sizes, double *hit)
@@ -563,6 +565,7 @@ static double mini_runs(const struct mem_trace *mt,
                             mt->op[i] == SIM_GET ? SIM_MINI_COUNTED : 0,
                             mt->t_ms[i]);
     }
+    mini_pass_s = cpu_s() - t0;
     if (sim_mini_curve(m, ops, 0, 1, sizes, MINI_SIZES, 1, hit, &err) < 0) {
         fprintf(stderr, "bench_sim: %s\n", err.msg);
         exit(70);
@@ -580,6 +583,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* One trace: every policy's errors over the seeds and its speed-up. */
 static const char *mini_only; /* --policy NAME: only that one */
+static int mini_verbose;      /* --verbose: each size's errors */
 
 static void mini_trace(const char *path, double rate, int *ok)
 {
@@ -608,11 +612,13 @@ static void mini_trace(const char *path, double rate, int *ok)
         if (mini_only && strcmp(mini_only, pols[i]) != 0)
             continue;
         double ex[MINI_SIZES], mh[MINI_SIZES], err[MINI_SIZES * MINI_SEEDS];
-        double t_mini[MINI_SEEDS], t_ex, maxe = 0, med, tm, w_ex = 0, w_mi = 0;
+        double t_mini[MINI_SEEDS], t_pass[MINI_SEEDS], t_ex, maxe = 0, med, tm,
+                                                             w_ex = 0, w_mi = 0;
         int n = 0, w_seed = 0, w_k = 0;
         t_ex = exact_runs(&mt, ops, sizes, ex);
         for (int sd = 0; sd < MINI_SEEDS; sd++) {
             t_mini[sd] = mini_runs(&mt, ops, rate, (uint64_t)sd + 1, sizes, mh);
+            t_pass[sd] = mini_pass_s;
             for (int k = 0; k < MINI_SIZES; k++) {
                 err[n] = fabs(mh[k] - ex[k]);
                 if (err[n] > maxe) {
@@ -625,15 +631,26 @@ static void mini_trace(const char *path, double rate, int *ok)
                 n++;
             }
         }
+        for (int k = 0; mini_verbose && k < MINI_SIZES; k++) {
+            double e_max = 0, e_sum = 0;
+            for (int sd = 0; sd < MINI_SEEDS; sd++) {
+                e_sum += err[sd * MINI_SIZES + k];
+                e_max = fmax(e_max, err[sd * MINI_SIZES + k]);
+            }
+            printf("  %-11s size %8llu: exact %.4f, error mean %.4f max %.4f\n",
+                   "", (unsigned long long)sizes[k], ex[k], e_sum / MINI_SEEDS,
+                   e_max);
+        }
         qsort(err, (size_t)n, sizeof(err[0]), cmp_double);
         med = (err[n / 2 - 1] + err[n / 2]) / 2;
         tm = median(t_mini, MINI_SEEDS);
         printf("  %-11s %8.4f %8.4f %9.2f %9.3f %7.1fx%s\n", pols[i], med, maxe,
                t_ex, tm, t_ex / tm,
                med <= 0.01 && maxe <= 0.02 && t_ex / tm >= 20 ? "" : "  MISS");
-        printf(
-            "  %-11s worst: seed %d, size %llu: exact %.4f, miniature %.4f\n",
-            "", w_seed, (unsigned long long)sizes[w_k], w_ex, w_mi);
+        printf("  %-11s worst: seed %d, size %llu: exact %.4f, miniature %.4f; "
+               "sampling pass %.3f s of the %.3f\n",
+               "", w_seed, (unsigned long long)sizes[w_k], w_ex, w_mi,
+               median(t_pass, MINI_SEEDS), tm);
         if (!(med <= 0.01 && maxe <= 0.02 && t_ex / tm >= 20))
             *ok = 0;
         fflush(stdout);
@@ -660,12 +677,16 @@ static int cmd_mini(int argc, char **argv)
             rate = atof(argv[++i]);
         else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc)
             mini_only = argv[++i];
+        else if (strcmp(argv[i], "--verbose") == 0)
+            mini_verbose = 1;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--rate") == 0 ||
             strcmp(argv[i], "--policy") == 0) {
             i++;
             continue;
         }
+        if (strcmp(argv[i], "--verbose") == 0)
+            continue;
         mini_trace(argv[i], rate, &ok);
     }
     printf("miniature curves: %s\n",

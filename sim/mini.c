@@ -22,11 +22,14 @@
  * count, each group's hit ratio read off its sampled keys and weighted by
  * the group's share of all references (mini_estimate); (2) the miniature
  * cache is sized for the sample actually drawn, by the characteristic-time
- * approximation (mini_capacity). Sizes below 100 / R
- * (a miniature cache of fewer than 100 entries) are marked extrapolated
- * by the plan. Fixed-size structures of a policy (PostgreSQL's ring,
- * InnoDB's minimum lengths) are scaled by R through sim_policy_ops.tune.
- * Neighbours: sim.c (feeds it), plan.c (reads the curve).
+ * approximation (mini_capacity). (3) A size whose miniature cache would
+ * hold fewer than MINI_MIN_ENTRIES entries runs on a nested sample at
+ * 2 R or 4 R (the keys under R and more, the same hash): a miniature FIFO
+ * of 100 entries underestimates its full cache by up to 0.024 on the
+ * reference trace, one of 400 by 0.004 (docs/models.md#mini). Sizes below
+ * 100 / R are still marked extrapolated by the plan. Fixed-size structures of a
+ * policy (PostgreSQL's ring, InnoDB's minimum lengths) are scaled by R through
+ * sim_policy_ops.tune. Neighbours: sim.c (feeds it), plan.c (reads the curve).
  */
 #include "sim/sim_int.h"
 
@@ -39,17 +42,32 @@ struct mini_ev {
     uint64_t t_ms;
 };
 
+/* The nested samples for small sizes: a size whose miniature cache at R
+ * would hold fewer than MINI_MIN_ENTRIES runs at 2 R or 4 R, the lowest
+ * that gives it as many (at most 4 R, and none above MINI_MAX_BOOSTED:
+ * each costs its rate x 16 bytes a reference). */
+#define MINI_LEVELS 3
+#define MINI_MIN_ENTRIES 400.0
+#define MINI_MAX_BOOSTED 0.25
+
+/* A record of sampled references at one rate. */
+struct mini_log {
+    struct mini_ev *ev; /* owned */
+    uint64_t n, cap;
+    double rate;
+    struct sim_sampler smp; /* which keys are in it */
+};
+
 struct sim_mini {
     double rate;
-    struct sim_sampler smp; /* which keys are sampled */
-    struct mini_ev *ev;     /* the sampled references (owned) */
-    uint64_t n_ev, cap_ev;
-    struct sim_keymap seen; /* sampled key → 1 once referenced */
-    uint64_t n_seen;        /* distinct sampled keys */
-    uint64_t max_live;      /* most sampled keys live at once */
-    uint64_t refs_total;    /* counted references, sampled or not */
-    uint64_t refs_sampled;  /* of those, sampled */
-    struct sim_keymap cnt;  /* every key → its counted references */
+    struct mini_log log[MINI_LEVELS]; /* at R, 2 R, 4 R (nested) */
+    int levels;                       /* how many are kept (1..3) */
+    struct sim_keymap seen;           /* sampled key → 1 once referenced */
+    uint64_t n_seen;                  /* distinct sampled keys */
+    uint64_t max_live;                /* most sampled keys live at once */
+    uint64_t refs_total;              /* counted references, sampled or not */
+    uint64_t refs_sampled;            /* of those, sampled */
+    struct sim_keymap cnt;            /* every key → its counted references */
 };
 
 /* Strata of keys by references: floor(log2(count)) + 1, 0..MINI_BINS-1. */
@@ -71,7 +89,16 @@ struct sim_mini *sim_mini_new(double sample_rate, uint64_t seed)
     if (!m)
         return NULL;
     m->rate = sample_rate;
-    sim_sampler_init(&m->smp, sample_rate, seed);
+    /* the same hash and salt under higher thresholds: supersets, kept
+       while their rate is at most MINI_MAX_BOOSTED (their memory) */
+    m->levels = 1;
+    while (m->levels < MINI_LEVELS &&
+           ldexp(sample_rate, m->levels) <= MINI_MAX_BOOSTED)
+        m->levels++;
+    for (int i = 0; i < MINI_LEVELS; i++) {
+        m->log[i].rate = fmin(1.0, ldexp(sample_rate, i));
+        sim_sampler_init(&m->log[i].smp, m->log[i].rate, seed);
+    }
     return m;
 }
 
@@ -79,39 +106,63 @@ void sim_mini_free(struct sim_mini *m)
 {
     if (!m)
         return;
-    free(m->ev);
+    for (int i = 0; i < MINI_LEVELS; i++)
+        free(m->log[i].ev);
     sim_keymap_release(&m->seen);
     sim_keymap_release(&m->cnt);
     free(m);
 }
 
-static int mini_push(struct sim_mini *m, uint32_t key, unsigned flags,
+static int mini_push(struct mini_log *l, uint32_t key, unsigned flags,
                      uint64_t now_ms)
 {
-    if (m->n_ev == m->cap_ev) {
-        uint64_t n = m->cap_ev ? m->cap_ev * 2 : 4096;
-        struct mini_ev *e = pt_realloc(m->ev, n * sizeof(*e));
+    if (l->n == l->cap) {
+        uint64_t n = l->cap ? l->cap * 2 : 4096;
+        struct mini_ev *e = pt_realloc(l->ev, n * sizeof(*e));
         if (!e)
             return PT_EINTERNAL;
-        m->ev = e;
-        m->cap_ev = n;
+        l->ev = e;
+        l->cap = n;
     }
-    m->ev[m->n_ev].key = key;
-    m->ev[m->n_ev].flags = flags;
-    m->ev[m->n_ev].t_ms = now_ms;
-    m->n_ev++;
+    l->ev[l->n].key = key;
+    l->ev[l->n].flags = flags;
+    l->ev[l->n].t_ms = now_ms;
+    l->n++;
     return 0;
+}
+
+static inline int mini_in(const struct mini_log *l, uint32_t key)
+{
+    return l->rate >= 1.0 || sim_sampler_has(&l->smp, key);
 }
 
 static inline int mini_sampled(const struct sim_mini *m, uint32_t key)
 {
-    return m->rate >= 1.0 || sim_sampler_has(&m->smp, key);
+    return mini_in(&m->log[0], key);
+}
+
+/* A reference into every level's log that samples its key: the hash once,
+ * the levels' thresholds rising (a key under one is under the next).
+ * Returns 1 when the key is in the sample at R, 0 when not, or < 0. */
+static int mini_push_nested(struct sim_mini *m, uint32_t key, unsigned flags,
+                            uint64_t now_ms)
+{
+    uint64_t h = sim_sampler_hash(&m->log[0].smp, key);
+
+    for (int i = m->levels - 1; i >= 0; i--) {
+        const struct mini_log *l = &m->log[i];
+        if (l->rate < 1.0 && h >= l->smp.threshold)
+            return 0;
+        if (mini_push(&m->log[i], key, flags, now_ms))
+            return PT_EINTERNAL;
+    }
+    return 1;
 }
 
 int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
                     uint64_t now_ms)
 {
-    int counted = (flags & SIM_MINI_COUNTED) != 0;
+    int counted = (flags & SIM_MINI_COUNTED) != 0, in;
 
     m->refs_total += (uint64_t)counted;
     if (counted && m->rate < 1.0) {
@@ -119,8 +170,9 @@ int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
             return PT_EINTERNAL;
         m->cnt.v[key]++;
     }
-    if (!mini_sampled(m, key))
-        return 0;
+    flags &= SIM_MINI_COUNTED | SIM_MINI_SCAN;
+    if ((in = mini_push_nested(m, key, flags, now_ms)) <= 0)
+        return in;
     m->refs_sampled += (uint64_t)counted;
     if (sim_keymap_reserve(&m->seen, key))
         return PT_EINTERNAL;
@@ -130,19 +182,20 @@ int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
         if (m->n_seen > m->max_live)
             m->max_live = m->n_seen;
     }
-    return mini_push(m, key, flags & (SIM_MINI_COUNTED | SIM_MINI_SCAN),
-                     now_ms);
+    return 0;
 }
 
 int sim_mini_remove(struct sim_mini *m, uint32_t key)
 {
-    if (!mini_sampled(m, key))
-        return 0;
+    int in = mini_push_nested(m, key, SIM_MINI_REMOVE, 0);
+
+    if (in <= 0)
+        return in;
     if (sim_keymap_get(&m->seen, key)) {
         m->seen.v[key] = 0;
         m->n_seen--;
     }
-    return mini_push(m, key, SIM_MINI_REMOVE, 0);
+    return 0;
 }
 
 uint64_t sim_mini_refs(const struct sim_mini *m)
@@ -182,7 +235,8 @@ struct mini_strata {
     uint64_t n_hot, n_keys;
 };
 
-static int mini_strata(const struct sim_mini *m, struct mini_strata *st)
+static int mini_strata(const struct sim_mini *m, const struct mini_log *l,
+                       struct mini_strata *st)
 {
     uint64_t k, n_hot = 0;
 
@@ -194,7 +248,7 @@ static int mini_strata(const struct sim_mini *m, struct mini_strata *st)
         return PT_EINTERNAL;
     for (k = 0; k < m->cnt.n; k++) {
         uint32_t c = m->cnt.v[k];
-        int s = c && mini_sampled(m, (uint32_t)k);
+        int s = c && mini_in(l, (uint32_t)k);
         if (!c)
             continue;
         st->refs[mini_bin(c)] += c;
@@ -239,13 +293,16 @@ static void mini_window(const struct mini_strata *st, double t, double *f,
  * full one. Past the working set, and at R = 1, it is S x R.
  */
 static uint64_t mini_capacity(const struct sim_mini *m,
+                              const struct mini_log *l,
                               const struct mini_strata *st, uint64_t size)
 {
     double lo = 0.0, hi = 1.0 / (double)m->refs_total, f, g;
     uint64_t c;
 
-    if (m->rate >= 1.0 || !m->refs_total || size >= st->n_keys)
-        return sim_mini_entries(m, size);
+    if (l->rate >= 1.0 || !m->refs_total || size >= st->n_keys) {
+        c = (uint64_t)llround((double)size * l->rate);
+        return c ? c : 1;
+    }
     for (mini_window(st, hi, &f, &g); f < (double)size && hi < 1e12;
          mini_window(st, hi, &f, &g)) {
         lo = hi;
@@ -266,7 +323,7 @@ static uint64_t mini_capacity(const struct sim_mini *m,
 
 /* One miniature run of ops at `entries`: counted hits in all and by
  * stratum (hit_bin), or < 0. */
-static int64_t mini_run(const struct sim_mini *m,
+static int64_t mini_run(const struct sim_mini *m, const struct mini_log *l,
                         const struct sim_policy_ops *ops,
                         const struct sim_policy_params *pp, uint64_t seed,
                         uint64_t entries, uint64_t *hit_bin)
@@ -278,8 +335,8 @@ static int64_t mini_run(const struct sim_mini *m,
         return PT_EINTERNAL;
     if (ops->tune)
         ops->tune(p, pp);
-    for (uint64_t i = 0; i < m->n_ev; i++) {
-        const struct mini_ev *e = &m->ev[i];
+    for (uint64_t i = 0; i < l->n; i++) {
+        const struct mini_ev *e = &l->ev[i];
         uint32_t victim;
         int rc;
         if (e->flags & SIM_MINI_REMOVE) {
@@ -345,8 +402,8 @@ static double mini_estimate(const struct sim_mini *m,
 struct mini_job {
     const struct sim_mini *m;
     const struct sim_policy_ops *ops;
-    struct sim_policy_params pp;
-    const struct mini_strata *st;
+    struct sim_policy_params pp[MINI_LEVELS]; /* per log: its scale */
+    const struct mini_strata *st[MINI_LEVELS];
     uint64_t seed;
     const uint64_t *sizes;
     double *hit;
@@ -360,13 +417,20 @@ static void *mini_worker(void *arg)
 
     for (size_t i = j->first; i < j->n; i += j->step) {
         uint64_t hit_bin[MINI_BINS] = {0};
-        int64_t h = mini_run(j->m, j->ops, &j->pp, j->seed,
-                             mini_capacity(j->m, j->st, j->sizes[i]), hit_bin);
+        /* a small miniature cache: the nested sample at 2 R or 4 R */
+        int b = 0;
+        while (b + 1 < j->m->levels &&
+               (double)j->sizes[i] * j->m->log[b].rate < MINI_MIN_ENTRIES)
+            b++;
+        const struct mini_log *l = &j->m->log[b];
+        int64_t h =
+            mini_run(j->m, l, j->ops, &j->pp[b], j->seed,
+                     mini_capacity(j->m, l, j->st[b], j->sizes[i]), hit_bin);
         if (h < 0) {
             j->rc = (int)h;
             break;
         }
-        j->hit[i] = mini_estimate(j->m, j->st, h, hit_bin);
+        j->hit[i] = mini_estimate(j->m, j->st[b], h, hit_bin);
     }
     return NULL;
 }
@@ -379,11 +443,14 @@ int sim_mini_curve(const struct sim_mini *m, const struct sim_policy_ops *ops,
     struct mini_job job[SIM_MAX_JOBS];
     pthread_t th[SIM_MAX_JOBS];
     int started[SIM_MAX_JOBS] = {0};
-    struct mini_strata *st = pt_calloc(1, sizeof(*st));
+    struct mini_strata *st = pt_calloc(MINI_LEVELS, sizeof(*st));
     unsigned k;
     int rc = 0;
 
-    if (!st || mini_strata(m, st) < 0) {
+    for (int i = 0; st && i < m->levels && !rc; i++)
+        if (mini_strata(m, &m->log[i], &st[i]) < 0)
+            rc = PT_EINTERNAL;
+    if (!st || rc) {
         rc = PT_EINTERNAL;
         goto out;
     }
@@ -396,8 +463,10 @@ int sim_mini_curve(const struct sim_mini *m, const struct sim_policy_ops *ops,
     for (k = 0; k < jobs; k++) {
         job[k] = (struct mini_job){.m = m,
                                    .ops = ops,
-                                   .pp = {page_size_bytes, m->rate},
-                                   .st = st,
+                                   .pp = {{page_size_bytes, m->log[0].rate},
+                                          {page_size_bytes, m->log[1].rate},
+                                          {page_size_bytes, m->log[2].rate}},
+                                   .st = {&st[0], &st[1], &st[2]},
                                    .seed = seed,
                                    .sizes = sizes,
                                    .hit = hit,
@@ -420,9 +489,9 @@ int sim_mini_curve(const struct sim_mini *m, const struct sim_policy_ops *ops,
             rc = job[k].rc;
     }
 out:
-    if (st) {
-        free(st->hot);
-        free(st->hot_s);
+    for (k = 0; st && k < MINI_LEVELS; k++) {
+        free(st[k].hot);
+        free(st[k].hot_s);
     }
     free(st);
     if (rc)

@@ -215,9 +215,16 @@ static inline void sim_sampler_init(struct sim_sampler *s, double rate,
     s->salt = sim_mix64(seed ^ 0x5a4d5a4d5a4dULL);
 }
 
+/* The key's hash, 0..2^32-1: sampled at a rate iff below its threshold. */
+static inline uint64_t sim_sampler_hash(const struct sim_sampler *s,
+                                        uint32_t key)
+{
+    return sim_mix64((uint64_t)key ^ s->salt) & 0xffffffffu;
+}
+
 static inline int sim_sampler_has(const struct sim_sampler *s, uint32_t key)
 {
-    return (sim_mix64((uint64_t)key ^ s->salt) & 0xffffffffu) < s->threshold;
+    return sim_sampler_hash(s, key) < s->threshold;
 }
 
 /* xoshiro-style generator state for reproducible runs. */

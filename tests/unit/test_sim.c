@@ -401,10 +401,11 @@ static void test_mini_curves(void **state)
     }
     printf("miniature R=%.1f vs exact: mean error %.4f, max %.4f\n", rate,
            sum / n_err, worst);
-    /* measured 0.0030 and 0.0364 (FIFO and InnoDB at 100 / R, a miniature
-       cache of 100 entries: docs/models.md#mini) */
-    assert_true(sum / n_err <= 0.005);
-    assert_true(worst <= 0.04);
+    /* measured 0.0018 and 0.0224; 0.0030 and 0.0364 before sizes under
+       400 / R ran on the nested sample at 2 R (FIFO and InnoDB at 100 / R,
+       a miniature cache of 100 entries: docs/models.md#mini) */
+    assert_true(sum / n_err <= 0.0025);
+    assert_true(worst <= 0.03);
     free(cum);
     free(key);
 }
