@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# test_replay_pg.sh — `pagetune replay --connect` on the test PostgreSQL
+# (issue 28): the trace replayed on scratch tables through the real
+# psqlODBC driver, safe by construction.
+#   (a) --dry-run prints the scratch DDL and creates nothing (it does not
+#       even connect);
+#   (b) random 2.3-2.6 KB objects, then compressible 3-6 KB text, at the
+#       current toast_tuple_target against a raised one: the run completes,
+#       prints heap and TOAST blocks read/hit and a verdict, and leaves no
+#       scratch object;
+#   (c) SIGKILL in the middle of a run leaves the marked schema; the next
+#       run reclaims it (its advisory lock is free) and nothing is left;
+#       a schema of the same name without the mark is refused (73) and
+#       left alone;
+#   (d) a role without CREATE on the database gets exit 77 naming the
+#       privilege, and nothing is created.
+# Skips (77) when the servers of scripts/test-servers.sh are not up.
+. "$(dirname "$0")/../integration/lib.sh"
+need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
+need_cmd python3 psql
+
+S=pt_replay_test_$$
+ROLE=pt_nocreate_$$
+cleanup() {
+    [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
+    pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2;
+        DROP SCHEMA IF EXISTS $S; DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+# what is left in the database under the scratch schema's name
+left() {
+    pg_sql -Atc "SELECT count(*) FROM pg_namespace WHERE nspname = '$S'"
+}
+
+# TRACE N_SESSIONS N_REQUESTS MIN MAX: gets and write-backs of random sessions
+trace() {
+    python3 - "$@" <<'EOF'
+import random, sys
+path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+random.seed(28)
+size = [random.randint(lo, hi) for _ in range(n)]
+with open(path, "w") as f:
+    f.write("time_ms,op,key,size\n")
+    for t in range(reqs):
+        k = random.randrange(n)
+        f.write(f"{t},get,s{k},{size[k]}\n")
+        size[k] = random.randint(lo, hi)
+        f.write(f"{t},set,s{k},{size[k]}\n")
+EOF
+}
+trace "$T/rand.csv" 300 1500 2300 2600
+trace "$T/text.csv" 300 1500 3000 6000
+trace "$T/long.csv" 400 20000 2300 2600
+
+PG=(--connect "$PT_PG_CONNECT" --scratch-schema "$S" -q)
+
+# (a) --dry-run: the DDL on stdout, nothing created, no connection needed
+expect_rc 0 "dry-run" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" --dry-run
+expect_contains "$OUT" "CREATE TABLE \"$S\".pt_replay_1" "dry-run prints the first table"
+expect_contains "$OUT" "toast_tuple_target = 2032" "dry-run: the current target"
+expect_contains "$OUT" "COMMENT ON SCHEMA \"$S\" IS 'pagetune replay scratch schema" "dry-run: the mark"
+expect_contains "$OUT" "pg_try_advisory_lock" "dry-run: the lock"
+expect_contains "$OUT" "DROP SCHEMA \"$S\";" "dry-run: the drop, no CASCADE"
+case "$OUT" in *CASCADE*) fail "dry-run: CASCADE in the DDL" ;; *) pass ;; esac
+expect_eq "$(left)" 0 "dry-run created nothing"
+expect_rc 0 "dry-run without a server" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "Driver=PostgreSQL Unicode;Server=127.0.0.1;Port=1;Database=x" --dry-run -q
+
+# bad input: one line naming the option
+expect_rc 64 "bad candidate" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --candidate toast_tuple_target=9000
+expect_one_line_error "bad candidate"
+expect_contains "$ERR" "--candidate" "bad candidate names the option"
+expect_rc 64 "--dry-run without a server" "$PAGETUNE" replay --trace "$T/rand.csv" --dry-run
+expect_contains "$ERR" "--dry-run needs --dsn or --connect" "dry-run alone"
+expect_rc 73 "--max-scratch too small" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --max-scratch 100K
+expect_contains "$ERR" "--max-scratch" "max-scratch names the option"
+expect_eq "$(left)" 0 "max-scratch refused before creating"
+
+# (b) random objects: 2032 against the default recommendation (p95 + 228)
+expect_rc 0 "replay random 2.3-2.6 KB" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --rounds 3 --clients 2 --json -o "$T/rand.json"
+expect_eq "$(left)" 0 "random replay left nothing"
+# and the text: 3-6 KB compressible at 2032 against 8160
+expect_rc 0 "replay compressible 3-6 KB" "$PAGETUNE" replay --trace "$T/text.csv" "${PG[@]}" \
+    --rounds 3 --compressible 1 --candidate toast_tuple_target=2032 \
+    --candidate toast_tuple_target=8160
+expect_contains "$OUT" "toast read/hit" "table shows TOAST read/hit"
+expect_contains "$OUT" "verdict: candidate 2 against 1:" "table shows a verdict"
+expect_eq "$(left)" 0 "text replay left nothing"
+if msg=$(python3 - "$T/rand.json" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["candidates"]
+b0, b1 = c[0]["blocks"], c[1]["blocks"]
+assert c[0]["candidate"] == "toast_tuple_target=2032", c[0]
+assert b0["toast_read"] + b0["toast_hit"] > 0, b0      # TOASTed at 2032
+assert b1["toast_read"] + b1["toast_hit"] == 0, b1     # inline when raised
+assert b0["heap_read"] + b0["heap_hit"] > 0 and b1["heap_hit"] > 0
+assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
+assert len(c[0]["rounds_rps"]) == 3
+assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
+EOF
+); then pass; else fail "random replay's JSON: $msg"; fi
+
+# (c) SIGKILL mid-run, then a second run reclaims the marked schema
+"$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>&1 &
+BG=$!
+for _ in $(seq 1 200); do
+    [ "$(pg_sql -Atc "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = '$S' AND c.relname = 'pt_replay_2'")" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -9 "$BG"
+wait "$BG" 2>/dev/null
+BG=
+expect_eq "$(left)" 1 "the killed run left its schema"
+# its backends end once they see the socket closed: the lock frees
+for _ in $(seq 1 100); do
+    [ "$(pg_sql -Atc "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")" = 0 ] && break
+    sleep 0.1
+done
+expect_rc 0 "second run after SIGKILL" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$PT_PG_CONNECT" --scratch-schema "$S" --rounds 2
+expect_contains "$ERR" "reclaimed scratch schema '$S'" "second run says it reclaimed"
+expect_eq "$(left)" 0 "nothing left after the reclaim"
+
+# a schema of that name without the mark is someone else's: refused, kept
+pg_sql -c "CREATE SCHEMA $S"
+expect_rc 73 "unmarked schema refused" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}"
+expect_one_line_error "unmarked schema"
+expect_contains "$ERR" "--scratch-schema '$S' exists and is not pagetune's" "refusal names the option"
+expect_eq "$(left)" 1 "the unmarked schema is left alone"
+pg_sql -c "DROP SCHEMA $S"
+
+# (d) a role without CREATE on the database: 77, nothing created
+pg_sql -c "CREATE ROLE $ROLE LOGIN PASSWORD 'pt_test_pw'"
+NOCREATE=$(printf '%s' "$PT_PG_CONNECT" | sed "s/Uid=[^;]*/Uid=$ROLE/")
+expect_rc 77 "no CREATE privilege" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$NOCREATE" --scratch-schema "$S" -q
+expect_one_line_error "no CREATE privilege"
+expect_contains "$ERR" "CREATE privilege on database 'pagetune'" "77 names the privilege"
+expect_eq "$(left)" 0 "no CREATE: nothing created"
+
+finish
