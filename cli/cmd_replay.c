@@ -620,8 +620,34 @@ static int parse_loop(int argc, char **argv, struct cli_common *c,
     return 0;
 }
 
+/* Options of the built-in store that a replay on a server has no use
+ * for: refused rather than ignored. */
+static int check_store_only(const struct cli_parser *p)
+{
+    static const char *const store_only[] = {
+        "page-size", "cache",   "store-dir",   "keep",   "sync",
+        "engine",    "ack-log", "max-store",   "lob-io", "think-ms",
+        "trials",    "budget",  "calibration", NULL};
+
+    for (size_t i = 0; p->opts[i].name && i < sizeof(p->given); i++) {
+        if (!p->given[i])
+            continue;
+        for (size_t k = 0; store_only[k]; k++)
+            if (strcmp(p->opts[i].name, store_only[k]) == 0) {
+                cli_usage_error("replay",
+                                "--%s applies to the built-in store, not to "
+                                "a replay on a server (--dsn/--connect); "
+                                "compare table settings with --candidate",
+                                store_only[k]);
+                return PT_EUSAGE;
+            }
+    }
+    return 0;
+}
+
 /* The server options make sense together only. */
-static int check_server_args(const struct replay_args *a)
+static int check_server_args(const struct replay_args *a,
+                             const struct cli_parser *p)
 {
     int server = a->conn.dsn || a->conn.connect;
 
@@ -642,7 +668,7 @@ static int check_server_args(const struct replay_args *a)
     }
     if (server && cli_conn_check("replay", &a->conn) < 0)
         return PT_EUSAGE;
-    return 0;
+    return server ? check_store_only(p) : 0;
 }
 
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
@@ -678,7 +704,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;
     }
-    return check_server_args(a);
+    return check_server_args(a, p);
 }
 
 /* --check STORE: the SQLite file's and the LOB area's own check. */
@@ -1010,6 +1036,26 @@ static int server_write(const struct cli_common *c, const struct server_out *o,
     return pt_afile_commit(&af, err);
 }
 
+/* --dry-run: the scratch DDL to -o (stdout by default); no connection. */
+static int dry_run(const struct cli_common *c, const struct coll_pgr_plan *pg,
+                   struct pt_err *err)
+{
+    struct pt_afile af = {0};
+    char ddl[16384];
+    int ret;
+
+    if ((ret = coll_pgr_ddl(pg, ddl, sizeof(ddl), err)) < 0 ||
+        (ret = pt_output_check(c->output, c->force, err)) < 0 ||
+        (ret = cli_output_open(c, &af, err)) < 0)
+        return ret;
+    if (fputs(ddl, af.fp) < 0) {
+        pt_afile_abort(&af);
+        return err_set(err, PT_EIO, "cannot write the DDL: %s",
+                       strerror(errno));
+    }
+    return pt_afile_commit(&af, err);
+}
+
 /* --dsn/--connect: the trace on scratch tables of a PostgreSQL server. */
 static int replay_server(const struct cli_common *c, struct replay_args *a,
                          struct pt_err *err)
@@ -1021,7 +1067,6 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
     struct coll_pgr_result res;
     struct coll_conn *conn = NULL;
     struct server_out o;
-    char ddl[16384];
     int ret;
 
     memset(&ui, 0, sizeof(ui));
@@ -1031,10 +1076,7 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
         (ret = server_plan(a, &trace, &pg, &reqs, c, err)) < 0)
         goto out;
     if (a->dry_run) {
-        if ((ret = coll_pgr_ddl(&pg, ddl, sizeof(ddl), err)) == 0 &&
-            (fputs(ddl, stdout) < 0 || fflush(stdout) != 0))
-            ret = err_set(err, PT_EIO, "cannot write the DDL: %s",
-                          strerror(errno));
+        ret = dry_run(c, &pg, err);
         goto out;
     }
     if ((ret = pt_output_check(c->output, c->force, err)) < 0 ||

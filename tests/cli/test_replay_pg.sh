@@ -11,7 +11,7 @@
 #   (c) SIGKILL in the middle of a run leaves the marked schema; the next
 #       run reclaims it (its advisory lock is free) and nothing is left;
 #       a schema of the same name without the mark is refused (73) and
-#       left alone;
+#       left alone; SIGINT mid-run exits 130 and drops its objects;
 #   (d) a role without CREATE on the database gets exit 77 naming the
 #       privilege, and nothing is created.
 # Skips (77) when the servers of scripts/test-servers.sh are not up.
@@ -128,6 +128,26 @@ expect_rc 0 "second run after SIGKILL" "$PAGETUNE" replay --trace "$T/rand.csv" 
     --connect "$PT_PG_CONNECT" --scratch-schema "$S" --rounds 2
 expect_contains "$ERR" "reclaimed scratch schema '$S'" "second run says it reclaimed"
 expect_eq "$(left)" 0 "nothing left after the reclaim"
+
+# SIGINT mid-run: the run unwinds, drops its objects and exits 130
+"$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>"$T/int.err" &
+BG=$!
+for _ in $(seq 1 200); do
+    [ "$(left)" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+BG=
+expect_eq "$RC" 130 "SIGINT mid-run exits 130"
+expect_eq "$(left)" 0 "SIGINT mid-run: its objects dropped"
+
+# --page-size and the like belong to the built-in store: refused, not ignored
+expect_rc 64 "store option with --connect" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --page-size 8K
+expect_contains "$ERR" "--page-size applies to the built-in store" "store option named"
 
 # a schema of that name without the mark is someone else's: refused, kept
 pg_sql -c "CREATE SCHEMA $S"
