@@ -228,7 +228,8 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
         text_add(t, " COMPRESSION %s", c->compression);
     text_add(t,
              ", PRIMARY KEY (id, propid, appname)) WITH (toast_tuple_target "
-             "= %u)",
+             "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
+             "false)",
              c->toast_tuple_target);
 }
 
@@ -542,6 +543,7 @@ struct pgr_client {
 
 struct pgr_run {
     const struct coll_pgr_plan *p;
+    struct coll_conn *admin; /* the caller's: set-up, VACUUM, counters */
     struct pgr_names nm;
     unsigned char *rnd, *txt; /* payloads */
     struct pgr_client *cl;
@@ -1003,32 +1005,82 @@ static void round_counts(const struct pgr_run *run,
     }
 }
 
-/* Warm-up passes, then rounds A B, B A, ...; the counters' deltas cover
- * the rounds only (a candidate's table is touched by its passes only). */
+static void blocks_add(struct coll_pgr_blocks *sum,
+                       const struct coll_pgr_blocks *a,
+                       const struct coll_pgr_blocks *b)
+{
+    struct coll_pgr_blocks d;
+
+    blocks_sub(&d, a, b);
+    sum->heap_read += d.heap_read;
+    sum->heap_hit += d.heap_hit;
+    sum->toast_read += d.toast_read;
+    sum->toast_hit += d.toast_hit;
+    sum->tidx_read += d.tidx_read;
+    sum->tidx_hit += d.tidx_hit;
+    sum->idx_read += d.idx_read;
+    sum->idx_hit += d.idx_hit;
+}
+
+/* After each pass, outside its timing and its counters: a plain VACUUM of
+ * the candidate's table (autovacuum keeping up; autovacuum itself is off
+ * on the scratch tables so that it never runs inside a pass), its
+ * statistics flushed at once so that they land before the next pass's
+ * first reading. */
+static int vacuum(struct pgr_run *run, size_t c, struct pt_err *err)
+{
+    char sql[512];
+    int ret;
+
+    snprintf(sql, sizeof(sql), "VACUUM %s.pt_replay_%zu", run->nm.schema,
+             c + 1);
+    if ((ret = coll_exec(run->admin, sql, err)) < 0 ||
+        (ret = coll_exec(run->admin, "SELECT pg_stat_force_next_flush()",
+                         err)) < 0)
+        return ret;
+    return coll_exec(run->admin, "SELECT 1", err);
+}
+
+/* One pass of candidate c; a measured one adds its blocks to *sum (the
+ * counters read just before and just after, the clients' flushed). */
+static int pass_counted(struct pgr_run *run, size_t c,
+                        struct coll_pgr_blocks *sum, double *rps,
+                        struct pt_err *err)
+{
+    struct coll_pgr_blocks before, after;
+    int ret;
+
+    if (sum && (ret = blocks_read(run->admin, &run->nm, c, &before, err)) < 0)
+        return ret;
+    if ((ret = pass(run, c, rps, err)) < 0 || (ret = flush_stats(run, err)) < 0)
+        return ret;
+    if (sum) {
+        if ((ret = blocks_read(run->admin, &run->nm, c, &after, err)) < 0)
+            return ret;
+        blocks_add(sum, &before, &after);
+    }
+    return vacuum(run, c, err);
+}
+
+/* Warm-up passes, then rounds A B, B A, ...; the counters cover the
+ * measured passes only. */
 static int run_rounds(struct pgr_run *run, struct coll_pgr_result *res,
                       struct pgr_lat *lat, struct pt_err *err)
 {
     const struct coll_pgr_plan *p = run->p;
-    struct coll_pgr_blocks before[COLL_PGR_MAX_CANDIDATES], after;
     size_t n = p->n_cand;
     double rps;
     int ret;
 
     for (unsigned w = 0; w < p->warmup_rounds; w++)
         for (size_t c = 0; c < n; c++)
-            if ((ret = pass(run, c, &rps, err)) < 0)
+            if ((ret = pass_counted(run, c, NULL, &rps, err)) < 0)
                 return ret;
-    if ((ret = flush_stats(run, err)) < 0)
-        return ret;
-    for (size_t c = 0; c < n; c++)
-        if ((ret = blocks_read(run->cl[0].conn, &run->nm, c, &before[c], err)) <
-            0)
-            return ret;
     for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
         for (size_t j = 0; j < n; j++) {
             size_t c = r % 2 ? n - 1 - j : j;
             struct coll_pgr_cand_result *cr = &res->r[c];
-            if ((ret = pass(run, c, &rps, err)) < 0)
+            if ((ret = pass_counted(run, c, &cr->blocks, &rps, err)) < 0)
                 return ret;
             cr->round_rps[cr->n_rounds++] = rps;
             cr->requests_per_s += rps / (double)p->rounds;
@@ -1037,14 +1089,8 @@ static int run_rounds(struct pgr_run *run, struct coll_pgr_result *res,
         }
         note(p, "round %u/%u done", r + 1, p->rounds);
     }
-    if ((ret = flush_stats(run, err)) < 0)
-        return ret;
-    for (size_t c = 0; c < n; c++) {
-        if ((ret = blocks_read(run->cl[0].conn, &run->nm, c, &after, err)) < 0)
-            return ret;
-        blocks_sub(&res->r[c].blocks, &before[c], &after);
+    for (size_t c = 0; c < n; c++)
         lat_sum(&lat[c], &res->r[c]);
-    }
     return 0;
 }
 
@@ -1145,6 +1191,7 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
     int ret, locked = 0, created = 0;
 
     memset(&run, 0, sizeof(run));
+    run.admin = c;
     memset(lat, 0, sizeof(lat));
     memset(res, 0, sizeof(*res));
     res->n_cand = p->n_cand;
