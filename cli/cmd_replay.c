@@ -923,26 +923,30 @@ static void server_row(struct out_table *t, const struct server_out *o,
     out_table_setf(t, 8, "%.2f", per_op(b->heap_read + b->heap_hit, r));
     out_table_setf(t, 9, "%.2f", per_op(b->toast_read + b->toast_hit, r));
     out_table_setf(t, 10, "%.2f", per_op(b->tidx_read + b->tidx_hit, r));
-    out_table_setf(t, 11, "%llu", (unsigned long long)r->heap_bytes);
-    out_table_setf(t, 12, "%llu", (unsigned long long)r->toast_bytes);
+    /* every block of the access not found in shared_buffers */
+    out_table_setf(
+        t, 11, "%.3f",
+        per_op(b->heap_read + b->toast_read + b->tidx_read + b->idx_read, r));
+    out_table_setf(t, 12, "%llu", (unsigned long long)r->heap_bytes);
+    out_table_setf(t, 13, "%llu", (unsigned long long)r->toast_bytes);
 }
 
 static int server_table(FILE *fp, enum out_format fmt,
                         const struct server_out *o, struct pt_err *err)
 {
     static const char *const shown[] = {
-        ">#",          "candidate",  ">req/s",         ">req/s vs first",
-        ">op us",      ">op p95 us", ">heap read/hit", ">toast read/hit",
-        ">heap/op",    ">toast/op",  ">toast idx/op",  ">heap bytes",
-        ">toast bytes"};
+        ">#",          "candidate",   ">req/s",         ">req/s vs first",
+        ">op us",      ">op p95 us",  ">heap read/hit", ">toast read/hit",
+        ">heap/op",    ">toast/op",   ">toast idx/op",  ">read/op",
+        ">heap bytes", ">toast bytes"};
     static const char *const csv[] = {
         "candidate_index",     "candidate",        "requests_per_s",
         "requests_change_pct", "op_mean_us",       "op_p95_us",
         "heap_blks_read",      "toast_blks_read",  "heap_blks_per_op",
-        "toast_blks_per_op",   "tidx_blks_per_op", "heap_bytes",
-        "toast_bytes"};
+        "toast_blks_per_op",   "tidx_blks_per_op", "blks_read_per_op",
+        "heap_bytes",          "toast_bytes"};
     struct out_table t;
-    int ret = out_table_init(&t, 13, fmt == OUT_CSV ? csv : shown);
+    int ret = out_table_init(&t, 14, fmt == OUT_CSV ? csv : shown);
 
     if (ret < 0)
         return err_set(err, ret, "out of memory");

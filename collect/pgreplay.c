@@ -222,8 +222,6 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
              "listenercnt smallint, lastaccess bigint, creationtime bigint, "
              "maxinactivetime integer, username varchar(256), small bytea",
              nm->schema, i + 1);
-    if (c->storage[0])
-        text_add(t, " STORAGE %s", c->storage);
     if (c->compression[0])
         text_add(t, " COMPRESSION %s", c->compression);
     text_add(t,
@@ -231,6 +229,19 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
              "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
              "false)",
              c->toast_tuple_target);
+}
+
+/* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works
+ * from 8.x on. Nothing when the candidate keeps the default. */
+static void sql_alter_storage(const struct pgr_names *nm, size_t i,
+                              const struct coll_pgr_candidate *c,
+                              struct pgr_text *t)
+{
+    if (c->storage[0])
+        text_add(t,
+                 "ALTER TABLE %s.pt_replay_%zu ALTER COLUMN small SET "
+                 "STORAGE %s",
+                 nm->schema, i + 1, c->storage);
 }
 
 static void sql_comment_table(const struct pgr_names *nm, size_t i,
@@ -270,6 +281,10 @@ int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
     for (size_t i = 0; i < p->n_cand; i++) {
         sql_create_table(&nm, i, &p->cand[i], &t);
         text_add(&t, ";\n");
+        if (p->cand[i].storage[0]) {
+            sql_alter_storage(&nm, i, &p->cand[i], &t);
+            text_add(&t, ";\n");
+        }
         sql_comment_table(&nm, i, &p->cand[i], &t);
         text_add(&t, ";\n");
     }
@@ -1108,6 +1123,10 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
         struct pgr_text t = {sql, sizeof(sql), 0, 0};
         sql_create_table(&run->nm, i, &p->cand[i], &t);
         if ((ret = coll_exec(c, sql, err)) < 0)
+            break;
+        t.n = 0;
+        sql_alter_storage(&run->nm, i, &p->cand[i], &t);
+        if (t.n && (ret = coll_exec(c, sql, err)) < 0)
             break;
         t.n = 0;
         sql_comment_table(&run->nm, i, &p->cand[i], &t);

@@ -87,8 +87,10 @@ expect_eq "$(left)" 0 "random replay left nothing"
 # and the text: 3-6 KB compressible at 2032 against 8160
 expect_rc 0 "replay compressible 3-6 KB" "$PAGETUNE" replay --trace "$T/text.csv" "${PG[@]}" \
     --rounds 3 --compressible 1 --candidate toast_tuple_target=2032 \
-    --candidate toast_tuple_target=8160
+    --candidate toast_tuple_target=8160 --candidate toast_tuple_target=2032,storage=EXTERNAL
 expect_contains "$OUT" "toast read/hit" "table shows TOAST read/hit"
+expect_contains "$OUT" "toast_tuple_target=2032,storage=EXTERNAL" "a STORAGE candidate ran"
+expect_contains "$OUT" "verdict: candidate 3 against 1:" "a verdict per later candidate"
 expect_contains "$OUT" "verdict: candidate 2 against 1:" "table shows a verdict"
 expect_eq "$(left)" 0 "text replay left nothing"
 if msg=$(python3 - "$T/rand.json" 2>&1 <<'EOF'
