@@ -123,7 +123,8 @@ BG=
 expect_eq "$(left)" 1 "the killed run left its schema"
 # its backends end once they see the socket closed: the lock frees
 for _ in $(seq 1 100); do
-    [ "$(pg_sql -Atc "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")" = 0 ] && break
+    [ "$(pg_sql -Atc "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+        AND objsubid = 2 AND objid::bigint = (hashtext('$S')::bigint & 4294967295)")" = 0 ] && break
     sleep 0.1
 done
 expect_rc 0 "second run after SIGKILL" "$PAGETUNE" replay --trace "$T/rand.csv" \
