@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "recommend/recommend.h"
 #include "store/store.h"
 
 static const char *const usage[] = {
@@ -27,7 +28,8 @@ static const char *const usage[] = {
     "[--format table|json|csv] [--lob-io cached|direct] [--think-ms MS] "
     "[--rounds K] [--warmup-rounds W] [--budget SECONDS]",
     "pagetune replay --trace FILE (--dsn NAME | --connect STR) "
-    "[--candidate SPEC]... [--compressible SHARE] [--scratch-schema NAME] "
+    "[--candidate SPEC]... [--recommendation FILE] [--compressible SHARE] "
+    "[--scratch-schema NAME] "
     "[--max-scratch SIZE] [--dry-run] [--clients K] [--rounds K] "
     "[--warmup-rounds W]",
     "pagetune replay --check STORE",
@@ -75,6 +77,7 @@ struct replay_args {
     struct coll_pgr_candidate cand[COLL_PGR_MAX_CANDIDATES];
     size_t n_cand;
     const char *scratch_schema;
+    const char *recommendation; /* --recommendation: current vs advised */
     uint64_t max_scratch;
     double compressible;
     int dry_run;
@@ -272,6 +275,15 @@ static const struct cli_option opts[] = {
              "is the current one",
      .def = "toast_tuple_target=2032 and the trace's 95th percentile "
             "size + 228"},
+    {.name = "recommendation",
+     .group = CLI_G_STORE,
+     .type = CLI_T_PATH,
+     CLI_AT(A, recommendation),
+     .io = CLI_IO_IN,
+     .arg_name = "FILE",
+     .help = "with --dsn/--connect: replay a PostgreSQL recommendation's "
+             "current settings against its advice (recommend --json -o FILE)",
+     .def = "none"},
     {.name = "compressible",
      .group = CLI_G_STORE,
      .type = CLI_T_DOUBLE,
@@ -651,14 +663,21 @@ static int check_server_args(const struct replay_args *a,
 {
     int server = a->conn.dsn || a->conn.connect;
 
-    if (!server && (a->n_cand || a->dry_run || a->scratch_schema ||
-                    a->max_scratch || a->compressible > 0)) {
+    if (!server &&
+        (a->n_cand || a->dry_run || a->scratch_schema || a->max_scratch ||
+         a->compressible > 0 || a->recommendation)) {
         cli_usage_error("replay", "%s needs --dsn or --connect",
                         a->n_cand           ? "--candidate"
                         : a->dry_run        ? "--dry-run"
                         : a->scratch_schema ? "--scratch-schema"
                         : a->max_scratch    ? "--max-scratch"
+                        : a->recommendation ? "--recommendation"
                                             : "--compressible");
+        return PT_EUSAGE;
+    }
+    if (a->n_cand && a->recommendation) {
+        cli_usage_error("replay", "--candidate and --recommendation both name "
+                                  "the candidates: give one");
         return PT_EUSAGE;
     }
     if (server && a->check) {
@@ -811,6 +830,77 @@ static size_t default_candidates(const struct store_trace *t,
     return cand[1].toast_tuple_target == 2032 ? 1 : 2;
 }
 
+/* A knob of recommendation.json's "current": its value as text, "" when
+ * null or absent (the server's default). */
+static void rec_current(const json_t *doc, const char *knob, char *buf,
+                        size_t len)
+{
+    const json_t *v = json_object_get(
+        json_object_get(json_object_get(doc, "current"), knob), "value");
+
+    buf[0] = '\0';
+    if (json_is_integer(v))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+}
+
+/* One candidate from a target and a storage ("" for the default). */
+static int rec_candidate(const char *file, const char *target,
+                         const char *storage, struct coll_pgr_candidate *c,
+                         struct pt_err *err)
+{
+    struct pt_err e = {0};
+    char spec[96];
+    int n = snprintf(spec, sizeof(spec), "toast_tuple_target=%s%s%s",
+                     target[0] ? target : "2032", storage[0] ? ",storage=" : "",
+                     storage);
+
+    if (n < 0 || (size_t)n >= sizeof(spec))
+        return err_set(err, PT_EDATA, "%s: settings too long", file);
+    if (coll_pgr_candidate_parse(spec, c, &e) < 0)
+        return err_set(err, PT_EDATA, "%s: %s", file, e.msg);
+    return 0;
+}
+
+/* --recommendation: the PostgreSQL table's settings now (its "current")
+ * against the advice's ("settings"), as `pagetune ddl` would apply them. */
+static int rec_candidates(const char *file, struct coll_pgr_candidate *cand,
+                          size_t *n, struct pt_err *err)
+{
+    json_t *doc = NULL;
+    struct rec_doc rd = {0};
+    const json_t *set;
+    char cur_t[32], cur_s[16], rec_t[32] = "", rec_s[16] = "";
+    int ret;
+
+    if ((ret = pt_json_load(file, &doc, err)) < 0 ||
+        (ret = rec_result_from_json(&rd, doc, "postgresql", file, err)) < 0)
+        goto out;
+    rec_current(doc, "toast_tuple_target", cur_t, sizeof(cur_t));
+    rec_current(doc, "storage", cur_s, sizeof(cur_s));
+    set = json_object_get(doc, "settings");
+    if (json_is_integer(json_object_get(set, "toast_tuple_target")))
+        snprintf(rec_t, sizeof(rec_t), "%lld",
+                 (long long)json_integer_value(
+                     json_object_get(set, "toast_tuple_target")));
+    else
+        snprintf(rec_t, sizeof(rec_t), "%s", cur_t);
+    if (json_is_string(json_object_get(set, "storage")))
+        snprintf(rec_s, sizeof(rec_s), "%s",
+                 json_string_value(json_object_get(set, "storage")));
+    else
+        snprintf(rec_s, sizeof(rec_s), "%s", cur_s);
+    if ((ret = rec_candidate(file, cur_t, cur_s, &cand[0], err)) < 0 ||
+        (ret = rec_candidate(file, rec_t, rec_s, &cand[1], err)) < 0)
+        goto out;
+    *n = memcmp(&cand[0], &cand[1], sizeof(*cand)) == 0 ? 1 : 2;
+out:
+    rec_doc_release(&rd);
+    json_decref(doc);
+    return ret;
+}
+
 /* The trace as the server replay takes it (collect/ knows no store/). */
 static int server_plan(const struct replay_args *a, const struct store_trace *t,
                        struct coll_pgr_plan *pg, struct coll_pgr_req **reqs,
@@ -831,6 +921,10 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
     if (a->n_cand) {
         memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));
         pg->n_cand = a->n_cand;
+    } else if (a->recommendation) {
+        int ret = rec_candidates(a->recommendation, pg->cand, &pg->n_cand, err);
+        if (ret < 0)
+            return ret;
     } else {
         pg->n_cand = default_candidates(t, pg->cand);
     }

@@ -68,6 +68,20 @@ expect_eq "$(left)" 0 "dry-run created nothing"
 expect_rc 0 "dry-run without a server" "$PAGETUNE" replay --trace "$T/rand.csv" \
     --connect "Driver=PostgreSQL Unicode;Server=127.0.0.1;Port=1;Database=x" --dry-run -q
 
+# --recommendation: the table's settings now against the advice's
+G=$(cd "$(dirname "$0")/../golden" && pwd)
+expect_rc 0 "dry-run of a recommendation" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --recommendation "$G/recommend-postgresql.json" --dry-run
+expect_contains "$OUT" "pt_replay_1 IS 'pagetune replay candidate 1: toast_tuple_target=2032,storage=EXTENDED'" \
+    "recommendation: the current settings first"
+expect_contains "$OUT" "candidate 2: toast_tuple_target=6432,storage=EXTENDED'" \
+    "recommendation: the advised target second"
+expect_rc 65 "a DB2 recommendation" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --recommendation "$G/recommend-db2.json" --dry-run
+expect_one_line_error "a DB2 recommendation"
+expect_rc 64 "--candidate with --recommendation" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --recommendation "$G/recommend-postgresql.json" --candidate toast_tuple_target=2032 --dry-run
+
 # bad input: one line naming the option
 expect_rc 64 "bad candidate" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
     --candidate toast_tuple_target=9000
