@@ -800,6 +800,12 @@ static void server_note(void *ctx, const char *msg)
     cli_note(ctx, "%s", msg);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Without --candidate: PostgreSQL's default target (the current one, as
  * recommend assumes without a reloption) and the inline knob's rule, the
  * 95th percentile of the sessions' sizes + 228 rounded up to 8
@@ -814,12 +820,7 @@ static size_t default_candidates(const struct store_trace *t,
     cand[0].toast_tuple_target = 2032;
     if (v && t->n_keys) {
         memcpy(v, t->first_size, t->n_keys * sizeof(*v));
-        for (uint64_t i = 1; i < t->n_keys; i++) /* insertion: small traces */
-            for (uint64_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-                uint64_t x = v[j];
-                v[j] = v[j - 1];
-                v[j - 1] = x;
-            }
+        qsort(v, t->n_keys, sizeof(*v), cmp_u64);
         p95 = v[(uint64_t)(0.95 * (double)(t->n_keys - 1))];
     }
     free(v);

@@ -13,7 +13,8 @@
 #       a schema of the same name without the mark is refused (73) and
 #       left alone; SIGINT mid-run exits 130 and drops its objects;
 #   (d) a role without CREATE on the database gets exit 77 naming the
-#       privilege, and nothing is created.
+#       privilege, and nothing is created; granted CREATE (and nothing
+#       else) the same role runs it and counts its blocks.
 # Skips (77) when the servers of scripts/test-servers.sh are not up.
 . "$(dirname "$0")/../integration/lib.sh"
 need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
@@ -182,5 +183,14 @@ expect_rc 77 "no CREATE privilege" "$PAGETUNE" replay --trace "$T/rand.csv" \
 expect_one_line_error "no CREATE privilege"
 expect_contains "$ERR" "CREATE privilege on database 'pagetune'" "77 names the privilege"
 expect_eq "$(left)" 0 "no CREATE: nothing created"
+# CREATE on the database is all it needs: the same role, granted it, runs
+pg_sql -c "GRANT CREATE ON DATABASE pagetune TO $ROLE"
+expect_rc 0 "a role with only CREATE" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$NOCREATE" --scratch-schema "$S" -q --rounds 2 --json -o "$T/plain.json"
+expect_eq "$(left)" 0 "the plain role's run left nothing"
+if python3 -c 'import json,sys; c = json.load(open(sys.argv[1]))["candidates"]
+assert c[0]["blocks"]["toast_hit"] + c[0]["blocks"]["toast_read"] > 0' "$T/plain.json"; then
+    pass; else fail "a plain role's run counted no TOAST blocks"; fi
+pg_sql -c "REVOKE CREATE ON DATABASE pagetune FROM $ROLE" >/dev/null
 
 finish
