@@ -1071,6 +1071,9 @@ static json_t *server_json(const struct server_out *o)
         json_decref(arr);
         return NULL;
     }
+    json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
+    json_object_set_new(doc, "kind", json_string("replay_server"));
     json_object_set_new(doc, "trace", json_string(o->trace));
     json_object_set_new(doc, "server", json_string(o->res->server));
     json_object_set_new(doc, "sessions",

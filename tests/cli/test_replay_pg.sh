@@ -113,6 +113,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["candidates"]
 b0, b1 = c[0]["blocks"], c[1]["blocks"]
+assert d["schema_version"] == 1 and list(d)[:2] == ["schema_version", "pagetune_version"]
+assert d["kind"] == "replay_server"
 assert c[0]["candidate"] == "toast_tuple_target=2032", c[0]
 assert b0["toast_read"] + b0["toast_hit"] > 0, b0      # TOASTed at 2032
 assert b1["toast_read"] + b1["toast_hit"] == 0, b1     # inline when raised
