@@ -28,7 +28,8 @@ static const char *const usage[] = {
     "[--format table|json|csv] [--lob-io cached|direct] [--think-ms MS] "
     "[--rounds K] [--warmup-rounds W] [--budget SECONDS]",
     "pagetune replay --trace FILE (--dsn NAME | --connect STR) "
-    "[--candidate SPEC]... [--recommendation FILE] [--compressible SHARE] "
+    "[--candidate SPEC]... [--recommendation FILE] [--sizes FILE] "
+    "[--compressible SHARE] "
     "[--scratch-schema NAME] "
     "[--max-scratch SIZE] [--dry-run] [--clients K] [--rounds K] "
     "[--warmup-rounds W]",
@@ -78,6 +79,7 @@ struct replay_args {
     size_t n_cand;
     const char *scratch_schema;
     const char *recommendation; /* --recommendation: current vs advised */
+    const char *sizes;          /* --sizes: the sampled row's rest */
     uint64_t max_scratch;
     double compressible;
     int dry_run;
@@ -284,6 +286,16 @@ static const struct cli_option opts[] = {
      .help = "with --dsn/--connect: replay a PostgreSQL recommendation's "
              "current settings against its advice (recommend --json -o FILE)",
      .def = "none"},
+    {.name = "sizes",
+     .group = CLI_G_STORE,
+     .type = CLI_T_PATH,
+     CLI_AT(A, sizes),
+     .io = CLI_IO_IN,
+     .arg_name = "FILE",
+     .help = "with --dsn/--connect: sizes.json of the sampled table; its "
+             "measured rest of the row (row_fixed_bytes) shapes the scratch "
+             "rows",
+     .def = "the SESSIONS layout's own"},
     {.name = "compressible",
      .group = CLI_G_STORE,
      .type = CLI_T_DOUBLE,
@@ -672,6 +684,7 @@ static int check_server_args(const struct replay_args *a,
                         : a->scratch_schema ? "--scratch-schema"
                         : a->max_scratch    ? "--max-scratch"
                         : a->recommendation ? "--recommendation"
+                        : a->sizes          ? "--sizes"
                                             : "--compressible");
         return PT_EUSAGE;
     }
@@ -808,9 +821,10 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Without --candidate: PostgreSQL's default target (the current one, as
  * recommend assumes without a reloption) and the inline knob's rule, the
- * 95th percentile of the sessions' sizes + 228 rounded up to 8
- * (docs/models.md, Inline knob). */
+ * 95th percentile of the sessions' sizes + 228 (28 + a measured rest of
+ * the row) rounded up to 8 (docs/models.md, Inline knob). */
 static size_t default_candidates(const struct store_trace *t,
+                                 uint32_t rest_bytes,
                                  struct coll_pgr_candidate *cand)
 {
     uint64_t *v = pt_calloc(t->n_keys ? t->n_keys : 1, sizeof(*v)), p95 = 0;
@@ -824,7 +838,9 @@ static size_t default_candidates(const struct store_trace *t,
         p95 = v[(uint64_t)(0.95 * (double)(t->n_keys - 1))];
     }
     free(v);
-    target = (p95 + 228 + 7) / 8 * 8;
+    /* 228: the tuple header (24), the profile's rest of the row (200) and
+       the value's header (4); a measured rest moves it (--sizes) */
+    target = (p95 + (rest_bytes ? 28 + rest_bytes : 228) + 7) / 8 * 8;
     cand[1].toast_tuple_target = (uint32_t)(target < 128    ? 128
                                             : target > 8160 ? 8160
                                                             : target);
@@ -902,6 +918,32 @@ out:
     return ret;
 }
 
+/* --sizes: the sampled rows' measured bytes besides the object, or a
+ * note that the file has none (the layout's own then). */
+static int sizes_rest(const char *file, const struct cli_common *c,
+                      uint32_t *rest, struct pt_err *err)
+{
+    json_t *doc = NULL;
+    struct rec_sizes sz;
+    int ret;
+
+    memset(&sz, 0, sizeof(sz));
+    if ((ret = pt_json_load(file, &doc, err)) == 0 &&
+        (ret = coll_sizes_doc_from_json(&sz, doc, file, err)) == 0) {
+        if (sz.row_measured)
+            *rest = sz.row_fixed_bytes;
+        else
+            cli_note(c,
+                     "%s has no measured rest of the row (row_source is not "
+                     "\"measured\"): the scratch rows keep the SESSIONS "
+                     "layout's own",
+                     file);
+    }
+    rec_sizes_release(&sz);
+    json_decref(doc);
+    return ret;
+}
+
 /* The trace as the server replay takes it (collect/ knows no store/). */
 static int server_plan(const struct replay_args *a, const struct store_trace *t,
                        struct coll_pgr_plan *pg, struct coll_pgr_req **reqs,
@@ -919,6 +961,11 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
     }
     if (a->scratch_schema)
         pg->schema = a->scratch_schema;
+    if (a->sizes) {
+        int ret = sizes_rest(a->sizes, c, &pg->rest_bytes, err);
+        if (ret < 0)
+            return ret;
+    }
     if (a->n_cand) {
         memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));
         pg->n_cand = a->n_cand;
@@ -927,7 +974,7 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
         if (ret < 0)
             return ret;
     } else {
-        pg->n_cand = default_candidates(t, pg->cand);
+        pg->n_cand = default_candidates(t, pg->rest_bytes, pg->cand);
     }
     pg->reqs = *reqs;
     pg->n_reqs = t->n_reqs;

@@ -801,6 +801,10 @@ int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
 #define COLL_PGR_MAX_ROUNDS 100
 #define COLL_PGR_SCHEMA_DEFAULT "pagetune_scratch"
 #define COLL_PGR_MARK "pagetune replay scratch schema"
+/* The scratch row's bytes besides its object (ID, PROPID of 18 characters,
+ * APPNAME, LISTENERCNT, LASTACCESS, CREATIONTIME, MAXINACTIVETIME, USERNAME
+ * NULL), aligned as PostgreSQL lays them out; the tuple header apart. */
+#define COLL_PGR_LAYOUT_REST 84
 
 /* One table configuration a table-level change can express. */
 struct coll_pgr_candidate {
@@ -836,6 +840,11 @@ struct coll_pgr_plan {
     const uint64_t *first_size; /* n_keys: a session's load size; borrowed */
     uint64_t n_keys;
     uint64_t max_bytes;         /* the largest object */
+    uint32_t rest_bytes;        /* the sampled rows' bytes besides the object
+                                   (sizes.json row_fixed_bytes); more than the
+                                   layout's own (COLL_PGR_LAYOUT_REST) adds a
+                                   pt_rest bytea column, STORAGE PLAIN, holding
+                                   the difference; 0: the layout's own */
     double compressible;        /* share of sessions holding compressible text
                                    (by key), the rest random bytes */
     unsigned n_clients;         /* connections, each its own thread */

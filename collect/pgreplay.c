@@ -134,12 +134,22 @@ void coll_pgr_candidate_format(const struct coll_pgr_candidate *c, char *buf,
         snprintf(buf + n, len - (size_t)n, ",compression=%s", c->compression);
 }
 
+/* Bytes of pt_rest (its 4-byte header apart) that bring the scratch row
+ * to the sampled row's rest; 0: no pt_rest column. */
+static uint32_t rest_pad(const struct coll_pgr_plan *p)
+{
+    return p->rest_bytes > COLL_PGR_LAYOUT_REST + 8
+               ? p->rest_bytes - COLL_PGR_LAYOUT_REST - 4
+               : 0;
+}
+
 uint64_t coll_pgr_estimate_bytes(const struct coll_pgr_plan *p)
 {
     uint64_t one = 0;
 
     for (uint64_t k = 0; k < p->n_keys; k++)
-        one += p->first_size[k] + PGR_ROW_OVERHEAD + PGR_INDEX_BYTES;
+        one +=
+            p->first_size[k] + PGR_ROW_OVERHEAD + PGR_INDEX_BYTES + rest_pad(p);
     return one * (p->n_cand ? p->n_cand : 1);
 }
 
@@ -213,7 +223,7 @@ static void sql_create_schema(const struct pgr_names *nm, struct pgr_text *t)
 }
 
 static void sql_create_table(const struct pgr_names *nm, size_t i,
-                             const struct coll_pgr_candidate *c,
+                             const struct coll_pgr_candidate *c, uint32_t pad,
                              struct pgr_text *t)
 {
     text_add(t,
@@ -224,6 +234,8 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
              nm->schema, i + 1);
     if (c->compression[0])
         text_add(t, " COMPRESSION %s", c->compression);
+    if (pad)
+        text_add(t, ", pt_rest bytea");
     text_add(t,
              ", PRIMARY KEY (id, propid, appname)) WITH (toast_tuple_target "
              "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
@@ -234,14 +246,18 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
 /* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works
  * from 8.x on. Nothing when the candidate keeps the default. */
 static void sql_alter_storage(const struct pgr_names *nm, size_t i,
-                              const struct coll_pgr_candidate *c,
+                              const struct coll_pgr_candidate *c, uint32_t pad,
                               struct pgr_text *t)
 {
-    if (c->storage[0])
-        text_add(t,
-                 "ALTER TABLE %s.pt_replay_%zu ALTER COLUMN small SET "
-                 "STORAGE %s",
-                 nm->schema, i + 1, c->storage);
+    if (c->storage[0] || pad) {
+        text_add(t, "ALTER TABLE %s.pt_replay_%zu ", nm->schema, i + 1);
+        if (c->storage[0])
+            text_add(t, "ALTER COLUMN small SET STORAGE %s%s", c->storage,
+                     pad ? ", " : "");
+        /* the rest of the row stays in it, as short columns do */
+        if (pad)
+            text_add(t, "ALTER COLUMN pt_rest SET STORAGE PLAIN");
+    }
 }
 
 static void sql_comment_table(const struct pgr_names *nm, size_t i,
@@ -279,10 +295,10 @@ int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
     sql_create_schema(&nm, &t);
     text_add(&t, ";\n");
     for (size_t i = 0; i < p->n_cand; i++) {
-        sql_create_table(&nm, i, &p->cand[i], &t);
+        sql_create_table(&nm, i, &p->cand[i], rest_pad(p), &t);
         text_add(&t, ";\n");
-        if (p->cand[i].storage[0]) {
-            sql_alter_storage(&nm, i, &p->cand[i], &t);
+        if (p->cand[i].storage[0] || rest_pad(p)) {
+            sql_alter_storage(&nm, i, &p->cand[i], rest_pad(p), &t);
             text_add(&t, ";\n");
         }
         sql_comment_table(&nm, i, &p->cand[i], &t);
@@ -503,7 +519,7 @@ static int payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
         "amount", "currency", "session", "token",  "true",  "false", "null",
         "page",   "view",     "order",   "status", "ok",    "list",  "name",
         "value",  "id",       "count",   "last",   "first", "time",  "date"};
-    size_t n = (size_t)p->max_bytes + PGR_SLIDE, o = 0;
+    size_t n = (size_t)p->max_bytes + PGR_SLIDE + rest_pad(p), o = 0;
     uint64_t x = 88172645463325252u;
 
     *rnd = malloc(n);
@@ -598,13 +614,15 @@ static int client_prepare(struct pgr_client *cl, struct pt_err *err)
                  nm->schema, i + 1);
         if ((ret = prep(cl, &cl->get[i], sql, err)) < 0)
             break;
+        /* pt_rest is written once, on insert: an update keeps it */
         snprintf(sql, sizeof(sql),
                  "INSERT INTO %s.pt_replay_%zu (id, propid, appname, "
                  "listenercnt, lastaccess, creationtime, maxinactivetime, "
-                 "small) VALUES (?, ?, 'default_host/pagetune', 0, ?, ?, "
-                 "1800, ?) ON CONFLICT (id, propid, appname) DO UPDATE SET "
+                 "small%s) VALUES (?, ?, 'default_host/pagetune', 0, ?, ?, "
+                 "1800, ?%s) ON CONFLICT (id, propid, appname) DO UPDATE SET "
                  "small = EXCLUDED.small, lastaccess = EXCLUDED.lastaccess",
-                 nm->schema, i + 1);
+                 nm->schema, i + 1, rest_pad(cl->run->p) ? ", pt_rest" : "",
+                 rest_pad(cl->run->p) ? ", ?" : "");
         if ((ret = prep(cl, &cl->set[i], sql, err)) < 0)
             break;
         snprintf(sql, sizeof(sql),
@@ -674,6 +692,8 @@ static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
         key_text(run->p, r->key_id) ? run->txt : run->rnd;
     size_t off = (size_t)((i * 2654435761u) % PGR_SLIDE);
     SQLLEN obj_ind = (SQLLEN)r->size_bytes;
+    uint32_t pad = rest_pad(run->p);
+    SQLLEN pad_ind = (SQLLEN)pad;
     SQLRETURN rc;
 
     cl->now_ind = 0;
@@ -690,6 +710,10 @@ static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
                               SQL_VARBINARY, r->size_bytes ? r->size_bytes : 1,
                               0, (SQLPOINTER)(pay + off), (SQLLEN)r->size_bytes,
                               &obj_ind);
+    if (SQL_SUCCEEDED(rc) && pad)
+        rc = SQLBindParameter(st, 6, SQL_PARAM_INPUT, SQL_C_BINARY,
+                              SQL_VARBINARY, pad, 0, (SQLPOINTER)run->rnd,
+                              (SQLLEN)pad, &pad_ind);
     if (!SQL_SUCCEEDED(rc))
         return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "bind", err);
     return exec_stmt(cl, st, "set", err);
@@ -1147,11 +1171,11 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
 
     for (size_t i = 0; i < p->n_cand && ret == 0; i++) {
         struct pgr_text t = {sql, sizeof(sql), 0, 0};
-        sql_create_table(&run->nm, i, &p->cand[i], &t);
+        sql_create_table(&run->nm, i, &p->cand[i], rest_pad(p), &t);
         if ((ret = coll_exec(c, sql, err)) < 0)
             break;
         t.n = 0;
-        sql_alter_storage(&run->nm, i, &p->cand[i], &t);
+        sql_alter_storage(&run->nm, i, &p->cand[i], rest_pad(p), &t);
         if (t.n && (ret = coll_exec(c, sql, err)) < 0)
             break;
         t.n = 0;

@@ -125,6 +125,25 @@ assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
 EOF
 ); then pass; else fail "random replay's JSON: $msg"; fi
 
+# --sizes: a measured rest of the row of 600 bytes shapes the scratch rows
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))
+d["row_source"] = "measured"; d["row_fixed_bytes"] = {"min": 600, "mean": 600, "max": 600}
+json.dump(d, open(sys.argv[2], "w"))' "$(dirname "$0")/../../examples/sessions-mixed.json" "$T/sizes.json"
+expect_rc 0 "dry-run with --sizes" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --sizes "$T/sizes.json" --dry-run
+expect_contains "$OUT" "pt_rest bytea" "--sizes: a pt_rest column"
+expect_contains "$OUT" "ALTER COLUMN pt_rest SET STORAGE PLAIN" "--sizes: the rest stays in the row"
+expect_rc 0 "replay with --sizes" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --sizes "$T/sizes.json" --rounds 2 --json -o "$T/rest.json"
+expect_eq "$(left)" 0 "--sizes replay left nothing"
+if python3 -c 'import json,sys
+a = json.load(open(sys.argv[1]))["candidates"][1]; b = json.load(open(sys.argv[2]))["candidates"][1]
+# the rule offset is 28 + the rest (628) instead of 228
+ta, tb = (int(x["candidate"].split("=")[1]) for x in (a, b))
+assert ta == tb + 400, (ta, tb)
+assert a["heap_bytes"] > b["heap_bytes"], (a["heap_bytes"], b["heap_bytes"])' "$T/rest.json" "$T/rand.json"; then
+    pass; else fail "--sizes: the rows with their rest take more heap"; fi
+
 # (c) SIGKILL mid-run, then a second run reclaims the marked schema
 "$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>&1 &
 BG=$!
