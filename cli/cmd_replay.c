@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "advise/advise.h"
 #include "recommend/recommend.h"
 #include "store/store.h"
 
@@ -847,72 +848,19 @@ static size_t default_candidates(const struct store_trace *t,
     return cand[1].toast_tuple_target == 2032 ? 1 : 2;
 }
 
-/* A knob of recommendation.json's "current": its value as text, "" when
- * null or absent (the server's default). */
-static void rec_current(const json_t *doc, const char *knob, char *buf,
-                        size_t len)
-{
-    const json_t *v = json_object_get(
-        json_object_get(json_object_get(doc, "current"), knob), "value");
-
-    buf[0] = '\0';
-    if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-    else if (json_is_string(v))
-        snprintf(buf, len, "%s", json_string_value(v));
-}
-
-/* One candidate from a target and a storage ("" for the default). */
-static int rec_candidate(const char *file, const char *target,
-                         const char *storage, struct coll_pgr_candidate *c,
-                         struct pt_err *err)
-{
-    struct pt_err e = {0};
-    char spec[96];
-    int n = snprintf(spec, sizeof(spec), "toast_tuple_target=%s%s%s",
-                     target[0] ? target : "2032", storage[0] ? ",storage=" : "",
-                     storage);
-
-    if (n < 0 || (size_t)n >= sizeof(spec))
-        return err_set(err, PT_EDATA, "%s: settings too long", file);
-    if (coll_pgr_candidate_parse(spec, c, &e) < 0)
-        return err_set(err, PT_EDATA, "%s: %s", file, e.msg);
-    return 0;
-}
-
 /* --recommendation: the PostgreSQL table's settings now (its "current")
- * against the advice's ("settings"), as `pagetune ddl` would apply them. */
+ * against the advice's ("settings"), as `pagetune ddl` would apply them
+ * (advise's adv_pgr_candidates, which advise's own server replay uses). */
 static int rec_candidates(const char *file, struct coll_pgr_candidate *cand,
                           size_t *n, struct pt_err *err)
 {
     json_t *doc = NULL;
     struct rec_doc rd = {0};
-    const json_t *set;
-    char cur_t[32], cur_s[16], rec_t[32] = "", rec_s[16] = "";
     int ret;
 
-    if ((ret = pt_json_load(file, &doc, err)) < 0 ||
-        (ret = rec_result_from_json(&rd, doc, "postgresql", file, err)) < 0)
-        goto out;
-    rec_current(doc, "toast_tuple_target", cur_t, sizeof(cur_t));
-    rec_current(doc, "storage", cur_s, sizeof(cur_s));
-    set = json_object_get(doc, "settings");
-    if (json_is_integer(json_object_get(set, "toast_tuple_target")))
-        snprintf(rec_t, sizeof(rec_t), "%lld",
-                 (long long)json_integer_value(
-                     json_object_get(set, "toast_tuple_target")));
-    else
-        snprintf(rec_t, sizeof(rec_t), "%s", cur_t);
-    if (json_is_string(json_object_get(set, "storage")))
-        snprintf(rec_s, sizeof(rec_s), "%s",
-                 json_string_value(json_object_get(set, "storage")));
-    else
-        snprintf(rec_s, sizeof(rec_s), "%s", cur_s);
-    if ((ret = rec_candidate(file, cur_t, cur_s, &cand[0], err)) < 0 ||
-        (ret = rec_candidate(file, rec_t, rec_s, &cand[1], err)) < 0)
-        goto out;
-    *n = memcmp(&cand[0], &cand[1], sizeof(*cand)) == 0 ? 1 : 2;
-out:
+    if ((ret = pt_json_load(file, &doc, err)) == 0 &&
+        (ret = rec_result_from_json(&rd, doc, "postgresql", file, err)) == 0)
+        ret = adv_pgr_candidates(doc, file, cand, n, err);
     rec_doc_release(&rd);
     json_decref(doc);
     return ret;
@@ -949,35 +897,26 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
                        struct coll_pgr_plan *pg, struct coll_pgr_req **reqs,
                        const struct cli_common *c, struct pt_err *err)
 {
+    int ret;
+
     coll_pgr_plan_init(pg);
-    *reqs = pt_calloc(t->n_reqs, sizeof(**reqs));
-    if (!*reqs)
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    for (uint64_t i = 0; i < t->n_reqs; i++) {
-        (*reqs)[i].key_id = t->reqs[i].key_id;
-        (*reqs)[i].size_bytes = t->reqs[i].size_bytes;
-        (*reqs)[i].op = t->reqs[i].op;
-        (*reqs)[i].write_back = t->reqs[i].write_back;
-    }
+    if ((ret = adv_pgr_reqs(t, 0, reqs, &pg->n_reqs, err)) < 0)
+        return ret;
     if (a->scratch_schema)
         pg->schema = a->scratch_schema;
-    if (a->sizes) {
-        int ret = sizes_rest(a->sizes, c, &pg->rest_bytes, err);
-        if (ret < 0)
-            return ret;
-    }
+    if (a->sizes && (ret = sizes_rest(a->sizes, c, &pg->rest_bytes, err)) < 0)
+        return ret;
     if (a->n_cand) {
         memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));
         pg->n_cand = a->n_cand;
     } else if (a->recommendation) {
-        int ret = rec_candidates(a->recommendation, pg->cand, &pg->n_cand, err);
-        if (ret < 0)
+        if ((ret = rec_candidates(a->recommendation, pg->cand, &pg->n_cand,
+                                  err)) < 0)
             return ret;
     } else {
         pg->n_cand = default_candidates(t, pg->rest_bytes, pg->cand);
     }
     pg->reqs = *reqs;
-    pg->n_reqs = t->n_reqs;
     pg->first_size = t->first_size;
     pg->n_keys = t->n_keys;
     pg->max_bytes = t->max_bytes;
@@ -995,35 +934,16 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
     return 0;
 }
 
-/* Each later candidate against the first: the rounds' paired differences,
- * their 95 % interval (store_mean_ci95) and the verdict's rule
- * (store_verdict_judge) against the advice's direction, a gain. */
+/* Each later candidate against the first, judged as advise judges its
+ * server replay (adv_pgr_judge: store_mean_ci95, store_verdict_judge). */
 static void server_verdicts(struct server_out *o)
 {
-    const struct store_range gain = {1e-9, 1e-9, 1e9};
-
     for (size_t i = 1; i < o->res->n_cand; i++) {
-        const struct coll_pgr_cand_result *f = &o->res->r[0],
-                                          *r = &o->res->r[i];
-        double d[COLL_PGR_MAX_ROUNDS];
-        unsigned n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds;
         struct store_verdict_out v;
-        char mt[64];
-
-        for (unsigned k = 0; k < n; k++)
-            d[k] =
-                f->round_rps[k] > 0 ? r->round_rps[k] / f->round_rps[k] - 1 : 0;
-        store_mean_ci95(d, n, &o->diff[i].mean, &o->diff[i].lo, &o->diff[i].hi);
-        o->verdict[i] = n < 2 ? STORE_VERDICT_INCONCLUSIVE
-                              : store_verdict_judge(&o->diff[i], &gain, &v);
-        snprintf(o->why[i], sizeof(o->why[i]),
-                 "candidate %zu against 1: %s: measured %s requests/s over %u "
-                 "round(s); the advice predicts a gain (its direction only: "
-                 "no calibrated model of the server)%s",
-                 i + 1, store_verdict_name(o->verdict[i]),
-                 pt_fig_change_range(o->diff[i].mean * 100, o->diff[i].lo * 100,
-                                     o->diff[i].hi * 100, mt, sizeof(mt)),
-                 n, n < 2 ? "; fewer than 2 rounds give no interval" : "");
+        o->verdict[i] = adv_pgr_judge(o->res, i, &v);
+        o->diff[i] = v.measured;
+        snprintf(o->why[i], sizeof(o->why[i]), "candidate %zu against 1: %s",
+                 i + 1, v.why);
     }
 }
 
