@@ -236,9 +236,13 @@ struct adv_result {
     struct sim_plan_result sim;
     struct store_plan_result replay;
     json_t *sim_doc, *replay_doc;
-    json_t *notes;            /* validation notes (strings) for the report */
-    char replay_engine[32];   /* the engine whose rules the replay's store
-                                 followed ("" without a replay) */
+    json_t *notes;          /* validation notes (strings) for the report */
+    char replay_engine[32]; /* the engine whose rules the replay's store
+                               followed ("" without a replay) */
+    /* the replay on the server (replay_server, PostgreSQL advice) */
+    int have_server;
+    struct coll_pgr_result server;
+    struct coll_pgr_candidate server_cand[2];
     char replay_skipped[400]; /* why the replay did not run ("" if it did
                                  or was not asked for) */
     /* the store model: the probe it used (given or measured here), its

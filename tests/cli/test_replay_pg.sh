@@ -12,6 +12,8 @@
 #       run reclaims it (its advisory lock is free) and nothing is left;
 #       a schema of the same name without the mark is refused (73) and
 #       left alone; SIGINT mid-run exits 130 and drops its objects;
+#   advise --replay-server validates PostgreSQL advice on the server the
+#       same way (issue 28 item 5): method replay_server, a verdict;
 #   (d) a role without CREATE on the database gets exit 77 naming the
 #       privilege, and nothing is created; granted CREATE (and nothing
 #       else) the same role runs it and counts its blocks.
@@ -21,10 +23,11 @@ need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
 need_cmd python3 psql
 
 S=pt_replay_test_$$
+S_TBL=pt_replay_user_$$
 ROLE=pt_nocreate_$$
 cleanup() {
     [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
-    pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2;
+    pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2, $S_TBL;
         DROP SCHEMA IF EXISTS $S; DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
     rm -rf "$T"
 }
@@ -143,6 +146,28 @@ ta, tb = (int(x["candidate"].split("=")[1]) for x in (a, b))
 assert ta == tb + 400, (ta, tb)
 assert a["heap_bytes"] > b["heap_bytes"], (a["heap_bytes"], b["heap_bytes"])' "$T/rest.json" "$T/rand.json"; then
     pass; else fail "--sizes: the rows with their rest take more heap"; fi
+
+# advise --replay-server: PostgreSQL advice validated on the server's
+# scratch tables (item 5), its verdict in recommendation.json
+pg_sql -c "DROP TABLE IF EXISTS $S_TBL; CREATE TABLE $S_TBL (id int PRIMARY KEY, small bytea);
+    INSERT INTO $S_TBL SELECT g, (SELECT decode(string_agg(md5(g || 'x' || i), ''), 'hex')
+    FROM generate_series(1, 150 + g % 10) i) FROM generate_series(1, 1000) g"
+expect_rc 0 "advise --replay-server" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" -q \
+    --table "$S_TBL" --columns small --out-dir "$T/adv" --replay-server --scratch-schema "$S" \
+    --monitor-seconds 1 --replay-budget 6 --requests 4000
+expect_eq "$(left)" 0 "advise --replay-server left nothing"
+if msg=$(python3 - "$T/adv/recommendation.json" 2>&1 <<'EOF'
+import json, sys
+v = json.load(open(sys.argv[1]))["validation"]
+assert v["validated_by"]["method"] == "replay_server", v["validated_by"]
+assert "validated by replay on the server" in v["validated_by"]["text"]
+s = v["replay_server"]
+assert s["current"]["candidate"].startswith("toast_tuple_target=2032"), s
+assert s["current"]["toast_blks_per_op"] > 0, s
+assert v["verdict"]["word"] in ("confirms", "contradicts", "inconclusive"), v["verdict"]
+EOF
+); then pass; else fail "advise --replay-server's validation: $msg"; fi
+pg_sql -c "DROP TABLE $S_TBL"
 
 # (c) SIGKILL mid-run, then a second run reclaims the marked schema
 "$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>&1 &
