@@ -303,6 +303,16 @@ static int parse_opts(struct advise *a, int argc, char **argv)
                                   "it without --format or --json");
         return PT_EUSAGE;
     }
+    if (c->scratch_schema && !c->replay_server) {
+        cli_usage_error("advise", "--scratch-schema names the schema of "
+                                  "--replay-server: give both or neither");
+        return PT_EUSAGE;
+    }
+    if (c->replay_server && c->demo) {
+        cli_usage_error("advise", "--replay-server replays on the sampled "
+                                  "PostgreSQL server: the demo has none");
+        return PT_EUSAGE;
+    }
     c->validate_sim = a->validate == 1 || a->validate == 3;
     c->validate_replay = a->validate == 2 || a->validate == 3;
     c->fail_on_drift = a->fail_on == 1;

@@ -168,6 +168,10 @@ assert v["verdict"]["word"] in ("confirms", "contradicts", "inconclusive"), v["v
 EOF
 ); then pass; else fail "advise --replay-server's validation: $msg"; fi
 pg_sql -c "DROP TABLE $S_TBL"
+expect_rc 64 "advise --scratch-schema alone" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
+    --out-dir "$T/adv2" --scratch-schema "$S"
+expect_contains "$ERR" "--scratch-schema names the schema of --replay-server" "advise: the option named"
+expect_rc 64 "advise --demo --replay-server" "$PAGETUNE" advise --demo --out-dir "$T/adv3" --replay-server
 
 # (c) SIGKILL mid-run, then a second run reclaims the marked schema
 "$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>&1 &
