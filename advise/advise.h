@@ -118,8 +118,15 @@ struct adv_config {
     unsigned clients;           /* --clients of the replay and prediction */
     double think_ms;            /* --think-ms, the same */
     double replay_budget_s;     /* --replay-budget, seconds (> 0) */
-    adv_predict_fn *predict;    /* the model, or NULL: no prediction and
-                                   so no verdict */
+    /* PostgreSQL advice replayed on the server (--replay-server,
+     * pagetune-replay(1) ON A POSTGRESQL SERVER): scratch tables in
+     * scratch_schema (NULL: COLL_PGR_SCHEMA_DEFAULT) under max_scratch
+     * bytes (0: its default); 0: such advice skips the replay */
+    int replay_server;
+    const char *scratch_schema;
+    uint64_t max_scratch;
+    adv_predict_fn *predict; /* the model, or NULL: no prediction and
+                                so no verdict */
     /* The store model's probe (pagetune-probe(1)) from --calibration, or
      * NULL: the replay's validation then runs a short probe first and
      * saves it as probe.yaml (unless no_probe) */
@@ -178,8 +185,20 @@ struct adv_validation {
      * on the built-in store (measured), the cache simulation alone (the
      * model's trace-driven counts, nothing measured), or nothing; text is
      * the one line that names it for the summary */
-    enum adv_method { ADV_BY_NONE, ADV_BY_SIMULATION, ADV_BY_REPLAY } method;
+    enum adv_method {
+        ADV_BY_NONE,
+        ADV_BY_SIMULATION,
+        ADV_BY_REPLAY,
+        ADV_BY_SERVER /* replay_server: the PostgreSQL server's scratch
+                         tables, current vs recommended settings */
+    } method;
     char method_text[640];
+    /* the replay on the server (adv_validation_server): per side, its
+     * SPEC, requests/s and blocks per operation (pg_statio) */
+    int have_server;
+    char srv_cand[2][96];
+    double srv_rps[2], srv_heap_per_op[2], srv_toast_per_op[2];
+    double srv_read_per_op[2];
 };
 
 /*
@@ -217,9 +236,13 @@ struct adv_result {
     struct sim_plan_result sim;
     struct store_plan_result replay;
     json_t *sim_doc, *replay_doc;
-    json_t *notes;            /* validation notes (strings) for the report */
-    char replay_engine[32];   /* the engine whose rules the replay's store
-                                 followed ("" without a replay) */
+    json_t *notes;          /* validation notes (strings) for the report */
+    char replay_engine[32]; /* the engine whose rules the replay's store
+                               followed ("" without a replay) */
+    /* the replay on the server (replay_server, PostgreSQL advice) */
+    int have_server;
+    struct coll_pgr_result server;
+    struct coll_pgr_candidate server_cand[2];
     char replay_skipped[400]; /* why the replay did not run ("" if it did
                                  or was not asked for) */
     /* the store model: the probe it used (given or measured here), its
@@ -333,8 +356,45 @@ void adv_validation_store(struct adv_validation *v,
                           const struct store_prediction *rec,
                           const char *probe_name,
                           const struct store_plan_result *rep);
-/* The words of a method: "replay", "simulation", "none". */
+/* The words of a method: "replay", "replay_server", "simulation",
+ * "none". */
 const char *adv_method_name(enum adv_method m);
+
+/* ---- PostgreSQL advice replayed on the server (server.c) ---------------- */
+
+/*
+ * The two candidates of a PostgreSQL recommendation document: its
+ * "current" toast_tuple_target and storage (the server's defaults where
+ * null) and its "settings" (what pagetune ddl changes them to). *n gets 1
+ * when they are the same. PT_EDATA naming `name` on a value out of range.
+ * `pagetune replay --recommendation` and advise's replay_server use it.
+ */
+int adv_pgr_candidates(const json_t *rec_doc, const char *name,
+                       struct coll_pgr_candidate cand[2], size_t *n,
+                       struct pt_err *err);
+/* The first max_records (0: all) requests of trace t as the server replay
+ * takes them; *reqs owned by the caller (free). */
+int adv_pgr_reqs(const struct store_trace *t, uint64_t max_records,
+                 struct coll_pgr_req **reqs, uint64_t *n, struct pt_err *err);
+/*
+ * Candidate i (> 0) against the first: the rounds' paired differences of
+ * requests/s, their 95 % interval (store_mean_ci95) and the verdict's rule
+ * (store_verdict_judge) against the advice's direction, a gain (there is no
+ * calibrated model of the server). out->why says so; inconclusive with
+ * fewer than 2 rounds. Returns the verdict.
+ */
+enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
+                                 struct store_verdict_out *out);
+/* Blocks of a candidate per operation: all its heap blocks, all its TOAST
+ * and TOAST-index blocks, and every block not found in shared_buffers. */
+void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
+                    double *toast, double *read);
+/* v's verdict and method from a replay on the server (after
+ * adv_validation_method): method replay_server, the verdict of the
+ * recommended candidate against the current one. */
+void adv_validation_server(struct adv_validation *v,
+                           const struct coll_pgr_result *res,
+                           const struct coll_pgr_candidate cand[2]);
 /* The validation summary as JSON (validated_by always; each run that
    had both settings). New reference, NULL on OOM. */
 json_t *adv_validation_to_json(const struct adv_validation *v);

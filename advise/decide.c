@@ -239,6 +239,7 @@ void adv_validation_store(struct adv_validation *v,
 const char *adv_method_name(enum adv_method m)
 {
     return m == ADV_BY_REPLAY       ? "replay"
+           : m == ADV_BY_SERVER     ? "replay_server"
            : m == ADV_BY_SIMULATION ? "simulation"
                                     : "none";
 }
@@ -356,6 +357,21 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                                       (int)v->rounds, "budget_s", v->budget_s,
                                       "elapsed_s", v->elapsed_s, "stopped",
                                       v->stopped));
+    if (v->have_server)
+        json_object_set_new(
+            o, "replay_server",
+            json_pack("{s:{s:s, s:o, s:o, s:o, s:o}, s:{s:s, s:o, s:o, s:o, "
+                      "s:o}}",
+                      "current", "candidate", v->srv_cand[0], "requests_per_s",
+                      num_or_null(v->srv_rps[0]), "heap_blks_per_op",
+                      num_or_null(v->srv_heap_per_op[0]), "toast_blks_per_op",
+                      num_or_null(v->srv_toast_per_op[0]), "blks_read_per_op",
+                      num_or_null(v->srv_read_per_op[0]), "recommended",
+                      "candidate", v->srv_cand[1], "requests_per_s",
+                      num_or_null(v->srv_rps[1]), "heap_blks_per_op",
+                      num_or_null(v->srv_heap_per_op[1]), "toast_blks_per_op",
+                      num_or_null(v->srv_toast_per_op[1]), "blks_read_per_op",
+                      num_or_null(v->srv_read_per_op[1])));
     if (v->have_verdict) {
         const struct store_verdict_out *d = &v->verdict;
         json_object_set_new(

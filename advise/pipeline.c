@@ -657,6 +657,107 @@ static void replay_skip(const struct adv_config *c, struct adv_result *r,
     json_array_append_new(r->notes, json_sprintf("replay skipped: %s", why));
 }
 
+/* Requests a pass of the server replay may take so that a warm-up and 5
+ * rounds of both candidates (12 passes) fit the replay budget, at about
+ * ADV_SERVER_REQ_US a request (a get and its write-back through the
+ * driver, measured 100-200 us on the test VM). */
+#define ADV_SERVER_REQ_US 300.0
+#define ADV_SERVER_ROUNDS 5
+
+/* The sampled table's shape for the scratch rows: its rest of the row and
+ * the share of its values that compressed in the pglz trial. */
+static void server_shape(const struct adv_result *r, struct coll_pgr_plan *p)
+{
+    const struct coll_sample_result *s = &r->sample;
+
+    if (s->have_rows && s->n_values)
+        p->rest_bytes =
+            (uint32_t)((s->rest_sum + s->n_values - 1) / s->n_values);
+    if (s->trial.done && s->trial.values)
+        p->compressible =
+            (double)s->trial.compressible_values / (double)s->trial.values;
+}
+
+static void server_note(void *ctx, const char *line)
+{
+    note(ctx, "replay on the server: %s", line);
+}
+
+/*
+ * PostgreSQL advice changes a table setting, not the page size: with
+ * replay_server it is replayed on the server itself (collect/pgreplay.c:
+ * scratch tables of the current and the recommended settings, synthetic
+ * rows shaped like the sampled ones, pagetune-replay(1) ON A POSTGRESQL
+ * SERVER), its passes cut to fit the replay budget.
+ */
+static int step_replay_server(const struct adv_config *c, const char *trace,
+                              struct adv_result *r, struct pt_err *err)
+{
+    struct coll_pgr_plan p;
+    struct coll_pgr_req *reqs = NULL;
+    struct coll_conn *cn = NULL;
+    struct store_trace t;
+    uint64_t fit;
+    int rc;
+
+    memset(&t, 0, sizeof(t));
+    coll_pgr_plan_init(&p);
+    if ((rc = adv_pgr_candidates(r->rec_doc, "the recommendation",
+                                 r->server_cand, &p.n_cand, err)) < 0)
+        return rc;
+    if (p.n_cand < 2) {
+        replay_skip(c, r,
+                    "the recommendation keeps the table's toast_tuple_target "
+                    "and STORAGE: nothing to replay on the server");
+        return 0;
+    }
+    memcpy(p.cand, r->server_cand, sizeof(r->server_cand));
+    fit = (uint64_t)(c->replay_budget_s * 1e6 / ADV_SERVER_REQ_US /
+                     (2.0 * (1 + ADV_SERVER_ROUNDS)));
+    if ((rc = store_trace_load(&t, trace, err)) < 0 ||
+        (rc = pt_file_read(trace, &r->trace_text, &r->trace_len, err)) < 0 ||
+        (rc = adv_pgr_reqs(&t, fit ? fit : 1, &reqs, &p.n_reqs, err)) < 0)
+        goto out;
+    if (p.n_reqs < t.n_reqs)
+        note(c,
+             "replay on the server: each pass replays the trace's first %llu "
+             "of %llu records, so that a warm-up and %d rounds of both "
+             "settings fit `replay_budget` %g s",
+             (unsigned long long)p.n_reqs, (unsigned long long)t.n_reqs,
+             ADV_SERVER_ROUNDS, c->replay_budget_s);
+    p.reqs = reqs;
+    p.first_size = t.first_size;
+    p.n_keys = t.n_keys;
+    p.max_bytes = t.max_bytes;
+    p.n_clients = c->clients ? c->clients : 1;
+    p.rounds = ADV_SERVER_ROUNDS;
+    p.conn = &c->conn;
+    if (c->scratch_schema)
+        p.schema = c->scratch_schema;
+    if (c->max_scratch)
+        p.max_scratch_bytes = c->max_scratch;
+    p.statement_timeout_ms =
+        1000 * (c->conn.timeout_s ? c->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
+    p.note = server_note;
+    p.ctx = (void *)c;
+    server_shape(r, &p);
+    note(c,
+         "validating by replay on the server: %zu sessions on scratch "
+         "tables, current vs recommended settings",
+         (size_t)p.n_keys);
+    if ((rc = coll_conn_open(&cn, &c->conn, err)) < 0 ||
+        (rc = coll_pgr_run(cn, &p, &r->server, err)) < 0) {
+        err_prefix(err, "replay on the server");
+        goto out;
+    }
+    r->have_server = 1;
+out:
+    coll_conn_close(cn);
+    free(reqs);
+    store_trace_release(&t);
+    return rc;
+}
+
 /*
  * Validation by replay on the built-in store, with the advised engine's
  * placement rules (docs/models.md "Storage semantics": DB2 and Oracle
@@ -675,6 +776,8 @@ static int step_replay(const struct adv_config *c, const char *trace,
 
     memset(&t, 0, sizeof(t));
 
+    if (c->replay_server && !c->demo && strcmp(r->engine, "postgresql") == 0)
+        return step_replay_server(c, trace, r, err);
     if (r->cur_page_size == rec_ps) {
         /* the built-in store differs only by page size: nothing to show */
         snprintf(why, sizeof(why),
@@ -964,6 +1067,8 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
                              &r->store_pred[1], r->probe_name, &r->replay);
     adv_validation_method(&r->validation, r->engine, r->replay_engine,
                           r->replay_skipped);
+    if (r->have_server)
+        adv_validation_server(&r->validation, &r->server, r->server_cand);
     /* recommendation.json keeps what validated it (the summary's
      * "validation"), so `pagetune diff` of two out-dirs compares the
      * predicted and measured figures and the verdict too */

@@ -190,6 +190,22 @@ static const struct cli_option opts[] = {
      .help = "seconds for the replay's interleaved rounds (it stops "
              "earlier once the interval is tight)",
      .def = "20"},
+    {.name = "replay-server",
+     .group = CLI_G_VALIDATION,
+     .type = CLI_T_FLAG,
+     CLI_AT(A, cfg.replay_server),
+     .help = "PostgreSQL advice: replay the current and the recommended "
+             "table settings on scratch tables of the server, synthetic rows "
+             "only (needs CREATE on the database; pagetune-replay(1))",
+     .def = "off: such advice skips the replay"},
+    {.name = "scratch-schema",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.scratch_schema),
+     .arg_name = "NAME",
+     .help = "with --replay-server: the schema it creates, marks and drops; "
+             "one without pagetune's mark is refused",
+     .def = COLL_PGR_SCHEMA_DEFAULT},
     {.name = "clients",
      .group = CLI_G_MODEL,
      .type = CLI_T_UINT,
@@ -285,6 +301,16 @@ static int parse_opts(struct advise *a, int argc, char **argv)
     if (a->oneline && a->common.format != OUT_TABLE) {
         cli_usage_error("advise", "--oneline is a format of its own: give "
                                   "it without --format or --json");
+        return PT_EUSAGE;
+    }
+    if (c->scratch_schema && !c->replay_server) {
+        cli_usage_error("advise", "--scratch-schema names the schema of "
+                                  "--replay-server: give both or neither");
+        return PT_EUSAGE;
+    }
+    if (c->replay_server && c->demo) {
+        cli_usage_error("advise", "--replay-server replays on the sampled "
+                                  "PostgreSQL server: the demo has none");
         return PT_EUSAGE;
     }
     c->validate_sim = a->validate == 1 || a->validate == 3;

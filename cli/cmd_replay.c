@@ -11,10 +11,15 @@
  * replay loop, all in store/) with a progress bar and notes, and prints the
  * result as a table or CSV, or as replay.json (store_plan_result_to_json).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
 #include "cli/cli.h"
+#include "collect/collect.h"
+#include "advise/advise.h"
+#include "recommend/recommend.h"
 #include "store/store.h"
 
 static const char *const usage[] = {
@@ -23,6 +28,12 @@ static const char *const usage[] = {
     "[--store-dir DIR] [--keep] [--clients K] [--sync LEVEL] [-o FILE] "
     "[--format table|json|csv] [--lob-io cached|direct] [--think-ms MS] "
     "[--rounds K] [--warmup-rounds W] [--budget SECONDS]",
+    "pagetune replay --trace FILE (--dsn NAME | --connect STR) "
+    "[--candidate SPEC]... [--recommendation FILE] [--sizes FILE] "
+    "[--compressible SHARE] "
+    "[--scratch-schema NAME] "
+    "[--max-scratch SIZE] [--dry-run] [--clients K] [--rounds K] "
+    "[--warmup-rounds W]",
     "pagetune replay --check STORE",
     NULL,
 };
@@ -38,7 +49,17 @@ static const char description[] =
     "outside the page cache; with sqlite, in overflow pages. A request is\n"
     "a get and the set writing the session back; after a warm-up, rounds\n"
     "replay the trace once per page size (A B B A ...) and give requests/s\n"
-    "and its 95% interval against the first page size.";
+    "and its 95% interval against the first page size.\n"
+    "\n"
+    "With --dsn or --connect the trace is replayed on a PostgreSQL server\n"
+    "instead: one scratch table per --candidate (toast_tuple_target, the\n"
+    "object column's STORAGE and COMPRESSION; the first is the current\n"
+    "configuration), in a scratch schema pagetune creates, marks, locks and\n"
+    "drops, filled with synthetic rows of the trace's sizes (never your\n"
+    "data), measured by requests/s with the same rounds and 95% intervals\n"
+    "and by pg_statio's heap and TOAST blocks read and hit per access.\n"
+    "Needs CREATE on the database (exit 77 without); --dry-run prints the\n"
+    "scratch DDL and connects to nothing.";
 
 struct replay_args {
     struct store_plan plan; /* what to replay */
@@ -53,7 +74,19 @@ struct replay_args {
     uint64_t trials;
     const char *check;       /* --check STORE */
     const char *calibration; /* --calibration: a probe, the store model */
+    /* on a PostgreSQL server (--dsn/--connect, issue 28) */
+    struct coll_conn_opts conn;
+    struct coll_pgr_candidate cand[COLL_PGR_MAX_CANDIDATES];
+    size_t n_cand;
+    const char *scratch_schema;
+    const char *recommendation; /* --recommendation: current vs advised */
+    const char *sizes;          /* --sizes: the sampled row's rest */
+    uint64_t max_scratch;
+    double compressible;
+    int dry_run;
 };
+
+enum { OPT_CANDIDATE = CLI_OPT_FIRST_CUSTOM };
 
 static const char *const sync_names[] = {"off", "normal", "full", NULL};
 /* in the order of enum store_lob_io */
@@ -232,6 +265,73 @@ static const struct cli_option opts[] = {
      .help = "check a kept store file instead of replaying: PRAGMA "
              "integrity_check and the LOB area's records (exit 0 or 65)",
      .def = "none, replay the trace"},
+    /* on a PostgreSQL server instead of the built-in store (issue 28) */
+    CLI_OPT_CONN_ENTRIES,
+    {.name = "candidate",
+     .group = CLI_G_STORE,
+     .has_arg = required_argument,
+     .id = OPT_CANDIDATE,
+     .repeat = 1,
+     .arg_name = "SPEC",
+     .help = "with --dsn/--connect: a table configuration to replay, "
+             "toast_tuple_target=N[,storage=S][,compression=C]; the first "
+             "is the current one",
+     .def = "toast_tuple_target=2032 and the trace's 95th percentile "
+            "size + 228"},
+    {.name = "recommendation",
+     .group = CLI_G_STORE,
+     .type = CLI_T_PATH,
+     CLI_AT(A, recommendation),
+     .io = CLI_IO_IN,
+     .arg_name = "FILE",
+     .help = "with --dsn/--connect: replay a PostgreSQL recommendation's "
+             "current settings against its advice (recommend --json -o FILE)",
+     .def = "none"},
+    {.name = "sizes",
+     .group = CLI_G_STORE,
+     .type = CLI_T_PATH,
+     CLI_AT(A, sizes),
+     .io = CLI_IO_IN,
+     .arg_name = "FILE",
+     .help = "with --dsn/--connect: sizes.json of the sampled table; its "
+             "measured rest of the row (row_fixed_bytes) shapes the scratch "
+             "rows",
+     .def = "the SESSIONS layout's own"},
+    {.name = "compressible",
+     .group = CLI_G_STORE,
+     .type = CLI_T_DOUBLE,
+     CLI_AT(A, compressible),
+     .dmin = 0,
+     .dmax = 1,
+     .arg_name = "SHARE",
+     .help = "with --dsn/--connect: share of sessions whose object is "
+             "compressible text, the others random bytes",
+     .def = "0"},
+    {.name = "scratch-schema",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_STRING,
+     CLI_AT(A, scratch_schema),
+     .arg_name = "NAME",
+     .help = "the schema replay creates, marks and drops; an existing one "
+             "without pagetune's mark is refused",
+     .def = COLL_PGR_SCHEMA_DEFAULT},
+    {.name = "max-scratch",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_SIZE,
+     CLI_AT(A, max_scratch),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "SIZE",
+     .help = "refuse to load when the scratch tables would take more "
+             "(sessions x sizes x candidates)",
+     .def = "1G"},
+    {.name = "dry-run",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_FLAG,
+     CLI_AT(A, dry_run),
+     .help = "with --dsn/--connect: print the scratch DDL and exit without "
+             "connecting",
+     .def = "off"},
     CLI_OPT_OUTPUT_ENTRY,
     CLI_OPT_FORMAT_ENTRIES,
     CLI_OPT_FORCE_ENTRY,
@@ -244,12 +344,11 @@ static const struct cli_option opts[] = {
 static const char *const examples[] = {
     "measure 4K..32K pages with a 2M page cache",
     "pagetune replay --trace trace.csv",
-    "8K and 16K with 64M of cache, 4 clients, as JSON",
-    "pagetune replay --trace trace.csv --page-size 8K,16K --cache 64M "
-    "--clients 4 --json -o replay.json",
-    "10 rounds of 4K against 8K, LOB I/O bypassing the OS file cache",
-    "pagetune replay --trace trace.csv --page-size 4K,8K --rounds 10 "
-    "--lob-io direct",
+    "the scratch DDL a PostgreSQL replay would run, creating nothing",
+    "pagetune replay --trace trace.csv --dsn SESSIONDB --dry-run",
+    "toast_tuple_target 2032 (current) against 4096 on the server, 4 clients",
+    "pagetune replay --trace trace.csv --dsn SESSIONDB --candidate "
+    "toast_tuple_target=2032 --candidate toast_tuple_target=4096 --clients 4",
     NULL,
 };
 
@@ -513,6 +612,98 @@ static int write_results(const struct cli_common *c,
 
 /* ---- options ------------------------------------------------------------ */
 
+/* The command's own options (the typed ones are stored on the way). */
+static int parse_loop(int argc, char **argv, struct cli_common *c,
+                      struct replay_args *a, struct cli_parser *p)
+{
+    struct pt_err err;
+    const char *arg;
+    int id;
+
+    if (cli_parse_spec(p, &cli_spec_replay, a, argc, argv) < 0)
+        return PT_EINTERNAL;
+    while ((id = cli_next(p, c, &arg)) != CLI_NEXT_END) {
+        if (id == CLI_NEXT_HELP)
+            return CLI_HELP_SHOWN;
+        if (id == CLI_NEXT_USAGE)
+            return PT_EUSAGE;
+        if (cli_conn_opt(&a->conn, id, arg))
+            continue;
+        if (id != OPT_CANDIDATE)
+            return PT_EINTERNAL;
+        err_clear(&err);
+        if (a->n_cand == COLL_PGR_MAX_CANDIDATES) {
+            cli_usage_error("replay", "--candidate: at most %d candidates",
+                            COLL_PGR_MAX_CANDIDATES);
+            return PT_EUSAGE;
+        }
+        if (coll_pgr_candidate_parse(arg, &a->cand[a->n_cand++], &err) < 0) {
+            cli_usage_error("replay", "--candidate '%s': %s", arg, err.msg);
+            return PT_EUSAGE;
+        }
+    }
+    return 0;
+}
+
+/* Options of the built-in store that a replay on a server has no use
+ * for: refused rather than ignored. */
+static int check_store_only(const struct cli_parser *p)
+{
+    static const char *const store_only[] = {
+        "page-size", "cache",   "store-dir",   "keep",   "sync",
+        "engine",    "ack-log", "max-store",   "lob-io", "think-ms",
+        "trials",    "budget",  "calibration", NULL};
+
+    for (size_t i = 0; p->opts[i].name && i < sizeof(p->given); i++) {
+        if (!p->given[i])
+            continue;
+        for (size_t k = 0; store_only[k]; k++)
+            if (strcmp(p->opts[i].name, store_only[k]) == 0) {
+                cli_usage_error("replay",
+                                "--%s applies to the built-in store, not to "
+                                "a replay on a server (--dsn/--connect); "
+                                "compare table settings with --candidate",
+                                store_only[k]);
+                return PT_EUSAGE;
+            }
+    }
+    return 0;
+}
+
+/* The server options make sense together only. */
+static int check_server_args(const struct replay_args *a,
+                             const struct cli_parser *p)
+{
+    int server = a->conn.dsn || a->conn.connect;
+
+    if (!server &&
+        (a->n_cand || a->dry_run || a->scratch_schema || a->max_scratch ||
+         a->compressible > 0 || a->recommendation)) {
+        cli_usage_error("replay", "%s needs --dsn or --connect",
+                        a->n_cand           ? "--candidate"
+                        : a->dry_run        ? "--dry-run"
+                        : a->scratch_schema ? "--scratch-schema"
+                        : a->max_scratch    ? "--max-scratch"
+                        : a->recommendation ? "--recommendation"
+                        : a->sizes          ? "--sizes"
+                                            : "--compressible");
+        return PT_EUSAGE;
+    }
+    if (a->n_cand && a->recommendation) {
+        cli_usage_error("replay", "--candidate and --recommendation both name "
+                                  "the candidates: give one");
+        return PT_EUSAGE;
+    }
+    if (server && a->check) {
+        cli_usage_error("replay", "--check reads a store file: it takes no "
+                                  "--dsn or --connect");
+        return PT_EUSAGE;
+    }
+    if (server && cli_conn_check("replay", &a->conn) < 0)
+        return PT_EUSAGE;
+    return server ? check_store_only(p) : 0;
+}
+
 /* 0 to go on, CLI_HELP_SHOWN, or a PT_* status after one line. */
 static int parse_args(int argc, char **argv, struct cli_common *c,
                       struct replay_args *a, struct cli_parser *p)
@@ -529,7 +720,8 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
     a->rounds = a->plan.rounds;
     a->warmup_rounds = a->plan.warmup_rounds;
     a->trials = 1;
-    if ((rc = cli_parse_all(p, &cli_spec_replay, a, c, argc, argv)) != 0)
+    a->conn.login_timeout_s = 30;
+    if ((rc = parse_loop(argc, argv, c, a, p)) != 0)
         return rc;
     a->plan.n_clients = (unsigned)a->clients;
     a->plan.sync = (enum store_sync)a->sync;
@@ -545,7 +737,7 @@ static int parse_args(int argc, char **argv, struct cli_common *c,
         cli_usage_error("replay", "--trace FILE is required");
         return PT_EUSAGE;
     }
-    return 0;
+    return check_server_args(a, p);
 }
 
 /* --check STORE: the SQLite file's and the LOB area's own check. */
@@ -604,6 +796,381 @@ static int predict(const struct cli_common *c, const struct replay_args *a,
     return store_model_predict(&pr, &a->plan, t, store_model_cpus(), pred, err);
 }
 
+/* ---- on a PostgreSQL server (issue 28) ------------------------------------
+ */
+
+/* The server run's context: what the output needs. */
+struct server_out {
+    const struct coll_pgr_plan *pg;
+    const struct coll_pgr_result *res;
+    const char *trace;
+    struct store_range diff[COLL_PGR_MAX_CANDIDATES]; /* vs the first */
+    enum store_verdict verdict[COLL_PGR_MAX_CANDIDATES];
+    char why[COLL_PGR_MAX_CANDIDATES][320];
+};
+
+static void server_note(void *ctx, const char *msg)
+{
+    cli_note(ctx, "%s", msg);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Without --candidate: PostgreSQL's default target (the current one, as
+ * recommend assumes without a reloption) and the inline knob's rule, the
+ * 95th percentile of the sessions' sizes + 228 (28 + a measured rest of
+ * the row) rounded up to 8 (docs/models.md, Inline knob). */
+static size_t default_candidates(const struct store_trace *t,
+                                 uint32_t rest_bytes,
+                                 struct coll_pgr_candidate *cand)
+{
+    uint64_t *v = pt_calloc(t->n_keys ? t->n_keys : 1, sizeof(*v)), p95 = 0;
+    uint64_t target;
+
+    memset(cand, 0, 2 * sizeof(*cand));
+    cand[0].toast_tuple_target = 2032;
+    if (v && t->n_keys) {
+        memcpy(v, t->first_size, t->n_keys * sizeof(*v));
+        qsort(v, t->n_keys, sizeof(*v), cmp_u64);
+        p95 = v[(uint64_t)(0.95 * (double)(t->n_keys - 1))];
+    }
+    free(v);
+    /* 228: the tuple header (24), the profile's rest of the row (200) and
+       the value's header (4); a measured rest moves it (--sizes) */
+    target = (p95 + (rest_bytes ? 28 + rest_bytes : 228) + 7) / 8 * 8;
+    cand[1].toast_tuple_target = (uint32_t)(target < 128    ? 128
+                                            : target > 8160 ? 8160
+                                                            : target);
+    return cand[1].toast_tuple_target == 2032 ? 1 : 2;
+}
+
+/* --recommendation: the PostgreSQL table's settings now (its "current")
+ * against the advice's ("settings"), as `pagetune ddl` would apply them
+ * (advise's adv_pgr_candidates, which advise's own server replay uses). */
+static int rec_candidates(const char *file, struct coll_pgr_candidate *cand,
+                          size_t *n, struct pt_err *err)
+{
+    json_t *doc = NULL;
+    struct rec_doc rd = {0};
+    int ret;
+
+    if ((ret = pt_json_load(file, &doc, err)) == 0 &&
+        (ret = rec_result_from_json(&rd, doc, "postgresql", file, err)) == 0)
+        ret = adv_pgr_candidates(doc, file, cand, n, err);
+    rec_doc_release(&rd);
+    json_decref(doc);
+    return ret;
+}
+
+/* --sizes: the sampled rows' measured bytes besides the object, or a
+ * note that the file has none (the layout's own then). */
+static int sizes_rest(const char *file, const struct cli_common *c,
+                      uint32_t *rest, struct pt_err *err)
+{
+    json_t *doc = NULL;
+    struct rec_sizes sz;
+    int ret;
+
+    memset(&sz, 0, sizeof(sz));
+    if ((ret = pt_json_load(file, &doc, err)) == 0 &&
+        (ret = coll_sizes_doc_from_json(&sz, doc, file, err)) == 0) {
+        if (sz.row_measured)
+            *rest = sz.row_fixed_bytes;
+        else
+            cli_note(c,
+                     "%s has no measured rest of the row (row_source is not "
+                     "\"measured\"): the scratch rows keep the SESSIONS "
+                     "layout's own",
+                     file);
+    }
+    rec_sizes_release(&sz);
+    json_decref(doc);
+    return ret;
+}
+
+/* The trace as the server replay takes it (collect/ knows no store/). */
+static int server_plan(const struct replay_args *a, const struct store_trace *t,
+                       struct coll_pgr_plan *pg, struct coll_pgr_req **reqs,
+                       const struct cli_common *c, struct pt_err *err)
+{
+    int ret;
+
+    coll_pgr_plan_init(pg);
+    if ((ret = adv_pgr_reqs(t, 0, reqs, &pg->n_reqs, err)) < 0)
+        return ret;
+    if (a->scratch_schema)
+        pg->schema = a->scratch_schema;
+    if (a->sizes && (ret = sizes_rest(a->sizes, c, &pg->rest_bytes, err)) < 0)
+        return ret;
+    if (a->n_cand) {
+        memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));
+        pg->n_cand = a->n_cand;
+    } else if (a->recommendation) {
+        if ((ret = rec_candidates(a->recommendation, pg->cand, &pg->n_cand,
+                                  err)) < 0)
+            return ret;
+    } else {
+        pg->n_cand = default_candidates(t, pg->rest_bytes, pg->cand);
+    }
+    pg->reqs = *reqs;
+    pg->first_size = t->first_size;
+    pg->n_keys = t->n_keys;
+    pg->max_bytes = t->max_bytes;
+    pg->compressible = a->compressible;
+    pg->n_clients = (unsigned)a->clients;
+    pg->warmup_rounds = (unsigned)a->warmup_rounds;
+    pg->rounds = (unsigned)a->rounds;
+    if (a->max_scratch)
+        pg->max_scratch_bytes = a->max_scratch;
+    pg->statement_timeout_ms =
+        1000 * (a->conn.timeout_s ? a->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
+    pg->conn = &a->conn;
+    pg->note = server_note;
+    pg->ctx = (void *)c;
+    return 0;
+}
+
+/* Each later candidate against the first, judged as advise judges its
+ * server replay (adv_pgr_judge: store_mean_ci95, store_verdict_judge). */
+static void server_verdicts(struct server_out *o)
+{
+    for (size_t i = 1; i < o->res->n_cand; i++) {
+        struct store_verdict_out v;
+        o->verdict[i] = adv_pgr_judge(o->res, i, &v);
+        o->diff[i] = v.measured;
+        snprintf(o->why[i], sizeof(o->why[i]), "candidate %zu against 1: %s",
+                 i + 1, v.why);
+    }
+}
+
+static double per_op(uint64_t blocks, const struct coll_pgr_cand_result *r)
+{
+    double ops = (double)r->ops * (double)(r->n_rounds ? r->n_rounds : 1);
+    return ops > 0 ? (double)blocks / ops : 0;
+}
+
+static void server_row(struct out_table *t, const struct server_out *o,
+                       size_t i)
+{
+    const struct coll_pgr_cand_result *r = &o->res->r[i];
+    const struct coll_pgr_blocks *b = &r->blocks;
+    char spec[96];
+
+    coll_pgr_candidate_format(&o->pg->cand[i], spec, sizeof(spec));
+    out_table_add_row(t);
+    out_table_setf(t, 0, "%zu", i + 1);
+    out_table_setf(t, 1, "%s", spec);
+    out_table_setf(t, 2, "%.0f", r->requests_per_s);
+    out_table_set_num(t, 2, r->requests_per_s);
+    if (i == 0) {
+        out_table_setf(t, 3, "-");
+        out_table_set_raw(t, 3, "%s", "");
+    } else {
+        out_table_setf(t, 3, "%+.1f%% [%+.1f, %+.1f]", o->diff[i].mean * 100,
+                       o->diff[i].lo * 100, o->diff[i].hi * 100);
+        out_table_set_num(t, 3, o->diff[i].mean * 100);
+    }
+    out_table_setf(t, 4, "%.1f", r->op_mean_us);
+    out_table_setf(t, 5, "%.1f", r->op_p95_us);
+    out_table_setf(t, 6, "%llu/%llu", (unsigned long long)b->heap_read,
+                   (unsigned long long)b->heap_hit);
+    out_table_set_raw(t, 6, "%llu", (unsigned long long)b->heap_read);
+    out_table_setf(t, 7, "%llu/%llu", (unsigned long long)b->toast_read,
+                   (unsigned long long)b->toast_hit);
+    out_table_set_raw(t, 7, "%llu", (unsigned long long)b->toast_read);
+    out_table_setf(t, 8, "%.2f", per_op(b->heap_read + b->heap_hit, r));
+    out_table_setf(t, 9, "%.2f", per_op(b->toast_read + b->toast_hit, r));
+    out_table_setf(t, 10, "%.2f", per_op(b->tidx_read + b->tidx_hit, r));
+    /* every block of the access not found in shared_buffers */
+    out_table_setf(
+        t, 11, "%.3f",
+        per_op(b->heap_read + b->toast_read + b->tidx_read + b->idx_read, r));
+    out_table_setf(t, 12, "%llu", (unsigned long long)r->heap_bytes);
+    out_table_setf(t, 13, "%llu", (unsigned long long)r->toast_bytes);
+}
+
+static int server_table(FILE *fp, enum out_format fmt,
+                        const struct server_out *o, struct pt_err *err)
+{
+    static const char *const shown[] = {
+        ">#",          "candidate",   ">req/s",         ">req/s vs first",
+        ">op us",      ">op p95 us",  ">heap read/hit", ">toast read/hit",
+        ">heap/op",    ">toast/op",   ">toast idx/op",  ">read/op",
+        ">heap bytes", ">toast bytes"};
+    static const char *const csv[] = {
+        "candidate_index",     "candidate",        "requests_per_s",
+        "requests_change_pct", "op_mean_us",       "op_p95_us",
+        "heap_blks_read",      "toast_blks_read",  "heap_blks_per_op",
+        "toast_blks_per_op",   "tidx_blks_per_op", "blks_read_per_op",
+        "heap_bytes",          "toast_bytes"};
+    struct out_table t;
+    int ret = out_table_init(&t, 14, fmt == OUT_CSV ? csv : shown);
+
+    if (ret < 0)
+        return err_set(err, ret, "out of memory");
+    out_table_set_title(&t,
+                        "replay of %s on %s: %llu sessions, %u client(s), "
+                        "%u round(s), blocks from pg_statio_all_tables over "
+                        "the rounds (read = from outside shared_buffers)",
+                        o->trace, o->res->server,
+                        (unsigned long long)o->pg->n_keys, o->pg->n_clients,
+                        o->pg->rounds);
+    for (size_t i = 0; i < o->res->n_cand; i++)
+        server_row(&t, o, i);
+    ret = out_table_write(&t, fmt, fp, err);
+    out_table_release(&t);
+    if (ret == 0 && fmt == OUT_TABLE)
+        for (size_t i = 1; i < o->res->n_cand; i++)
+            fprintf(fp, "verdict: %s\n", o->why[i]);
+    return ret;
+}
+
+static json_t *server_json(const struct server_out *o)
+{
+    json_t *doc = json_object(), *arr = json_array();
+
+    if (!doc || !arr) {
+        json_decref(doc);
+        json_decref(arr);
+        return NULL;
+    }
+    json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
+    json_object_set_new(doc, "kind", json_string("replay_server"));
+    json_object_set_new(doc, "trace", json_string(o->trace));
+    json_object_set_new(doc, "server", json_string(o->res->server));
+    json_object_set_new(doc, "sessions",
+                        json_integer((json_int_t)o->pg->n_keys));
+    json_object_set_new(doc, "clients", json_integer(o->pg->n_clients));
+    json_object_set_new(doc, "rounds", json_integer(o->pg->rounds));
+    json_object_set_new(doc, "reclaimed", json_boolean(o->res->reclaimed));
+    for (size_t i = 0; i < o->res->n_cand; i++) {
+        const struct coll_pgr_cand_result *r = &o->res->r[i];
+        const struct coll_pgr_blocks *b = &r->blocks;
+        char spec[96];
+        json_t *rps = json_array();
+        coll_pgr_candidate_format(&o->pg->cand[i], spec, sizeof(spec));
+        for (unsigned k = 0; k < r->n_rounds; k++)
+            json_array_append_new(rps, json_real(r->round_rps[k]));
+        json_array_append_new(
+            arr,
+            json_pack(
+                "{s:s, s:f, s:o, s:f, s:f, s:I, s:{s:I, s:I, s:I, s:I, "
+                "s:I, s:I, s:I, s:I}, s:I, s:I, s:o, s:s}",
+                "candidate", spec, "requests_per_s", r->requests_per_s,
+                "rounds_rps", rps, "op_mean_us", r->op_mean_us, "op_p95_us",
+                r->op_p95_us, "ops_per_round", (json_int_t)r->ops, "blocks",
+                "heap_read", (json_int_t)b->heap_read, "heap_hit",
+                (json_int_t)b->heap_hit, "toast_read",
+                (json_int_t)b->toast_read, "toast_hit",
+                (json_int_t)b->toast_hit, "tidx_read", (json_int_t)b->tidx_read,
+                "tidx_hit", (json_int_t)b->tidx_hit, "idx_read",
+                (json_int_t)b->idx_read, "idx_hit", (json_int_t)b->idx_hit,
+                "heap_bytes", (json_int_t)r->heap_bytes, "toast_bytes",
+                (json_int_t)r->toast_bytes, "vs_first",
+                i ? json_pack("{s:f, s:f, s:f}", "mean", o->diff[i].mean, "lo",
+                              o->diff[i].lo, "hi", o->diff[i].hi)
+                  : json_null(),
+                "verdict",
+                i ? store_verdict_name(o->verdict[i]) : "reference"));
+    }
+    json_object_set_new(doc, "candidates", arr);
+    return doc;
+}
+
+static int server_write(const struct cli_common *c, const struct server_out *o,
+                        struct pt_err *err)
+{
+    struct pt_afile af = {0};
+    int ret;
+
+    if ((ret = cli_output_open(c, &af, err)) < 0)
+        return ret;
+    if (c->format == OUT_JSON) {
+        json_t *doc = server_json(o);
+        ret = doc ? out_json_write(doc, af.fp, err)
+                  : err_set(err, PT_EINTERNAL, "out of memory");
+        json_decref(doc);
+    } else {
+        ret = server_table(af.fp, c->format, o, err);
+    }
+    if (ret < 0) {
+        pt_afile_abort(&af);
+        return ret;
+    }
+    return pt_afile_commit(&af, err);
+}
+
+/* --dry-run: the scratch DDL to -o (stdout by default); no connection. */
+static int dry_run(const struct cli_common *c, const struct coll_pgr_plan *pg,
+                   struct pt_err *err)
+{
+    struct pt_afile af = {0};
+    char ddl[16384];
+    int ret;
+
+    if ((ret = coll_pgr_ddl(pg, ddl, sizeof(ddl), err)) < 0 ||
+        (ret = pt_output_check(c->output, c->force, err)) < 0 ||
+        (ret = cli_output_open(c, &af, err)) < 0)
+        return ret;
+    if (fputs(ddl, af.fp) < 0) {
+        pt_afile_abort(&af);
+        return err_set(err, PT_EIO, "cannot write the DDL: %s",
+                       strerror(errno));
+    }
+    return pt_afile_commit(&af, err);
+}
+
+/* --dsn/--connect: the trace on scratch tables of a PostgreSQL server. */
+static int replay_server(const struct cli_common *c, struct replay_args *a,
+                         struct pt_err *err)
+{
+    struct replay_ui ui;
+    struct store_trace trace;
+    struct coll_pgr_plan pg;
+    struct coll_pgr_req *reqs = NULL;
+    struct coll_pgr_result res;
+    struct coll_conn *conn = NULL;
+    struct server_out o;
+    int ret;
+
+    memset(&ui, 0, sizeof(ui));
+    memset(&trace, 0, sizeof(trace));
+    ui.c = c;
+    if ((ret = load_trace(&ui, &a->plan, &trace, err)) < 0 ||
+        (ret = server_plan(a, &trace, &pg, &reqs, c, err)) < 0)
+        goto out;
+    if (a->dry_run) {
+        ret = dry_run(c, &pg, err);
+        goto out;
+    }
+    if ((ret = pt_output_check(c->output, c->force, err)) < 0 ||
+        (ret = coll_conn_open(&conn, &a->conn, err)) < 0)
+        goto out;
+    cli_note(c,
+             "replaying %llu requests over %llu sessions on %s, %zu "
+             "candidate(s), scratch schema '%s'",
+             (unsigned long long)trace.n_reqs, (unsigned long long)trace.n_keys,
+             coll_conn_dbms(conn), pg.n_cand, pg.schema);
+    if ((ret = coll_pgr_run(conn, &pg, &res, err)) < 0)
+        goto out;
+    memset(&o, 0, sizeof(o));
+    o.pg = &pg;
+    o.res = &res;
+    o.trace = a->plan.trace_path;
+    server_verdicts(&o);
+    ret = server_write(c, &o, err);
+out:
+    coll_conn_close(conn);
+    free(reqs);
+    store_trace_release(&trace);
+    return ret;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     struct cli_common c;
@@ -626,6 +1193,11 @@ int cmd_replay(int argc, char **argv)
         if ((ret = check_store(&c, a.check, &err)) < 0)
             return cli_fail("replay", &err);
         return 0;
+    }
+    if (a.conn.dsn || a.conn.connect) {
+        if (replay_server(&c, &a, &err) < 0)
+            return cli_fail("replay", &err);
+        return PT_EXIT_OK;
     }
     if ((ret = rec_profiles_load(a.plan.engine_name, NULL, &engine, NULL, epath,
                                  NULL, sizeof(epath), &err)) < 0)

@@ -36,7 +36,7 @@ const struct cli_command cli_commands[] = {
      "page size, buffer pool and tablespace settings, with reasons",
      &cli_spec_recommend},
     {"replay", cmd_replay,
-     "replay a trace on the built-in SQLite session store per page size",
+     "replay a trace on the built-in store or a PostgreSQL server",
      &cli_spec_replay},
     {"sample", cmd_sample, "object-size distribution of a table over ODBC",
      &cli_spec_sample},

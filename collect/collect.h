@@ -782,4 +782,124 @@ int coll_monitor_doc_from_json(struct rec_monitor *m, const json_t *doc,
 int coll_monitor_doc_evidence(const struct coll_monitor_doc *d,
                               struct rec_monitor *m, struct pt_err *err);
 
+/* ---- replay on a PostgreSQL server (pgreplay.c, pagetune-replay(1)) ---- */
+
+/*
+ * `pagetune replay --connect/--dsn`: a trace replayed through the real
+ * ODBC driver on scratch tables, one per candidate table configuration,
+ * filled with synthetic rows only. Everything lives in a scratch schema
+ * pagetune creates and marks (its comment starts with COLL_PGR_MARK); the
+ * run holds a session advisory lock on the schema's name
+ * (pg_try_advisory_lock(hashtext('pagetune replay'), hashtext(schema)))
+ * from before it looks at the schema until after it dropped it, drops its
+ * tables and the schema by name (never CASCADE), and reclaims a marked
+ * schema whose lock is free (a killed run's). It never names the user's
+ * table. Needs CREATE on the database (PT_EPERM before anything is
+ * created when has_database_privilege says no).
+ */
+#define COLL_PGR_MAX_CANDIDATES 4
+#define COLL_PGR_MAX_ROUNDS 100
+#define COLL_PGR_SCHEMA_DEFAULT "pagetune_scratch"
+#define COLL_PGR_MARK "pagetune replay scratch schema"
+/* The scratch row's bytes besides its object (ID, PROPID of 18 characters,
+ * APPNAME, LISTENERCNT, LASTACCESS, CREATIONTIME, MAXINACTIVETIME, USERNAME
+ * NULL), aligned as PostgreSQL lays them out; the tuple header apart. */
+#define COLL_PGR_LAYOUT_REST 84
+
+/* One table configuration a table-level change can express. */
+struct coll_pgr_candidate {
+    uint32_t toast_tuple_target; /* 128..8160 (2032: PostgreSQL's default) */
+    char storage[12];            /* "" (EXTENDED, the default), PLAIN, MAIN,
+                                    EXTERNAL, EXTENDED: the object column's */
+    char compression[8];         /* "" (default_toast_compression), pglz, lz4 */
+};
+/* "toast_tuple_target=N[,storage=S][,compression=C]" into *c; PT_EUSAGE
+ * with a message naming the part (the caller adds the option). */
+int coll_pgr_candidate_parse(const char *spec, struct coll_pgr_candidate *c,
+                             struct pt_err *err);
+/* The same form back, for output. */
+void coll_pgr_candidate_format(const struct coll_pgr_candidate *c, char *buf,
+                               size_t len);
+
+enum { COLL_PGR_GET = 0, COLL_PGR_SET = 1, COLL_PGR_DEL = 2 };
+/* A request of the trace (the caller copies it from its trace). */
+struct coll_pgr_req {
+    uint64_t key_id;
+    uint32_t size_bytes;
+    uint8_t op;         /* COLL_PGR_* */
+    uint8_t write_back; /* a set writing back the get before it: one request */
+};
+
+struct coll_pgr_plan {
+    const char *schema; /* scratch schema; NULL = COLL_PGR_SCHEMA_DEFAULT */
+    size_t n_cand;      /* 1..COLL_PGR_MAX_CANDIDATES; the first is the
+                           reference (the current configuration) */
+    struct coll_pgr_candidate cand[COLL_PGR_MAX_CANDIDATES];
+    const struct coll_pgr_req *reqs; /* borrowed */
+    uint64_t n_reqs;
+    const uint64_t *first_size; /* n_keys: a session's load size; borrowed */
+    uint64_t n_keys;
+    uint64_t max_bytes;         /* the largest object */
+    uint32_t rest_bytes;        /* the sampled rows' bytes besides the object
+                                   (sizes.json row_fixed_bytes); more than the
+                                   layout's own (COLL_PGR_LAYOUT_REST) adds a
+                                   pt_rest bytea column, STORAGE PLAIN, holding
+                                   the difference; 0: the layout's own */
+    double compressible;        /* share of sessions holding compressible text
+                                   (by key), the rest random bytes */
+    unsigned n_clients;         /* connections, each its own thread */
+    unsigned warmup_rounds;     /* unmeasured passes per candidate */
+    unsigned rounds;            /* measured, A B B A ... (1..100) */
+    uint64_t max_scratch_bytes; /* refuse (PT_ECANTCREAT) an estimate over
+                                   it before loading; PT_EIO when the
+                                   loaded tables measure over it */
+    long statement_timeout_ms, lock_timeout_ms; /* set on every connection */
+    const struct coll_conn_opts *conn; /* for the clients' connections */
+    /* a line for the user (progress, a reclaimed schema), or NULL */
+    void (*note)(void *ctx, const char *msg);
+    void *ctx;
+};
+void coll_pgr_plan_init(struct coll_pgr_plan *p);
+
+/* Deltas of pg_statio_all_tables for a scratch table and its TOAST table
+ * (and TOAST index, primary key index) over the measured rounds. */
+struct coll_pgr_blocks {
+    uint64_t heap_read, heap_hit, toast_read, toast_hit;
+    uint64_t tidx_read, tidx_hit, idx_read, idx_hit;
+};
+struct coll_pgr_cand_result {
+    unsigned n_rounds;
+    double round_rps[COLL_PGR_MAX_ROUNDS]; /* requests/s of each round */
+    double requests_per_s;                 /* all measured rounds */
+    uint64_t requests, ops, gets;          /* per round */
+    double op_mean_us, op_p95_us;          /* every operation */
+    struct coll_pgr_blocks blocks;         /* all measured rounds */
+    uint64_t heap_bytes, toast_bytes;      /* after the rounds */
+};
+struct coll_pgr_result {
+    size_t n_cand;
+    struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];
+    char server[128]; /* SQL_DBMS_NAME and version */
+    uint64_t estimate_bytes;
+    int reclaimed; /* a killed run's schema was dropped first */
+};
+
+/* The bytes the scratch tables will take, from the trace: every
+ * candidate's sessions (n_keys x their load size plus row and index
+ * overhead). */
+uint64_t coll_pgr_estimate_bytes(const struct coll_pgr_plan *p);
+/* The scratch DDL a run executes, in order, as a script (--dry-run): the
+ * lock, the schema with its mark, each table, its drop. PT_EDATA for a bad
+ * schema name, PT_EINTERNAL when len is too small. */
+int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
+                 struct pt_err *err);
+/* Run it on connection c (PostgreSQL; the caller's, used for set-up,
+ * counters and the drop). Errors: PT_EPERM (no CREATE on the database),
+ * PT_ECANTCREAT (schema exists without the mark; estimate over
+ * max_scratch_bytes), PT_EUNAVAIL (another run holds the lock; the
+ * server), PT_EIO (loaded tables over max_scratch_bytes), PT_EINTR. The
+ * scratch objects are dropped whatever the outcome. */
+int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
+                 struct coll_pgr_result *res, struct pt_err *err);
+
 #endif /* PT_COLLECT_H */

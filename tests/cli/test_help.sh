@@ -15,7 +15,7 @@ headings() {
     monitor) echo "connection sampling output safety general" ;;
     recommend) echo "input model output safety general" ;;
     probe) echo "store measurement output safety general" ;;
-    replay) echo "input store model measurement output safety general" ;;
+    replay) echo "connection input store model measurement output safety general" ;;
     sample) echo "connection sampling output safety general" ;;
     simulate) echo "input application-cache buffer-pool model simulation output safety general" ;;
     workload) echo "workload output safety general" ;;

@@ -1770,6 +1770,134 @@ static void test_watchdog_schedule(void **state)
                              "to confirm and give up)");
 }
 
+/* replay on a PostgreSQL server (pgreplay.c): the candidate grammar, the
+ * scratch DDL (--dry-run) and the estimate, without a server */
+static void test_pgr_candidate(void **state)
+{
+    struct coll_pgr_candidate c;
+    struct pt_err err;
+    char buf[128];
+    (void)state;
+
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=4096", &c, &err), 0);
+    assert_int_equal(c.toast_tuple_target, 4096);
+    assert_string_equal(c.storage, "");
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=2032,storage=external,"
+                                 "compression=LZ4",
+                                 &c, &err),
+        0);
+    assert_string_equal(c.storage, "EXTERNAL");
+    assert_string_equal(c.compression, "lz4");
+    coll_pgr_candidate_format(&c, buf, sizeof(buf));
+    assert_string_equal(
+        buf, "toast_tuple_target=2032,storage=EXTERNAL,compression=lz4");
+    /* the default target when only a storage is given */
+    assert_int_equal(coll_pgr_candidate_parse("storage=MAIN", &c, &err), 0);
+    assert_int_equal(c.toast_tuple_target, 2032);
+    /* refused, each with a message naming the part */
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=127", &c, &err),
+        PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "128..8160"));
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=8161", &c, &err),
+        PT_EUSAGE);
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=4k", &c, &err), PT_EUSAGE);
+    assert_int_equal(coll_pgr_candidate_parse("storage=COLD", &c, &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "COLD"));
+    assert_int_equal(coll_pgr_candidate_parse("compression=zstd", &c, &err),
+                     PT_EUSAGE);
+    assert_int_equal(coll_pgr_candidate_parse("fillfactor=90", &c, &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "fillfactor"));
+    assert_int_equal(coll_pgr_candidate_parse("toast_tuple_target", &c, &err),
+                     PT_EUSAGE);
+}
+
+static void test_pgr_ddl(void **state)
+{
+    static const uint64_t sizes[3] = {1000, 2000, 3000};
+    struct coll_pgr_plan p;
+    struct pt_err err;
+    char ddl[8192];
+    (void)state;
+
+    coll_pgr_plan_init(&p);
+    p.n_cand = 2;
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=2032", &p.cand[0], &err),
+        0);
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=4096,storage=EXTERNAL",
+                                 &p.cand[1], &err),
+        0);
+    p.first_size = sizes;
+    p.n_keys = 3;
+    assert_int_equal(coll_pgr_ddl(&p, ddl, sizeof(ddl), &err), 0);
+    /* timeouts and the lock before the schema, created with its mark */
+    assert_non_null(strstr(ddl, "SET statement_timeout = 30000;"));
+    assert_non_null(strstr(ddl, "SET lock_timeout = 5000;"));
+    assert_true(strstr(ddl, "pg_try_advisory_lock") <
+                strstr(ddl, "CREATE SCHEMA"));
+    assert_non_null(strstr(ddl, "COMMENT ON SCHEMA \"pagetune_scratch\" IS "
+                                "'" COLL_PGR_MARK));
+    assert_non_null(strstr(ddl, "toast_tuple_target = 4096"));
+    assert_non_null(strstr(ddl,
+                           "ALTER TABLE \"pagetune_scratch\".pt_replay_2 ALTER "
+                           "COLUMN small SET STORAGE EXTERNAL;"));
+    assert_null(strstr(ddl, "pt_replay_1 ALTER")); /* default storage */
+    assert_non_null(
+        strstr(ddl, "DROP TABLE \"pagetune_scratch\".pt_replay_2;"));
+    assert_non_null(strstr(ddl, "DROP SCHEMA \"pagetune_scratch\";"));
+    assert_null(strstr(ddl, "CASCADE"));
+    /* a schema name is checked before it reaches SQL, and folded */
+    p.schema = "x; DROP TABLE y";
+    assert_int_equal(coll_pgr_ddl(&p, ddl, sizeof(ddl), &err), PT_EDATA);
+    p.schema = "Scratch_R28";
+    assert_int_equal(coll_pgr_ddl(&p, ddl, sizeof(ddl), &err), 0);
+    assert_non_null(strstr(ddl, "CREATE SCHEMA \"scratch_r28\""));
+    assert_non_null(strstr(ddl, "hashtext('scratch_r28')"));
+    /* too small a buffer is an error, not a cut script */
+    assert_int_equal(coll_pgr_ddl(&p, ddl, 100, &err), PT_EINTERNAL);
+    /* the estimate: every candidate holds every session */
+    assert_true(coll_pgr_estimate_bytes(&p) >= 2 * (1000 + 2000 + 3000));
+    assert_true(coll_pgr_estimate_bytes(&p) < 2 * (6000 + 3 * 1000));
+}
+
+/* on another engine: refused before any statement (PostgreSQL only) */
+static void test_pgr_not_postgresql(void **state)
+{
+    static const uint64_t sizes[1] = {3000};
+    struct coll_conn_opts o = {0};
+    struct coll_conn *c = NULL;
+    struct coll_pgr_plan p;
+    struct coll_pgr_result res;
+    struct pt_err err;
+    char connect[256];
+    (void)state;
+
+    if (!have_sqlite_driver())
+        skip();
+    snprintf(connect, sizeof(connect), "Driver=SQLite3;Database=%s/p.db;",
+             tmpdir);
+    o.connect = connect;
+    assert_int_equal(coll_conn_open(&c, &o, &err), 0);
+    coll_pgr_plan_init(&p);
+    p.n_cand = 1;
+    p.cand[0].toast_tuple_target = 2032;
+    p.first_size = sizes;
+    p.n_keys = 1;
+    p.conn = &o;
+    assert_int_equal(coll_pgr_run(c, &p, &res, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "PostgreSQL only"));
+    assert_non_null(strstr(err.msg, "`connect`"));
+    coll_conn_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1802,6 +1930,10 @@ int main(void)
                                         teardown_dir),
         cmocka_unit_test(test_watchdog_schedule),
         cmocka_unit_test(test_monitor_window_thin),
+        cmocka_unit_test(test_pgr_candidate),
+        cmocka_unit_test(test_pgr_ddl),
+        cmocka_unit_test_setup_teardown(test_pgr_not_postgresql, setup_dir,
+                                        teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

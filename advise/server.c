@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * server.c — PostgreSQL advice replayed on the server (issue 28): the
+ * candidates of a recommendation, the trace as collect/'s server replay
+ * takes it, and the judgement of its rounds with store/'s interval and
+ * verdict rule. Shared by advise (pipeline.c, replay_server) and
+ * `pagetune replay --dsn/--connect` (cli/cmd_replay.c), so the two say the
+ * same thing about the same measurement.
+ *
+ * Neighbours: collect/pgreplay.c (the run on the server), store/verdict.c
+ * and store/plan.c (store_verdict_judge, store_mean_ci95), decide.c (the
+ * validation summary).
+ */
+#include "advise/advise.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A knob of "current": its value as text, "" when null or absent. */
+static void current_knob(const json_t *doc, const char *knob, char *buf,
+                         size_t len)
+{
+    const json_t *v = json_object_get(
+        json_object_get(json_object_get(doc, "current"), knob), "value");
+
+    buf[0] = '\0';
+    if (json_is_integer(v))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+}
+
+static int candidate(const char *name, const char *target, const char *storage,
+                     struct coll_pgr_candidate *c, struct pt_err *err)
+{
+    struct pt_err e = {0};
+    char spec[96];
+    int n = snprintf(spec, sizeof(spec), "toast_tuple_target=%s%s%s",
+                     target[0] ? target : "2032", storage[0] ? ",storage=" : "",
+                     storage);
+
+    if (n < 0 || (size_t)n >= sizeof(spec))
+        return err_set(err, PT_EDATA, "%s: settings too long", name);
+    if (coll_pgr_candidate_parse(spec, c, &e) < 0)
+        return err_set(err, PT_EDATA, "%s: %s", name, e.msg);
+    return 0;
+}
+
+int adv_pgr_candidates(const json_t *rec_doc, const char *name,
+                       struct coll_pgr_candidate cand[2], size_t *n,
+                       struct pt_err *err)
+{
+    const json_t *set = json_object_get(rec_doc, "settings");
+    const json_t *t = json_object_get(set, "toast_tuple_target");
+    const json_t *st = json_object_get(set, "storage");
+    char cur_t[32], cur_s[16], rec_t[32], rec_s[16];
+    int ret;
+
+    current_knob(rec_doc, "toast_tuple_target", cur_t, sizeof(cur_t));
+    current_knob(rec_doc, "storage", cur_s, sizeof(cur_s));
+    if (json_is_integer(t))
+        snprintf(rec_t, sizeof(rec_t), "%lld",
+                 (long long)json_integer_value(t));
+    else
+        snprintf(rec_t, sizeof(rec_t), "%s", cur_t);
+    snprintf(rec_s, sizeof(rec_s), "%s",
+             json_is_string(st) ? json_string_value(st) : cur_s);
+    if ((ret = candidate(name, cur_t, cur_s, &cand[0], err)) < 0 ||
+        (ret = candidate(name, rec_t, rec_s, &cand[1], err)) < 0)
+        return ret;
+    *n = memcmp(&cand[0], &cand[1], sizeof(*cand)) == 0 ? 1 : 2;
+    return 0;
+}
+
+int adv_pgr_reqs(const struct store_trace *t, uint64_t max_records,
+                 struct coll_pgr_req **reqs, uint64_t *n, struct pt_err *err)
+{
+    uint64_t m =
+        max_records && max_records < t->n_reqs ? max_records : t->n_reqs;
+
+    *reqs = pt_calloc(m ? m : 1, sizeof(**reqs));
+    if (!*reqs)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (uint64_t i = 0; i < m; i++) {
+        (*reqs)[i].key_id = t->reqs[i].key_id;
+        (*reqs)[i].size_bytes = t->reqs[i].size_bytes;
+        (*reqs)[i].op = t->reqs[i].op;
+        (*reqs)[i].write_back = t->reqs[i].write_back;
+    }
+    *n = m;
+    return 0;
+}
+
+enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
+                                 struct store_verdict_out *out)
+{
+    /* the advice predicts a gain: the half line above zero */
+    const struct store_range gain = {1e-9, 1e-9, 1e9};
+    const struct coll_pgr_cand_result *f = &res->r[0], *r = &res->r[i];
+    unsigned n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds;
+    double d[COLL_PGR_MAX_ROUNDS] = {0};
+    struct store_range m;
+    char mt[64];
+
+    for (unsigned k = 0; k < n; k++)
+        d[k] = f->round_rps[k] > 0 ? r->round_rps[k] / f->round_rps[k] - 1 : 0;
+    store_mean_ci95(d, n, &m.mean, &m.lo, &m.hi);
+    if (n >= 2) {
+        store_verdict_judge(&m, &gain, out);
+    } else {
+        memset(out, 0, sizeof(*out));
+        out->verdict = STORE_VERDICT_INCONCLUSIVE;
+        out->measured = m;
+    }
+    out->predicted = gain;
+    snprintf(out->why, sizeof(out->why),
+             "%s: measured %s requests/s over %u round(s) on the server; "
+             "the advice predicts a gain (its direction only: no calibrated "
+             "model of the server)%s",
+             store_verdict_name(out->verdict),
+             pt_fig_change_range(m.mean * 100, m.lo * 100, m.hi * 100, mt,
+                                 sizeof(mt)),
+             n, n < 2 ? "; fewer than 2 rounds give no interval" : "");
+    return out->verdict;
+}
+
+void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
+                    double *toast, double *read)
+{
+    const struct coll_pgr_blocks *b = &r->blocks;
+    double ops = (double)r->ops * (double)(r->n_rounds ? r->n_rounds : 1);
+
+    if (!(ops > 0)) {
+        *heap = *toast = *read = NAN;
+        return;
+    }
+    *heap = (double)(b->heap_read + b->heap_hit) / ops;
+    *toast =
+        (double)(b->toast_read + b->toast_hit + b->tidx_read + b->tidx_hit) /
+        ops;
+    *read =
+        (double)(b->heap_read + b->toast_read + b->tidx_read + b->idx_read) /
+        ops;
+}
+
+void adv_validation_server(struct adv_validation *v,
+                           const struct coll_pgr_result *res,
+                           const struct coll_pgr_candidate cand[2])
+{
+    struct store_verdict_out out;
+
+    if (res->n_cand < 2)
+        return;
+    v->have_server = 1;
+    for (size_t i = 0; i < 2; i++) {
+        coll_pgr_candidate_format(&cand[i], v->srv_cand[i],
+                                  sizeof(v->srv_cand[i]));
+        v->srv_rps[i] = res->r[i].requests_per_s;
+        adv_pgr_per_op(&res->r[i], &v->srv_heap_per_op[i],
+                       &v->srv_toast_per_op[i], &v->srv_read_per_op[i]);
+    }
+    adv_pgr_judge(res, 1, &out);
+    v->verdict = out;
+    v->have_measured = 1;
+    v->have_verdict = res->r[1].n_rounds >= 2;
+    v->rounds = res->r[1].n_rounds;
+    snprintf(v->compared_with, sizeof(v->compared_with),
+             "the advice's direction, a gain (no calibrated model of the "
+             "server predicts its size)");
+    v->method = ADV_BY_SERVER;
+    snprintf(v->method_text, sizeof(v->method_text),
+             "validated by replay on the server (PostgreSQL scratch tables "
+             "with synthetic rows, %s vs %s, %u rounds; blocks read outside "
+             "shared_buffers per operation %.3f -> %.3f, TOAST blocks %.2f "
+             "-> %.2f)",
+             v->srv_cand[0], v->srv_cand[1], v->rounds, v->srv_read_per_op[0],
+             v->srv_read_per_op[1], v->srv_toast_per_op[0],
+             v->srv_toast_per_op[1]);
+}

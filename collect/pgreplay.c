@@ -1,0 +1,1304 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pgreplay.c — replay a trace on a real PostgreSQL server (issue 28): one
+ * scratch table per candidate table configuration (toast_tuple_target,
+ * the object column's STORAGE and COMPRESSION), filled with synthetic rows
+ * only, replayed through the ODBC driver by K client connections in
+ * interleaved rounds, and measured by latency and by the engine's own
+ * counters (pg_statio_all_tables: heap, TOAST, TOAST index, index blocks
+ * read and hit).
+ *
+ * Safety, in the order a run takes it:
+ *   1. statement_timeout and lock_timeout on every connection;
+ *   2. has_database_privilege(current_database(), 'CREATE') or PT_EPERM,
+ *      before anything is created;
+ *   3. pg_try_advisory_lock on the schema's name, held by the caller's
+ *      connection until the end (a second run gets PT_EUNAVAIL);
+ *   4. the schema: absent → created with its mark in one DO block (it
+ *      never exists unmarked by us); marked → a killed run's (its lock
+ *      was free): its pt_replay_* tables and the schema are dropped by
+ *      name first; unmarked → refused (PT_ECANTCREAT), never touched;
+ *   5. the estimate against max_scratch_bytes before loading;
+ *   6. at the end, whatever happened: DROP TABLE of each table, DROP
+ *      SCHEMA (never CASCADE), then the lock is released.
+ * The user's table is never named: the scratch tables are shaped like
+ * WebSphere's SESSIONS table on PostgreSQL (ID, PROPID, APPNAME, LISTENERCNT,
+ * LASTACCESS, CREATIONTIME, MAXINACTIVETIME, USERNAME, SMALL bytea).
+ *
+ * Counters: a backend flushes its statistics when it goes idle, at most
+ * once a second unless pg_stat_force_next_flush() (PostgreSQL 15) asked
+ * for the next one; each client asks and runs one more statement before
+ * the counters are read, so the deltas hold every block of the rounds.
+ *
+ * Neighbours: odbc.c (connections, diagnostics, the watchdog),
+ * cli/cmd_replay.c (options, the intervals and the verdict through store/'s
+ * store_mean_ci95 and store_verdict_judge).
+ */
+#include "collect/internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PGR_BATCH 500
+#define PGR_SLIDE 4096u
+#define PGR_ROW_OVERHEAD 120 /* header, other columns, line pointer */
+#define PGR_INDEX_BYTES 48   /* a primary-key entry */
+#define PGR_MAX_LAT 1000000u /* latency samples kept per candidate */
+#define PGR_LOCK_SQL "pg_advisory_lock(hashtext('pagetune replay'), hashtext("
+
+static const char *const storage_names[] = {"PLAIN", "MAIN", "EXTERNAL",
+                                            "EXTENDED", NULL};
+static const char *const compression_names[] = {"pglz", "lz4", NULL};
+
+void coll_pgr_plan_init(struct coll_pgr_plan *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->schema = COLL_PGR_SCHEMA_DEFAULT;
+    p->n_clients = 1;
+    p->warmup_rounds = 1;
+    p->rounds = 5;
+    p->max_scratch_bytes = UINT64_C(1) << 30;
+    p->statement_timeout_ms = 30000;
+    p->lock_timeout_ms = 5000;
+}
+
+/* ---- candidates --------------------------------------------------------- */
+
+static int pick(const char *const *names, const char *v, char *out, size_t len)
+{
+    for (size_t i = 0; names[i]; i++)
+        if (strcasecmp(names[i], v) == 0) {
+            snprintf(out, len, "%s", names[i]);
+            return 0;
+        }
+    return -1;
+}
+
+int coll_pgr_candidate_parse(const char *spec, struct coll_pgr_candidate *c,
+                             struct pt_err *err)
+{
+    char buf[256], *save = NULL;
+
+    memset(c, 0, sizeof(*c));
+    c->toast_tuple_target = 2032;
+    if (strlen(spec) >= sizeof(buf))
+        return err_set(err, PT_EUSAGE, "'%s' is too long", spec);
+    snprintf(buf, sizeof(buf), "%s", spec);
+    for (char *kv = strtok_r(buf, ",", &save); kv;
+         kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '='), *end = NULL;
+        if (!eq)
+            return err_set(err, PT_EUSAGE, "'%s' is not KEY=VALUE", kv);
+        *eq++ = '\0';
+        if (strcmp(kv, "toast_tuple_target") == 0) {
+            unsigned long v = strtoul(eq, &end, 10);
+            if (!*eq || *end || v < 128 || v > 8160)
+                return err_set(err, PT_EUSAGE,
+                               "toast_tuple_target '%s' is not a number "
+                               "128..8160",
+                               eq);
+            c->toast_tuple_target = (uint32_t)v;
+        } else if (strcmp(kv, "storage") == 0) {
+            if (pick(storage_names, eq, c->storage, sizeof(c->storage)) < 0)
+                return err_set(err, PT_EUSAGE,
+                               "storage '%s' is not PLAIN, MAIN, EXTERNAL or "
+                               "EXTENDED",
+                               eq);
+        } else if (strcmp(kv, "compression") == 0) {
+            if (pick(compression_names, eq, c->compression,
+                     sizeof(c->compression)) < 0)
+                return err_set(err, PT_EUSAGE,
+                               "compression '%s' is not pglz or lz4", eq);
+        } else {
+            return err_set(err, PT_EUSAGE,
+                           "unknown key '%s' (toast_tuple_target, storage, "
+                           "compression)",
+                           kv);
+        }
+    }
+    return 0;
+}
+
+void coll_pgr_candidate_format(const struct coll_pgr_candidate *c, char *buf,
+                               size_t len)
+{
+    int n = snprintf(buf, len, "toast_tuple_target=%u", c->toast_tuple_target);
+
+    if (n > 0 && (size_t)n < len && c->storage[0])
+        n += snprintf(buf + n, len - (size_t)n, ",storage=%s", c->storage);
+    if (n > 0 && (size_t)n < len && c->compression[0])
+        snprintf(buf + n, len - (size_t)n, ",compression=%s", c->compression);
+}
+
+/* Bytes of pt_rest (its 4-byte header apart) that bring the scratch row
+ * to the sampled row's rest; 0: no pt_rest column. */
+static uint32_t rest_pad(const struct coll_pgr_plan *p)
+{
+    return p->rest_bytes > COLL_PGR_LAYOUT_REST + 8
+               ? p->rest_bytes - COLL_PGR_LAYOUT_REST - 4
+               : 0;
+}
+
+uint64_t coll_pgr_estimate_bytes(const struct coll_pgr_plan *p)
+{
+    uint64_t one = 0;
+
+    for (uint64_t k = 0; k < p->n_keys; k++)
+        one +=
+            p->first_size[k] + PGR_ROW_OVERHEAD + PGR_INDEX_BYTES + rest_pad(p);
+    return one * (p->n_cand ? p->n_cand : 1);
+}
+
+/* ---- DDL ------------------------------------------------------------------
+ */
+
+/* The names every statement uses: the schema quoted and as a literal. */
+struct pgr_names {
+    char schema[COLL_NAME_MAX + 4];  /* "pagetune_scratch" */
+    char literal[COLL_NAME_MAX + 8]; /* 'pagetune_scratch' */
+};
+
+static int names_init(const struct coll_pgr_plan *p, struct pgr_names *nm,
+                      struct pt_err *err)
+{
+    const char *s = p->schema ? p->schema : COLL_PGR_SCHEMA_DEFAULT;
+    char lower[COLL_NAME_MAX + 1];
+    size_t i;
+    int ret;
+
+    if ((ret = coll_ident_check(s, "`scratch_schema`", err)) < 0)
+        return ret;
+    for (i = 0; s[i] && i < COLL_NAME_MAX; i++)
+        lower[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+    lower[i] = '\0';
+    if (strlen(lower) > 63)
+        return err_set(err, PT_EUSAGE,
+                       "`scratch_schema` '%s' is longer than PostgreSQL's 63 "
+                       "bytes",
+                       s);
+    coll_ident_quote(COLL_ENGINE_POSTGRESQL, lower, nm->schema,
+                     sizeof(nm->schema), NULL);
+    coll_sql_string(COLL_ENGINE_POSTGRESQL, lower, nm->literal,
+                    sizeof(nm->literal));
+    return 0;
+}
+
+/* A growing script in a caller's buffer. */
+struct pgr_text {
+    char *buf;
+    size_t len, n;
+    int over;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+text_add(struct pgr_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (t->over)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= t->len - t->n)
+        t->over = 1;
+    else
+        t->n += (size_t)k;
+}
+
+static void sql_create_schema(const struct pgr_names *nm, struct pgr_text *t)
+{
+    text_add(
+        t,
+        "DO $pt$BEGIN CREATE SCHEMA %s; COMMENT ON SCHEMA %s IS '" COLL_PGR_MARK
+        ": created by pagetune " PT_VERSION
+        " replay, dropped at the end of its run; a later run drops it "
+        "when no run holds its advisory lock'; END$pt$",
+        nm->schema, nm->schema);
+}
+
+static void sql_create_table(const struct pgr_names *nm, size_t i,
+                             const struct coll_pgr_candidate *c, uint32_t pad,
+                             struct pgr_text *t)
+{
+    text_add(t,
+             "CREATE TABLE %s.pt_replay_%zu (id varchar(128) NOT NULL, "
+             "propid varchar(128) NOT NULL, appname varchar(128) NOT NULL, "
+             "listenercnt smallint, lastaccess bigint, creationtime bigint, "
+             "maxinactivetime integer, username varchar(256), small bytea",
+             nm->schema, i + 1);
+    if (c->compression[0])
+        text_add(t, " COMPRESSION %s", c->compression);
+    if (pad)
+        text_add(t, ", pt_rest bytea");
+    text_add(t,
+             ", PRIMARY KEY (id, propid, appname)) WITH (toast_tuple_target "
+             "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
+             "false)",
+             c->toast_tuple_target);
+}
+
+/* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works
+ * from 8.x on. Nothing when the candidate keeps the default. */
+static void sql_alter_storage(const struct pgr_names *nm, size_t i,
+                              const struct coll_pgr_candidate *c, uint32_t pad,
+                              struct pgr_text *t)
+{
+    if (c->storage[0] || pad) {
+        text_add(t, "ALTER TABLE %s.pt_replay_%zu ", nm->schema, i + 1);
+        if (c->storage[0])
+            text_add(t, "ALTER COLUMN small SET STORAGE %s%s", c->storage,
+                     pad ? ", " : "");
+        /* the rest of the row stays in it, as short columns do */
+        if (pad)
+            text_add(t, "ALTER COLUMN pt_rest SET STORAGE PLAIN");
+    }
+}
+
+static void sql_comment_table(const struct pgr_names *nm, size_t i,
+                              const struct coll_pgr_candidate *c,
+                              struct pgr_text *t)
+{
+    char spec[96];
+
+    coll_pgr_candidate_format(c, spec, sizeof(spec));
+    text_add(t,
+             "COMMENT ON TABLE %s.pt_replay_%zu IS 'pagetune replay "
+             "candidate %zu: %s'",
+             nm->schema, i + 1, i + 1, spec);
+}
+
+int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
+                 struct pt_err *err)
+{
+    struct pgr_text t = {buf, len, 0, 0};
+    struct pgr_names nm;
+    int ret;
+
+    if ((ret = names_init(p, &nm, err)) < 0)
+        return ret;
+    buf[0] = '\0';
+    text_add(&t,
+             "-- pagetune replay: scratch objects (synthetic rows only; "
+             "the user's tables are never named)\n"
+             "-- checked first: has_database_privilege(current_database(), "
+             "'CREATE')\n"
+             "SET statement_timeout = %ld;\nSET lock_timeout = %ld;\n"
+             "SELECT pg_try_advisory_lock(hashtext('pagetune replay'), "
+             "hashtext(%s));\n",
+             p->statement_timeout_ms, p->lock_timeout_ms, nm.literal);
+    sql_create_schema(&nm, &t);
+    text_add(&t, ";\n");
+    for (size_t i = 0; i < p->n_cand; i++) {
+        sql_create_table(&nm, i, &p->cand[i], rest_pad(p), &t);
+        text_add(&t, ";\n");
+        if (p->cand[i].storage[0] || rest_pad(p)) {
+            sql_alter_storage(&nm, i, &p->cand[i], rest_pad(p), &t);
+            text_add(&t, ";\n");
+        }
+        sql_comment_table(&nm, i, &p->cand[i], &t);
+        text_add(&t, ";\n");
+    }
+    text_add(&t, "-- load, replay, counters (pg_statio_all_tables) ...\n");
+    for (size_t i = 0; i < p->n_cand; i++)
+        text_add(&t, "DROP TABLE %s.pt_replay_%zu;\n", nm.schema, i + 1);
+    text_add(&t,
+             "DROP SCHEMA %s;\nSELECT pg_advisory_unlock(hashtext('pagetune "
+             "replay'), hashtext(%s));\n",
+             nm.schema, nm.literal);
+    if (t.over)
+        return err_set(err, PT_EINTERNAL, "DDL buffer too small");
+    return 0;
+}
+
+/* ---- the schema's life ----------------------------------------------------
+ */
+
+static int set_timeouts(struct coll_conn *c, const struct coll_pgr_plan *p,
+                        struct pt_err *err)
+{
+    char sql[128];
+    int ret;
+
+    snprintf(sql, sizeof(sql), "SET statement_timeout = %ld",
+             p->statement_timeout_ms);
+    if ((ret = coll_exec(c, sql, err)) < 0)
+        return ret;
+    snprintf(sql, sizeof(sql), "SET lock_timeout = %ld", p->lock_timeout_ms);
+    return coll_exec(c, sql, err);
+}
+
+static void note(const struct coll_pgr_plan *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(const struct coll_pgr_plan *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    if (!p->note)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    p->note(p->ctx, msg);
+}
+
+static int check_privilege(struct coll_conn *c, struct pt_err *err)
+{
+    char db[160] = "", user[160] = "";
+    int64_t ok = 0;
+    int ret;
+
+    if ((ret = coll_query_i64(c,
+                              "SELECT has_database_privilege("
+                              "current_database(), 'CREATE')::int",
+                              &ok, err)) < 0)
+        return ret;
+    if (ok)
+        return 0;
+    coll_query_value(c, "SELECT current_database()", db, sizeof(db), NULL,
+                     NULL);
+    coll_query_value(c, "SELECT current_user", user, sizeof(user), NULL, NULL);
+    return err_set(err, PT_EPERM,
+                   "replay needs the CREATE privilege on database '%s' to "
+                   "create its scratch schema; role '%s' lacks it (GRANT "
+                   "CREATE ON DATABASE \"%s\" TO \"%s\"); nothing was created",
+                   db, user, db, user);
+}
+
+static int lock_take(struct coll_conn *c, const struct pgr_names *nm,
+                     const char *schema, struct pt_err *err)
+{
+    char sql[512];
+    int64_t got = 0;
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT pg_try_advisory_lock(hashtext('pagetune replay'), "
+             "hashtext(%s))::int",
+             nm->literal);
+    if ((ret = coll_query_i64(c, sql, &got, err)) < 0)
+        return ret;
+    if (!got)
+        return err_set(err, PT_EUNAVAIL,
+                       "another pagetune replay holds the advisory lock of "
+                       "scratch schema '%s': wait for it to end, or give "
+                       "`scratch_schema` another name",
+                       schema);
+    return 0;
+}
+
+static void lock_release(struct coll_conn *c, const struct pgr_names *nm)
+{
+    char sql[512];
+
+    snprintf(sql, sizeof(sql),
+             "SELECT pg_advisory_unlock(hashtext('pagetune replay'), "
+             "hashtext(%s))",
+             nm->literal);
+    coll_exec(c, sql, NULL);
+}
+
+/* Drop the scratch tables pt_replay_* a run left, then the schema: by name,
+ * never CASCADE (anything else in it makes DROP SCHEMA fail, and says
+ * so). *n_tables receives the tables dropped. */
+static int schema_drop(struct coll_conn *c, const struct pgr_names *nm,
+                       uint64_t *n_tables, struct pt_err *err)
+{
+    struct coll_rows rows;
+    char sql[768];
+    int ret;
+
+    *n_tables = 0;
+    snprintf(sql, sizeof(sql),
+             "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = "
+             "c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r' AND "
+             "c.relname LIKE 'pt\\_replay\\_%%' ORDER BY 1",
+             nm->literal);
+    if ((ret = coll_query_rows(c, sql, &rows, err)) < 0)
+        return ret;
+    for (size_t r = 0; r < rows.n_rows && ret == 0; r++) {
+        char q[COLL_NAME_MAX + 4];
+        const char *name = rows.cells[r * rows.n_cols];
+        if (!name || coll_ident_check(name, "table", NULL) < 0)
+            continue;
+        coll_ident_quote(COLL_ENGINE_POSTGRESQL, name, q, sizeof(q), NULL);
+        snprintf(sql, sizeof(sql), "DROP TABLE %s.%s", nm->schema, q);
+        if ((ret = coll_exec(c, sql, err)) == 0)
+            (*n_tables)++;
+    }
+    coll_rows_release(&rows);
+    if (ret < 0)
+        return ret;
+    snprintf(sql, sizeof(sql), "DROP SCHEMA %s", nm->schema);
+    return coll_exec(c, sql, err);
+}
+
+/* The schema now: 0 absent, 1 ours (marked), 2 someone else's. */
+static int schema_state(struct coll_conn *c, const struct pgr_names *nm,
+                        int *state, struct pt_err *err)
+{
+    char sql[512];
+    int64_t n = 0;
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(max(CASE WHEN coalesce(obj_description(oid, "
+             "'pg_namespace'), '') LIKE '" COLL_PGR_MARK
+             "%%' THEN 1 ELSE 2 END), 0) FROM pg_namespace WHERE nspname = "
+             "%s",
+             nm->literal);
+    if ((ret = coll_query_i64(c, sql, &n, err)) < 0)
+        return ret;
+    *state = (int)n;
+    return 0;
+}
+
+/* Make the schema ours: refuse a stranger's, reclaim a killed run's. */
+static int schema_claim(struct coll_conn *c, const struct coll_pgr_plan *p,
+                        const struct pgr_names *nm, struct coll_pgr_result *res,
+                        struct pt_err *err)
+{
+    char sql[1024];
+    struct pgr_text t = {sql, sizeof(sql), 0, 0};
+    uint64_t n = 0;
+    int state = 0, ret;
+
+    if ((ret = schema_state(c, nm, &state, err)) < 0)
+        return ret;
+    if (state == 2)
+        return err_set(err, PT_ECANTCREAT,
+                       "`scratch_schema` '%s' exists and is not pagetune's "
+                       "(its comment has no pagetune mark): refusing to use "
+                       "or drop it; name another",
+                       p->schema);
+    if (state == 1) {
+        if ((ret = schema_drop(c, nm, &n, err)) < 0)
+            return ret;
+        res->reclaimed = 1;
+        note(p,
+             "reclaimed scratch schema '%s' left by an earlier run that "
+             "did not end (%llu table(s) dropped)",
+             p->schema, (unsigned long long)n);
+    }
+    sql_create_schema(nm, &t);
+    return coll_exec(c, sql, err);
+}
+
+/* ---- synthetic content ----------------------------------------------------
+ */
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    return x ^ (x >> 33);
+}
+
+/* Is session `key` one of the compressible share? */
+static int key_text(const struct coll_pgr_plan *p, uint64_t key)
+{
+    return (double)(mix64(key + 1) >> 11) / 9007199254740992.0 <
+           p->compressible;
+}
+
+/* Random bytes (incompressible) and text (a session's attributes as
+ * words: pglz keeps about half) of max_bytes + PGR_SLIDE. */
+static int payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
+                    unsigned char **txt)
+{
+    static const char *const words[] = {
+        "cart",   "item",     "user",    "locale", "en_US", "price", "total",
+        "amount", "currency", "session", "token",  "true",  "false", "null",
+        "page",   "view",     "order",   "status", "ok",    "list",  "name",
+        "value",  "id",       "count",   "last",   "first", "time",  "date"};
+    size_t n = (size_t)p->max_bytes + PGR_SLIDE + rest_pad(p), o = 0;
+    uint64_t x = 88172645463325252u;
+
+    *rnd = malloc(n);
+    *txt = malloc(n);
+    if (!*rnd || !*txt)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        (*rnd)[i] = (unsigned char)x;
+    }
+    while (o < n) {
+        const char *w;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        w = words[x % (sizeof(words) / sizeof(*words))];
+        for (size_t k = 0; w[k] && o < n; k++)
+            (*txt)[o++] = (unsigned char)w[k];
+        if (o < n)
+            (*txt)[o++] = (unsigned char)((x >> 20) % 3 ? ' ' : '=');
+        if (o < n && (x >> 24) % 7 == 0)
+            (*txt)[o++] = (unsigned char)('0' + (x >> 30) % 10);
+    }
+    return 0;
+}
+
+/* ---- clients --------------------------------------------------------------
+ */
+
+struct pgr_run;
+
+/* One connection and its thread; statements prepared per candidate. */
+struct pgr_client {
+    struct pgr_run *run;
+    unsigned id;
+    struct coll_conn *conn; /* NULL: the client uses the run's loader */
+    SQLHSTMT get[COLL_PGR_MAX_CANDIDATES];
+    SQLHSTMT set[COLL_PGR_MAX_CANDIDATES];
+    SQLHSTMT del[COLL_PGR_MAX_CANDIDATES];
+    char key[40];
+    SQLLEN key_ind;
+    int64_t now_ms;
+    SQLLEN now_ind;
+    unsigned char *readbuf;
+    pthread_t thread;
+    int started;
+    size_t cand; /* the pass's candidate */
+    uint64_t requests, ops, gets;
+    float *lat; /* this pass's operation latencies, us (n_reqs) */
+    uint64_t n_lat;
+    int status;
+    struct pt_err err;
+};
+
+struct pgr_run {
+    const struct coll_pgr_plan *p;
+    struct coll_conn *admin; /* the caller's: set-up, VACUUM, counters */
+    struct pgr_names nm;
+    unsigned char *rnd, *txt; /* payloads */
+    struct pgr_client *cl;
+    unsigned k;
+    int pg15; /* pg_stat_force_next_flush() exists (PostgreSQL 15+) */
+};
+
+static void key_text_of(uint64_t key, char *buf, size_t len)
+{
+    snprintf(buf, len, "pt%016llx", (unsigned long long)mix64(key));
+}
+
+static int prep(struct pgr_client *cl, SQLHSTMT *st, const char *sql,
+                struct pt_err *err)
+{
+    SQLRETURN rc;
+    int ret;
+
+    if ((ret = coll_stmt_new(cl->conn, st, err)) < 0)
+        return ret;
+    rc = SQLPrepare(*st, (SQLCHAR *)sql, SQL_NTS);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, *st, rc, "prepare", err);
+    return 0;
+}
+
+static int client_prepare(struct pgr_client *cl, struct pt_err *err)
+{
+    const struct pgr_names *nm = &cl->run->nm;
+    char sql[1024];
+    int ret = 0;
+
+    for (size_t i = 0; i < cl->run->p->n_cand && ret == 0; i++) {
+        snprintf(sql, sizeof(sql),
+                 "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
+                 "AND propid = id AND appname = 'default_host/pagetune'",
+                 nm->schema, i + 1);
+        if ((ret = prep(cl, &cl->get[i], sql, err)) < 0)
+            break;
+        /* pt_rest is written once, on insert: an update keeps it */
+        snprintf(sql, sizeof(sql),
+                 "INSERT INTO %s.pt_replay_%zu (id, propid, appname, "
+                 "listenercnt, lastaccess, creationtime, maxinactivetime, "
+                 "small%s) VALUES (?, ?, 'default_host/pagetune', 0, ?, ?, "
+                 "1800, ?%s) ON CONFLICT (id, propid, appname) DO UPDATE SET "
+                 "small = EXCLUDED.small, lastaccess = EXCLUDED.lastaccess",
+                 nm->schema, i + 1, rest_pad(cl->run->p) ? ", pt_rest" : "",
+                 rest_pad(cl->run->p) ? ", ?" : "");
+        if ((ret = prep(cl, &cl->set[i], sql, err)) < 0)
+            break;
+        snprintf(sql, sizeof(sql),
+                 "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
+                 "AND appname = 'default_host/pagetune'",
+                 nm->schema, i + 1);
+        ret = prep(cl, &cl->del[i], sql, err);
+    }
+    return ret;
+}
+
+static int bind_key(struct pgr_client *cl, SQLHSTMT st, SQLUSMALLINT n)
+{
+    cl->key_ind = SQL_NTS;
+    return SQL_SUCCEEDED(SQLBindParameter(st, n, SQL_PARAM_INPUT, SQL_C_CHAR,
+                                          SQL_VARCHAR, 128, 0, cl->key, 0,
+                                          &cl->key_ind))
+               ? 0
+               : -1;
+}
+
+static int exec_stmt(struct pgr_client *cl, SQLHSTMT st, const char *what,
+                     struct pt_err *err)
+{
+    SQLRETURN rc;
+
+    coll_watch_begin(cl->conn, st, "replaying (%s)", what);
+    rc = SQLExecute(st);
+    coll_watch_end(cl->conn);
+    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, what, err);
+    return 0;
+}
+
+/* A get: the whole object read into readbuf (the server detoasts it). */
+static int op_get(struct pgr_client *cl, SQLHSTMT st, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = cl->run->p;
+    SQLLEN ind = 0;
+    SQLRETURN rc;
+    int ret;
+
+    if (bind_key(cl, st, 1) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
+    if ((ret = exec_stmt(cl, st, "get", err)) < 0)
+        return ret;
+    rc = SQLFetch(st);
+    if (SQL_SUCCEEDED(rc)) {
+        rc = SQLGetData(st, 1, SQL_C_BINARY, cl->readbuf,
+                        (SQLLEN)(p->max_bytes ? p->max_bytes : 1), &ind);
+        if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
+            ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
+    } else if (rc != SQL_NO_DATA) {
+        ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    return ret;
+}
+
+/* A set: different bytes at every write (a window of the payload), as a
+ * re-serialised session is. */
+static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
+                  const struct coll_pgr_req *r, struct pt_err *err)
+{
+    const struct pgr_run *run = cl->run;
+    const unsigned char *pay =
+        key_text(run->p, r->key_id) ? run->txt : run->rnd;
+    size_t off = (size_t)((i * 2654435761u) % PGR_SLIDE);
+    SQLLEN obj_ind = (SQLLEN)r->size_bytes;
+    uint32_t pad = rest_pad(run->p);
+    SQLLEN pad_ind = (SQLLEN)pad;
+    SQLRETURN rc;
+
+    cl->now_ind = 0;
+    cl->now_ms = INT64_C(1767225600000) + (int64_t)i;
+    if (bind_key(cl, st, 1) < 0 || bind_key(cl, st, 2) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
+    rc = SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
+                          0, &cl->now_ms, 0, &cl->now_ind);
+    if (SQL_SUCCEEDED(rc))
+        rc = SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT,
+                              0, 0, &cl->now_ms, 0, &cl->now_ind);
+    if (SQL_SUCCEEDED(rc))
+        rc = SQLBindParameter(st, 5, SQL_PARAM_INPUT, SQL_C_BINARY,
+                              SQL_VARBINARY, r->size_bytes ? r->size_bytes : 1,
+                              0, (SQLPOINTER)(pay + off), (SQLLEN)r->size_bytes,
+                              &obj_ind);
+    if (SQL_SUCCEEDED(rc) && pad)
+        rc = SQLBindParameter(st, 6, SQL_PARAM_INPUT, SQL_C_BINARY,
+                              SQL_VARBINARY, pad, 0, (SQLPOINTER)run->rnd,
+                              (SQLLEN)pad, &pad_ind);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "bind", err);
+    return exec_stmt(cl, st, "set", err);
+}
+
+static int replay_op(struct pgr_client *cl, uint64_t i,
+                     const struct coll_pgr_req *r, struct pt_err *err)
+{
+    size_t c = cl->cand;
+
+    key_text_of(r->key_id, cl->key, sizeof(cl->key));
+    if (r->op == COLL_PGR_GET) {
+        cl->gets++;
+        return op_get(cl, cl->get[c], err);
+    }
+    if (r->op == COLL_PGR_SET)
+        return op_set(cl, cl->set[c], i, r, err);
+    if (bind_key(cl, cl->del[c], 1) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, cl->del[c], SQL_ERROR,
+                         "bind", err);
+    return exec_stmt(cl, cl->del[c], "del", err);
+}
+
+/* One pass: the client's sessions (key % K) in trace order. */
+static void *client_main(void *arg)
+{
+    struct pgr_client *cl = arg;
+    const struct coll_pgr_plan *p = cl->run->p;
+    unsigned k = cl->run->k;
+
+    cl->requests = cl->ops = cl->gets = cl->n_lat = 0;
+    cl->status = 0;
+    for (uint64_t i = 0; i < p->n_reqs; i++) {
+        const struct coll_pgr_req *r = &p->reqs[i];
+        uint64_t t0;
+        if (r->key_id % k != cl->id)
+            continue;
+        if (pt_interrupted()) {
+            cl->status = err_set(&cl->err, PT_EINTR, "replay interrupted");
+            break;
+        }
+        t0 = pt_now_ns();
+        if ((cl->status = replay_op(cl, i, r, &cl->err)) < 0)
+            break;
+        cl->lat[cl->n_lat++] = (float)((double)(pt_now_ns() - t0) / 1000.0);
+        cl->ops++;
+        if (!r->write_back)
+            cl->requests++;
+    }
+    return NULL;
+}
+
+static int clients_open(struct pgr_run *run, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = run->p;
+    int ret;
+
+    run->k = p->n_clients ? p->n_clients : 1;
+    run->cl = calloc(run->k, sizeof(*run->cl));
+    if (!run->cl)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (unsigned i = 0; i < run->k; i++) {
+        struct pgr_client *cl = &run->cl[i];
+        cl->run = run;
+        cl->id = i;
+        uint64_t mine = 0;
+        for (uint64_t r = 0; r < p->n_reqs; r++)
+            mine += p->reqs[r].key_id % run->k == i;
+        cl->readbuf = malloc(p->max_bytes ? p->max_bytes : 1);
+        cl->lat = malloc((mine ? mine : 1) * sizeof(float));
+        if (!cl->readbuf || !cl->lat)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        if ((ret = coll_conn_open(&cl->conn, p->conn, err)) < 0 ||
+            (ret = set_timeouts(cl->conn, p, err)) < 0 ||
+            (ret = client_prepare(cl, err)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static void clients_close(struct pgr_run *run)
+{
+    if (!run->cl)
+        return;
+    for (unsigned i = 0; i < run->k; i++) {
+        struct pgr_client *cl = &run->cl[i];
+        for (size_t c = 0; c < COLL_PGR_MAX_CANDIDATES; c++) {
+            if (cl->get[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->get[c]);
+            if (cl->set[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->set[c]);
+            if (cl->del[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->del[c]);
+        }
+        coll_conn_close(cl->conn);
+        free(cl->readbuf);
+        free(cl->lat);
+    }
+    free(run->cl);
+    run->cl = NULL;
+}
+
+/* Replay the trace once on candidate c with every client; its requests/s. */
+static int pass(struct pgr_run *run, size_t c, double *rps, struct pt_err *err)
+{
+    uint64_t t0 = pt_now_ns(), requests = 0;
+    int ret = 0;
+
+    for (unsigned i = 0; i < run->k; i++) {
+        run->cl[i].cand = c;
+        if (pthread_create(&run->cl[i].thread, NULL, client_main,
+                           &run->cl[i]) != 0)
+            ret = err_set(err, PT_EINTERNAL, "cannot start a client thread");
+        else
+            run->cl[i].started = 1;
+    }
+    for (unsigned i = 0; i < run->k; i++)
+        if (run->cl[i].started) {
+            pthread_join(run->cl[i].thread, NULL);
+            run->cl[i].started = 0;
+        }
+    *rps = 0;
+    for (unsigned i = 0; i < run->k && ret == 0; i++) {
+        if (run->cl[i].status < 0) {
+            *err = run->cl[i].err;
+            ret = run->cl[i].status;
+        }
+        requests += run->cl[i].requests;
+    }
+    if (ret == 0) {
+        double s = (double)(pt_now_ns() - t0) / 1e9;
+        *rps = s > 0 ? (double)requests / s : 0;
+    }
+    return ret;
+}
+
+/* ---- load, counters, rounds -----------------------------------------------
+ */
+
+static int autocommit(struct coll_conn *c, int on, struct pt_err *err)
+{
+    SQLRETURN rc = SQLSetConnectAttr(
+        c->dbc, SQL_ATTR_AUTOCOMMIT,
+        (SQLPOINTER)(uintptr_t)(on ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF),
+        0);
+    return SQL_SUCCEEDED(rc) ? 0
+                             : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc,
+                                         "set autocommit", err);
+}
+
+static int commit(struct coll_conn *c, struct pt_err *err)
+{
+    SQLRETURN rc = SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT);
+    return SQL_SUCCEEDED(rc)
+               ? 0
+               : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "commit", err);
+}
+
+/* Insert every session of the trace (its first size) into candidate c's
+ * table with client 0's set statement, PGR_BATCH rows a transaction. */
+static int load(struct pgr_run *run, size_t c, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = run->p;
+    struct pgr_client *cl = &run->cl[0];
+    struct coll_pgr_req r = {0};
+    int ret;
+
+    if ((ret = autocommit(cl->conn, 0, err)) < 0)
+        return ret;
+    for (uint64_t key = 0; key < p->n_keys && ret == 0; key++) {
+        r.key_id = key;
+        r.size_bytes = (uint32_t)p->first_size[key];
+        r.op = COLL_PGR_SET;
+        key_text_of(key, cl->key, sizeof(cl->key));
+        ret = op_set(cl, cl->set[c], key, &r, err);
+        if (ret == 0 && (key + 1) % PGR_BATCH == 0)
+            ret = commit(cl->conn, err);
+        if (ret == 0)
+            ret = pt_interrupt_check(err);
+    }
+    if (ret == 0)
+        ret = commit(cl->conn, err);
+    else
+        SQLEndTran(SQL_HANDLE_DBC, cl->conn->dbc, SQL_ROLLBACK);
+    if (ret == 0)
+        ret = autocommit(cl->conn, 1, err);
+    return ret;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Every client's statistics flushed. PostgreSQL 15: the next report is
+ * forced, and a backend reports before it says it is ready again. Before
+ * 15 a backend sends its counts to the statistics collector at the end
+ * of a transaction at most every 500 ms (PGSTAT_STAT_INTERVAL): a
+ * statement after that long sends them, and the collector gets a moment
+ * to take them in (untested here: the test server is 15). */
+static int flush_stats(struct pgr_run *run, struct pt_err *err)
+{
+    int ret;
+
+    if (!run->pg15)
+        sleep_ms(600);
+    for (unsigned i = 0; i < run->k; i++)
+        if ((run->pg15 &&
+             (ret = coll_exec(run->cl[i].conn,
+                              "SELECT pg_stat_force_next_flush()", err)) < 0) ||
+            (ret = coll_exec(run->cl[i].conn, "SELECT 1", err)) < 0)
+            return ret;
+    if (!run->pg15)
+        sleep_ms(200);
+    return 0;
+}
+
+static int blocks_read(struct coll_conn *c, const struct pgr_names *nm,
+                       size_t i, struct coll_pgr_blocks *b, struct pt_err *err)
+{
+    static const char *const cols[] = {
+        "heap_blks_read", "heap_blks_hit", "toast_blks_read", "toast_blks_hit",
+        "tidx_blks_read", "tidx_blks_hit", "idx_blks_read",   "idx_blks_hit"};
+    uint64_t *v[] = {&b->heap_read, &b->heap_hit, &b->toast_read, &b->toast_hit,
+                     &b->tidx_read, &b->tidx_hit, &b->idx_read,   &b->idx_hit};
+    struct coll_rows rows;
+    char sql[1024];
+    int ret;
+
+    coll_exec(c, "SELECT pg_stat_clear_snapshot()", NULL);
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(heap_blks_read, 0), coalesce(heap_blks_hit, 0), "
+             "coalesce(toast_blks_read, 0), coalesce(toast_blks_hit, 0), "
+             "coalesce(tidx_blks_read, 0), coalesce(tidx_blks_hit, 0), "
+             "coalesce(idx_blks_read, 0), coalesce(idx_blks_hit, 0) FROM "
+             "pg_statio_all_tables WHERE relid = '%s.pt_replay_%zu'::regclass",
+             nm->schema, i + 1);
+    if ((ret = coll_query_rows(c, sql, &rows, err)) < 0)
+        return ret;
+    memset(b, 0, sizeof(*b));
+    for (size_t k = 0; k < 8 && rows.n_rows == 1 && k < rows.n_cols; k++)
+        *v[k] = rows.cells[k] ? strtoull(rows.cells[k], NULL, 10) : 0;
+    (void)cols;
+    coll_rows_release(&rows);
+    return 0;
+}
+
+static void blocks_sub(struct coll_pgr_blocks *d,
+                       const struct coll_pgr_blocks *a,
+                       const struct coll_pgr_blocks *b)
+{
+    d->heap_read = b->heap_read - a->heap_read;
+    d->heap_hit = b->heap_hit - a->heap_hit;
+    d->toast_read = b->toast_read - a->toast_read;
+    d->toast_hit = b->toast_hit - a->toast_hit;
+    d->tidx_read = b->tidx_read - a->tidx_read;
+    d->tidx_hit = b->tidx_hit - a->tidx_hit;
+    d->idx_read = b->idx_read - a->idx_read;
+    d->idx_hit = b->idx_hit - a->idx_hit;
+}
+
+static int sizes_read(struct coll_conn *c, const struct pgr_names *nm, size_t i,
+                      struct coll_pgr_cand_result *r, struct pt_err *err)
+{
+    char sql[768], buf[64];
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT pg_relation_size('%s.pt_replay_%zu'::regclass)",
+             nm->schema, i + 1);
+    if ((ret = coll_query_value(c, sql, buf, sizeof(buf), NULL, err)) < 0)
+        return ret;
+    r->heap_bytes = strtoull(buf, NULL, 10);
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(pg_relation_size(reltoastrelid), 0) FROM "
+             "pg_class WHERE oid = '%s.pt_replay_%zu'::regclass",
+             nm->schema, i + 1);
+    if ((ret = coll_query_value(c, sql, buf, sizeof(buf), NULL, err)) < 0)
+        return ret;
+    r->toast_bytes = strtoull(buf, NULL, 10);
+    return 0;
+}
+
+/* The scratch tables' bytes on the server now. */
+static int scratch_bytes(struct coll_conn *c, const struct pgr_names *nm,
+                         uint64_t *bytes, struct pt_err *err)
+{
+    char sql[512];
+    int64_t v = 0;
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint "
+             "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+             "WHERE n.nspname = %s AND c.relkind = 'r'",
+             nm->literal);
+    ret = coll_query_i64(c, sql, &v, err);
+    *bytes = (uint64_t)v;
+    return ret;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Latency of candidate c's measured passes: a sum and up to PGR_MAX_LAT
+ * samples. */
+struct pgr_lat {
+    double sum_us;
+    uint64_t n;
+    float *keep;
+    uint64_t n_keep;
+};
+
+static void lat_add(struct pgr_lat *l, const struct pgr_run *run)
+{
+    for (unsigned i = 0; i < run->k; i++)
+        for (uint64_t j = 0; j < run->cl[i].n_lat; j++) {
+            l->sum_us += run->cl[i].lat[j];
+            l->n++;
+            if (l->keep && l->n_keep < PGR_MAX_LAT)
+                l->keep[l->n_keep++] = run->cl[i].lat[j];
+        }
+}
+
+static void lat_sum(struct pgr_lat *l, struct coll_pgr_cand_result *r)
+{
+    r->op_mean_us = l->n ? l->sum_us / (double)l->n : 0;
+    if (l->n_keep) {
+        qsort(l->keep, l->n_keep, sizeof(float), cmp_float);
+        r->op_p95_us = l->keep[(uint64_t)(0.95 * (double)(l->n_keep - 1))];
+    }
+}
+
+/* Candidate c's per-round counts from the pass just run. */
+static void round_counts(const struct pgr_run *run,
+                         struct coll_pgr_cand_result *r)
+{
+    r->requests = r->ops = r->gets = 0;
+    for (unsigned i = 0; i < run->k; i++) {
+        r->requests += run->cl[i].requests;
+        r->ops += run->cl[i].ops;
+        r->gets += run->cl[i].gets;
+    }
+}
+
+static void blocks_add(struct coll_pgr_blocks *sum,
+                       const struct coll_pgr_blocks *a,
+                       const struct coll_pgr_blocks *b)
+{
+    struct coll_pgr_blocks d;
+
+    blocks_sub(&d, a, b);
+    sum->heap_read += d.heap_read;
+    sum->heap_hit += d.heap_hit;
+    sum->toast_read += d.toast_read;
+    sum->toast_hit += d.toast_hit;
+    sum->tidx_read += d.tidx_read;
+    sum->tidx_hit += d.tidx_hit;
+    sum->idx_read += d.idx_read;
+    sum->idx_hit += d.idx_hit;
+}
+
+/* After each pass, outside its timing and its counters: a plain VACUUM of
+ * the candidate's table (autovacuum keeping up; autovacuum itself is off
+ * on the scratch tables so that it never runs inside a pass), its
+ * statistics flushed at once so that they land before the next pass's
+ * first reading. */
+static int vacuum(struct pgr_run *run, size_t c, struct pt_err *err)
+{
+    char sql[512];
+    int ret;
+
+    snprintf(sql, sizeof(sql), "VACUUM %s.pt_replay_%zu", run->nm.schema,
+             c + 1);
+    if ((ret = coll_exec(run->admin, sql, err)) < 0 ||
+        (run->pg15 &&
+         (ret = coll_exec(run->admin, "SELECT pg_stat_force_next_flush()",
+                          err)) < 0))
+        return ret;
+    if (!run->pg15)
+        sleep_ms(600);
+    if ((ret = coll_exec(run->admin, "SELECT 1", err)) < 0)
+        return ret;
+    if (!run->pg15)
+        sleep_ms(200);
+    return 0;
+}
+
+/* One pass of candidate c; a measured one adds its blocks to *sum (the
+ * counters read just before and just after, the clients' flushed). */
+static int pass_counted(struct pgr_run *run, size_t c,
+                        struct coll_pgr_blocks *sum, double *rps,
+                        struct pt_err *err)
+{
+    struct coll_pgr_blocks before, after;
+    int ret;
+
+    if (sum && (ret = blocks_read(run->admin, &run->nm, c, &before, err)) < 0)
+        return ret;
+    if ((ret = pass(run, c, rps, err)) < 0 || (ret = flush_stats(run, err)) < 0)
+        return ret;
+    if (sum) {
+        if ((ret = blocks_read(run->admin, &run->nm, c, &after, err)) < 0)
+            return ret;
+        blocks_add(sum, &before, &after);
+    }
+    return vacuum(run, c, err);
+}
+
+/* Warm-up passes, then rounds A B, B A, ...; the counters cover the
+ * measured passes only. */
+static int run_rounds(struct pgr_run *run, struct coll_pgr_result *res,
+                      struct pgr_lat *lat, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = run->p;
+    size_t n = p->n_cand;
+    double rps;
+    int ret;
+
+    for (unsigned w = 0; w < p->warmup_rounds; w++)
+        for (size_t c = 0; c < n; c++)
+            if ((ret = pass_counted(run, c, NULL, &rps, err)) < 0)
+                return ret;
+    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
+        for (size_t j = 0; j < n; j++) {
+            size_t c = r % 2 ? n - 1 - j : j;
+            struct coll_pgr_cand_result *cr = &res->r[c];
+            if ((ret = pass_counted(run, c, &cr->blocks, &rps, err)) < 0)
+                return ret;
+            cr->round_rps[cr->n_rounds++] = rps;
+            cr->requests_per_s += rps / (double)p->rounds;
+            round_counts(run, cr);
+            lat_add(&lat[c], run);
+        }
+        note(p, "round %u/%u done", r + 1, p->rounds);
+    }
+    for (size_t c = 0; c < n; c++)
+        lat_sum(&lat[c], &res->r[c]);
+    return 0;
+}
+
+/* Create the tables, load them, check their size, run the rounds. */
+static int run_tables(struct coll_conn *c, struct pgr_run *run,
+                      struct coll_pgr_result *res, struct pgr_lat *lat,
+                      struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = run->p;
+    char sql[2048], sz[32];
+    uint64_t bytes = 0;
+    int ret = 0;
+
+    for (size_t i = 0; i < p->n_cand && ret == 0; i++) {
+        struct pgr_text t = {sql, sizeof(sql), 0, 0};
+        sql_create_table(&run->nm, i, &p->cand[i], rest_pad(p), &t);
+        if ((ret = coll_exec(c, sql, err)) < 0)
+            break;
+        t.n = 0;
+        sql_alter_storage(&run->nm, i, &p->cand[i], rest_pad(p), &t);
+        if (t.n && (ret = coll_exec(c, sql, err)) < 0)
+            break;
+        t.n = 0;
+        sql_comment_table(&run->nm, i, &p->cand[i], &t);
+        ret = coll_exec(c, sql, err);
+    }
+    if (ret < 0)
+        return ret;
+    if (payloads(p, &run->rnd, &run->txt) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    if ((ret = clients_open(run, err)) < 0)
+        return ret;
+    for (size_t i = 0; i < p->n_cand; i++) {
+        if ((ret = load(run, i, err)) < 0)
+            return ret;
+        note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
+             (unsigned long long)p->n_keys);
+    }
+    if ((ret = scratch_bytes(c, &run->nm, &bytes, err)) < 0)
+        return ret;
+    if (p->max_scratch_bytes && bytes > p->max_scratch_bytes)
+        return err_set(err, PT_EIO,
+                       "`max_scratch` %s reached: the loaded scratch tables "
+                       "take %llu bytes",
+                       pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
+                       (unsigned long long)bytes);
+    for (size_t i = 0; i < p->n_cand; i++) {
+        lat[i].keep = malloc(PGR_MAX_LAT * sizeof(float));
+        if (!lat[i].keep)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+    }
+    if ((ret = run_rounds(run, res, lat, err)) < 0)
+        return ret;
+    for (size_t i = 0; i < p->n_cand && ret == 0; i++)
+        ret = sizes_read(c, &run->nm, i, &res->r[i], err);
+    return ret;
+}
+
+/* Checks before anything is created: engine, privilege, lock, size. */
+static int run_checks(struct coll_conn *c, struct pgr_run *run,
+                      struct coll_pgr_result *res, int *locked,
+                      struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = run->p;
+    char sz[32], est[32];
+    int64_t version = 0;
+    int ret;
+
+    if (coll_conn_engine(c) != COLL_ENGINE_POSTGRESQL)
+        return err_set(err, PT_EUSAGE,
+                       "`connect`: replay on a server supports PostgreSQL "
+                       "only (this server is %s)",
+                       coll_conn_dbms(c));
+    if (p->n_cand < 1 || p->n_cand > COLL_PGR_MAX_CANDIDATES || !p->n_keys)
+        return err_set(err, PT_EUSAGE, "`candidate`: 1 to %d candidates",
+                       COLL_PGR_MAX_CANDIDATES);
+    if ((ret = set_timeouts(c, p, err)) < 0 ||
+        (ret = check_privilege(c, err)) < 0 ||
+        (ret = coll_query_i64(c,
+                              "SELECT current_setting('server_version_num')"
+                              "::int",
+                              &version, err)) < 0)
+        return ret;
+    run->pg15 = version >= 150000;
+    if (version < 110000)
+        return err_set(err, PT_EUSAGE,
+                       "`connect`: replay on a server needs PostgreSQL 11 or "
+                       "later (toast_tuple_target); this server is %s",
+                       coll_conn_dbms(c));
+    if ((ret = lock_take(c, &run->nm, p->schema, err)) < 0)
+        return ret;
+    *locked = 1;
+    res->estimate_bytes = coll_pgr_estimate_bytes(p);
+    if (p->max_scratch_bytes && res->estimate_bytes > p->max_scratch_bytes)
+        return err_set(
+            err, PT_ECANTCREAT,
+            "`max_scratch` %s: the scratch tables would take about %s "
+            "(%llu sessions x their sizes x %zu candidates); nothing was "
+            "created",
+            pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
+            pt_size_format(res->estimate_bytes, est, sizeof(est)),
+            (unsigned long long)p->n_keys, p->n_cand);
+    return 0;
+}
+
+int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
+                 struct coll_pgr_result *res, struct pt_err *err)
+{
+    struct pgr_run run;
+    struct pgr_lat lat[COLL_PGR_MAX_CANDIDATES];
+    struct pt_err e2;
+    uint64_t n = 0;
+    int ret, locked = 0, created = 0;
+
+    memset(&run, 0, sizeof(run));
+    run.admin = c;
+    memset(lat, 0, sizeof(lat));
+    memset(res, 0, sizeof(*res));
+    res->n_cand = p->n_cand;
+    snprintf(res->server, sizeof(res->server), "%s", coll_conn_dbms(c));
+    run.p = p;
+    if ((ret = names_init(p, &run.nm, err)) < 0)
+        return ret;
+    if ((ret = run_checks(c, &run, res, &locked, err)) == 0 &&
+        (ret = schema_claim(c, p, &run.nm, res, err)) == 0) {
+        created = 1;
+        ret = run_tables(c, &run, res, lat, err);
+    }
+    clients_close(&run);
+    if (created) {
+        /* whatever happened: by name, never CASCADE */
+        err_clear(&e2);
+        int r2 = schema_drop(c, &run.nm, &n, &e2);
+        if (r2 < 0 && ret == 0) {
+            ret = r2;
+            *err = e2;
+        }
+    }
+    if (locked)
+        lock_release(c, &run.nm);
+    for (size_t i = 0; i < COLL_PGR_MAX_CANDIDATES; i++)
+        free(lat[i].keep);
+    free(run.rnd);
+    free(run.txt);
+    return ret;
+}

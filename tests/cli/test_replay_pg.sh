@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# test_replay_pg.sh — `pagetune replay --connect` on the test PostgreSQL
+# (issue 28): the trace replayed on scratch tables through the real
+# psqlODBC driver, safe by construction.
+#   (a) --dry-run prints the scratch DDL and creates nothing (it does not
+#       even connect);
+#   (b) random 2.3-2.6 KB objects, then compressible 3-6 KB text, at the
+#       current toast_tuple_target against a raised one: the run completes,
+#       prints heap and TOAST blocks read/hit and a verdict, and leaves no
+#       scratch object;
+#   (c) SIGKILL in the middle of a run leaves the marked schema; the next
+#       run reclaims it (its advisory lock is free) and nothing is left;
+#       a schema of the same name without the mark is refused (73) and
+#       left alone; SIGINT mid-run exits 130 and drops its objects;
+#   advise --replay-server validates PostgreSQL advice on the server the
+#       same way (issue 28 item 5): method replay_server, a verdict;
+#   (d) a role without CREATE on the database gets exit 77 naming the
+#       privilege, and nothing is created; granted CREATE (and nothing
+#       else) the same role runs it and counts its blocks.
+# Skips (77) when the servers of scripts/test-servers.sh are not up.
+. "$(dirname "$0")/../integration/lib.sh"
+need_env PT_PG_CONNECT PT_PG_PORT PT_PG_PASSWORD
+need_cmd python3 psql
+
+S=pt_replay_test_$$
+S_TBL=pt_replay_user_$$
+ROLE=pt_nocreate_$$
+cleanup() {
+    [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
+    pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2, $S_TBL;
+        DROP SCHEMA IF EXISTS $S; DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+# what is left in the database under the scratch schema's name
+left() {
+    pg_sql -Atc "SELECT count(*) FROM pg_namespace WHERE nspname = '$S'"
+}
+
+# TRACE N_SESSIONS N_REQUESTS MIN MAX: gets and write-backs of random sessions
+trace() {
+    python3 - "$@" <<'EOF'
+import random, sys
+path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+random.seed(28)
+size = [random.randint(lo, hi) for _ in range(n)]
+with open(path, "w") as f:
+    f.write("time_ms,op,key,size\n")
+    for t in range(reqs):
+        k = random.randrange(n)
+        f.write(f"{t},get,s{k},{size[k]}\n")
+        size[k] = random.randint(lo, hi)
+        f.write(f"{t},set,s{k},{size[k]}\n")
+EOF
+}
+trace "$T/rand.csv" 300 1500 2300 2600
+trace "$T/text.csv" 300 1500 3000 6000
+trace "$T/long.csv" 400 20000 2300 2600
+
+PG=(--connect "$PT_PG_CONNECT" --scratch-schema "$S" -q)
+
+# (a) --dry-run: the DDL on stdout, nothing created, no connection needed
+expect_rc 0 "dry-run" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" --dry-run
+expect_contains "$OUT" "CREATE TABLE \"$S\".pt_replay_1" "dry-run prints the first table"
+expect_contains "$OUT" "toast_tuple_target = 2032" "dry-run: the current target"
+expect_contains "$OUT" "COMMENT ON SCHEMA \"$S\" IS 'pagetune replay scratch schema" "dry-run: the mark"
+expect_contains "$OUT" "pg_try_advisory_lock" "dry-run: the lock"
+expect_contains "$OUT" "DROP SCHEMA \"$S\";" "dry-run: the drop, no CASCADE"
+case "$OUT" in *CASCADE*) fail "dry-run: CASCADE in the DDL" ;; *) pass ;; esac
+expect_eq "$(left)" 0 "dry-run created nothing"
+expect_rc 0 "dry-run without a server" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "Driver=PostgreSQL Unicode;Server=127.0.0.1;Port=1;Database=x" --dry-run -q
+
+# --recommendation: the table's settings now against the advice's
+G=$(cd "$(dirname "$0")/../golden" && pwd)
+expect_rc 0 "dry-run of a recommendation" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --recommendation "$G/recommend-postgresql.json" --dry-run
+expect_contains "$OUT" "pt_replay_1 IS 'pagetune replay candidate 1: toast_tuple_target=2032,storage=EXTENDED'" \
+    "recommendation: the current settings first"
+expect_contains "$OUT" "candidate 2: toast_tuple_target=6432,storage=EXTENDED'" \
+    "recommendation: the advised target second"
+expect_rc 65 "a DB2 recommendation" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --recommendation "$G/recommend-db2.json" --dry-run
+expect_one_line_error "a DB2 recommendation"
+expect_rc 64 "--candidate with --recommendation" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --recommendation "$G/recommend-postgresql.json" --candidate toast_tuple_target=2032 --dry-run
+
+# bad input: one line naming the option
+expect_rc 64 "bad candidate" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --candidate toast_tuple_target=9000
+expect_one_line_error "bad candidate"
+expect_contains "$ERR" "--candidate" "bad candidate names the option"
+expect_rc 64 "--dry-run without a server" "$PAGETUNE" replay --trace "$T/rand.csv" --dry-run
+expect_contains "$ERR" "--dry-run needs --dsn or --connect" "dry-run alone"
+expect_rc 73 "--max-scratch too small" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --max-scratch 100K
+expect_contains "$ERR" "--max-scratch" "max-scratch names the option"
+expect_eq "$(left)" 0 "max-scratch refused before creating"
+
+# (b) random objects: 2032 against the default recommendation (p95 + 228)
+expect_rc 0 "replay random 2.3-2.6 KB" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --rounds 3 --clients 2 --json -o "$T/rand.json"
+expect_eq "$(left)" 0 "random replay left nothing"
+# and the text: 3-6 KB compressible at 2032 against 8160
+expect_rc 0 "replay compressible 3-6 KB" "$PAGETUNE" replay --trace "$T/text.csv" "${PG[@]}" \
+    --rounds 3 --compressible 1 --candidate toast_tuple_target=2032 \
+    --candidate toast_tuple_target=8160 --candidate toast_tuple_target=2032,storage=EXTERNAL
+expect_contains "$OUT" "toast read/hit" "table shows TOAST read/hit"
+expect_contains "$OUT" "toast_tuple_target=2032,storage=EXTERNAL" "a STORAGE candidate ran"
+expect_contains "$OUT" "verdict: candidate 3 against 1:" "a verdict per later candidate"
+expect_contains "$OUT" "verdict: candidate 2 against 1:" "table shows a verdict"
+expect_eq "$(left)" 0 "text replay left nothing"
+if msg=$(python3 - "$T/rand.json" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["candidates"]
+b0, b1 = c[0]["blocks"], c[1]["blocks"]
+assert d["schema_version"] == 1 and list(d)[:2] == ["schema_version", "pagetune_version"]
+assert d["kind"] == "replay_server"
+assert c[0]["candidate"] == "toast_tuple_target=2032", c[0]
+assert b0["toast_read"] + b0["toast_hit"] > 0, b0      # TOASTed at 2032
+assert b1["toast_read"] + b1["toast_hit"] == 0, b1     # inline when raised
+assert b0["heap_read"] + b0["heap_hit"] > 0 and b1["heap_hit"] > 0
+assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
+assert len(c[0]["rounds_rps"]) == 3
+assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
+EOF
+); then pass; else fail "random replay's JSON: $msg"; fi
+
+# --sizes: a measured rest of the row of 600 bytes shapes the scratch rows
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))
+d["row_source"] = "measured"; d["row_fixed_bytes"] = {"min": 600, "mean": 600, "max": 600}
+json.dump(d, open(sys.argv[2], "w"))' "$(dirname "$0")/../../examples/sessions-mixed.json" "$T/sizes.json"
+expect_rc 0 "dry-run with --sizes" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --sizes "$T/sizes.json" --dry-run
+expect_contains "$OUT" "pt_rest bytea" "--sizes: a pt_rest column"
+expect_contains "$OUT" "ALTER COLUMN pt_rest SET STORAGE PLAIN" "--sizes: the rest stays in the row"
+expect_rc 0 "replay with --sizes" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --sizes "$T/sizes.json" --rounds 2 --json -o "$T/rest.json"
+expect_eq "$(left)" 0 "--sizes replay left nothing"
+if python3 -c 'import json,sys
+a = json.load(open(sys.argv[1]))["candidates"][1]; b = json.load(open(sys.argv[2]))["candidates"][1]
+# the rule offset is 28 + the rest (628) instead of 228
+ta, tb = (int(x["candidate"].split("=")[1]) for x in (a, b))
+assert ta == tb + 400, (ta, tb)
+assert a["heap_bytes"] > b["heap_bytes"], (a["heap_bytes"], b["heap_bytes"])' "$T/rest.json" "$T/rand.json"; then
+    pass; else fail "--sizes: the rows with their rest take more heap"; fi
+
+# advise --replay-server: PostgreSQL advice validated on the server's
+# scratch tables (item 5), its verdict in recommendation.json
+pg_sql -c "DROP TABLE IF EXISTS $S_TBL; CREATE TABLE $S_TBL (id int PRIMARY KEY, small bytea);
+    INSERT INTO $S_TBL SELECT g, (SELECT decode(string_agg(md5(g || 'x' || i), ''), 'hex')
+    FROM generate_series(1, 150 + g % 10) i) FROM generate_series(1, 1000) g"
+expect_rc 0 "advise --replay-server" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" -q \
+    --table "$S_TBL" --columns small --out-dir "$T/adv" --replay-server --scratch-schema "$S" \
+    --monitor-seconds 1 --replay-budget 6 --requests 4000
+expect_eq "$(left)" 0 "advise --replay-server left nothing"
+if msg=$(python3 - "$T/adv/recommendation.json" 2>&1 <<'EOF'
+import json, sys
+v = json.load(open(sys.argv[1]))["validation"]
+assert v["validated_by"]["method"] == "replay_server", v["validated_by"]
+assert "validated by replay on the server" in v["validated_by"]["text"]
+s = v["replay_server"]
+assert s["current"]["candidate"].startswith("toast_tuple_target=2032"), s
+assert s["current"]["toast_blks_per_op"] > 0, s
+assert v["verdict"]["word"] in ("confirms", "contradicts", "inconclusive"), v["verdict"]
+EOF
+); then pass; else fail "advise --replay-server's validation: $msg"; fi
+pg_sql -c "DROP TABLE $S_TBL"
+expect_rc 64 "advise --scratch-schema alone" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
+    --out-dir "$T/adv2" --scratch-schema "$S"
+expect_contains "$ERR" "--scratch-schema names the schema of --replay-server" "advise: the option named"
+expect_rc 64 "advise --demo --replay-server" "$PAGETUNE" advise --demo --out-dir "$T/adv3" --replay-server
+
+# (c) SIGKILL mid-run, then a second run reclaims the marked schema
+"$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>&1 &
+BG=$!
+for _ in $(seq 1 200); do
+    [ "$(pg_sql -Atc "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = '$S' AND c.relname = 'pt_replay_2'")" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -9 "$BG"
+wait "$BG" 2>/dev/null
+BG=
+expect_eq "$(left)" 1 "the killed run left its schema"
+# its backends end once they see the socket closed: the lock frees
+for _ in $(seq 1 100); do
+    [ "$(pg_sql -Atc "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+        AND objsubid = 2 AND objid::bigint = (hashtext('$S')::bigint & 4294967295)")" = 0 ] && break
+    sleep 0.1
+done
+expect_rc 0 "second run after SIGKILL" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$PT_PG_CONNECT" --scratch-schema "$S" --rounds 2
+expect_contains "$ERR" "reclaimed scratch schema '$S'" "second run says it reclaimed"
+expect_eq "$(left)" 0 "nothing left after the reclaim"
+
+# SIGINT mid-run: the run unwinds, drops its objects and exits 130
+"$PAGETUNE" replay --trace "$T/long.csv" "${PG[@]}" --rounds 50 >/dev/null 2>"$T/int.err" &
+BG=$!
+for _ in $(seq 1 200); do
+    [ "$(left)" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+BG=
+expect_eq "$RC" 130 "SIGINT mid-run exits 130"
+expect_eq "$(left)" 0 "SIGINT mid-run: its objects dropped"
+
+# --page-size and the like belong to the built-in store: refused, not ignored
+expect_rc 64 "store option with --connect" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
+    --page-size 8K
+expect_contains "$ERR" "--page-size applies to the built-in store" "store option named"
+
+# a schema of that name without the mark is someone else's: refused, kept
+pg_sql -c "CREATE SCHEMA $S"
+expect_rc 73 "unmarked schema refused" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}"
+expect_one_line_error "unmarked schema"
+expect_contains "$ERR" "--scratch-schema '$S' exists and is not pagetune's" "refusal names the option"
+expect_eq "$(left)" 1 "the unmarked schema is left alone"
+pg_sql -c "DROP SCHEMA $S"
+
+# (d) a role without CREATE on the database: 77, nothing created
+pg_sql -c "CREATE ROLE $ROLE LOGIN PASSWORD 'pt_test_pw'"
+NOCREATE=$(printf '%s' "$PT_PG_CONNECT" | sed "s/Uid=[^;]*/Uid=$ROLE/")
+expect_rc 77 "no CREATE privilege" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$NOCREATE" --scratch-schema "$S" -q
+expect_one_line_error "no CREATE privilege"
+expect_contains "$ERR" "CREATE privilege on database 'pagetune'" "77 names the privilege"
+expect_eq "$(left)" 0 "no CREATE: nothing created"
+# CREATE on the database is all it needs: the same role, granted it, runs
+pg_sql -c "GRANT CREATE ON DATABASE pagetune TO $ROLE"
+expect_rc 0 "a role with only CREATE" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$NOCREATE" --scratch-schema "$S" -q --rounds 2 --json -o "$T/plain.json"
+expect_eq "$(left)" 0 "the plain role's run left nothing"
+if python3 -c 'import json,sys; c = json.load(open(sys.argv[1]))["candidates"]
+assert c[0]["blocks"]["toast_hit"] + c[0]["blocks"]["toast_read"] > 0' "$T/plain.json"; then
+    pass; else fail "a plain role's run counted no TOAST blocks"; fi
+pg_sql -c "REVOKE CREATE ON DATABASE pagetune FROM $ROLE" >/dev/null
+
+finish
