@@ -225,8 +225,12 @@ static void probe_checkpoints(struct probe_run *r, struct store_probe *out)
     out->ckpt_per_frame_us = b;
     for (size_t i = 0; i < n; i++) {
         double share = r->frames[i] / STORE_AUTOCHECKPOINT_FRAMES;
+        /* never more than this cell's own checkpoint took: on a loaded
+           machine the fitted fixed cost can exceed it, and the cell's
+           figure would lose time its operations spent (or go below 0) */
+        double back = fmin(a * (1 - share), r->ckpt_us[i]);
         if (r->frames[i] > 0 && share < 1)
-            r->samples[i] -= a * (1 - share) / r->o->ops;
+            r->samples[i] -= back / r->o->ops;
     }
 }
 
@@ -238,12 +242,18 @@ static void probe_sum(struct probe_run *r)
             struct store_probe_line *l = r->st[s].line[op];
             for (unsigned pop = 0; pop < 2; pop++) {
                 struct store_probe_cost *c = &l->at[pop];
+                /* a set's sample is its pair's less the get's; on a
+                   loaded machine the pair can take no longer than the
+                   get, in every round of a short probe: a set is then
+                   given 1 % of its pair, never 0 (a cost of 0 is not a
+                   cost, and the file's reader refuses a mean of 0) */
                 if (op == STORE_PROBE_SET)
                     for (unsigned k = 0; k < r->o->rounds; k++) {
                         double *x = sample_at(r, s, pop, op, k);
+                        double floor_us = *x * 0.01;
                         *x -= *sample_at(r, s, pop, STORE_PROBE_GET, k);
-                        if (*x < 0)
-                            *x = 0;
+                        if (!(*x >= floor_us))
+                            *x = floor_us;
                     }
                 l->size_bytes[pop] = r->st[s].size[pop];
                 store_mean_ci95(sample_at(r, s, pop, op, 0), r->o->rounds,
