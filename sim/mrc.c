@@ -46,6 +46,14 @@
  */
 #define MRC_PROMOTE 0.25
 #define MRC_PROMOTE_MIN 64.0
+/*
+ * Histogram updates are delayed by MRC_PENDING references (a power of
+ * two): hist[d] is prefetched when d is known and added to later, so the
+ * cache miss on a long distance's counter (hist spans the distinct keys:
+ * 6 MB on the reference trace) overlaps with the next references' work
+ * instead of stalling this one. sim_mrc_hit_ratio flushes them.
+ */
+#define MRC_PENDING 16u
 
 struct sim_mrc {
     double rate;            /* sampling rate R, 1 = exact */
@@ -75,10 +83,15 @@ struct sim_mrc {
     uint64_t *hist;         /* hist[d]: weight of counted refs at distance
                                d (owned) */
     uint64_t hist_n;        /* entries allocated */
-    uint64_t refs_total;    /* counted refs, tracked or not */
-    uint64_t w_counted;     /* weight of the counted refs tracked */
-    double *cum;            /* cum[d] = hit weight at distance <= d */
-    uint64_t cum_n;         /* entries of cum valid; 0 = rebuild */
+    struct {
+        uint64_t d;      /* distance (0 with w 0: an empty slot) */
+        uint64_t w;      /* weight not yet added to hist[d] */
+    } pend[MRC_PENDING]; /* delayed hist updates, a ring */
+    uint64_t pend_at;    /* updates delayed so far */
+    uint64_t refs_total; /* counted refs, tracked or not */
+    uint64_t w_counted;  /* weight of the counted refs tracked */
+    double *cum;         /* cum[d] = hit weight at distance <= d */
+    uint64_t cum_n;      /* entries of cum valid; 0 = rebuild */
 };
 
 struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed)
@@ -245,22 +258,49 @@ static int mrc_compact(struct sim_mrc *m)
     return 0;
 }
 
-static int hist_add(struct sim_mrc *m, uint64_t d, uint32_t w)
+static int hist_grow(struct sim_mrc *m, uint64_t d)
 {
-    if (d >= m->hist_n) {
-        uint64_t n = m->hist_n ? m->hist_n : 1024;
-        uint64_t *h;
-        while (n <= d)
-            n *= 2;
-        h = pt_realloc(m->hist, n * sizeof(*h));
-        if (!h)
-            return PT_EINTERNAL;
-        memset(h + m->hist_n, 0, (n - m->hist_n) * sizeof(*h));
-        m->hist = h;
-        m->hist_n = n;
-    }
-    m->hist[d] += w;
+    uint64_t n = m->hist_n ? m->hist_n : 1024;
+    uint64_t *h;
+
+    while (n <= d)
+        n *= 2;
+    h = pt_realloc(m->hist, n * sizeof(*h));
+    if (!h)
+        return PT_EINTERNAL;
+    memset(h + m->hist_n, 0, (n - m->hist_n) * sizeof(*h));
+    m->hist = h;
+    m->hist_n = n;
     return 0;
+}
+
+/*
+ * hist[d] += w, MRC_PENDING references later (see MRC_PENDING): the
+ * counter is prefetched now and the oldest delayed update is applied.
+ * Every delayed d is below hist_n, which only grows.
+ */
+static inline int hist_add(struct sim_mrc *m, uint64_t d, uint32_t w)
+{
+    uint64_t i = m->pend_at++ & (MRC_PENDING - 1);
+
+    if (d >= m->hist_n && hist_grow(m, d))
+        return PT_EINTERNAL;
+    __builtin_prefetch(&m->hist[d], 1);
+    m->hist[m->pend[i].d] += m->pend[i].w;
+    m->pend[i].d = d;
+    m->pend[i].w = w;
+    return 0;
+}
+
+/* Apply the delayed updates (before hist is read). */
+static void hist_flush(struct sim_mrc *m)
+{
+    if (!m->hist)
+        return;
+    for (unsigned i = 0; i < MRC_PENDING; i++) {
+        m->hist[m->pend[i].d] += m->pend[i].w;
+        m->pend[i].d = m->pend[i].w = 0;
+    }
 }
 
 static int add_mark(struct sim_mrc *m, uint32_t key, uint32_t w)
@@ -382,9 +422,26 @@ int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted)
     return add_mark(m, key, w);
 }
 
-void sim_mrc_prefetch(const struct sim_mrc *m, uint32_t key)
+void sim_mrc_prefetch(const struct sim_mrc *m, uint32_t key, int stage)
 {
-    sim_keymap_prefetch(&m->last, key);
+    uint64_t pos;
+
+    if (stage == 0) {
+        sim_keymap_prefetch(&m->last, key);
+        return;
+    }
+    /* stage 1: the key's mark, whose bit (or weight) this reference clears,
+       and the first Fenwick node of that update; a hint only (the mark may
+       move before the reference is made) */
+    pos = sim_keymap_get(&m->last, key);
+    if (!pos || pos > m->cap)
+        return;
+    if (m->bits) {
+        __builtin_prefetch(&m->bits[(pos - 1) >> 6], 1);
+        __builtin_prefetch(&m->bfen[((pos - 1) >> 6) + 1], 1);
+    } else {
+        __builtin_prefetch(&m->fen[pos], 1);
+    }
 }
 
 void sim_mrc_remove(struct sim_mrc *m, uint32_t key)
@@ -425,6 +482,7 @@ double sim_mrc_hit_ratio(struct sim_mrc *m, uint64_t size)
         return 0.0;
     if (!m->cum_n) {
         uint64_t n = m->hist_n ? m->hist_n : 1;
+        hist_flush(m);
         double *c = pt_realloc(m->cum, n * sizeof(*c));
         if (!c)
             return 0.0;

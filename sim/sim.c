@@ -486,8 +486,8 @@ void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
 
     if (m && m->ops->prefetch)
         m->ops->prefetch(m, (uint32_t)key_id, stage);
-    if (s->app_mrc && stage == 0)
-        sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id);
+    if (s->app_mrc)
+        sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id, stage);
 }
 
 int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)
