@@ -282,14 +282,19 @@ static int intern_key(struct sim_trace_reader *r, const char *key, size_t n,
     return 0;
 }
 
-/* A CSV key's slot value (*k) and position hash (returned). */
+/*
+ * A CSV key's slot value (*k) and position hash (returned). A short key is
+ * packed little-endian, byte i at bits 8i, whatever the host's order (the
+ * fast path in csv_fast packs it with one load and a mask).
+ */
 static inline uint64_t csv_key_hash(const char *key, size_t n, uint64_t *k)
 {
     uint64_t packed = 0;
 
     if (n > 8)
         return *k = hash_bytes(key, n);
-    memcpy(&packed, key, n);
+    for (size_t i = 0; i < n; i++)
+        packed |= (uint64_t)(unsigned char)key[i] << (8 * i);
     *k = packed;
     return short_pos(packed, n);
 }
@@ -432,6 +437,44 @@ static inline int fast_u64(const char **pp, const char *end, unsigned max,
 }
 
 /*
+ * A key of 1-7 bytes followed by a comma, with 8 bytes readable at key:
+ * one load finds the comma (the first zero byte of w ^ ",,,,,,,,"; the
+ * borrow of the test can only mark bytes above the first zero) and checks
+ * the bytes before it for LF and NUL; the key is the bytes below the
+ * comma. Sets key_len, k and h as csv_key_hash would; 0 when it does not
+ * apply (the byte loop decides). Little-endian hosts only.
+ */
+static inline int csv_short_key(const char *key, const char *end,
+                                struct csv_line_ahead *a)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL, high = ones << 7;
+    uint64_t w, comma, bad, n;
+
+    if (end - key < 8)
+        return 0;
+    memcpy(&w, key, 8);
+    comma = ((w ^ (ones * ',')) - ones) & ~(w ^ (ones * ',')) & high;
+    bad = (((w ^ (ones * '\n')) - ones) & ~(w ^ (ones * '\n')) & high) |
+          ((w - ones) & ~w & high);
+    if (!comma)
+        return 0;
+    n = (uint64_t)__builtin_ctzll(comma) / 8; /* bytes before the comma */
+    if (n == 0 || (bad & ((1ULL << (8 * n)) - 1)))
+        return 0;
+    a->key_len = (uint32_t)n;
+    a->k = w & ((1ULL << (8 * n)) - 1);
+    a->h = short_pos(a->k, n);
+    return 1;
+#else
+    (void)key;
+    (void)end;
+    (void)a;
+    return 0;
+#endif
+}
+
+/*
  * The fast path: parse the line at p if it is complete in the buffer and
  * of the common form "digits,op,key,digits" ending in LF or CR LF, with
  * numbers short enough not to overflow (19 and 10 digits) and a key without
@@ -456,14 +499,19 @@ static size_t csv_fast(const char *p, const char *end, struct csv_line_ahead *a)
     else
         return 0;
     key = p += 5;
-    while (p < end && *p != ',') {
-        if (*p == '\n' || *p == '\0')
+    if (csv_short_key(key, end, a)) {
+        p = key + a->key_len;
+    } else {
+        while (p < end && *p != ',') {
+            if (*p == '\n' || *p == '\0')
+                return 0;
+            p++;
+        }
+        if (p == key || p == end)
             return 0;
-        p++;
+        a->key_len = (uint32_t)(p - key);
+        a->h = csv_key_hash(key, a->key_len, &a->k);
     }
-    if (p == key || p == end)
-        return 0;
-    a->key_len = (uint32_t)(p - key);
     p++;
     if (fast_u64(&p, end, 10, &v) || v > UINT32_MAX)
         return 0;
@@ -473,7 +521,6 @@ static size_t csv_fast(const char *p, const char *end, struct csv_line_ahead *a)
         return 0;
     a->size_bytes = (uint32_t)v;
     a->key = (uint64_t)(key - s); /* csv_fill makes it a file offset */
-    a->h = csv_key_hash(key, a->key_len, &a->k);
     return (size_t)(p + 1 - s);
 }
 
