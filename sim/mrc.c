@@ -72,7 +72,13 @@ struct sim_mrc {
     uint32_t *bfen;         /* exact mode: Fenwick tree of marks per
                                64-position block, 1-based (owned); with
                                the bitmap it is ~1/32 of a per-position
-                               tree, so it stays in the CPU caches */
+                               tree, so it stays in the CPU caches.
+                               Only closed blocks (below now / 64) are
+                               counted: the open one, where new marks
+                               go, joins when it fills (bit_push), so a
+                               reference walks the tree once, not twice;
+                               the distance query never reads it (its
+                               marks are counted from the bitmap) */
     uint64_t cap;           /* positions available (a multiple of 64) */
     uint64_t now;           /* last position used */
     uint64_t n_live;        /* keys in the stack (marks) */
@@ -174,6 +180,20 @@ static inline uint64_t fen_range(const uint32_t *fen, uint64_t a, uint64_t b)
     return s;
 }
 
+/* Set bits of x: the instruction where the build targets it, else SWAR
+   (not libgcc's out-of-line __popcountdi2). */
+static inline uint64_t popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return (uint64_t)__builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (x * 0x0101010101010101ULL) >> 56;
+#endif
+}
+
 static inline int sampled(const struct sim_mrc *m, uint32_t key)
 {
     return sim_sampler_has(&m->smp, key);
@@ -247,7 +267,8 @@ static int mrc_compact(struct sim_mrc *m)
     for (i = 0; i < nb; i++) {
         uint64_t lo = i * 64;
         m->bits[i] = j >= lo + 64 ? ~0ULL : j > lo ? (1ULL << (j - lo)) - 1 : 0;
-        m->bfen[i + 1] = (uint32_t)__builtin_popcountll(m->bits[i]);
+        /* the open block j / 64 (holding position j + 1) stays out */
+        m->bfen[i + 1] = i < j / 64 ? (uint32_t)popcount64(m->bits[i]) : 0;
     }
     m->bfen[0] = 0;
     for (i = 1; i <= nb; i++) {
@@ -328,16 +349,28 @@ static inline uint64_t marks_after(const struct sim_mrc *m, uint64_t pos)
     if (pos == m->now)
         return 0;
     if (bp == bn)
-        return (uint64_t)__builtin_popcountll(m->bits[bp] & above & upto);
-    return (uint64_t)__builtin_popcountll(m->bits[bp] & above) +
-           (uint64_t)__builtin_popcountll(m->bits[bn] & upto) +
+        return popcount64(m->bits[bp] & above & upto);
+    return popcount64(m->bits[bp] & above) + popcount64(m->bits[bn] & upto) +
            fen_range(m->bfen, bp + 1, bn);
 }
 
 static inline void bit_clear(struct sim_mrc *m, uint64_t pos)
 {
-    m->bits[(pos - 1) >> 6] &= ~(1ULL << ((pos - 1) & 63));
-    fen_add(m->bfen, m->cap / 64, ((pos - 1) >> 6) + 1, -1);
+    uint64_t b = (pos - 1) >> 6;
+
+    m->bits[b] &= ~(1ULL << ((pos - 1) & 63));
+    if (b < m->now >> 6) /* a closed block: counted in bfen */
+        fen_add(m->bfen, m->cap / 64, b + 1, -1);
+}
+
+/* Exact mode: a mark at the next position, now + 1. */
+static inline void bit_push(struct sim_mrc *m)
+{
+    uint64_t pos = ++m->now, b = (pos - 1) >> 6;
+
+    m->bits[b] |= 1ULL << ((pos - 1) & 63);
+    if ((pos & 63) == 0) /* block b is full: it closes */
+        fen_add(m->bfen, m->cap / 64, b + 1, (int64_t)popcount64(m->bits[b]));
 }
 
 static int mrc_access_exact(struct sim_mrc *m, uint32_t key, int counted)
@@ -358,9 +391,8 @@ static int mrc_access_exact(struct sim_mrc *m, uint32_t key, int counted)
     }
     if (m->now == m->cap && mrc_compact(m))
         return PT_EINTERNAL;
-    pos = ++m->now;
-    m->bits[(pos - 1) >> 6] |= 1ULL << ((pos - 1) & 63);
-    fen_add(m->bfen, m->cap / 64, ((pos - 1) >> 6) + 1, 1);
+    bit_push(m);
+    pos = m->now;
     m->key_at[pos] = key + 1;
     m->last.v[key] = (uint32_t)pos;
     m->n_live++;
