@@ -69,16 +69,18 @@ struct sim_mrc {
                                cleared, saving a random write) (owned) */
     uint64_t *bits;         /* exact mode: one bit per position, set =
                                a mark (owned) */
-    uint32_t *bfen;         /* exact mode: Fenwick tree of marks per
-                               64-position block, 1-based (owned); with
-                               the bitmap it is ~1/32 of a per-position
-                               tree, so it stays in the CPU caches.
-                               Only closed blocks (below now / 64) are
-                               counted: the open one, where new marks
-                               go, joins when it fills (bit_push), so a
-                               reference walks the tree once, not twice;
-                               the distance query never reads it (its
-                               marks are counted from the bitmap) */
+    uint64_t *bcnt;         /* exact mode: marks per 64-position block,
+                               one byte each, 8 to a word: block b at
+                               bits 8 (b % 8) of bcnt[b / 8] (owned) */
+    uint32_t *sfen;         /* exact mode: Fenwick tree of marks per
+                               512-position superblock (8 blocks),
+                               1-based (owned). Only closed blocks (below
+                               now / 64) are counted in both: the open
+                               one, where new marks go, joins when it
+                               fills (bit_push), and the distance query
+                               counts its marks from the bitmap. bcnt and
+                               sfen are 1/64 and 1/128 of the positions'
+                               bytes, so the tree stays in L1 */
     uint64_t cap;           /* positions available (a multiple of 64) */
     uint64_t now;           /* last position used */
     uint64_t n_live;        /* keys in the stack (marks) */
@@ -126,10 +128,12 @@ struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed)
         m->fen = pt_calloc(m->cap + 1, sizeof(*m->fen));
     } else {
         m->bits = pt_calloc(m->cap / 64, sizeof(*m->bits));
-        m->bfen = pt_calloc(m->cap / 64 + 1, sizeof(*m->bfen));
+        m->bcnt = pt_calloc(m->cap / 512, sizeof(*m->bcnt));
+        m->sfen = pt_calloc(m->cap / 512 + 1, sizeof(*m->sfen));
     }
     m->key_at = pt_calloc(m->cap + 1, sizeof(*m->key_at));
-    if ((!m->fen && !m->bits) || (m->bits && !m->bfen) || !m->key_at) {
+    if ((!m->fen && !m->bits) || (m->bits && (!m->bcnt || !m->sfen)) ||
+        !m->key_at) {
         sim_mrc_free(m);
         return NULL;
     }
@@ -142,7 +146,8 @@ void sim_mrc_free(struct sim_mrc *m)
         return;
     free(m->fen);
     free(m->bits);
-    free(m->bfen);
+    free(m->bcnt);
+    free(m->sfen);
     free(m->key_at);
     sim_keymap_release(&m->last);
     sim_keymap_release(&m->cnt);
@@ -194,6 +199,13 @@ static inline uint64_t popcount64(uint64_t x)
 #endif
 }
 
+/* Sum of the 8 byte counts in a bcnt word (each <= 64). */
+static inline uint64_t bcnt_sum(uint64_t x)
+{
+    x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL);
+    return (x * 0x0001000100010001ULL) >> 48;
+}
+
 static inline int sampled(const struct sim_mrc *m, uint32_t key)
 {
     return sim_sampler_has(&m->smp, key);
@@ -223,15 +235,19 @@ static int mrc_compact(struct sim_mrc *m)
                 return PT_EINTERNAL;
             m->fen = f;
         } else {
-            uint64_t *b = pt_realloc(m->bits, cap / 64 * sizeof(*b));
-            uint32_t *bf;
+            uint64_t *b = pt_realloc(m->bits, cap / 64 * sizeof(*b)), *bc;
+            uint32_t *sf;
             if (!b)
                 return PT_EINTERNAL;
             m->bits = b;
-            bf = pt_realloc(m->bfen, (cap / 64 + 1) * sizeof(*bf));
-            if (!bf)
+            bc = pt_realloc(m->bcnt, cap / 512 * sizeof(*bc));
+            if (!bc)
                 return PT_EINTERNAL;
-            m->bfen = bf;
+            m->bcnt = bc;
+            sf = pt_realloc(m->sfen, (cap / 512 + 1) * sizeof(*sf));
+            if (!sf)
+                return PT_EINTERNAL;
+            m->sfen = sf;
         }
         k = pt_realloc(m->key_at, (cap + 1) * sizeof(*k));
         if (!k)
@@ -264,17 +280,22 @@ static int mrc_compact(struct sim_mrc *m)
     }
     /* marks at positions 1..j are bits 0..j-1 */
     nb = cap / 64;
+    memset(m->bcnt, 0, nb / 8 * sizeof(*m->bcnt));
     for (i = 0; i < nb; i++) {
         uint64_t lo = i * 64;
         m->bits[i] = j >= lo + 64 ? ~0ULL : j > lo ? (1ULL << (j - lo)) - 1 : 0;
         /* the open block j / 64 (holding position j + 1) stays out */
-        m->bfen[i + 1] = i < j / 64 ? (uint32_t)popcount64(m->bits[i]) : 0;
+        if (i < j / 64)
+            m->bcnt[i / 8] |= popcount64(m->bits[i]) << (8 * (i % 8));
     }
-    m->bfen[0] = 0;
+    nb /= 8;
+    m->sfen[0] = 0;
+    for (i = 0; i < nb; i++)
+        m->sfen[i + 1] = (uint32_t)bcnt_sum(m->bcnt[i]);
     for (i = 1; i <= nb; i++) {
         uint64_t up = i + (i & (~i + 1));
         if (up <= nb)
-            m->bfen[up] += m->bfen[i];
+            m->sfen[up] += m->sfen[i];
     }
     return 0;
 }
@@ -339,6 +360,19 @@ static int add_mark(struct sim_mrc *m, uint32_t key, uint32_t w)
     return 0;
 }
 
+/* Exact mode: marks in the closed blocks lo..hi, lo <= hi. */
+static inline uint64_t blocks_sum(const struct sim_mrc *m, uint64_t lo,
+                                  uint64_t hi)
+{
+    uint64_t a = lo / 8, b = hi / 8;
+    uint64_t from = ~0ULL << (8 * (lo % 8)), to = ~0ULL >> (8 * (7 - hi % 8));
+
+    if (a == b)
+        return bcnt_sum(m->bcnt[a] & from & to);
+    return bcnt_sum(m->bcnt[a] & from) + bcnt_sum(m->bcnt[b] & to) +
+           fen_range(m->sfen, a + 1, b);
+}
+
 /* Exact mode: marks in positions (pos, now], 1-based, pos <= now. */
 static inline uint64_t marks_after(const struct sim_mrc *m, uint64_t pos)
 {
@@ -351,7 +385,7 @@ static inline uint64_t marks_after(const struct sim_mrc *m, uint64_t pos)
     if (bp == bn)
         return popcount64(m->bits[bp] & above & upto);
     return popcount64(m->bits[bp] & above) + popcount64(m->bits[bn] & upto) +
-           fen_range(m->bfen, bp + 1, bn);
+           (bn > bp + 1 ? blocks_sum(m, bp + 1, bn - 1) : 0);
 }
 
 static inline void bit_clear(struct sim_mrc *m, uint64_t pos)
@@ -359,18 +393,23 @@ static inline void bit_clear(struct sim_mrc *m, uint64_t pos)
     uint64_t b = (pos - 1) >> 6;
 
     m->bits[b] &= ~(1ULL << ((pos - 1) & 63));
-    if (b < m->now >> 6) /* a closed block: counted in bfen */
-        fen_add(m->bfen, m->cap / 64, b + 1, -1);
+    if (b < m->now >> 6) { /* a closed block: counted in bcnt and sfen */
+        m->bcnt[b / 8] -= 1ULL << (8 * (b % 8));
+        fen_add(m->sfen, m->cap / 512, b / 8 + 1, -1);
+    }
 }
 
 /* Exact mode: a mark at the next position, now + 1. */
 static inline void bit_push(struct sim_mrc *m)
 {
-    uint64_t pos = ++m->now, b = (pos - 1) >> 6;
+    uint64_t pos = ++m->now, b = (pos - 1) >> 6, c;
 
     m->bits[b] |= 1ULL << ((pos - 1) & 63);
-    if ((pos & 63) == 0) /* block b is full: it closes */
-        fen_add(m->bfen, m->cap / 64, b + 1, (int64_t)popcount64(m->bits[b]));
+    if ((pos & 63) == 0) { /* block b is full: it closes */
+        c = popcount64(m->bits[b]);
+        m->bcnt[b / 8] += c << (8 * (b % 8));
+        fen_add(m->sfen, m->cap / 512, b / 8 + 1, (int64_t)c);
+    }
 }
 
 static int mrc_access_exact(struct sim_mrc *m, uint32_t key, int counted)
@@ -470,7 +509,7 @@ void sim_mrc_prefetch(const struct sim_mrc *m, uint32_t key, int stage)
         return;
     if (m->bits) {
         __builtin_prefetch(&m->bits[(pos - 1) >> 6], 1);
-        __builtin_prefetch(&m->bfen[((pos - 1) >> 6) + 1], 1);
+        __builtin_prefetch(&m->bcnt[(pos - 1) >> 9], 1);
     } else {
         __builtin_prefetch(&m->fen[pos], 1);
     }
