@@ -11,7 +11,7 @@
  * that count in O(log T). Time positions run out after T references; the
  * tree is then rebuilt with the live marks renumbered 1..M in order (and T
  * doubled when the live marks fill more than a third of it), so T stays
- * within 6 M and each rebuild is paid for by the at least 2 M / 3
+ * within 6 M and each rebuild is paid for by the at least M
  * references since the last one. (A half, as before, rebuilt twice as
  * often: 5 % of the exact curve's time on the reference trace, against
  * 4 bytes more per position of key_at, +8 MB there.)
