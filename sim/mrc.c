@@ -272,6 +272,7 @@ static int mrc_compact(struct sim_mrc *m)
         if (!k)
             return PT_EINTERNAL;
         m->key_at = k;
+        sim_huge_pages(k, (cap + 1) * sizeof(*k));
         memset(m->key_at + m->cap + 1, 0, (cap - m->cap) * sizeof(*k));
     }
     if (m->fen)
@@ -329,6 +330,7 @@ static int hist_grow(struct sim_mrc *m, uint64_t d)
     h = pt_realloc(m->hist, n * sizeof(*h));
     if (!h)
         return PT_EINTERNAL;
+    sim_huge_pages(h, n * sizeof(*h));
     memset(h + m->hist_n, 0, (n - m->hist_n) * sizeof(*h));
     m->hist = h;
     m->hist_n = n;

@@ -142,6 +142,7 @@ static int grow_slots(struct sim_trace_reader *r, struct pt_err *err)
 
     if (!s)
         return err_set(err, PT_EINTERNAL, "out of memory interning keys");
+    sim_huge_pages(s, n * sizeof(*s));
     for (i = 0; i < r->n_slots; i++) {
         if (!r->slots[i].id1)
             continue;
@@ -169,11 +170,13 @@ static int grow_keys(struct sim_trace_reader *r, struct pt_err *err)
         if (!p)
             return err_set(err, PT_EINTERNAL, "out of memory interning keys");
         r->key_u64 = p;
+        sim_huge_pages(p, n * sizeof(uint64_t));
     } else {
         p = pt_realloc(r->key_off, n * sizeof(uint64_t));
         if (!p)
             return err_set(err, PT_EINTERNAL, "out of memory interning keys");
         r->key_off = p;
+        sim_huge_pages(p, n * sizeof(uint64_t));
     }
     r->cap_keys = n;
     return 0;
