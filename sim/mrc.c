@@ -208,20 +208,13 @@ static inline uint64_t bcnt_sum(uint64_t x)
     return (x * 0x0001000100010001ULL) >> 48;
 }
 
-/*
- * Weight of the marks in (a, b] of a small tree (sfen, in L1): the two
- * prefix sums as separate loops, whose only unpredictable branch is each
- * loop's end (fen_range's which-side test mispredicts about every other
- * step; reading fewer nodes does not pay when they are all cached).
- */
-static inline uint64_t fen_diff(const uint32_t *fen, uint64_t a, uint64_t b)
+/* Weight of the marks in 1..b of a tree. */
+static inline uint64_t fen_prefix(const uint32_t *fen, uint64_t b)
 {
     uint64_t s = 0;
 
     for (; b; b &= b - 1)
         s += fen[b];
-    for (; a; a &= a - 1)
-        s -= fen[a];
     return s;
 }
 
@@ -381,32 +374,23 @@ static int add_mark(struct sim_mrc *m, uint32_t key, uint32_t w)
     return 0;
 }
 
-/* Exact mode: marks in the closed blocks lo..hi, lo <= hi. */
-static inline uint64_t blocks_sum(const struct sim_mrc *m, uint64_t lo,
-                                  uint64_t hi)
-{
-    uint64_t a = lo / 8, b = hi / 8;
-    uint64_t from = ~0ULL << (8 * (lo % 8)), to = ~0ULL >> (8 * (7 - hi % 8));
-
-    if (a == b)
-        return bcnt_sum(m->bcnt[a] & from & to);
-    return bcnt_sum(m->bcnt[a] & from) + bcnt_sum(m->bcnt[b] & to) +
-           fen_diff(m->sfen, a + 1, b);
-}
-
-/* Exact mode: marks in positions (pos, now], 1-based, pos <= now. */
+/*
+ * Exact mode: marks in positions (pos, now], 1-based, pos <= now. Counted
+ * as all marks (n_live) less those at or before pos, which lie in closed
+ * blocks but pos's own: the superblocks before its superblock (a prefix
+ * of sfen), its superblock's blocks before its block (bytes of one bcnt
+ * word) and its block's bits up to pos. One prefix walk, and no part
+ * depends on where now is, so no branch on how far apart they are.
+ */
 static inline uint64_t marks_after(const struct sim_mrc *m, uint64_t pos)
 {
-    uint64_t p0 = pos - 1, n0 = m->now - 1, bp = p0 >> 6, bn = n0 >> 6;
-    uint64_t above = (p0 & 63) == 63 ? 0 : ~0ULL << ((p0 & 63) + 1);
-    uint64_t upto = (n0 & 63) == 63 ? ~0ULL : (1ULL << ((n0 & 63) + 1)) - 1;
+    uint64_t p0 = pos - 1, b = p0 >> 6, upto = m->n_live;
+    uint64_t below = (1ULL << (8 * (b % 8))) - 1;
 
-    if (pos == m->now)
-        return 0;
-    if (bp == bn)
-        return popcount64(m->bits[bp] & above & upto);
-    return popcount64(m->bits[bp] & above) + popcount64(m->bits[bn] & upto) +
-           (bn > bp + 1 ? blocks_sum(m, bp + 1, bn - 1) : 0);
+    upto -= fen_prefix(m->sfen, b / 8);
+    upto -= bcnt_sum(m->bcnt[b / 8] & below);
+    upto -= popcount64(m->bits[b] & (~0ULL >> (63 - (p0 & 63))));
+    return upto;
 }
 
 static inline void bit_clear(struct sim_mrc *m, uint64_t pos)
