@@ -270,7 +270,18 @@ static int mrc_compact(struct sim_mrc *m)
     }
     if (m->fen)
         memset(m->fen, 0, (cap + 1) * sizeof(*m->fen));
-    for (i = 1; i <= m->now; i++) {
+    /* exact mode: the bitmap says where the marks are, so the stale
+       positions are skipped without reading key_at or last (whose random
+       reads cost most of a rebuild); key_at past the new now is left as
+       it is (only a mark's entry is ever read) */
+    for (i = 0; m->bits && i < (m->now + 63) / 64; i++) {
+        for (uint64_t x = m->bits[i]; x; x &= x - 1) {
+            uint32_t k = m->key_at[i * 64 + (uint64_t)__builtin_ctzll(x) + 1];
+            m->key_at[++j] = k;
+            m->last.v[k - 1] = (uint32_t)j;
+        }
+    }
+    for (i = 1; !m->bits && i <= m->now; i++) {
         uint32_t k = m->key_at[i];
         m->key_at[i] = 0;
         if (!k || m->last.v[k - 1] != i)
