@@ -13,8 +13,10 @@
  * doubled when the live marks fill more than a third of it), so T stays
  * within 6 M and each rebuild is paid for by the at least M
  * references since the last one. (A half, as before, rebuilt twice as
- * often: 5 % of the exact curve's time on the reference trace, against
- * 4 bytes more per position of key_at, +8 MB there.)
+ * often: 5 % of the exact curve's time on the reference trace.) In exact
+ * mode the rebuild needs no record of which key made each position's
+ * reference: a mark's new number is its rank among the marks, read off
+ * the bitmap, so each key's position is renumbered in place.
  *
  * Sampling (SHARDS): a key whose hash falls under the rate R is tracked
  * with weight 1/R — its mark stands for 1/R keys — so a distance is the
@@ -65,10 +67,13 @@ struct sim_mrc {
     uint32_t promote;       /* references that make a key heavy */
     uint32_t *fen;          /* Fenwick tree of mark weights, 1-based over
                                [1, cap] (owned) */
-    uint32_t *key_at;       /* position → key + 1 of the reference made
-                               there; a mark only if last[key] still
-                               points here (stale entries are not
-                               cleared, saving a random write) (owned) */
+    uint32_t *key_at;       /* sampling: position → key + 1 of the
+                               reference made there; a mark only if
+                               last[key] still points here (stale entries
+                               are not cleared, saving a random write)
+                               (owned) */
+    uint32_t *wrank;        /* exact mode, for rebuilds: marks before
+                               each 64-position word (owned) */
     uint64_t *bits;         /* exact mode: one bit per position, set =
                                a mark (owned) */
     uint64_t *bcnt;         /* exact mode: marks per 64-position block,
@@ -132,10 +137,12 @@ struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed)
         m->bits = pt_calloc(m->cap / 64, sizeof(*m->bits));
         m->bcnt = pt_calloc(m->cap / 512, sizeof(*m->bcnt));
         m->sfen = pt_calloc(m->cap / 512 + 1, sizeof(*m->sfen));
+        m->wrank = pt_calloc(m->cap / 64, sizeof(*m->wrank));
     }
-    m->key_at = pt_calloc(m->cap + 1, sizeof(*m->key_at));
-    if ((!m->fen && !m->bits) || (m->bits && (!m->bcnt || !m->sfen)) ||
-        !m->key_at) {
+    if (m->fen)
+        m->key_at = pt_calloc(m->cap + 1, sizeof(*m->key_at));
+    if ((!m->fen && !m->bits) || (m->fen && !m->key_at) ||
+        (m->bits && (!m->bcnt || !m->sfen || !m->wrank))) {
         sim_mrc_free(m);
         return NULL;
     }
@@ -151,6 +158,7 @@ void sim_mrc_free(struct sim_mrc *m)
     free(m->bcnt);
     free(m->sfen);
     free(m->key_at);
+    free(m->wrank);
     sim_keymap_release(&m->last);
     sim_keymap_release(&m->cnt);
     free(m->hist);
@@ -246,6 +254,12 @@ static int mrc_compact(struct sim_mrc *m)
             if (!f)
                 return PT_EINTERNAL;
             m->fen = f;
+            k = pt_realloc(m->key_at, (cap + 1) * sizeof(*k));
+            if (!k)
+                return PT_EINTERNAL;
+            m->key_at = k;
+            sim_huge_pages(k, (cap + 1) * sizeof(*k));
+            memset(m->key_at + m->cap + 1, 0, (cap - m->cap) * sizeof(*k));
         } else {
             uint64_t *b = pt_realloc(m->bits, cap / 64 * sizeof(*b)), *bc;
             uint32_t *sf;
@@ -260,26 +274,28 @@ static int mrc_compact(struct sim_mrc *m)
             if (!sf)
                 return PT_EINTERNAL;
             m->sfen = sf;
+            k = pt_realloc(m->wrank, cap / 64 * sizeof(*k));
+            if (!k)
+                return PT_EINTERNAL;
+            m->wrank = k;
         }
-        k = pt_realloc(m->key_at, (cap + 1) * sizeof(*k));
-        if (!k)
-            return PT_EINTERNAL;
-        m->key_at = k;
-        sim_huge_pages(k, (cap + 1) * sizeof(*k));
-        memset(m->key_at + m->cap + 1, 0, (cap - m->cap) * sizeof(*k));
     }
     if (m->fen)
         memset(m->fen, 0, (cap + 1) * sizeof(*m->fen));
-    /* exact mode: the bitmap says where the marks are, so the stale
-       positions are skipped without reading key_at or last (whose random
-       reads cost most of a rebuild); key_at past the new now is left as
-       it is (only a mark's entry is ever read) */
+    /* exact mode: a mark's new position is its rank among the marks —
+       the marks before its 64-position word (wrank, one sequential pass
+       over the bitmap) and those in the word up to it — so every key's
+       position is renumbered in place, one sequential pass over last */
     for (i = 0; m->bits && i < (m->now + 63) / 64; i++) {
-        for (uint64_t x = m->bits[i]; x; x &= x - 1) {
-            uint32_t k = m->key_at[i * 64 + (uint64_t)__builtin_ctzll(x) + 1];
-            m->key_at[++j] = k;
-            m->last.v[k - 1] = (uint32_t)j;
-        }
+        m->wrank[i] = (uint32_t)j;
+        j += popcount64(m->bits[i]);
+    }
+    for (i = 0; m->bits && i < m->last.n; i++) {
+        uint64_t p = m->last.v[i], w = (p - 1) >> 6;
+        if (p)
+            m->last.v[i] = m->wrank[w] +
+                           (uint32_t)popcount64(
+                               m->bits[w] & (~0ULL >> (63 - ((p - 1) & 63))));
     }
     for (i = 1; !m->bits && i <= m->now; i++) {
         uint32_t k = m->key_at[i];
@@ -376,7 +392,7 @@ static int add_mark(struct sim_mrc *m, uint32_t key, uint32_t w)
         return PT_EINTERNAL;
     m->now++;
     fen_add(m->fen, m->cap, m->now, w);
-    m->key_at[m->now] = key + 1;
+    m->key_at[m->now] = key + 1; /* add_mark: the sampled mode's */
     m->last.v[key] = (uint32_t)m->now;
     m->n_live++;
     m->live_w += w;
@@ -448,7 +464,6 @@ static int mrc_access_exact(struct sim_mrc *m, uint32_t key, int counted)
         return PT_EINTERNAL;
     bit_push(m);
     pos = m->now;
-    m->key_at[pos] = key + 1;
     m->last.v[key] = (uint32_t)pos;
     m->n_live++;
     if (++m->live_w > m->max_live_w)
@@ -544,7 +559,8 @@ void sim_mrc_remove(struct sim_mrc *m, uint32_t key)
         bit_clear(m, pos);
     else
         fen_add(m->fen, m->cap, pos, -(int64_t)w);
-    m->key_at[pos] = 0;
+    if (m->key_at)
+        m->key_at[pos] = 0;
     m->last.v[key] = 0;
     m->n_live--;
     m->live_w -= w;
