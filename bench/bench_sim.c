@@ -157,7 +157,7 @@ static double mrc_run(const char *path, double rate, struct sim_mrc **out)
     /* the same read-ahead as sim_run(): prefetch 8 requests ahead */
     for (;;) {
         while (head - tail < 8 && sim_trace_next(r, &q[head % 8], &err) == 1)
-            sim_mrc_prefetch(m, (uint32_t)q[head++ % 8].key_id);
+            sim_mrc_prefetch(m, (uint32_t)q[head++ % 8].key_id, 0);
         if (head == tail)
             break;
         sim_mrc_access(m, (uint32_t)q[tail % 8].key_id,

@@ -36,6 +36,10 @@ static int lru_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
         *victim = nd[i].key;
         c->map.v[nd[i].key] = 0;
         sim_list_unlink(nd, &c->l, i);
+        /* the next victim's key-map entry, cleared a few misses from now
+           (its node was just read to unlink this one) */
+        if (c->l.tail)
+            __builtin_prefetch(&c->map.v[nd[c->l.tail].key], 1);
     }
     nd[i].key = key;
     sim_list_push_head(nd, &c->l, i);

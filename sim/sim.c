@@ -477,17 +477,21 @@ static int app_del(struct sim *s, unsigned self, const struct sim_req *q)
 void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
                   int stage)
 {
-    unsigned k = s->rr + ahead; /* the server that will serve it */
+    unsigned k = 0; /* the server that will serve it */
     const struct sim_policy *m;
 
-    while (k >= s->cfg.servers) /* ahead is small: no division */
-        k -= s->cfg.servers;
+    /* one server is the common case: no loop, whose trip count (ahead,
+       0-15) the branch predictor cannot know; ahead is small, so with more
+       servers a subtraction or two beats a division */
+    if (s->cfg.servers > 1)
+        for (k = s->rr + ahead; k >= s->cfg.servers;)
+            k -= s->cfg.servers;
     m = s->srv[k].mem;
 
     if (m && m->ops->prefetch)
         m->ops->prefetch(m, (uint32_t)key_id, stage);
-    if (s->app_mrc && stage == 0)
-        sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id);
+    if (s->app_mrc)
+        sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id, stage);
 }
 
 int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)

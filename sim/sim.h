@@ -263,8 +263,12 @@ struct sim_mrc *sim_mrc_new(double sample_rate, uint64_t seed);
 /* One reference; `counted` = a get. 0 or PT_EINTERNAL (out of memory). */
 int sim_mrc_access(struct sim_mrc *m, uint32_t key, int counted);
 void sim_mrc_remove(struct sim_mrc *m, uint32_t key);
-/* Hint: key will be referenced soon (see sim_prefetch). */
-void sim_mrc_prefetch(const struct sim_mrc *m, uint32_t key);
+/*
+ * Hint: key will be referenced soon (see sim_prefetch). Stage 0 asks for
+ * the key's entry; stage 1, some references later, reads it (landed by
+ * then) and asks for the stack state that the reference will touch.
+ */
+void sim_mrc_prefetch(const struct sim_mrc *m, uint32_t key, int stage);
 /* Counted references seen (all of them, sampled or not). */
 uint64_t sim_mrc_refs(const struct sim_mrc *m);
 /* Largest useful size: distinct keys seen (scaled when sampling). */

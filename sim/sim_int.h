@@ -24,6 +24,22 @@ int64_t sim_run_halt(struct sim_trace_reader *r, struct sim *const *sims,
                      size_t n, pt_progress_fn *progress, void *ctx,
                      const atomic_int *halt, struct pt_err *err);
 
+/* ---- large tables ---------------------------------------------------- */
+
+/*
+ * Ask for transparent huge pages on a table of `bytes` at p, when it is
+ * large (>= 4 MiB) and the system has them. The simulator's big tables
+ * (the reader's intern table, key maps, the curve's time axis and
+ * histogram) are read at random, one line per request each, and with
+ * 4 KiB pages nearly every such read also misses the TLB: a page walk on
+ * top of the cache miss, which a prefetch cannot always hide. Where
+ * transparent huge pages are "madvise" (a common default), only tables
+ * marked so get them. A hint: failures are ignored, nothing else changes.
+ * (huge.c: madvise(2) needs _DEFAULT_SOURCE, which the rest of the code
+ * does not define.)
+ */
+void sim_huge_pages(void *p, size_t bytes);
+
 /* ---- key map: key id → uint32 value (0 = absent) ----------------------- */
 
 struct sim_keymap {
@@ -50,6 +66,7 @@ static inline int sim_keymap_reserve(struct sim_keymap *m, uint32_t key)
     v = pt_realloc(m->v, n * sizeof(*v));
     if (!v)
         return PT_EINTERNAL;
+    sim_huge_pages(v, n * sizeof(*v));
     memset(v + m->n, 0, (n - m->n) * sizeof(*v));
     m->v = v;
     m->n = n;

@@ -28,10 +28,27 @@
 #define ORACLE_REC_BYTES 24u      /* oracleGeneral record */
 #define ORACLE_AHEAD 16u          /* records of lookahead for prefetching */
 #define ORACLE_HASHES 32u         /* hashes kept: > ORACLE_AHEAD, power of 2 */
-#define CSV_AHEAD 6u              /* lines of lookahead for prefetching */
+#define CSV_AHEAD 8u              /* CSV lines parsed ahead: a power of two */
 #define CSV_HEADER "time_ms,op,key,size"
 
 struct slot;
+
+/*
+ * A CSV line parsed ahead by the fast path (csv_fast): its fields, and the
+ * key's packed bytes (at most 8) or hash with its table position, computed
+ * once for the prefetch and again used to intern it.
+ */
+struct csv_line_ahead {
+    uint64_t start; /* file offset of the line */
+    uint64_t next;  /* file offset of the line after it */
+    uint64_t key;   /* file offset of the key's first byte */
+    uint64_t time_ms;
+    uint64_t k; /* as struct slot's k */
+    uint64_t h; /* the key's position hash */
+    uint32_t size_bytes;
+    uint32_t key_len;
+    enum sim_op op;
+};
 
 struct sim_trace_reader {
     char *path;                /* for messages (owned) */
@@ -48,8 +65,11 @@ struct sim_trace_reader {
     uint64_t line;             /* CSV: number of the last line read */
     uint64_t data_start;       /* file offset after the header */
     uint64_t data_start_line;  /* line count at data_start */
-    uint64_t pf_abs;           /* CSV: offset of the next line to prefetch */
-    unsigned pf_count;         /* CSV: lines prefetched ahead of the current */
+    /* CSV: lines parsed ahead, [aq_tail, aq_head) mod CSV_AHEAD, in file
+       order from the current line; aq_stop: the next one did not parse */
+    struct csv_line_ahead aq[CSV_AHEAD];
+    uint64_t aq_head, aq_tail;
+    int aq_stop;
     /* key interning */
     struct slot *slots; /* open addressing, linear probing */
     uint64_t n_slots;   /* power of two */
@@ -122,6 +142,7 @@ static int grow_slots(struct sim_trace_reader *r, struct pt_err *err)
 
     if (!s)
         return err_set(err, PT_EINTERNAL, "out of memory interning keys");
+    sim_huge_pages(s, n * sizeof(*s));
     for (i = 0; i < r->n_slots; i++) {
         if (!r->slots[i].id1)
             continue;
@@ -149,11 +170,13 @@ static int grow_keys(struct sim_trace_reader *r, struct pt_err *err)
         if (!p)
             return err_set(err, PT_EINTERNAL, "out of memory interning keys");
         r->key_u64 = p;
+        sim_huge_pages(p, n * sizeof(uint64_t));
     } else {
         p = pt_realloc(r->key_off, n * sizeof(uint64_t));
         if (!p)
             return err_set(err, PT_EINTERNAL, "out of memory interning keys");
         r->key_off = p;
+        sim_huge_pages(p, n * sizeof(uint64_t));
     }
     r->cap_keys = n;
     return 0;
@@ -215,19 +238,16 @@ static int intern_u64(struct sim_trace_reader *r, uint64_t key, uint64_t h,
     return 0;
 }
 
-static int intern_str(struct sim_trace_reader *r, const char *key, size_t n,
-                      uint64_t *id, struct pt_err *err)
+/*
+ * Intern a CSV key of n bytes whose slot value k (packed bytes or hash)
+ * and position hash h are known (csv_key_hash).
+ */
+static int intern_key(struct sim_trace_reader *r, const char *key, size_t n,
+                      uint64_t k, uint64_t h, uint64_t *id, struct pt_err *err)
 {
-    uint64_t packed = 0, h, k, mask, j;
+    uint64_t mask, j;
     int rc;
 
-    if (n <= 8) {
-        memcpy(&packed, key, n);
-        k = packed;
-        h = short_pos(packed, n);
-    } else {
-        k = h = hash_bytes(key, n);
-    }
     if (!r->n_slots && (rc = grow_slots(r, err)))
         return rc;
     mask = r->n_slots - 1;
@@ -263,6 +283,31 @@ static int intern_str(struct sim_trace_reader *r, const char *key, size_t n,
     r->slots[j].id1 = (uint32_t)(r->n_keys + 1);
     *id = r->n_keys++;
     return 0;
+}
+
+/*
+ * A CSV key's slot value (*k) and position hash (returned). A short key is
+ * packed little-endian, byte i at bits 8i, whatever the host's order (the
+ * fast path in csv_fast packs it with one load and a mask).
+ */
+static inline uint64_t csv_key_hash(const char *key, size_t n, uint64_t *k)
+{
+    uint64_t packed = 0;
+
+    if (n > 8)
+        return *k = hash_bytes(key, n);
+    for (size_t i = 0; i < n; i++)
+        packed |= (uint64_t)(unsigned char)key[i] << (8 * i);
+    *k = packed;
+    return short_pos(packed, n);
+}
+
+static int intern_str(struct sim_trace_reader *r, const char *key, size_t n,
+                      uint64_t *id, struct pt_err *err)
+{
+    uint64_t k, h = csv_key_hash(key, n, &k);
+
+    return intern_key(r, key, n, k, h, id, err);
 }
 
 /* ---- buffered reading ---------------------------------------------------
@@ -378,48 +423,141 @@ static inline int parse_u64(const char **pp, const char *end, uint64_t *out)
     return 0;
 }
 
-/* Position hash of a CSV key, as intern_str computes it. */
-static inline uint64_t csv_key_pos(const char *key, size_t n)
+/* Digits at *pp (at most max of them, then a non-digit before end): 0. */
+static inline int fast_u64(const char **pp, const char *end, unsigned max,
+                           uint64_t *out)
 {
-    uint64_t packed = 0;
+    const char *p = *pp;
+    uint64_t v = 0;
 
-    if (n > 8)
-        return hash_bytes(key, n);
-    memcpy(&packed, key, n);
-    return short_pos(packed, n);
+    while (p < end && (unsigned)(*p - '0') <= 9)
+        v = v * 10 + (unsigned)(*p++ - '0');
+    if (p == *pp || (unsigned)(p - *pp) > max || p == end)
+        return -1;
+    *pp = p;
+    *out = v;
+    return 0;
 }
 
 /*
- * Prefetch the intern slots of the keys of the next CSV_AHEAD lines that
- * are already in the buffer, so their cache misses overlap with the work
- * on the current line. Best effort: stops at the end of the buffer.
+ * A key of 1-7 bytes followed by a comma, with 8 bytes readable at key:
+ * one load finds the comma (the first zero byte of w ^ ",,,,,,,,"; the
+ * borrow of the test can only mark bytes above the first zero) and checks
+ * the bytes before it for LF and NUL; the key is the bytes below the
+ * comma. Sets key_len, k and h as csv_key_hash would; 0 when it does not
+ * apply (the byte loop decides). Little-endian hosts only.
  */
-static void csv_prefetch(struct sim_trace_reader *r)
+static inline int csv_short_key(const char *key, const char *end,
+                                struct csv_line_ahead *a)
 {
-    const char *end = (const char *)r->buf + r->len, *p, *k, *nl;
-    uint64_t cur = r->buf_base + r->off;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL, high = ones << 7;
+    uint64_t w, comma, bad, n;
 
-    if (r->pf_abs < cur) {
-        r->pf_abs = cur;
-        r->pf_count = 0;
-    } else if (r->pf_count) {
-        r->pf_count--;
-    }
-    while (r->pf_count < CSV_AHEAD && r->n_slots) {
-        p = (const char *)r->buf + (r->pf_abs - r->buf_base);
-        nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            return;
-        /* time_ms,op,key,size: the key follows the second comma */
-        while (p < nl && *p != ',')
+    if (end - key < 8)
+        return 0;
+    memcpy(&w, key, 8);
+    comma = ((w ^ (ones * ',')) - ones) & ~(w ^ (ones * ',')) & high;
+    bad = (((w ^ (ones * '\n')) - ones) & ~(w ^ (ones * '\n')) & high) |
+          ((w - ones) & ~w & high);
+    if (!comma)
+        return 0;
+    n = (uint64_t)__builtin_ctzll(comma) / 8; /* bytes before the comma */
+    if (n == 0 || (bad & ((1ULL << (8 * n)) - 1)))
+        return 0;
+    a->key_len = (uint32_t)n;
+    a->k = w & ((1ULL << (8 * n)) - 1);
+    a->h = short_pos(a->k, n);
+    return 1;
+#else
+    (void)key;
+    (void)end;
+    (void)a;
+    return 0;
+#endif
+}
+
+/*
+ * The fast path: parse the line at p if it is complete in the buffer and
+ * of the common form "digits,op,key,digits" ending in LF or CR LF, with
+ * numbers short enough not to overflow (19 and 10 digits) and a key without
+ * NUL. Returns the line's length with its end, 0 for anything else, which
+ * csv_next then parses the careful way (comments, errors, the last line
+ * without LF): a line the fast path takes reads the same there.
+ */
+static size_t csv_fast(const char *p, const char *end, struct csv_line_ahead *a)
+{
+    const char *s = p, *key;
+    uint64_t v;
+
+    if (fast_u64(&p, end, 19, &a->time_ms) || *p != ',' || end - p < 5 ||
+        p[4] != ',')
+        return 0;
+    if (p[1] == 'g' && p[2] == 'e' && p[3] == 't')
+        a->op = SIM_GET;
+    else if (p[1] == 's' && p[2] == 'e' && p[3] == 't')
+        a->op = SIM_SET;
+    else if (p[1] == 'd' && p[2] == 'e' && p[3] == 'l')
+        a->op = SIM_DEL;
+    else
+        return 0;
+    key = p += 5;
+    if (csv_short_key(key, end, a)) {
+        p = key + a->key_len;
+    } else {
+        while (p < end && *p != ',') {
+            if (*p == '\n' || *p == '\0')
+                return 0;
             p++;
-        p += 5;
-        for (k = p; k < nl && *k != ','; k++)
-            ;
-        if (p < nl && k < nl)
-            prefetch_slot(r, csv_key_pos(p, (size_t)(k - p)));
-        r->pf_abs = r->buf_base + (uint64_t)(nl + 1 - (const char *)r->buf);
-        r->pf_count++;
+        }
+        if (p == key || p == end)
+            return 0;
+        a->key_len = (uint32_t)(p - key);
+        a->h = csv_key_hash(key, a->key_len, &a->k);
+    }
+    p++;
+    if (fast_u64(&p, end, 10, &v) || v > UINT32_MAX)
+        return 0;
+    if (*p == '\r' && ++p == end)
+        return 0;
+    if (*p != '\n')
+        return 0;
+    a->size_bytes = (uint32_t)v;
+    a->key = (uint64_t)(key - s); /* csv_fill makes it a file offset */
+    return (size_t)(p + 1 - s);
+}
+
+/*
+ * Parse lines ahead of the current one with csv_fast while they are in
+ * the buffer, and prefetch their keys' intern slots, so those cache misses
+ * overlap with the work on the lines before. Stops at a line the fast path
+ * does not take (aq_stop, until the queue is empty again).
+ */
+static void csv_fill(struct sim_trace_reader *r)
+{
+    uint64_t cur = r->buf_base + r->off, at;
+    const char *end = (const char *)r->buf + r->len;
+
+    if (r->aq_head == r->aq_tail) {
+        r->aq_head = r->aq_tail = 0;
+        at = cur;
+    } else {
+        at = r->aq[(r->aq_head - 1) & (CSV_AHEAD - 1)].next;
+    }
+    while (r->aq_head - r->aq_tail < CSV_AHEAD && !r->aq_stop) {
+        struct csv_line_ahead *a = &r->aq[r->aq_head & (CSV_AHEAD - 1)];
+        const char *p = (const char *)r->buf + (at - r->buf_base);
+        size_t n = csv_fast(p, end, a);
+
+        if (!n) {
+            r->aq_stop = 1;
+            break;
+        }
+        a->start = at;
+        a->key += at;
+        a->next = at += n;
+        prefetch_slot(r, a->h);
+        r->aq_head++;
     }
 }
 
@@ -432,6 +570,22 @@ static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
     int nul;
     int rc;
 
+    csv_fill(r);
+    if (r->aq_head != r->aq_tail) {
+        const struct csv_line_ahead *a = &r->aq[r->aq_tail++ & (CSV_AHEAD - 1)];
+        r->off = (size_t)(a->next - r->buf_base);
+        r->line++;
+        req->time_ms = a->time_ms;
+        req->op = a->op;
+        req->size_bytes = a->size_bytes;
+        rc = intern_key(r, (const char *)r->buf + (a->key - r->buf_base),
+                        a->key_len, a->k, a->h, &req->key_id, err);
+        return rc ? rc : 1;
+    }
+    /* the careful way: a line csv_fast did not take, or at the buffer's end
+       (a refill moves the bytes: the queue is empty, so nothing points
+       into them) */
+    r->aq_stop = 0;
     for (;;) {
         if ((rc = csv_line(r, &line, &n, err)) <= 0)
             return rc;
@@ -439,7 +593,6 @@ static int csv_next(struct sim_trace_reader *r, struct sim_req *req,
             continue;
         break;
     }
-    csv_prefetch(r);
     p = line;
     end = line + n;
     if (parse_u64(&p, end, &req->time_ms) || p == end || *p != ',')
@@ -867,8 +1020,8 @@ int sim_trace_rewind(struct sim_trace_reader *r, struct pt_err *err)
     r->off = r->len = 0;
     r->eof = 0;
     r->line = r->data_start_line;
-    r->pf_abs = 0;
-    r->pf_count = 0;
+    r->aq_head = r->aq_tail = 0;
+    r->aq_stop = 0;
     return 0;
 }
 

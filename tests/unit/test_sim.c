@@ -549,6 +549,55 @@ static void test_mrc_exact_equals_lru(void **state)
     free(counted);
 }
 
+/*
+ * Exact stack distances against a naive LRU stack (an array in recency
+ * order), with removes, over more references than the initial time axis:
+ * compaction, marks cleared in the open block and in closed ones. Every
+ * size from 1 to the number of keys must agree to the hit.
+ */
+static void test_mrc_exact_naive(void **state)
+{
+    enum { N = 150000, KEYS = 400 };
+    uint32_t stack[KEYS], depth = 0;
+    uint64_t hist[KEYS + 1] = {0}, gets = 0, hits = 0;
+    struct sim_mrc *m = sim_mrc_new(1.0, 1);
+    int i;
+    (void)state;
+
+    assert_non_null(m);
+    rng_state = 4242;
+    for (i = 0; i < N; i++) {
+        uint32_t key = skewed_key(KEYS), d = 0, j;
+        int del = rnd() % 50 == 0, get = rnd() % 4 != 0;
+        while (d < depth && stack[d] != key)
+            d++;
+        if (del) {
+            sim_mrc_remove(m, key);
+            if (d < depth) {
+                memmove(stack + d, stack + d + 1, (depth - d - 1) * 4);
+                depth--;
+            }
+            continue;
+        }
+        assert_int_equal(sim_mrc_access(m, key, get), 0);
+        gets += (uint64_t)get;
+        if (d < depth && get)
+            hist[d + 1]++;
+        j = d < depth ? d : depth++;
+        memmove(stack + 1, stack, j * 4);
+        stack[0] = key;
+    }
+    for (i = 1; i <= KEYS; i++) {
+        hits += hist[i];
+        if (sim_mrc_hit_ratio(m, (uint64_t)i) !=
+            1.0 - (double)(gets - hits) / (double)gets)
+            fail_msg("size %d: curve %.9f, naive %.9f", i,
+                     sim_mrc_hit_ratio(m, (uint64_t)i),
+                     (double)hits / (double)gets);
+    }
+    sim_mrc_free(m);
+}
+
 /* More live keys than half the initial time axis: the axis grows. */
 static void test_mrc_exact_growth(void **state)
 {
@@ -1168,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_lru_vs_brute_force),
         cmocka_unit_test(test_mrc_exact_equals_lru),
         cmocka_unit_test(test_mrc_exact_growth),
+        cmocka_unit_test(test_mrc_exact_naive),
         cmocka_unit_test(test_mrc_shards),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_seed_caching_modes),

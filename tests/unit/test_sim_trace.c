@@ -235,6 +235,70 @@ static void test_csv_roundtrip_large(void **state)
     free(first_id);
 }
 
+/*
+ * The reader's fast path (lines parsed ahead) and its careful path must
+ * read the same: a trace mixing lines of the common form with comments,
+ * blank lines, CR LF ends, long keys, a key holding CR, a 20-digit time
+ * and lines split by buffer refills; then an error, named with its line.
+ */
+static void test_csv_fast_and_careful(void **state)
+{
+    enum { N = 120000 };
+    char path[256], key[40];
+    struct sim_trace_reader *r;
+    struct sim_req q;
+    struct pt_err err;
+    uint64_t line = 1, t;
+    FILE *fp;
+    int i;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/mixed.csv", tmpdir);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("time_ms,op,key,size\n", fp);
+    for (i = 0; i < N; i++) {
+        if (i % 97 == 0)
+            fputs(i % 2 ? "# a comment\n" : "\n", fp);
+        t = i % 1001 == 0 ? 18446744073709551615ULL : (uint64_t)i;
+        if (i % 5 == 0)
+            snprintf(key, sizeof(key), "a-long-key-%d", i % 777);
+        else if (i % 333 == 0)
+            snprintf(key, sizeof(key), "k\r%d", i % 3);
+        else
+            snprintf(key, sizeof(key), "%d", i % 1000);
+        fprintf(fp, "%llu,%s,%s,%d%s\n", (unsigned long long)t,
+                i % 3 == 0   ? "get"
+                : i % 3 == 1 ? "set"
+                             : "del",
+                key, i, i % 7 == 0 ? "\r" : "");
+    }
+    fputs("7,get,x,4294967296\n", fp);
+    assert_int_equal(fclose(fp), 0);
+
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &r, &err), 0);
+    for (i = 0; i < N; i++) {
+        line += 1 + (i % 97 == 0);
+        assert_int_equal(sim_trace_next(r, &q, &err), 1);
+        t = i % 1001 == 0 ? 18446744073709551615ULL : (uint64_t)i;
+        assert_true(q.time_ms == t);
+        assert_int_equal(q.op, i % 3);
+        assert_int_equal(q.size_bytes, i);
+        assert_int_equal(sim_trace_line(r), line);
+        if (i % 5 == 0)
+            snprintf(key, sizeof(key), "a-long-key-%d", i % 777);
+        else if (i % 333 == 0)
+            snprintf(key, sizeof(key), "k\r%d", i % 3);
+        else
+            snprintf(key, sizeof(key), "%d", i % 1000);
+        assert_string_equal(sim_trace_key(r, q.key_id, NULL), key);
+    }
+    assert_true(sim_trace_next(r, &q, &err) < 0);
+    snprintf(key, sizeof(key), ":%llu: bad size", (unsigned long long)line + 1);
+    assert_non_null(strstr(err.msg, key));
+    sim_trace_close(r);
+}
+
 static void test_writer_rejects_bad_keys(void **state)
 {
     struct pt_err err;
@@ -407,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_csv_errors),
         cmocka_unit_test(test_csv_header),
         cmocka_unit_test(test_csv_roundtrip_large),
+        cmocka_unit_test(test_csv_fast_and_careful),
         cmocka_unit_test(test_writer_rejects_bad_keys),
         cmocka_unit_test(test_oracle_roundtrip),
         cmocka_unit_test(test_detect_text_is_csv),
