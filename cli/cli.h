@@ -746,4 +746,15 @@ int cli_paths_check(const struct cli_parser *p, const struct cli_common *c);
 int cli_output_open(const struct cli_common *c, struct pt_afile *af,
                     struct pt_err *err);
 
+/*
+ * The command's result to its data output, whole or not at all: with
+ * --format json the document `to_json(ctx)` builds (NULL = out of memory),
+ * else what `to_table` writes; committed only when that succeeded.
+ */
+int cli_output_write(const struct cli_common *c,
+                     json_t *(*to_json)(const void *ctx),
+                     int (*to_table)(FILE *fp, enum out_format fmt,
+                                     const void *ctx, struct pt_err *err),
+                     const void *ctx, struct pt_err *err);
+
 #endif /* PT_CLI_H */

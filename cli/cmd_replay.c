@@ -586,28 +586,22 @@ static int write_table(FILE *fp, enum out_format fmt,
     return ret;
 }
 
+static json_t *results_json(const void *res)
+{
+    return store_plan_result_to_json(res);
+}
+
+static int results_table(FILE *fp, enum out_format fmt, const void *res,
+                         struct pt_err *err)
+{
+    return write_table(fp, fmt, res, err);
+}
+
 static int write_results(const struct cli_common *c,
                          const struct store_plan_result *res,
                          struct pt_err *err)
 {
-    struct pt_afile af = {0};
-    int ret;
-
-    if ((ret = cli_output_open(c, &af, err)) < 0)
-        return ret;
-    if (c->format == OUT_JSON) {
-        json_t *doc = store_plan_result_to_json(res);
-        ret = doc ? out_json_write(doc, af.fp, err)
-                  : err_set(err, PT_EINTERNAL, "out of memory");
-        json_decref(doc);
-    } else {
-        ret = write_table(af.fp, c->format, res, err);
-    }
-    if (ret < 0) {
-        pt_afile_abort(&af);
-        return ret;
-    }
-    return pt_afile_commit(&af, err);
+    return cli_output_write(c, results_json, results_table, res, err);
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -1082,27 +1076,21 @@ static json_t *server_json(const struct server_out *o)
     return doc;
 }
 
+static json_t *server_json_of(const void *o)
+{
+    return server_json(o);
+}
+
+static int server_table_of(FILE *fp, enum out_format fmt, const void *o,
+                           struct pt_err *err)
+{
+    return server_table(fp, fmt, o, err);
+}
+
 static int server_write(const struct cli_common *c, const struct server_out *o,
                         struct pt_err *err)
 {
-    struct pt_afile af = {0};
-    int ret;
-
-    if ((ret = cli_output_open(c, &af, err)) < 0)
-        return ret;
-    if (c->format == OUT_JSON) {
-        json_t *doc = server_json(o);
-        ret = doc ? out_json_write(doc, af.fp, err)
-                  : err_set(err, PT_EINTERNAL, "out of memory");
-        json_decref(doc);
-    } else {
-        ret = server_table(af.fp, c->format, o, err);
-    }
-    if (ret < 0) {
-        pt_afile_abort(&af);
-        return ret;
-    }
-    return pt_afile_commit(&af, err);
+    return cli_output_write(c, server_json_of, server_table_of, o, err);
 }
 
 /* --dry-run: the scratch DDL to -o (stdout by default); no connection. */

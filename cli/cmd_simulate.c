@@ -801,27 +801,33 @@ static int write_curve_csv(const struct cli_common *c, const char *path,
     return pt_afile_commit(&af, err);
 }
 
+/* What the writers below need of a run. */
+struct sim_out {
+    const struct sim_plan *pl;
+    const struct sim_plan_result *res;
+};
+
+static json_t *output_json(const void *ctx)
+{
+    return sim_plan_result_to_json(((const struct sim_out *)ctx)->res);
+}
+
+static int output_tables(FILE *fp, enum out_format fmt, const void *ctx,
+                         struct pt_err *err)
+{
+    const struct sim_out *o = ctx;
+    return write_tables(fp, fmt, o->pl, o->res, err);
+}
+
 static int write_output(const struct cli_common *c, const struct sim_args *a,
                         const struct sim_plan *pl,
                         const struct sim_plan_result *res, struct pt_err *err)
 {
-    struct pt_afile af = {0};
-    int ret;
+    struct sim_out o = {pl, res};
+    int ret = cli_output_write(c, output_json, output_tables, &o, err);
 
-    if ((ret = cli_output_open(c, &af, err)) < 0)
+    if (ret < 0)
         return ret;
-    if (c->format == OUT_JSON) {
-        json_t *doc = sim_plan_result_to_json(res);
-        ret = doc ? out_json_write(doc, af.fp, err)
-                  : err_set(err, PT_EINTERNAL, "out of memory");
-        json_decref(doc);
-    } else {
-        ret = write_tables(af.fp, c->format, pl, res, err);
-    }
-    if (ret < 0 || (ret = pt_afile_commit(&af, err)) < 0) {
-        pt_afile_abort(&af);
-        return ret;
-    }
     if (a->mrc_csv)
         return write_curve_csv(c, a->mrc_csv, res, err);
     return 0;

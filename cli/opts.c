@@ -985,6 +985,32 @@ int cli_output_open(const struct cli_common *c, struct pt_afile *af,
     return pt_afile_open(af, c->output ? c->output : "-", c->force, err);
 }
 
+int cli_output_write(const struct cli_common *c,
+                     json_t *(*to_json)(const void *ctx),
+                     int (*to_table)(FILE *fp, enum out_format fmt,
+                                     const void *ctx, struct pt_err *err),
+                     const void *ctx, struct pt_err *err)
+{
+    struct pt_afile af = {0};
+    int ret;
+
+    if ((ret = cli_output_open(c, &af, err)) < 0)
+        return ret;
+    if (c->format == OUT_JSON) {
+        json_t *doc = to_json(ctx);
+        ret = doc ? out_json_write(doc, af.fp, err)
+                  : err_set(err, PT_EINTERNAL, "out of memory");
+        json_decref(doc);
+    } else {
+        ret = to_table(af.fp, c->format, ctx, err);
+    }
+    if (ret < 0) {
+        pt_afile_abort(&af);
+        return ret;
+    }
+    return pt_afile_commit(&af, err);
+}
+
 /*
  * The progress line (stderr, a TTY, not --quiet): "LABEL [####   ]  42.0%
  * ETA 0:17" when the total is known, "LABEL 12345" otherwise; "STEP k/n"
