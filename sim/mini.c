@@ -66,7 +66,6 @@ struct sim_mini {
     uint64_t n_seen;                  /* distinct sampled keys */
     uint64_t max_live;                /* most sampled keys live at once */
     uint64_t refs_total;              /* counted references, sampled or not */
-    uint64_t refs_sampled;            /* of those, sampled */
     struct sim_keymap cnt;            /* every key → its counted references */
 };
 
@@ -136,11 +135,6 @@ static inline int mini_in(const struct mini_log *l, uint32_t key)
     return l->rate >= 1.0 || sim_sampler_has(&l->smp, key);
 }
 
-static inline int mini_sampled(const struct sim_mini *m, uint32_t key)
-{
-    return mini_in(&m->log[0], key);
-}
-
 /* A reference into every level's log that samples its key: the hash once,
  * the levels' thresholds rising (a key under one is under the next).
  * Returns 1 when the key is in the sample at R, 0 when not, or < 0. */
@@ -173,7 +167,6 @@ int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
     flags &= SIM_MINI_COUNTED | SIM_MINI_SCAN;
     if ((in = mini_push_nested(m, key, flags, now_ms)) <= 0)
         return in;
-    m->refs_sampled += (uint64_t)counted;
     if (sim_keymap_reserve(&m->seen, key))
         return PT_EINTERNAL;
     if (!m->seen.v[key]) {
@@ -213,9 +206,11 @@ uint64_t sim_mini_max_size(const struct sim_mini *m)
     return (uint64_t)ceil((double)m->max_live / m->rate);
 }
 
-uint64_t sim_mini_entries(const struct sim_mini *m, uint64_t size)
+/* A miniature cache's entries for a size at a rate: size x rate
+ * rounded, at least 1. */
+static uint64_t mini_entries(double rate, uint64_t size)
 {
-    uint64_t c = (uint64_t)llround((double)size * m->rate);
+    uint64_t c = (uint64_t)llround((double)size * rate);
 
     return c ? c : 1;
 }
@@ -299,10 +294,8 @@ static uint64_t mini_capacity(const struct sim_mini *m,
     double lo = 0.0, hi = 1.0 / (double)m->refs_total, f, g;
     uint64_t c;
 
-    if (l->rate >= 1.0 || !m->refs_total || size >= st->n_keys) {
-        c = (uint64_t)llround((double)size * l->rate);
-        return c ? c : 1;
-    }
+    if (l->rate >= 1.0 || !m->refs_total || size >= st->n_keys)
+        return mini_entries(l->rate, size);
     for (mini_window(st, hi, &f, &g); f < (double)size && hi < 1e12;
          mini_window(st, hi, &f, &g)) {
         lo = hi;

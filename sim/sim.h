@@ -219,8 +219,6 @@ uint64_t sim_mini_refs(const struct sim_mini *m);
 double sim_mini_rate(const struct sim_mini *m);
 /* Largest useful size: the most sampled keys live at once, / R. */
 uint64_t sim_mini_max_size(const struct sim_mini *m);
-/* The miniature cache's entries for a size: size x R rounded, >= 1. */
-uint64_t sim_mini_entries(const struct sim_mini *m, uint64_t size);
 /*
  * Hit ratios of policy `ops` at n sizes (entries of the full cache) into
  * hit[0..n-1]: one miniature run per size, over `jobs` threads (the
