@@ -389,6 +389,35 @@ enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
  * and TOAST-index blocks, and every block not found in shared_buffers. */
 void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
                     double *toast, double *read);
+/*
+ * What the server replay should count, predicted (pgpredict.c): the same
+ * requests, passes and order applied to an emulation of the scratch
+ * tables' pages and of shared_buffers (res->shared_buffers_pages,
+ * block_size) under the engine's buffer-pool policy (e->bp_policy,
+ * pg-clock) and under LRU; per candidate the blocks of the measured
+ * rounds in pg_statio's form. out->have = 0 with out->why when it cannot
+ * (no TOAST figures, shared_buffers unknown); a candidate compressing
+ * with lz4 has c[i].have = 0. PT_EINTERNAL out of memory.
+ */
+struct adv_pgr_pred_cand {
+    int have;
+    struct coll_pgr_blocks blocks; /* with the engine's policy */
+    struct coll_pgr_blocks lru;    /* with LRU */
+    uint64_t heap_pages, toast_pages; /* the tables at the end */
+};
+struct adv_pgr_prediction {
+    int have;
+    char why[128];
+    char policy[32];
+    uint64_t pool_pages;
+    double text_ratio; /* pglz bytes per text byte (the line's slope) */
+    size_t n_cand;
+    struct adv_pgr_pred_cand c[COLL_PGR_MAX_CANDIDATES];
+};
+int adv_pgr_predict(const struct coll_pgr_plan *p,
+                    const struct coll_pgr_result *res,
+                    const struct rec_engine *e, struct adv_pgr_prediction *out,
+                    struct pt_err *err);
 /* v's verdict and method from a replay on the server (after
  * adv_validation_method): method replay_server, the verdict of the
  * recommended candidate against the current one. */

@@ -801,6 +801,7 @@ struct server_out {
     struct store_range diff[COLL_PGR_MAX_CANDIDATES]; /* vs the first */
     enum store_verdict verdict[COLL_PGR_MAX_CANDIDATES];
     char why[COLL_PGR_MAX_CANDIDATES][320];
+    struct adv_pgr_prediction pred; /* what the rounds should count */
 };
 
 static void server_note(void *ctx, const char *msg)
@@ -987,6 +988,56 @@ static void server_row(struct out_table *t, const struct server_out *o,
     out_table_setf(t, 13, "%llu", (unsigned long long)r->toast_bytes);
 }
 
+/* heap + TOAST blocks read per operation over the measured rounds */
+static double ht_read(const struct coll_pgr_blocks *b,
+                      const struct coll_pgr_cand_result *r)
+{
+    return per_op(b->heap_read + b->toast_read, r);
+}
+
+/* The prediction beside the measurement, a line per candidate. */
+static void server_pred_lines(FILE *fp, const struct server_out *o)
+{
+    const struct adv_pgr_prediction *p = &o->pred;
+    char pool[64];
+
+    if (!p->have) {
+        fprintf(fp, "prediction: %s\n", p->why);
+        return;
+    }
+    fprintf(fp,
+            "predicted (emulated tables, %s over shared_buffers %s; "
+            "docs/models.md#server-replay-prediction):\n",
+            p->policy,
+            pt_fig_pool(p->pool_pages, o->res->block_size, pool, sizeof(pool)));
+    for (size_t i = 0; i < o->res->n_cand; i++) {
+        const struct coll_pgr_cand_result *r = &o->res->r[i];
+        const struct adv_pgr_pred_cand *c = &p->c[i];
+        double m = ht_read(&r->blocks, r), e = ht_read(&c->blocks, r);
+        if (!c->have) {
+            fprintf(fp, "  %zu: not predicted (lz4: only pglz is emulated)\n",
+                    i + 1);
+            continue;
+        }
+        fprintf(fp,
+                "  %zu: heap+TOAST reads/op %.3f, measured %.3f (%+.1f %%); "
+                "LRU %.3f; all reads/op %.3f, measured %.3f; pages heap "
+                "%llu, TOAST %llu, measured %llu, %llu\n",
+                i + 1, e, m, m > 0 ? (e / m - 1) * 100 : 0,
+                ht_read(&c->lru, r),
+                per_op(c->blocks.heap_read + c->blocks.toast_read +
+                           c->blocks.tidx_read + c->blocks.idx_read,
+                       r),
+                per_op(r->blocks.heap_read + r->blocks.toast_read +
+                           r->blocks.tidx_read + r->blocks.idx_read,
+                       r),
+                (unsigned long long)c->heap_pages,
+                (unsigned long long)c->toast_pages,
+                (unsigned long long)(r->heap_bytes / o->res->block_size),
+                (unsigned long long)(r->toast_bytes / o->res->block_size));
+    }
+}
+
 static int server_table(FILE *fp, enum out_format fmt,
                         const struct server_out *o, struct pt_err *err)
 {
@@ -1017,10 +1068,60 @@ static int server_table(FILE *fp, enum out_format fmt,
         server_row(&t, o, i);
     ret = out_table_write(&t, fmt, fp, err);
     out_table_release(&t);
-    if (ret == 0 && fmt == OUT_TABLE)
+    if (ret == 0 && fmt == OUT_TABLE) {
         for (size_t i = 1; i < o->res->n_cand; i++)
             fprintf(fp, "verdict: %s\n", o->why[i]);
+        server_pred_lines(fp, o);
+    }
     return ret;
+}
+
+static json_t *blocks_json(const struct coll_pgr_blocks *b)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "heap_read",
+                     (json_int_t)b->heap_read, "heap_hit",
+                     (json_int_t)b->heap_hit, "toast_read",
+                     (json_int_t)b->toast_read, "toast_hit",
+                     (json_int_t)b->toast_hit, "tidx_read",
+                     (json_int_t)b->tidx_read, "tidx_hit",
+                     (json_int_t)b->tidx_hit, "idx_read",
+                     (json_int_t)b->idx_read, "idx_hit", (json_int_t)b->idx_hit);
+}
+
+/* "prediction": per candidate the predicted blocks beside the measured
+ * heap + TOAST reads per operation, with the relative error. */
+static json_t *server_pred_json(const struct server_out *o)
+{
+    const struct adv_pgr_prediction *p = &o->pred;
+    json_t *arr;
+
+    if (!p->have)
+        return json_pack("{s:s}", "why", p->why);
+    arr = json_array();
+    for (size_t i = 0; i < o->res->n_cand; i++) {
+        const struct coll_pgr_cand_result *r = &o->res->r[i];
+        const struct adv_pgr_pred_cand *c = &p->c[i];
+        double m = ht_read(&r->blocks, r), e = ht_read(&c->blocks, r);
+        if (!c->have) {
+            json_array_append_new(arr, json_pack("{s:s}", "why",
+                                                 "lz4: only pglz is emulated"));
+            continue;
+        }
+        json_array_append_new(
+            arr,
+            json_pack("{s:o, s:o, s:f, s:f, s:o, s:f, s:I, s:I}", "blocks",
+                      blocks_json(&c->blocks), "blocks_lru",
+                      blocks_json(&c->lru), "heap_toast_reads_per_op", e,
+                      "measured_heap_toast_reads_per_op", m, "error",
+                      m > 0 ? json_real(e / m - 1) : json_null(),
+                      "lru_heap_toast_reads_per_op", ht_read(&c->lru, r),
+                      "heap_pages", (json_int_t)c->heap_pages, "toast_pages",
+                      (json_int_t)c->toast_pages));
+    }
+    return json_pack("{s:s, s:I, s:I, s:f, s:o}", "policy", p->policy,
+                     "pool_pages", (json_int_t)p->pool_pages, "block_size",
+                     (json_int_t)o->res->block_size, "text_pglz_ratio",
+                     p->text_ratio, "candidates", arr);
 }
 
 static json_t *server_json(const struct server_out *o)
@@ -1073,6 +1174,7 @@ static json_t *server_json(const struct server_out *o)
                 i ? store_verdict_name(o->verdict[i]) : "reference"));
     }
     json_object_set_new(doc, "candidates", arr);
+    json_object_set_new(doc, "prediction", server_pred_json(o));
     return doc;
 }
 
@@ -1113,6 +1215,21 @@ static int dry_run(const struct cli_common *c, const struct coll_pgr_plan *pg,
     return pt_afile_commit(&af, err);
 }
 
+/* The rounds' counts predicted with the PostgreSQL profile (pgpredict.c). */
+static int server_predict(const struct coll_pgr_plan *pg,
+                          const struct coll_pgr_result *res,
+                          struct adv_pgr_prediction *pred, struct pt_err *err)
+{
+    struct rec_engine e;
+    char path[4096];
+    int ret;
+
+    if ((ret = rec_profiles_load("postgresql", NULL, &e, NULL, path, NULL,
+                                 sizeof(path), err)) < 0)
+        return ret;
+    return adv_pgr_predict(pg, res, &e, pred, err);
+}
+
 /* --dsn/--connect: the trace on scratch tables of a PostgreSQL server. */
 static int replay_server(const struct cli_common *c, struct replay_args *a,
                          struct pt_err *err)
@@ -1151,6 +1268,8 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
     o.res = &res;
     o.trace = a->plan.trace_path;
     server_verdicts(&o);
+    if ((ret = server_predict(&pg, &res, &o.pred, err)) < 0)
+        goto out;
     ret = server_write(c, &o, err);
 out:
     coll_conn_close(conn);

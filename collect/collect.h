@@ -880,6 +880,9 @@ struct coll_pgr_result {
     size_t n_cand;
     struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];
     char server[128]; /* SQL_DBMS_NAME and version */
+    uint64_t shared_buffers_pages; /* the server's shared_buffers, pages */
+    uint32_t block_size;           /* BLCKSZ */
+    char toast_compression[8];     /* default_toast_compression */
     uint64_t estimate_bytes;
     int reclaimed; /* a killed run's schema was dropped first */
 };
@@ -901,5 +904,19 @@ int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
  * scratch objects are dropped whatever the outcome. */
 int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
                  struct coll_pgr_result *res, struct pt_err *err);
+
+/* What a run does, for a prediction of it (advise/pgpredict.c): the bytes
+ * of pt_rest (0: none), whether session `key` holds compressible text, the
+ * two payloads (random, text; max_bytes + COLL_PGR_SLIDE + the pad each,
+ * the caller frees them; -1 out of memory) and the offset in its payload
+ * of request i's object (a set's; a load's is the key's), and the number whose 16 hex digits
+ * make session key's id ("pt%016llx"): the primary key's order is its. */
+#define COLL_PGR_SLIDE 4096u
+uint32_t coll_pgr_rest_pad(const struct coll_pgr_plan *p);
+int coll_pgr_key_is_text(const struct coll_pgr_plan *p, uint64_t key);
+int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
+                      unsigned char **txt);
+size_t coll_pgr_set_offset(uint64_t i);
+uint64_t coll_pgr_key_hash(uint64_t key);
 
 #endif /* PT_COLLECT_H */

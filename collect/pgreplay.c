@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #define PGR_BATCH 500
-#define PGR_SLIDE 4096u
+#define PGR_SLIDE COLL_PGR_SLIDE
 #define PGR_ROW_OVERHEAD 120 /* header, other columns, line pointer */
 #define PGR_INDEX_BYTES 48   /* a primary-key entry */
 #define PGR_MAX_LAT 1000000u /* latency samples kept per candidate */
@@ -690,7 +690,7 @@ static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
     const struct pgr_run *run = cl->run;
     const unsigned char *pay =
         key_text(run->p, r->key_id) ? run->txt : run->rnd;
-    size_t off = (size_t)((i * 2654435761u) % PGR_SLIDE);
+    size_t off = coll_pgr_set_offset(i);
     SQLLEN obj_ind = (SQLLEN)r->size_bytes;
     uint32_t pad = rest_pad(run->p);
     SQLLEN pad_ind = (SQLLEN)pad;
@@ -1214,6 +1214,36 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
     return ret;
 }
 
+/* What a prediction of the run needs of the server: shared_buffers in
+ * pages of block_size (pg_settings gives it in blocks), the compression a
+ * column without COMPRESSION gets (default_toast_compression, 14+; pglz
+ * before). */
+static int server_facts(struct coll_conn *c, int64_t version,
+                        struct coll_pgr_result *res, struct pt_err *err)
+{
+    int64_t v = 0;
+    int ret;
+
+    if ((ret = coll_query_i64(c,
+                              "SELECT setting::bigint FROM pg_settings WHERE "
+                              "name = 'shared_buffers'",
+                              &v, err)) < 0)
+        return ret;
+    res->shared_buffers_pages = v > 0 ? (uint64_t)v : 0;
+    if ((ret = coll_query_i64(c, "SELECT current_setting('block_size')::int",
+                              &v, err)) < 0)
+        return ret;
+    res->block_size = v > 0 ? (uint32_t)v : 0;
+    snprintf(res->toast_compression, sizeof(res->toast_compression), "pglz");
+    if (version >= 140000)
+        ret = coll_query_value(c,
+                               "SELECT current_setting("
+                               "'default_toast_compression')",
+                               res->toast_compression,
+                               sizeof(res->toast_compression), NULL, err);
+    return ret < 0 ? ret : 0;
+}
+
 /* Checks before anything is created: engine, privilege, lock, size. */
 static int run_checks(struct coll_conn *c, struct pgr_run *run,
                       struct coll_pgr_result *res, int *locked,
@@ -1240,6 +1270,8 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
                               &version, err)) < 0)
         return ret;
     run->pg15 = version >= 150000;
+    if ((ret = server_facts(c, version, res, err)) < 0)
+        return ret;
     if (version < 110000)
         return err_set(err, PT_EUSAGE,
                        "`connect`: replay on a server needs PostgreSQL 11 or "
@@ -1301,4 +1333,33 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
     free(run.rnd);
     free(run.txt);
     return ret;
+}
+
+/* ---- for the prediction of a run (advise/pgpredict.c) ---------------------
+ */
+
+uint32_t coll_pgr_rest_pad(const struct coll_pgr_plan *p)
+{
+    return rest_pad(p);
+}
+
+int coll_pgr_key_is_text(const struct coll_pgr_plan *p, uint64_t key)
+{
+    return key_text(p, key);
+}
+
+int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
+                      unsigned char **txt)
+{
+    return payloads(p, rnd, txt);
+}
+
+uint64_t coll_pgr_key_hash(uint64_t key)
+{
+    return mix64(key);
+}
+
+size_t coll_pgr_set_offset(uint64_t i)
+{
+    return (size_t)((i * 2654435761u) % PGR_SLIDE);
 }

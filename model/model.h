@@ -734,6 +734,22 @@ void rec_pg_pack_init(struct rec_pg_pack *k, uint32_t page_size_bytes,
                       uint32_t usable_bytes, uint32_t fillfactor);
 void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes);
 void rec_pg_pack_free(struct rec_pg_pack *k);
+/*
+ * The same rules for one backend of several, with pages that empty again
+ * (advise/pgpredict.c emulates a replay with them): a tuple of `bytes`
+ * goes to *target (the backend's target block; past the last page: none,
+ * then the map, else the last page), and *target becomes its page, which
+ * is returned ((size_t)-1 out of memory). visit(ctx, page, is_new) is
+ * called for every page the backend reads on the way (ReadBuffer: the
+ * target, each page the map offers, the new page of an extension).
+ * rec_pg_pack_release frees bytes of a page without telling the map
+ * (pruning); rec_pg_pack_record tells the map a page's free space (VACUUM).
+ */
+typedef void rec_pg_visit_fn(void *ctx, size_t page, int is_new);
+size_t rec_pg_pack_place(struct rec_pg_pack *k, uint32_t bytes, size_t *target,
+                         rec_pg_visit_fn *visit, void *ctx);
+void rec_pg_pack_release(struct rec_pg_pack *k, size_t page, uint32_t bytes);
+void rec_pg_pack_record(struct rec_pg_pack *k, size_t page);
 /* Heap tuples of heap_bytes (with item) a page of usable bytes takes at
  * the fillfactor (RelationGetBufferForTuple), at least 1. */
 uint32_t rec_pg_rows_per_page(const struct rec_pg_table *t,

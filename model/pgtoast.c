@@ -381,3 +381,71 @@ void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes)
     k->target = n;
     k->pages += 1;
 }
+
+size_t rec_pg_pack_place(struct rec_pg_pack *k, uint32_t bytes, size_t *target,
+                         rec_pg_visit_fn *visit, void *ctx)
+{
+    size_t n = (size_t)k->pages, page = *target, found;
+    uint64_t need = (uint64_t)bytes + k->save_bytes;
+    uint8_t cat = needed_to_cat(need > 4 ? need - 4 : 0);
+
+    if (k->failed || k->no_map)
+        return (size_t)-1;
+    if (page >= n) {
+        /* hio.c: no target yet: the map, else the relation's last page */
+        found = tree_find(k, k->next_slot, cat);
+        if (found == (size_t)-1 && k->next_slot > 0)
+            found = tree_find(k, 0, cat);
+        if (found != (size_t)-1 && found < n)
+            k->next_slot = found + 1;
+        page = found != (size_t)-1 && found < n ? found
+               : n > 0                          ? n - 1
+                                                : (size_t)-1;
+    }
+    while (page != (size_t)-1) {
+        uint64_t left;
+        if (visit)
+            visit(ctx, page, 0);
+        if (k->used[page] + need <= k->usable_bytes) {
+            k->used[page] += bytes;
+            *target = page;
+            return page;
+        }
+        /* RecordAndGetPageWithFreeSpace, as in rec_pg_pack_add */
+        left = k->usable_bytes - k->used[page];
+        tree_set(k, page, avail_to_cat(left > 4 ? left - 4 : 0));
+        found = tree_find(k, k->next_slot, cat);
+        if (found == (size_t)-1 && k->next_slot > 0)
+            found = tree_find(k, 0, cat);
+        if (found == (size_t)-1 || found >= n)
+            break;
+        k->next_slot = found + 1;
+        page = found;
+    }
+    if (n >= k->cap && grow(k) < 0) {
+        k->failed = 1;
+        return (size_t)-1;
+    }
+    if (visit)
+        visit(ctx, n, 1);
+    k->used[n] = bytes;
+    k->pages += 1;
+    *target = n;
+    return n;
+}
+
+void rec_pg_pack_release(struct rec_pg_pack *k, size_t page, uint32_t bytes)
+{
+    if (page < (size_t)k->pages && !k->failed)
+        k->used[page] = k->used[page] > bytes ? k->used[page] - bytes : 0;
+}
+
+void rec_pg_pack_record(struct rec_pg_pack *k, size_t page)
+{
+    uint64_t left;
+
+    if (page >= (size_t)k->pages || k->failed || k->no_map)
+        return;
+    left = k->usable_bytes - k->used[page];
+    tree_set(k, page, avail_to_cat(left > 4 ? left - 4 : 0));
+}

@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pgpredict.c — what a replay on a PostgreSQL server (collect/pgreplay.c)
+ * should count, predicted before looking at the counts (issue 28): the
+ * same requests, in the same passes and order, applied to an emulation of
+ * the scratch tables' pages (heap, TOAST, primary key, TOAST index) and
+ * of shared_buffers under the engine's buffer-pool policy (sim/'s
+ * pg-clock, and LRU beside it), counting per relation the blocks found in
+ * the pool (hits) and not (reads), as pg_statio_all_tables does.
+ *
+ * Where the bytes go is the toaster's (model/pgtoast.c rec_pg_tuple_fit:
+ * the heap tuple, compressed or not, the TOAST chunks) and where a tuple
+ * lands is hio.c's (rec_pg_pack_place: the backend's target block, the
+ * free space map, the extension). What each statement reads, from
+ * PostgreSQL 15's source:
+ *
+ *  - a get (SELECT ... WHERE id = ?): a primary-key descent (nbtsearch.c
+ *    _bt_search: root to leaf), the heap page (heapam_handler.c
+ *    heapam_index_fetch_tuple, which first prunes the page when it is
+ *    nearly full: pruneheap.c heap_page_prune_opt, free space under
+ *    max(BLCKSZ / 10, the fillfactor's)), and for a value out of line
+ *    (detoast.c toast_fetch_datum) a TOAST-index descent and each TOAST
+ *    page of its chunks once (the fetch keeps the buffer while the block
+ *    is the same), each pruned likewise;
+ *  - a set (INSERT ... ON CONFLICT DO UPDATE): the arbiter check
+ *    (execIndexing.c check_exclusion_or_unique_constraint: a primary-key
+ *    descent and the heap page), heap_lock_tuple and heap_update (the page
+ *    twice more); heap_toast_insert_or_update saves the new value
+ *    (toast_save_datum: per chunk a heap_insert through hio.c and a
+ *    TOAST-index insertion, a descent to the rightmost leaf: chunk ids are
+ *    new OIDs, ascending) and then deletes the old one
+ *    (toast_delete_datum: a TOAST-index descent, per chunk the fetch and
+ *    heap_delete, two reads of its page); the new heap tuple stays on its
+ *    page when it fits (a HOT update: no index entry) or goes where hio.c
+ *    puts it, with a primary-key insertion (its descent);
+ *  - a delete: the descent, the heap page twice and the value's deletion;
+ *  - the load: per session the arbiter descent, the value saved, the heap
+ *    tuple placed by client 0's backend, the primary-key insertion;
+ *  - VACUUM after each pass (pgreplay.c): dead tuples' space and line
+ *    pointers freed, every page's free space to the map; its own reads go
+ *    through a 256 kB ring (BAS_VACUUM) and are outside the counts: the
+ *    emulation leaves the pool as it is.
+ * A new page of an extension is counted as a read (bufmgr.c
+ * ReadBufferExtended counts every call, ReadBuffer_common a hit only for a
+ * page it found). Index pages above the leaves are counted as hits and
+ * kept out of the pool (a handful of pages every descent touches).
+ *
+ * Not emulated: concurrency (the K clients' requests run in trace order,
+ * each with its own target block), the primary key's page splits after
+ * the load (a session's leaf is its rank in the key order at ~69 % fill,
+ * a b-tree's under random insertion), bottom-up deletion and
+ * deduplication, the catalogs' and the other tables' pages in the pool,
+ * VACUUM's truncation, lz4 (only pglz's size is known here: a candidate
+ * compressing with lz4 is not predicted).
+ *
+ * Neighbours: collect/pgreplay.c (the run it predicts), model/pgtoast.c,
+ * sim/policy_pg.c, cli/cmd_replay.c and pipeline.c (the report beside the
+ * measured counts), docs/models.md#server-replay-prediction.
+ */
+#include "advise/advise.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { REL_HEAP, REL_TOAST, REL_IDX, REL_TIDX, REL_N };
+
+#define PGP_MAX_CLIENTS 64
+#define PGP_PAGE_HEADER 24 /* SizeOfPageHeaderData */
+#define PGP_BT_SPECIAL 16  /* BTPageOpaqueData */
+#define PGP_NONE ((size_t)-1)
+#define PGP_MAX_DEAD 4 /* dead versions remembered per session */
+/* A primary-key entry: IndexTupleData (8) + id and propid ("pt" + 16 hex
+ * digits, 1-byte varlena header each: 19 + 19) + appname
+ * ('default_host/pagetune': 22), MAXALIGNed, + its line pointer. */
+#define PGP_PK_ENTRY 76
+#define PGP_PK_FILL 0.69 /* a b-tree filled in random order: ln 2 */
+/* USERNAME is NULL: the tuple has a null bitmap (9 or 10 columns, 2
+ * bytes), so t_hoff is MAXALIGN(23 + 2) = 32, 8 more than pgtoast.c's
+ * header of a row without nulls (heaptuple.c heap_form_tuple). */
+#define PGP_NULL_BITMAP 8
+
+/* A heap or TOAST relation: pages as hio.c fills them, the dead bytes
+ * pruning frees (tuple bodies) and VACUUM frees (their line pointers). */
+struct rel {
+    struct rec_pg_pack pack;
+    uint32_t *dead;  /* per page: dead tuple bytes, line pointers apart */
+    uint32_t *items; /* per page: dead line pointers (LP_DEAD) */
+    uint32_t *pid;   /* per page: pool id + 1, 0 = never read */
+    uint32_t *full;  /* per page: PD_PAGE_FULL, an update found no room */
+    size_t cap;
+    size_t target[PGP_MAX_CLIENTS]; /* each backend's target block */
+};
+
+struct chunk {
+    uint32_t page;
+    uint32_t bytes; /* the chunk tuple with its line pointer */
+};
+
+/* A session's row in one table. */
+struct row {
+    uint32_t page;  /* heap page */
+    uint32_t bytes; /* heap tuple with its line pointer; 0 = no row */
+    uint64_t first; /* out of line: its first chunk in `chunks`, else ~0 */
+    uint32_t n;     /* chunks */
+    uint64_t seq;   /* its first TOAST-index entry, in insertion order */
+    uint32_t dead[PGP_MAX_DEAD]; /* pages of versions a non-HOT update
+                                    left behind, their primary-key entries
+                                    not yet found dead (killed) */
+    uint32_t n_dead;
+};
+
+struct cand {
+    struct rel heap, toast;
+    struct row *rows;      /* n_keys */
+    struct chunk *chunks;  /* every value saved, in order (grows) */
+    uint64_t n_chunks, cap_chunks;
+    uint32_t *idx_leaf;    /* per session: its primary-key leaf */
+    uint32_t *idx_pid;     /* per leaf: pool id + 1 */
+    uint64_t idx_leaves;
+    unsigned idx_levels;
+    uint64_t tidx_entries; /* TOAST-index entries inserted */
+    uint32_t *tidx_pid;    /* per leaf: pool id + 1 (grows) */
+    uint64_t tidx_cap;
+    uint32_t tidx_per_leaf, tidx_fanout;
+    struct rec_pg_table tab; /* the table; a text value's ratio is its own */
+    struct coll_pgr_blocks n;   /* counted so far */
+    int lz4;                    /* not predicted */
+};
+
+struct emu {
+    const struct coll_pgr_plan *p;
+    const struct rec_pg_layout *l;
+    uint32_t page;
+    unsigned k;
+    struct sim_policy *pool;
+    uint32_t next_pid;
+    int counting;
+    int oom;
+    struct cand c[COLL_PGR_MAX_CANDIDATES];
+    const int32_t *z_req;  /* pglz bytes of request i's text value, else -1 */
+    const int32_t *z_load; /* the same of session k's loaded value */
+    struct cand *cur; /* the candidate being replayed */
+    int cur_rel;      /* REL_HEAP or REL_TOAST: the visit callback's */
+};
+
+static int grow_u32(uint32_t **a, uint64_t *cap, uint64_t need)
+{
+    uint64_t n = *cap ? *cap : 1024;
+    uint32_t *b;
+
+    if (need < *cap)
+        return 0;
+    while (n <= need)
+        n *= 2;
+    if (!(b = pt_realloc(*a, n * sizeof(*b))))
+        return -1;
+    memset(b + *cap, 0, (n - *cap) * sizeof(*b));
+    *a = b;
+    *cap = n;
+    return 0;
+}
+
+static int rel_room(struct rel *r, size_t page)
+{
+    uint64_t cap = r->cap, c2 = r->cap, c3 = r->cap, c4 = r->cap;
+
+    if (page < r->cap)
+        return 0;
+    if (grow_u32(&r->dead, &cap, page) || grow_u32(&r->items, &c2, page) ||
+        grow_u32(&r->pid, &c3, page) || grow_u32(&r->full, &c4, page))
+        return -1;
+    r->cap = cap;
+    return 0;
+}
+
+/* One ReadBuffer of a page whose pool id is *pid (0: a new one). */
+static void ref(struct emu *m, uint32_t *pid, uint64_t *read, uint64_t *hit,
+                int is_new)
+{
+    uint32_t victim;
+    int r;
+
+    if (!*pid)
+        *pid = ++m->next_pid;
+    r = m->pool->ops->access(m->pool, *pid - 1, &victim);
+    if (r < 0) {
+        m->oom = 1;
+        return;
+    }
+    if (!m->counting)
+        return;
+    if (r == 1 && !is_new)
+        (*hit)++;
+    else
+        (*read)++;
+}
+
+static void ref_heap(struct emu *m, struct cand *c, size_t page, int is_new)
+{
+    if (rel_room(&c->heap, page) < 0) {
+        m->oom = 1;
+        return;
+    }
+    ref(m, &c->heap.pid[page], &c->n.heap_read, &c->n.heap_hit, is_new);
+}
+
+static void ref_toast(struct emu *m, struct cand *c, size_t page, int is_new)
+{
+    if (rel_room(&c->toast, page) < 0) {
+        m->oom = 1;
+        return;
+    }
+    ref(m, &c->toast.pid[page], &c->n.toast_read, &c->n.toast_hit, is_new);
+}
+
+/* hio.c's reads on the way to a page (rec_pg_pack_place's visits). */
+static void visit(void *ctx, size_t page, int is_new)
+{
+    struct emu *m = ctx;
+
+    if (m->cur_rel == REL_HEAP)
+        ref_heap(m, m->cur, page, is_new);
+    else
+        ref_toast(m, m->cur, page, is_new);
+}
+
+/* pruneheap.c heap_page_prune_opt: a page marked full (PageIsFull: an
+ * update found no room on it, heapam.c heap_update PageSetFull) or with
+ * less free space than max(BLCKSZ / 10, the fillfactor's) loses its dead
+ * tuples' bodies, and the mark (heap_page_prune: PageClearFull). */
+static void prune(struct emu *m, struct rel *r, size_t page)
+{
+    uint32_t minfree = m->page / 10;
+
+    if (page >= r->cap || !r->dead[page] || page >= (size_t)r->pack.pages)
+        return;
+    if (r->full[page] ||
+        r->pack.usable_bytes - r->pack.used[page] < minfree) {
+        rec_pg_pack_release(&r->pack, page, r->dead[page]);
+        r->dead[page] = 0;
+        r->full[page] = 0;
+    }
+}
+
+/* Descents: the pages above the leaf are hits, the leaf a ReadBuffer. */
+static void idx_descent(struct emu *m, struct cand *c, uint64_t key)
+{
+    if (m->counting)
+        c->n.idx_hit += c->idx_levels - 1;
+    ref(m, &c->idx_pid[c->idx_leaf[key]], &c->n.idx_read, &c->n.idx_hit, 0);
+}
+
+/* A primary-key scan for the session (a get, the arbiter check, a
+ * delete): the descent, and the heap page of each older version whose
+ * entry is still there (indexam.c index_getnext_slot fetches it, finds it
+ * dead to all and marks the entry LP_DEAD: kill_prior_tuple, so the next
+ * scan skips it). The live version's page is the caller's. */
+static void pk_scan(struct emu *m, struct cand *c, uint64_t key)
+{
+    struct row *row = &c->rows[key];
+
+    idx_descent(m, c, key);
+    for (uint32_t i = 0; i < row->n_dead; i++) {
+        ref_heap(m, c, row->dead[i], 0);
+        prune(m, &c->heap, row->dead[i]);
+    }
+    row->n_dead = 0;
+}
+
+static unsigned levels_of(uint64_t leaves, uint32_t fanout)
+{
+    unsigned lv = 1;
+
+    while (leaves > 1) {
+        leaves = (leaves + fanout - 1) / fanout;
+        lv++;
+    }
+    return lv;
+}
+
+static void tidx_descent(struct emu *m, struct cand *c, uint64_t entry)
+{
+    uint64_t leaf = entry / c->tidx_per_leaf;
+    uint64_t leaves = c->tidx_entries / c->tidx_per_leaf + 1;
+
+    if (grow_u32(&c->tidx_pid, &c->tidx_cap, leaf) < 0) {
+        m->oom = 1;
+        return;
+    }
+    if (m->counting)
+        c->n.tidx_hit += levels_of(leaves, c->tidx_fanout) - 1;
+    ref(m, &c->tidx_pid[leaf], &c->n.tidx_read, &c->n.tidx_hit, 0);
+}
+
+/* toast_save_datum: the chunks of a value of `size` bytes for session
+ * key, placed by client cl's backend; *row gets them. */
+static void save_value(struct emu *m, struct cand *c, unsigned cl,
+                       const struct rec_pg_tuple *tu, struct row *row)
+{
+    uint32_t full = rec_pg_chunk_tuple_bytes(m->l, m->l->chunk_bytes);
+
+    row->first = c->n_chunks;
+    row->n = (uint32_t)tu->toast_chunks;
+    row->seq = c->tidx_entries;
+    for (uint64_t i = 0; i < tu->toast_chunks; i++) {
+        uint32_t b = i + 1 < tu->toast_chunks
+                         ? full
+                         : (uint32_t)(tu->toast_bytes -
+                                      (tu->toast_chunks - 1) * (uint64_t)full);
+        size_t page;
+        if (c->n_chunks >= c->cap_chunks) {
+            uint64_t n = c->cap_chunks ? 2 * c->cap_chunks : 4096;
+            struct chunk *a = pt_realloc(c->chunks, n * sizeof(*a));
+            if (!a) {
+                m->oom = 1;
+                return;
+            }
+            c->chunks = a;
+            c->cap_chunks = n;
+        }
+        m->cur = c;
+        m->cur_rel = REL_TOAST;
+        page = rec_pg_pack_place(&c->toast.pack, b, &c->toast.target[cl], visit,
+                                 m);
+        if (page == PGP_NONE || rel_room(&c->toast, page) < 0) {
+            m->oom = 1;
+            return;
+        }
+        c->chunks[c->n_chunks].page = (uint32_t)page;
+        c->chunks[c->n_chunks].bytes = b;
+        c->n_chunks++;
+        /* the new entry goes to the rightmost leaf */
+        tidx_descent(m, c, c->tidx_entries);
+        c->tidx_entries++;
+    }
+}
+
+/* toast_fetch_datum: the descent, then each page of the chunks once. */
+static void fetch_value(struct emu *m, struct cand *c, const struct row *row)
+{
+    size_t last = PGP_NONE;
+
+    tidx_descent(m, c, row->seq);
+    for (uint32_t i = 0; i < row->n; i++) {
+        size_t page = c->chunks[row->first + i].page;
+        if (page == last)
+            continue;
+        ref_toast(m, c, page, 0);
+        prune(m, &c->toast, page);
+        last = page;
+    }
+}
+
+/* toast_delete_datum: the descent, per chunk its fetch and heap_delete. */
+static void delete_value(struct emu *m, struct cand *c, struct row *row)
+{
+    tidx_descent(m, c, row->seq);
+    for (uint32_t i = 0; i < row->n; i++) {
+        const struct chunk *ch = &c->chunks[row->first + i];
+        ref_toast(m, c, ch->page, 0);
+        prune(m, &c->toast, ch->page);
+        ref_toast(m, c, ch->page, 0);
+        c->toast.dead[ch->page] += ch->bytes - m->l->item_bytes;
+        c->toast.items[ch->page]++;
+    }
+    row->n = 0;
+    row->first = ~(uint64_t)0;
+}
+
+/* The row of a value of `size` for session key in candidate c; z: pglz's
+ * bytes for it (text), or -1 (random bytes, or pglz gives up). */
+static void fit(const struct emu *m, const struct cand *c, uint32_t size,
+                int32_t z, struct rec_pg_tuple *tu)
+{
+    struct rec_pg_table t = c->tab;
+
+    if (z > 0 && size > 0) {
+        /* try_compress takes ceil(raw x ratio) */
+        t.ratio = ((double)z - 0.5) / (double)size;
+        t.ratio_measured = 1;
+        t.compress_share = 1;
+    }
+    rec_pg_tuple_fit(m->l, &t, size, tu);
+}
+
+/* A heap tuple placed by hio.c for client cl (an insert or a non-HOT
+ * update's new version). */
+static int place_heap(struct emu *m, struct cand *c, unsigned cl,
+                      uint32_t bytes, uint32_t *page)
+{
+    size_t pg;
+
+    m->cur = c;
+    m->cur_rel = REL_HEAP;
+    pg = rec_pg_pack_place(&c->heap.pack, bytes, &c->heap.target[cl], visit,
+                           m);
+    if (pg == PGP_NONE || rel_room(&c->heap, pg) < 0) {
+        m->oom = 1;
+        return -1;
+    }
+    *page = (uint32_t)pg;
+    return 0;
+}
+
+static void op_get(struct emu *m, struct cand *c, uint64_t key)
+{
+    struct row *row = &c->rows[key];
+
+    pk_scan(m, c, key);
+    if (!row->bytes)
+        return;
+    ref_heap(m, c, row->page, 0);
+    prune(m, &c->heap, row->page);
+    if (row->n)
+        fetch_value(m, c, row);
+}
+
+static void insert_row(struct emu *m, struct cand *c, unsigned cl,
+                       uint64_t key, uint32_t size, int32_t z)
+{
+    struct row *row = &c->rows[key];
+    struct rec_pg_tuple tu;
+
+    idx_descent(m, c, key); /* the arbiter check */
+    fit(m, c, size, z, &tu);
+    row->n = 0;
+    if (tu.n_external)
+        save_value(m, c, cl, &tu, row);
+    if (place_heap(m, c, cl, tu.heap_bytes, &row->page) < 0)
+        return;
+    row->bytes = tu.heap_bytes;
+    idx_descent(m, c, key); /* the primary-key insertion */
+}
+
+static void op_set(struct emu *m, struct cand *c, unsigned cl, uint64_t key,
+                   uint32_t size, int32_t z)
+{
+    struct row *row = &c->rows[key], old;
+    struct rec_pg_tuple tu;
+    uint32_t room;
+
+    if (!row->bytes) {
+        insert_row(m, c, cl, key, size, z);
+        return;
+    }
+    /* the arbiter check, heap_lock_tuple, heap_update */
+    pk_scan(m, c, key);
+    ref_heap(m, c, row->page, 0);
+    prune(m, &c->heap, row->page);
+    ref_heap(m, c, row->page, 0);
+    ref_heap(m, c, row->page, 0);
+    old = *row;
+    fit(m, c, size, z, &tu);
+    row->n = 0;
+    if (tu.n_external)
+        save_value(m, c, cl, &tu, row);
+    if (old.n)
+        delete_value(m, c, &old);
+    /* heap_update: the same page when the new version fits (PageGetHeap-
+       FreeSpace: its free space less a line pointer), a HOT update */
+    room = c->heap.pack.usable_bytes - c->heap.pack.used[old.page];
+    if (tu.heap_bytes <= room) {
+        c->heap.pack.used[old.page] += tu.heap_bytes;
+        c->heap.dead[old.page] += old.bytes; /* pruning recycles its item */
+        row->bytes = tu.heap_bytes;
+        return;
+    }
+    c->heap.full[old.page] = 1;
+    if (place_heap(m, c, cl, tu.heap_bytes, &row->page) < 0)
+        return;
+    c->heap.dead[old.page] += old.bytes - m->l->item_bytes;
+    c->heap.items[old.page]++;
+    row->bytes = tu.heap_bytes;
+    if (row->n_dead < PGP_MAX_DEAD)
+        row->dead[row->n_dead++] = old.page;
+    idx_descent(m, c, key);
+}
+
+static void op_del(struct emu *m, struct cand *c, uint64_t key)
+{
+    struct row *row = &c->rows[key];
+
+    pk_scan(m, c, key);
+    if (!row->bytes)
+        return;
+    ref_heap(m, c, row->page, 0);
+    prune(m, &c->heap, row->page);
+    ref_heap(m, c, row->page, 0);
+    if (row->n)
+        delete_value(m, c, row);
+    c->heap.dead[row->page] += row->bytes - m->l->item_bytes;
+    c->heap.items[row->page]++;
+    row->bytes = 0;
+}
+
+/* VACUUM: dead bytes and line pointers freed, the map told. */
+static void vacuum_rel(struct rel *r, uint32_t item)
+{
+    for (size_t pg = 0; pg < (size_t)r->pack.pages && pg < r->cap; pg++) {
+        rec_pg_pack_release(&r->pack, pg, r->dead[pg] + r->items[pg] * item);
+        r->dead[pg] = r->items[pg] = 0;
+        rec_pg_pack_record(&r->pack, pg);
+    }
+}
+
+static void pass(struct emu *m, size_t ci)
+{
+    const struct coll_pgr_plan *p = m->p;
+    struct cand *c = &m->c[ci];
+
+    for (uint64_t i = 0; i < p->n_reqs && !m->oom; i++) {
+        const struct coll_pgr_req *r = &p->reqs[i];
+        unsigned cl = (unsigned)(r->key_id % m->k);
+        if (r->key_id >= p->n_keys)
+            continue;
+        if (r->op == COLL_PGR_GET)
+            op_get(m, c, r->key_id);
+        else if (r->op == COLL_PGR_SET)
+            op_set(m, c, cl, r->key_id, r->size_bytes, m->z_req[i]);
+        else
+            op_del(m, c, r->key_id);
+    }
+    vacuum_rel(&c->heap, m->l->item_bytes);
+    vacuum_rel(&c->toast, m->l->item_bytes);
+    /* and the indexes' entries of dead versions */
+    for (uint64_t k = 0; k < p->n_keys; k++)
+        c->rows[k].n_dead = 0;
+}
+
+/* pglz's bytes for every text value the run writes (model/pglz.c, the
+ * server's algorithm): the loads' (offset: the key) and the sets'
+ * (offset: the request), -1 for random bytes or where pglz gives up;
+ * *mean gets their mean ratio. */
+static int pglz_sizes(const struct coll_pgr_plan *p, const unsigned char *txt,
+                      int32_t *z_load, int32_t *z_req, double *mean)
+{
+    struct rec_pglz_work *w = pt_calloc(1, sizeof(*w));
+    double sz = 0, sr = 0;
+
+    if (!w)
+        return -1;
+    for (uint64_t k = 0; k < p->n_keys; k++) {
+        z_load[k] = -1;
+        if (coll_pgr_key_is_text(p, k))
+            z_load[k] = (int32_t)rec_pglz_size(w, txt + coll_pgr_set_offset(k),
+                                               (size_t)p->first_size[k], NULL);
+    }
+    for (uint64_t i = 0; i < p->n_reqs; i++) {
+        const struct coll_pgr_req *r = &p->reqs[i];
+        z_req[i] = -1;
+        if (r->op != COLL_PGR_SET || !coll_pgr_key_is_text(p, r->key_id))
+            continue;
+        z_req[i] = (int32_t)rec_pglz_size(w, txt + coll_pgr_set_offset(i),
+                                          r->size_bytes, NULL);
+        if (z_req[i] > 0)
+            sz += z_req[i], sr += r->size_bytes;
+    }
+    free(w);
+    *mean = sr > 0 ? sz / sr : 0;
+    return 0;
+}
+
+/* attstorage of a STORAGE name ("" = EXTENDED, the default for bytea) */
+static char storage_code(const char *name)
+{
+    return !strcmp(name, "PLAIN")      ? 'p'
+           : !strcmp(name, "MAIN")     ? 'm'
+           : !strcmp(name, "EXTERNAL") ? 'e'
+                                       : 'x';
+}
+
+/* Keys by their id's order (the hash's: 16 hex digits of it). */
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = coll_pgr_key_hash(*(const uint64_t *)a);
+    uint64_t y = coll_pgr_key_hash(*(const uint64_t *)b);
+    return (x > y) - (x < y);
+}
+
+static int cand_init(struct emu *m, size_t ci, const struct coll_pgr_result *res)
+{
+    const struct coll_pgr_plan *p = m->p;
+    const struct coll_pgr_candidate *cd = &p->cand[ci];
+    struct cand *c = &m->c[ci];
+    uint32_t usable = m->page - PGP_PAGE_HEADER;
+    uint32_t bt = m->page - PGP_PAGE_HEADER - PGP_BT_SPECIAL;
+    uint32_t per = (uint32_t)((double)bt * PGP_PK_FILL / PGP_PK_ENTRY);
+    const char *comp = cd->compression[0] ? cd->compression
+                                          : res->toast_compression;
+    uint64_t *order;
+
+    rec_pg_pack_init(&c->heap.pack, m->page, usable, 100);
+    rec_pg_pack_init(&c->toast.pack, m->page, usable, 100);
+    for (unsigned i = 0; i < PGP_MAX_CLIENTS; i++)
+        c->heap.target[i] = c->toast.target[i] = PGP_NONE;
+    memset(&c->tab, 0, sizeof(c->tab));
+    c->tab.target_bytes = cd->toast_tuple_target;
+    c->tab.fillfactor = 100;
+    /* the row's other columns (COLL_PGR_LAYOUT_REST), pt_rest */
+    c->tab.rest_bytes = COLL_PGR_LAYOUT_REST + PGP_NULL_BITMAP;
+    if (coll_pgr_rest_pad(p))
+        c->tab.rest_bytes += coll_pgr_rest_pad(p) + 4;
+    c->tab.n_columns = 1;
+    c->tab.share[0] = 1;
+    c->tab.storage[0] = storage_code(cd->storage);
+    c->lz4 = p->compressible > 0 && !strcmp(comp, "lz4");
+    c->rows = pt_calloc(p->n_keys ? p->n_keys : 1, sizeof(*c->rows));
+    c->idx_leaf = pt_calloc(p->n_keys ? p->n_keys : 1, sizeof(*c->idx_leaf));
+    order = pt_calloc(p->n_keys ? p->n_keys : 1, sizeof(*order));
+    if (!c->rows || !c->idx_leaf || !order) {
+        free(order);
+        return -1;
+    }
+    /* a session's leaf: its rank in the key's order, leaves at ~69 % */
+    per = per ? per : 1;
+    c->idx_leaves = p->n_keys / per + 1;
+    c->idx_levels = levels_of(c->idx_leaves, per);
+    if (!(c->idx_pid = pt_calloc(c->idx_leaves, sizeof(*c->idx_pid)))) {
+        free(order);
+        return -1;
+    }
+    for (uint64_t k = 0; k < p->n_keys; k++)
+        order[k] = k;
+    qsort(order, p->n_keys, sizeof(*order), cmp_key);
+    for (uint64_t r = 0; r < p->n_keys; r++)
+        c->idx_leaf[order[r]] = (uint32_t)(r / per);
+    free(order);
+    c->tidx_per_leaf = (uint32_t)((double)bt * m->l->index_fillfactor / 100.0 /
+                                  m->l->index_entry_bytes);
+    if (!c->tidx_per_leaf)
+        c->tidx_per_leaf = 1;
+    c->tidx_fanout = c->tidx_per_leaf;
+    return 0;
+}
+
+static void cand_free(struct cand *c)
+{
+    rec_pg_pack_free(&c->heap.pack);
+    rec_pg_pack_free(&c->toast.pack);
+    free(c->heap.dead);
+    free(c->heap.items);
+    free(c->heap.pid);
+    free(c->heap.full);
+    free(c->toast.full);
+    free(c->toast.dead);
+    free(c->toast.items);
+    free(c->toast.pid);
+    free(c->rows);
+    free(c->chunks);
+    free(c->idx_leaf);
+    free(c->idx_pid);
+    free(c->tidx_pid);
+}
+
+/* The run of pgreplay.c's coll_pgr_run, pass for pass: the load of each
+ * table, the warm-up passes, the rounds A B, B A, ... (counted). */
+static void run(struct emu *m)
+{
+    const struct coll_pgr_plan *p = m->p;
+    size_t n = p->n_cand;
+
+    for (size_t ci = 0; ci < n && !m->oom; ci++)
+        for (uint64_t key = 0; key < p->n_keys && !m->oom; key++)
+            insert_row(m, &m->c[ci], 0, key, (uint32_t)p->first_size[key],
+                       m->z_load[key]);
+    for (unsigned w = 0; w < p->warmup_rounds; w++)
+        for (size_t ci = 0; ci < n && !m->oom; ci++)
+            pass(m, ci);
+    m->counting = 1;
+    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++)
+        for (size_t j = 0; j < n && !m->oom; j++)
+            pass(m, r % 2 ? n - 1 - j : j);
+}
+
+static int emulate(const struct coll_pgr_plan *p,
+                   const struct coll_pgr_result *res,
+                   const struct rec_engine *e,
+                   const struct sim_policy_ops *policy, const int32_t *z_load,
+                   const int32_t *z_req, struct adv_pgr_prediction *out)
+{
+    struct emu *m = pt_calloc(1, sizeof(*m));
+    int ret = 0;
+
+    if (!m)
+        return -1;
+    m->p = p;
+    m->l = &e->pg;
+    m->z_load = z_load;
+    m->z_req = z_req;
+    m->page = res->block_size;
+    m->k = p->n_clients ? p->n_clients : 1;
+    if (m->k > PGP_MAX_CLIENTS)
+        m->k = PGP_MAX_CLIENTS;
+    m->pool = policy->create(res->shared_buffers_pages, 1);
+    if (!m->pool)
+        ret = -1;
+    if (m->pool && policy->tune) {
+        struct sim_policy_params pp;
+        memset(&pp, 0, sizeof(pp));
+        pp.page_size_bytes = m->page;
+        pp.scale = 1;
+        policy->tune(m->pool, &pp);
+    }
+    for (size_t ci = 0; ci < p->n_cand && ret == 0; ci++)
+        ret = cand_init(m, ci, res);
+    if (ret == 0)
+        run(m);
+    if (m->oom)
+        ret = -1;
+    for (size_t ci = 0; ci < p->n_cand; ci++) {
+        struct adv_pgr_pred_cand *o = &out->c[ci];
+        if (ret == 0) {
+            o->blocks = m->c[ci].n;
+            o->heap_pages = (uint64_t)m->c[ci].heap.pack.pages;
+            o->toast_pages = (uint64_t)m->c[ci].toast.pack.pages;
+            o->have = !m->c[ci].lz4;
+        }
+        cand_free(&m->c[ci]);
+    }
+    if (m->pool)
+        m->pool->ops->destroy(m->pool);
+    free(m);
+    return ret;
+}
+
+int adv_pgr_predict(const struct coll_pgr_plan *p,
+                    const struct coll_pgr_result *res,
+                    const struct rec_engine *e, struct adv_pgr_prediction *out,
+                    struct pt_err *err)
+{
+    const struct sim_policy_ops *pol, *lru = sim_policy_find("lru");
+    unsigned char *rnd = NULL, *txt = NULL;
+    int32_t *z_load = NULL, *z_req = NULL;
+    double ratio = 0;
+    struct adv_pgr_prediction l;
+    int ret = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (!e->pg.present || !res->shared_buffers_pages || !res->block_size) {
+        snprintf(out->why, sizeof(out->why), "no prediction: %s",
+                 !e->pg.present ? "the engine profile has no TOAST figures"
+                                : "the server's shared_buffers is unknown");
+        return 0;
+    }
+    pol = sim_policy_find(e->bp_policy[0] ? e->bp_policy : "pg-clock");
+    if (!pol || !lru)
+        return err_set(err, PT_EINTERNAL, "no policy %s", e->bp_policy);
+    snprintf(out->policy, sizeof(out->policy), "%s", pol->name);
+    out->pool_pages = res->shared_buffers_pages;
+    z_load = pt_calloc(p->n_keys ? p->n_keys : 1, sizeof(*z_load));
+    z_req = pt_calloc(p->n_reqs ? p->n_reqs : 1, sizeof(*z_req));
+    if (!z_load || !z_req || coll_pgr_payloads(p, &rnd, &txt) < 0 ||
+        pglz_sizes(p, txt, z_load, z_req, &ratio) < 0 ||
+        emulate(p, res, e, pol, z_load, z_req, out) < 0 ||
+        emulate(p, res, e, lru, z_load, z_req, &l) < 0)
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+    free(rnd);
+    free(txt);
+    free(z_load);
+    free(z_req);
+    if (ret < 0)
+        return ret;
+    for (size_t ci = 0; ci < p->n_cand; ci++)
+        out->c[ci].lru = l.c[ci].blocks;
+    out->have = 1;
+    out->n_cand = p->n_cand;
+    out->text_ratio = ratio;
+    return 0;
+}
