@@ -126,6 +126,20 @@ int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
                   const char *reg, uint32_t seed, struct coll_pg_trial *t,
                   struct pt_err *err);
 
+/*
+ * The server replays' synthetic content (pgreplay.c; myreplay.c shares
+ * it): a payload window slides by up to COLL_PGR_SLIDE bytes between
+ * writes; coll_pgr_payloads allocates random bytes and compressible text
+ * of max_bytes + COLL_PGR_SLIDE (+ the rest column) each (-1: out of
+ * memory); coll_pgr_key_text says whether a session is of the
+ * compressible share; coll_pgr_key_name writes its ID.
+ */
+#define COLL_PGR_SLIDE 4096u
+int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
+                      unsigned char **txt);
+int coll_pgr_key_text(const struct coll_pgr_plan *p, uint64_t key);
+void coll_pgr_key_name(uint64_t key, char *buf, size_t len);
+
 extern const struct coll_engine_ops coll_db2_ops;
 extern const struct coll_engine_ops coll_pg_ops;
 extern const struct coll_engine_ops coll_mysql_ops;
