@@ -60,7 +60,9 @@ static const char description[] =
     "data), measured by requests/s with the same rounds and 95% intervals\n"
     "and by pg_statio's heap and TOAST blocks read and hit per access.\n"
     "Needs CREATE on the database (exit 77 without); --dry-run prints the\n"
-    "scratch DDL and connects to nothing.";
+    "scratch DDL and connects to nothing. On MariaDB or MySQL: a scratch\n"
+    "database, ROW_FORMAT candidates, --candidate 32K=DSN for an instance\n"
+    "built with that page size, InnoDB's buffer pool counters per request.";
 
 struct replay_args {
     struct store_plan plan; /* what to replay */
@@ -276,8 +278,10 @@ static const struct cli_option opts[] = {
      .repeat = 1,
      .arg_name = "SPEC",
      .help = "with --dsn/--connect: a table configuration to replay, "
-             "toast_tuple_target=N[,storage=S][,compression=C]; the first "
-             "is the current one",
+             "toast_tuple_target=N[,storage=S][,compression=C]; on MariaDB "
+             "row_format=R[,key_block_size=N], or SIZE=DSN: an instance "
+             "built with that innodb_page_size; the first is the current "
+             "one",
      .def = "toast_tuple_target=2032 and the trace's 95th percentile "
             "size + 228"},
     {.name = "recommendation",

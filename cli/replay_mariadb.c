@@ -164,10 +164,11 @@ static int candidates(const struct replay_my_args *m, uint32_t main_page,
         for (size_t k = 0; !c->instance && c->page_size && k < m->n_cand; k++)
             if (m->cand[k].instance && m->cand[k].page_size == c->page_size)
                 c->instance = m->cand[k].instance;
-        if (c->page_size && !c->instance && main_page &&
-            c->page_size == main_page)
-            c->page_size = main_page; /* the --connect instance's */
-        else if (c->page_size && !c->instance) {
+        /* the reference runs on the --connect instance (its page size
+           checked there), and so does a candidate of the same size */
+        if (c->page_size && !c->instance && i > 0 &&
+            c->page_size != all[0].page_size &&
+            !(main_page && c->page_size == main_page)) {
             struct my_untested *u = &o->untested[o->n_untested++];
             char ps[16];
             coll_myr_candidate_format(c, u->spec, sizeof(u->spec));
@@ -180,11 +181,6 @@ static int candidates(const struct replay_my_args *m, uint32_t main_page,
                                : " (--dry-run: the --connect "
                                  "instance's is not known)",
                      ps);
-            if (i == 0)
-                return err_set(err, PT_EUSAGE,
-                               "--candidate: the first candidate (%s) is "
-                               "the reference and must be testable: %s",
-                               u->spec, u->why);
             continue;
         }
         p->cand[p->base.n_cand++] = *c;

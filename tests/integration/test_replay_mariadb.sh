@@ -92,6 +92,17 @@ expect_eq "$(left16)$(left32)" 00 "dry-run created nothing"
 expect_rc 0 "dry-run without a server" "$PAGETUNE" replay --trace "$T/small.csv" \
     --connect "Driver=MariaDB Unicode;Server=127.0.0.1;Port=1;Database=x" --dry-run -q
 expect_contains "$OUT" "ROW_FORMAT=COMPACT" "dry-run: DYNAMIC against COMPACT by default"
+# a MySQL recommendation of 32K pages: its advice on the instance of that size
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); d["settings"]["innodb_page_size"] = 32768
+json.dump(d, open(sys.argv[2], "w"))' "$(dirname "$0")/../golden/recommend-mysql.json" "$T/rec32.json"
+expect_rc 0 "dry-run of a 32K recommendation" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --recommendation "$T/rec32.json" --dry-run
+expect_contains "$OUT" "page_size=32K: not tested: innodb_page_size is per instance" "recommendation: 32K not testable alone"
+expect_rc 0 "dry-run of a 32K recommendation with its instance" "$PAGETUNE" replay --trace "$T/small.csv" \
+    "${MY[@]}" --recommendation "$T/rec32.json" --candidate "32K=$PT_MARIADB32_CONNECT" --dry-run
+expect_contains "$OUT" "pt_replay_2 (" "recommendation: the advice's table on the 32K instance"
+expect_rc 64 "a recommendation and a row format" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --recommendation "$T/rec32.json" --candidate row_format=COMPACT --dry-run
 
 # (b) 16K against 32K pages, each table at least 4x its pool
 expect_rc 0 "replay 20-30 KB on 16K and 32K" "$PAGETUNE" replay --trace "$T/big.csv" "${MY[@]}" \
