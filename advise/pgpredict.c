@@ -542,14 +542,14 @@ static int pglz_sizes(const struct coll_pgr_plan *p, const unsigned char *txt,
         return -1;
     for (uint64_t k = 0; k < p->n_keys; k++) {
         z_load[k] = -1;
-        if (coll_pgr_key_is_text(p, k))
+        if (coll_pgr_key_text(p, k))
             z_load[k] = (int32_t)rec_pglz_size(w, txt + coll_pgr_set_offset(k),
                                                (size_t)p->first_size[k], NULL);
     }
     for (uint64_t i = 0; i < p->n_reqs; i++) {
         const struct coll_pgr_req *r = &p->reqs[i];
         z_req[i] = -1;
-        if (r->op != COLL_PGR_SET || !coll_pgr_key_is_text(p, r->key_id))
+        if (r->op != COLL_PGR_SET || !coll_pgr_key_text(p, r->key_id))
             continue;
         z_req[i] = (int32_t)rec_pglz_size(w, txt + coll_pgr_set_offset(i),
                                           r->size_bytes, NULL);

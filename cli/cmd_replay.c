@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "cli/cli.h"
+#include "cli/replay_mariadb.h"
 #include "collect/collect.h"
 #include "advise/advise.h"
 #include "recommend/recommend.h"
@@ -59,7 +60,9 @@ static const char description[] =
     "data), measured by requests/s with the same rounds and 95% intervals\n"
     "and by pg_statio's heap and TOAST blocks read and hit per access.\n"
     "Needs CREATE on the database (exit 77 without); --dry-run prints the\n"
-    "scratch DDL and connects to nothing.";
+    "scratch DDL and connects to nothing. On MariaDB or MySQL: a scratch\n"
+    "database, ROW_FORMAT candidates, --candidate 32K=DSN for an instance\n"
+    "built with that page size, InnoDB's buffer pool counters per request.";
 
 struct replay_args {
     struct store_plan plan; /* what to replay */
@@ -84,6 +87,7 @@ struct replay_args {
     uint64_t max_scratch;
     double compressible;
     int dry_run;
+    struct replay_my_args my; /* MariaDB/MySQL (replay_mariadb.c) */
 };
 
 enum { OPT_CANDIDATE = CLI_OPT_FIRST_CUSTOM };
@@ -274,8 +278,10 @@ static const struct cli_option opts[] = {
      .repeat = 1,
      .arg_name = "SPEC",
      .help = "with --dsn/--connect: a table configuration to replay, "
-             "toast_tuple_target=N[,storage=S][,compression=C]; the first "
-             "is the current one",
+             "toast_tuple_target=N[,storage=S][,compression=C]; on MariaDB "
+             "row_format=R[,key_block_size=N], or SIZE=DSN: an instance "
+             "built with that innodb_page_size; the first is the current "
+             "one",
      .def = "toast_tuple_target=2032 and the trace's 95th percentile "
             "size + 228"},
     {.name = "recommendation",
@@ -626,6 +632,19 @@ static int parse_loop(int argc, char **argv, struct cli_common *c,
         if (id != OPT_CANDIDATE)
             return PT_EINTERNAL;
         err_clear(&err);
+        if (coll_myr_candidate_is(arg)) { /* MariaDB's (replay_mariadb.c) */
+            if (a->my.n_cand == COLL_PGR_MAX_CANDIDATES) {
+                cli_usage_error("replay", "--candidate: at most %d candidates",
+                                COLL_PGR_MAX_CANDIDATES);
+                return PT_EUSAGE;
+            }
+            if (coll_myr_candidate_parse(arg, &a->my.cand[a->my.n_cand++],
+                                         &err) < 0) {
+                cli_usage_error("replay", "--candidate '%s': %s", arg, err.msg);
+                return PT_EUSAGE;
+            }
+            continue;
+        }
         if (a->n_cand == COLL_PGR_MAX_CANDIDATES) {
             cli_usage_error("replay", "--candidate: at most %d candidates",
                             COLL_PGR_MAX_CANDIDATES);
@@ -671,18 +690,34 @@ static int check_server_args(const struct replay_args *a,
     int server = a->conn.dsn || a->conn.connect;
 
     if (!server &&
-        (a->n_cand || a->dry_run || a->scratch_schema || a->max_scratch ||
-         a->compressible > 0 || a->recommendation)) {
+        (a->n_cand || a->my.n_cand || a->dry_run || a->scratch_schema ||
+         a->max_scratch || a->compressible > 0 || a->recommendation)) {
         cli_usage_error("replay", "%s needs --dsn or --connect",
-                        a->n_cand           ? "--candidate"
-                        : a->dry_run        ? "--dry-run"
-                        : a->scratch_schema ? "--scratch-schema"
-                        : a->max_scratch    ? "--max-scratch"
-                        : a->recommendation ? "--recommendation"
-                        : a->sizes          ? "--sizes"
-                                            : "--compressible");
+                        a->n_cand || a->my.n_cand ? "--candidate"
+                        : a->dry_run              ? "--dry-run"
+                        : a->scratch_schema       ? "--scratch-schema"
+                        : a->max_scratch          ? "--max-scratch"
+                        : a->recommendation       ? "--recommendation"
+                        : a->sizes                ? "--sizes"
+                                                  : "--compressible");
         return PT_EUSAGE;
     }
+    if (a->n_cand && a->my.n_cand) {
+        cli_usage_error("replay",
+                        "--candidate: PostgreSQL (toast_tuple_target, "
+                        "...) and MariaDB (row_format, SIZE=DSN) "
+                        "candidates together: give one kind");
+        return PT_EUSAGE;
+    }
+    /* with a recommendation, MariaDB candidates only name instances */
+    for (size_t i = 0; a->recommendation && i < a->my.n_cand; i++)
+        if (!a->my.cand[i].instance) {
+            cli_usage_error("replay", "--candidate and --recommendation both "
+                                      "name the candidates: give one (with "
+                                      "--recommendation, --candidate SIZE=DSN "
+                                      "names an instance only)");
+            return PT_EUSAGE;
+        }
     if (a->n_cand && a->recommendation) {
         cli_usage_error("replay", "--candidate and --recommendation both name "
                                   "the candidates: give one");
@@ -904,7 +939,7 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
     if (a->n_cand) {
         memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));
         pg->n_cand = a->n_cand;
-    } else if (a->recommendation) {
+    } else if (a->recommendation && !a->my.rec_mysql) {
         if ((ret = rec_candidates(a->recommendation, pg->cand, &pg->n_cand,
                                   err)) < 0)
             return ret;
@@ -1246,16 +1281,44 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
     memset(&ui, 0, sizeof(ui));
     memset(&trace, 0, sizeof(trace));
     ui.c = c;
+    a->my.rec_mysql =
+        a->recommendation && replay_my_rec_is_mysql(a->recommendation);
     if ((ret = load_trace(&ui, &a->plan, &trace, err)) < 0 ||
         (ret = server_plan(a, &trace, &pg, &reqs, c, err)) < 0)
         goto out;
+    a->my.base = &pg;
+    a->my.recommendation = a->my.rec_mysql ? a->recommendation : NULL;
+    a->my.trace = a->plan.trace_path;
     if (a->dry_run) {
-        ret = dry_run(c, &pg, err);
+        ret = replay_my_wants(&a->my, a->conn.connect)
+                  ? replay_mariadb(c, &a->my, NULL, err)
+                  : dry_run(c, &pg, err);
         goto out;
     }
     if ((ret = pt_output_check(c->output, c->force, err)) < 0 ||
         (ret = coll_conn_open(&conn, &a->conn, err)) < 0)
         goto out;
+    /* the engine decides (MariaDB and MySQL: replay_mariadb.c) */
+    if (coll_conn_engine(conn) == COLL_ENGINE_MYSQL) {
+        if (a->n_cand || (a->recommendation && !a->my.rec_mysql) || a->sizes)
+            ret = err_set(err, PT_EUSAGE,
+                          "`%s` is PostgreSQL's; this server is %s",
+                          a->sizes    ? "sizes"
+                          : a->n_cand ? "candidate"
+                                      : "recommendation",
+                          coll_conn_dbms(conn));
+        else
+            ret = replay_mariadb(c, &a->my, conn, err);
+        goto out;
+    }
+    if (a->my.n_cand || a->my.rec_mysql) {
+        ret = err_set(err, PT_EUSAGE,
+                      "`%s` is MariaDB's (row_format, SIZE=DSN); this server "
+                      "is %s",
+                      a->my.n_cand ? "candidate" : "recommendation",
+                      coll_conn_dbms(conn));
+        goto out;
+    }
     cli_note(c,
              "replaying %llu requests over %llu sessions on %s, %zu "
              "candidate(s), scratch schema '%s'",

@@ -905,18 +905,91 @@ int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
 int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
                  struct coll_pgr_result *res, struct pt_err *err);
 
-/* What a run does, for a prediction of it (advise/pgpredict.c): the bytes
- * of pt_rest (0: none), whether session `key` holds compressible text, the
- * two payloads (random, text; max_bytes + COLL_PGR_SLIDE + the pad each,
- * the caller frees them; -1 out of memory) and the offset in its payload
- * of request i's object (a set's; a load's is the key's), and the number whose 16 hex digits
- * make session key's id ("pt%016llx"): the primary key's order is its. */
+/* What a run does, for a prediction of it (advise/pgpredict.c) and for the
+ * MariaDB replay (myreplay.c): the bytes of pt_rest (0: none), whether
+ * session `key` holds compressible text, the two payloads (random, text;
+ * max_bytes + COLL_PGR_SLIDE + the pad each, the caller frees them; -1 out
+ * of memory; a payload window slides by up to COLL_PGR_SLIDE bytes between
+ * writes), the offset in its payload of request i's object (a set's; a
+ * load's is the key's), and the number whose 16 hex digits make session
+ * key's id ("pt%016llx"): the primary key's order is its. */
 #define COLL_PGR_SLIDE 4096u
 uint32_t coll_pgr_rest_pad(const struct coll_pgr_plan *p);
-int coll_pgr_key_is_text(const struct coll_pgr_plan *p, uint64_t key);
+int coll_pgr_key_text(const struct coll_pgr_plan *p, uint64_t key);
 int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
                       unsigned char **txt);
 size_t coll_pgr_set_offset(uint64_t i);
 uint64_t coll_pgr_key_hash(uint64_t key);
+
+/* ---- replay on a MariaDB / MySQL server (myreplay.c, pagetune-replay(1)) */
+
+/*
+ * The same replay on InnoDB: the scratch schema is a database pagetune
+ * creates with its mark as the database's COMMENT (MariaDB 10.5+), held by
+ * GET_LOCK(COLL_MYR_LOCK_PREFIX + name, 0) on the run's own connection to
+ * each instance; one table per candidate table configuration (ROW_FORMAT,
+ * KEY_BLOCK_SIZE); a page size is a property of an instance
+ * (innodb_page_size is fixed when it is created), so a candidate of
+ * another page size names another instance, whose own scratch database
+ * holds its table. Counters: SHOW GLOBAL STATUS deltas around each pass,
+ * instance-wide. The plan and result wrap the PostgreSQL ones: the trace,
+ * clients, rounds, timeouts, limits and notes are the same fields.
+ */
+#define COLL_MYR_LOCK_PREFIX "pagetune replay "
+struct coll_myr_candidate {
+    char row_format[12];     /* DYNAMIC, COMPACT, COMPRESSED, REDUNDANT;
+                                "": the first candidate's (DYNAMIC) */
+    uint32_t key_block_size; /* KB (1, 2, 4, 8, 16), COMPRESSED only; 0 */
+    uint32_t page_size;      /* bytes; 0: the instance's own, unchecked */
+    const char *instance;    /* an instance built with page_size: a DSN
+                                name, or a connection string (it holds
+                                '='); NULL: the --connect one. Borrowed */
+};
+/* "row_format=R[,key_block_size=N][,page_size=SIZE]" or "SIZE=DSN" or
+ * "SIZE" (a page size without an instance: not testable) into *c;
+ * PT_EUSAGE naming the part. */
+int coll_myr_candidate_parse(const char *spec, struct coll_myr_candidate *c,
+                             struct pt_err *err);
+/* 1 when spec is of this form (its first key is row_format,
+ * key_block_size or page_size, or it starts with a page size). */
+int coll_myr_candidate_is(const char *spec);
+/* The spec back without the instance ("row_format=DYNAMIC,page_size=32K") */
+void coll_myr_candidate_format(const struct coll_myr_candidate *c, char *buf,
+                               size_t len);
+
+struct coll_myr_plan {
+    struct coll_pgr_plan base; /* base.n_cand candidates, base.schema the
+                                  scratch database; base.cand unused */
+    struct coll_myr_candidate cand[COLL_PGR_MAX_CANDIDATES];
+};
+void coll_myr_plan_init(struct coll_myr_plan *p);
+
+/* SHOW GLOBAL STATUS deltas over a candidate's measured passes: its
+ * instance's, whatever else ran there meanwhile. */
+struct coll_myr_counters {
+    uint64_t read_requests; /* Innodb_buffer_pool_read_requests */
+    uint64_t reads;         /* Innodb_buffer_pool_reads */
+    uint64_t pages_read;    /* Innodb_pages_read */
+    uint64_t pages_written; /* Innodb_pages_written */
+};
+struct coll_myr_result {
+    struct coll_pgr_result base; /* requests/s, rounds, latency; blocks and
+                                    toast_bytes unused, heap_bytes the
+                                    table's data + index bytes */
+    struct coll_myr_counters innodb[COLL_PGR_MAX_CANDIDATES];
+    uint32_t page_size[COLL_PGR_MAX_CANDIDATES]; /* its instance's */
+    uint64_t pool_bytes[COLL_PGR_MAX_CANDIDATES];
+    uint64_t pool_pages[COLL_PGR_MAX_CANDIDATES];
+    char server[COLL_PGR_MAX_CANDIDATES][128];
+};
+/* The DDL a run executes on each instance (--dry-run); the instances are
+ * described without their passwords. */
+int coll_myr_ddl(const struct coll_myr_plan *p, char *buf, size_t len,
+                 struct pt_err *err);
+/* Run it; c is the --connect instance's connection (MariaDB or MySQL).
+ * Errors as coll_pgr_run's; PT_EUSAGE when an instance's innodb_page_size
+ * is not its candidate's. */
+int coll_myr_run(struct coll_conn *c, const struct coll_myr_plan *p,
+                 struct coll_myr_result *res, struct pt_err *err);
 
 #endif /* PT_COLLECT_H */

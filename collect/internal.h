@@ -126,6 +126,11 @@ int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
                   const char *reg, uint32_t seed, struct coll_pg_trial *t,
                   struct pt_err *err);
 
+/* A session's ID ("pt%016llx" of coll_pgr_key_hash) into buf (pgreplay.c;
+ * myreplay.c shares it; the synthetic content's functions are collect.h's,
+ * for advise/pgpredict.c). */
+void coll_pgr_key_name(uint64_t key, char *buf, size_t len);
+
 extern const struct coll_engine_ops coll_db2_ops;
 extern const struct coll_engine_ops coll_pg_ops;
 extern const struct coll_engine_ops coll_mysql_ops;

@@ -502,17 +502,18 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 33);
 }
 
-/* Is session `key` one of the compressible share? */
-static int key_text(const struct coll_pgr_plan *p, uint64_t key)
+/* Is session `key` one of the compressible share? (myreplay.c too) */
+int coll_pgr_key_text(const struct coll_pgr_plan *p, uint64_t key)
 {
     return (double)(mix64(key + 1) >> 11) / 9007199254740992.0 <
            p->compressible;
 }
 
 /* Random bytes (incompressible) and text (a session's attributes as
- * words: pglz keeps about half) of max_bytes + PGR_SLIDE. */
-static int payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
-                    unsigned char **txt)
+ * words: pglz keeps about half) of max_bytes + PGR_SLIDE (myreplay.c
+ * too). */
+int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
+                      unsigned char **txt)
 {
     static const char *const words[] = {
         "cart",   "item",     "user",    "locale", "en_US", "price", "total",
@@ -582,7 +583,7 @@ struct pgr_run {
     int pg15; /* pg_stat_force_next_flush() exists (PostgreSQL 15+) */
 };
 
-static void key_text_of(uint64_t key, char *buf, size_t len)
+void coll_pgr_key_name(uint64_t key, char *buf, size_t len)
 {
     snprintf(buf, len, "pt%016llx", (unsigned long long)mix64(key));
 }
@@ -689,7 +690,7 @@ static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
 {
     const struct pgr_run *run = cl->run;
     const unsigned char *pay =
-        key_text(run->p, r->key_id) ? run->txt : run->rnd;
+        coll_pgr_key_text(run->p, r->key_id) ? run->txt : run->rnd;
     size_t off = coll_pgr_set_offset(i);
     SQLLEN obj_ind = (SQLLEN)r->size_bytes;
     uint32_t pad = rest_pad(run->p);
@@ -724,7 +725,7 @@ static int replay_op(struct pgr_client *cl, uint64_t i,
 {
     size_t c = cl->cand;
 
-    key_text_of(r->key_id, cl->key, sizeof(cl->key));
+    coll_pgr_key_name(r->key_id, cl->key, sizeof(cl->key));
     if (r->op == COLL_PGR_GET) {
         cl->gets++;
         return op_get(cl, cl->get[c], err);
@@ -887,7 +888,7 @@ static int load(struct pgr_run *run, size_t c, struct pt_err *err)
         r.key_id = key;
         r.size_bytes = (uint32_t)p->first_size[key];
         r.op = COLL_PGR_SET;
-        key_text_of(key, cl->key, sizeof(cl->key));
+        coll_pgr_key_name(key, cl->key, sizeof(cl->key));
         ret = op_set(cl, cl->set[c], key, &r, err);
         if (ret == 0 && (key + 1) % PGR_BATCH == 0)
             ret = commit(cl->conn, err);
@@ -1184,7 +1185,7 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
     }
     if (ret < 0)
         return ret;
-    if (payloads(p, &run->rnd, &run->txt) < 0)
+    if (coll_pgr_payloads(p, &run->rnd, &run->txt) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
     if ((ret = clients_open(run, err)) < 0)
         return ret;
@@ -1341,17 +1342,6 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
 uint32_t coll_pgr_rest_pad(const struct coll_pgr_plan *p)
 {
     return rest_pad(p);
-}
-
-int coll_pgr_key_is_text(const struct coll_pgr_plan *p, uint64_t key)
-{
-    return key_text(p, key);
-}
-
-int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
-                      unsigned char **txt)
-{
-    return payloads(p, rnd, txt);
 }
 
 uint64_t coll_pgr_key_hash(uint64_t key)

@@ -2,15 +2,20 @@
 # test-servers.sh — start / stop the real PostgreSQL and MariaDB servers the
 # integration tests talk to, on 127.0.0.1, in a temporary directory.
 #
-#   scripts/test-servers.sh start DIR   start both; write DIR/servers.env
-#   scripts/test-servers.sh stop DIR    stop both by PID (always safe)
+#   scripts/test-servers.sh start DIR   start them; write DIR/servers.env
+#   scripts/test-servers.sh stop DIR    stop them by PID (always safe)
 #
 # servers.env exports PT_PG_CONNECT, PT_MARIADB_CONNECT (DSN-less ODBC
 # strings for a superuser-like test account), PT_PG_PORT, PT_MARIADB_PORT,
 # PT_PG_BIN (the PostgreSQL bin dir), PT_SERVERS_DIR. Passwords are test-only.
 #
-# PT_SERVERS="pg" (or "mariadb") starts only that server: the integration
-# tests use it for a private instance they stop in the middle of a run.
+# PT_MARIADB32_CONNECT, PT_MARIADB32_PORT, PT_MARIADB32_SOCK: a second
+# MariaDB built with innodb_page_size=32K and a 12M pool (the first is 16K,
+# InnoDB's default, with 64M).
+#
+# PT_SERVERS="pg" (or "mariadb", "mariadb32") starts only that server: the
+# integration tests use it for a private instance they stop in the middle
+# of a run.
 set -Eeuo pipefail
 
 cmd=${1:?usage: test-servers.sh start|stop DIR}
@@ -32,13 +37,14 @@ stop() {
         kill -KILL "$pid" 2>/dev/null || true
         rm -f "$dir/pg.pid"
     fi
-    if [ -f "$dir/my.pid" ]; then
-        pid=$(cat "$dir/my.pid")
+    for name in my my32; do
+        [ -f "$dir/$name.pid" ] || continue
+        pid=$(cat "$dir/$name.pid")
         kill -TERM "$pid" 2>/dev/null || true
         for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         kill -KILL "$pid" 2>/dev/null || true
-        rm -f "$dir/my.pid"
-    fi
+        rm -f "$dir/$name.pid"
+    done
 }
 
 start_pg() {
@@ -92,53 +98,64 @@ CONF
     PG_PORT=$port
 }
 
+# start_mariadb NAME PAGE_SIZE POOL: an instance in $dir/NAME (its pid in
+# $dir/NAME.pid) whose InnoDB pages are PAGE_SIZE, fixed when the datadir
+# is created (mariadb-install-db passes --innodb-page-size to the
+# bootstrap; a later start with another size refuses the datadir), and a
+# buffer pool of POOL. MariaDB 10.11 refuses a pool under 11 MiB at 32K
+# pages ("innodb_page_size=32768 requires innodb_buffer_pool_size >= 11
+# MiB", its error log when started with 2M) and documents 2 MiB as the
+# variable's minimum. Sets MY_PORT and MY_SOCK.
 start_mariadb() {
-    local port data sock
+    local name=$1 page=$2 pool=$3 port data sock
     port=$(free_port)
-    data="$dir/my/data"
-    sock="$dir/my/mysqld.sock"
+    data="$dir/$name/data"
+    sock="$dir/$name/mysqld.sock"
     mkdir -p "$data"
-    chown -R mysql:mysql "$dir/my"
+    chown -R mysql:mysql "$dir/$name"
     chmod 755 "$dir" # mysql must reach its datadir (mktemp -d makes 700)
     # a second try on a clean datadir: the bootstrap once failed on a
     # machine running two suites; its errors stay in install.log.1
     if ! mariadb-install-db --no-defaults --datadir="$data" --user=mysql \
-        --auth-root-authentication-method=normal >"$dir/my/install.log" 2>&1; then
-        mv "$dir/my/install.log" "$dir/my/install.log.1"
+        --innodb-page-size="$page" \
+        --auth-root-authentication-method=normal >"$dir/$name/install.log" 2>&1; then
+        mv "$dir/$name/install.log" "$dir/$name/install.log.1"
         echo "test-servers: mariadb-install-db failed, once more; its errors:" >&2
-        grep -m 10 -E '\[ERROR\]' "$dir/my/install.log.1" >&2 || true
+        grep -m 10 -E '\[ERROR\]' "$dir/$name/install.log.1" >&2 || true
         rm -rf "$data"
         mkdir -p "$data"
-        chown -R mysql:mysql "$dir/my"
+        chown -R mysql:mysql "$dir/$name"
         mariadb-install-db --no-defaults --datadir="$data" --user=mysql \
-            --auth-root-authentication-method=normal >"$dir/my/install.log" 2>&1
+            --innodb-page-size="$page" \
+            --auth-root-authentication-method=normal >"$dir/$name/install.log" 2>&1
     fi
     # Up to 3 ports and 120 s per start, as for PostgreSQL.
     for attempt in 1 2 3; do
         mariadbd --no-defaults --datadir="$data" --socket="$sock" --port="$port" \
             --bind-address=127.0.0.1 --user=mysql --skip-name-resolve \
-            --innodb-buffer-pool-size=64M --innodb-flush-log-at-trx-commit=0 \
-            --pid-file="$dir/my/mysqld.pid" --log-error="$dir/my/error.log" &
-        echo $! > "$dir/my.pid"
+            --innodb-page-size="$page" \
+            --innodb-buffer-pool-size="$pool" --innodb-flush-log-at-trx-commit=0 \
+            --pid-file="$dir/$name/mysqld.pid" --log-error="$dir/$name/error.log" &
+        echo $! > "$dir/$name.pid"
         local t0=$SECONDS
         while [ $((SECONDS - t0)) -lt 120 ]; do
             if mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1; then
                 break 2
             fi
-            grep -q "already in use" "$dir/my/error.log" 2>/dev/null && break
+            grep -q "already in use" "$dir/$name/error.log" 2>/dev/null && break
             sleep 0.2
         done
-        grep -q "already in use" "$dir/my/error.log" 2>/dev/null || break
+        grep -q "already in use" "$dir/$name/error.log" 2>/dev/null || break
         # the failed server's status is not ours: under set -e a bare
         # `wait PID` ended this script here, silently (CI, issue 30)
-        wait "$(cat "$dir/my.pid")" 2>/dev/null || true
-        : >"$dir/my/error.log"
+        wait "$(cat "$dir/$name.pid")" 2>/dev/null || true
+        : >"$dir/$name/error.log"
         port=$(free_port)
-        echo "test-servers: MariaDB port taken, retrying on $port" >&2
+        echo "test-servers: MariaDB ($name) port taken, retrying on $port" >&2
     done
     mariadb-admin --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1 || {
-        echo "test-servers: MariaDB did not start; log:" >&2
-        tail -n 20 "$dir/my/error.log" >&2
+        echo "test-servers: MariaDB ($name) did not start; log:" >&2
+        tail -n 20 "$dir/$name/error.log" >&2
         return 1
     }
     mariadb --no-defaults --socket="$sock" -uroot <<SQL
@@ -161,7 +178,7 @@ start_failed() { # LINE COMMAND
     trap - ERR
     echo "test-servers: line $1 failed: $2" >&2
     for log in "$dir/pg/initdb.log" "$dir/pg/server.log" "$dir/my/install.log" \
-        "$dir/my/error.log"; do
+        "$dir/my/error.log" "$dir/my32/install.log" "$dir/my32/error.log"; do
         [ -s "$log" ] || continue
         echo "test-servers: $log:" >&2
         # the errors first: mariadb-install-db ends its log with a page
@@ -176,7 +193,7 @@ case "$cmd" in
 start)
     mkdir -p "$dir"
     trap 'start_failed $LINENO "$BASH_COMMAND"' ERR
-    which=${PT_SERVERS:-pg mariadb}
+    which=${PT_SERVERS:-pg mariadb mariadb32}
     : > "$dir/servers.env"
     echo "export PT_SERVERS_DIR='$dir'" >> "$dir/servers.env"
     case " $which " in
@@ -194,7 +211,7 @@ ENV
     esac
     case " $which " in
     *" mariadb "*)
-        start_mariadb
+        start_mariadb my 16K 64M
         cat >> "$dir/servers.env" <<ENV
 export PT_MARIADB_PORT=$MY_PORT
 export PT_MARIADB_SOCK='$MY_SOCK'
@@ -202,6 +219,21 @@ export PT_MARIADB_PASSWORD='$MY_PASS'
 export PT_MARIADB_CONNECT='Driver=MariaDB Unicode;Server=127.0.0.1;Port=$MY_PORT;Database=pagetune;Uid=pagetune;Pwd=$MY_PASS;'
 ENV
         echo "test-servers: MariaDB on 127.0.0.1:$MY_PORT" >&2
+        ;;
+    esac
+    # a second MariaDB whose InnoDB pages are 32K (innodb_page_size is
+    # fixed when an instance is created): the server replay compares page
+    # sizes on two instances (issue 28). Its pool is small, 12M (11 MiB is
+    # the least at 32K), so that tables a few times larger stay small.
+    case " $which " in
+    *" mariadb32 "*)
+        start_mariadb my32 32K 12M
+        cat >> "$dir/servers.env" <<ENV
+export PT_MARIADB32_PORT=$MY_PORT
+export PT_MARIADB32_SOCK='$MY_SOCK'
+export PT_MARIADB32_CONNECT='Driver=MariaDB Unicode;Server=127.0.0.1;Port=$MY_PORT;Database=pagetune;Uid=pagetune;Pwd=$MY_PASS;'
+ENV
+        echo "test-servers: MariaDB (32K pages) on 127.0.0.1:$MY_PORT" >&2
         ;;
     esac
     ;;

@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * replay_mariadb.c — `pagetune replay --connect` on MariaDB / MySQL (issue
+ * 28): the candidates (--candidate row_format=..., SIZE=DSN for an
+ * instance built with that page size, or a MySQL recommendation's current
+ * against its advice), the candidates no given instance can test (with
+ * why), the run (collect/myreplay.c), and its table or JSON: requests/s
+ * with the rounds' 95 % interval and verdict against the first (advise's
+ * adv_pgr_judge, as on PostgreSQL), and InnoDB's counters per request.
+ * cmd_replay.c dispatches here on the server's engine.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "cli/replay_mariadb.h"
+#include "advise/advise.h"
+#include "store/store.h"
+
+/* A candidate the run cannot test, and why. */
+struct my_untested {
+    char spec[96];
+    char why[256];
+};
+
+struct my_out {
+    const struct coll_myr_plan *plan;
+    const struct coll_myr_result *res;
+    const char *trace;
+    char instance[COLL_PGR_MAX_CANDIDATES][256]; /* described, no password */
+    struct store_range diff[COLL_PGR_MAX_CANDIDATES];
+    enum store_verdict verdict[COLL_PGR_MAX_CANDIDATES];
+    char why[COLL_PGR_MAX_CANDIDATES][320];
+    struct my_untested untested[COLL_PGR_MAX_CANDIDATES];
+    size_t n_untested;
+};
+
+static int has_ci(const char *hay, const char *needle)
+{
+    for (size_t n = strlen(needle); *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+int replay_my_wants(const struct replay_my_args *m, const char *connect)
+{
+    if (m->n_cand || m->rec_mysql)
+        return 1;
+    /* the driver a connection string names: its DBMS before connecting */
+    return connect && (has_ci(connect, "mariadb") || has_ci(connect, "mysql"));
+}
+
+int replay_my_rec_is_mysql(const char *file)
+{
+    json_t *doc = NULL;
+    struct pt_err e;
+    int yes;
+
+    err_clear(&e);
+    if (pt_json_load(file, &doc, &e) < 0)
+        return 0;
+    yes =
+        json_is_string(json_object_get(doc, "engine")) &&
+        strcmp(json_string_value(json_object_get(doc, "engine")), "mysql") == 0;
+    json_decref(doc);
+    return yes;
+}
+
+/* A connection string without its PWD / PASSWORD keys. */
+static void strip_password(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+
+    out[0] = '\0';
+    while (*in) {
+        size_t k = strcspn(in, ";");
+        if (!(strncasecmp(in, "PWD=", 4) == 0 ||
+              strncasecmp(in, "PASSWORD=", 9) == 0) &&
+            n + k + 2 < len) {
+            memcpy(out + n, in, k);
+            n += k;
+            out[n++] = ';';
+            out[n] = '\0';
+        }
+        in += k;
+        if (*in == ';')
+            in++;
+    }
+}
+
+/* --recommendation of engine mysql: the current row format against the
+ * advised one, on an instance of the advised page size (the --connect
+ * one when it is the current size). */
+static int rec_candidates(const char *file, struct coll_myr_candidate *cand,
+                          size_t *n, struct pt_err *err)
+{
+    json_t *doc = NULL;
+    const json_t *set, *cur;
+    const char *rf;
+    json_int_t page, cur_page;
+    int ret;
+
+    if ((ret = pt_json_load(file, &doc, err)) < 0)
+        return ret;
+    set = json_object_get(doc, "settings");
+    cur = json_object_get(doc, "current");
+    page = json_integer_value(json_object_get(set, "innodb_page_size"));
+    cur_page = json_integer_value(json_object_get(set, "current_page_size"));
+    memset(cand, 0, 2 * sizeof(*cand));
+    rf = json_string_value(
+        json_object_get(json_object_get(cur, "row_format"), "value"));
+    snprintf(cand[0].row_format, sizeof(cand[0].row_format), "%s",
+             rf ? rf : "DYNAMIC");
+    rf = json_string_value(json_object_get(set, "row_format"));
+    snprintf(cand[1].row_format, sizeof(cand[1].row_format), "%s",
+             rf ? rf : cand[0].row_format);
+    if (!page || !cur_page) {
+        json_decref(doc);
+        return err_set(err, PT_EDATA,
+                       "%s: no settings.innodb_page_size or "
+                       "current_page_size: not a MariaDB/MySQL recommendation",
+                       file);
+    }
+    cand[0].page_size = (uint32_t)cur_page;
+    cand[1].page_size = page != cur_page ? (uint32_t)page : (uint32_t)cur_page;
+    json_decref(doc);
+    *n = memcmp(&cand[0], &cand[1], sizeof(*cand)) == 0 ? 1 : 2;
+    return 0;
+}
+
+/* The candidates: given, from the recommendation, or DYNAMIC against
+ * COMPACT; instances bound by page size; the untestable set aside. */
+static int candidates(const struct replay_my_args *m, uint32_t main_page,
+                      struct coll_myr_plan *p, struct my_out *o,
+                      struct pt_err *err)
+{
+    struct coll_myr_candidate all[COLL_PGR_MAX_CANDIDATES];
+    size_t n = 0;
+    int ret;
+
+    memset(all, 0, sizeof(all));
+    if (m->recommendation) {
+        if ((ret = rec_candidates(m->recommendation, all, &n, err)) < 0)
+            return ret;
+    } else if (m->n_cand) {
+        memcpy(all, m->cand, m->n_cand * sizeof(*all));
+        n = m->n_cand;
+    } else {
+        snprintf(all[0].row_format, sizeof(all[0].row_format), "DYNAMIC");
+        snprintf(all[1].row_format, sizeof(all[1].row_format), "COMPACT");
+        n = 2;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct coll_myr_candidate *c = &all[i];
+        if (!c->row_format[0]) {
+            snprintf(c->row_format, sizeof(c->row_format), "%s",
+                     all[0].row_format[0] ? all[0].row_format : "DYNAMIC");
+            c->key_block_size = all[0].key_block_size;
+        }
+        /* an instance of this page size given by --candidate SIZE=DSN */
+        for (size_t k = 0; !c->instance && c->page_size && k < m->n_cand; k++)
+            if (m->cand[k].instance && m->cand[k].page_size == c->page_size)
+                c->instance = m->cand[k].instance;
+        /* the reference runs on the --connect instance (its page size
+           checked there), and so does a candidate of the same size */
+        if (c->page_size && !c->instance && i > 0 &&
+            c->page_size != all[0].page_size &&
+            !(main_page && c->page_size == main_page)) {
+            struct my_untested *u = &o->untested[o->n_untested++];
+            char ps[16];
+            coll_myr_candidate_format(c, u->spec, sizeof(u->spec));
+            snprintf(ps, sizeof(ps), "%uK", c->page_size / 1024);
+            snprintf(u->why, sizeof(u->why),
+                     "not tested: innodb_page_size is per instance, fixed "
+                     "when it is created%s; give --candidate %s=DSN of an "
+                     "instance built with it",
+                     main_page ? ""
+                               : " (--dry-run: the --connect "
+                                 "instance's is not known)",
+                     ps);
+            continue;
+        }
+        p->cand[p->base.n_cand++] = *c;
+    }
+    return 0;
+}
+
+/* ---- output --------------------------------------------------------------
+ */
+
+static double per_req(uint64_t v, const struct coll_pgr_cand_result *r)
+{
+    double q = (double)r->requests * (double)(r->n_rounds ? r->n_rounds : 1);
+    return q > 0 ? (double)v / q : 0;
+}
+
+static void my_row(struct out_table *t, const struct my_out *o, size_t i)
+{
+    const struct coll_pgr_cand_result *r = &o->res->base.r[i];
+    const struct coll_myr_counters *k = &o->res->innodb[i];
+    char spec[96];
+
+    coll_myr_candidate_format(&o->plan->cand[i], spec, sizeof(spec));
+    out_table_add_row(t);
+    out_table_setf(t, 0, "%zu", i + 1);
+    out_table_setf(t, 1, "%s", spec);
+    out_table_setf(t, 2, "%uK", o->res->page_size[i] / 1024);
+    out_table_set_raw(t, 2, "%u", o->res->page_size[i]);
+    out_table_setf(t, 3, "%llu", (unsigned long long)o->res->pool_pages[i]);
+    out_table_setf(t, 4, "%.0f", r->requests_per_s);
+    out_table_set_num(t, 4, r->requests_per_s);
+    if (i == 0) {
+        out_table_setf(t, 5, "-");
+        out_table_set_raw(t, 5, "%s", "");
+    } else {
+        out_table_setf(t, 5, "%+.1f%% [%+.1f, %+.1f]", o->diff[i].mean * 100,
+                       o->diff[i].lo * 100, o->diff[i].hi * 100);
+        out_table_set_num(t, 5, o->diff[i].mean * 100);
+    }
+    out_table_setf(t, 6, "%.1f", r->op_mean_us);
+    out_table_setf(t, 7, "%.1f", r->op_p95_us);
+    out_table_setf(t, 8, "%.2f", per_req(k->read_requests, r));
+    out_table_setf(t, 9, "%.3f", per_req(k->reads, r));
+    out_table_setf(t, 10, "%.3f", per_req(k->pages_read, r));
+    out_table_setf(t, 11, "%.3f", per_req(k->pages_written, r));
+    out_table_setf(t, 12, "%llu", (unsigned long long)r->heap_bytes);
+}
+
+static int my_table(FILE *fp, enum out_format fmt, const void *ctx,
+                    struct pt_err *err)
+{
+    static const char *const shown[] = {">#",
+                                        ">page",
+                                        ">pool pages",
+                                        ">req/s",
+                                        ">req/s vs first",
+                                        ">op us",
+                                        ">op p95 us",
+                                        ">page req/req",
+                                        ">pool reads/req",
+                                        ">pages read/req",
+                                        ">pages written/req",
+                                        ">table bytes"};
+    static const char *const csv[] = {"candidate_index",
+                                      "page_size_bytes",
+                                      "pool_pages",
+                                      "requests_per_s",
+                                      "requests_change_pct",
+                                      "op_mean_us",
+                                      "op_p95_us",
+                                      "read_requests_per_request",
+                                      "reads_per_request",
+                                      "pages_read_per_request",
+                                      "pages_written_per_request",
+                                      "table_bytes"};
+    const struct my_out *o = ctx;
+    const char *h[13];
+    struct out_table t;
+    int ret;
+
+    /* the candidate's spec second */
+    const char *const *src = fmt == OUT_CSV ? csv : shown;
+    h[0] = src[0];
+    h[1] = "candidate";
+    memcpy(h + 2, src + 1, 11 * sizeof(*h));
+    if ((ret = out_table_init(&t, 13, h)) < 0)
+        return err_set(err, ret, "out of memory");
+    out_table_set_title(&t,
+                        "replay of %s on %s: %llu sessions, %u client(s), "
+                        "%u round(s); InnoDB counters of SHOW GLOBAL STATUS "
+                        "over the rounds, per request, instance-wide",
+                        o->trace, o->res->base.server,
+                        (unsigned long long)o->plan->base.n_keys,
+                        o->plan->base.n_clients, o->plan->base.rounds);
+    for (size_t i = 0; i < o->res->base.n_cand; i++)
+        my_row(&t, o, i);
+    ret = out_table_write(&t, fmt, fp, err);
+    out_table_release(&t);
+    if (ret == 0 && fmt == OUT_TABLE) {
+        for (size_t i = 1; i < o->res->base.n_cand; i++)
+            fprintf(fp, "verdict: %s\n", o->why[i]);
+        for (size_t i = 0; i < o->n_untested; i++)
+            fprintf(fp, "%s: %s\n", o->untested[i].spec, o->untested[i].why);
+    }
+    return ret;
+}
+
+static json_t *my_cand_json(const struct my_out *o, size_t i)
+{
+    const struct coll_pgr_cand_result *r = &o->res->base.r[i];
+    const struct coll_myr_counters *k = &o->res->innodb[i];
+    json_t *rps = json_array();
+    char spec[96];
+
+    coll_myr_candidate_format(&o->plan->cand[i], spec, sizeof(spec));
+    for (unsigned j = 0; j < r->n_rounds; j++)
+        json_array_append_new(rps, json_real(r->round_rps[j]));
+    return json_pack(
+        "{s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:o, s:f, s:f, s:I, s:I, "
+        "s:{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}, s:I, s:o, s:s}",
+        "candidate", spec, "instance", o->instance[i], "server",
+        o->res->server[i], "innodb_page_size", (json_int_t)o->res->page_size[i],
+        "buffer_pool_bytes", (json_int_t)o->res->pool_bytes[i],
+        "buffer_pool_pages", (json_int_t)o->res->pool_pages[i],
+        "requests_per_s", r->requests_per_s, "rounds_rps", rps, "op_mean_us",
+        r->op_mean_us, "op_p95_us", r->op_p95_us, "requests_per_round",
+        (json_int_t)r->requests, "ops_per_round", (json_int_t)r->ops, "innodb",
+        "read_requests", (json_int_t)k->read_requests, "reads",
+        (json_int_t)k->reads, "pages_read", (json_int_t)k->pages_read,
+        "pages_written", (json_int_t)k->pages_written,
+        "read_requests_per_request", per_req(k->read_requests, r),
+        "reads_per_request", per_req(k->reads, r), "pages_read_per_request",
+        per_req(k->pages_read, r), "pages_written_per_request",
+        per_req(k->pages_written, r), "table_bytes", (json_int_t)r->heap_bytes,
+        "vs_first",
+        i ? json_pack("{s:f, s:f, s:f}", "mean", o->diff[i].mean, "lo",
+                      o->diff[i].lo, "hi", o->diff[i].hi)
+          : json_null(),
+        "verdict", i ? store_verdict_name(o->verdict[i]) : "reference");
+}
+
+static json_t *my_json(const void *ctx)
+{
+    const struct my_out *o = ctx;
+    json_t *doc = json_object(), *arr = json_array(), *un = json_array();
+
+    if (!doc || !arr || !un) {
+        json_decref(doc);
+        json_decref(arr);
+        json_decref(un);
+        return NULL;
+    }
+    json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
+    json_object_set_new(doc, "kind", json_string("replay_server"));
+    json_object_set_new(doc, "engine", json_string("mysql"));
+    json_object_set_new(doc, "trace", json_string(o->trace));
+    json_object_set_new(doc, "server", json_string(o->res->base.server));
+    json_object_set_new(doc, "sessions",
+                        json_integer((json_int_t)o->plan->base.n_keys));
+    json_object_set_new(doc, "clients", json_integer(o->plan->base.n_clients));
+    json_object_set_new(doc, "rounds", json_integer(o->plan->base.rounds));
+    json_object_set_new(doc, "reclaimed", json_boolean(o->res->base.reclaimed));
+    json_object_set_new(doc, "counters_scope", json_string("instance"));
+    for (size_t i = 0; i < o->res->base.n_cand; i++)
+        json_array_append_new(arr, my_cand_json(o, i));
+    json_object_set_new(doc, "candidates", arr);
+    for (size_t i = 0; i < o->n_untested; i++)
+        json_array_append_new(un, json_pack("{s:s, s:s}", "candidate",
+                                            o->untested[i].spec, "why",
+                                            o->untested[i].why));
+    json_object_set_new(doc, "not_tested", un);
+    return doc;
+}
+
+/* --dry-run: the DDL, then what could not be tested. */
+static int my_dry_run(const struct cli_common *c, const struct coll_myr_plan *p,
+                      const struct my_out *o, struct pt_err *err)
+{
+    struct pt_afile af = {0};
+    char ddl[16384];
+    int ret, bad = 0;
+
+    if ((ret = coll_myr_ddl(p, ddl, sizeof(ddl), err)) < 0 ||
+        (ret = pt_output_check(c->output, c->force, err)) < 0 ||
+        (ret = cli_output_open(c, &af, err)) < 0)
+        return ret;
+    bad = fputs(ddl, af.fp) < 0;
+    for (size_t i = 0; i < o->n_untested && !bad; i++)
+        bad = fprintf(af.fp, "-- %s: %s\n", o->untested[i].spec,
+                      o->untested[i].why) < 0;
+    if (bad) {
+        pt_afile_abort(&af);
+        return err_set(err, PT_EIO, "cannot write the DDL: %s",
+                       strerror(errno));
+    }
+    return pt_afile_commit(&af, err);
+}
+
+static void describe(const struct coll_myr_candidate *c, struct coll_conn *conn,
+                     char *buf, size_t len)
+{
+    if (!c->instance)
+        snprintf(buf, len, "%s", conn ? coll_conn_describe(conn) : "");
+    else if (strchr(c->instance, '='))
+        strip_password(c->instance, buf, len);
+    else
+        snprintf(buf, len, "DSN=%s", c->instance);
+}
+
+int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
+                   struct coll_conn *conn, struct pt_err *err)
+{
+    struct coll_myr_plan *p = calloc(1, sizeof(*p));
+    struct coll_myr_result *res = calloc(1, sizeof(*res));
+    struct my_out *o = calloc(1, sizeof(*o));
+    int64_t page = 0;
+    int ret;
+
+    if (!p || !res || !o) {
+        ret = err_set(err, PT_EINTERNAL, "out of memory");
+        goto out;
+    }
+    coll_myr_plan_init(p);
+    p->base = *m->base;
+    p->base.n_cand = 0;
+    if (conn && (ret = coll_query_i64(conn, "SELECT @@innodb_page_size", &page,
+                                      err)) < 0)
+        goto out;
+    if ((ret = candidates(m, (uint32_t)page, p, o, err)) < 0)
+        goto out;
+    o->plan = p;
+    o->res = res;
+    o->trace = m->trace;
+    for (size_t i = 0; i < p->base.n_cand; i++)
+        describe(&p->cand[i], conn, o->instance[i], sizeof(o->instance[i]));
+    if (!conn) {
+        ret = my_dry_run(c, p, o, err);
+        goto out;
+    }
+    for (size_t i = 0; i < o->n_untested; i++)
+        cli_note(c, "%s: %s", o->untested[i].spec, o->untested[i].why);
+    if ((ret = coll_myr_run(conn, p, res, err)) < 0)
+        goto out;
+    for (size_t i = 1; i < res->base.n_cand; i++) {
+        struct store_verdict_out v;
+        o->verdict[i] = adv_pgr_judge(&res->base, i, &v);
+        o->diff[i] = v.measured;
+        snprintf(o->why[i], sizeof(o->why[i]), "candidate %zu against 1: %s",
+                 i + 1, v.why);
+    }
+    ret = cli_output_write(c, my_json, my_table, o, err);
+out:
+    free(p);
+    free(res);
+    free(o);
+    return ret;
+}

@@ -1,0 +1,1300 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * myreplay.c — replay a trace on real MariaDB / MySQL instances (issue 28):
+ * one scratch table per candidate (ROW_FORMAT, KEY_BLOCK_SIZE), on the
+ * instance the candidate names (innodb_page_size is fixed when an
+ * instance is created: a page size is compared on an instance built with
+ * it), filled with synthetic rows only (pgreplay.c's payloads), replayed
+ * through the ODBC driver by K client connections per instance in
+ * interleaved rounds, and measured by latency and by InnoDB's own
+ * counters (SHOW GLOBAL STATUS: buffer pool page requests, reads, pages
+ * read and written), read before and after each pass.
+ *
+ * Safety, per instance, in the order a run takes it:
+ *   1. max_statement_time (MariaDB; MySQL: max_execution_time),
+ *      lock_wait_timeout and innodb_lock_wait_timeout on every
+ *      connection;
+ *   2. CREATE and DROP on the scratch database, from
+ *      information_schema.USER_PRIVILEGES / SCHEMA_PRIVILEGES of the
+ *      current user, or PT_EPERM before anything is created (a CREATE
+ *      DATABASE refused with 1044 is PT_EPERM too: odbc.c);
+ *   3. GET_LOCK('pagetune replay <db>', 0) held by the run's connection
+ *      until the end (a second run gets PT_EUNAVAIL); a killed run's lock
+ *      ends with its connection;
+ *   4. the database: absent → CREATE DATABASE ... COMMENT '<mark>' (one
+ *      statement: it never exists unmarked by us); marked → a killed
+ *      run's: its pt_replay_* tables dropped by name, then the database;
+ *      unmarked → refused (PT_ECANTCREAT), never touched;
+ *   5. the estimate against max_scratch_bytes before loading;
+ *   6. at the end, whatever happened: DROP TABLE of each pt_replay_*
+ *      table, then DROP DATABASE only when nothing else is left in it
+ *      (DROP DATABASE would drop whatever it holds: MariaDB has no
+ *      RESTRICT), then RELEASE_LOCK.
+ * MariaDB facts, checked on 10.11.19: CREATE DATABASE takes COMMENT (10.5+,
+ * information_schema.SCHEMATA.SCHEMA_COMMENT); max_statement_time is in
+ * seconds (0: none); ROW_FORMAT=COMPRESSED is refused at page sizes over
+ * 16K ("innodb_page_size > 16k" in the table's warning).
+ */
+#include "collect/internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define MYR_BATCH 500
+#define MYR_MAX_LAT 1000000u /* latency samples kept per candidate */
+#define MYR_DB_MAX 48        /* the lock name stays within 64 */
+
+static const char *const row_formats[] = {"DYNAMIC", "COMPACT", "COMPRESSED",
+                                          "REDUNDANT", NULL};
+
+void coll_myr_plan_init(struct coll_myr_plan *p)
+{
+    memset(p, 0, sizeof(*p));
+    coll_pgr_plan_init(&p->base);
+}
+
+/* ---- candidates --------------------------------------------------------- */
+
+/* "4K".."64K" or bytes, a power of two InnoDB takes; 0 when not one. */
+static uint32_t page_size_parse(const char *s, size_t n)
+{
+    char buf[16], *end = NULL;
+    unsigned long v;
+
+    if (n == 0 || n >= sizeof(buf))
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    v = strtoul(buf, &end, 10);
+    if (end == buf)
+        return 0;
+    if (*end == 'K' || *end == 'k')
+        v *= 1024, end++;
+    if (*end)
+        return 0;
+    /* innodb_page_size: 4k, 8k, 16k, 32k or 64k (MariaDB's manual) */
+    return v == 4096 || v == 8192 || v == 16384 || v == 32768 || v == 65536
+               ? (uint32_t)v
+               : 0;
+}
+
+int coll_myr_candidate_is(const char *spec)
+{
+    return strncmp(spec, "row_format=", 11) == 0 ||
+           strncmp(spec, "key_block_size=", 15) == 0 ||
+           strncmp(spec, "page_size=", 10) == 0 ||
+           (spec[0] >= '0' && spec[0] <= '9');
+}
+
+static int kv_parse(char *kv, struct coll_myr_candidate *c, struct pt_err *err)
+{
+    char *eq = strchr(kv, '='), *end = NULL;
+
+    if (!eq)
+        return err_set(err, PT_EUSAGE, "'%s' is not KEY=VALUE", kv);
+    *eq++ = '\0';
+    if (strcmp(kv, "row_format") == 0) {
+        for (size_t i = 0; row_formats[i]; i++)
+            if (strcasecmp(row_formats[i], eq) == 0) {
+                snprintf(c->row_format, sizeof(c->row_format), "%s",
+                         row_formats[i]);
+                return 0;
+            }
+        return err_set(err, PT_EUSAGE,
+                       "row_format '%s' is not DYNAMIC, COMPACT, COMPRESSED "
+                       "or REDUNDANT",
+                       eq);
+    }
+    if (strcmp(kv, "key_block_size") == 0) {
+        unsigned long v = strtoul(eq, &end, 10);
+        if (!*eq || *end || (v != 1 && v != 2 && v != 4 && v != 8 && v != 16))
+            return err_set(err, PT_EUSAGE,
+                           "key_block_size '%s' is not 1, 2, 4, 8 or 16", eq);
+        c->key_block_size = (uint32_t)v;
+        return 0;
+    }
+    if (strcmp(kv, "page_size") == 0) {
+        if (!(c->page_size = page_size_parse(eq, strlen(eq))))
+            return err_set(err, PT_EUSAGE,
+                           "page_size '%s' is not 4K, 8K, 16K, 32K or 64K", eq);
+        return 0;
+    }
+    return err_set(err, PT_EUSAGE,
+                   "unknown key '%s' (row_format, key_block_size, page_size; "
+                   "or SIZE=DSN)",
+                   kv);
+}
+
+int coll_myr_candidate_parse(const char *spec, struct coll_myr_candidate *c,
+                             struct pt_err *err)
+{
+    char buf[256], *save = NULL;
+    size_t n = strcspn(spec, "=");
+    int ret;
+
+    memset(c, 0, sizeof(*c));
+    if (spec[0] >= '0' && spec[0] <= '9') {
+        /* SIZE=DSN: the instance is the rest, verbatim (a connection
+           string holds '=' and ';') */
+        if (!(c->page_size = page_size_parse(spec, n)))
+            return err_set(err, PT_EUSAGE,
+                           "'%.*s' is not a page size InnoDB takes (4K, 8K, "
+                           "16K, 32K, 64K)",
+                           (int)n, spec);
+        if (spec[n] == '=') {
+            if (!spec[n + 1])
+                return err_set(err, PT_EUSAGE,
+                               "'%s' names no instance after '='", spec);
+            c->instance = spec + n + 1;
+        }
+        return 0;
+    }
+    if (strlen(spec) >= sizeof(buf))
+        return err_set(err, PT_EUSAGE, "'%s' is too long", spec);
+    snprintf(buf, sizeof(buf), "%s", spec);
+    for (char *kv = strtok_r(buf, ",", &save); kv;
+         kv = strtok_r(NULL, ",", &save))
+        if ((ret = kv_parse(kv, c, err)) < 0)
+            return ret;
+    if (c->key_block_size && c->row_format[0] &&
+        strcmp(c->row_format, "COMPRESSED") != 0)
+        return err_set(err, PT_EUSAGE,
+                       "key_block_size goes with row_format=COMPRESSED only");
+    if (c->key_block_size && !c->row_format[0])
+        snprintf(c->row_format, sizeof(c->row_format), "COMPRESSED");
+    return 0;
+}
+
+static void size_text(uint32_t v, char *buf, size_t len)
+{
+    if (v % 1024 == 0)
+        snprintf(buf, len, "%uK", v / 1024);
+    else
+        snprintf(buf, len, "%u", v);
+}
+
+void coll_myr_candidate_format(const struct coll_myr_candidate *c, char *buf,
+                               size_t len)
+{
+    char ps[16];
+    int n = snprintf(buf, len, "row_format=%s",
+                     c->row_format[0] ? c->row_format : "DYNAMIC");
+
+    if (n > 0 && (size_t)n < len && c->key_block_size)
+        n += snprintf(buf + n, len - (size_t)n, ",key_block_size=%u",
+                      c->key_block_size);
+    size_text(c->page_size, ps, sizeof(ps));
+    if (n > 0 && (size_t)n < len && c->page_size)
+        snprintf(buf + n, len - (size_t)n, ",page_size=%s", ps);
+}
+
+/* ---- instances ------------------------------------------------------------
+ */
+
+struct myr_run;
+
+/* One connection and its thread; statements prepared per candidate of
+ * its instance. */
+struct myr_client {
+    struct myr_run *run;
+    unsigned id;
+    struct coll_conn *conn;
+    SQLHSTMT get[COLL_PGR_MAX_CANDIDATES];
+    SQLHSTMT set[COLL_PGR_MAX_CANDIDATES];
+    SQLHSTMT del[COLL_PGR_MAX_CANDIDATES];
+    char key[40];
+    SQLLEN key_ind;
+    int64_t now_ms;
+    SQLLEN now_ind;
+    unsigned char *readbuf;
+    pthread_t thread;
+    int started;
+    size_t cand;
+    uint64_t requests, ops, gets;
+    float *lat;
+    uint64_t n_lat;
+    int status;
+    struct pt_err err;
+};
+
+/* One instance: the run's own connection (set-up, lock, counters, drop)
+ * and its clients. */
+struct myr_site {
+    const char *instance; /* NULL: the caller's */
+    struct coll_conn *admin;
+    int own_admin; /* opened here (closed here) */
+    struct coll_conn_opts opts;
+    struct myr_client *cl;
+    unsigned k;
+    int locked, created, mariadb;
+    uint32_t page_size;
+    uint64_t pool_bytes, pool_pages;
+};
+
+struct myr_run {
+    const struct coll_myr_plan *p;
+    char db[COLL_NAME_MAX + 4];      /* `pagetune_scratch` */
+    char literal[COLL_NAME_MAX + 8]; /* 'pagetune_scratch' */
+    char lock[COLL_NAME_MAX + 32];   /* 'pagetune replay pagetune_scratch' */
+    struct myr_site site[COLL_PGR_MAX_CANDIDATES];
+    size_t n_site;
+    size_t site_of[COLL_PGR_MAX_CANDIDATES];
+    unsigned char *rnd, *txt;
+};
+
+static void note(const struct coll_myr_plan *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(const struct coll_myr_plan *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    if (!p->base.note)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    p->base.note(p->base.ctx, msg);
+}
+
+static int names_init(const struct coll_myr_plan *p, struct myr_run *run,
+                      struct pt_err *err)
+{
+    const char *s = p->base.schema ? p->base.schema : COLL_PGR_SCHEMA_DEFAULT;
+    char lock[COLL_NAME_MAX + 24];
+    int ret;
+
+    if ((ret = coll_ident_check(s, "`scratch_schema`", err)) < 0)
+        return ret;
+    if (strlen(s) > MYR_DB_MAX)
+        return err_set(err, PT_EUSAGE,
+                       "`scratch_schema` '%s' is longer than %d bytes (the "
+                       "lock's name holds it)",
+                       s, MYR_DB_MAX);
+    coll_ident_quote(COLL_ENGINE_MYSQL, s, run->db, sizeof(run->db), NULL);
+    coll_sql_string(COLL_ENGINE_MYSQL, s, run->literal, sizeof(run->literal));
+    snprintf(lock, sizeof(lock), COLL_MYR_LOCK_PREFIX "%s", s);
+    coll_sql_string(COLL_ENGINE_MYSQL, lock, run->lock, sizeof(run->lock));
+    return 0;
+}
+
+/* Candidates to instances: the same instance string, the same site. */
+static void sites_map(const struct coll_myr_plan *p, struct myr_run *run)
+{
+    run->n_site = 1;
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        const char *in = p->cand[i].instance;
+        size_t s = 0;
+        if (in)
+            for (s = 1; s < run->n_site; s++)
+                if (strcmp(run->site[s].instance, in) == 0)
+                    break;
+        if (in && s == run->n_site)
+            run->site[run->n_site++].instance = in;
+        run->site_of[i] = s;
+    }
+}
+
+/* ---- DDL ------------------------------------------------------------------
+ */
+
+struct myr_text {
+    char *buf;
+    size_t len, n;
+    int over;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+text_add(struct myr_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (t->over)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= t->len - t->n)
+        t->over = 1;
+    else
+        t->n += (size_t)k;
+}
+
+static void sql_create_db(const struct myr_run *run, struct myr_text *t)
+{
+    text_add(t,
+             "CREATE DATABASE %s COMMENT '" COLL_PGR_MARK
+             ": created by pagetune " PT_VERSION
+             " replay, dropped at the end of its run; a later run drops it "
+             "when no run holds its lock'",
+             run->db);
+}
+
+/* WebSphere's SESSIONS on InnoDB; the key columns ASCII so that the
+ * primary key fits InnoDB's 768-byte limit at 4K pages too. */
+static void sql_create_table(const struct myr_run *run, size_t i,
+                             const struct coll_myr_candidate *c,
+                             struct myr_text *t)
+{
+    char spec[96];
+
+    coll_myr_candidate_format(c, spec, sizeof(spec));
+    text_add(t,
+             "CREATE TABLE %s.pt_replay_%zu (id varchar(128) CHARACTER SET "
+             "ascii NOT NULL, propid varchar(128) CHARACTER SET ascii NOT "
+             "NULL, appname varchar(128) CHARACTER SET ascii NOT NULL, "
+             "listenercnt smallint, lastaccess bigint, creationtime bigint, "
+             "maxinactivetime int, username varchar(256), small longblob, "
+             "PRIMARY KEY (id, propid, appname)) ENGINE=InnoDB "
+             "ROW_FORMAT=%s",
+             run->db, i + 1, c->row_format[0] ? c->row_format : "DYNAMIC");
+    if (c->key_block_size)
+        text_add(t, " KEY_BLOCK_SIZE=%u", c->key_block_size);
+    text_add(t, " COMMENT='pagetune replay candidate %zu: %s'", i + 1, spec);
+}
+
+static void sql_timeouts(const struct coll_myr_plan *p, int mariadb,
+                         struct myr_text *t, const char *sep)
+{
+    long lock_s = (p->base.lock_timeout_ms + 999) / 1000;
+
+    if (mariadb)
+        text_add(t, "SET SESSION max_statement_time = %.3f%s",
+                 (double)p->base.statement_timeout_ms / 1000.0, sep);
+    else
+        text_add(t, "SET SESSION max_execution_time = %ld%s",
+                 p->base.statement_timeout_ms, sep);
+    text_add(t, "SET SESSION lock_wait_timeout = %ld%s", lock_s ? lock_s : 1,
+             sep);
+    text_add(t, "SET SESSION innodb_lock_wait_timeout = %ld", lock_s);
+}
+
+int coll_myr_ddl(const struct coll_myr_plan *p, char *buf, size_t len,
+                 struct pt_err *err)
+{
+    struct myr_text t = {buf, len, 0, 0};
+    struct myr_run run;
+    int ret;
+
+    memset(&run, 0, sizeof(run));
+    if ((ret = names_init(p, &run, err)) < 0)
+        return ret;
+    sites_map(p, &run);
+    buf[0] = '\0';
+    text_add(&t, "-- pagetune replay on MariaDB/MySQL: scratch objects "
+                 "(synthetic rows only; the user's tables are never named)\n");
+    for (size_t s = 0; s < run.n_site; s++) {
+        char desc[1024];
+        if (run.site[s].instance && strchr(run.site[s].instance, '='))
+            coll_describe_connect(run.site[s].instance, desc, sizeof(desc));
+        else
+            snprintf(desc, sizeof(desc), "%s%s",
+                     run.site[s].instance ? "DSN=" : "",
+                     run.site[s].instance ? run.site[s].instance
+                                          : "the instance connected to");
+        text_add(&t,
+                 "-- instance %zu: %s\n-- checked first: CREATE and DROP on "
+                 "%s (information_schema.USER_PRIVILEGES, "
+                 "SCHEMA_PRIVILEGES)\n",
+                 s + 1, desc, run.literal);
+        sql_timeouts(p, 1, &t, ";\n");
+        text_add(&t, ";\nSELECT GET_LOCK(%s, 0);\n", run.lock);
+        sql_create_db(&run, &t);
+        text_add(&t, ";\n");
+        for (size_t i = 0; i < p->base.n_cand; i++)
+            if (run.site_of[i] == s) {
+                sql_create_table(&run, i, &p->cand[i], &t);
+                text_add(&t, ";\n");
+            }
+        text_add(&t, "-- load, ANALYZE TABLE, replay, counters (SHOW GLOBAL "
+                     "STATUS LIKE 'Innodb_%%') ...\n");
+        for (size_t i = 0; i < p->base.n_cand; i++)
+            if (run.site_of[i] == s)
+                text_add(&t, "DROP TABLE %s.pt_replay_%zu;\n", run.db, i + 1);
+        text_add(&t,
+                 "-- only when nothing else is left in it\nDROP DATABASE "
+                 "%s;\nSELECT RELEASE_LOCK(%s);\n",
+                 run.db, run.lock);
+    }
+    if (t.over)
+        return err_set(err, PT_EINTERNAL, "DDL buffer too small");
+    return 0;
+}
+
+/* ---- the database's life --------------------------------------------------
+ */
+
+static int set_timeouts(struct coll_conn *c, const struct coll_myr_plan *p,
+                        int mariadb, struct pt_err *err)
+{
+    char sql[512];
+    struct myr_text t = {sql, sizeof(sql), 0, 0};
+
+    sql_timeouts(p, mariadb, &t, "; ");
+    /* MariaDB Connector/ODBC runs one statement per call: split them */
+    for (char *s = sql, *e; s && *s; s = e) {
+        int ret;
+        if ((e = strstr(s, "; ")) != NULL)
+            *e = '\0', e += 2;
+        if ((ret = coll_exec(c, s, err)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* CREATE and DROP on the scratch database: granted globally or on a
+ * database pattern the name matches, to the current user. */
+static int check_privilege(struct coll_conn *c, const struct myr_run *run,
+                           const char *db, struct pt_err *err)
+{
+    char sql[1024], user[160] = "";
+    int64_t n = 0;
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT count(DISTINCT privilege_type) FROM (SELECT grantee, "
+             "privilege_type FROM information_schema.USER_PRIVILEGES UNION "
+             "ALL SELECT grantee, privilege_type FROM "
+             "information_schema.SCHEMA_PRIVILEGES WHERE %s LIKE "
+             "table_schema) g WHERE privilege_type IN ('CREATE', 'DROP') "
+             "AND grantee = concat('''', substring_index(current_user(), "
+             "'@', 1), '''@''', substring_index(current_user(), '@', -1), "
+             "'''')",
+             run->literal);
+    if ((ret = coll_query_i64(c, sql, &n, err)) < 0)
+        return ret;
+    if (n == 2)
+        return 0;
+    coll_query_value(c, "SELECT current_user()", user, sizeof(user), NULL,
+                     NULL);
+    return err_set(err, PT_EPERM,
+                   "replay needs the CREATE and DROP privileges on database "
+                   "'%s' to create and drop its scratch database; user '%s' "
+                   "lacks them (GRANT CREATE, DROP, INSERT, SELECT, UPDATE, "
+                   "DELETE ON `%s`.* TO ...); nothing was created",
+                   db, user, db);
+}
+
+static int lock_take(struct myr_site *s, const struct myr_run *run,
+                     const char *db, struct pt_err *err)
+{
+    char sql[256];
+    int64_t got = 0;
+    int ret;
+
+    snprintf(sql, sizeof(sql), "SELECT coalesce(GET_LOCK(%s, 0), 0)",
+             run->lock);
+    if ((ret = coll_query_i64(s->admin, sql, &got, err)) < 0)
+        return ret;
+    if (!got)
+        return err_set(err, PT_EUNAVAIL,
+                       "another pagetune replay holds the lock of scratch "
+                       "database '%s' on %s: wait for it to end, or give "
+                       "`scratch_schema` another name",
+                       db, coll_conn_dbms(s->admin));
+    s->locked = 1;
+    return 0;
+}
+
+static void lock_release(struct myr_site *s, const struct myr_run *run)
+{
+    char sql[256];
+
+    snprintf(sql, sizeof(sql), "SELECT RELEASE_LOCK(%s)", run->lock);
+    coll_exec(s->admin, sql, NULL);
+    s->locked = 0;
+}
+
+/* Drop the pt_replay_* tables, then the database when nothing else is
+ * in it (DROP DATABASE drops whatever it holds). */
+static int db_drop(struct coll_conn *c, const struct myr_run *run,
+                   const char *db, uint64_t *n_tables, struct pt_err *err)
+{
+    struct coll_rows rows;
+    char sql[768];
+    int64_t left = 0;
+    int ret;
+
+    *n_tables = 0;
+    /* '\\_': a literal underscore in LIKE (MariaDB unescapes the string
+       first) */
+    snprintf(sql, sizeof(sql),
+             "SELECT table_name FROM information_schema.TABLES WHERE "
+             "table_schema = %s AND table_name LIKE 'pt\\\\_replay\\\\_%%' "
+             "ORDER BY 1",
+             run->literal);
+    if ((ret = coll_query_rows(c, sql, &rows, err)) < 0)
+        return ret;
+    for (size_t r = 0; r < rows.n_rows && ret == 0; r++) {
+        char q[COLL_NAME_MAX + 4];
+        const char *name = rows.cells[r * rows.n_cols];
+        if (!name || coll_ident_check(name, "table", NULL) < 0)
+            continue;
+        coll_ident_quote(COLL_ENGINE_MYSQL, name, q, sizeof(q), NULL);
+        snprintf(sql, sizeof(sql), "DROP TABLE %s.%s", run->db, q);
+        if ((ret = coll_exec(c, sql, err)) == 0)
+            (*n_tables)++;
+    }
+    coll_rows_release(&rows);
+    if (ret < 0)
+        return ret;
+    snprintf(sql, sizeof(sql),
+             "SELECT (SELECT count(*) FROM information_schema.TABLES WHERE "
+             "table_schema = %s) + (SELECT count(*) FROM "
+             "information_schema.ROUTINES WHERE routine_schema = %s) + "
+             "(SELECT count(*) FROM information_schema.EVENTS WHERE "
+             "event_schema = %s)",
+             run->literal, run->literal, run->literal);
+    if ((ret = coll_query_i64(c, sql, &left, err)) < 0)
+        return ret;
+    if (left)
+        return err_set(err, PT_ECANTCREAT,
+                       "scratch database '%s' holds %lld object(s) pagetune "
+                       "did not create: its tables are dropped, the database "
+                       "is left as it is",
+                       db, (long long)left);
+    snprintf(sql, sizeof(sql), "DROP DATABASE %s", run->db);
+    return coll_exec(c, sql, err);
+}
+
+/* The database now: 0 absent, 1 ours (marked), 2 someone else's. */
+static int db_state(struct coll_conn *c, const struct myr_run *run, int *state,
+                    struct pt_err *err)
+{
+    char sql[512];
+    int64_t n = 0;
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(max(CASE WHEN schema_comment LIKE "
+             "'" COLL_PGR_MARK "%%' THEN 1 ELSE 2 END), 0) FROM "
+             "information_schema.SCHEMATA WHERE schema_name = %s",
+             run->literal);
+    if ((ret = coll_query_i64(c, sql, &n, err)) < 0)
+        return ret;
+    *state = (int)n;
+    return 0;
+}
+
+static int db_claim(struct myr_site *s, const struct myr_run *run,
+                    struct coll_myr_result *res, struct pt_err *err)
+{
+    const struct coll_myr_plan *p = run->p;
+    const char *db = p->base.schema;
+    char sql[1024];
+    struct myr_text t = {sql, sizeof(sql), 0, 0};
+    uint64_t n = 0;
+    int state = 0, ret;
+
+    if ((ret = db_state(s->admin, run, &state, err)) < 0)
+        return ret;
+    if (state == 2)
+        return err_set(err, PT_ECANTCREAT,
+                       "`scratch_schema` '%s' exists on %s and is not "
+                       "pagetune's (its comment has no pagetune mark): "
+                       "refusing to use or drop it; name another",
+                       db, coll_conn_dbms(s->admin));
+    if (state == 1) {
+        if ((ret = db_drop(s->admin, run, db, &n, err)) < 0)
+            return ret;
+        res->base.reclaimed = 1;
+        note(p,
+             "reclaimed scratch database '%s' left by an earlier run that "
+             "did not end (%llu table(s) dropped)",
+             db, (unsigned long long)n);
+    }
+    sql_create_db(run, &t);
+    if ((ret = coll_exec(s->admin, sql, err)) < 0) {
+        /* a database the user cannot see (no privilege on it) is not
+           in SCHEMATA: CREATE says it exists (1007) */
+        if (strstr(err->msg, "exists"))
+            return err_set(err, PT_ECANTCREAT,
+                           "`scratch_schema` '%s' exists and is not "
+                           "pagetune's: refusing to use or drop it; name "
+                           "another",
+                           db);
+        return ret;
+    }
+    s->created = 1;
+    return 0;
+}
+
+/* Its engine, page size, pool; the candidate's page size checked. */
+static int site_check(struct myr_site *s, const struct coll_myr_plan *p,
+                      const struct myr_run *run, size_t si, struct pt_err *err)
+{
+    char buf[64], ps[16];
+    int64_t v = 0;
+    int ret;
+
+    if (coll_conn_engine(s->admin) != COLL_ENGINE_MYSQL)
+        return err_set(err, PT_EUSAGE,
+                       "`candidate` instance %zu is %s, not MariaDB or MySQL",
+                       si + 1, coll_conn_dbms(s->admin));
+    if ((ret = coll_query_value(s->admin, "SELECT VERSION()", buf, sizeof(buf),
+                                NULL, err)) < 0)
+        return ret;
+    s->mariadb = strstr(buf, "MariaDB") != NULL;
+    if ((ret = set_timeouts(s->admin, p, s->mariadb, err)) < 0 ||
+        (ret = coll_query_i64(s->admin, "SELECT @@innodb_page_size", &v, err)) <
+            0)
+        return ret;
+    s->page_size = (uint32_t)v;
+    if ((ret = coll_query_i64(s->admin, "SELECT @@innodb_buffer_pool_size", &v,
+                              err)) < 0)
+        return ret;
+    s->pool_bytes = (uint64_t)v;
+    s->pool_pages = s->page_size ? s->pool_bytes / s->page_size : 0;
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        const struct coll_myr_candidate *c = &p->cand[i];
+        if (run->site_of[i] != si)
+            continue;
+        if (c->page_size && c->page_size != s->page_size) {
+            size_text(c->page_size, ps, sizeof(ps));
+            size_text(s->page_size, buf, sizeof(buf));
+            return err_set(err, PT_EUSAGE,
+                           "`candidate` %zu names page size %s but its "
+                           "instance's innodb_page_size is %s",
+                           i + 1, ps, buf);
+        }
+        if (strcmp(c->row_format, "COMPRESSED") == 0 && s->page_size > 16384) {
+            size_text(s->page_size, buf, sizeof(buf));
+            return err_set(err, PT_EUSAGE,
+                           "`candidate` %zu: InnoDB has no ROW_FORMAT="
+                           "COMPRESSED at innodb_page_size %s (16K at most)",
+                           i + 1, buf);
+        }
+    }
+    return 0;
+}
+
+/* ---- clients --------------------------------------------------------------
+ */
+
+static int prep(struct myr_client *cl, SQLHSTMT *st, const char *sql,
+                struct pt_err *err)
+{
+    SQLRETURN rc;
+    int ret;
+
+    if ((ret = coll_stmt_new(cl->conn, st, err)) < 0)
+        return ret;
+    rc = SQLPrepare(*st, (SQLCHAR *)sql, SQL_NTS);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, *st, rc, "prepare", err);
+    return 0;
+}
+
+static int client_prepare(struct myr_client *cl, size_t si, struct pt_err *err)
+{
+    const struct myr_run *run = cl->run;
+    char sql[1024];
+    int ret = 0;
+
+    for (size_t i = 0; i < run->p->base.n_cand && ret == 0; i++) {
+        if (run->site_of[i] != si)
+            continue;
+        snprintf(sql, sizeof(sql),
+                 "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
+                 "AND propid = id AND appname = 'default_host/pagetune'",
+                 run->db, i + 1);
+        if ((ret = prep(cl, &cl->get[i], sql, err)) < 0)
+            break;
+        snprintf(sql, sizeof(sql),
+                 "INSERT INTO %s.pt_replay_%zu (id, propid, appname, "
+                 "listenercnt, lastaccess, creationtime, maxinactivetime, "
+                 "small) VALUES (?, ?, 'default_host/pagetune', 0, ?, ?, "
+                 "1800, ?) ON DUPLICATE KEY UPDATE small = VALUES(small), "
+                 "lastaccess = VALUES(lastaccess)",
+                 run->db, i + 1);
+        if ((ret = prep(cl, &cl->set[i], sql, err)) < 0)
+            break;
+        snprintf(sql, sizeof(sql),
+                 "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
+                 "AND appname = 'default_host/pagetune'",
+                 run->db, i + 1);
+        ret = prep(cl, &cl->del[i], sql, err);
+    }
+    return ret;
+}
+
+static int bind_key(struct myr_client *cl, SQLHSTMT st, SQLUSMALLINT n)
+{
+    cl->key_ind = SQL_NTS;
+    return SQL_SUCCEEDED(SQLBindParameter(st, n, SQL_PARAM_INPUT, SQL_C_CHAR,
+                                          SQL_VARCHAR, 128, 0, cl->key, 0,
+                                          &cl->key_ind))
+               ? 0
+               : -1;
+}
+
+static int exec_stmt(struct myr_client *cl, SQLHSTMT st, const char *what,
+                     struct pt_err *err)
+{
+    SQLRETURN rc;
+
+    coll_watch_begin(cl->conn, st, "replaying (%s)", what);
+    rc = SQLExecute(st);
+    coll_watch_end(cl->conn);
+    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, what, err);
+    return 0;
+}
+
+static int op_get(struct myr_client *cl, SQLHSTMT st, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = &cl->run->p->base;
+    SQLLEN ind = 0;
+    SQLRETURN rc;
+    int ret;
+
+    if (bind_key(cl, st, 1) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
+    if ((ret = exec_stmt(cl, st, "get", err)) < 0)
+        return ret;
+    rc = SQLFetch(st);
+    if (SQL_SUCCEEDED(rc)) {
+        rc = SQLGetData(st, 1, SQL_C_BINARY, cl->readbuf,
+                        (SQLLEN)(p->max_bytes ? p->max_bytes : 1), &ind);
+        if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
+            ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
+    } else if (rc != SQL_NO_DATA) {
+        ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    return ret;
+}
+
+/* A set: a window of the payload that slides at every write. */
+static int op_set(struct myr_client *cl, SQLHSTMT st, uint64_t i,
+                  const struct coll_pgr_req *r, struct pt_err *err)
+{
+    const struct myr_run *run = cl->run;
+    const unsigned char *pay =
+        coll_pgr_key_text(&run->p->base, r->key_id) ? run->txt : run->rnd;
+    size_t off = (size_t)((i * 2654435761u) % COLL_PGR_SLIDE);
+    SQLLEN obj_ind = (SQLLEN)r->size_bytes;
+    SQLRETURN rc;
+
+    cl->now_ind = 0;
+    cl->now_ms = INT64_C(1767225600000) + (int64_t)i;
+    if (bind_key(cl, st, 1) < 0 || bind_key(cl, st, 2) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
+    rc = SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
+                          0, &cl->now_ms, 0, &cl->now_ind);
+    if (SQL_SUCCEEDED(rc))
+        rc = SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT,
+                              0, 0, &cl->now_ms, 0, &cl->now_ind);
+    if (SQL_SUCCEEDED(rc))
+        rc = SQLBindParameter(
+            st, 5, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY,
+            r->size_bytes ? r->size_bytes : 1, 0, (SQLPOINTER)(pay + off),
+            (SQLLEN)r->size_bytes, &obj_ind);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "bind", err);
+    return exec_stmt(cl, st, "set", err);
+}
+
+static int replay_op(struct myr_client *cl, uint64_t i,
+                     const struct coll_pgr_req *r, struct pt_err *err)
+{
+    size_t c = cl->cand;
+
+    coll_pgr_key_name(r->key_id, cl->key, sizeof(cl->key));
+    if (r->op == COLL_PGR_GET) {
+        cl->gets++;
+        return op_get(cl, cl->get[c], err);
+    }
+    if (r->op == COLL_PGR_SET)
+        return op_set(cl, cl->set[c], i, r, err);
+    if (bind_key(cl, cl->del[c], 1) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, cl->del[c], SQL_ERROR,
+                         "bind", err);
+    return exec_stmt(cl, cl->del[c], "del", err);
+}
+
+/* One pass: the client's sessions (key % K) in trace order. */
+static void *client_main(void *arg)
+{
+    struct myr_client *cl = arg;
+    const struct coll_pgr_plan *p = &cl->run->p->base;
+    unsigned k = cl->run->site[cl->run->site_of[cl->cand]].k;
+
+    cl->requests = cl->ops = cl->gets = cl->n_lat = 0;
+    cl->status = 0;
+    for (uint64_t i = 0; i < p->n_reqs; i++) {
+        const struct coll_pgr_req *r = &p->reqs[i];
+        uint64_t t0;
+        if (r->key_id % k != cl->id)
+            continue;
+        if (pt_interrupted()) {
+            cl->status = err_set(&cl->err, PT_EINTR, "replay interrupted");
+            break;
+        }
+        t0 = pt_now_ns();
+        if ((cl->status = replay_op(cl, i, r, &cl->err)) < 0)
+            break;
+        cl->lat[cl->n_lat++] = (float)((double)(pt_now_ns() - t0) / 1000.0);
+        cl->ops++;
+        if (!r->write_back)
+            cl->requests++;
+    }
+    return NULL;
+}
+
+static int clients_open(struct myr_run *run, size_t si, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = &run->p->base;
+    struct myr_site *s = &run->site[si];
+    int ret;
+
+    s->k = p->n_clients ? p->n_clients : 1;
+    s->cl = calloc(s->k, sizeof(*s->cl));
+    if (!s->cl)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (unsigned i = 0; i < s->k; i++) {
+        struct myr_client *cl = &s->cl[i];
+        uint64_t mine = 0;
+        cl->run = run;
+        cl->id = i;
+        for (uint64_t r = 0; r < p->n_reqs; r++)
+            mine += p->reqs[r].key_id % s->k == i;
+        cl->readbuf = malloc(p->max_bytes ? p->max_bytes : 1);
+        cl->lat = malloc((mine ? mine : 1) * sizeof(float));
+        if (!cl->readbuf || !cl->lat)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        if ((ret = coll_conn_open(&cl->conn, &s->opts, err)) < 0 ||
+            (ret = set_timeouts(cl->conn, run->p, s->mariadb, err)) < 0 ||
+            (ret = client_prepare(cl, si, err)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static void clients_close(struct myr_site *s)
+{
+    if (!s->cl)
+        return;
+    for (unsigned i = 0; i < s->k; i++) {
+        struct myr_client *cl = &s->cl[i];
+        for (size_t c = 0; c < COLL_PGR_MAX_CANDIDATES; c++) {
+            if (cl->get[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->get[c]);
+            if (cl->set[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->set[c]);
+            if (cl->del[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->del[c]);
+        }
+        coll_conn_close(cl->conn);
+        free(cl->readbuf);
+        free(cl->lat);
+    }
+    free(s->cl);
+    s->cl = NULL;
+}
+
+/* Replay the trace once on candidate c with its instance's clients. */
+static int pass(struct myr_run *run, size_t c, double *rps, struct pt_err *err)
+{
+    struct myr_site *s = &run->site[run->site_of[c]];
+    uint64_t t0 = pt_now_ns(), requests = 0;
+    int ret = 0;
+
+    for (unsigned i = 0; i < s->k; i++) {
+        s->cl[i].cand = c;
+        if (pthread_create(&s->cl[i].thread, NULL, client_main, &s->cl[i]) != 0)
+            ret = err_set(err, PT_EINTERNAL, "cannot start a client thread");
+        else
+            s->cl[i].started = 1;
+    }
+    for (unsigned i = 0; i < s->k; i++)
+        if (s->cl[i].started) {
+            pthread_join(s->cl[i].thread, NULL);
+            s->cl[i].started = 0;
+        }
+    *rps = 0;
+    for (unsigned i = 0; i < s->k && ret == 0; i++) {
+        if (s->cl[i].status < 0) {
+            *err = s->cl[i].err;
+            ret = s->cl[i].status;
+        }
+        requests += s->cl[i].requests;
+    }
+    if (ret == 0) {
+        double sec = (double)(pt_now_ns() - t0) / 1e9;
+        *rps = sec > 0 ? (double)requests / sec : 0;
+    }
+    return ret;
+}
+
+/* ---- load, counters, rounds -----------------------------------------------
+ */
+
+static int autocommit(struct coll_conn *c, int on, struct pt_err *err)
+{
+    SQLRETURN rc = SQLSetConnectAttr(
+        c->dbc, SQL_ATTR_AUTOCOMMIT,
+        (SQLPOINTER)(uintptr_t)(on ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF),
+        0);
+    return SQL_SUCCEEDED(rc) ? 0
+                             : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc,
+                                         "set autocommit", err);
+}
+
+static int commit(struct coll_conn *c, struct pt_err *err)
+{
+    SQLRETURN rc = SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT);
+    return SQL_SUCCEEDED(rc)
+               ? 0
+               : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "commit", err);
+}
+
+/* Every session of the trace at its first size, MYR_BATCH a
+ * transaction, with client 0 of the candidate's instance. */
+static int load(struct myr_run *run, size_t c, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = &run->p->base;
+    struct myr_client *cl = &run->site[run->site_of[c]].cl[0];
+    struct coll_pgr_req r = {0};
+    int ret;
+
+    if ((ret = autocommit(cl->conn, 0, err)) < 0)
+        return ret;
+    for (uint64_t key = 0; key < p->n_keys && ret == 0; key++) {
+        r.key_id = key;
+        r.size_bytes = (uint32_t)p->first_size[key];
+        r.op = COLL_PGR_SET;
+        coll_pgr_key_name(key, cl->key, sizeof(cl->key));
+        ret = op_set(cl, cl->set[c], key, &r, err);
+        if (ret == 0 && (key + 1) % MYR_BATCH == 0)
+            ret = commit(cl->conn, err);
+        if (ret == 0)
+            ret = pt_interrupt_check(err);
+    }
+    if (ret == 0)
+        ret = commit(cl->conn, err);
+    else
+        SQLEndTran(SQL_HANDLE_DBC, cl->conn->dbc, SQL_ROLLBACK);
+    if (ret == 0)
+        ret = autocommit(cl->conn, 1, err);
+    return ret;
+}
+
+static int counters_read(struct coll_conn *c, struct coll_myr_counters *k,
+                         struct pt_err *err)
+{
+    static const char *const names[] = {
+        "Innodb_buffer_pool_read_requests", "Innodb_buffer_pool_reads",
+        "Innodb_pages_read", "Innodb_pages_written"};
+    uint64_t *v[] = {&k->read_requests, &k->reads, &k->pages_read,
+                     &k->pages_written};
+    struct coll_rows rows;
+    int ret;
+
+    memset(k, 0, sizeof(*k));
+    if ((ret = coll_query_rows(c,
+                               "SHOW GLOBAL STATUS WHERE Variable_name IN "
+                               "('Innodb_buffer_pool_read_requests', "
+                               "'Innodb_buffer_pool_reads', "
+                               "'Innodb_pages_read', 'Innodb_pages_written')",
+                               &rows, err)) < 0)
+        return ret;
+    for (size_t r = 0; r < rows.n_rows && rows.n_cols >= 2; r++)
+        for (size_t j = 0; j < 4; j++)
+            if (rows.cells[r * rows.n_cols] &&
+                rows.cells[r * rows.n_cols + 1] &&
+                strcasecmp(rows.cells[r * rows.n_cols], names[j]) == 0)
+                *v[j] = strtoull(rows.cells[r * rows.n_cols + 1], NULL, 10);
+    coll_rows_release(&rows);
+    return 0;
+}
+
+static void counters_add(struct coll_myr_counters *sum,
+                         const struct coll_myr_counters *a,
+                         const struct coll_myr_counters *b)
+{
+    sum->read_requests += b->read_requests - a->read_requests;
+    sum->reads += b->reads - a->reads;
+    sum->pages_read += b->pages_read - a->pages_read;
+    sum->pages_written += b->pages_written - a->pages_written;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+struct myr_lat {
+    double sum_us;
+    uint64_t n;
+    float *keep;
+    uint64_t n_keep;
+};
+
+static void lat_add(struct myr_lat *l, const struct myr_site *s)
+{
+    for (unsigned i = 0; i < s->k; i++)
+        for (uint64_t j = 0; j < s->cl[i].n_lat; j++) {
+            l->sum_us += s->cl[i].lat[j];
+            l->n++;
+            if (l->keep && l->n_keep < MYR_MAX_LAT)
+                l->keep[l->n_keep++] = s->cl[i].lat[j];
+        }
+}
+
+static void lat_sum(struct myr_lat *l, struct coll_pgr_cand_result *r)
+{
+    r->op_mean_us = l->n ? l->sum_us / (double)l->n : 0;
+    if (l->n_keep) {
+        qsort(l->keep, l->n_keep, sizeof(float), cmp_float);
+        r->op_p95_us = l->keep[(uint64_t)(0.95 * (double)(l->n_keep - 1))];
+    }
+}
+
+/* One pass of candidate c; a measured one adds its counters to *sum. */
+static int pass_counted(struct myr_run *run, size_t c,
+                        struct coll_myr_counters *sum, double *rps,
+                        struct pt_err *err)
+{
+    struct coll_conn *admin = run->site[run->site_of[c]].admin;
+    struct coll_myr_counters before, after;
+    int ret;
+
+    if (sum && (ret = counters_read(admin, &before, err)) < 0)
+        return ret;
+    if ((ret = pass(run, c, rps, err)) < 0)
+        return ret;
+    if (sum) {
+        if ((ret = counters_read(admin, &after, err)) < 0)
+            return ret;
+        counters_add(sum, &before, &after);
+    }
+    return 0;
+}
+
+static int run_rounds(struct myr_run *run, struct coll_myr_result *res,
+                      struct myr_lat *lat, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = &run->p->base;
+    size_t n = p->n_cand;
+    double rps;
+    int ret;
+
+    for (unsigned w = 0; w < p->warmup_rounds; w++)
+        for (size_t c = 0; c < n; c++)
+            if ((ret = pass_counted(run, c, NULL, &rps, err)) < 0)
+                return ret;
+    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
+        for (size_t j = 0; j < n; j++) {
+            size_t c = r % 2 ? n - 1 - j : j;
+            const struct myr_site *s = &run->site[run->site_of[c]];
+            struct coll_pgr_cand_result *cr = &res->base.r[c];
+            if ((ret = pass_counted(run, c, &res->innodb[c], &rps, err)) < 0)
+                return ret;
+            cr->round_rps[cr->n_rounds++] = rps;
+            cr->requests_per_s += rps / (double)p->rounds;
+            cr->requests = cr->ops = cr->gets = 0;
+            for (unsigned i = 0; i < s->k; i++) {
+                cr->requests += s->cl[i].requests;
+                cr->ops += s->cl[i].ops;
+                cr->gets += s->cl[i].gets;
+            }
+            lat_add(&lat[c], s);
+        }
+        note(run->p, "round %u/%u done", r + 1, p->rounds);
+    }
+    for (size_t c = 0; c < n; c++)
+        lat_sum(&lat[c], &res->base.r[c]);
+    return 0;
+}
+
+/* The scratch tables' data + index bytes on instance si (after ANALYZE
+ * TABLE: InnoDB's DATA_LENGTH is its statistics' page count, BLOB pages
+ * included). */
+static int site_bytes(struct myr_run *run, size_t si, uint64_t *bytes,
+                      struct coll_myr_result *res, struct pt_err *err)
+{
+    struct coll_conn *c = run->site[si].admin;
+    char sql[512], buf[32];
+    int ret;
+
+    for (size_t i = 0; i < run->p->base.n_cand; i++) {
+        if (run->site_of[i] != si)
+            continue;
+        snprintf(sql, sizeof(sql), "ANALYZE TABLE %s.pt_replay_%zu", run->db,
+                 i + 1);
+        if ((ret = coll_exec(c, sql, err)) < 0)
+            return ret;
+        snprintf(sql, sizeof(sql),
+                 "SELECT coalesce(data_length + index_length, 0) FROM "
+                 "information_schema.TABLES WHERE table_schema = %s AND "
+                 "table_name = 'pt_replay_%zu'",
+                 run->literal, i + 1);
+        if ((ret = coll_query_value(c, sql, buf, sizeof(buf), NULL, err)) < 0)
+            return ret;
+        res->base.r[i].heap_bytes = strtoull(buf, NULL, 10);
+        *bytes += res->base.r[i].heap_bytes;
+    }
+    return 0;
+}
+
+static int run_tables(struct myr_run *run, struct coll_myr_result *res,
+                      struct myr_lat *lat, struct pt_err *err)
+{
+    const struct coll_myr_plan *p = run->p;
+    char sql[2048], sz[32];
+    uint64_t bytes = 0;
+    int ret = 0;
+
+    for (size_t i = 0; i < p->base.n_cand && ret == 0; i++) {
+        struct myr_text t = {sql, sizeof(sql), 0, 0};
+        sql_create_table(run, i, &p->cand[i], &t);
+        ret = coll_exec(run->site[run->site_of[i]].admin, sql, err);
+    }
+    if (ret < 0)
+        return ret;
+    if (coll_pgr_payloads(&p->base, &run->rnd, &run->txt) < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (size_t s = 0; s < run->n_site; s++)
+        if ((ret = clients_open(run, s, err)) < 0)
+            return ret;
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        if ((ret = load(run, i, err)) < 0)
+            return ret;
+        note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
+             (unsigned long long)p->base.n_keys);
+    }
+    for (size_t s = 0; s < run->n_site; s++)
+        if ((ret = site_bytes(run, s, &bytes, res, err)) < 0)
+            return ret;
+    if (p->base.max_scratch_bytes && bytes > p->base.max_scratch_bytes)
+        return err_set(
+            err, PT_EIO,
+            "`max_scratch` %s reached: the loaded scratch tables "
+            "take %llu bytes",
+            pt_size_format(p->base.max_scratch_bytes, sz, sizeof(sz)),
+            (unsigned long long)bytes);
+    for (size_t i = 0; i < p->base.n_cand; i++)
+        if (!(lat[i].keep = malloc(MYR_MAX_LAT * sizeof(float))))
+            return err_set(err, PT_EINTERNAL, "out of memory");
+    return run_rounds(run, res, lat, err);
+}
+
+/* Each instance: connected, checked, privileges, lock; then the size. */
+static int run_checks(struct coll_conn *c, struct myr_run *run,
+                      struct coll_myr_result *res, struct pt_err *err)
+{
+    const struct coll_myr_plan *p = run->p;
+    const char *db = p->base.schema;
+    char sz[32], est[32];
+    int ret;
+
+    if (coll_conn_engine(c) != COLL_ENGINE_MYSQL)
+        return err_set(err, PT_EUSAGE,
+                       "`connect`: this replay needs MariaDB or MySQL (this "
+                       "server is %s)",
+                       coll_conn_dbms(c));
+    if (p->base.n_cand < 1 || p->base.n_cand > COLL_PGR_MAX_CANDIDATES ||
+        !p->base.n_keys)
+        return err_set(err, PT_EUSAGE, "`candidate`: 1 to %d candidates",
+                       COLL_PGR_MAX_CANDIDATES);
+    for (size_t s = 0; s < run->n_site; s++) {
+        struct myr_site *st = &run->site[s];
+        st->opts = *p->base.conn;
+        if (!st->instance) {
+            st->admin = c;
+        } else {
+            int is_str = strchr(st->instance, '=') != NULL;
+            st->opts.dsn = is_str ? NULL : st->instance;
+            st->opts.connect = is_str ? st->instance : NULL;
+            if ((ret = coll_conn_open(&st->admin, &st->opts, err)) < 0)
+                return ret;
+            st->own_admin = 1;
+        }
+        if ((ret = site_check(st, p, run, s, err)) < 0 ||
+            (ret = check_privilege(st->admin, run, db, err)) < 0 ||
+            (ret = lock_take(st, run, db, err)) < 0)
+            return ret;
+    }
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        const struct myr_site *st = &run->site[run->site_of[i]];
+        res->page_size[i] = st->page_size;
+        res->pool_bytes[i] = st->pool_bytes;
+        res->pool_pages[i] = st->pool_pages;
+        snprintf(res->server[i], sizeof(res->server[i]), "%s",
+                 coll_conn_dbms(st->admin));
+    }
+    res->base.estimate_bytes = coll_pgr_estimate_bytes(&p->base);
+    if (p->base.max_scratch_bytes &&
+        res->base.estimate_bytes > p->base.max_scratch_bytes)
+        return err_set(
+            err, PT_ECANTCREAT,
+            "`max_scratch` %s: the scratch tables would take about %s "
+            "(%llu sessions x their sizes x %zu candidates); nothing was "
+            "created",
+            pt_size_format(p->base.max_scratch_bytes, sz, sizeof(sz)),
+            pt_size_format(res->base.estimate_bytes, est, sizeof(est)),
+            (unsigned long long)p->base.n_keys, p->base.n_cand);
+    return 0;
+}
+
+/* Whatever happened: clients closed, each instance's tables and database
+ * dropped by name, its lock released, its connection closed. */
+static int run_end(struct myr_run *run, int ret, struct pt_err *err)
+{
+    for (size_t s = 0; s < run->n_site; s++) {
+        struct myr_site *st = &run->site[s];
+        clients_close(st);
+        if (st->created) {
+            struct pt_err e2;
+            uint64_t n = 0;
+            err_clear(&e2);
+            int r2 = db_drop(st->admin, run, run->p->base.schema, &n, &e2);
+            if (r2 < 0 && ret == 0) {
+                ret = r2;
+                *err = e2;
+            }
+        }
+        if (st->locked)
+            lock_release(st, run);
+        if (st->own_admin)
+            coll_conn_close(st->admin);
+    }
+    return ret;
+}
+
+int coll_myr_run(struct coll_conn *c, const struct coll_myr_plan *p,
+                 struct coll_myr_result *res, struct pt_err *err)
+{
+    struct myr_run run;
+    struct myr_lat lat[COLL_PGR_MAX_CANDIDATES];
+    int ret;
+
+    memset(&run, 0, sizeof(run));
+    memset(lat, 0, sizeof(lat));
+    memset(res, 0, sizeof(*res));
+    res->base.n_cand = p->base.n_cand;
+    snprintf(res->base.server, sizeof(res->base.server), "%s",
+             coll_conn_dbms(c));
+    run.p = p;
+    if ((ret = names_init(p, &run, err)) < 0)
+        return ret;
+    sites_map(p, &run);
+    if ((ret = run_checks(c, &run, res, err)) == 0) {
+        for (size_t s = 0; s < run.n_site && ret == 0; s++)
+            ret = db_claim(&run.site[s], &run, res, err);
+        if (ret == 0)
+            ret = run_tables(&run, res, lat, err);
+    }
+    ret = run_end(&run, ret, err);
+    for (size_t i = 0; i < COLL_PGR_MAX_CANDIDATES; i++)
+        free(lat[i].keep);
+    free(run.rnd);
+    free(run.txt);
+    return ret;
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# test_replay_mariadb.sh — `pagetune replay --connect` on the two test
+# MariaDB instances (issue 28): the 16K one (InnoDB's default) and the one
+# built with innodb_page_size=32K (scripts/test-servers.sh), both with a
+# 12M buffer pool for the test, through the real MariaDB Connector/ODBC.
+#   (a) --dry-run prints the scratch DDL per instance and creates nothing
+#       (it does not even connect); a page size without an instance is
+#       reported not tested;
+#   (b) 20-30 KB random objects, DYNAMIC on the 16K instance against the
+#       32K instance (--candidate 32K=DSN): each table at least 4x the
+#       pool, InnoDB's counters per request printed, a verdict, nothing
+#       left on either instance;
+#   (c) bad candidates: one line, exit 64, nothing created;
+#   (d) SIGKILL in the middle of a run leaves the marked database; the
+#       next run reclaims it (its GET_LOCK is free) and nothing is left;
+#       SIGINT mid-run exits 130 and drops its objects; a database of the
+#       same name without the mark is refused (73) and left alone;
+#   (e) a user without CREATE on the scratch database gets exit 77 naming
+#       the privilege, and nothing is created.
+# Skips (77) when the servers of scripts/test-servers.sh are not up.
+. "$(dirname "$0")/lib.sh"
+need_env PT_MARIADB_CONNECT PT_MARIADB_SOCK PT_MARIADB32_CONNECT PT_MARIADB32_SOCK
+need_cmd python3 mariadb
+
+DB=pt_myr_$$
+USER_NC=pt_nocreate_$$
+POOL=$((12 << 20)) # 11 MiB is MariaDB 10.11's least at 32K pages
+my16() { mariadb --no-defaults --socket="$PT_MARIADB_SOCK" -uroot -N "$@"; }
+my32() { mariadb --no-defaults --socket="$PT_MARIADB32_SOCK" -uroot -N "$@"; }
+POOL16=$(my16 -e "SELECT @@innodb_buffer_pool_size")
+POOL32=$(my32 -e "SELECT @@innodb_buffer_pool_size")
+cleanup() {
+    [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
+    for f in my16 my32; do
+        "$f" -e "DROP DATABASE IF EXISTS $DB; DROP USER IF EXISTS '$USER_NC'@'127.0.0.1';
+            REVOKE ALL ON \`$DB\`.* FROM 'pagetune'@'127.0.0.1'" >/dev/null 2>&1
+    done
+    my16 -e "SET GLOBAL innodb_buffer_pool_size = $POOL16" >/dev/null 2>&1
+    my32 -e "SET GLOBAL innodb_buffer_pool_size = $POOL32" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+# the test user may create and drop the scratch database, nothing more
+for f in my16 my32; do
+    "$f" -e "GRANT ALL ON \`$DB\`.* TO 'pagetune'@'127.0.0.1';
+        SET GLOBAL innodb_buffer_pool_size = $POOL"
+done
+wait_value "$POOL" my16 -e "SELECT @@innodb_buffer_pool_size" || fail "16K pool not resized"
+wait_value "$POOL" my32 -e "SELECT @@innodb_buffer_pool_size" || fail "32K pool not resized"
+
+# what is left on an instance under the scratch database's name
+left16() { my16 -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE schema_name = '$DB'"; }
+left32() { my32 -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE schema_name = '$DB'"; }
+
+# TRACE N_SESSIONS N_REQUESTS MIN MAX: gets and write-backs of random sessions
+trace() {
+    python3 - "$@" <<'EOF'
+import random, sys
+path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+random.seed(28)
+size = [random.randint(lo, hi) for _ in range(n)]
+with open(path, "w") as f:
+    f.write("time_ms,op,key,size\n")
+    for t in range(reqs):
+        k = random.randrange(n)
+        f.write(f"{t},get,s{k},{size[k]}\n")
+        size[k] = random.randint(lo, hi)
+        f.write(f"{t},set,s{k},{size[k]}\n")
+EOF
+}
+trace "$T/big.csv" 2400 3000 20000 30000
+trace "$T/small.csv" 200 400 20000 30000
+trace "$T/long.csv" 200 20000 20000 30000
+
+MY=(--connect "$PT_MARIADB_CONNECT" --scratch-schema "$DB" -q)
+TWO=(--candidate row_format=DYNAMIC --candidate "32K=$PT_MARIADB32_CONNECT")
+
+# (a) --dry-run: the DDL on stdout, nothing created, no connection needed
+expect_rc 0 "dry-run" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" "${TWO[@]}" \
+    --candidate 64K --dry-run
+expect_contains "$OUT" "CREATE DATABASE \`$DB\` COMMENT 'pagetune replay scratch schema" "dry-run: the marked database"
+expect_contains "$OUT" "SELECT GET_LOCK('pagetune replay $DB', 0)" "dry-run: the lock"
+expect_contains "$OUT" "ENGINE=InnoDB ROW_FORMAT=DYNAMIC" "dry-run: the row format"
+expect_contains "$OUT" "SET SESSION max_statement_time = " "dry-run: the statement timeout"
+expect_contains "$OUT" "SET SESSION lock_wait_timeout = " "dry-run: the lock timeout"
+expect_contains "$OUT" "DROP DATABASE \`$DB\`;" "dry-run: the drop"
+expect_contains "$OUT" "-- instance 2: Driver=MariaDB Unicode;Server=127.0.0.1;Port=$PT_MARIADB32_PORT" "dry-run: the 32K instance"
+expect_contains "$OUT" "page_size=64K: not tested: innodb_page_size is per instance" "dry-run: 64K not testable"
+case "$OUT" in *Pwd=*|*pt_test_pw*) fail "dry-run prints a password" ;; *) pass ;; esac
+expect_eq "$(left16)$(left32)" 00 "dry-run created nothing"
+expect_rc 0 "dry-run without a server" "$PAGETUNE" replay --trace "$T/small.csv" \
+    --connect "Driver=MariaDB Unicode;Server=127.0.0.1;Port=1;Database=x" --dry-run -q
+expect_contains "$OUT" "ROW_FORMAT=COMPACT" "dry-run: DYNAMIC against COMPACT by default"
+# a MySQL recommendation of 32K pages: its advice on the instance of that size
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); d["settings"]["innodb_page_size"] = 32768
+json.dump(d, open(sys.argv[2], "w"))' "$(dirname "$0")/../golden/recommend-mysql.json" "$T/rec32.json"
+expect_rc 0 "dry-run of a 32K recommendation" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --recommendation "$T/rec32.json" --dry-run
+expect_contains "$OUT" "page_size=32K: not tested: innodb_page_size is per instance" "recommendation: 32K not testable alone"
+expect_rc 0 "dry-run of a 32K recommendation with its instance" "$PAGETUNE" replay --trace "$T/small.csv" \
+    "${MY[@]}" --recommendation "$T/rec32.json" --candidate "32K=$PT_MARIADB32_CONNECT" --dry-run
+expect_contains "$OUT" "pt_replay_2 (" "recommendation: the advice's table on the 32K instance"
+expect_rc 64 "a recommendation and a row format" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --recommendation "$T/rec32.json" --candidate row_format=COMPACT --dry-run
+
+# (b) 16K against 32K pages, each table at least 4x its pool
+expect_rc 0 "replay 20-30 KB on 16K and 32K" "$PAGETUNE" replay --trace "$T/big.csv" "${MY[@]}" \
+    "${TWO[@]}" --candidate 64K --rounds 3 --clients 2 --json -o "$T/pages.json"
+expect_eq "$(left16)$(left32)" 00 "the replay left nothing"
+if msg=$(python3 - "$T/pages.json" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["candidates"]
+assert d["kind"] == "replay_server" and d["engine"] == "mysql" and d["counters_scope"] == "instance"
+assert [x["innodb_page_size"] for x in c] == [16384, 32768], c
+for x in c:
+    assert x["table_bytes"] >= 4 * x["buffer_pool_bytes"], (x["table_bytes"], x["buffer_pool_bytes"])
+    k = x["innodb"]
+    assert k["read_requests_per_request"] > 1 and k["reads_per_request"] > 0, k
+    assert k["pages_read"] >= k["reads"] > 0 and k["pages_written"] > 0, k
+    assert len(x["rounds_rps"]) == 3
+    assert "Pwd" not in x["instance"], x["instance"]
+assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
+assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
+assert d["not_tested"][0]["candidate"] == "row_format=DYNAMIC,page_size=64K"
+assert "innodb_page_size is per instance" in d["not_tested"][0]["why"]
+EOF
+); then pass; else fail "16K/32K replay's JSON: $msg"; fi
+
+# (c) bad input: one line naming the option, exit 64, nothing created
+expect_rc 64 "bad row format" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --candidate row_format=FAST
+expect_one_line_error "bad row format"
+expect_contains "$ERR" "--candidate 'row_format=FAST': row_format 'FAST' is not DYNAMIC" "bad row format named"
+expect_rc 64 "bad page size" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" --candidate "3K=x"
+expect_one_line_error "bad page size"
+expect_rc 64 "key_block_size with DYNAMIC" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --candidate row_format=DYNAMIC,key_block_size=8
+expect_rc 64 "PostgreSQL and MariaDB candidates" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --candidate row_format=DYNAMIC --candidate toast_tuple_target=4096
+expect_rc 64 "a PostgreSQL candidate on MariaDB" "$PAGETUNE" replay --trace "$T/small.csv" \
+    --connect "$PT_MARIADB_CONNECT" --scratch-schema "$DB" -q --candidate toast_tuple_target=4096
+expect_one_line_error "a PostgreSQL candidate on MariaDB"
+expect_rc 64 "32K naming the 16K instance" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \
+    --candidate row_format=DYNAMIC --candidate "32K=$PT_MARIADB_CONNECT"
+expect_contains "$ERR" "names page size 32K but its instance's innodb_page_size is 16K" "page size checked"
+expect_rc 64 "COMPRESSED at 32K" "$PAGETUNE" replay --trace "$T/small.csv" \
+    --connect "$PT_MARIADB32_CONNECT" --scratch-schema "$DB" -q --candidate row_format=COMPRESSED
+expect_contains "$ERR" "no ROW_FORMAT=COMPRESSED at innodb_page_size 32K" "COMPRESSED at 32K refused"
+expect_eq "$(left16)$(left32)" 00 "bad input created nothing"
+
+# (d) SIGKILL mid-run, then a second run reclaims the marked databases
+"$PAGETUNE" replay --trace "$T/long.csv" "${MY[@]}" "${TWO[@]}" --rounds 50 >/dev/null 2>&1 &
+BG=$!
+for _ in $(seq 1 300); do
+    [ "$(my32 -e "SELECT count(*) FROM information_schema.TABLES WHERE table_schema = '$DB'
+        AND table_name = 'pt_replay_2'")" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -9 "$BG"
+wait "$BG" 2>/dev/null
+BG=
+expect_eq "$(left16)$(left32)" 11 "the killed run left its databases"
+# the server ends the killed run's connections, and their locks, once it
+# sees their sockets closed
+for f in my16 my32; do
+    wait_value 1 "$f" -e "SELECT IS_FREE_LOCK('pagetune replay $DB')" || fail "$f: lock still held"
+done
+expect_rc 0 "second run after SIGKILL" "$PAGETUNE" replay --trace "$T/small.csv" \
+    --connect "$PT_MARIADB_CONNECT" --scratch-schema "$DB" "${TWO[@]}" --rounds 2
+expect_contains "$ERR" "reclaimed scratch database '$DB'" "second run says it reclaimed"
+expect_contains "$OUT" "page req/req" "the table shows page requests per request"
+expect_contains "$OUT" "verdict: candidate 2 against 1:" "the table shows a verdict"
+expect_eq "$(left16)$(left32)" 00 "nothing left after the reclaim"
+
+# SIGINT mid-run: the run unwinds, drops its objects and exits 130
+"$PAGETUNE" replay --trace "$T/long.csv" "${MY[@]}" "${TWO[@]}" --rounds 50 >/dev/null 2>"$T/int.err" &
+BG=$!
+for _ in $(seq 1 300); do
+    [ "$(left32)" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+BG=
+expect_eq "$RC" 130 "SIGINT mid-run exits 130"
+expect_eq "$(left16)$(left32)" 00 "SIGINT mid-run: its objects dropped"
+
+# a database of that name without the mark is someone else's: refused, kept
+my16 -e "CREATE DATABASE $DB"
+expect_rc 73 "unmarked database refused" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}"
+expect_one_line_error "unmarked database"
+expect_contains "$ERR" "--scratch-schema '$DB' exists on" "refusal names the option"
+expect_eq "$(left16)" 1 "the unmarked database is left alone"
+my16 -e "DROP DATABASE $DB"
+
+# (e) a user without CREATE on the scratch database: 77, nothing created
+my16 -e "CREATE USER '$USER_NC'@'127.0.0.1' IDENTIFIED BY 'pt_test_pw';
+    GRANT ALL ON pagetune.* TO '$USER_NC'@'127.0.0.1'"
+NOCREATE=$(printf '%s' "$PT_MARIADB_CONNECT" | sed "s/Uid=[^;]*/Uid=$USER_NC/")
+expect_rc 77 "no CREATE privilege" "$PAGETUNE" replay --trace "$T/small.csv" \
+    --connect "$NOCREATE" --scratch-schema "$DB" -q
+expect_one_line_error "no CREATE privilege"
+expect_contains "$ERR" "needs the CREATE and DROP privileges on database '$DB'" "77 names the privilege"
+expect_eq "$(left16)" 0 "no CREATE: nothing created"
+
+finish
