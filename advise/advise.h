@@ -401,8 +401,8 @@ void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
  */
 struct adv_pgr_pred_cand {
     int have;
-    struct coll_pgr_blocks blocks; /* with the engine's policy */
-    struct coll_pgr_blocks lru;    /* with LRU */
+    struct coll_pgr_blocks blocks;    /* with the engine's policy */
+    struct coll_pgr_blocks lru;       /* with LRU */
     uint64_t heap_pages, toast_pages; /* the tables at the end */
 };
 struct adv_pgr_prediction {

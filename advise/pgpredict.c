@@ -112,20 +112,20 @@ struct row {
 
 struct cand {
     struct rel heap, toast;
-    struct row *rows;      /* n_keys */
-    struct chunk *chunks;  /* every value saved, in order (grows) */
+    struct row *rows;     /* n_keys */
+    struct chunk *chunks; /* every value saved, in order (grows) */
     uint64_t n_chunks, cap_chunks;
-    uint32_t *idx_leaf;    /* per session: its primary-key leaf */
-    uint32_t *idx_pid;     /* per leaf: pool id + 1 */
+    uint32_t *idx_leaf; /* per session: its primary-key leaf */
+    uint32_t *idx_pid;  /* per leaf: pool id + 1 */
     uint64_t idx_leaves;
     unsigned idx_levels;
     uint64_t tidx_entries; /* TOAST-index entries inserted */
     uint32_t *tidx_pid;    /* per leaf: pool id + 1 (grows) */
     uint64_t tidx_cap;
     uint32_t tidx_per_leaf, tidx_fanout;
-    struct rec_pg_table tab; /* the table; a text value's ratio is its own */
-    struct coll_pgr_blocks n;   /* counted so far */
-    int lz4;                    /* not predicted */
+    struct rec_pg_table tab;  /* the table; a text value's ratio is its own */
+    struct coll_pgr_blocks n; /* counted so far */
+    int lz4;                  /* not predicted */
 };
 
 struct emu {
@@ -140,8 +140,8 @@ struct emu {
     struct cand c[COLL_PGR_MAX_CANDIDATES];
     const int32_t *z_req;  /* pglz bytes of request i's text value, else -1 */
     const int32_t *z_load; /* the same of session k's loaded value */
-    struct cand *cur; /* the candidate being replayed */
-    int cur_rel;      /* REL_HEAP or REL_TOAST: the visit callback's */
+    struct cand *cur;      /* the candidate being replayed */
+    int cur_rel;           /* REL_HEAP or REL_TOAST: the visit callback's */
 };
 
 static int grow_u32(uint32_t **a, uint64_t *cap, uint64_t need)
@@ -235,8 +235,7 @@ static void prune(struct emu *m, struct rel *r, size_t page)
 
     if (page >= r->cap || !r->dead[page] || page >= (size_t)r->pack.pages)
         return;
-    if (r->full[page] ||
-        r->pack.usable_bytes - r->pack.used[page] < minfree) {
+    if (r->full[page] || r->pack.usable_bytes - r->pack.used[page] < minfree) {
         rec_pg_pack_release(&r->pack, page, r->dead[page]);
         r->dead[page] = 0;
         r->full[page] = 0;
@@ -393,8 +392,7 @@ static int place_heap(struct emu *m, struct cand *c, unsigned cl,
 
     m->cur = c;
     m->cur_rel = REL_HEAP;
-    pg = rec_pg_pack_place(&c->heap.pack, bytes, &c->heap.target[cl], visit,
-                           m);
+    pg = rec_pg_pack_place(&c->heap.pack, bytes, &c->heap.target[cl], visit, m);
     if (pg == PGP_NONE || rel_room(&c->heap, pg) < 0) {
         m->oom = 1;
         return -1;
@@ -416,8 +414,8 @@ static void op_get(struct emu *m, struct cand *c, uint64_t key)
         fetch_value(m, c, row);
 }
 
-static void insert_row(struct emu *m, struct cand *c, unsigned cl,
-                       uint64_t key, uint32_t size, int32_t z)
+static void insert_row(struct emu *m, struct cand *c, unsigned cl, uint64_t key,
+                       uint32_t size, int32_t z)
 {
     struct row *row = &c->rows[key];
     struct rec_pg_tuple tu;
@@ -578,7 +576,8 @@ static int cmp_key(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int cand_init(struct emu *m, size_t ci, const struct coll_pgr_result *res)
+static int cand_init(struct emu *m, size_t ci,
+                     const struct coll_pgr_result *res)
 {
     const struct coll_pgr_plan *p = m->p;
     const struct coll_pgr_candidate *cd = &p->cand[ci];
@@ -586,8 +585,8 @@ static int cand_init(struct emu *m, size_t ci, const struct coll_pgr_result *res
     uint32_t usable = m->page - PGP_PAGE_HEADER;
     uint32_t bt = m->page - PGP_PAGE_HEADER - PGP_BT_SPECIAL;
     uint32_t per = (uint32_t)((double)bt * PGP_PK_FILL / PGP_PK_ENTRY);
-    const char *comp = cd->compression[0] ? cd->compression
-                                          : res->toast_compression;
+    const char *comp =
+        cd->compression[0] ? cd->compression : res->toast_compression;
     uint64_t *order;
 
     rec_pg_pack_init(&c->heap.pack, m->page, usable, 100);

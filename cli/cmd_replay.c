@@ -1058,8 +1058,7 @@ static void server_pred_lines(FILE *fp, const struct server_out *o)
                 "  %zu: heap+TOAST reads/op %.3f, measured %.3f (%+.1f %%); "
                 "LRU %.3f; all reads/op %.3f, measured %.3f; pages heap "
                 "%llu, TOAST %llu, measured %llu, %llu\n",
-                i + 1, e, m, m > 0 ? (e / m - 1) * 100 : 0,
-                ht_read(&c->lru, r),
+                i + 1, e, m, m > 0 ? (e / m - 1) * 100 : 0, ht_read(&c->lru, r),
                 per_op(c->blocks.heap_read + c->blocks.toast_read +
                            c->blocks.tidx_read + c->blocks.idx_read,
                        r),
@@ -1113,14 +1112,13 @@ static int server_table(FILE *fp, enum out_format fmt,
 
 static json_t *blocks_json(const struct coll_pgr_blocks *b)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "heap_read",
-                     (json_int_t)b->heap_read, "heap_hit",
-                     (json_int_t)b->heap_hit, "toast_read",
-                     (json_int_t)b->toast_read, "toast_hit",
-                     (json_int_t)b->toast_hit, "tidx_read",
-                     (json_int_t)b->tidx_read, "tidx_hit",
-                     (json_int_t)b->tidx_hit, "idx_read",
-                     (json_int_t)b->idx_read, "idx_hit", (json_int_t)b->idx_hit);
+    return json_pack(
+        "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "heap_read",
+        (json_int_t)b->heap_read, "heap_hit", (json_int_t)b->heap_hit,
+        "toast_read", (json_int_t)b->toast_read, "toast_hit",
+        (json_int_t)b->toast_hit, "tidx_read", (json_int_t)b->tidx_read,
+        "tidx_hit", (json_int_t)b->tidx_hit, "idx_read",
+        (json_int_t)b->idx_read, "idx_hit", (json_int_t)b->idx_hit);
 }
 
 /* "prediction": per candidate the predicted blocks beside the measured
@@ -1138,20 +1136,19 @@ static json_t *server_pred_json(const struct server_out *o)
         const struct adv_pgr_pred_cand *c = &p->c[i];
         double m = ht_read(&r->blocks, r), e = ht_read(&c->blocks, r);
         if (!c->have) {
-            json_array_append_new(arr, json_pack("{s:s}", "why",
-                                                 "lz4: only pglz is emulated"));
+            json_array_append_new(
+                arr, json_pack("{s:s}", "why", "lz4: only pglz is emulated"));
             continue;
         }
         json_array_append_new(
-            arr,
-            json_pack("{s:o, s:o, s:f, s:f, s:o, s:f, s:I, s:I}", "blocks",
-                      blocks_json(&c->blocks), "blocks_lru",
-                      blocks_json(&c->lru), "heap_toast_reads_per_op", e,
-                      "measured_heap_toast_reads_per_op", m, "error",
-                      m > 0 ? json_real(e / m - 1) : json_null(),
-                      "lru_heap_toast_reads_per_op", ht_read(&c->lru, r),
-                      "heap_pages", (json_int_t)c->heap_pages, "toast_pages",
-                      (json_int_t)c->toast_pages));
+            arr, json_pack("{s:o, s:o, s:f, s:f, s:o, s:f, s:I, s:I}", "blocks",
+                           blocks_json(&c->blocks), "blocks_lru",
+                           blocks_json(&c->lru), "heap_toast_reads_per_op", e,
+                           "measured_heap_toast_reads_per_op", m, "error",
+                           m > 0 ? json_real(e / m - 1) : json_null(),
+                           "lru_heap_toast_reads_per_op", ht_read(&c->lru, r),
+                           "heap_pages", (json_int_t)c->heap_pages,
+                           "toast_pages", (json_int_t)c->toast_pages));
     }
     return json_pack("{s:s, s:I, s:I, s:f, s:o}", "policy", p->policy,
                      "pool_pages", (json_int_t)p->pool_pages, "block_size",

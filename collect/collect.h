@@ -879,7 +879,7 @@ struct coll_pgr_cand_result {
 struct coll_pgr_result {
     size_t n_cand;
     struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];
-    char server[128]; /* SQL_DBMS_NAME and version */
+    char server[128];              /* SQL_DBMS_NAME and version */
     uint64_t shared_buffers_pages; /* the server's shared_buffers, pages */
     uint32_t block_size;           /* BLCKSZ */
     char toast_compression[8];     /* default_toast_compression */
