@@ -75,6 +75,12 @@ enum { REL_HEAP, REL_TOAST, REL_IDX, REL_TIDX, REL_N };
  * ('default_host/pagetune': 22), MAXALIGNed, + its line pointer. */
 #define PGP_PK_ENTRY 76
 #define PGP_PK_FILL 0.69 /* a b-tree filled in random order: ln 2 */
+/* nbtinsert.c _bt_bottomupdel_pass / heapam.c bottomup_sort_and_shrink:
+ * at most 6 heap blocks a bottom-up pass, which stops once it freed
+ * max(BLCKSZ / 16, the new item) bytes */
+#define PGP_BOTTOMUP_BLOCKS 6
+#define PGP_LEAF_MAX 1024 /* dead entries a deletion pass reads at most */
+#define PGP_POSTING_TID 6 /* a heap TID in a posting list (ItemPointerData) */
 /* USERNAME is NULL: the tuple has a null bitmap (9 or 10 columns, 2
  * bytes), so t_hoff is MAXALIGN(23 + 2) = 32, 8 more than pgtoast.c's
  * header of a row without nulls (heaptuple.c heap_form_tuple). */
@@ -90,6 +96,23 @@ struct rel {
     uint32_t *full;  /* per page: PD_PAGE_FULL, an update found no room */
     size_t cap;
     size_t target[PGP_MAX_CLIENTS]; /* each backend's target block */
+};
+
+/* A dead version's entry in a primary-key leaf. */
+struct dent {
+    uint32_t page;    /* its heap page */
+    uint32_t key;     /* its session */
+    uint16_t killed;  /* marked LP_DEAD by a scan that found it dead */
+    uint16_t deduped; /* a TID in its key's posting list (6 bytes) */
+};
+
+/* A primary-key leaf (after splits, the leaves its keys' range holds):
+ * bytes used and room (entries with their line pointers), and the dead
+ * versions' entries among them. */
+struct leaf {
+    uint32_t used, cap;
+    struct dent *d;
+    uint32_t nd, dcap;
 };
 
 struct chunk {
@@ -115,10 +138,12 @@ struct cand {
     struct row *rows;     /* n_keys */
     struct chunk *chunks; /* every value saved, in order (grows) */
     uint64_t n_chunks, cap_chunks;
-    uint32_t *idx_leaf; /* per session: its primary-key leaf */
-    uint32_t *idx_pid;  /* per leaf: pool id + 1 */
+    uint32_t *idx_leaf;  /* per session: its primary-key leaf */
+    uint32_t *idx_pid;   /* per leaf: pool id + 1 */
+    struct leaf *leaves; /* per leaf: its entries */
     uint64_t idx_leaves;
     unsigned idx_levels;
+    uint32_t leaf_cap;     /* bytes a leaf page holds */
     uint64_t tidx_entries; /* TOAST-index entries inserted */
     uint32_t *tidx_pid;    /* per leaf: pool id + 1 (grows) */
     uint64_t tidx_cap;
@@ -258,13 +283,119 @@ static void idx_descent(struct emu *m, struct cand *c, uint64_t key)
 static void pk_scan(struct emu *m, struct cand *c, uint64_t key)
 {
     struct row *row = &c->rows[key];
+    struct leaf *lf = &c->leaves[c->idx_leaf[key]];
 
     idx_descent(m, c, key);
     for (uint32_t i = 0; i < row->n_dead; i++) {
         ref_heap(m, c, row->dead[i], 0);
         prune(m, &c->heap, row->dead[i]);
+        for (uint32_t j = 0; j < lf->nd; j++)
+            if (lf->d[j].key == (uint32_t)key && lf->d[j].page == row->dead[i])
+                lf->d[j].killed = 1;
     }
     row->n_dead = 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint32_t dent_bytes(const struct dent *d)
+{
+    return d->deduped ? PGP_POSTING_TID : PGP_PK_ENTRY;
+}
+
+/* Dead entries of leaf lf on heap pages pg[0..n) removed: each page read
+ * once (heapam.c heap_index_delete_tuples reads every block it checks);
+ * their bytes freed (a posting list's TIDs too). */
+static void leaf_delete(struct emu *m, struct cand *c, struct leaf *lf,
+                        uint32_t *pg, uint32_t n)
+{
+    uint32_t freed = 0, k = 0;
+
+    qsort(pg, n, sizeof(*pg), cmp_u32);
+    for (uint32_t i = 0; i < n; i++)
+        if (!i || pg[i] != pg[i - 1])
+            ref_heap(m, c, pg[i], 0);
+    for (uint32_t j = 0; j < lf->nd; j++) {
+        if (bsearch(&lf->d[j].page, pg, n, sizeof(*pg), cmp_u32)) {
+            freed += dent_bytes(&lf->d[j]);
+            continue;
+        }
+        lf->d[k++] = lf->d[j];
+    }
+    lf->nd = k;
+    lf->used -= freed < lf->used ? freed : lf->used;
+}
+
+/* A new primary-key entry for session key (a non-HOT update's, its new
+ * version on heap page `page`, the old one's on old_page): the descent,
+ * and when its leaf has no room nbtinsert.c _bt_delete_or_dedup_one_page
+ * in its order: simple deletion (_bt_simpledel_pass: the heap blocks of
+ * the LP_DEAD entries and of the new item, each read, every dead entry on
+ * them removed), then, the key unchanged, bottom-up deletion
+ * (_bt_bottomupdel_pass: up to 6 blocks of the duplicates' versions, read
+ * until max(BLCKSZ / 16, the item) bytes are free), then deduplication
+ * (nbtdedup.c _bt_dedup_pass: a key's versions in one posting list, a
+ * dead one's entry becomes a 6-byte TID), else a split (another page of
+ * room). */
+static void pk_insert(struct emu *m, struct cand *c, uint64_t key,
+                      uint32_t page, uint32_t old_page)
+{
+    struct leaf *lf = &c->leaves[c->idx_leaf[key]];
+    uint32_t pg[PGP_LEAF_MAX + 1], n = 0, need = PGP_PK_ENTRY;
+
+    idx_descent(m, c, key);
+    if (lf->used + need > lf->cap) {
+        for (uint32_t j = 0; j < lf->nd && n < PGP_LEAF_MAX; j++)
+            if (lf->d[j].killed && !lf->d[j].deduped)
+                pg[n++] = lf->d[j].page;
+        if (n) {
+            pg[n++] = page;
+            leaf_delete(m, c, lf, pg, n);
+        }
+    }
+    if (lf->used + need > lf->cap && lf->nd) {
+        /* the blocks in the order their versions died (all equally
+           promising: one duplicate each), until enough bytes */
+        uint32_t want = m->page / 16 > need ? m->page / 16 : need, got = 0;
+        n = 0;
+        for (uint32_t j = 0; j < lf->nd && n < PGP_BOTTOMUP_BLOCKS; j++) {
+            int seen = 0;
+            for (uint32_t i = 0; i < n; i++)
+                seen |= pg[i] == lf->d[j].page;
+            if (!seen)
+                pg[n++] = lf->d[j].page;
+            if ((got += dent_bytes(&lf->d[j])) >= want)
+                break;
+        }
+        leaf_delete(m, c, lf, pg, n);
+    }
+    if (lf->used + need > lf->cap)
+        for (uint32_t j = 0; j < lf->nd; j++)
+            if (!lf->d[j].deduped) {
+                lf->d[j].deduped = 1;
+                lf->used -= PGP_PK_ENTRY - PGP_POSTING_TID;
+            }
+    if (lf->used + need > lf->cap)
+        lf->cap += c->leaf_cap; /* a split */
+    lf->used += need;
+    if (lf->nd >= lf->dcap) {
+        uint32_t nc = lf->dcap ? 2 * lf->dcap : 16;
+        struct dent *d = pt_realloc(lf->d, nc * sizeof(*d));
+        if (!d) {
+            m->oom = 1;
+            return;
+        }
+        lf->d = d;
+        lf->dcap = nc;
+    }
+    memset(&lf->d[lf->nd], 0, sizeof(lf->d[lf->nd]));
+    lf->d[lf->nd].page = old_page;
+    lf->d[lf->nd].key = (uint32_t)key;
+    lf->nd++;
 }
 
 static unsigned levels_of(uint64_t leaves, uint32_t fanout)
@@ -472,7 +603,7 @@ static void op_set(struct emu *m, struct cand *c, unsigned cl, uint64_t key,
     row->bytes = tu.heap_bytes;
     if (row->n_dead < PGP_MAX_DEAD)
         row->dead[row->n_dead++] = old.page;
-    idx_descent(m, c, key);
+    pk_insert(m, c, key, row->page, old.page);
 }
 
 static void op_del(struct emu *m, struct cand *c, uint64_t key)
@@ -524,6 +655,12 @@ static void pass(struct emu *m, size_t ci)
     /* and the indexes' entries of dead versions */
     for (uint64_t k = 0; k < p->n_keys; k++)
         c->rows[k].n_dead = 0;
+    for (uint64_t l = 0; l < c->idx_leaves; l++) {
+        struct leaf *lf = &c->leaves[l];
+        for (uint32_t j = 0; j < lf->nd; j++)
+            lf->used -= dent_bytes(&lf->d[j]);
+        lf->nd = 0;
+    }
 }
 
 /* pglz's bytes for every text value the run writes (model/pglz.c, the
@@ -622,8 +759,18 @@ static int cand_init(struct emu *m, size_t ci,
     for (uint64_t k = 0; k < p->n_keys; k++)
         order[k] = k;
     qsort(order, p->n_keys, sizeof(*order), cmp_key);
-    for (uint64_t r = 0; r < p->n_keys; r++)
+    c->leaves = pt_calloc(c->idx_leaves, sizeof(*c->leaves));
+    if (!c->leaves) {
+        free(order);
+        return -1;
+    }
+    c->leaf_cap = bt;
+    for (uint64_t r = 0; r < p->n_keys; r++) {
         c->idx_leaf[order[r]] = (uint32_t)(r / per);
+        c->leaves[r / per].used += PGP_PK_ENTRY;
+    }
+    for (uint64_t l = 0; l < c->idx_leaves; l++)
+        c->leaves[l].cap = c->leaf_cap;
     free(order);
     c->tidx_per_leaf = (uint32_t)((double)bt * m->l->index_fillfactor / 100.0 /
                                   m->l->index_entry_bytes);
@@ -649,6 +796,9 @@ static void cand_free(struct cand *c)
     free(c->chunks);
     free(c->idx_leaf);
     free(c->idx_pid);
+    for (uint64_t l = 0; c->leaves && l < c->idx_leaves; l++)
+        free(c->leaves[l].d);
+    free(c->leaves);
     free(c->tidx_pid);
 }
 
