@@ -42,8 +42,8 @@
  *    emulation leaves the pool as it is.
  * A new page of an extension is counted as a read (bufmgr.c
  * ReadBufferExtended counts every call, ReadBuffer_common a hit only for a
- * page it found). Index pages above the leaves are counted as hits and
- * kept out of the pool (a handful of pages every descent touches).
+ * page it found). A descent reads every level's page, root to leaf (the
+ * metapage is the relcache's: rd_amcache).
  *
  * Not emulated: concurrency (the K clients' requests run in trace order,
  * each with its own target block), the primary key's page splits after
@@ -75,6 +75,10 @@ enum { REL_HEAP, REL_TOAST, REL_IDX, REL_TIDX, REL_N };
  * ('default_host/pagetune': 22), MAXALIGNed, + its line pointer. */
 #define PGP_PK_ENTRY 76
 #define PGP_PK_FILL 0.69 /* a b-tree filled in random order: ln 2 */
+/* A primary-key pivot tuple above the leaves: suffix truncation keeps
+ * the id only (nbtinsert.c _bt_truncate): 8 + 19, MAXALIGNed, + item. */
+#define PGP_PK_PIVOT 36
+#define PGP_MAX_LEVELS 8
 /* nbtinsert.c _bt_bottomupdel_pass / heapam.c bottomup_sort_and_shrink:
  * at most 6 heap blocks a bottom-up pass, which stops once it freed
  * max(BLCKSZ / 16, the new item) bytes */
@@ -115,6 +119,14 @@ struct leaf {
     uint32_t nd, dcap;
 };
 
+/* A b-tree's pages above the leaves: per level (1 = the leaves' parents)
+ * each page's pool id + 1. */
+struct inner {
+    uint32_t *pid[PGP_MAX_LEVELS];
+    uint64_t cap[PGP_MAX_LEVELS];
+    uint32_t fanout;
+};
+
 struct chunk {
     uint32_t page;
     uint32_t bytes; /* the chunk tuple with its line pointer */
@@ -143,6 +155,7 @@ struct cand {
     struct leaf *leaves; /* per leaf: its entries */
     uint64_t idx_leaves;
     unsigned idx_levels;
+    struct inner idx_in, tidx_in;
     uint32_t leaf_cap;     /* bytes a leaf page holds */
     uint64_t tidx_entries; /* TOAST-index entries inserted */
     uint32_t *tidx_pid;    /* per leaf: pool id + 1 (grows) */
@@ -268,10 +281,27 @@ static void prune(struct emu *m, struct rel *r, size_t page)
 }
 
 /* Descents: the pages above the leaf are hits, the leaf a ReadBuffer. */
+/* nbtsearch.c _bt_search: root to the parent of `leaf`, a ReadBuffer
+ * each (the metapage is the relcache's, rd_amcache). */
+static void descend(struct emu *m, struct inner *in, uint64_t leaf,
+                    unsigned levels, uint64_t *read, uint64_t *hit)
+{
+    for (unsigned h = levels - 1; h >= 1 && h < PGP_MAX_LEVELS; h--) {
+        uint64_t node = leaf, f = in->fanout ? in->fanout : 1;
+        for (unsigned k = 0; k < h; k++)
+            node /= f;
+        if (grow_u32(&in->pid[h], &in->cap[h], node) < 0) {
+            m->oom = 1;
+            return;
+        }
+        ref(m, &in->pid[h][node], read, hit, 0);
+    }
+}
+
 static void idx_descent(struct emu *m, struct cand *c, uint64_t key)
 {
-    if (m->counting)
-        c->n.idx_hit += c->idx_levels - 1;
+    descend(m, &c->idx_in, c->idx_leaf[key], c->idx_levels, &c->n.idx_read,
+            &c->n.idx_hit);
     ref(m, &c->idx_pid[c->idx_leaf[key]], &c->n.idx_read, &c->n.idx_hit, 0);
 }
 
@@ -418,8 +448,8 @@ static void tidx_descent(struct emu *m, struct cand *c, uint64_t entry)
         m->oom = 1;
         return;
     }
-    if (m->counting)
-        c->n.tidx_hit += levels_of(leaves, c->tidx_fanout) - 1;
+    descend(m, &c->tidx_in, leaf, levels_of(leaves, c->tidx_fanout),
+            &c->n.tidx_read, &c->n.tidx_hit);
     ref(m, &c->tidx_pid[leaf], &c->n.tidx_read, &c->n.tidx_hit, 0);
 }
 
@@ -751,7 +781,8 @@ static int cand_init(struct emu *m, size_t ci,
     /* a session's leaf: its rank in the key's order, leaves at ~69 % */
     per = per ? per : 1;
     c->idx_leaves = p->n_keys / per + 1;
-    c->idx_levels = levels_of(c->idx_leaves, per);
+    c->idx_in.fanout = (uint32_t)((double)bt * PGP_PK_FILL / PGP_PK_PIVOT);
+    c->idx_levels = levels_of(c->idx_leaves, c->idx_in.fanout);
     if (!(c->idx_pid = pt_calloc(c->idx_leaves, sizeof(*c->idx_pid)))) {
         free(order);
         return -1;
@@ -777,6 +808,7 @@ static int cand_init(struct emu *m, size_t ci,
     if (!c->tidx_per_leaf)
         c->tidx_per_leaf = 1;
     c->tidx_fanout = c->tidx_per_leaf;
+    c->tidx_in.fanout = c->tidx_fanout;
     return 0;
 }
 
@@ -800,6 +832,10 @@ static void cand_free(struct cand *c)
         free(c->leaves[l].d);
     free(c->leaves);
     free(c->tidx_pid);
+    for (unsigned h = 0; h < PGP_MAX_LEVELS; h++) {
+        free(c->idx_in.pid[h]);
+        free(c->tidx_in.pid[h]);
+    }
 }
 
 /* The run of pgreplay.c's coll_pgr_run, pass for pass: the load of each
