@@ -126,6 +126,42 @@ static int lru_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     return 0;
 }
 
+/* Requests ahead whose nodes access_many asks for. */
+#define LRU_AHEAD 16u
+
+static int lru_access_many(struct sim_policy *p, const struct sim_req *q,
+                           size_t n, size_t ahead, uint64_t *hits)
+{
+    struct lru *c = (struct lru *)p;
+    size_t j, end = n + ahead;
+    uint64_t h = 0;
+    uint32_t victim;
+    int rc;
+
+    for (j = 0; j < n; j++) {
+        struct lru_node *nd = c->nd;
+        uint64_t i = q[j].key_id + 1;
+
+        if (j + LRU_AHEAD < end && q[j + LRU_AHEAD].key_id + 1 < c->n_nodes)
+            __builtin_prefetch(&nd[q[j + LRU_AHEAD].key_id + 1], 1);
+        if (i < c->n_nodes && nd[i].prev != LRU_ABSENT) {
+            /* a hit, as in lru_access */
+            if (nd[0].next != i) {
+                lru_unlink(nd, (uint32_t)i);
+                lru_push_head(nd, (uint32_t)i);
+            }
+            h++;
+            continue;
+        }
+        if ((rc = lru_access(p, (uint32_t)q[j].key_id, &victim)) < 0) {
+            *hits += h;
+            return rc;
+        }
+    }
+    *hits += h;
+    return 0;
+}
+
 static int lru_contains(const struct sim_policy *p, uint32_t key)
 {
     const struct lru *c = (const struct lru *)p;
@@ -188,6 +224,7 @@ const struct sim_policy_ops sim_policy_lru = {
     .count = lru_count,
     .prefetch = lru_prefetch,
     .destroy = lru_destroy,
+    .access_many = lru_access_many,
 };
 
 /*
@@ -217,4 +254,5 @@ const struct sim_policy_ops sim_policy_sqlite = {
     .count = lru_count,
     .prefetch = lru_prefetch,
     .destroy = lru_destroy,
+    .access_many = lru_access_many,
 };
