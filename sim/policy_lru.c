@@ -126,8 +126,9 @@ static int lru_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     return 0;
 }
 
-/* Requests ahead whose nodes access_many asks for. */
-#define LRU_AHEAD 16u
+/* Requests ahead whose nodes access_many asks for: a whole batch of the
+   driver's (sim.c RUN_BATCH), which are read by then */
+#define LRU_AHEAD 32u
 
 static int lru_access_many(struct sim_policy *p, const struct sim_req *q,
                            size_t n, size_t ahead, uint64_t *hits)
