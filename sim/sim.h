@@ -168,7 +168,8 @@ struct sim_policy_ops {
      * are the requests that follow (to prefetch for, not to access). The
      * same results as n calls of access, in one loop: the driver uses it
      * for a run of gets when nothing else needs the requests one by one
-     * (sim.c, plain). 0 or PT_EINTERNAL.
+     * (sim.c, plain). p->now_ms is the last request's time: a policy that
+     * reads time takes each request's from q. 0 or PT_EINTERNAL.
      */
     int (*access_many)(struct sim_policy *p, const struct sim_req *q, size_t n,
                        size_t ahead, uint64_t *hits);
