@@ -92,6 +92,7 @@ struct sim {
     struct sim_mrc *app_mrc;   /* app-tier curve when there is no db tier */
     struct sim_mini *app_mini; /* likewise, a policy other than LRU */
     uint64_t now_ms;           /* time of the request being fed */
+    int plain; /* a get is one access of one server's memory (feed_gets) */
     size_t n_tiers;
     struct tier tiers[SIM_MAX_TIERS];
 };
@@ -474,8 +475,9 @@ static int app_del(struct sim *s, unsigned self, const struct sim_req *q)
     return 0;
 }
 
-void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
-                  int stage)
+/* sim_prefetch, inlined into sim_run's loop */
+static inline void prefetch_req(const struct sim *s, uint64_t key_id,
+                                unsigned ahead, int stage)
 {
     unsigned k = 0; /* the server that will serve it */
     const struct sim_policy *m;
@@ -494,7 +496,14 @@ void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
         sim_mrc_prefetch(s->app_mrc, (uint32_t)key_id, stage);
 }
 
-int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)
+void sim_prefetch(const struct sim *s, uint64_t key_id, unsigned ahead,
+                  int stage)
+{
+    prefetch_req(s, key_id, ahead, stage);
+}
+
+/* sim_feed without the message (inlined into sim_run's loop): 0 or < 0 */
+static inline int feed_req(struct sim *s, const struct sim_req *q)
 {
     unsigned self = s->rr;
     int rc;
@@ -531,6 +540,41 @@ int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)
         s->app.dels++;
         rc = app_del(s, self, q);
     }
+    return rc < 0 ? rc : 0;
+}
+
+/*
+ * n gets to a plain simulator (sim_new: one server, memory cache only, no
+ * curve, no database tier, trace time): what feed_req does with each, in
+ * one call of the policy's access_many. q[n..n+ahead-1] follow them.
+ */
+static int feed_gets(struct sim *s, const struct sim_req *q, size_t n,
+                     size_t ahead)
+{
+    struct sim_policy *m = s->srv[0].mem;
+    uint64_t hits = 0, bytes = 0;
+    size_t j;
+    int rc;
+
+    s->now_ms = m->now_ms = q[n - 1].time_ms;
+    rc = m->ops->access_many(m, q, n, ahead, &hits);
+    if (rc < 0)
+        return rc;
+    for (j = 0; j < n; j++)
+        bytes += q[j].size_bytes;
+    s->app.requests += n;
+    s->app.gets += n;
+    s->app.object_bytes += bytes;
+    s->app.hits += hits;
+    s->app.misses += n - hits;
+    s->app.db_reads += n - hits;
+    return 0;
+}
+
+int sim_feed(struct sim *s, const struct sim_req *q, struct pt_err *err)
+{
+    int rc = feed_req(s, q);
+
     if (rc < 0)
         return err_set(err, rc, "simulator out of memory");
     return 0;
@@ -648,6 +692,12 @@ int sim_new(const struct sim_config *cfg, struct sim **out, struct pt_err *err)
                 goto oom;
         }
     }
+    /* what app_get does with a get when nothing but the memory cache is
+       there: the policy's access and the counters (feed_gets) */
+    s->plain = cfg->mode != SIM_MODE_NONE && cfg->servers == 1 &&
+               !s->srv[0].offload && !s->app_mrc && !s->app_mini &&
+               s->n_tiers == 0 && !(cfg->request_rate > 0) &&
+               app_ops->access_many;
     *out = s;
     return 0;
 oom:
@@ -733,15 +783,20 @@ void sim_free(struct sim *s)
 }
 
 /*
- * Requests read ahead of the one being simulated (a power of two), and the
- * distance of the second prefetch stage: a request's key-map slot is asked
- * for when it is read (RUN_AHEAD before it is fed; the reader asked for
- * its intern slot ORACLE_AHEAD records before that), its entry RUN_ENTRY
- * before it is fed, reading the key-map slot that has landed by then — so
- * a request's dependent cache misses overlap with other requests' work.
- * (Prefetching the entry's list neighbours too, 3 ahead, measured slower
- * on the reference trace: 0.72-1.10 s against 0.68-0.74 s of CPU.)
+ * The run's pipeline: requests are read into a buffer of 2 x RUN_BATCH
+ * (the reader's own loop, RUN_BATCH at a time) and fed RUN_BATCH at a
+ * time, so RUN_BATCH requests past the ones being fed are read (but at
+ * the trace's end). A plain simulator takes a batch of gets in one call
+ * (feed_gets: the policy's access_many, which prefetches for itself);
+ * otherwise feeding a request asks for what the request RUN_AHEAD later
+ * will touch (prefetch stage 0: its key-map slot or entry; the reader
+ * asked for its intern slot ORACLE_AHEAD records before reading it) and
+ * reads for the one RUN_ENTRY later what stage 0 brought in (stage 1) —
+ * so a request's dependent cache misses overlap with other requests'
+ * work. (Prefetching the entry's list neighbours too, 3 ahead, measured
+ * slower on the reference trace: 0.72-1.10 s against 0.68-0.74 s of CPU.)
  */
+#define RUN_BATCH 32u /* >= RUN_AHEAD */
 #define RUN_AHEAD 16u
 #define RUN_ENTRY 8u
 
@@ -751,43 +806,62 @@ int64_t sim_run(struct sim_trace_reader *r, struct sim *const *sims, size_t n,
     return sim_run_halt(r, sims, n, progress, ctx, NULL, err);
 }
 
+/* Are q[0..n-1] all gets? */
+static int all_gets(const struct sim_req *q, size_t n)
+{
+    size_t j;
+
+    for (j = 0; j < n; j++)
+        if (q[j].op != SIM_GET)
+            return 0;
+    return 1;
+}
+
 int64_t sim_run_halt(struct sim_trace_reader *r, struct sim *const *sims,
                      size_t n, pt_progress_fn *progress, void *ctx,
                      const atomic_int *halt, struct pt_err *err)
 {
-    struct sim_req ring[RUN_AHEAD];
-    uint64_t head = 0, tail = 0, done = 0; /* ring holds [tail, head) */
-    int rc = 1, eof = 0;
-    size_t i;
+    struct sim_req buf[2 * RUN_BATCH];
+    size_t have = 0, k, i, j;
+    uint64_t done = 0;
+    int64_t got;
+    int rc, eof = 0, gets;
 
     for (;;) {
-        /* keep the ring full: read, and prefetch for what was read */
-        while (!eof && head - tail < RUN_AHEAD) {
-            struct sim_req *q = &ring[head % RUN_AHEAD];
-            rc = sim_trace_next(r, q, err);
-            if (rc < 0)
-                return rc;
-            if (rc == 0) {
-                eof = 1;
-                break;
-            }
-            for (i = 0; i < n; i++)
-                sim_prefetch(sims[i], q->key_id, (unsigned)(head - tail), 0);
-            head++;
+        while (!eof && have < 2 * RUN_BATCH) {
+            got =
+                sim_trace_next_batch(r, buf + have, 2 * RUN_BATCH - have, err);
+            if (got < 0)
+                return got;
+            eof = got == 0;
+            have += (size_t)got;
         }
-        if (tail == head)
+        if (have == 0)
             break;
-        if (head - tail > RUN_ENTRY)
-            for (i = 0; i < n; i++)
-                sim_prefetch(sims[i],
-                             ring[(tail + RUN_ENTRY) % RUN_AHEAD].key_id,
-                             RUN_ENTRY, 1);
-        for (i = 0; i < n; i++)
-            if ((rc = sim_feed(sims[i], &ring[tail % RUN_AHEAD], err)) < 0)
-                return rc;
-        tail++;
-        if ((++done & 0xffff) != 0)
-            continue;
+        /* feed buf[0..k-1]; buf[k..have-1] follow them */
+        k = have < RUN_BATCH ? have : RUN_BATCH;
+        gets = all_gets(buf, k);
+        for (i = 0; i < n; i++) {
+            struct sim *s = sims[i];
+            if (gets && s->plain) {
+                if ((rc = feed_gets(s, buf, k, have - k)) < 0)
+                    return err_set(err, rc, "simulator out of memory");
+                continue;
+            }
+            for (j = 0; j < k; j++) {
+                if (j + RUN_AHEAD < have)
+                    prefetch_req(s, buf[j + RUN_AHEAD].key_id, RUN_AHEAD, 0);
+                if (j + RUN_ENTRY < have)
+                    prefetch_req(s, buf[j + RUN_ENTRY].key_id, RUN_ENTRY, 1);
+                if ((rc = feed_req(s, &buf[j])) < 0)
+                    return err_set(err, rc, "simulator out of memory");
+            }
+        }
+        memmove(buf, buf + k, (have - k) * sizeof(buf[0]));
+        have -= k;
+        done += k;
+        if ((done & 0xffff) >= k)
+            continue; /* no multiple of 2^16 passed */
         if (progress)
             progress(ctx, sim_trace_pos(r), sim_trace_size(r));
         if (pt_interrupted() || (halt && atomic_load(halt)))

@@ -51,6 +51,14 @@ int sim_trace_open(const char *path, enum sim_trace_format fmt,
  */
 int sim_trace_next(struct sim_trace_reader *r, struct sim_req *req,
                    struct pt_err *err);
+/*
+ * Up to max requests into q[0..max-1], as max calls of sim_trace_next
+ * would read them but in one loop (the simulator's driver reads so).
+ * Returns how many (0 at the end of the trace) or a negative error code
+ * (with err set; the requests before the bad one are consumed).
+ */
+int64_t sim_trace_next_batch(struct sim_trace_reader *r, struct sim_req *q,
+                             size_t max, struct pt_err *err);
 /* The key string of an interned id (CSV: as written; binary: decimal id). */
 const char *sim_trace_key(const struct sim_trace_reader *r, uint64_t key_id,
                           size_t *len);
@@ -154,6 +162,17 @@ struct sim_policy_ops {
      * buffer access strategies) treats it differently.
      */
     int (*access_scan)(struct sim_policy *p, uint32_t key, uint32_t *victim);
+    /*
+     * Optional (may be NULL): access() for the keys of q[0..n-1] in order,
+     * victims not wanted, *hits += how many were cached; q[n..n+ahead-1]
+     * are the requests that follow (to prefetch for, not to access). The
+     * same results as n calls of access, in one loop: the driver uses it
+     * for a run of gets when nothing else needs the requests one by one
+     * (sim.c, plain). p->now_ms is the last request's time: a policy that
+     * reads time takes each request's from q. 0 or PT_EINTERNAL.
+     */
+    int (*access_many)(struct sim_policy *p, const struct sim_req *q, size_t n,
+                       size_t ahead, uint64_t *hits);
 };
 
 /* What sizes a policy's fixed-size structures (sim_policy_ops.tune). */

@@ -4,7 +4,8 @@
  * registered policy), hand-checked tiny traces per policy, LRU through the
  * driver against a brute-force reference on get/set/del traces, the exact
  * miss-ratio curve against fixed-size LRU runs at every size, SHARDS on a
- * generated Zipf trace, and empty input.
+ * generated Zipf trace, and empty input; batched access (access_many,
+ * sim_run's batches) against one request at a time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,6 +117,61 @@ static void test_policy_conformance(void **state)
     assert_string_equal(names, "lru, fifo, clock, random, sieve, arc, "
                                "s3fifo, 2q, pg-clock, innodb-lru, "
                                "sqlite-lru");
+}
+
+/*
+ * A policy's access_many (where it has one) must leave the same cache and
+ * count the same hits as access() one key at a time: batches of 1 to 40
+ * with 0 to 19 requests ahead, keys up to 2^17 so the nodes grow mid-batch.
+ */
+static void test_policy_access_many(void **state)
+{
+    enum { N = 30000, KEYS = 2000 };
+    static const uint64_t caps[] = {1, 3, 100, 1500};
+    struct sim_req *q = calloc(N, sizeof(*q));
+    size_t i, j, c, n_many = 0;
+    (void)state;
+
+    assert_non_null(q);
+    for (i = 0; sim_policies[i]; i++) {
+        const struct sim_policy_ops *ops = sim_policies[i];
+        if (!ops->access_many)
+            continue;
+        n_many++;
+        for (c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+            struct sim_policy *p = ops->create(caps[c], 3);
+            struct sim_policy *m = ops->create(caps[c], 3);
+            uint64_t hits_p = 0, hits_m = 0;
+            uint32_t v;
+
+            assert_non_null(p);
+            assert_non_null(m);
+            rng_state = 4242 + c;
+            for (j = 0; j < N; j++) {
+                q[j].key_id = j % 1000 == 999 ? (uint64_t)(1u << 17) - j
+                                              : skewed_key(KEYS);
+                q[j].op = SIM_GET;
+                hits_p += ops->access(p, (uint32_t)q[j].key_id, &v) == 1;
+            }
+            for (j = 0; j < N;) {
+                size_t n = 1 + rnd() % 40, ahead = rnd() % 20;
+                n = n < N - j ? n : N - j;
+                ahead = ahead < N - j - n ? ahead : N - j - n;
+                assert_int_equal(ops->access_many(m, q + j, n, ahead, &hits_m),
+                                 0);
+                j += n;
+            }
+            assert_int_equal(hits_m, hits_p);
+            assert_int_equal(ops->count(m), ops->count(p));
+            for (j = 0; j < (1u << 17); j++)
+                assert_int_equal(ops->contains(m, (uint32_t)j),
+                                 ops->contains(p, (uint32_t)j));
+            ops->destroy(p);
+            ops->destroy(m);
+        }
+    }
+    assert_true(n_many >= 1); /* lru and sqlite-lru */
+    free(q);
 }
 
 /* Run keys through a policy; return the victims as a string "v v v". */
@@ -802,6 +858,81 @@ static void base_config(struct sim_config *c, enum sim_cache_mode mode,
     sim_costs_default(&c->costs);
 }
 
+/* sim_run over tmp_trace against replay (sim_feed one by one): same counts */
+static void run_vs_feed(struct sim_config *c, int n_cfg, int64_t n_req)
+{
+    struct sim_app_stats by_feed[8], by_run;
+    struct sim *s[8];
+    struct sim_trace_reader *r;
+    struct pt_err err;
+    int i;
+
+    replay(c, by_feed, NULL, n_cfg);
+    for (i = 0; i < n_cfg; i++)
+        if (sim_new(&c[i], &s[i], &err) < 0)
+            fail_msg("%s", err.msg);
+    assert_int_equal(sim_trace_open(tmp_trace, SIM_TRACE_AUTO, &r, &err), 0);
+    assert_int_equal(sim_run(r, s, (size_t)n_cfg, NULL, NULL, &err), n_req);
+    sim_trace_close(r);
+    for (i = 0; i < n_cfg; i++) {
+        sim_app_stats(s[i], &by_run);
+        assert_int_equal(by_run.requests, by_feed[i].requests);
+        assert_int_equal(by_run.gets, by_feed[i].gets);
+        assert_int_equal(by_run.hits, by_feed[i].hits);
+        assert_int_equal(by_run.misses, by_feed[i].misses);
+        assert_int_equal(by_run.offload_hits, by_feed[i].offload_hits);
+        assert_int_equal(by_run.db_reads, by_feed[i].db_reads);
+        assert_int_equal(by_run.db_writes, by_feed[i].db_writes);
+        assert_int_equal(by_run.object_bytes, by_feed[i].object_bytes);
+        assert_true(by_run.hits > 0 && by_run.misses > 0);
+        sim_free(s[i]);
+    }
+    unlink(tmp_trace);
+}
+
+/*
+ * sim_run (requests read in batches; a plain simulator's runs of gets fed
+ * through the policy's access_many) counts what sim_feed one request at a
+ * time does: LRU and sqlite-lru in both caching modes, a curve, two
+ * servers, an offload tier and FIFO, on a trace of gets, sets and dels and
+ * on a binary trace of gets only (where the plain ones take whole batches).
+ */
+static void test_run_batches_equal_feed(void **state)
+{
+    enum { N_CFG = 7, N_BIN = 70001 };
+    struct sim_config c[N_CFG];
+    struct pt_err err;
+    FILE *fp;
+    int i, fd;
+    (void)state;
+
+    for (i = 0; i < N_CFG; i++)
+        base_config(&c[i], i % 2 ? SIM_MODE_COMMAND : SIM_MODE_DMAP,
+                    (uint64_t)3000 + 1000 * (uint64_t)i);
+    c[2].app_policy = sim_policy_find("sqlite-lru");
+    c[3].mrc = 1;
+    c[3].sample_rate = 1.0;
+    c[4].servers = 2;
+    c[5].offload_entries = 500;
+    c[6].app_policy = sim_policy_find("fifo");
+    gen_trace("trade-14pct", 120000);
+    run_vs_feed(c, N_CFG, 120000);
+
+    snprintf(tmp_trace, sizeof(tmp_trace), "/tmp/pt-sim-bin-XXXXXX");
+    fd = mkstemp(tmp_trace);
+    assert_true(fd >= 0);
+    fp = fdopen(fd, "wb");
+    assert_non_null(fp);
+    rng_state = 77;
+    for (i = 0; i < N_BIN; i++)
+        assert_int_equal(sim_trace_write_oracle(fp, (uint32_t)i / 100,
+                                                skewed_key(40000) * 31u + 9,
+                                                (uint32_t)i % 300, -1, &err),
+                         0);
+    assert_int_equal(fclose(fp), 0);
+    run_vs_feed(c, N_CFG, N_BIN);
+}
+
 /* article 001: command or distributed-map caching cuts DB reads >= 2x. */
 static void test_seed_caching_modes(void **state)
 {
@@ -1209,6 +1340,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_policy_conformance),
+        cmocka_unit_test(test_policy_access_many),
         cmocka_unit_test(test_policy_tiny_traces),
         cmocka_unit_test(test_policy_postgresql),
         cmocka_unit_test(test_policy_innodb),
@@ -1220,6 +1352,7 @@ int main(void)
         cmocka_unit_test(test_mrc_exact_naive),
         cmocka_unit_test(test_mrc_shards),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_run_batches_equal_feed),
         cmocka_unit_test(test_seed_caching_modes),
         cmocka_unit_test(test_seed_sharing_order),
         cmocka_unit_test(test_seed_offload),

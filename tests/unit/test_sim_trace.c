@@ -3,7 +3,8 @@
  * test_sim_trace.c — unit tests for sim/trace.c: the pagetune-trace(5) CSV
  * reader (comments, CRLF, lines across buffer refills, every malformed-line
  * error with file:line), the oracleGeneral binary reader (round trip with
- * the writer, truncated record), key interning into dense ids, rewind.
+ * the writer, truncated record), key interning into dense ids, rewind,
+ * reading in batches (sim_trace_next_batch) against one at a time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -371,6 +372,81 @@ static void test_oracle_roundtrip(void **state)
     sim_trace_close(r);
 }
 
+/*
+ * sim_trace_next_batch reads what sim_trace_next does: every field and
+ * key id, batches of 1 to 50 across the buffer's refills, the end (0) and,
+ * on a cut binary file, the truncated record's error after the whole ones.
+ */
+static void same_by_batches(const char *path, int64_t want_end)
+{
+    struct sim_trace_reader *a, *b;
+    struct sim_req qa, qb[50];
+    struct pt_err err;
+    uint64_t seed = 11, n = 0;
+    int64_t got = 0, k;
+
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &a, &err), 0);
+    assert_int_equal(sim_trace_open(path, SIM_TRACE_AUTO, &b, &err), 0);
+    for (;;) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        got = sim_trace_next_batch(b, qb, 1 + (seed >> 33) % 50, &err);
+        if (got <= 0)
+            break;
+        for (k = 0; k < got; k++, n++) {
+            assert_int_equal(sim_trace_next(a, &qa, &err), 1);
+            assert_int_equal(qb[k].time_ms, qa.time_ms);
+            assert_int_equal(qb[k].key_id, qa.key_id);
+            assert_int_equal(qb[k].size_bytes, qa.size_bytes);
+            assert_int_equal(qb[k].op, qa.op);
+        }
+    }
+    assert_int_equal(got, want_end);
+    assert_int_equal(sim_trace_next(a, &qa, &err), want_end);
+    assert_int_equal(sim_trace_n_keys(b), sim_trace_n_keys(a));
+    assert_true(n > 0);
+    sim_trace_close(a);
+    sim_trace_close(b);
+}
+
+static void test_batches(void **state)
+{
+    enum { N = 100000 };
+    char path[256], key[32];
+    struct pt_err err;
+    FILE *fp;
+    int i;
+    (void)state;
+
+    snprintf(path, sizeof(path), "%s/batch.oracleGeneral.bin", tmpdir);
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    for (i = 0; i < N; i++)
+        assert_int_equal(
+            sim_trace_write_oracle(fp, (uint32_t)i / 7,
+                                   ((uint64_t)i * 2654435761u) % 20011u + 5,
+                                   (uint32_t)i % 977, -1, &err),
+            0);
+    assert_int_equal(fclose(fp), 0);
+    same_by_batches(path, 0);
+    assert_int_equal(truncate(path, (off_t)N * 24 - 7), 0);
+    same_by_batches(path, PT_EDATA);
+
+    snprintf(path, sizeof(path), "%s/batch.csv", tmpdir);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    assert_int_equal(sim_trace_write_header(fp, SIM_TRACE_CSV, &err), 0);
+    for (i = 0; i < N; i++) {
+        int n = snprintf(key, sizeof(key), i % 5 ? "k%d" : "a-longer-key-%d",
+                         (int)(((uint64_t)i * 40503u) % 3001u));
+        assert_int_equal(
+            sim_trace_write_csv(fp, (uint64_t)i, (enum sim_op)(i % 3), key,
+                                (size_t)n, (uint32_t)i % 5000, &err),
+            0);
+    }
+    assert_int_equal(fclose(fp), 0);
+    same_by_batches(path, 0);
+}
+
 /* Open `path` (AUTO), expect CSV, read every request; returns n read. */
 static int read_all_csv(const char *path, struct pt_err *err)
 {
@@ -474,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_csv_fast_and_careful),
         cmocka_unit_test(test_writer_rejects_bad_keys),
         cmocka_unit_test(test_oracle_roundtrip),
+        cmocka_unit_test(test_batches),
         cmocka_unit_test(test_detect_text_is_csv),
         cmocka_unit_test(test_detect_binary),
     };
