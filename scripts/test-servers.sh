@@ -15,7 +15,8 @@
 #
 # PT_SERVERS="pg" (or "mariadb", "mariadb32") starts only that server: the
 # integration tests use it for a private instance they stop in the middle
-# of a run.
+# of a run, or start with PT_PG_SHARED_BUFFERS (default 32MB) to compare
+# pool sizes.
 set -Eeuo pipefail
 
 cmd=${1:?usage: test-servers.sh start|stop DIR}
@@ -63,7 +64,7 @@ start_pg() {
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$dir/pg'
-shared_buffers = 32MB
+shared_buffers = ${PT_PG_SHARED_BUFFERS:-32MB}
 fsync = off
 CONF
     # Up to 3 ports: another job on the machine may take the free port
