@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/replay_mariadb.h"
 #include "advise/advise.h"
+#include "advise/mypredict.h"
 #include "store/store.h"
 
 /* A candidate the run cannot test, and why. */
@@ -35,6 +36,7 @@ struct my_out {
     char why[COLL_PGR_MAX_CANDIDATES][320];
     struct my_untested untested[COLL_PGR_MAX_CANDIDATES];
     size_t n_untested;
+    struct adv_myr_prediction pred; /* advise/mypredict.c */
 };
 
 static int has_ci(const char *hay, const char *needle)
@@ -229,6 +231,52 @@ static void my_row(struct out_table *t, const struct my_out *o, size_t i)
     out_table_setf(t, 12, "%llu", (unsigned long long)r->heap_bytes);
 }
 
+/* Measured against predicted, relative: (predicted / measured - 1). */
+static double rel(double pred, double meas)
+{
+    return meas > 0 ? pred / meas - 1 : 0;
+}
+
+/* The prediction beside the measured counters, per candidate. */
+static void my_pred_lines(FILE *fp, const struct my_out *o)
+{
+    const struct adv_myr_prediction *p = &o->pred;
+
+    if (!p->have) {
+        fprintf(fp, "prediction: %s\n", p->why);
+        return;
+    }
+    fprintf(fp, "predicted (emulated table, undo and purge over each "
+                "instance's pool; docs/models.md#replay-mariadb):\n");
+    for (size_t i = 0; i < o->res->base.n_cand; i++) {
+        const struct coll_pgr_cand_result *r = &o->res->base.r[i];
+        const struct coll_myr_counters *k = &o->res->innodb[i];
+        const struct adv_myr_pred_cand *c = &p->c[i];
+        double mq = per_req(k->read_requests, r), mr = per_req(k->reads, r);
+        double eq = per_req(c->n.requests, r), er = per_req(c->n.reads, r);
+        if (!c->have) {
+            fprintf(fp,
+                    "  %zu: not predicted (only DYNAMIC and COMPACT rows "
+                    "are emulated)\n",
+                    i + 1);
+            continue;
+        }
+        fprintf(fp,
+                "  %zu: page req/req %.2f, measured %.2f (%+.1f %%); pool "
+                "reads/req %.3f, measured %.3f (%+.1f %%); %s over %llu "
+                "pages, %u level(s), %llu leaves, %.2f BLOB pages a value "
+                "(%u bytes each); req get %.2f set %.2f undo %.2f purge "
+                "%.2f, reads get %.3f set %.3f undo %.3f purge %.3f\n",
+                i + 1, eq, mq, rel(eq, mq) * 100, er, mr, rel(er, mr) * 100,
+                c->policy, (unsigned long long)c->pool_pages, c->levels,
+                (unsigned long long)c->leaves, c->blob_pages, c->blob_payload,
+                per_req(c->n.get_req, r), per_req(c->n.set_req, r),
+                per_req(c->n.undo_req, r), per_req(c->n.purge_req, r),
+                per_req(c->n.get_reads, r), per_req(c->n.set_reads, r),
+                per_req(c->n.undo_reads, r), per_req(c->n.purge_reads, r));
+    }
+}
+
 static int my_table(FILE *fp, enum out_format fmt, const void *ctx,
                     struct pt_err *err)
 {
@@ -284,6 +332,7 @@ static int my_table(FILE *fp, enum out_format fmt, const void *ctx,
             fprintf(fp, "verdict: %s\n", o->why[i]);
         for (size_t i = 0; i < o->n_untested; i++)
             fprintf(fp, "%s: %s\n", o->untested[i].spec, o->untested[i].why);
+        my_pred_lines(fp, o);
     }
     return ret;
 }
@@ -322,6 +371,34 @@ static json_t *my_cand_json(const struct my_out *o, size_t i)
         "verdict", i ? store_verdict_name(o->verdict[i]) : "reference");
 }
 
+/* "prediction" of candidate i: per request, beside the measured, with
+ * the relative error, and by what made the requests and reads. */
+static json_t *my_pred_json(const struct my_out *o, size_t i)
+{
+    const struct adv_myr_pred_cand *c = &o->pred.c[i];
+    const struct coll_pgr_cand_result *r = &o->res->base.r[i];
+    const struct coll_myr_counters *k = &o->res->innodb[i];
+    double mq = per_req(k->read_requests, r), mr = per_req(k->reads, r);
+    double eq = per_req(c->n.requests, r), er = per_req(c->n.reads, r);
+
+    if (!o->pred.have || !c->have)
+        return json_null();
+    return json_pack(
+        "{s:s, s:I, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+        "s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}}",
+        "policy", c->policy, "pool_pages", (json_int_t)c->pool_pages,
+        "blob_page_bytes", (json_int_t)c->blob_payload, "levels",
+        (int)c->levels, "leaves", (json_int_t)c->leaves, "blob_pages_per_value",
+        c->blob_pages, "read_requests_per_request", eq, "read_requests_error",
+        rel(eq, mq), "reads_per_request", er, "reads_error", rel(er, mr),
+        "read_requests", (double)c->n.requests, "reads", (double)c->n.reads,
+        "read_requests_by", "get", per_req(c->n.get_req, r), "set",
+        per_req(c->n.set_req, r), "undo", per_req(c->n.undo_req, r), "purge",
+        per_req(c->n.purge_req, r), "reads_by", "get",
+        per_req(c->n.get_reads, r), "set", per_req(c->n.set_reads, r), "undo",
+        per_req(c->n.undo_reads, r), "purge", per_req(c->n.purge_reads, r));
+}
+
 static json_t *my_json(const void *ctx)
 {
     const struct my_out *o = ctx;
@@ -345,8 +422,13 @@ static json_t *my_json(const void *ctx)
     json_object_set_new(doc, "rounds", json_integer(o->plan->base.rounds));
     json_object_set_new(doc, "reclaimed", json_boolean(o->res->base.reclaimed));
     json_object_set_new(doc, "counters_scope", json_string("instance"));
-    for (size_t i = 0; i < o->res->base.n_cand; i++)
-        json_array_append_new(arr, my_cand_json(o, i));
+    for (size_t i = 0; i < o->res->base.n_cand; i++) {
+        json_t *cj = my_cand_json(o, i);
+        json_object_set_new(cj, "prediction", my_pred_json(o, i));
+        json_array_append_new(arr, cj);
+    }
+    if (!o->pred.have)
+        json_object_set_new(doc, "prediction_why", json_string(o->pred.why));
     json_object_set_new(doc, "candidates", arr);
     for (size_t i = 0; i < o->n_untested; i++)
         json_array_append_new(un, json_pack("{s:s, s:s}", "candidate",
@@ -432,6 +514,8 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
         snprintf(o->why[i], sizeof(o->why[i]), "candidate %zu against 1: %s",
                  i + 1, v.why);
     }
+    if ((ret = adv_myr_predict(p, res, &o->pred, err)) < 0)
+        goto out;
     ret = cli_output_write(c, my_json, my_table, o, err);
 out:
     free(p);

@@ -980,6 +980,13 @@ struct coll_myr_result {
     uint32_t page_size[COLL_PGR_MAX_CANDIDATES]; /* its instance's */
     uint64_t pool_bytes[COLL_PGR_MAX_CANDIDATES];
     uint64_t pool_pages[COLL_PGR_MAX_CANDIDATES];
+    /* the instance's facts a prediction of the run needs
+       (advise/mypredict.c): Innodb_buffer_pool_pages_total (the pool's
+       real pages: fewer than size / page), innodb_old_blocks_time and
+       _pct; 0 when not read */
+    uint64_t pool_pages_total[COLL_PGR_MAX_CANDIDATES];
+    uint32_t old_blocks_time_ms[COLL_PGR_MAX_CANDIDATES];
+    uint32_t old_blocks_pct[COLL_PGR_MAX_CANDIDATES];
     char server[COLL_PGR_MAX_CANDIDATES][128];
 };
 /* The DDL a run executes on each instance (--dry-run); the instances are

@@ -231,7 +231,8 @@ struct myr_site {
     unsigned k;
     int locked, created, mariadb;
     uint32_t page_size;
-    uint64_t pool_bytes, pool_pages;
+    uint64_t pool_bytes, pool_pages, pages_total;
+    uint32_t old_time_ms, old_pct;
 };
 
 struct myr_run {
@@ -623,6 +624,33 @@ static int db_claim(struct myr_site *s, const struct myr_run *run,
     return 0;
 }
 
+/* What a prediction of the run needs (advise/mypredict.c): the pool's
+ * real pages (Innodb_buffer_pool_pages_total: size / page less the
+ * blocks the pool's own structures take), the midpoint LRU's
+ * innodb_old_blocks_time and _pct. */
+static int facts_read(struct myr_site *s, struct pt_err *err)
+{
+    struct coll_rows rows;
+    int64_t v = 0;
+    int ret;
+
+    if ((ret = coll_query_rows(s->admin,
+                               "SHOW GLOBAL STATUS LIKE "
+                               "'Innodb_buffer_pool_pages_total'",
+                               &rows, err)) < 0)
+        return ret;
+    if (rows.n_rows && rows.n_cols >= 2 && rows.cells[1])
+        s->pages_total = strtoull(rows.cells[1], NULL, 10);
+    coll_rows_release(&rows);
+    if (coll_query_i64(s->admin, "SELECT @@innodb_old_blocks_time", &v, NULL) ==
+        0)
+        s->old_time_ms = (uint32_t)v;
+    if (coll_query_i64(s->admin, "SELECT @@innodb_old_blocks_pct", &v, NULL) ==
+        0)
+        s->old_pct = (uint32_t)v;
+    return 0;
+}
+
 /* Its engine, page size, pool; the candidate's page size checked. */
 static int site_check(struct myr_site *s, const struct coll_myr_plan *p,
                       const struct myr_run *run, size_t si, struct pt_err *err)
@@ -649,6 +677,8 @@ static int site_check(struct myr_site *s, const struct coll_myr_plan *p,
         return ret;
     s->pool_bytes = (uint64_t)v;
     s->pool_pages = s->page_size ? s->pool_bytes / s->page_size : 0;
+    if ((ret = facts_read(s, err)) < 0)
+        return ret;
     for (size_t i = 0; i < p->base.n_cand; i++) {
         const struct coll_myr_candidate *c = &p->cand[i];
         if (run->site_of[i] != si)
@@ -1226,6 +1256,9 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
         res->page_size[i] = st->page_size;
         res->pool_bytes[i] = st->pool_bytes;
         res->pool_pages[i] = st->pool_pages;
+        res->pool_pages_total[i] = st->pages_total;
+        res->old_blocks_time_ms[i] = st->old_time_ms;
+        res->old_blocks_pct[i] = st->old_pct;
         snprintf(res->server[i], sizeof(res->server[i]), "%s",
                  coll_conn_dbms(st->admin));
     }

@@ -8,8 +8,10 @@
 #       reported not tested;
 #   (b) 20-30 KB random objects, DYNAMIC on the 16K instance against the
 #       32K instance (--candidate 32K=DSN): each table at least 4x the
-#       pool, InnoDB's counters per request printed, a verdict, nothing
-#       left on either instance;
+#       pool, InnoDB's counters per request printed, a verdict, the
+#       prediction of page requests and pool reads per request beside
+#       them (advise/mypredict.c) within the bounds docs/models.md
+#       #replay-mariadb states, nothing left on either instance;
 #   (c) bad candidates: one line, exit 64, nothing created;
 #   (d) SIGKILL in the middle of a run leaves the marked database; the
 #       next run reclaims it (its GET_LOCK is free) and nothing is left;
@@ -118,9 +120,27 @@ for x in c:
     assert x["table_bytes"] >= 4 * x["buffer_pool_bytes"], (x["table_bytes"], x["buffer_pool_bytes"])
     k = x["innodb"]
     assert k["read_requests_per_request"] > 1 and k["reads_per_request"] > 0, k
-    assert k["pages_read"] >= k["reads"] > 0 and k["pages_written"] > 0, k
+    # Innodb_buffer_pool_reads and Innodb_pages_read move at different points
+    # of a read: one under way at a snapshot makes them differ (seen: by 1)
+    assert k["pages_read"] >= k["reads"] - 4 and k["reads"] > 0 and k["pages_written"] > 0, k
     assert len(x["rounds_rps"]) == 3
     assert "Pwd" not in x["instance"], x["instance"]
+# the prediction beside the counters (advise/mypredict.c). Page requests
+# per request within 20 % (measured +0.3 to +16 % over 6 runs: how much of
+# purge's work falls inside a measured pass varies), and between the
+# prediction without purge and with it; pool reads within 25 % at 32K
+# (measured -4 to -12 %) and at 16K low by at most 40 % (measured -17 to
+# -27 %: the emulated purge has no lag, the real one reads old BLOB pages
+# back); docs/models.md#replay-mariadb
+for x, lo in zip(c, (-0.40, -0.25)):
+    p, k = x["prediction"], x["innodb"]
+    assert p and p["policy"] == "innodb-lru" and p["pool_pages"] > 0, p
+    assert abs(p["read_requests_error"]) <= 0.20, (x["innodb_page_size"], p)
+    by = p["read_requests_by"]
+    floor = by["get"] + by["set"] + by["undo"]
+    assert 0.95 * floor <= k["read_requests_per_request"] <= 1.05 * (floor + by["purge"]), (p, k)
+    assert lo <= p["reads_error"] <= 0.25, (x["innodb_page_size"], p)
+    assert p["blob_pages_per_value"] == (2 if x["innodb_page_size"] == 16384 else 1), p
 assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
 assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
 assert d["not_tested"][0]["candidate"] == "row_format=DYNAMIC,page_size=64K"
@@ -173,6 +193,7 @@ expect_rc 0 "second run after SIGKILL" "$PAGETUNE" replay --trace "$T/small.csv"
 expect_contains "$ERR" "reclaimed scratch database '$DB'" "second run says it reclaimed"
 expect_contains "$OUT" "page req/req" "the table shows page requests per request"
 expect_contains "$OUT" "verdict: candidate 2 against 1:" "the table shows a verdict"
+expect_contains "$OUT" "predicted (emulated table, undo and purge" "the table shows the prediction"
 expect_eq "$(left16)$(left32)" 00 "nothing left after the reclaim"
 
 # SIGINT mid-run: the run unwinds, drops its objects and exits 130

@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * mypredict.c — what a replay on a MariaDB / MySQL instance
+ * (collect/myreplay.c) should count in InnoDB's buffer pool, predicted
+ * before looking at the counts (issue 28): the same requests, in the same
+ * passes and order (each table's load, the warm-up passes, the rounds
+ * A B, B A, ...), applied to an emulation of each candidate's table and of
+ * its instance's undo logs and purge, over the instance's pool (its
+ * Innodb_buffer_pool_pages_total pages) under sim/'s innodb-lru (the
+ * midpoint LRU of buf0lru.cc), counting the page requests
+ * (Innodb_buffer_pool_read_requests: every buf_page_get_gen and
+ * buf_page_optimistic_get) and the pages not found in the pool
+ * (Innodb_buffer_pool_reads) of each candidate's measured passes.
+ *
+ * From MariaDB 10.6-10.11's storage/innobase:
+ *
+ *  - the row (rem0rec.cc, COMPACT and DYNAMIC): 5 header bytes, a null
+ *    bitmap of the six nullable columns, one length byte per key column
+ *    (ascii varchar(128)) and two for the BLOB, DB_TRX_ID (6) and
+ *    DB_ROLL_PTR (7), the key (id and propid: "pt" + 16 hex digits;
+ *    appname 'default_host/pagetune'), smallint, two bigint, int, and the
+ *    object: off-page when the record is too big (dtuple_convert_big_rec:
+ *    over half an empty page, page_get_free_space_of_empty / 2, and at
+ *    most REC_MAX_DATA_SIZE 16383 bytes), as a 20-byte reference
+ *    (BTR_EXTERN_FIELD_REF_SIZE) after a 768-byte prefix under COMPACT
+ *    (REC_ANTELOPE_MAX_INDEX_COL_LEN) or alone under DYNAMIC;
+ *  - the BLOB chain (btr0cur.cc btr_store_big_rec_extern_fields): pages of
+ *    payload_size = page size - FIL_PAGE_DATA (38) - BTR_BLOB_HDR_SIZE (8)
+ *    - FIL_PAGE_DATA_END (8) bytes each, one mini-transaction per page
+ *    that gets the record's leaf again, reserves (fsp_reserve_free_
+ *    extents: the tablespace header), allocates (btr_page_alloc: the root
+ *    for the leaf segment's header, the segment's inode page) and gets the
+ *    previous BLOB page to link it; the new page is created in the pool
+ *    without a read (buf0buf.cc buf_page_create_low) at the head of the LRU
+ *    (buf_LRU_add_block(.., false)); a read (btr_copy_externally_stored_
+ *    field) gets each page once;
+ *  - the clustered index (btr0cur.cc btr_cur_search_to_nth_level): a get
+ *    per level, root to leaf; leaves filled to ln 2 by the load's random
+ *    key order (a split in the middle, btr_page_split_and_insert);
+ *  - a set, INSERT ... ON DUPLICATE KEY UPDATE (row0ins.cc, sql_insert.cc
+ *    write_record, row0upd.cc): the insert's descent finds the key
+ *    (DB_DUPLICATE_KEY); the server reads the row, BLOB included (a
+ *    descent and its chain); row_upd_clust_step restores the cursor (an
+ *    optimistic get of the leaf), the update does not fit in place (an
+ *    external field changes: btr_cur_optimistic_update gives up) and the
+ *    pessimistic one descends again, writes its undo record (the
+ *    transaction's rollback segment header and undo page: trx0undo.cc),
+ *    stores the new BLOB; commit marks the undo log and adds it to the
+ *    history (the undo page, the rollback segment header: trx0purge.cc
+ *    trx_purge_add_undo_to_history);
+ *  - rollback segments: TRX_SYS_N_RSEGS (128), one per read-write
+ *    transaction in turn (trx0trx.cc trx_assign_rseg_low), each with its
+ *    header page and its cached undo log's page;
+ *  - purge (row0purge.cc row_purge_upd_exist_or_extern, btr0cur.cc
+ *    btr_free_externally_stored_field): the old BLOB is freed once no
+ *    view needs it, per page: the undo page holding the reference, the
+ *    BLOB page, and btr_page_free's segment header (root), inode and
+ *    tablespace header; after the rollback segment header and the undo
+ *    page. The purge coordinator is woken at every commit
+ *    (srv0srv.cc srv_wake_purge_thread_if_not_active): the emulation
+ *    purges each set right after its commit. The real purge runs a little
+ *    later, in batches (trx0purge.cc trx_purge_attach_undo_recs,
+ *    innodb_purge_batch_size), concurrently with the clients: measured at
+ *    16K pages it reads about 1.4 of the 2 old BLOB pages per set back
+ *    from disk, which this lag-free purge finds in the pool (the reads
+ *    predicted low; docs/models.md#replay-mariadb). Its lag is a matter
+ *    of timing the emulation has no source for.
+ *
+ * The clock: the midpoint LRU makes an old page young only
+ * innodb_old_blocks_time after its first access; the emulation spaces a
+ * pass's requests evenly over the duration the run measured for it
+ * (requests / requests per second of that round; the warm-up at the
+ * rounds' mean). Nothing is fitted to the counters.
+ *
+ * Not emulated (the instance-wide counters include them): the data
+ * dictionary and system tablespace pages besides the rollback segments,
+ * the change buffer bitmap, the doublewrite buffer, ANALYZE TABLE,
+ * read-ahead, the K clients' interleaving (requests run in trace order),
+ * page splits after the load, purge's own truncation of the history.
+ *
+ * Neighbours: collect/myreplay.c (the run), sim/policy_innodb.c,
+ * cli/replay_mariadb.c (the report), docs/models.md#replay-mariadb.
+ */
+#include "advise/mypredict.h"
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MYP_FIL_PAGE_DATA 38    /* fil0fil.h */
+#define MYP_FIL_PAGE_DATA_END 8 /* fil0fil.h */
+#define MYP_BLOB_HDR 8          /* btr0cur.cc BTR_BLOB_HDR_SIZE */
+#define MYP_EXTERN_REF 20       /* btr0types.h BTR_EXTERN_FIELD_REF_SIZE */
+#define MYP_COMPACT_PREFIX 768  /* REC_ANTELOPE_MAX_INDEX_COL_LEN */
+#define MYP_REC_MAX 16383       /* rem0rec.h REC_MAX_DATA_SIZE */
+/* page0page.h: PAGE_NEW_SUPREMUM_END (FIL header 38, page header 36, two
+ * segment headers 20, infimum and supremum 26) */
+#define MYP_PAGE_DATA_END 120
+#define MYP_DIR_SLOT 2 /* PAGE_DIR_SLOT_SIZE, a slot per 4 to 8 records */
+#define MYP_N_RSEGS 128
+#define MYP_MAX_BLOB 32    /* BLOB pages of a value (30 KB on 4K pages: 8) */
+#define MYP_LOAD_BATCH 500 /* myreplay.c MYR_BATCH: rows a transaction */
+/* The row: 5 header bytes, null bitmap (6 nullable columns: 1), lengths
+ * (3 key columns, 1 byte each; the BLOB, 2), DB_TRX_ID 6, DB_ROLL_PTR 7,
+ * id 18, propid 18, appname 21, smallint 2, bigint 8 + 8, int 4. */
+#define MYP_ROW_FIXED (5 + 1 + 3 + 2 + 6 + 7 + 18 + 18 + 21 + 2 + 8 + 8 + 4)
+/* A node pointer: 5 header bytes, 3 lengths, the key (57), the child
+ * page number (4). */
+#define MYP_NODE_PTR (5 + 3 + 57 + 4)
+#define MYP_FILL 0.69 /* leaves after random-order inserts: ln 2 */
+
+enum { B_GET, B_SET, B_UNDO, B_PURGE };
+
+struct row {
+    uint32_t n;                 /* BLOB pages; 0: inline or no row */
+    uint32_t key[MYP_MAX_BLOB]; /* their pool keys */
+    int present;
+};
+
+struct purge_ent {
+    size_t cand;
+    unsigned rseg;
+    uint32_t n;
+    uint32_t key[MYP_MAX_BLOB];
+};
+
+struct site;
+
+struct cand {
+    struct site *s;
+    int have, compact;
+    uint32_t payload, limit; /* BLOB page bytes; a record's largest */
+    uint32_t per_leaf, fanout;
+    uint64_t leaves;
+    unsigned levels;
+    uint32_t root, fsp, inode; /* pool keys */
+    uint32_t *inner;           /* keys of the levels between root and leaf */
+    uint64_t n_inner;
+    uint32_t *leaf_of;  /* per session: its leaf */
+    uint32_t *leaf_key; /* per leaf: its pool key */
+    struct row *rows;
+    uint64_t blob_values, blob_pages_sum;
+    struct adv_myr_counts n;
+};
+
+struct site {
+    const char *instance; /* NULL: the --connect one */
+    struct sim_policy *pool;
+    uint32_t next_key;
+    uint32_t old_time_ms;
+    double now_ms;
+    int counting;
+    size_t counting_cand;
+    unsigned rr; /* the next rollback segment */
+    uint32_t rseg_key[MYP_N_RSEGS], undo_key[MYP_N_RSEGS];
+    struct purge_ent *q;
+    size_t nq, capq;
+    int oom;
+};
+
+struct emu {
+    const struct coll_myr_plan *p;
+    const struct coll_myr_result *res;
+    struct site site[COLL_PGR_MAX_CANDIDATES];
+    size_t n_site;
+    size_t site_of[COLL_PGR_MAX_CANDIDATES];
+    struct cand c[COLL_PGR_MAX_CANDIDATES];
+};
+
+static uint64_t *bucket(struct adv_myr_counts *n, int b, int read)
+{
+    switch (b) {
+    case B_GET:
+        return read ? &n->get_reads : &n->get_req;
+    case B_SET:
+        return read ? &n->set_reads : &n->set_req;
+    case B_UNDO:
+        return read ? &n->undo_reads : &n->undo_req;
+    default:
+        return read ? &n->purge_reads : &n->purge_req;
+    }
+}
+
+/* One buf_page_get of the page with pool key `key`, charged to the
+ * candidate being measured on this instance (the counters are the
+ * instance's). */
+static void get(struct emu *m, struct site *s, uint32_t key, int b)
+{
+    uint32_t victim;
+    int r;
+
+    s->pool->now_ms = (uint64_t)s->now_ms;
+    r = s->pool->ops->access(s->pool, key, &victim);
+    if (r < 0) {
+        s->oom = 1;
+        return;
+    }
+    if (s->counting) {
+        struct adv_myr_counts *n = &m->c[s->counting_cand].n;
+        n->requests++;
+        (*bucket(n, b, 0))++;
+        if (r == 0) {
+            n->reads++;
+            (*bucket(n, b, 1))++;
+        }
+    }
+}
+
+/* buf_page_create: a new page in the pool, no read, not a request, at the
+ * LRU's head (made young: an access past the old time). */
+static uint32_t create(struct site *s)
+{
+    uint32_t key = s->next_key++, victim;
+
+    s->pool->now_ms = (uint64_t)s->now_ms;
+    if (s->pool->ops->access(s->pool, key, &victim) < 0) {
+        s->oom = 1;
+        return key;
+    }
+    s->pool->now_ms = (uint64_t)s->now_ms + s->old_time_ms + 1;
+    if (s->pool->ops->access(s->pool, key, &victim) < 0)
+        s->oom = 1;
+    s->pool->now_ms = (uint64_t)s->now_ms;
+    return key;
+}
+
+/* btr_cur_search_to_nth_level: root, the levels between, the leaf. */
+static void descent(struct emu *m, struct cand *c, uint64_t sess, int b)
+{
+    uint64_t leaf = c->leaf_of[sess], idx = leaf;
+
+    get(m, c->s, c->root, b);
+    for (unsigned lv = c->levels; lv > 2; lv--) {
+        uint64_t per = 1;
+        for (unsigned k = 2; k < lv; k++)
+            per *= c->fanout;
+        idx = leaf / per;
+        get(m, c->s, c->inner[idx < c->n_inner ? idx : c->n_inner - 1], b);
+    }
+    get(m, c->s, c->leaf_key[leaf], b);
+}
+
+/* BLOB pages of a value of `size` bytes (0: it stays in the row). */
+static uint32_t blob_pages(const struct cand *c, uint32_t size)
+{
+    uint64_t off;
+
+    if (MYP_ROW_FIXED + (uint64_t)size <= c->limit)
+        return 0;
+    off = c->compact
+              ? (size > MYP_COMPACT_PREFIX ? size - MYP_COMPACT_PREFIX : 0)
+              : size;
+    off = (off + c->payload - 1) / c->payload;
+    return (uint32_t)(off < MYP_MAX_BLOB ? off : MYP_MAX_BLOB);
+}
+
+/* btr_store_big_rec_extern_fields: per page the leaf, the tablespace
+ * header (the reservation), the root (the segment header), the inode,
+ * the previous BLOB page; the page created. */
+static void store_blob(struct emu *m, struct cand *c, uint64_t sess,
+                       uint32_t size, int b)
+{
+    struct row *r = &c->rows[sess];
+
+    r->n = blob_pages(c, size);
+    for (uint32_t j = 0; j < r->n; j++) {
+        get(m, c->s, c->leaf_key[c->leaf_of[sess]], b);
+        get(m, c->s, c->fsp, b);
+        get(m, c->s, c->root, b);
+        get(m, c->s, c->inode, b);
+        if (j > 0)
+            get(m, c->s, r->key[j - 1], b);
+        r->key[j] = create(c->s);
+    }
+    if (r->n) {
+        c->blob_values++;
+        c->blob_pages_sum += r->n;
+    }
+}
+
+static void read_blob(struct emu *m, struct cand *c, const struct row *r, int b)
+{
+    for (uint32_t j = 0; j < r->n; j++)
+        get(m, c->s, r->key[j], b);
+}
+
+/* trx_assign_rseg_low: the rollback segments in turn. */
+static unsigned rseg_next(struct site *s)
+{
+    return s->rr++ % MYP_N_RSEGS;
+}
+
+/* The purge of the queued old BLOBs (one: purged at its commit). */
+static void purge_run(struct emu *m, struct site *s)
+{
+    for (size_t i = 0; i < s->nq; i++) {
+        struct purge_ent *e = &s->q[i];
+        struct cand *c = &m->c[e->cand];
+        get(m, s, s->rseg_key[e->rseg], B_PURGE);
+        get(m, s, s->undo_key[e->rseg], B_PURGE);
+        for (uint32_t j = 0; j < e->n; j++) {
+            get(m, s, s->undo_key[e->rseg], B_PURGE);
+            get(m, s, e->key[j], B_PURGE);
+            get(m, s, c->root, B_PURGE);
+            get(m, s, c->inode, B_PURGE);
+            get(m, s, c->fsp, B_PURGE);
+        }
+    }
+    s->nq = 0;
+}
+
+static void purge_add(struct emu *m, struct cand *c, unsigned rseg,
+                      const struct row *old)
+{
+    struct site *s = c->s;
+    struct purge_ent *e;
+
+    if (!old->n)
+        return;
+    if (s->nq == s->capq) {
+        size_t n = s->capq ? 2 * s->capq : 512;
+        struct purge_ent *q = pt_realloc(s->q, n * sizeof(*q));
+        if (!q) {
+            s->oom = 1;
+            return;
+        }
+        s->q = q;
+        s->capq = n;
+    }
+    e = &s->q[s->nq++];
+    e->cand = (size_t)(c - m->c);
+    e->rseg = rseg;
+    e->n = old->n;
+    memcpy(e->key, old->key, old->n * sizeof(*e->key));
+    purge_run(m, s);
+}
+
+static void op_get(struct emu *m, struct cand *c, uint64_t sess)
+{
+    descent(m, c, sess, B_GET);
+    if (c->rows[sess].present)
+        read_blob(m, c, &c->rows[sess], B_GET);
+}
+
+/* An insert of a new row in its own transaction (rseg given) or the
+ * load's (rseg of the batch). */
+static void insert_row(struct emu *m, struct cand *c, uint64_t sess,
+                       uint32_t size)
+{
+    descent(m, c, sess, B_SET);
+    store_blob(m, c, sess, size, B_SET);
+    c->rows[sess].present = 1;
+}
+
+static void op_set(struct emu *m, struct cand *c, uint64_t sess, uint32_t size)
+{
+    struct site *s = c->s;
+    struct row old = c->rows[sess];
+    unsigned rseg = rseg_next(s);
+    uint32_t leaf = c->leaf_key[c->leaf_of[sess]];
+
+    get(m, s, s->rseg_key[rseg], B_UNDO);
+    get(m, s, s->undo_key[rseg], B_UNDO);
+    if (!old.present) {
+        insert_row(m, c, sess, size);
+    } else {
+        descent(m, c, sess, B_SET); /* the insert finds the key */
+        descent(m, c, sess, B_SET); /* the server reads the row */
+        read_blob(m, c, &old, B_SET);
+        get(m, s, leaf, B_SET);     /* the cursor restored */
+        descent(m, c, sess, B_SET); /* the pessimistic update */
+        store_blob(m, c, sess, size, B_SET);
+    }
+    get(m, s, s->undo_key[rseg], B_UNDO); /* commit */
+    get(m, s, s->rseg_key[rseg], B_UNDO);
+    if (old.present)
+        purge_add(m, c, rseg, &old);
+}
+
+static void op_del(struct emu *m, struct cand *c, uint64_t sess)
+{
+    struct site *s = c->s;
+    struct row old = c->rows[sess];
+    unsigned rseg = rseg_next(s);
+
+    descent(m, c, sess, B_SET);
+    if (!old.present)
+        return;
+    get(m, s, s->rseg_key[rseg], B_UNDO);
+    get(m, s, s->undo_key[rseg], B_UNDO);
+    get(m, s, s->undo_key[rseg], B_UNDO);
+    get(m, s, s->rseg_key[rseg], B_UNDO);
+    c->rows[sess].present = 0;
+    c->rows[sess].n = 0;
+    purge_add(m, c, rseg, &old);
+}
+
+/* A pass of candidate ci over ms milliseconds. */
+static void pass(struct emu *m, size_t ci, double ms)
+{
+    const struct coll_pgr_plan *p = &m->p->base;
+    struct cand *c = &m->c[ci];
+    double dt = p->n_reqs ? ms / (double)p->n_reqs : 0;
+
+    for (uint64_t i = 0; i < p->n_reqs && !c->s->oom; i++) {
+        const struct coll_pgr_req *r = &p->reqs[i];
+        if (r->key_id >= p->n_keys)
+            continue;
+        if (r->op == COLL_PGR_GET)
+            op_get(m, c, r->key_id);
+        else if (r->op == COLL_PGR_SET)
+            op_set(m, c, r->key_id, r->size_bytes);
+        else
+            op_del(m, c, r->key_id);
+        c->s->now_ms += dt;
+    }
+}
+
+/* myreplay.c's load: every session at its first size, MYR_BATCH rows a
+ * transaction (its undo: a rollback segment each). */
+static void load(struct emu *m, size_t ci, double ms)
+{
+    const struct coll_pgr_plan *p = &m->p->base;
+    struct cand *c = &m->c[ci];
+    double dt = p->n_keys ? ms / (double)p->n_keys : 0;
+    unsigned rseg = 0;
+
+    for (uint64_t k = 0; k < p->n_keys && !c->s->oom; k++) {
+        if (k % MYP_LOAD_BATCH == 0) {
+            rseg = rseg_next(c->s);
+            get(m, c->s, c->s->rseg_key[rseg], B_UNDO);
+        }
+        get(m, c->s, c->s->undo_key[rseg], B_UNDO);
+        insert_row(m, c, k, (uint32_t)p->first_size[k]);
+        c->s->now_ms += dt;
+    }
+}
+
+/* Keys by their id's order (the hash's 16 hex digits). */
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = coll_pgr_key_hash(*(const uint64_t *)a);
+    uint64_t y = coll_pgr_key_hash(*(const uint64_t *)b);
+    return (x > y) - (x < y);
+}
+
+static int cand_init(struct emu *m, size_t ci)
+{
+    const struct coll_pgr_plan *p = &m->p->base;
+    const struct coll_myr_candidate *cd = &m->p->cand[ci];
+    struct cand *c = &m->c[ci];
+    struct site *s = c->s;
+    uint32_t page = m->res->page_size[ci];
+    uint32_t empty = page - MYP_PAGE_DATA_END - MYP_FIL_PAGE_DATA_END;
+    uint64_t n = p->n_keys ? p->n_keys : 1, *order, row;
+    const char *rf = cd->row_format[0] ? cd->row_format : "DYNAMIC";
+
+    c->have = !strcmp(rf, "DYNAMIC") || !strcmp(rf, "COMPACT");
+    c->compact = !strcmp(rf, "COMPACT");
+    c->payload =
+        page - MYP_FIL_PAGE_DATA - MYP_BLOB_HDR - MYP_FIL_PAGE_DATA_END;
+    /* page_get_free_space_of_empty(): less two directory slots */
+    c->limit = (empty - 2 * MYP_DIR_SLOT) / 2;
+    if (c->limit > MYP_REC_MAX)
+        c->limit = MYP_REC_MAX;
+    /* a leaf row: the fixed part, the object's reference (and COMPACT's
+       prefix), a directory slot per ~6 records */
+    row =
+        MYP_ROW_FIXED + MYP_EXTERN_REF + (c->compact ? MYP_COMPACT_PREFIX : 0);
+    c->per_leaf = (uint32_t)((double)empty * MYP_FILL / ((double)row + 0.34));
+    if (!c->per_leaf)
+        c->per_leaf = 1;
+    c->fanout = (uint32_t)((double)empty / (MYP_NODE_PTR + 0.34));
+    c->leaves = (n + c->per_leaf - 1) / c->per_leaf;
+    c->levels = 1;
+    for (uint64_t k = c->leaves; k > 1; k = (k + c->fanout - 1) / c->fanout)
+        c->levels++;
+    if (c->leaves == 1)
+        c->levels = 1;
+    c->n_inner = c->levels > 2 ? (c->leaves + c->fanout - 1) / c->fanout : 0;
+    c->rows = pt_calloc(n, sizeof(*c->rows));
+    c->leaf_of = pt_calloc(n, sizeof(*c->leaf_of));
+    c->leaf_key = pt_calloc(c->leaves, sizeof(*c->leaf_key));
+    c->inner = pt_calloc(c->n_inner ? c->n_inner : 1, sizeof(*c->inner));
+    order = pt_calloc(n, sizeof(*order));
+    if (!c->rows || !c->leaf_of || !c->leaf_key || !c->inner || !order) {
+        free(order);
+        return -1;
+    }
+    c->fsp = s->next_key++;
+    c->inode = s->next_key++;
+    c->root = s->next_key++;
+    for (uint64_t i = 0; i < c->n_inner; i++)
+        c->inner[i] = s->next_key++;
+    for (uint64_t i = 0; i < c->leaves; i++)
+        c->leaf_key[i] = c->levels == 1 ? c->root : s->next_key++;
+    for (uint64_t k = 0; k < p->n_keys; k++)
+        order[k] = k;
+    qsort(order, p->n_keys, sizeof(*order), cmp_key);
+    for (uint64_t r = 0; r < p->n_keys; r++)
+        c->leaf_of[order[r]] = (uint32_t)(r / c->per_leaf);
+    free(order);
+    return 0;
+}
+
+static void cand_free(struct cand *c)
+{
+    free(c->rows);
+    free(c->leaf_of);
+    free(c->leaf_key);
+    free(c->inner);
+}
+
+/* The measured duration of candidate ci's round r (ms); r = -1: the
+ * rounds' mean (warm-up and load). */
+static double pass_ms(const struct emu *m, size_t ci, int r)
+{
+    const struct coll_pgr_cand_result *cr = &m->res->base.r[ci];
+    double rps = r >= 0 && (unsigned)r < cr->n_rounds ? cr->round_rps[r]
+                                                      : cr->requests_per_s;
+
+    return rps > 0 ? 1000.0 * (double)cr->requests / rps : 0;
+}
+
+static void run(struct emu *m)
+{
+    const struct coll_pgr_plan *p = &m->p->base;
+    size_t n = p->n_cand;
+
+    for (size_t ci = 0; ci < n; ci++)
+        load(m, ci, pass_ms(m, ci, -1));
+    for (unsigned w = 0; w < p->warmup_rounds; w++)
+        for (size_t ci = 0; ci < n; ci++)
+            pass(m, ci, pass_ms(m, ci, -1));
+    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++)
+        for (size_t j = 0; j < n; j++) {
+            size_t ci = r % 2 ? n - 1 - j : j;
+            struct site *s = m->c[ci].s;
+            s->counting = 1;
+            s->counting_cand = ci;
+            pass(m, ci, pass_ms(m, ci, (int)r));
+            s->counting = 0;
+        }
+}
+
+static int sites_init(struct emu *m, struct adv_myr_prediction *out)
+{
+    const struct coll_myr_plan *p = m->p;
+    const struct sim_policy_ops *pol = sim_policy_find("innodb-lru");
+
+    if (!pol)
+        return -1;
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        const char *in = p->cand[i].instance;
+        size_t k;
+        for (k = 0; k < m->n_site; k++)
+            if ((!in && !m->site[k].instance) ||
+                (in && m->site[k].instance && !strcmp(in, m->site[k].instance)))
+                break;
+        if (k == m->n_site) {
+            struct site *s = &m->site[m->n_site++];
+            s->instance = in;
+            s->old_time_ms = m->res->old_blocks_time_ms[i];
+            if (!(s->pool = pol->create(m->res->pool_pages_total[i], 1)))
+                return -1;
+            for (unsigned r = 0; r < MYP_N_RSEGS; r++) {
+                s->rseg_key[r] = s->next_key++;
+                s->undo_key[r] = s->next_key++;
+            }
+        }
+        m->site_of[i] = k;
+        m->c[i].s = &m->site[k];
+        snprintf(out->c[i].policy, sizeof(out->c[i].policy), "%s", pol->name);
+    }
+    return 0;
+}
+
+int adv_myr_predict(const struct coll_myr_plan *p,
+                    const struct coll_myr_result *res,
+                    struct adv_myr_prediction *out, struct pt_err *err)
+{
+    struct emu *m;
+    int ret = 0;
+
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        const char *why = NULL;
+        if (!res->pool_pages_total[i] || !res->page_size[i])
+            why = "the instance's Innodb_buffer_pool_pages_total is unknown";
+        else if (res->old_blocks_pct[i] != 37 ||
+                 res->old_blocks_time_ms[i] != 1000)
+            why = "the instance's innodb_old_blocks_pct / _time are not "
+                  "InnoDB's defaults (37, 1000), the emulated policy's";
+        if (why) {
+            snprintf(out->why, sizeof(out->why), "no prediction: %s", why);
+            return 0;
+        }
+    }
+    if (!(m = pt_calloc(1, sizeof(*m))))
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    m->p = p;
+    m->res = res;
+    if (sites_init(m, out) < 0)
+        ret = -1;
+    for (size_t ci = 0; ci < p->base.n_cand && ret == 0; ci++)
+        ret = cand_init(m, ci);
+    if (ret == 0)
+        run(m);
+    for (size_t k = 0; k < m->n_site; k++)
+        if (m->site[k].oom)
+            ret = -1;
+    for (size_t ci = 0; ci < p->base.n_cand; ci++) {
+        struct adv_myr_pred_cand *o = &out->c[ci];
+        struct cand *c = &m->c[ci];
+        if (ret == 0) {
+            o->have = c->have;
+            o->n = c->n;
+            o->pool_pages = res->pool_pages_total[ci];
+            o->page_size = res->page_size[ci];
+            o->blob_payload = c->payload;
+            o->leaves = c->leaves;
+            o->levels = c->levels;
+            o->blob_pages = c->blob_values ? (double)c->blob_pages_sum /
+                                                 (double)c->blob_values
+                                           : 0;
+        }
+        cand_free(c);
+    }
+    for (size_t k = 0; k < m->n_site; k++) {
+        if (m->site[k].pool)
+            m->site[k].pool->ops->destroy(m->site[k].pool);
+        free(m->site[k].q);
+    }
+    free(m);
+    if (ret < 0)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    out->have = 1;
+    out->n_cand = p->base.n_cand;
+    return 0;
+}
