@@ -7,6 +7,7 @@
 #ifndef PT_COLLECT_INTERNAL_H
 #define PT_COLLECT_INTERNAL_H
 
+#include <pthread.h>
 #include <sql.h>
 #include <sqlext.h>
 
@@ -130,6 +131,114 @@ int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
  * myreplay.c shares it; the synthetic content's functions are collect.h's,
  * for advise/pgpredict.c). */
 void coll_pgr_key_name(uint64_t key, char *buf, size_t len);
+
+/* ---- replay clients (replay_clients.c) ------------------------------------
+ * What pgreplay.c and myreplay.c share: K client connections, each with
+ * its thread and its statements prepared per candidate, replaying the
+ * sessions key % K of the trace in trace order with each operation's
+ * latency; the load of every session in batches; the latency sums. The
+ * engine keeps its SQL (the setup callback prepares get, set and del), its
+ * set's parameters from the sixth on (the set callback) and its counters.
+ */
+#define COLL_RPL_BATCH 500        /* rows a transaction in the load */
+#define COLL_RPL_MAX_LAT 1000000u /* latency samples kept per candidate */
+
+struct coll_rpl_clients;
+
+/* One connection and its thread; statements prepared per candidate. */
+struct coll_rpl_client {
+    struct coll_rpl_clients *g;
+    unsigned id; /* its sessions: key % g->k == id */
+    struct coll_conn *conn;
+    SQLHSTMT get[COLL_PGR_MAX_CANDIDATES];
+    SQLHSTMT set[COLL_PGR_MAX_CANDIDATES];
+    SQLHSTMT del[COLL_PGR_MAX_CANDIDATES];
+    char key[40];
+    SQLLEN key_ind;
+    int64_t now_ms;
+    SQLLEN now_ind;
+    unsigned char *readbuf;
+    pthread_t thread;
+    int started;
+    size_t cand; /* the pass's candidate */
+    uint64_t requests, ops, gets;
+    float *lat; /* this pass's operation latencies, us */
+    uint64_t n_lat;
+    int status;
+    struct pt_err err;
+};
+
+/* The engine's set of request r (index i) with statement st: the row bound
+ * (coll_rpl_bind_row, then its own parameters), run by coll_rpl_exec. */
+typedef int (*coll_rpl_set_fn)(struct coll_rpl_client *cl, SQLHSTMT st,
+                               uint64_t i, const struct coll_pgr_req *r,
+                               struct pt_err *err);
+/* A client's connection just opened: the engine's timeouts and its
+ * statements (coll_rpl_prep); arg is coll_rpl_open's. */
+typedef int (*coll_rpl_setup_fn)(struct coll_rpl_client *cl, void *arg,
+                                 struct pt_err *err);
+
+/* The clients of one server; p, run and set are the caller's to fill. */
+struct coll_rpl_clients {
+    const struct coll_pgr_plan *p;
+    void *run; /* the engine's run, for its callbacks */
+    coll_rpl_set_fn set;
+    struct coll_rpl_client *cl;
+    unsigned k;
+};
+
+/* p->n_clients (at least 1) clients connected with o, each set up. */
+int coll_rpl_open(struct coll_rpl_clients *g, const struct coll_conn_opts *o,
+                  coll_rpl_setup_fn setup, void *arg, struct pt_err *err);
+/* Statements freed, connections closed (safe twice, and after a failed
+ * open). */
+void coll_rpl_close(struct coll_rpl_clients *g);
+/* Prepare sql on the client's connection into *st. */
+int coll_rpl_prep(struct coll_rpl_client *cl, SQLHSTMT *st, const char *sql,
+                  struct pt_err *err);
+/* A set's first four parameters: id and propid (the key), lastaccess and
+ * creationtime (a clock of request index i). */
+int coll_rpl_bind_row(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
+                      struct pt_err *err);
+/* Execute st under the watchdog ("replaying (what)"); SQL_NO_DATA is 0. */
+int coll_rpl_exec(struct coll_rpl_client *cl, SQLHSTMT st, const char *what,
+                  struct pt_err *err);
+/* Replay the trace once on candidate c with every client, in threads; the
+ * requests/s of the pass. */
+int coll_rpl_pass(struct coll_rpl_clients *g, size_t c, double *rps,
+                  struct pt_err *err);
+/* Every session of the trace at its first size into candidate c's table
+ * with client 0's set, COLL_RPL_BATCH rows a transaction. */
+int coll_rpl_load(struct coll_rpl_clients *g, size_t c, struct pt_err *err);
+
+/* Latency of a candidate's measured passes: a sum and up to
+ * COLL_RPL_MAX_LAT samples (keep: the caller's, or NULL). */
+struct coll_rpl_lat {
+    double sum_us;
+    uint64_t n;
+    float *keep;
+    uint64_t n_keep;
+};
+/* A measured pass of g just run: its rps into cr's rounds (of `rounds`),
+ * its counts, its latencies into *lat. */
+void coll_rpl_round_add(const struct coll_rpl_clients *g, double rps,
+                        unsigned rounds, struct coll_pgr_cand_result *cr,
+                        struct coll_rpl_lat *lat);
+/* The mean and p95 of *lat into r (the samples sorted). */
+void coll_rpl_lat_sum(struct coll_rpl_lat *l, struct coll_pgr_cand_result *r);
+
+/* A progress note through p->note (if any). */
+void coll_rpl_note(const struct coll_pgr_plan *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A growing script in a caller's buffer: over once a part did not fit. */
+struct coll_rpl_text {
+    char *buf;
+    size_t len, n;
+    int over;
+};
+void coll_rpl_text_add(struct coll_rpl_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 extern const struct coll_engine_ops coll_db2_ops;
 extern const struct coll_engine_ops coll_pg_ops;

@@ -30,24 +30,22 @@
  * for the next one; each client asks and runs one more statement before
  * the counters are read, so the deltas hold every block of the rounds.
  *
- * Neighbours: odbc.c (connections, diagnostics, the watchdog),
+ * Neighbours: replay_clients.c (the clients, passes, load and latencies
+ * myreplay.c shares), odbc.c (connections, diagnostics, the watchdog),
  * cli/cmd_replay.c (options, the intervals and the verdict through store/'s
  * store_mean_ci95 and store_verdict_judge).
  */
 #include "collect/internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
-#define PGR_BATCH 500
 #define PGR_SLIDE COLL_PGR_SLIDE
 #define PGR_ROW_OVERHEAD 120 /* header, other columns, line pointer */
 #define PGR_INDEX_BYTES 48   /* a primary-key entry */
-#define PGR_MAX_LAT 1000000u /* latency samples kept per candidate */
 #define PGR_LOCK_SQL "pg_advisory_lock(hashtext('pagetune replay'), hashtext("
 
 static const char *const storage_names[] = {"PLAIN", "MAIN", "EXTERNAL",
@@ -187,33 +185,10 @@ static int names_init(const struct coll_pgr_plan *p, struct pgr_names *nm,
     return 0;
 }
 
-/* A growing script in a caller's buffer. */
-struct pgr_text {
-    char *buf;
-    size_t len, n;
-    int over;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-text_add(struct pgr_text *t, const char *fmt, ...)
+static void sql_create_schema(const struct pgr_names *nm,
+                              struct coll_rpl_text *t)
 {
-    va_list ap;
-    int k;
-
-    if (t->over)
-        return;
-    va_start(ap, fmt);
-    k = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
-    va_end(ap);
-    if (k < 0 || (size_t)k >= t->len - t->n)
-        t->over = 1;
-    else
-        t->n += (size_t)k;
-}
-
-static void sql_create_schema(const struct pgr_names *nm, struct pgr_text *t)
-{
-    text_add(
+    coll_rpl_text_add(
         t,
         "DO $pt$BEGIN CREATE SCHEMA %s; COMMENT ON SCHEMA %s IS '" COLL_PGR_MARK
         ": created by pagetune " PT_VERSION
@@ -224,93 +199,100 @@ static void sql_create_schema(const struct pgr_names *nm, struct pgr_text *t)
 
 static void sql_create_table(const struct pgr_names *nm, size_t i,
                              const struct coll_pgr_candidate *c, uint32_t pad,
-                             struct pgr_text *t)
+                             struct coll_rpl_text *t)
 {
-    text_add(t,
-             "CREATE TABLE %s.pt_replay_%zu (id varchar(128) NOT NULL, "
-             "propid varchar(128) NOT NULL, appname varchar(128) NOT NULL, "
-             "listenercnt smallint, lastaccess bigint, creationtime bigint, "
-             "maxinactivetime integer, username varchar(256), small bytea",
-             nm->schema, i + 1);
+    coll_rpl_text_add(
+        t,
+        "CREATE TABLE %s.pt_replay_%zu (id varchar(128) NOT NULL, "
+        "propid varchar(128) NOT NULL, appname varchar(128) NOT NULL, "
+        "listenercnt smallint, lastaccess bigint, creationtime bigint, "
+        "maxinactivetime integer, username varchar(256), small bytea",
+        nm->schema, i + 1);
     if (c->compression[0])
-        text_add(t, " COMPRESSION %s", c->compression);
+        coll_rpl_text_add(t, " COMPRESSION %s", c->compression);
     if (pad)
-        text_add(t, ", pt_rest bytea");
-    text_add(t,
-             ", PRIMARY KEY (id, propid, appname)) WITH (toast_tuple_target "
-             "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
-             "false)",
-             c->toast_tuple_target);
+        coll_rpl_text_add(t, ", pt_rest bytea");
+    coll_rpl_text_add(
+        t,
+        ", PRIMARY KEY (id, propid, appname)) WITH (toast_tuple_target "
+        "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
+        "false)",
+        c->toast_tuple_target);
 }
 
 /* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works
  * from 8.x on. Nothing when the candidate keeps the default. */
 static void sql_alter_storage(const struct pgr_names *nm, size_t i,
                               const struct coll_pgr_candidate *c, uint32_t pad,
-                              struct pgr_text *t)
+                              struct coll_rpl_text *t)
 {
     if (c->storage[0] || pad) {
-        text_add(t, "ALTER TABLE %s.pt_replay_%zu ", nm->schema, i + 1);
+        coll_rpl_text_add(t, "ALTER TABLE %s.pt_replay_%zu ", nm->schema,
+                          i + 1);
         if (c->storage[0])
-            text_add(t, "ALTER COLUMN small SET STORAGE %s%s", c->storage,
-                     pad ? ", " : "");
+            coll_rpl_text_add(t, "ALTER COLUMN small SET STORAGE %s%s",
+                              c->storage, pad ? ", " : "");
         /* the rest of the row stays in it, as short columns do */
         if (pad)
-            text_add(t, "ALTER COLUMN pt_rest SET STORAGE PLAIN");
+            coll_rpl_text_add(t, "ALTER COLUMN pt_rest SET STORAGE PLAIN");
     }
 }
 
 static void sql_comment_table(const struct pgr_names *nm, size_t i,
                               const struct coll_pgr_candidate *c,
-                              struct pgr_text *t)
+                              struct coll_rpl_text *t)
 {
     char spec[96];
 
     coll_pgr_candidate_format(c, spec, sizeof(spec));
-    text_add(t,
-             "COMMENT ON TABLE %s.pt_replay_%zu IS 'pagetune replay "
-             "candidate %zu: %s'",
-             nm->schema, i + 1, i + 1, spec);
+    coll_rpl_text_add(t,
+                      "COMMENT ON TABLE %s.pt_replay_%zu IS 'pagetune replay "
+                      "candidate %zu: %s'",
+                      nm->schema, i + 1, i + 1, spec);
 }
 
 int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
                  struct pt_err *err)
 {
-    struct pgr_text t = {buf, len, 0, 0};
+    struct coll_rpl_text t = {buf, len, 0, 0};
     struct pgr_names nm;
     int ret;
 
     if ((ret = names_init(p, &nm, err)) < 0)
         return ret;
     buf[0] = '\0';
-    text_add(&t,
-             "-- pagetune replay: scratch objects (synthetic rows only; "
-             "the user's tables are never named)\n"
-             "-- checked first: has_database_privilege(current_database(), "
-             "'CREATE')\n"
-             "SET statement_timeout = %ld;\nSET lock_timeout = %ld;\n"
-             "SELECT pg_try_advisory_lock(hashtext('pagetune replay'), "
-             "hashtext(%s));\n",
-             p->statement_timeout_ms, p->lock_timeout_ms, nm.literal);
+    coll_rpl_text_add(
+        &t,
+        "-- pagetune replay: scratch objects (synthetic rows only; "
+        "the user's tables are never named)\n"
+        "-- checked first: has_database_privilege(current_database(), "
+        "'CREATE')\n"
+        "SET statement_timeout = %ld;\nSET lock_timeout = %ld;\n"
+        "SELECT pg_try_advisory_lock(hashtext('pagetune replay'), "
+        "hashtext(%s));\n",
+        p->statement_timeout_ms, p->lock_timeout_ms, nm.literal);
     sql_create_schema(&nm, &t);
-    text_add(&t, ";\n");
+    coll_rpl_text_add(&t, ";\n");
     for (size_t i = 0; i < p->n_cand; i++) {
         sql_create_table(&nm, i, &p->cand[i], rest_pad(p), &t);
-        text_add(&t, ";\n");
+        coll_rpl_text_add(&t, ";\n");
         if (p->cand[i].storage[0] || rest_pad(p)) {
             sql_alter_storage(&nm, i, &p->cand[i], rest_pad(p), &t);
-            text_add(&t, ";\n");
+            coll_rpl_text_add(&t, ";\n");
         }
         sql_comment_table(&nm, i, &p->cand[i], &t);
-        text_add(&t, ";\n");
+        coll_rpl_text_add(&t, ";\n");
     }
-    text_add(&t, "-- load, replay, counters (pg_statio_all_tables) ...\n");
+    coll_rpl_text_add(&t,
+                      "-- load, replay, counters (pg_statio_all_tables) ...\n");
     for (size_t i = 0; i < p->n_cand; i++)
-        text_add(&t, "DROP TABLE %s.pt_replay_%zu;\n", nm.schema, i + 1);
-    text_add(&t,
-             "DROP SCHEMA %s;\nSELECT pg_advisory_unlock(hashtext('pagetune "
-             "replay'), hashtext(%s));\n",
-             nm.schema, nm.literal);
+        coll_rpl_text_add(&t, "DROP TABLE %s.pt_replay_%zu;\n", nm.schema,
+                          i + 1);
+    coll_rpl_text_add(
+        &t,
+        "DROP SCHEMA %s;\nSELECT pg_advisory_unlock(hashtext('pagetune "
+        "replay'), hashtext(%s));\n",
+        nm.schema, nm.literal);
     if (t.over)
         return err_set(err, PT_EINTERNAL, "DDL buffer too small");
     return 0;
@@ -331,21 +313,6 @@ static int set_timeouts(struct coll_conn *c, const struct coll_pgr_plan *p,
         return ret;
     snprintf(sql, sizeof(sql), "SET lock_timeout = %ld", p->lock_timeout_ms);
     return coll_exec(c, sql, err);
-}
-
-static void note(const struct coll_pgr_plan *p, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void note(const struct coll_pgr_plan *p, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-
-    if (!p->note)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    p->note(p->ctx, msg);
 }
 
 static int check_privilege(struct coll_conn *c, struct pt_err *err)
@@ -465,7 +432,7 @@ static int schema_claim(struct coll_conn *c, const struct coll_pgr_plan *p,
                         struct pt_err *err)
 {
     char sql[1024];
-    struct pgr_text t = {sql, sizeof(sql), 0, 0};
+    struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
     uint64_t n = 0;
     int state = 0, ret;
 
@@ -481,10 +448,11 @@ static int schema_claim(struct coll_conn *c, const struct coll_pgr_plan *p,
         if ((ret = schema_drop(c, nm, &n, err)) < 0)
             return ret;
         res->reclaimed = 1;
-        note(p,
-             "reclaimed scratch schema '%s' left by an earlier run that "
-             "did not end (%llu table(s) dropped)",
-             p->schema, (unsigned long long)n);
+        coll_rpl_note(
+            p,
+            "reclaimed scratch schema '%s' left by an earlier run that "
+            "did not end (%llu table(s) dropped)",
+            p->schema, (unsigned long long)n);
     }
     sql_create_schema(nm, &t);
     return coll_exec(c, sql, err);
@@ -545,41 +513,15 @@ int coll_pgr_payloads(const struct coll_pgr_plan *p, unsigned char **rnd,
     return 0;
 }
 
-/* ---- clients --------------------------------------------------------------
+/* ---- clients (replay_clients.c's, with this engine's SQL) -----------------
  */
-
-struct pgr_run;
-
-/* One connection and its thread; statements prepared per candidate. */
-struct pgr_client {
-    struct pgr_run *run;
-    unsigned id;
-    struct coll_conn *conn; /* NULL: the client uses the run's loader */
-    SQLHSTMT get[COLL_PGR_MAX_CANDIDATES];
-    SQLHSTMT set[COLL_PGR_MAX_CANDIDATES];
-    SQLHSTMT del[COLL_PGR_MAX_CANDIDATES];
-    char key[40];
-    SQLLEN key_ind;
-    int64_t now_ms;
-    SQLLEN now_ind;
-    unsigned char *readbuf;
-    pthread_t thread;
-    int started;
-    size_t cand; /* the pass's candidate */
-    uint64_t requests, ops, gets;
-    float *lat; /* this pass's operation latencies, us (n_reqs) */
-    uint64_t n_lat;
-    int status;
-    struct pt_err err;
-};
 
 struct pgr_run {
     const struct coll_pgr_plan *p;
     struct coll_conn *admin; /* the caller's: set-up, VACUUM, counters */
     struct pgr_names nm;
     unsigned char *rnd, *txt; /* payloads */
-    struct pgr_client *cl;
-    unsigned k;
+    struct coll_rpl_clients cs;
     int pg15; /* pg_stat_force_next_flush() exists (PostgreSQL 15+) */
 };
 
@@ -588,32 +530,24 @@ void coll_pgr_key_name(uint64_t key, char *buf, size_t len)
     snprintf(buf, len, "pt%016llx", (unsigned long long)mix64(key));
 }
 
-static int prep(struct pgr_client *cl, SQLHSTMT *st, const char *sql,
-                struct pt_err *err)
+/* A new client's timeouts and its statements, per candidate. */
+static int client_setup(struct coll_rpl_client *cl, void *arg,
+                        struct pt_err *err)
 {
-    SQLRETURN rc;
+    const struct pgr_run *run = cl->g->run;
+    const struct pgr_names *nm = &run->nm;
+    char sql[1024];
     int ret;
 
-    if ((ret = coll_stmt_new(cl->conn, st, err)) < 0)
+    (void)arg;
+    if ((ret = set_timeouts(cl->conn, run->p, err)) < 0)
         return ret;
-    rc = SQLPrepare(*st, (SQLCHAR *)sql, SQL_NTS);
-    if (!SQL_SUCCEEDED(rc))
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, *st, rc, "prepare", err);
-    return 0;
-}
-
-static int client_prepare(struct pgr_client *cl, struct pt_err *err)
-{
-    const struct pgr_names *nm = &cl->run->nm;
-    char sql[1024];
-    int ret = 0;
-
-    for (size_t i = 0; i < cl->run->p->n_cand && ret == 0; i++) {
+    for (size_t i = 0; i < run->p->n_cand && ret == 0; i++) {
         snprintf(sql, sizeof(sql),
                  "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
                  "AND propid = id AND appname = 'default_host/pagetune'",
                  nm->schema, i + 1);
-        if ((ret = prep(cl, &cl->get[i], sql, err)) < 0)
+        if ((ret = coll_rpl_prep(cl, &cl->get[i], sql, err)) < 0)
             break;
         /* pt_rest is written once, on insert: an update keeps it */
         snprintf(sql, sizeof(sql),
@@ -622,73 +556,25 @@ static int client_prepare(struct pgr_client *cl, struct pt_err *err)
                  "small%s) VALUES (?, ?, 'default_host/pagetune', 0, ?, ?, "
                  "1800, ?%s) ON CONFLICT (id, propid, appname) DO UPDATE SET "
                  "small = EXCLUDED.small, lastaccess = EXCLUDED.lastaccess",
-                 nm->schema, i + 1, rest_pad(cl->run->p) ? ", pt_rest" : "",
-                 rest_pad(cl->run->p) ? ", ?" : "");
-        if ((ret = prep(cl, &cl->set[i], sql, err)) < 0)
+                 nm->schema, i + 1, rest_pad(run->p) ? ", pt_rest" : "",
+                 rest_pad(run->p) ? ", ?" : "");
+        if ((ret = coll_rpl_prep(cl, &cl->set[i], sql, err)) < 0)
             break;
         snprintf(sql, sizeof(sql),
                  "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
                  "AND appname = 'default_host/pagetune'",
                  nm->schema, i + 1);
-        ret = prep(cl, &cl->del[i], sql, err);
+        ret = coll_rpl_prep(cl, &cl->del[i], sql, err);
     }
-    return ret;
-}
-
-static int bind_key(struct pgr_client *cl, SQLHSTMT st, SQLUSMALLINT n)
-{
-    cl->key_ind = SQL_NTS;
-    return SQL_SUCCEEDED(SQLBindParameter(st, n, SQL_PARAM_INPUT, SQL_C_CHAR,
-                                          SQL_VARCHAR, 128, 0, cl->key, 0,
-                                          &cl->key_ind))
-               ? 0
-               : -1;
-}
-
-static int exec_stmt(struct pgr_client *cl, SQLHSTMT st, const char *what,
-                     struct pt_err *err)
-{
-    SQLRETURN rc;
-
-    coll_watch_begin(cl->conn, st, "replaying (%s)", what);
-    rc = SQLExecute(st);
-    coll_watch_end(cl->conn);
-    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, what, err);
-    return 0;
-}
-
-/* A get: the whole object read into readbuf (the server detoasts it). */
-static int op_get(struct pgr_client *cl, SQLHSTMT st, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = cl->run->p;
-    SQLLEN ind = 0;
-    SQLRETURN rc;
-    int ret;
-
-    if (bind_key(cl, st, 1) < 0)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
-    if ((ret = exec_stmt(cl, st, "get", err)) < 0)
-        return ret;
-    rc = SQLFetch(st);
-    if (SQL_SUCCEEDED(rc)) {
-        rc = SQLGetData(st, 1, SQL_C_BINARY, cl->readbuf,
-                        (SQLLEN)(p->max_bytes ? p->max_bytes : 1), &ind);
-        if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
-            ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
-    } else if (rc != SQL_NO_DATA) {
-        ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
-    }
-    SQLFreeStmt(st, SQL_CLOSE);
     return ret;
 }
 
 /* A set: different bytes at every write (a window of the payload), as a
- * re-serialised session is. */
-static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
+ * re-serialised session is; pt_rest (if any) after it. */
+static int op_set(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
                   const struct coll_pgr_req *r, struct pt_err *err)
 {
-    const struct pgr_run *run = cl->run;
+    const struct pgr_run *run = cl->g->run;
     const unsigned char *pay =
         coll_pgr_key_text(run->p, r->key_id) ? run->txt : run->rnd;
     size_t off = coll_pgr_set_offset(i);
@@ -696,214 +582,25 @@ static int op_set(struct pgr_client *cl, SQLHSTMT st, uint64_t i,
     uint32_t pad = rest_pad(run->p);
     SQLLEN pad_ind = (SQLLEN)pad;
     SQLRETURN rc;
+    int ret;
 
-    cl->now_ind = 0;
-    cl->now_ms = INT64_C(1767225600000) + (int64_t)i;
-    if (bind_key(cl, st, 1) < 0 || bind_key(cl, st, 2) < 0)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
-    rc = SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
-                          0, &cl->now_ms, 0, &cl->now_ind);
-    if (SQL_SUCCEEDED(rc))
-        rc = SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT,
-                              0, 0, &cl->now_ms, 0, &cl->now_ind);
-    if (SQL_SUCCEEDED(rc))
-        rc = SQLBindParameter(st, 5, SQL_PARAM_INPUT, SQL_C_BINARY,
-                              SQL_VARBINARY, r->size_bytes ? r->size_bytes : 1,
-                              0, (SQLPOINTER)(pay + off), (SQLLEN)r->size_bytes,
-                              &obj_ind);
+    if ((ret = coll_rpl_bind_row(cl, st, i, err)) < 0)
+        return ret;
+    rc = SQLBindParameter(st, 5, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_VARBINARY,
+                          r->size_bytes ? r->size_bytes : 1, 0,
+                          (SQLPOINTER)(pay + off), (SQLLEN)r->size_bytes,
+                          &obj_ind);
     if (SQL_SUCCEEDED(rc) && pad)
         rc = SQLBindParameter(st, 6, SQL_PARAM_INPUT, SQL_C_BINARY,
                               SQL_VARBINARY, pad, 0, (SQLPOINTER)run->rnd,
                               (SQLLEN)pad, &pad_ind);
     if (!SQL_SUCCEEDED(rc))
         return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "bind", err);
-    return exec_stmt(cl, st, "set", err);
+    return coll_rpl_exec(cl, st, "set", err);
 }
 
-static int replay_op(struct pgr_client *cl, uint64_t i,
-                     const struct coll_pgr_req *r, struct pt_err *err)
-{
-    size_t c = cl->cand;
-
-    coll_pgr_key_name(r->key_id, cl->key, sizeof(cl->key));
-    if (r->op == COLL_PGR_GET) {
-        cl->gets++;
-        return op_get(cl, cl->get[c], err);
-    }
-    if (r->op == COLL_PGR_SET)
-        return op_set(cl, cl->set[c], i, r, err);
-    if (bind_key(cl, cl->del[c], 1) < 0)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, cl->del[c], SQL_ERROR,
-                         "bind", err);
-    return exec_stmt(cl, cl->del[c], "del", err);
-}
-
-/* One pass: the client's sessions (key % K) in trace order. */
-static void *client_main(void *arg)
-{
-    struct pgr_client *cl = arg;
-    const struct coll_pgr_plan *p = cl->run->p;
-    unsigned k = cl->run->k;
-
-    cl->requests = cl->ops = cl->gets = cl->n_lat = 0;
-    cl->status = 0;
-    for (uint64_t i = 0; i < p->n_reqs; i++) {
-        const struct coll_pgr_req *r = &p->reqs[i];
-        uint64_t t0;
-        if (r->key_id % k != cl->id)
-            continue;
-        if (pt_interrupted()) {
-            cl->status = err_set(&cl->err, PT_EINTR, "replay interrupted");
-            break;
-        }
-        t0 = pt_now_ns();
-        if ((cl->status = replay_op(cl, i, r, &cl->err)) < 0)
-            break;
-        cl->lat[cl->n_lat++] = (float)((double)(pt_now_ns() - t0) / 1000.0);
-        cl->ops++;
-        if (!r->write_back)
-            cl->requests++;
-    }
-    return NULL;
-}
-
-static int clients_open(struct pgr_run *run, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = run->p;
-    int ret;
-
-    run->k = p->n_clients ? p->n_clients : 1;
-    run->cl = calloc(run->k, sizeof(*run->cl));
-    if (!run->cl)
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    for (unsigned i = 0; i < run->k; i++) {
-        struct pgr_client *cl = &run->cl[i];
-        cl->run = run;
-        cl->id = i;
-        uint64_t mine = 0;
-        for (uint64_t r = 0; r < p->n_reqs; r++)
-            mine += p->reqs[r].key_id % run->k == i;
-        cl->readbuf = malloc(p->max_bytes ? p->max_bytes : 1);
-        cl->lat = malloc((mine ? mine : 1) * sizeof(float));
-        if (!cl->readbuf || !cl->lat)
-            return err_set(err, PT_EINTERNAL, "out of memory");
-        if ((ret = coll_conn_open(&cl->conn, p->conn, err)) < 0 ||
-            (ret = set_timeouts(cl->conn, p, err)) < 0 ||
-            (ret = client_prepare(cl, err)) < 0)
-            return ret;
-    }
-    return 0;
-}
-
-static void clients_close(struct pgr_run *run)
-{
-    if (!run->cl)
-        return;
-    for (unsigned i = 0; i < run->k; i++) {
-        struct pgr_client *cl = &run->cl[i];
-        for (size_t c = 0; c < COLL_PGR_MAX_CANDIDATES; c++) {
-            if (cl->get[c])
-                SQLFreeHandle(SQL_HANDLE_STMT, cl->get[c]);
-            if (cl->set[c])
-                SQLFreeHandle(SQL_HANDLE_STMT, cl->set[c]);
-            if (cl->del[c])
-                SQLFreeHandle(SQL_HANDLE_STMT, cl->del[c]);
-        }
-        coll_conn_close(cl->conn);
-        free(cl->readbuf);
-        free(cl->lat);
-    }
-    free(run->cl);
-    run->cl = NULL;
-}
-
-/* Replay the trace once on candidate c with every client; its requests/s. */
-static int pass(struct pgr_run *run, size_t c, double *rps, struct pt_err *err)
-{
-    uint64_t t0 = pt_now_ns(), requests = 0;
-    int ret = 0;
-
-    for (unsigned i = 0; i < run->k; i++) {
-        run->cl[i].cand = c;
-        if (pthread_create(&run->cl[i].thread, NULL, client_main,
-                           &run->cl[i]) != 0)
-            ret = err_set(err, PT_EINTERNAL, "cannot start a client thread");
-        else
-            run->cl[i].started = 1;
-    }
-    for (unsigned i = 0; i < run->k; i++)
-        if (run->cl[i].started) {
-            pthread_join(run->cl[i].thread, NULL);
-            run->cl[i].started = 0;
-        }
-    *rps = 0;
-    for (unsigned i = 0; i < run->k && ret == 0; i++) {
-        if (run->cl[i].status < 0) {
-            *err = run->cl[i].err;
-            ret = run->cl[i].status;
-        }
-        requests += run->cl[i].requests;
-    }
-    if (ret == 0) {
-        double s = (double)(pt_now_ns() - t0) / 1e9;
-        *rps = s > 0 ? (double)requests / s : 0;
-    }
-    return ret;
-}
-
-/* ---- load, counters, rounds -----------------------------------------------
+/* ---- counters, rounds -----------------------------------------------------
  */
-
-static int autocommit(struct coll_conn *c, int on, struct pt_err *err)
-{
-    SQLRETURN rc = SQLSetConnectAttr(
-        c->dbc, SQL_ATTR_AUTOCOMMIT,
-        (SQLPOINTER)(uintptr_t)(on ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF),
-        0);
-    return SQL_SUCCEEDED(rc) ? 0
-                             : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc,
-                                         "set autocommit", err);
-}
-
-static int commit(struct coll_conn *c, struct pt_err *err)
-{
-    SQLRETURN rc = SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT);
-    return SQL_SUCCEEDED(rc)
-               ? 0
-               : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "commit", err);
-}
-
-/* Insert every session of the trace (its first size) into candidate c's
- * table with client 0's set statement, PGR_BATCH rows a transaction. */
-static int load(struct pgr_run *run, size_t c, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = run->p;
-    struct pgr_client *cl = &run->cl[0];
-    struct coll_pgr_req r = {0};
-    int ret;
-
-    if ((ret = autocommit(cl->conn, 0, err)) < 0)
-        return ret;
-    for (uint64_t key = 0; key < p->n_keys && ret == 0; key++) {
-        r.key_id = key;
-        r.size_bytes = (uint32_t)p->first_size[key];
-        r.op = COLL_PGR_SET;
-        coll_pgr_key_name(key, cl->key, sizeof(cl->key));
-        ret = op_set(cl, cl->set[c], key, &r, err);
-        if (ret == 0 && (key + 1) % PGR_BATCH == 0)
-            ret = commit(cl->conn, err);
-        if (ret == 0)
-            ret = pt_interrupt_check(err);
-    }
-    if (ret == 0)
-        ret = commit(cl->conn, err);
-    else
-        SQLEndTran(SQL_HANDLE_DBC, cl->conn->dbc, SQL_ROLLBACK);
-    if (ret == 0)
-        ret = autocommit(cl->conn, 1, err);
-    return ret;
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -922,11 +619,11 @@ static int flush_stats(struct pgr_run *run, struct pt_err *err)
 
     if (!run->pg15)
         sleep_ms(600);
-    for (unsigned i = 0; i < run->k; i++)
+    for (unsigned i = 0; i < run->cs.k; i++)
         if ((run->pg15 &&
-             (ret = coll_exec(run->cl[i].conn,
+             (ret = coll_exec(run->cs.cl[i].conn,
                               "SELECT pg_stat_force_next_flush()", err)) < 0) ||
-            (ret = coll_exec(run->cl[i].conn, "SELECT 1", err)) < 0)
+            (ret = coll_exec(run->cs.cl[i].conn, "SELECT 1", err)) < 0)
             return ret;
     if (!run->pg15)
         sleep_ms(200);
@@ -1017,53 +714,6 @@ static int scratch_bytes(struct coll_conn *c, const struct pgr_names *nm,
     return ret;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* Latency of candidate c's measured passes: a sum and up to PGR_MAX_LAT
- * samples. */
-struct pgr_lat {
-    double sum_us;
-    uint64_t n;
-    float *keep;
-    uint64_t n_keep;
-};
-
-static void lat_add(struct pgr_lat *l, const struct pgr_run *run)
-{
-    for (unsigned i = 0; i < run->k; i++)
-        for (uint64_t j = 0; j < run->cl[i].n_lat; j++) {
-            l->sum_us += run->cl[i].lat[j];
-            l->n++;
-            if (l->keep && l->n_keep < PGR_MAX_LAT)
-                l->keep[l->n_keep++] = run->cl[i].lat[j];
-        }
-}
-
-static void lat_sum(struct pgr_lat *l, struct coll_pgr_cand_result *r)
-{
-    r->op_mean_us = l->n ? l->sum_us / (double)l->n : 0;
-    if (l->n_keep) {
-        qsort(l->keep, l->n_keep, sizeof(float), cmp_float);
-        r->op_p95_us = l->keep[(uint64_t)(0.95 * (double)(l->n_keep - 1))];
-    }
-}
-
-/* Candidate c's per-round counts from the pass just run. */
-static void round_counts(const struct pgr_run *run,
-                         struct coll_pgr_cand_result *r)
-{
-    r->requests = r->ops = r->gets = 0;
-    for (unsigned i = 0; i < run->k; i++) {
-        r->requests += run->cl[i].requests;
-        r->ops += run->cl[i].ops;
-        r->gets += run->cl[i].gets;
-    }
-}
-
 static void blocks_add(struct coll_pgr_blocks *sum,
                        const struct coll_pgr_blocks *a,
                        const struct coll_pgr_blocks *b)
@@ -1118,7 +768,8 @@ static int pass_counted(struct pgr_run *run, size_t c,
 
     if (sum && (ret = blocks_read(run->admin, &run->nm, c, &before, err)) < 0)
         return ret;
-    if ((ret = pass(run, c, rps, err)) < 0 || (ret = flush_stats(run, err)) < 0)
+    if ((ret = coll_rpl_pass(&run->cs, c, rps, err)) < 0 ||
+        (ret = flush_stats(run, err)) < 0)
         return ret;
     if (sum) {
         if ((ret = blocks_read(run->admin, &run->nm, c, &after, err)) < 0)
@@ -1131,7 +782,7 @@ static int pass_counted(struct pgr_run *run, size_t c,
 /* Warm-up passes, then rounds A B, B A, ...; the counters cover the
  * measured passes only. */
 static int run_rounds(struct pgr_run *run, struct coll_pgr_result *res,
-                      struct pgr_lat *lat, struct pt_err *err)
+                      struct coll_rpl_lat *lat, struct pt_err *err)
 {
     const struct coll_pgr_plan *p = run->p;
     size_t n = p->n_cand;
@@ -1148,21 +799,18 @@ static int run_rounds(struct pgr_run *run, struct coll_pgr_result *res,
             struct coll_pgr_cand_result *cr = &res->r[c];
             if ((ret = pass_counted(run, c, &cr->blocks, &rps, err)) < 0)
                 return ret;
-            cr->round_rps[cr->n_rounds++] = rps;
-            cr->requests_per_s += rps / (double)p->rounds;
-            round_counts(run, cr);
-            lat_add(&lat[c], run);
+            coll_rpl_round_add(&run->cs, rps, p->rounds, cr, &lat[c]);
         }
-        note(p, "round %u/%u done", r + 1, p->rounds);
+        coll_rpl_note(p, "round %u/%u done", r + 1, p->rounds);
     }
     for (size_t c = 0; c < n; c++)
-        lat_sum(&lat[c], &res->r[c]);
+        coll_rpl_lat_sum(&lat[c], &res->r[c]);
     return 0;
 }
 
 /* Create the tables, load them, check their size, run the rounds. */
 static int run_tables(struct coll_conn *c, struct pgr_run *run,
-                      struct coll_pgr_result *res, struct pgr_lat *lat,
+                      struct coll_pgr_result *res, struct coll_rpl_lat *lat,
                       struct pt_err *err)
 {
     const struct coll_pgr_plan *p = run->p;
@@ -1171,7 +819,7 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
     int ret = 0;
 
     for (size_t i = 0; i < p->n_cand && ret == 0; i++) {
-        struct pgr_text t = {sql, sizeof(sql), 0, 0};
+        struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
         sql_create_table(&run->nm, i, &p->cand[i], rest_pad(p), &t);
         if ((ret = coll_exec(c, sql, err)) < 0)
             break;
@@ -1187,13 +835,13 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
         return ret;
     if (coll_pgr_payloads(p, &run->rnd, &run->txt) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
-    if ((ret = clients_open(run, err)) < 0)
+    if ((ret = coll_rpl_open(&run->cs, p->conn, client_setup, NULL, err)) < 0)
         return ret;
     for (size_t i = 0; i < p->n_cand; i++) {
-        if ((ret = load(run, i, err)) < 0)
+        if ((ret = coll_rpl_load(&run->cs, i, err)) < 0)
             return ret;
-        note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
-             (unsigned long long)p->n_keys);
+        coll_rpl_note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
+                      (unsigned long long)p->n_keys);
     }
     if ((ret = scratch_bytes(c, &run->nm, &bytes, err)) < 0)
         return ret;
@@ -1204,7 +852,7 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
                        pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
                        (unsigned long long)bytes);
     for (size_t i = 0; i < p->n_cand; i++) {
-        lat[i].keep = malloc(PGR_MAX_LAT * sizeof(float));
+        lat[i].keep = malloc(COLL_RPL_MAX_LAT * sizeof(float));
         if (!lat[i].keep)
             return err_set(err, PT_EINTERNAL, "out of memory");
     }
@@ -1298,7 +946,7 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
                  struct coll_pgr_result *res, struct pt_err *err)
 {
     struct pgr_run run;
-    struct pgr_lat lat[COLL_PGR_MAX_CANDIDATES];
+    struct coll_rpl_lat lat[COLL_PGR_MAX_CANDIDATES];
     struct pt_err e2;
     uint64_t n = 0;
     int ret, locked = 0, created = 0;
@@ -1310,6 +958,9 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
     res->n_cand = p->n_cand;
     snprintf(res->server, sizeof(res->server), "%s", coll_conn_dbms(c));
     run.p = p;
+    run.cs.p = p;
+    run.cs.run = &run;
+    run.cs.set = op_set;
     if ((ret = names_init(p, &run.nm, err)) < 0)
         return ret;
     if ((ret = run_checks(c, &run, res, &locked, err)) == 0 &&
@@ -1317,7 +968,7 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
         created = 1;
         ret = run_tables(c, &run, res, lat, err);
     }
-    clients_close(&run);
+    coll_rpl_close(&run.cs);
     if (created) {
         /* whatever happened: by name, never CASCADE */
         err_clear(&e2);

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * replay_clients.c — the client side of a replay on a server (issue 28),
+ * the same for PostgreSQL (pgreplay.c) and MariaDB / MySQL (myreplay.c):
+ * K connections, each with its thread, replaying the sessions key % K of
+ * the trace in trace order and timing each operation (get, set, del); a
+ * pass runs them all at once and gives the requests/s; the load inserts
+ * every session at its first size in batches; the latencies of the
+ * measured passes are summed into a mean and a p95.
+ *
+ * What stays with each engine: its SQL (the statements it prepares in its
+ * setup callback, its timeouts), the set's parameters after the first four
+ * (its set callback: payload window, binary type, PostgreSQL's pt_rest),
+ * its counters, its scratch schema or database, its lock.
+ *
+ * Neighbours: pgreplay.c, myreplay.c (the runs), odbc.c (connections,
+ * diagnostics, the watchdog).
+ */
+#include "collect/internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- text, notes ----------------------------------------------------------
+ */
+
+void coll_rpl_text_add(struct coll_rpl_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (t->over)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= t->len - t->n)
+        t->over = 1;
+    else
+        t->n += (size_t)k;
+}
+
+void coll_rpl_note(const struct coll_pgr_plan *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    if (!p->note)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    p->note(p->ctx, msg);
+}
+
+/* ---- statements -----------------------------------------------------------
+ */
+
+int coll_rpl_prep(struct coll_rpl_client *cl, SQLHSTMT *st, const char *sql,
+                  struct pt_err *err)
+{
+    SQLRETURN rc;
+    int ret;
+
+    if ((ret = coll_stmt_new(cl->conn, st, err)) < 0)
+        return ret;
+    rc = SQLPrepare(*st, (SQLCHAR *)sql, SQL_NTS);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, *st, rc, "prepare", err);
+    return 0;
+}
+
+static int bind_key(struct coll_rpl_client *cl, SQLHSTMT st, SQLUSMALLINT n)
+{
+    cl->key_ind = SQL_NTS;
+    return SQL_SUCCEEDED(SQLBindParameter(st, n, SQL_PARAM_INPUT, SQL_C_CHAR,
+                                          SQL_VARCHAR, 128, 0, cl->key, 0,
+                                          &cl->key_ind))
+               ? 0
+               : -1;
+}
+
+int coll_rpl_exec(struct coll_rpl_client *cl, SQLHSTMT st, const char *what,
+                  struct pt_err *err)
+{
+    SQLRETURN rc;
+
+    coll_watch_begin(cl->conn, st, "replaying (%s)", what);
+    rc = SQLExecute(st);
+    coll_watch_end(cl->conn);
+    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, what, err);
+    return 0;
+}
+
+int coll_rpl_bind_row(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
+                      struct pt_err *err)
+{
+    SQLRETURN rc;
+
+    cl->now_ind = 0;
+    cl->now_ms = INT64_C(1767225600000) + (int64_t)i;
+    if (bind_key(cl, st, 1) < 0 || bind_key(cl, st, 2) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
+    rc = SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
+                          0, &cl->now_ms, 0, &cl->now_ind);
+    if (SQL_SUCCEEDED(rc))
+        rc = SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT,
+                              0, 0, &cl->now_ms, 0, &cl->now_ind);
+    if (!SQL_SUCCEEDED(rc))
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "bind", err);
+    return 0;
+}
+
+/* A get: the whole object read into readbuf. */
+static int op_get(struct coll_rpl_client *cl, SQLHSTMT st, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = cl->g->p;
+    SQLLEN ind = 0;
+    SQLRETURN rc;
+    int ret;
+
+    if (bind_key(cl, st, 1) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
+    if ((ret = coll_rpl_exec(cl, st, "get", err)) < 0)
+        return ret;
+    rc = SQLFetch(st);
+    if (SQL_SUCCEEDED(rc)) {
+        rc = SQLGetData(st, 1, SQL_C_BINARY, cl->readbuf,
+                        (SQLLEN)(p->max_bytes ? p->max_bytes : 1), &ind);
+        if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
+            ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
+    } else if (rc != SQL_NO_DATA) {
+        ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    return ret;
+}
+
+static int replay_op(struct coll_rpl_client *cl, uint64_t i,
+                     const struct coll_pgr_req *r, struct pt_err *err)
+{
+    size_t c = cl->cand;
+
+    coll_pgr_key_name(r->key_id, cl->key, sizeof(cl->key));
+    if (r->op == COLL_PGR_GET) {
+        cl->gets++;
+        return op_get(cl, cl->get[c], err);
+    }
+    if (r->op == COLL_PGR_SET)
+        return cl->g->set(cl, cl->set[c], i, r, err);
+    if (bind_key(cl, cl->del[c], 1) < 0)
+        return coll_diag(cl->conn, SQL_HANDLE_STMT, cl->del[c], SQL_ERROR,
+                         "bind", err);
+    return coll_rpl_exec(cl, cl->del[c], "del", err);
+}
+
+/* ---- clients, passes ------------------------------------------------------
+ */
+
+/* One pass: the client's sessions (key % K) in trace order. */
+static void *client_main(void *arg)
+{
+    struct coll_rpl_client *cl = arg;
+    const struct coll_pgr_plan *p = cl->g->p;
+    unsigned k = cl->g->k;
+
+    cl->requests = cl->ops = cl->gets = cl->n_lat = 0;
+    cl->status = 0;
+    for (uint64_t i = 0; i < p->n_reqs; i++) {
+        const struct coll_pgr_req *r = &p->reqs[i];
+        uint64_t t0;
+        if (r->key_id % k != cl->id)
+            continue;
+        if (pt_interrupted()) {
+            cl->status = err_set(&cl->err, PT_EINTR, "replay interrupted");
+            break;
+        }
+        t0 = pt_now_ns();
+        if ((cl->status = replay_op(cl, i, r, &cl->err)) < 0)
+            break;
+        cl->lat[cl->n_lat++] = (float)((double)(pt_now_ns() - t0) / 1000.0);
+        cl->ops++;
+        if (!r->write_back)
+            cl->requests++;
+    }
+    return NULL;
+}
+
+int coll_rpl_open(struct coll_rpl_clients *g, const struct coll_conn_opts *o,
+                  coll_rpl_setup_fn setup, void *arg, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = g->p;
+    int ret;
+
+    g->k = p->n_clients ? p->n_clients : 1;
+    g->cl = calloc(g->k, sizeof(*g->cl));
+    if (!g->cl)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    for (unsigned i = 0; i < g->k; i++) {
+        struct coll_rpl_client *cl = &g->cl[i];
+        uint64_t mine = 0;
+        cl->g = g;
+        cl->id = i;
+        for (uint64_t r = 0; r < p->n_reqs; r++)
+            mine += p->reqs[r].key_id % g->k == i;
+        cl->readbuf = malloc(p->max_bytes ? p->max_bytes : 1);
+        cl->lat = malloc((mine ? mine : 1) * sizeof(float));
+        if (!cl->readbuf || !cl->lat)
+            return err_set(err, PT_EINTERNAL, "out of memory");
+        if ((ret = coll_conn_open(&cl->conn, o, err)) < 0 ||
+            (ret = setup(cl, arg, err)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+void coll_rpl_close(struct coll_rpl_clients *g)
+{
+    if (!g->cl)
+        return;
+    for (unsigned i = 0; i < g->k; i++) {
+        struct coll_rpl_client *cl = &g->cl[i];
+        for (size_t c = 0; c < COLL_PGR_MAX_CANDIDATES; c++) {
+            if (cl->get[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->get[c]);
+            if (cl->set[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->set[c]);
+            if (cl->del[c])
+                SQLFreeHandle(SQL_HANDLE_STMT, cl->del[c]);
+        }
+        coll_conn_close(cl->conn);
+        free(cl->readbuf);
+        free(cl->lat);
+    }
+    free(g->cl);
+    g->cl = NULL;
+}
+
+int coll_rpl_pass(struct coll_rpl_clients *g, size_t c, double *rps,
+                  struct pt_err *err)
+{
+    uint64_t t0 = pt_now_ns(), requests = 0;
+    int ret = 0;
+
+    for (unsigned i = 0; i < g->k; i++) {
+        g->cl[i].cand = c;
+        if (pthread_create(&g->cl[i].thread, NULL, client_main, &g->cl[i]) != 0)
+            ret = err_set(err, PT_EINTERNAL, "cannot start a client thread");
+        else
+            g->cl[i].started = 1;
+    }
+    for (unsigned i = 0; i < g->k; i++)
+        if (g->cl[i].started) {
+            pthread_join(g->cl[i].thread, NULL);
+            g->cl[i].started = 0;
+        }
+    *rps = 0;
+    for (unsigned i = 0; i < g->k && ret == 0; i++) {
+        if (g->cl[i].status < 0) {
+            *err = g->cl[i].err;
+            ret = g->cl[i].status;
+        }
+        requests += g->cl[i].requests;
+    }
+    if (ret == 0) {
+        double s = (double)(pt_now_ns() - t0) / 1e9;
+        *rps = s > 0 ? (double)requests / s : 0;
+    }
+    return ret;
+}
+
+/* ---- load -----------------------------------------------------------------
+ */
+
+static int autocommit(struct coll_conn *c, int on, struct pt_err *err)
+{
+    SQLRETURN rc = SQLSetConnectAttr(
+        c->dbc, SQL_ATTR_AUTOCOMMIT,
+        (SQLPOINTER)(uintptr_t)(on ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF),
+        0);
+    return SQL_SUCCEEDED(rc) ? 0
+                             : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc,
+                                         "set autocommit", err);
+}
+
+static int commit(struct coll_conn *c, struct pt_err *err)
+{
+    SQLRETURN rc = SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT);
+    return SQL_SUCCEEDED(rc)
+               ? 0
+               : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "commit", err);
+}
+
+int coll_rpl_load(struct coll_rpl_clients *g, size_t c, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = g->p;
+    struct coll_rpl_client *cl = &g->cl[0];
+    struct coll_pgr_req r = {0};
+    int ret;
+
+    if ((ret = autocommit(cl->conn, 0, err)) < 0)
+        return ret;
+    for (uint64_t key = 0; key < p->n_keys && ret == 0; key++) {
+        r.key_id = key;
+        r.size_bytes = (uint32_t)p->first_size[key];
+        r.op = COLL_PGR_SET;
+        coll_pgr_key_name(key, cl->key, sizeof(cl->key));
+        ret = g->set(cl, cl->set[c], key, &r, err);
+        if (ret == 0 && (key + 1) % COLL_RPL_BATCH == 0)
+            ret = commit(cl->conn, err);
+        if (ret == 0)
+            ret = pt_interrupt_check(err);
+    }
+    if (ret == 0)
+        ret = commit(cl->conn, err);
+    else
+        SQLEndTran(SQL_HANDLE_DBC, cl->conn->dbc, SQL_ROLLBACK);
+    if (ret == 0)
+        ret = autocommit(cl->conn, 1, err);
+    return ret;
+}
+
+/* ---- rounds, latency ------------------------------------------------------
+ */
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+void coll_rpl_round_add(const struct coll_rpl_clients *g, double rps,
+                        unsigned rounds, struct coll_pgr_cand_result *cr,
+                        struct coll_rpl_lat *l)
+{
+    cr->round_rps[cr->n_rounds++] = rps;
+    cr->requests_per_s += rps / (double)rounds;
+    cr->requests = cr->ops = cr->gets = 0;
+    for (unsigned i = 0; i < g->k; i++) {
+        cr->requests += g->cl[i].requests;
+        cr->ops += g->cl[i].ops;
+        cr->gets += g->cl[i].gets;
+    }
+    for (unsigned i = 0; i < g->k; i++)
+        for (uint64_t j = 0; j < g->cl[i].n_lat; j++) {
+            l->sum_us += g->cl[i].lat[j];
+            l->n++;
+            if (l->keep && l->n_keep < COLL_RPL_MAX_LAT)
+                l->keep[l->n_keep++] = g->cl[i].lat[j];
+        }
+}
+
+void coll_rpl_lat_sum(struct coll_rpl_lat *l, struct coll_pgr_cand_result *r)
+{
+    r->op_mean_us = l->n ? l->sum_us / (double)l->n : 0;
+    if (l->n_keep) {
+        qsort(l->keep, l->n_keep, sizeof(float), cmp_float);
+        r->op_p95_us = l->keep[(uint64_t)(0.95 * (double)(l->n_keep - 1))];
+    }
+}
