@@ -100,7 +100,7 @@
 #define MYP_DIR_SLOT 2 /* PAGE_DIR_SLOT_SIZE, a slot per 4 to 8 records */
 #define MYP_N_RSEGS 128
 #define MYP_MAX_BLOB 32    /* BLOB pages of a value (30 KB on 4K pages: 8) */
-#define MYP_LOAD_BATCH 500 /* myreplay.c MYR_BATCH: rows a transaction */
+#define MYP_LOAD_BATCH 500 /* COLL_RPL_BATCH (replay_clients.c): rows a txn */
 /* The row: 5 header bytes, null bitmap (6 nullable columns: 1), lengths
  * (3 key columns, 1 byte each; the BLOB, 2), DB_TRX_ID 6, DB_ROLL_PTR 7,
  * id 18, propid 18, appname 21, smallint 2, bigint 8 + 8, int 4. */
@@ -417,7 +417,7 @@ static void pass(struct emu *m, size_t ci, double ms)
     }
 }
 
-/* myreplay.c's load: every session at its first size, MYR_BATCH rows a
+/* myreplay.c's load: every session at its first size, COLL_RPL_BATCH rows a
  * transaction (its undo: a rollback segment each). */
 static void load(struct emu *m, size_t ci, double ms)
 {

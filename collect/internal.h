@@ -128,8 +128,8 @@ int coll_pg_trial(struct coll_conn *c, const struct coll_columns *cols,
                   struct pt_err *err);
 
 /* A session's ID ("pt%016llx" of coll_pgr_key_hash) into buf (pgreplay.c;
- * myreplay.c shares it; the synthetic content's functions are collect.h's,
- * for advise/pgpredict.c). */
+ * replay_clients.c uses it for both engines; the synthetic content's functions
+ * are collect.h's, for advise/pgpredict.c). */
 void coll_pgr_key_name(uint64_t key, char *buf, size_t len);
 
 /* ---- replay clients (replay_clients.c) ------------------------------------

@@ -34,18 +34,19 @@
  * information_schema.SCHEMATA.SCHEMA_COMMENT); max_statement_time is in
  * seconds (0: none); ROW_FORMAT=COMPRESSED is refused at page sizes over
  * 16K ("innodb_page_size > 16k" in the table's warning).
+ *
+ * Neighbours: replay_clients.c (the clients, passes, load and latencies
+ * pgreplay.c shares), pgreplay.c (payloads, session IDs), odbc.c,
+ * cli/replay_mariadb.c (options, the table or JSON).
  */
 #include "collect/internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
-#define MYR_BATCH 500
-#define MYR_MAX_LAT 1000000u /* latency samples kept per candidate */
-#define MYR_DB_MAX 48        /* the lock name stays within 64 */
+#define MYR_DB_MAX 48 /* the lock name stays within 64 */
 
 static const char *const row_formats[] = {"DYNAMIC", "COMPACT", "COMPRESSED",
                                           "REDUNDANT", NULL};
@@ -196,30 +197,6 @@ void coll_myr_candidate_format(const struct coll_myr_candidate *c, char *buf,
 
 struct myr_run;
 
-/* One connection and its thread; statements prepared per candidate of
- * its instance. */
-struct myr_client {
-    struct myr_run *run;
-    unsigned id;
-    struct coll_conn *conn;
-    SQLHSTMT get[COLL_PGR_MAX_CANDIDATES];
-    SQLHSTMT set[COLL_PGR_MAX_CANDIDATES];
-    SQLHSTMT del[COLL_PGR_MAX_CANDIDATES];
-    char key[40];
-    SQLLEN key_ind;
-    int64_t now_ms;
-    SQLLEN now_ind;
-    unsigned char *readbuf;
-    pthread_t thread;
-    int started;
-    size_t cand;
-    uint64_t requests, ops, gets;
-    float *lat;
-    uint64_t n_lat;
-    int status;
-    struct pt_err err;
-};
-
 /* One instance: the run's own connection (set-up, lock, counters, drop)
  * and its clients. */
 struct myr_site {
@@ -227,8 +204,7 @@ struct myr_site {
     struct coll_conn *admin;
     int own_admin; /* opened here (closed here) */
     struct coll_conn_opts opts;
-    struct myr_client *cl;
-    unsigned k;
+    struct coll_rpl_clients cs; /* its clients */
     int locked, created, mariadb;
     uint32_t page_size;
     uint64_t pool_bytes, pool_pages, pages_total;
@@ -245,21 +221,6 @@ struct myr_run {
     size_t site_of[COLL_PGR_MAX_CANDIDATES];
     unsigned char *rnd, *txt;
 };
-
-static void note(const struct coll_myr_plan *p, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void note(const struct coll_myr_plan *p, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-
-    if (!p->base.note)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    p->base.note(p->base.ctx, msg);
-}
 
 static int names_init(const struct coll_myr_plan *p, struct myr_run *run,
                       struct pt_err *err)
@@ -302,82 +263,62 @@ static void sites_map(const struct coll_myr_plan *p, struct myr_run *run)
 /* ---- DDL ------------------------------------------------------------------
  */
 
-struct myr_text {
-    char *buf;
-    size_t len, n;
-    int over;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-text_add(struct myr_text *t, const char *fmt, ...)
+static void sql_create_db(const struct myr_run *run, struct coll_rpl_text *t)
 {
-    va_list ap;
-    int k;
-
-    if (t->over)
-        return;
-    va_start(ap, fmt);
-    k = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
-    va_end(ap);
-    if (k < 0 || (size_t)k >= t->len - t->n)
-        t->over = 1;
-    else
-        t->n += (size_t)k;
-}
-
-static void sql_create_db(const struct myr_run *run, struct myr_text *t)
-{
-    text_add(t,
-             "CREATE DATABASE %s COMMENT '" COLL_PGR_MARK
-             ": created by pagetune " PT_VERSION
-             " replay, dropped at the end of its run; a later run drops it "
-             "when no run holds its lock'",
-             run->db);
+    coll_rpl_text_add(
+        t,
+        "CREATE DATABASE %s COMMENT '" COLL_PGR_MARK
+        ": created by pagetune " PT_VERSION
+        " replay, dropped at the end of its run; a later run drops it "
+        "when no run holds its lock'",
+        run->db);
 }
 
 /* WebSphere's SESSIONS on InnoDB; the key columns ASCII so that the
  * primary key fits InnoDB's 768-byte limit at 4K pages too. */
 static void sql_create_table(const struct myr_run *run, size_t i,
                              const struct coll_myr_candidate *c,
-                             struct myr_text *t)
+                             struct coll_rpl_text *t)
 {
     char spec[96];
 
     coll_myr_candidate_format(c, spec, sizeof(spec));
-    text_add(t,
-             "CREATE TABLE %s.pt_replay_%zu (id varchar(128) CHARACTER SET "
-             "ascii NOT NULL, propid varchar(128) CHARACTER SET ascii NOT "
-             "NULL, appname varchar(128) CHARACTER SET ascii NOT NULL, "
-             "listenercnt smallint, lastaccess bigint, creationtime bigint, "
-             "maxinactivetime int, username varchar(256), small longblob, "
-             "PRIMARY KEY (id, propid, appname)) ENGINE=InnoDB "
-             "ROW_FORMAT=%s",
-             run->db, i + 1, c->row_format[0] ? c->row_format : "DYNAMIC");
+    coll_rpl_text_add(
+        t,
+        "CREATE TABLE %s.pt_replay_%zu (id varchar(128) CHARACTER SET "
+        "ascii NOT NULL, propid varchar(128) CHARACTER SET ascii NOT "
+        "NULL, appname varchar(128) CHARACTER SET ascii NOT NULL, "
+        "listenercnt smallint, lastaccess bigint, creationtime bigint, "
+        "maxinactivetime int, username varchar(256), small longblob, "
+        "PRIMARY KEY (id, propid, appname)) ENGINE=InnoDB "
+        "ROW_FORMAT=%s",
+        run->db, i + 1, c->row_format[0] ? c->row_format : "DYNAMIC");
     if (c->key_block_size)
-        text_add(t, " KEY_BLOCK_SIZE=%u", c->key_block_size);
-    text_add(t, " COMMENT='pagetune replay candidate %zu: %s'", i + 1, spec);
+        coll_rpl_text_add(t, " KEY_BLOCK_SIZE=%u", c->key_block_size);
+    coll_rpl_text_add(t, " COMMENT='pagetune replay candidate %zu: %s'", i + 1,
+                      spec);
 }
 
 static void sql_timeouts(const struct coll_myr_plan *p, int mariadb,
-                         struct myr_text *t, const char *sep)
+                         struct coll_rpl_text *t, const char *sep)
 {
     long lock_s = (p->base.lock_timeout_ms + 999) / 1000;
 
     if (mariadb)
-        text_add(t, "SET SESSION max_statement_time = %.3f%s",
-                 (double)p->base.statement_timeout_ms / 1000.0, sep);
+        coll_rpl_text_add(t, "SET SESSION max_statement_time = %.3f%s",
+                          (double)p->base.statement_timeout_ms / 1000.0, sep);
     else
-        text_add(t, "SET SESSION max_execution_time = %ld%s",
-                 p->base.statement_timeout_ms, sep);
-    text_add(t, "SET SESSION lock_wait_timeout = %ld%s", lock_s ? lock_s : 1,
-             sep);
-    text_add(t, "SET SESSION innodb_lock_wait_timeout = %ld", lock_s);
+        coll_rpl_text_add(t, "SET SESSION max_execution_time = %ld%s",
+                          p->base.statement_timeout_ms, sep);
+    coll_rpl_text_add(t, "SET SESSION lock_wait_timeout = %ld%s",
+                      lock_s ? lock_s : 1, sep);
+    coll_rpl_text_add(t, "SET SESSION innodb_lock_wait_timeout = %ld", lock_s);
 }
 
 int coll_myr_ddl(const struct coll_myr_plan *p, char *buf, size_t len,
                  struct pt_err *err)
 {
-    struct myr_text t = {buf, len, 0, 0};
+    struct coll_rpl_text t = {buf, len, 0, 0};
     struct myr_run run;
     int ret;
 
@@ -386,8 +327,9 @@ int coll_myr_ddl(const struct coll_myr_plan *p, char *buf, size_t len,
         return ret;
     sites_map(p, &run);
     buf[0] = '\0';
-    text_add(&t, "-- pagetune replay on MariaDB/MySQL: scratch objects "
-                 "(synthetic rows only; the user's tables are never named)\n");
+    coll_rpl_text_add(
+        &t, "-- pagetune replay on MariaDB/MySQL: scratch objects "
+            "(synthetic rows only; the user's tables are never named)\n");
     for (size_t s = 0; s < run.n_site; s++) {
         char desc[1024];
         if (run.site[s].instance && strchr(run.site[s].instance, '='))
@@ -397,29 +339,33 @@ int coll_myr_ddl(const struct coll_myr_plan *p, char *buf, size_t len,
                      run.site[s].instance ? "DSN=" : "",
                      run.site[s].instance ? run.site[s].instance
                                           : "the instance connected to");
-        text_add(&t,
-                 "-- instance %zu: %s\n-- checked first: CREATE and DROP on "
-                 "%s (information_schema.USER_PRIVILEGES, "
-                 "SCHEMA_PRIVILEGES)\n",
-                 s + 1, desc, run.literal);
+        coll_rpl_text_add(
+            &t,
+            "-- instance %zu: %s\n-- checked first: CREATE and DROP on "
+            "%s (information_schema.USER_PRIVILEGES, "
+            "SCHEMA_PRIVILEGES)\n",
+            s + 1, desc, run.literal);
         sql_timeouts(p, 1, &t, ";\n");
-        text_add(&t, ";\nSELECT GET_LOCK(%s, 0);\n", run.lock);
+        coll_rpl_text_add(&t, ";\nSELECT GET_LOCK(%s, 0);\n", run.lock);
         sql_create_db(&run, &t);
-        text_add(&t, ";\n");
+        coll_rpl_text_add(&t, ";\n");
         for (size_t i = 0; i < p->base.n_cand; i++)
             if (run.site_of[i] == s) {
                 sql_create_table(&run, i, &p->cand[i], &t);
-                text_add(&t, ";\n");
+                coll_rpl_text_add(&t, ";\n");
             }
-        text_add(&t, "-- load, ANALYZE TABLE, replay, counters (SHOW GLOBAL "
-                     "STATUS LIKE 'Innodb_%%') ...\n");
+        coll_rpl_text_add(
+            &t, "-- load, ANALYZE TABLE, replay, counters (SHOW GLOBAL "
+                "STATUS LIKE 'Innodb_%%') ...\n");
         for (size_t i = 0; i < p->base.n_cand; i++)
             if (run.site_of[i] == s)
-                text_add(&t, "DROP TABLE %s.pt_replay_%zu;\n", run.db, i + 1);
-        text_add(&t,
-                 "-- only when nothing else is left in it\nDROP DATABASE "
-                 "%s;\nSELECT RELEASE_LOCK(%s);\n",
-                 run.db, run.lock);
+                coll_rpl_text_add(&t, "DROP TABLE %s.pt_replay_%zu;\n", run.db,
+                                  i + 1);
+        coll_rpl_text_add(
+            &t,
+            "-- only when nothing else is left in it\nDROP DATABASE "
+            "%s;\nSELECT RELEASE_LOCK(%s);\n",
+            run.db, run.lock);
     }
     if (t.over)
         return err_set(err, PT_EINTERNAL, "DDL buffer too small");
@@ -433,7 +379,7 @@ static int set_timeouts(struct coll_conn *c, const struct coll_myr_plan *p,
                         int mariadb, struct pt_err *err)
 {
     char sql[512];
-    struct myr_text t = {sql, sizeof(sql), 0, 0};
+    struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
 
     sql_timeouts(p, mariadb, &t, "; ");
     /* MariaDB Connector/ODBC runs one statement per call: split them */
@@ -587,7 +533,7 @@ static int db_claim(struct myr_site *s, const struct myr_run *run,
     const struct coll_myr_plan *p = run->p;
     const char *db = p->base.schema;
     char sql[1024];
-    struct myr_text t = {sql, sizeof(sql), 0, 0};
+    struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
     uint64_t n = 0;
     int state = 0, ret;
 
@@ -603,10 +549,11 @@ static int db_claim(struct myr_site *s, const struct myr_run *run,
         if ((ret = db_drop(s->admin, run, db, &n, err)) < 0)
             return ret;
         res->base.reclaimed = 1;
-        note(p,
-             "reclaimed scratch database '%s' left by an earlier run that "
-             "did not end (%llu table(s) dropped)",
-             db, (unsigned long long)n);
+        coll_rpl_note(
+            &p->base,
+            "reclaimed scratch database '%s' left by an earlier run that "
+            "did not end (%llu table(s) dropped)",
+            db, (unsigned long long)n);
     }
     sql_create_db(run, &t);
     if ((ret = coll_exec(s->admin, sql, err)) < 0) {
@@ -701,30 +648,21 @@ static int site_check(struct myr_site *s, const struct coll_myr_plan *p,
     }
     return 0;
 }
-
-/* ---- clients --------------------------------------------------------------
+/* ---- clients (replay_clients.c's, with this engine's SQL) -----------------
  */
 
-static int prep(struct myr_client *cl, SQLHSTMT *st, const char *sql,
-                struct pt_err *err)
+/* A new client of instance *(size_t *)arg: its timeouts and its
+ * statements, per candidate of the instance. */
+static int client_setup(struct coll_rpl_client *cl, void *arg,
+                        struct pt_err *err)
 {
-    SQLRETURN rc;
+    const struct myr_run *run = cl->g->run;
+    size_t si = *(const size_t *)arg;
+    char sql[1024];
     int ret;
 
-    if ((ret = coll_stmt_new(cl->conn, st, err)) < 0)
+    if ((ret = set_timeouts(cl->conn, run->p, run->site[si].mariadb, err)) < 0)
         return ret;
-    rc = SQLPrepare(*st, (SQLCHAR *)sql, SQL_NTS);
-    if (!SQL_SUCCEEDED(rc))
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, *st, rc, "prepare", err);
-    return 0;
-}
-
-static int client_prepare(struct myr_client *cl, size_t si, struct pt_err *err)
-{
-    const struct myr_run *run = cl->run;
-    char sql[1024];
-    int ret = 0;
-
     for (size_t i = 0; i < run->p->base.n_cand && ret == 0; i++) {
         if (run->site_of[i] != si)
             continue;
@@ -732,7 +670,7 @@ static int client_prepare(struct myr_client *cl, size_t si, struct pt_err *err)
                  "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
                  "AND propid = id AND appname = 'default_host/pagetune'",
                  run->db, i + 1);
-        if ((ret = prep(cl, &cl->get[i], sql, err)) < 0)
+        if ((ret = coll_rpl_prep(cl, &cl->get[i], sql, err)) < 0)
             break;
         snprintf(sql, sizeof(sql),
                  "INSERT INTO %s.pt_replay_%zu (id, propid, appname, "
@@ -741,279 +679,59 @@ static int client_prepare(struct myr_client *cl, size_t si, struct pt_err *err)
                  "1800, ?) ON DUPLICATE KEY UPDATE small = VALUES(small), "
                  "lastaccess = VALUES(lastaccess)",
                  run->db, i + 1);
-        if ((ret = prep(cl, &cl->set[i], sql, err)) < 0)
+        if ((ret = coll_rpl_prep(cl, &cl->set[i], sql, err)) < 0)
             break;
         snprintf(sql, sizeof(sql),
                  "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
                  "AND appname = 'default_host/pagetune'",
                  run->db, i + 1);
-        ret = prep(cl, &cl->del[i], sql, err);
+        ret = coll_rpl_prep(cl, &cl->del[i], sql, err);
     }
-    return ret;
-}
-
-static int bind_key(struct myr_client *cl, SQLHSTMT st, SQLUSMALLINT n)
-{
-    cl->key_ind = SQL_NTS;
-    return SQL_SUCCEEDED(SQLBindParameter(st, n, SQL_PARAM_INPUT, SQL_C_CHAR,
-                                          SQL_VARCHAR, 128, 0, cl->key, 0,
-                                          &cl->key_ind))
-               ? 0
-               : -1;
-}
-
-static int exec_stmt(struct myr_client *cl, SQLHSTMT st, const char *what,
-                     struct pt_err *err)
-{
-    SQLRETURN rc;
-
-    coll_watch_begin(cl->conn, st, "replaying (%s)", what);
-    rc = SQLExecute(st);
-    coll_watch_end(cl->conn);
-    if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, what, err);
-    return 0;
-}
-
-static int op_get(struct myr_client *cl, SQLHSTMT st, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = &cl->run->p->base;
-    SQLLEN ind = 0;
-    SQLRETURN rc;
-    int ret;
-
-    if (bind_key(cl, st, 1) < 0)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
-    if ((ret = exec_stmt(cl, st, "get", err)) < 0)
-        return ret;
-    rc = SQLFetch(st);
-    if (SQL_SUCCEEDED(rc)) {
-        rc = SQLGetData(st, 1, SQL_C_BINARY, cl->readbuf,
-                        (SQLLEN)(p->max_bytes ? p->max_bytes : 1), &ind);
-        if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
-            ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
-    } else if (rc != SQL_NO_DATA) {
-        ret = coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "get", err);
-    }
-    SQLFreeStmt(st, SQL_CLOSE);
     return ret;
 }
 
 /* A set: a window of the payload that slides at every write. */
-static int op_set(struct myr_client *cl, SQLHSTMT st, uint64_t i,
+static int op_set(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
                   const struct coll_pgr_req *r, struct pt_err *err)
 {
-    const struct myr_run *run = cl->run;
+    const struct myr_run *run = cl->g->run;
     const unsigned char *pay =
         coll_pgr_key_text(&run->p->base, r->key_id) ? run->txt : run->rnd;
-    size_t off = (size_t)((i * 2654435761u) % COLL_PGR_SLIDE);
+    size_t off = coll_pgr_set_offset(i);
     SQLLEN obj_ind = (SQLLEN)r->size_bytes;
     SQLRETURN rc;
+    int ret;
 
-    cl->now_ind = 0;
-    cl->now_ms = INT64_C(1767225600000) + (int64_t)i;
-    if (bind_key(cl, st, 1) < 0 || bind_key(cl, st, 2) < 0)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
-    rc = SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
-                          0, &cl->now_ms, 0, &cl->now_ind);
-    if (SQL_SUCCEEDED(rc))
-        rc = SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT,
-                              0, 0, &cl->now_ms, 0, &cl->now_ind);
-    if (SQL_SUCCEEDED(rc))
-        rc = SQLBindParameter(
-            st, 5, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY,
-            r->size_bytes ? r->size_bytes : 1, 0, (SQLPOINTER)(pay + off),
-            (SQLLEN)r->size_bytes, &obj_ind);
+    if ((ret = coll_rpl_bind_row(cl, st, i, err)) < 0)
+        return ret;
+    rc = SQLBindParameter(st, 5, SQL_PARAM_INPUT, SQL_C_BINARY,
+                          SQL_LONGVARBINARY, r->size_bytes ? r->size_bytes : 1,
+                          0, (SQLPOINTER)(pay + off), (SQLLEN)r->size_bytes,
+                          &obj_ind);
     if (!SQL_SUCCEEDED(rc))
         return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, "bind", err);
-    return exec_stmt(cl, st, "set", err);
+    return coll_rpl_exec(cl, st, "set", err);
 }
 
-static int replay_op(struct myr_client *cl, uint64_t i,
-                     const struct coll_pgr_req *r, struct pt_err *err)
-{
-    size_t c = cl->cand;
-
-    coll_pgr_key_name(r->key_id, cl->key, sizeof(cl->key));
-    if (r->op == COLL_PGR_GET) {
-        cl->gets++;
-        return op_get(cl, cl->get[c], err);
-    }
-    if (r->op == COLL_PGR_SET)
-        return op_set(cl, cl->set[c], i, r, err);
-    if (bind_key(cl, cl->del[c], 1) < 0)
-        return coll_diag(cl->conn, SQL_HANDLE_STMT, cl->del[c], SQL_ERROR,
-                         "bind", err);
-    return exec_stmt(cl, cl->del[c], "del", err);
-}
-
-/* One pass: the client's sessions (key % K) in trace order. */
-static void *client_main(void *arg)
-{
-    struct myr_client *cl = arg;
-    const struct coll_pgr_plan *p = &cl->run->p->base;
-    unsigned k = cl->run->site[cl->run->site_of[cl->cand]].k;
-
-    cl->requests = cl->ops = cl->gets = cl->n_lat = 0;
-    cl->status = 0;
-    for (uint64_t i = 0; i < p->n_reqs; i++) {
-        const struct coll_pgr_req *r = &p->reqs[i];
-        uint64_t t0;
-        if (r->key_id % k != cl->id)
-            continue;
-        if (pt_interrupted()) {
-            cl->status = err_set(&cl->err, PT_EINTR, "replay interrupted");
-            break;
-        }
-        t0 = pt_now_ns();
-        if ((cl->status = replay_op(cl, i, r, &cl->err)) < 0)
-            break;
-        cl->lat[cl->n_lat++] = (float)((double)(pt_now_ns() - t0) / 1000.0);
-        cl->ops++;
-        if (!r->write_back)
-            cl->requests++;
-    }
-    return NULL;
-}
-
+/* Instance si's clients, connected with its options. */
 static int clients_open(struct myr_run *run, size_t si, struct pt_err *err)
 {
-    const struct coll_pgr_plan *p = &run->p->base;
     struct myr_site *s = &run->site[si];
-    int ret;
 
-    s->k = p->n_clients ? p->n_clients : 1;
-    s->cl = calloc(s->k, sizeof(*s->cl));
-    if (!s->cl)
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    for (unsigned i = 0; i < s->k; i++) {
-        struct myr_client *cl = &s->cl[i];
-        uint64_t mine = 0;
-        cl->run = run;
-        cl->id = i;
-        for (uint64_t r = 0; r < p->n_reqs; r++)
-            mine += p->reqs[r].key_id % s->k == i;
-        cl->readbuf = malloc(p->max_bytes ? p->max_bytes : 1);
-        cl->lat = malloc((mine ? mine : 1) * sizeof(float));
-        if (!cl->readbuf || !cl->lat)
-            return err_set(err, PT_EINTERNAL, "out of memory");
-        if ((ret = coll_conn_open(&cl->conn, &s->opts, err)) < 0 ||
-            (ret = set_timeouts(cl->conn, run->p, s->mariadb, err)) < 0 ||
-            (ret = client_prepare(cl, si, err)) < 0)
-            return ret;
-    }
-    return 0;
+    s->cs.p = &run->p->base;
+    s->cs.run = run;
+    s->cs.set = op_set;
+    return coll_rpl_open(&s->cs, &s->opts, client_setup, &si, err);
 }
 
-static void clients_close(struct myr_site *s)
+/* The clients of candidate c's instance. */
+static struct coll_rpl_clients *clients_of(struct myr_run *run, size_t c)
 {
-    if (!s->cl)
-        return;
-    for (unsigned i = 0; i < s->k; i++) {
-        struct myr_client *cl = &s->cl[i];
-        for (size_t c = 0; c < COLL_PGR_MAX_CANDIDATES; c++) {
-            if (cl->get[c])
-                SQLFreeHandle(SQL_HANDLE_STMT, cl->get[c]);
-            if (cl->set[c])
-                SQLFreeHandle(SQL_HANDLE_STMT, cl->set[c]);
-            if (cl->del[c])
-                SQLFreeHandle(SQL_HANDLE_STMT, cl->del[c]);
-        }
-        coll_conn_close(cl->conn);
-        free(cl->readbuf);
-        free(cl->lat);
-    }
-    free(s->cl);
-    s->cl = NULL;
+    return &run->site[run->site_of[c]].cs;
 }
 
-/* Replay the trace once on candidate c with its instance's clients. */
-static int pass(struct myr_run *run, size_t c, double *rps, struct pt_err *err)
-{
-    struct myr_site *s = &run->site[run->site_of[c]];
-    uint64_t t0 = pt_now_ns(), requests = 0;
-    int ret = 0;
-
-    for (unsigned i = 0; i < s->k; i++) {
-        s->cl[i].cand = c;
-        if (pthread_create(&s->cl[i].thread, NULL, client_main, &s->cl[i]) != 0)
-            ret = err_set(err, PT_EINTERNAL, "cannot start a client thread");
-        else
-            s->cl[i].started = 1;
-    }
-    for (unsigned i = 0; i < s->k; i++)
-        if (s->cl[i].started) {
-            pthread_join(s->cl[i].thread, NULL);
-            s->cl[i].started = 0;
-        }
-    *rps = 0;
-    for (unsigned i = 0; i < s->k && ret == 0; i++) {
-        if (s->cl[i].status < 0) {
-            *err = s->cl[i].err;
-            ret = s->cl[i].status;
-        }
-        requests += s->cl[i].requests;
-    }
-    if (ret == 0) {
-        double sec = (double)(pt_now_ns() - t0) / 1e9;
-        *rps = sec > 0 ? (double)requests / sec : 0;
-    }
-    return ret;
-}
-
-/* ---- load, counters, rounds -----------------------------------------------
+/* ---- counters, rounds -----------------------------------------------------
  */
-
-static int autocommit(struct coll_conn *c, int on, struct pt_err *err)
-{
-    SQLRETURN rc = SQLSetConnectAttr(
-        c->dbc, SQL_ATTR_AUTOCOMMIT,
-        (SQLPOINTER)(uintptr_t)(on ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF),
-        0);
-    return SQL_SUCCEEDED(rc) ? 0
-                             : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc,
-                                         "set autocommit", err);
-}
-
-static int commit(struct coll_conn *c, struct pt_err *err)
-{
-    SQLRETURN rc = SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT);
-    return SQL_SUCCEEDED(rc)
-               ? 0
-               : coll_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "commit", err);
-}
-
-/* Every session of the trace at its first size, MYR_BATCH a
- * transaction, with client 0 of the candidate's instance. */
-static int load(struct myr_run *run, size_t c, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = &run->p->base;
-    struct myr_client *cl = &run->site[run->site_of[c]].cl[0];
-    struct coll_pgr_req r = {0};
-    int ret;
-
-    if ((ret = autocommit(cl->conn, 0, err)) < 0)
-        return ret;
-    for (uint64_t key = 0; key < p->n_keys && ret == 0; key++) {
-        r.key_id = key;
-        r.size_bytes = (uint32_t)p->first_size[key];
-        r.op = COLL_PGR_SET;
-        coll_pgr_key_name(key, cl->key, sizeof(cl->key));
-        ret = op_set(cl, cl->set[c], key, &r, err);
-        if (ret == 0 && (key + 1) % MYR_BATCH == 0)
-            ret = commit(cl->conn, err);
-        if (ret == 0)
-            ret = pt_interrupt_check(err);
-    }
-    if (ret == 0)
-        ret = commit(cl->conn, err);
-    else
-        SQLEndTran(SQL_HANDLE_DBC, cl->conn->dbc, SQL_ROLLBACK);
-    if (ret == 0)
-        ret = autocommit(cl->conn, 1, err);
-    return ret;
-}
-
 static int counters_read(struct coll_conn *c, struct coll_myr_counters *k,
                          struct pt_err *err)
 {
@@ -1053,39 +771,6 @@ static void counters_add(struct coll_myr_counters *sum,
     sum->pages_written += b->pages_written - a->pages_written;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-struct myr_lat {
-    double sum_us;
-    uint64_t n;
-    float *keep;
-    uint64_t n_keep;
-};
-
-static void lat_add(struct myr_lat *l, const struct myr_site *s)
-{
-    for (unsigned i = 0; i < s->k; i++)
-        for (uint64_t j = 0; j < s->cl[i].n_lat; j++) {
-            l->sum_us += s->cl[i].lat[j];
-            l->n++;
-            if (l->keep && l->n_keep < MYR_MAX_LAT)
-                l->keep[l->n_keep++] = s->cl[i].lat[j];
-        }
-}
-
-static void lat_sum(struct myr_lat *l, struct coll_pgr_cand_result *r)
-{
-    r->op_mean_us = l->n ? l->sum_us / (double)l->n : 0;
-    if (l->n_keep) {
-        qsort(l->keep, l->n_keep, sizeof(float), cmp_float);
-        r->op_p95_us = l->keep[(uint64_t)(0.95 * (double)(l->n_keep - 1))];
-    }
-}
-
 /* One pass of candidate c; a measured one adds its counters to *sum. */
 static int pass_counted(struct myr_run *run, size_t c,
                         struct coll_myr_counters *sum, double *rps,
@@ -1097,7 +782,7 @@ static int pass_counted(struct myr_run *run, size_t c,
 
     if (sum && (ret = counters_read(admin, &before, err)) < 0)
         return ret;
-    if ((ret = pass(run, c, rps, err)) < 0)
+    if ((ret = coll_rpl_pass(clients_of(run, c), c, rps, err)) < 0)
         return ret;
     if (sum) {
         if ((ret = counters_read(admin, &after, err)) < 0)
@@ -1108,7 +793,7 @@ static int pass_counted(struct myr_run *run, size_t c,
 }
 
 static int run_rounds(struct myr_run *run, struct coll_myr_result *res,
-                      struct myr_lat *lat, struct pt_err *err)
+                      struct coll_rpl_lat *lat, struct pt_err *err)
 {
     const struct coll_pgr_plan *p = &run->p->base;
     size_t n = p->n_cand;
@@ -1122,24 +807,15 @@ static int run_rounds(struct myr_run *run, struct coll_myr_result *res,
     for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
         for (size_t j = 0; j < n; j++) {
             size_t c = r % 2 ? n - 1 - j : j;
-            const struct myr_site *s = &run->site[run->site_of[c]];
             struct coll_pgr_cand_result *cr = &res->base.r[c];
             if ((ret = pass_counted(run, c, &res->innodb[c], &rps, err)) < 0)
                 return ret;
-            cr->round_rps[cr->n_rounds++] = rps;
-            cr->requests_per_s += rps / (double)p->rounds;
-            cr->requests = cr->ops = cr->gets = 0;
-            for (unsigned i = 0; i < s->k; i++) {
-                cr->requests += s->cl[i].requests;
-                cr->ops += s->cl[i].ops;
-                cr->gets += s->cl[i].gets;
-            }
-            lat_add(&lat[c], s);
+            coll_rpl_round_add(clients_of(run, c), rps, p->rounds, cr, &lat[c]);
         }
-        note(run->p, "round %u/%u done", r + 1, p->rounds);
+        coll_rpl_note(&run->p->base, "round %u/%u done", r + 1, p->rounds);
     }
     for (size_t c = 0; c < n; c++)
-        lat_sum(&lat[c], &res->base.r[c]);
+        coll_rpl_lat_sum(&lat[c], &res->base.r[c]);
     return 0;
 }
 
@@ -1174,7 +850,7 @@ static int site_bytes(struct myr_run *run, size_t si, uint64_t *bytes,
 }
 
 static int run_tables(struct myr_run *run, struct coll_myr_result *res,
-                      struct myr_lat *lat, struct pt_err *err)
+                      struct coll_rpl_lat *lat, struct pt_err *err)
 {
     const struct coll_myr_plan *p = run->p;
     char sql[2048], sz[32];
@@ -1182,7 +858,7 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
     int ret = 0;
 
     for (size_t i = 0; i < p->base.n_cand && ret == 0; i++) {
-        struct myr_text t = {sql, sizeof(sql), 0, 0};
+        struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
         sql_create_table(run, i, &p->cand[i], &t);
         ret = coll_exec(run->site[run->site_of[i]].admin, sql, err);
     }
@@ -1194,10 +870,10 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
         if ((ret = clients_open(run, s, err)) < 0)
             return ret;
     for (size_t i = 0; i < p->base.n_cand; i++) {
-        if ((ret = load(run, i, err)) < 0)
+        if ((ret = coll_rpl_load(clients_of(run, i), i, err)) < 0)
             return ret;
-        note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
-             (unsigned long long)p->base.n_keys);
+        coll_rpl_note(&p->base, "candidate %zu: %llu synthetic sessions loaded",
+                      i + 1, (unsigned long long)p->base.n_keys);
     }
     for (size_t s = 0; s < run->n_site; s++)
         if ((ret = site_bytes(run, s, &bytes, res, err)) < 0)
@@ -1210,7 +886,7 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
             pt_size_format(p->base.max_scratch_bytes, sz, sizeof(sz)),
             (unsigned long long)bytes);
     for (size_t i = 0; i < p->base.n_cand; i++)
-        if (!(lat[i].keep = malloc(MYR_MAX_LAT * sizeof(float))))
+        if (!(lat[i].keep = malloc(COLL_RPL_MAX_LAT * sizeof(float))))
             return err_set(err, PT_EINTERNAL, "out of memory");
     return run_rounds(run, res, lat, err);
 }
@@ -1282,7 +958,7 @@ static int run_end(struct myr_run *run, int ret, struct pt_err *err)
 {
     for (size_t s = 0; s < run->n_site; s++) {
         struct myr_site *st = &run->site[s];
-        clients_close(st);
+        coll_rpl_close(&st->cs);
         if (st->created) {
             struct pt_err e2;
             uint64_t n = 0;
@@ -1305,7 +981,7 @@ int coll_myr_run(struct coll_conn *c, const struct coll_myr_plan *p,
                  struct coll_myr_result *res, struct pt_err *err)
 {
     struct myr_run run;
-    struct myr_lat lat[COLL_PGR_MAX_CANDIDATES];
+    struct coll_rpl_lat lat[COLL_PGR_MAX_CANDIDATES];
     int ret;
 
     memset(&run, 0, sizeof(run));
