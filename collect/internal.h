@@ -196,6 +196,10 @@ void coll_rpl_close(struct coll_rpl_clients *g);
 /* Prepare sql on the client's connection into *st. */
 int coll_rpl_prep(struct coll_rpl_client *cl, SQLHSTMT *st, const char *sql,
                   struct pt_err *err);
+/* Candidate i's statements on qual.pt_replay_<i+1>: the get and the del
+ * (the same SQL on both engines) and the engine's set_sql, in that order. */
+int coll_rpl_prep_cand(struct coll_rpl_client *cl, size_t i, const char *qual,
+                       const char *set_sql, struct pt_err *err);
 /* A set's first four parameters: id and propid (the key), lastaccess and
  * creationtime (a clock of request index i). */
 int coll_rpl_bind_row(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
@@ -226,6 +230,34 @@ void coll_rpl_round_add(const struct coll_rpl_clients *g, double rps,
                         struct coll_rpl_lat *lat);
 /* The mean and p95 of *lat into r (the samples sorted). */
 void coll_rpl_lat_sum(struct coll_rpl_lat *l, struct coll_pgr_cand_result *r);
+
+/* The engine's pass of candidate c (coll_rpl_pass and its own counters,
+ * read around it when measured): its requests/s, and in *g the clients
+ * that ran it. */
+typedef int (*coll_rpl_pass_fn)(void *run, size_t c, int measured, double *rps,
+                                struct coll_rpl_clients **g,
+                                struct pt_err *err);
+/* Warm-up passes, then the rounds A B, B A, ... with pass; each measured
+ * pass's rps, counts and latencies into res->r[c] and lat[c] (its samples
+ * allocated here, freed by the caller), a note a round. */
+int coll_rpl_rounds(const struct coll_pgr_plan *p, coll_rpl_pass_fn pass,
+                    void *run, struct coll_pgr_result *res,
+                    struct coll_rpl_lat *lat, struct pt_err *err);
+
+/* Checks before anything is created: 1 to COLL_PGR_MAX_CANDIDATES
+ * candidates and sessions (PT_EUSAGE); the estimate into
+ * res->estimate_bytes within max_scratch (PT_ECANTCREAT). */
+int coll_rpl_check_plan(const struct coll_pgr_plan *p, struct pt_err *err);
+int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
+                            struct coll_pgr_result *res, struct pt_err *err);
+/* The loaded tables' bytes within max_scratch (PT_EIO). */
+int coll_rpl_check_loaded(const struct coll_pgr_plan *p, uint64_t bytes,
+                          struct pt_err *err);
+/* DROP TABLE qual.<name> of each table list_sql names (a name that is not
+ * a plain identifier is passed over); *n_tables of them dropped. */
+int coll_rpl_drop_tables(struct coll_conn *c, enum coll_engine e,
+                         const char *list_sql, const char *qual,
+                         uint64_t *n_tables, struct pt_err *err);
 
 /* A progress note through p->note (if any). */
 void coll_rpl_note(const struct coll_pgr_plan *p, const char *fmt, ...)

@@ -220,6 +220,7 @@ struct myr_run {
     size_t n_site;
     size_t site_of[COLL_PGR_MAX_CANDIDATES];
     unsigned char *rnd, *txt;
+    struct coll_myr_result *res; /* the counters' sums */
 };
 
 static int names_init(const struct coll_myr_plan *p, struct myr_run *run,
@@ -461,12 +462,10 @@ static void lock_release(struct myr_site *s, const struct myr_run *run)
 static int db_drop(struct coll_conn *c, const struct myr_run *run,
                    const char *db, uint64_t *n_tables, struct pt_err *err)
 {
-    struct coll_rows rows;
     char sql[768];
     int64_t left = 0;
     int ret;
 
-    *n_tables = 0;
     /* '\\_': a literal underscore in LIKE (MariaDB unescapes the string
        first) */
     snprintf(sql, sizeof(sql),
@@ -474,20 +473,8 @@ static int db_drop(struct coll_conn *c, const struct myr_run *run,
              "table_schema = %s AND table_name LIKE 'pt\\\\_replay\\\\_%%' "
              "ORDER BY 1",
              run->literal);
-    if ((ret = coll_query_rows(c, sql, &rows, err)) < 0)
-        return ret;
-    for (size_t r = 0; r < rows.n_rows && ret == 0; r++) {
-        char q[COLL_NAME_MAX + 4];
-        const char *name = rows.cells[r * rows.n_cols];
-        if (!name || coll_ident_check(name, "table", NULL) < 0)
-            continue;
-        coll_ident_quote(COLL_ENGINE_MYSQL, name, q, sizeof(q), NULL);
-        snprintf(sql, sizeof(sql), "DROP TABLE %s.%s", run->db, q);
-        if ((ret = coll_exec(c, sql, err)) == 0)
-            (*n_tables)++;
-    }
-    coll_rows_release(&rows);
-    if (ret < 0)
+    if ((ret = coll_rpl_drop_tables(c, COLL_ENGINE_MYSQL, sql, run->db,
+                                    n_tables, err)) < 0)
         return ret;
     snprintf(sql, sizeof(sql),
              "SELECT (SELECT count(*) FROM information_schema.TABLES WHERE "
@@ -667,25 +654,13 @@ static int client_setup(struct coll_rpl_client *cl, void *arg,
         if (run->site_of[i] != si)
             continue;
         snprintf(sql, sizeof(sql),
-                 "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
-                 "AND propid = id AND appname = 'default_host/pagetune'",
-                 run->db, i + 1);
-        if ((ret = coll_rpl_prep(cl, &cl->get[i], sql, err)) < 0)
-            break;
-        snprintf(sql, sizeof(sql),
                  "INSERT INTO %s.pt_replay_%zu (id, propid, appname, "
                  "listenercnt, lastaccess, creationtime, maxinactivetime, "
                  "small) VALUES (?, ?, 'default_host/pagetune', 0, ?, ?, "
                  "1800, ?) ON DUPLICATE KEY UPDATE small = VALUES(small), "
                  "lastaccess = VALUES(lastaccess)",
                  run->db, i + 1);
-        if ((ret = coll_rpl_prep(cl, &cl->set[i], sql, err)) < 0)
-            break;
-        snprintf(sql, sizeof(sql),
-                 "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
-                 "AND appname = 'default_host/pagetune'",
-                 run->db, i + 1);
-        ret = coll_rpl_prep(cl, &cl->del[i], sql, err);
+        ret = coll_rpl_prep_cand(cl, i, run->db, sql, err);
     }
     return ret;
 }
@@ -771,51 +746,27 @@ static void counters_add(struct coll_myr_counters *sum,
     sum->pages_written += b->pages_written - a->pages_written;
 }
 
-/* One pass of candidate c; a measured one adds its counters to *sum. */
-static int pass_counted(struct myr_run *run, size_t c,
-                        struct coll_myr_counters *sum, double *rps,
-                        struct pt_err *err)
+/* One pass of candidate c (coll_rpl_pass_fn) with its instance's
+ * clients; a measured one adds its instance's counters to its result's. */
+static int pass_counted(void *arg, size_t c, int measured, double *rps,
+                        struct coll_rpl_clients **g, struct pt_err *err)
 {
+    struct myr_run *run = arg;
+    struct coll_myr_counters *sum = measured ? &run->res->innodb[c] : NULL;
     struct coll_conn *admin = run->site[run->site_of[c]].admin;
     struct coll_myr_counters before, after;
     int ret;
 
+    *g = clients_of(run, c);
     if (sum && (ret = counters_read(admin, &before, err)) < 0)
         return ret;
-    if ((ret = coll_rpl_pass(clients_of(run, c), c, rps, err)) < 0)
+    if ((ret = coll_rpl_pass(*g, c, rps, err)) < 0)
         return ret;
     if (sum) {
         if ((ret = counters_read(admin, &after, err)) < 0)
             return ret;
         counters_add(sum, &before, &after);
     }
-    return 0;
-}
-
-static int run_rounds(struct myr_run *run, struct coll_myr_result *res,
-                      struct coll_rpl_lat *lat, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = &run->p->base;
-    size_t n = p->n_cand;
-    double rps;
-    int ret;
-
-    for (unsigned w = 0; w < p->warmup_rounds; w++)
-        for (size_t c = 0; c < n; c++)
-            if ((ret = pass_counted(run, c, NULL, &rps, err)) < 0)
-                return ret;
-    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
-        for (size_t j = 0; j < n; j++) {
-            size_t c = r % 2 ? n - 1 - j : j;
-            struct coll_pgr_cand_result *cr = &res->base.r[c];
-            if ((ret = pass_counted(run, c, &res->innodb[c], &rps, err)) < 0)
-                return ret;
-            coll_rpl_round_add(clients_of(run, c), rps, p->rounds, cr, &lat[c]);
-        }
-        coll_rpl_note(&run->p->base, "round %u/%u done", r + 1, p->rounds);
-    }
-    for (size_t c = 0; c < n; c++)
-        coll_rpl_lat_sum(&lat[c], &res->base.r[c]);
     return 0;
 }
 
@@ -853,7 +804,7 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
                       struct coll_rpl_lat *lat, struct pt_err *err)
 {
     const struct coll_myr_plan *p = run->p;
-    char sql[2048], sz[32];
+    char sql[2048];
     uint64_t bytes = 0;
     int ret = 0;
 
@@ -878,17 +829,9 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
     for (size_t s = 0; s < run->n_site; s++)
         if ((ret = site_bytes(run, s, &bytes, res, err)) < 0)
             return ret;
-    if (p->base.max_scratch_bytes && bytes > p->base.max_scratch_bytes)
-        return err_set(
-            err, PT_EIO,
-            "`max_scratch` %s reached: the loaded scratch tables "
-            "take %llu bytes",
-            pt_size_format(p->base.max_scratch_bytes, sz, sizeof(sz)),
-            (unsigned long long)bytes);
-    for (size_t i = 0; i < p->base.n_cand; i++)
-        if (!(lat[i].keep = malloc(COLL_RPL_MAX_LAT * sizeof(float))))
-            return err_set(err, PT_EINTERNAL, "out of memory");
-    return run_rounds(run, res, lat, err);
+    if ((ret = coll_rpl_check_loaded(&p->base, bytes, err)) < 0)
+        return ret;
+    return coll_rpl_rounds(&p->base, pass_counted, run, &res->base, lat, err);
 }
 
 /* Each instance: connected, checked, privileges, lock; then the size. */
@@ -897,7 +840,6 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
 {
     const struct coll_myr_plan *p = run->p;
     const char *db = p->base.schema;
-    char sz[32], est[32];
     int ret;
 
     if (coll_conn_engine(c) != COLL_ENGINE_MYSQL)
@@ -905,10 +847,8 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
                        "`connect`: this replay needs MariaDB or MySQL (this "
                        "server is %s)",
                        coll_conn_dbms(c));
-    if (p->base.n_cand < 1 || p->base.n_cand > COLL_PGR_MAX_CANDIDATES ||
-        !p->base.n_keys)
-        return err_set(err, PT_EUSAGE, "`candidate`: 1 to %d candidates",
-                       COLL_PGR_MAX_CANDIDATES);
+    if ((ret = coll_rpl_check_plan(&p->base, err)) < 0)
+        return ret;
     for (size_t s = 0; s < run->n_site; s++) {
         struct myr_site *st = &run->site[s];
         st->opts = *p->base.conn;
@@ -938,18 +878,7 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
         snprintf(res->server[i], sizeof(res->server[i]), "%s",
                  coll_conn_dbms(st->admin));
     }
-    res->base.estimate_bytes = coll_pgr_estimate_bytes(&p->base);
-    if (p->base.max_scratch_bytes &&
-        res->base.estimate_bytes > p->base.max_scratch_bytes)
-        return err_set(
-            err, PT_ECANTCREAT,
-            "`max_scratch` %s: the scratch tables would take about %s "
-            "(%llu sessions x their sizes x %zu candidates); nothing was "
-            "created",
-            pt_size_format(p->base.max_scratch_bytes, sz, sizeof(sz)),
-            pt_size_format(res->base.estimate_bytes, est, sizeof(est)),
-            (unsigned long long)p->base.n_keys, p->base.n_cand);
-    return 0;
+    return coll_rpl_check_estimate(&p->base, &res->base, err);
 }
 
 /* Whatever happened: clients closed, each instance's tables and database
@@ -991,6 +920,7 @@ int coll_myr_run(struct coll_conn *c, const struct coll_myr_plan *p,
     snprintf(res->base.server, sizeof(res->base.server), "%s",
              coll_conn_dbms(c));
     run.p = p;
+    run.res = res;
     if ((ret = names_init(p, &run, err)) < 0)
         return ret;
     sites_map(p, &run);

@@ -377,30 +377,16 @@ static void lock_release(struct coll_conn *c, const struct pgr_names *nm)
 static int schema_drop(struct coll_conn *c, const struct pgr_names *nm,
                        uint64_t *n_tables, struct pt_err *err)
 {
-    struct coll_rows rows;
     char sql[768];
     int ret;
 
-    *n_tables = 0;
     snprintf(sql, sizeof(sql),
              "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = "
              "c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r' AND "
              "c.relname LIKE 'pt\\_replay\\_%%' ORDER BY 1",
              nm->literal);
-    if ((ret = coll_query_rows(c, sql, &rows, err)) < 0)
-        return ret;
-    for (size_t r = 0; r < rows.n_rows && ret == 0; r++) {
-        char q[COLL_NAME_MAX + 4];
-        const char *name = rows.cells[r * rows.n_cols];
-        if (!name || coll_ident_check(name, "table", NULL) < 0)
-            continue;
-        coll_ident_quote(COLL_ENGINE_POSTGRESQL, name, q, sizeof(q), NULL);
-        snprintf(sql, sizeof(sql), "DROP TABLE %s.%s", nm->schema, q);
-        if ((ret = coll_exec(c, sql, err)) == 0)
-            (*n_tables)++;
-    }
-    coll_rows_release(&rows);
-    if (ret < 0)
+    if ((ret = coll_rpl_drop_tables(c, COLL_ENGINE_POSTGRESQL, sql, nm->schema,
+                                    n_tables, err)) < 0)
         return ret;
     snprintf(sql, sizeof(sql), "DROP SCHEMA %s", nm->schema);
     return coll_exec(c, sql, err);
@@ -522,6 +508,7 @@ struct pgr_run {
     struct pgr_names nm;
     unsigned char *rnd, *txt; /* payloads */
     struct coll_rpl_clients cs;
+    struct coll_pgr_result *res; /* the counters' sums */
     int pg15; /* pg_stat_force_next_flush() exists (PostgreSQL 15+) */
 };
 
@@ -530,7 +517,8 @@ void coll_pgr_key_name(uint64_t key, char *buf, size_t len)
     snprintf(buf, len, "pt%016llx", (unsigned long long)mix64(key));
 }
 
-/* A new client's timeouts and its statements, per candidate. */
+/* A new client's timeouts and its statements, per candidate: the set's
+ * SQL is PostgreSQL's own. */
 static int client_setup(struct coll_rpl_client *cl, void *arg,
                         struct pt_err *err)
 {
@@ -543,12 +531,6 @@ static int client_setup(struct coll_rpl_client *cl, void *arg,
     if ((ret = set_timeouts(cl->conn, run->p, err)) < 0)
         return ret;
     for (size_t i = 0; i < run->p->n_cand && ret == 0; i++) {
-        snprintf(sql, sizeof(sql),
-                 "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
-                 "AND propid = id AND appname = 'default_host/pagetune'",
-                 nm->schema, i + 1);
-        if ((ret = coll_rpl_prep(cl, &cl->get[i], sql, err)) < 0)
-            break;
         /* pt_rest is written once, on insert: an update keeps it */
         snprintf(sql, sizeof(sql),
                  "INSERT INTO %s.pt_replay_%zu (id, propid, appname, "
@@ -558,13 +540,7 @@ static int client_setup(struct coll_rpl_client *cl, void *arg,
                  "small = EXCLUDED.small, lastaccess = EXCLUDED.lastaccess",
                  nm->schema, i + 1, rest_pad(run->p) ? ", pt_rest" : "",
                  rest_pad(run->p) ? ", ?" : "");
-        if ((ret = coll_rpl_prep(cl, &cl->set[i], sql, err)) < 0)
-            break;
-        snprintf(sql, sizeof(sql),
-                 "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
-                 "AND appname = 'default_host/pagetune'",
-                 nm->schema, i + 1);
-        ret = coll_rpl_prep(cl, &cl->del[i], sql, err);
+        ret = coll_rpl_prep_cand(cl, i, nm->schema, sql, err);
     }
     return ret;
 }
@@ -757,15 +733,18 @@ static int vacuum(struct pgr_run *run, size_t c, struct pt_err *err)
     return 0;
 }
 
-/* One pass of candidate c; a measured one adds its blocks to *sum (the
- * counters read just before and just after, the clients' flushed). */
-static int pass_counted(struct pgr_run *run, size_t c,
-                        struct coll_pgr_blocks *sum, double *rps,
-                        struct pt_err *err)
+/* One pass of candidate c (coll_rpl_pass_fn); a measured one adds its
+ * blocks to its result's (the counters read just before and just after,
+ * the clients' flushed). */
+static int pass_counted(void *arg, size_t c, int measured, double *rps,
+                        struct coll_rpl_clients **g, struct pt_err *err)
 {
+    struct pgr_run *run = arg;
+    struct coll_pgr_blocks *sum = measured ? &run->res->r[c].blocks : NULL;
     struct coll_pgr_blocks before, after;
     int ret;
 
+    *g = &run->cs;
     if (sum && (ret = blocks_read(run->admin, &run->nm, c, &before, err)) < 0)
         return ret;
     if ((ret = coll_rpl_pass(&run->cs, c, rps, err)) < 0 ||
@@ -779,42 +758,13 @@ static int pass_counted(struct pgr_run *run, size_t c,
     return vacuum(run, c, err);
 }
 
-/* Warm-up passes, then rounds A B, B A, ...; the counters cover the
- * measured passes only. */
-static int run_rounds(struct pgr_run *run, struct coll_pgr_result *res,
-                      struct coll_rpl_lat *lat, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = run->p;
-    size_t n = p->n_cand;
-    double rps;
-    int ret;
-
-    for (unsigned w = 0; w < p->warmup_rounds; w++)
-        for (size_t c = 0; c < n; c++)
-            if ((ret = pass_counted(run, c, NULL, &rps, err)) < 0)
-                return ret;
-    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
-        for (size_t j = 0; j < n; j++) {
-            size_t c = r % 2 ? n - 1 - j : j;
-            struct coll_pgr_cand_result *cr = &res->r[c];
-            if ((ret = pass_counted(run, c, &cr->blocks, &rps, err)) < 0)
-                return ret;
-            coll_rpl_round_add(&run->cs, rps, p->rounds, cr, &lat[c]);
-        }
-        coll_rpl_note(p, "round %u/%u done", r + 1, p->rounds);
-    }
-    for (size_t c = 0; c < n; c++)
-        coll_rpl_lat_sum(&lat[c], &res->r[c]);
-    return 0;
-}
-
 /* Create the tables, load them, check their size, run the rounds. */
 static int run_tables(struct coll_conn *c, struct pgr_run *run,
                       struct coll_pgr_result *res, struct coll_rpl_lat *lat,
                       struct pt_err *err)
 {
     const struct coll_pgr_plan *p = run->p;
-    char sql[2048], sz[32];
+    char sql[2048];
     uint64_t bytes = 0;
     int ret = 0;
 
@@ -845,18 +795,8 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
     }
     if ((ret = scratch_bytes(c, &run->nm, &bytes, err)) < 0)
         return ret;
-    if (p->max_scratch_bytes && bytes > p->max_scratch_bytes)
-        return err_set(err, PT_EIO,
-                       "`max_scratch` %s reached: the loaded scratch tables "
-                       "take %llu bytes",
-                       pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
-                       (unsigned long long)bytes);
-    for (size_t i = 0; i < p->n_cand; i++) {
-        lat[i].keep = malloc(COLL_RPL_MAX_LAT * sizeof(float));
-        if (!lat[i].keep)
-            return err_set(err, PT_EINTERNAL, "out of memory");
-    }
-    if ((ret = run_rounds(run, res, lat, err)) < 0)
+    if ((ret = coll_rpl_check_loaded(p, bytes, err)) < 0 ||
+        (ret = coll_rpl_rounds(p, pass_counted, run, res, lat, err)) < 0)
         return ret;
     for (size_t i = 0; i < p->n_cand && ret == 0; i++)
         ret = sizes_read(c, &run->nm, i, &res->r[i], err);
@@ -899,7 +839,6 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
                       struct pt_err *err)
 {
     const struct coll_pgr_plan *p = run->p;
-    char sz[32], est[32];
     int64_t version = 0;
     int ret;
 
@@ -908,10 +847,8 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
                        "`connect`: replay on a server supports PostgreSQL "
                        "only (this server is %s)",
                        coll_conn_dbms(c));
-    if (p->n_cand < 1 || p->n_cand > COLL_PGR_MAX_CANDIDATES || !p->n_keys)
-        return err_set(err, PT_EUSAGE, "`candidate`: 1 to %d candidates",
-                       COLL_PGR_MAX_CANDIDATES);
-    if ((ret = set_timeouts(c, p, err)) < 0 ||
+    if ((ret = coll_rpl_check_plan(p, err)) < 0 ||
+        (ret = set_timeouts(c, p, err)) < 0 ||
         (ret = check_privilege(c, err)) < 0 ||
         (ret = coll_query_i64(c,
                               "SELECT current_setting('server_version_num')"
@@ -929,17 +866,7 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
     if ((ret = lock_take(c, &run->nm, p->schema, err)) < 0)
         return ret;
     *locked = 1;
-    res->estimate_bytes = coll_pgr_estimate_bytes(p);
-    if (p->max_scratch_bytes && res->estimate_bytes > p->max_scratch_bytes)
-        return err_set(
-            err, PT_ECANTCREAT,
-            "`max_scratch` %s: the scratch tables would take about %s "
-            "(%llu sessions x their sizes x %zu candidates); nothing was "
-            "created",
-            pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
-            pt_size_format(res->estimate_bytes, est, sizeof(est)),
-            (unsigned long long)p->n_keys, p->n_cand);
-    return 0;
+    return coll_rpl_check_estimate(p, res, err);
 }
 
 int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
@@ -961,6 +888,7 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
     run.cs.p = p;
     run.cs.run = &run;
     run.cs.set = op_set;
+    run.res = res;
     if ((ret = names_init(p, &run.nm, err)) < 0)
         return ret;
     if ((ret = run_checks(c, &run, res, &locked, err)) == 0 &&

@@ -71,6 +71,26 @@ int coll_rpl_prep(struct coll_rpl_client *cl, SQLHSTMT *st, const char *sql,
     return 0;
 }
 
+int coll_rpl_prep_cand(struct coll_rpl_client *cl, size_t i, const char *qual,
+                       const char *set_sql, struct pt_err *err)
+{
+    char sql[1024];
+    int ret;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT small, lastaccess FROM %s.pt_replay_%zu WHERE id = ? "
+             "AND propid = id AND appname = 'default_host/pagetune'",
+             qual, i + 1);
+    if ((ret = coll_rpl_prep(cl, &cl->get[i], sql, err)) < 0 ||
+        (ret = coll_rpl_prep(cl, &cl->set[i], set_sql, err)) < 0)
+        return ret;
+    snprintf(sql, sizeof(sql),
+             "DELETE FROM %s.pt_replay_%zu WHERE id = ? AND propid = id "
+             "AND appname = 'default_host/pagetune'",
+             qual, i + 1);
+    return coll_rpl_prep(cl, &cl->del[i], sql, err);
+}
+
 static int bind_key(struct coll_rpl_client *cl, SQLHSTMT st, SQLUSMALLINT n)
 {
     cl->key_ind = SQL_NTS;
@@ -359,4 +379,102 @@ void coll_rpl_lat_sum(struct coll_rpl_lat *l, struct coll_pgr_cand_result *r)
         qsort(l->keep, l->n_keep, sizeof(float), cmp_float);
         r->op_p95_us = l->keep[(uint64_t)(0.95 * (double)(l->n_keep - 1))];
     }
+}
+
+int coll_rpl_rounds(const struct coll_pgr_plan *p, coll_rpl_pass_fn pass,
+                    void *run, struct coll_pgr_result *res,
+                    struct coll_rpl_lat *lat, struct pt_err *err)
+{
+    struct coll_rpl_clients *g;
+    size_t n = p->n_cand;
+    double rps;
+    int ret;
+
+    for (size_t i = 0; i < n; i++)
+        if (!(lat[i].keep = malloc(COLL_RPL_MAX_LAT * sizeof(float))))
+            return err_set(err, PT_EINTERNAL, "out of memory");
+    for (unsigned w = 0; w < p->warmup_rounds; w++)
+        for (size_t c = 0; c < n; c++)
+            if ((ret = pass(run, c, 0, &rps, &g, err)) < 0)
+                return ret;
+    for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++) {
+        for (size_t j = 0; j < n; j++) {
+            size_t c = r % 2 ? n - 1 - j : j;
+            if ((ret = pass(run, c, 1, &rps, &g, err)) < 0)
+                return ret;
+            coll_rpl_round_add(g, rps, p->rounds, &res->r[c], &lat[c]);
+        }
+        coll_rpl_note(p, "round %u/%u done", r + 1, p->rounds);
+    }
+    for (size_t c = 0; c < n; c++)
+        coll_rpl_lat_sum(&lat[c], &res->r[c]);
+    return 0;
+}
+
+/* ---- checks, clean-up -----------------------------------------------------
+ */
+
+int coll_rpl_check_plan(const struct coll_pgr_plan *p, struct pt_err *err)
+{
+    if (p->n_cand < 1 || p->n_cand > COLL_PGR_MAX_CANDIDATES || !p->n_keys)
+        return err_set(err, PT_EUSAGE, "`candidate`: 1 to %d candidates",
+                       COLL_PGR_MAX_CANDIDATES);
+    return 0;
+}
+
+int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
+                            struct coll_pgr_result *res, struct pt_err *err)
+{
+    char sz[32], est[32];
+
+    res->estimate_bytes = coll_pgr_estimate_bytes(p);
+    if (p->max_scratch_bytes && res->estimate_bytes > p->max_scratch_bytes)
+        return err_set(
+            err, PT_ECANTCREAT,
+            "`max_scratch` %s: the scratch tables would take about %s "
+            "(%llu sessions x their sizes x %zu candidates); nothing was "
+            "created",
+            pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
+            pt_size_format(res->estimate_bytes, est, sizeof(est)),
+            (unsigned long long)p->n_keys, p->n_cand);
+    return 0;
+}
+
+int coll_rpl_check_loaded(const struct coll_pgr_plan *p, uint64_t bytes,
+                          struct pt_err *err)
+{
+    char sz[32];
+
+    if (p->max_scratch_bytes && bytes > p->max_scratch_bytes)
+        return err_set(err, PT_EIO,
+                       "`max_scratch` %s reached: the loaded scratch tables "
+                       "take %llu bytes",
+                       pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
+                       (unsigned long long)bytes);
+    return 0;
+}
+
+int coll_rpl_drop_tables(struct coll_conn *c, enum coll_engine e,
+                         const char *list_sql, const char *qual,
+                         uint64_t *n_tables, struct pt_err *err)
+{
+    struct coll_rows rows;
+    char sql[768];
+    int ret;
+
+    *n_tables = 0;
+    if ((ret = coll_query_rows(c, list_sql, &rows, err)) < 0)
+        return ret;
+    for (size_t r = 0; r < rows.n_rows && ret == 0; r++) {
+        char q[COLL_NAME_MAX + 4];
+        const char *name = rows.cells[r * rows.n_cols];
+        if (!name || coll_ident_check(name, "table", NULL) < 0)
+            continue;
+        coll_ident_quote(e, name, q, sizeof(q), NULL);
+        snprintf(sql, sizeof(sql), "DROP TABLE %s.%s", qual, q);
+        if ((ret = coll_exec(c, sql, err)) == 0)
+            (*n_tables)++;
+    }
+    coll_rows_release(&rows);
+    return ret;
 }
