@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "cli/cli.h"
 #include "cli/replay_mariadb.h"
+#include "cli/replay_out.h"
 #include "collect/collect.h"
 #include "advise/advise.h"
 #include "recommend/recommend.h"
@@ -833,9 +834,7 @@ struct server_out {
     const struct coll_pgr_plan *pg;
     const struct coll_pgr_result *res;
     const char *trace;
-    struct store_range diff[COLL_PGR_MAX_CANDIDATES]; /* vs the first */
-    enum store_verdict verdict[COLL_PGR_MAX_CANDIDATES];
-    char why[COLL_PGR_MAX_CANDIDATES][320];
+    struct replay_judged j;         /* each later one vs the first */
     struct adv_pgr_prediction pred; /* what the rounds should count */
 };
 
@@ -964,19 +963,6 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
     return 0;
 }
 
-/* Each later candidate against the first, judged as advise judges its
- * server replay (adv_pgr_judge: store_mean_ci95, store_verdict_judge). */
-static void server_verdicts(struct server_out *o)
-{
-    for (size_t i = 1; i < o->res->n_cand; i++) {
-        struct store_verdict_out v;
-        o->verdict[i] = adv_pgr_judge(o->res, i, &v);
-        o->diff[i] = v.measured;
-        snprintf(o->why[i], sizeof(o->why[i]), "candidate %zu against 1: %s",
-                 i + 1, v.why);
-    }
-}
-
 static double per_op(uint64_t blocks, const struct coll_pgr_cand_result *r)
 {
     double ops = (double)r->ops * (double)(r->n_rounds ? r->n_rounds : 1);
@@ -994,18 +980,7 @@ static void server_row(struct out_table *t, const struct server_out *o,
     out_table_add_row(t);
     out_table_setf(t, 0, "%zu", i + 1);
     out_table_setf(t, 1, "%s", spec);
-    out_table_setf(t, 2, "%.0f", r->requests_per_s);
-    out_table_set_num(t, 2, r->requests_per_s);
-    if (i == 0) {
-        out_table_setf(t, 3, "-");
-        out_table_set_raw(t, 3, "%s", "");
-    } else {
-        out_table_setf(t, 3, "%+.1f%% [%+.1f, %+.1f]", o->diff[i].mean * 100,
-                       o->diff[i].lo * 100, o->diff[i].hi * 100);
-        out_table_set_num(t, 3, o->diff[i].mean * 100);
-    }
-    out_table_setf(t, 4, "%.1f", r->op_mean_us);
-    out_table_setf(t, 5, "%.1f", r->op_p95_us);
+    replay_row_rps(t, 2, r, &o->j, i);
     out_table_setf(t, 6, "%llu/%llu", (unsigned long long)b->heap_read,
                    (unsigned long long)b->heap_hit);
     out_table_set_raw(t, 6, "%llu", (unsigned long long)b->heap_read);
@@ -1103,8 +1078,7 @@ static int server_table(FILE *fp, enum out_format fmt,
     ret = out_table_write(&t, fmt, fp, err);
     out_table_release(&t);
     if (ret == 0 && fmt == OUT_TABLE) {
-        for (size_t i = 1; i < o->res->n_cand; i++)
-            fprintf(fp, "verdict: %s\n", o->why[i]);
+        replay_verdict_lines(fp, o->res, &o->j);
         server_pred_lines(fp, o);
     }
     return ret;
@@ -1165,45 +1139,30 @@ static json_t *server_json(const struct server_out *o)
         json_decref(arr);
         return NULL;
     }
-    json_object_set_new(doc, "schema_version", json_integer(1));
-    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
-    json_object_set_new(doc, "kind", json_string("replay_server"));
-    json_object_set_new(doc, "trace", json_string(o->trace));
-    json_object_set_new(doc, "server", json_string(o->res->server));
-    json_object_set_new(doc, "sessions",
-                        json_integer((json_int_t)o->pg->n_keys));
-    json_object_set_new(doc, "clients", json_integer(o->pg->n_clients));
-    json_object_set_new(doc, "rounds", json_integer(o->pg->rounds));
-    json_object_set_new(doc, "reclaimed", json_boolean(o->res->reclaimed));
+    replay_json_head(doc, NULL, o->trace, o->pg, o->res);
     for (size_t i = 0; i < o->res->n_cand; i++) {
         const struct coll_pgr_cand_result *r = &o->res->r[i];
         const struct coll_pgr_blocks *b = &r->blocks;
         char spec[96];
-        json_t *rps = json_array();
         coll_pgr_candidate_format(&o->pg->cand[i], spec, sizeof(spec));
-        for (unsigned k = 0; k < r->n_rounds; k++)
-            json_array_append_new(rps, json_real(r->round_rps[k]));
         json_array_append_new(
             arr,
             json_pack(
                 "{s:s, s:f, s:o, s:f, s:f, s:I, s:{s:I, s:I, s:I, s:I, "
                 "s:I, s:I, s:I, s:I}, s:I, s:I, s:o, s:s}",
                 "candidate", spec, "requests_per_s", r->requests_per_s,
-                "rounds_rps", rps, "op_mean_us", r->op_mean_us, "op_p95_us",
-                r->op_p95_us, "ops_per_round", (json_int_t)r->ops, "blocks",
-                "heap_read", (json_int_t)b->heap_read, "heap_hit",
-                (json_int_t)b->heap_hit, "toast_read",
-                (json_int_t)b->toast_read, "toast_hit",
+                "rounds_rps", replay_rounds_json(r), "op_mean_us",
+                r->op_mean_us, "op_p95_us", r->op_p95_us, "ops_per_round",
+                (json_int_t)r->ops, "blocks", "heap_read",
+                (json_int_t)b->heap_read, "heap_hit", (json_int_t)b->heap_hit,
+                "toast_read", (json_int_t)b->toast_read, "toast_hit",
                 (json_int_t)b->toast_hit, "tidx_read", (json_int_t)b->tidx_read,
                 "tidx_hit", (json_int_t)b->tidx_hit, "idx_read",
                 (json_int_t)b->idx_read, "idx_hit", (json_int_t)b->idx_hit,
                 "heap_bytes", (json_int_t)r->heap_bytes, "toast_bytes",
                 (json_int_t)r->toast_bytes, "vs_first",
-                i ? json_pack("{s:f, s:f, s:f}", "mean", o->diff[i].mean, "lo",
-                              o->diff[i].lo, "hi", o->diff[i].hi)
-                  : json_null(),
-                "verdict",
-                i ? store_verdict_name(o->verdict[i]) : "reference"));
+                replay_vs_first_json(&o->j, i), "verdict",
+                replay_verdict_name(&o->j, i)));
     }
     json_object_set_new(doc, "candidates", arr);
     json_object_set_new(doc, "prediction", server_pred_json(o));
@@ -1327,7 +1286,7 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
     o.pg = &pg;
     o.res = &res;
     o.trace = a->plan.trace_path;
-    server_verdicts(&o);
+    replay_judge(o.res, &o.j);
     if ((ret = server_predict(&pg, &res, &o.pred, err)) < 0)
         goto out;
     ret = server_write(c, &o, err);

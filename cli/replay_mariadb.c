@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/replay_mariadb.h"
+#include "cli/replay_out.h"
 #include "advise/advise.h"
 #include "advise/mypredict.h"
 #include "store/store.h"
@@ -31,9 +32,7 @@ struct my_out {
     const struct coll_myr_result *res;
     const char *trace;
     char instance[COLL_PGR_MAX_CANDIDATES][256]; /* described, no password */
-    struct store_range diff[COLL_PGR_MAX_CANDIDATES];
-    enum store_verdict verdict[COLL_PGR_MAX_CANDIDATES];
-    char why[COLL_PGR_MAX_CANDIDATES][320];
+    struct replay_judged j; /* each later one vs the first */
     struct my_untested untested[COLL_PGR_MAX_CANDIDATES];
     size_t n_untested;
     struct adv_myr_prediction pred; /* advise/mypredict.c */
@@ -212,18 +211,7 @@ static void my_row(struct out_table *t, const struct my_out *o, size_t i)
     out_table_setf(t, 2, "%uK", o->res->page_size[i] / 1024);
     out_table_set_raw(t, 2, "%u", o->res->page_size[i]);
     out_table_setf(t, 3, "%llu", (unsigned long long)o->res->pool_pages[i]);
-    out_table_setf(t, 4, "%.0f", r->requests_per_s);
-    out_table_set_num(t, 4, r->requests_per_s);
-    if (i == 0) {
-        out_table_setf(t, 5, "-");
-        out_table_set_raw(t, 5, "%s", "");
-    } else {
-        out_table_setf(t, 5, "%+.1f%% [%+.1f, %+.1f]", o->diff[i].mean * 100,
-                       o->diff[i].lo * 100, o->diff[i].hi * 100);
-        out_table_set_num(t, 5, o->diff[i].mean * 100);
-    }
-    out_table_setf(t, 6, "%.1f", r->op_mean_us);
-    out_table_setf(t, 7, "%.1f", r->op_p95_us);
+    replay_row_rps(t, 4, r, &o->j, i);
     out_table_setf(t, 8, "%.2f", per_req(k->read_requests, r));
     out_table_setf(t, 9, "%.3f", per_req(k->reads, r));
     out_table_setf(t, 10, "%.3f", per_req(k->pages_read, r));
@@ -328,8 +316,7 @@ static int my_table(FILE *fp, enum out_format fmt, const void *ctx,
     ret = out_table_write(&t, fmt, fp, err);
     out_table_release(&t);
     if (ret == 0 && fmt == OUT_TABLE) {
-        for (size_t i = 1; i < o->res->base.n_cand; i++)
-            fprintf(fp, "verdict: %s\n", o->why[i]);
+        replay_verdict_lines(fp, &o->res->base, &o->j);
         for (size_t i = 0; i < o->n_untested; i++)
             fprintf(fp, "%s: %s\n", o->untested[i].spec, o->untested[i].why);
         my_pred_lines(fp, o);
@@ -341,12 +328,9 @@ static json_t *my_cand_json(const struct my_out *o, size_t i)
 {
     const struct coll_pgr_cand_result *r = &o->res->base.r[i];
     const struct coll_myr_counters *k = &o->res->innodb[i];
-    json_t *rps = json_array();
     char spec[96];
 
     coll_myr_candidate_format(&o->plan->cand[i], spec, sizeof(spec));
-    for (unsigned j = 0; j < r->n_rounds; j++)
-        json_array_append_new(rps, json_real(r->round_rps[j]));
     return json_pack(
         "{s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:o, s:f, s:f, s:I, s:I, "
         "s:{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}, s:I, s:o, s:s}",
@@ -354,21 +338,19 @@ static json_t *my_cand_json(const struct my_out *o, size_t i)
         o->res->server[i], "innodb_page_size", (json_int_t)o->res->page_size[i],
         "buffer_pool_bytes", (json_int_t)o->res->pool_bytes[i],
         "buffer_pool_pages", (json_int_t)o->res->pool_pages[i],
-        "requests_per_s", r->requests_per_s, "rounds_rps", rps, "op_mean_us",
-        r->op_mean_us, "op_p95_us", r->op_p95_us, "requests_per_round",
-        (json_int_t)r->requests, "ops_per_round", (json_int_t)r->ops, "innodb",
-        "read_requests", (json_int_t)k->read_requests, "reads",
-        (json_int_t)k->reads, "pages_read", (json_int_t)k->pages_read,
-        "pages_written", (json_int_t)k->pages_written,
-        "read_requests_per_request", per_req(k->read_requests, r),
-        "reads_per_request", per_req(k->reads, r), "pages_read_per_request",
-        per_req(k->pages_read, r), "pages_written_per_request",
-        per_req(k->pages_written, r), "table_bytes", (json_int_t)r->heap_bytes,
-        "vs_first",
-        i ? json_pack("{s:f, s:f, s:f}", "mean", o->diff[i].mean, "lo",
-                      o->diff[i].lo, "hi", o->diff[i].hi)
-          : json_null(),
-        "verdict", i ? store_verdict_name(o->verdict[i]) : "reference");
+        "requests_per_s", r->requests_per_s, "rounds_rps",
+        replay_rounds_json(r), "op_mean_us", r->op_mean_us, "op_p95_us",
+        r->op_p95_us, "requests_per_round", (json_int_t)r->requests,
+        "ops_per_round", (json_int_t)r->ops, "innodb", "read_requests",
+        (json_int_t)k->read_requests, "reads", (json_int_t)k->reads,
+        "pages_read", (json_int_t)k->pages_read, "pages_written",
+        (json_int_t)k->pages_written, "read_requests_per_request",
+        per_req(k->read_requests, r), "reads_per_request", per_req(k->reads, r),
+        "pages_read_per_request", per_req(k->pages_read, r),
+        "pages_written_per_request", per_req(k->pages_written, r),
+        "table_bytes", (json_int_t)r->heap_bytes, "vs_first",
+        replay_vs_first_json(&o->j, i), "verdict",
+        replay_verdict_name(&o->j, i));
 }
 
 /* "prediction" of candidate i: per request, beside the measured, with
@@ -410,17 +392,7 @@ static json_t *my_json(const void *ctx)
         json_decref(un);
         return NULL;
     }
-    json_object_set_new(doc, "schema_version", json_integer(1));
-    json_object_set_new(doc, "pagetune_version", json_string(PT_VERSION));
-    json_object_set_new(doc, "kind", json_string("replay_server"));
-    json_object_set_new(doc, "engine", json_string("mysql"));
-    json_object_set_new(doc, "trace", json_string(o->trace));
-    json_object_set_new(doc, "server", json_string(o->res->base.server));
-    json_object_set_new(doc, "sessions",
-                        json_integer((json_int_t)o->plan->base.n_keys));
-    json_object_set_new(doc, "clients", json_integer(o->plan->base.n_clients));
-    json_object_set_new(doc, "rounds", json_integer(o->plan->base.rounds));
-    json_object_set_new(doc, "reclaimed", json_boolean(o->res->base.reclaimed));
+    replay_json_head(doc, "mysql", o->trace, &o->plan->base, &o->res->base);
     json_object_set_new(doc, "counters_scope", json_string("instance"));
     for (size_t i = 0; i < o->res->base.n_cand; i++) {
         json_t *cj = my_cand_json(o, i);
@@ -507,13 +479,7 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
         cli_note(c, "%s: %s", o->untested[i].spec, o->untested[i].why);
     if ((ret = coll_myr_run(conn, p, res, err)) < 0)
         goto out;
-    for (size_t i = 1; i < res->base.n_cand; i++) {
-        struct store_verdict_out v;
-        o->verdict[i] = adv_pgr_judge(&res->base, i, &v);
-        o->diff[i] = v.measured;
-        snprintf(o->why[i], sizeof(o->why[i]), "candidate %zu against 1: %s",
-                 i + 1, v.why);
-    }
+    replay_judge(&res->base, &o->j);
     if ((ret = adv_myr_predict(p, res, &o->pred, err)) < 0)
         goto out;
     ret = cli_output_write(c, my_json, my_table, o, err);
