@@ -98,6 +98,25 @@ expect_py() {
     if [ "$got" = True ]; then pass; else fail "$desc: $expr -> $got"; fi
 }
 
+# replay_trace FILE N_SESSIONS N_REQUESTS MIN MAX: a get and a write-back of
+# a random session per request, sizes MIN..MAX bytes (seeded: the same
+# trace every run); the server replay tests' trace
+replay_trace() {
+    python3 - "$@" <<'EOF'
+import random, sys
+path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+random.seed(28)
+size = [random.randint(lo, hi) for _ in range(n)]
+with open(path, "w") as f:
+    f.write("time_ms,op,key,size\n")
+    for t in range(reqs):
+        k = random.randrange(n)
+        f.write(f"{t},get,s{k},{size[k]}\n")
+        size[k] = random.randint(lo, hi)
+        f.write(f"{t},set,s{k},{size[k]}\n")
+EOF
+}
+
 # The known size distribution of the tests: row i (1..N) holds an object of
 # 100 + (i * 7919) % 40000 bytes, in SMALL if <= 3122, MEDIUM if <= 32700,
 # else LARGE (WebSphere's placement at 4 KB row size, docs/models.md#websphere).

@@ -55,25 +55,9 @@ wait_value "$POOL" my32 -e "SELECT @@innodb_buffer_pool_size" || fail "32K pool 
 left16() { my16 -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE schema_name = '$DB'"; }
 left32() { my32 -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE schema_name = '$DB'"; }
 
-# TRACE N_SESSIONS N_REQUESTS MIN MAX: gets and write-backs of random sessions
-trace() {
-    python3 - "$@" <<'EOF'
-import random, sys
-path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-random.seed(28)
-size = [random.randint(lo, hi) for _ in range(n)]
-with open(path, "w") as f:
-    f.write("time_ms,op,key,size\n")
-    for t in range(reqs):
-        k = random.randrange(n)
-        f.write(f"{t},get,s{k},{size[k]}\n")
-        size[k] = random.randint(lo, hi)
-        f.write(f"{t},set,s{k},{size[k]}\n")
-EOF
-}
-trace "$T/big.csv" 2400 3000 20000 30000
-trace "$T/small.csv" 200 400 20000 30000
-trace "$T/long.csv" 200 20000 20000 30000
+replay_trace "$T/big.csv" 2400 3000 20000 30000
+replay_trace "$T/small.csv" 200 400 20000 30000
+replay_trace "$T/long.csv" 200 20000 20000 30000
 
 MY=(--connect "$PT_MARIADB_CONNECT" --scratch-schema "$DB" -q)
 TWO=(--candidate row_format=DYNAMIC --candidate "32K=$PT_MARIADB32_CONNECT")

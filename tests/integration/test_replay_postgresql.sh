@@ -43,25 +43,9 @@ left() {
     pg_sql -Atc "SELECT count(*) FROM pg_namespace WHERE nspname = '$S'"
 }
 
-# TRACE N_SESSIONS N_REQUESTS MIN MAX: gets and write-backs of random sessions
-trace() {
-    python3 - "$@" <<'EOF'
-import random, sys
-path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-random.seed(28)
-size = [random.randint(lo, hi) for _ in range(n)]
-with open(path, "w") as f:
-    f.write("time_ms,op,key,size\n")
-    for t in range(reqs):
-        k = random.randrange(n)
-        f.write(f"{t},get,s{k},{size[k]}\n")
-        size[k] = random.randint(lo, hi)
-        f.write(f"{t},set,s{k},{size[k]}\n")
-EOF
-}
-trace "$T/rand.csv" 300 1500 2300 2600
-trace "$T/text.csv" 300 1500 3000 6000
-trace "$T/long.csv" 400 20000 2300 2600
+replay_trace "$T/rand.csv" 300 1500 2300 2600
+replay_trace "$T/text.csv" 300 1500 3000 6000
+replay_trace "$T/long.csv" 400 20000 2300 2600
 
 PG=(--connect "$PT_PG_CONNECT" --scratch-schema "$S" -q)
 
@@ -256,8 +240,8 @@ pg_sql -c "REVOKE CREATE ON DATABASE pagetune FROM $ROLE" >/dev/null
 # #server-replay-prediction: -2 to +9 % on this machine, where the measured
 # figure moves by up to 9 % from run to run), and the tables' pages within
 # 5 %.
-trace "$T/big_rand.csv" 52000 60000 2300 2600
-trace "$T/big_text.csv" 46000 60000 3000 6000
+replay_trace "$T/big_rand.csv" 52000 60000 2300 2600
+replay_trace "$T/big_text.csv" 46000 60000 3000 6000
 check_prediction() { # JSON WHAT
     if msg=$(python3 - "$1" <<'EOF' 2>&1
 import json, sys
