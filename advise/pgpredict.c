@@ -182,21 +182,28 @@ struct emu {
     int cur_rel;           /* REL_HEAP or REL_TOAST: the visit callback's */
 };
 
-static int grow_u32(uint32_t **a, uint64_t *cap, uint64_t need)
+/* Room in *a (elements of `size` bytes, *cap of them, new ones zeroed)
+ * for index `need`; 0, or -1 out of memory. */
+static int grow(void **a, uint64_t *cap, uint64_t need, size_t size)
 {
     uint64_t n = *cap ? *cap : 1024;
-    uint32_t *b;
+    char *b;
 
     if (need < *cap)
         return 0;
     while (n <= need)
         n *= 2;
-    if (!(b = pt_realloc(*a, n * sizeof(*b))))
+    if (!(b = pt_realloc(*a, n * size)))
         return -1;
-    memset(b + *cap, 0, (n - *cap) * sizeof(*b));
+    memset(b + *cap * size, 0, (n - *cap) * size);
     *a = b;
     *cap = n;
     return 0;
+}
+
+static int grow_u32(uint32_t **a, uint64_t *cap, uint64_t need)
+{
+    return grow((void **)a, cap, need, sizeof(**a));
 }
 
 static int rel_room(struct rel *r, size_t page)
@@ -412,15 +419,13 @@ static void pk_insert(struct emu *m, struct cand *c, uint64_t key,
     if (lf->used + need > lf->cap)
         lf->cap += c->leaf_cap; /* a split */
     lf->used += need;
-    if (lf->nd >= lf->dcap) {
-        uint32_t nc = lf->dcap ? 2 * lf->dcap : 16;
-        struct dent *d = pt_realloc(lf->d, nc * sizeof(*d));
-        if (!d) {
+    {
+        uint64_t cap = lf->dcap;
+        if (grow((void **)&lf->d, &cap, lf->nd, sizeof(*lf->d)) < 0) {
             m->oom = 1;
             return;
         }
-        lf->d = d;
-        lf->dcap = nc;
+        lf->dcap = (uint32_t)cap;
     }
     memset(&lf->d[lf->nd], 0, sizeof(lf->d[lf->nd]));
     lf->d[lf->nd].page = old_page;
@@ -469,15 +474,10 @@ static void save_value(struct emu *m, struct cand *c, unsigned cl,
                          : (uint32_t)(tu->toast_bytes -
                                       (tu->toast_chunks - 1) * (uint64_t)full);
         size_t page;
-        if (c->n_chunks >= c->cap_chunks) {
-            uint64_t n = c->cap_chunks ? 2 * c->cap_chunks : 4096;
-            struct chunk *a = pt_realloc(c->chunks, n * sizeof(*a));
-            if (!a) {
-                m->oom = 1;
-                return;
-            }
-            c->chunks = a;
-            c->cap_chunks = n;
+        if (grow((void **)&c->chunks, &c->cap_chunks, c->n_chunks,
+                 sizeof(*c->chunks)) < 0) {
+            m->oom = 1;
+            return;
         }
         m->cur = c;
         m->cur_rel = REL_TOAST;

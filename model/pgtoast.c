@@ -302,6 +302,25 @@ static size_t tree_find(const struct rec_pg_pack *k, size_t lo, uint8_t need)
     return i - k->cap;
 }
 
+/* freespace.c RecordAndGetPageWithFreeSpace: page's free space to the
+ * map, then the map searched from its next slot, wrapping, for a page of
+ * category `cat` among the first n; (size_t)-1 when none. */
+static size_t record_and_get(struct rec_pg_pack *k, size_t page, size_t n,
+                             uint8_t cat)
+{
+    uint64_t left = k->usable_bytes - k->used[page];
+    size_t found;
+
+    tree_set(k, page, avail_to_cat(left > 4 ? left - 4 : 0));
+    found = tree_find(k, k->next_slot, cat);
+    if (found == (size_t)-1 && k->next_slot > 0)
+        found = tree_find(k, 0, cat);
+    if (found == (size_t)-1 || found >= n)
+        return (size_t)-1;
+    k->next_slot = found + 1;
+    return found;
+}
+
 /* Room for one more page; 0, or -1 out of memory. */
 static int grow(struct rec_pg_pack *k)
 {
@@ -352,14 +371,8 @@ void rec_pg_pack_add(struct rec_pg_pack *k, uint32_t bytes)
         uint8_t cat = needed_to_cat(need - 4);
         size_t page = k->target;
         for (;;) {
-            uint64_t left = k->usable_bytes - k->used[page];
-            tree_set(k, page, avail_to_cat(left > 4 ? left - 4 : 0));
-            found = tree_find(k, k->next_slot, cat);
-            if (found == (size_t)-1 && k->next_slot > 0)
-                found = tree_find(k, 0, cat);
-            if (found == (size_t)-1 || found >= n)
+            if ((found = record_and_get(k, page, n, cat)) == (size_t)-1)
                 break;
-            k->next_slot = found + 1;
             if (k->used[found] + need <= k->usable_bytes) {
                 k->target = found;
                 k->used[found] += bytes; /* the map keeps its old category
@@ -403,7 +416,6 @@ size_t rec_pg_pack_place(struct rec_pg_pack *k, uint32_t bytes, size_t *target,
                                                 : (size_t)-1;
     }
     while (page != (size_t)-1) {
-        uint64_t left;
         if (visit)
             visit(ctx, page, 0);
         if (k->used[page] + need <= k->usable_bytes) {
@@ -411,16 +423,7 @@ size_t rec_pg_pack_place(struct rec_pg_pack *k, uint32_t bytes, size_t *target,
             *target = page;
             return page;
         }
-        /* RecordAndGetPageWithFreeSpace, as in rec_pg_pack_add */
-        left = k->usable_bytes - k->used[page];
-        tree_set(k, page, avail_to_cat(left > 4 ? left - 4 : 0));
-        found = tree_find(k, k->next_slot, cat);
-        if (found == (size_t)-1 && k->next_slot > 0)
-            found = tree_find(k, 0, cat);
-        if (found == (size_t)-1 || found >= n)
-            break;
-        k->next_slot = found + 1;
-        page = found;
+        page = record_and_get(k, page, n, cat);
     }
     if (n >= k->cap && grow(k) < 0) {
         k->failed = 1;

@@ -270,3 +270,30 @@ run_conformance() {
     [ "$rc" -eq 0 ] && pass || fail "conformance $1: exit $rc (the table above)"
     finish
 }
+
+# Private servers a test starts itself, beside the shared ones:
+#   private_start [VAR=VALUE...]   a fresh scripts/test-servers.sh start (its
+#       servers chosen by PT_SERVERS, e.g. PT_SERVERS=pg) in a new directory,
+#       the environment given first; sets PRIV_DIR (its servers.env there);
+#       fails the test (and finishes it) when it does not start
+#   private_stop_all               stops and removes every one (call it from
+#       the test's EXIT trap)
+PRIV_DIRS=()
+private_start() {
+    PRIV_DIR=$(mktemp -d /tmp/pagetune-it-priv.XXXXXX)
+    PRIV_DIRS+=("$PRIV_DIR")
+    chmod 755 "$PRIV_DIR"
+    if ! env "$@" bash "$PT_SOURCE_DIR/scripts/test-servers.sh" start "$PRIV_DIR" \
+        2>"$PRIV_DIR.err"; then
+        fail "private server ($*) did not start: $(cat "$PRIV_DIR.err")"
+        finish
+    fi
+    rm -f "$PRIV_DIR.err"
+}
+private_stop_all() {
+    local d
+    for d in "${PRIV_DIRS[@]}"; do
+        bash "$PT_SOURCE_DIR/scripts/test-servers.sh" stop "$d" >/dev/null 2>&1 || true
+        rm -rf "$d" "$d.err"
+    done
+}

@@ -78,28 +78,13 @@ ODBCINI="$T/odbc.ini" PT_IT_PW=wrong_pw expect_rc 77 "--dsn, wrong password" \
     "$PAGETUNE" sample --dsn pt_it_dsn --password-env PT_IT_PW
 
 # ---- a private PostgreSQL stopped in the middle of a sample ------------
-SRV=
-SRVS=()
-stop_private() {
-    local d
-    for d in "${SRVS[@]}"; do
-        bash "$PT_SOURCE_DIR/scripts/test-servers.sh" stop "$d" >/dev/null 2>&1 || true
-        rm -rf "$d"
-    done
-    rm -rf "$T"
-}
-trap stop_private EXIT
+trap 'private_stop_all; rm -rf "$T"' EXIT
 # start_private: a fresh PostgreSQL in $SRV with a view whose rows come
 # slowly (2 ms each), so the scan is still running when the server goes
 # away; sets PRIV (its connection string)
 start_private() {
-    SRV=$(mktemp -d /tmp/pagetune-it-pg.XXXXXX)
-    SRVS+=("$SRV")
-    chmod 755 "$SRV"
-    if ! PT_SERVERS=pg bash "$PT_SOURCE_DIR/scripts/test-servers.sh" start "$SRV" 2>"$T/srv.err"; then
-        fail "private PostgreSQL did not start: $(cat "$T/srv.err")"
-        finish
-    fi
+    private_start PT_SERVERS=pg
+    SRV=$PRIV_DIR
     PRIV=$(. "$SRV/servers.env"; echo "$PT_PG_CONNECT")
     PPORT=$(. "$SRV/servers.env"; echo "$PT_PG_PORT")
     PGOPTIONS="-c client_min_messages=warning" PGPASSWORD=$SECRET psql -X -q -v ON_ERROR_STOP=1 \

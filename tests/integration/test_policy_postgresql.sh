@@ -16,16 +16,7 @@
 need_env PT_PG_CONNECT
 need_cmd python3
 
-SRVS=()
-stop_private() {
-    local d
-    for d in "${SRVS[@]}"; do
-        bash "$PT_SOURCE_DIR/scripts/test-servers.sh" stop "$d" >/dev/null 2>&1 || true
-        rm -rf "$d"
-    done
-    rm -rf "$T"
-}
-trap stop_private EXIT
+trap 'private_stop_all; rm -rf "$T"' EXIT
 
 python3 - "$T/zipf.csv" <<'PY'
 import bisect, random, sys
@@ -46,14 +37,8 @@ with open(sys.argv[1], "w") as f:
 PY
 
 for sb in 8MB 12MB 16MB; do
-    SRV=$(mktemp -d /tmp/pagetune-it-pol.XXXXXX)
-    SRVS+=("$SRV")
-    chmod 755 "$SRV"
-    if ! PT_SERVERS=pg PT_PG_SHARED_BUFFERS=$sb bash "$PT_SOURCE_DIR/scripts/test-servers.sh" \
-        start "$SRV" 2>"$T/srv.err"; then
-        fail "private PostgreSQL ($sb) did not start: $(cat "$T/srv.err")"
-        finish
-    fi
+    private_start PT_SERVERS=pg PT_PG_SHARED_BUFFERS=$sb
+    SRV=$PRIV_DIR
     PRIV=$(. "$SRV/servers.env"; echo "$PT_PG_CONNECT")
     expect_rc 0 "replay at shared_buffers $sb" "$PAGETUNE" replay --trace "$T/zipf.csv" \
         --connect "$PRIV" --candidate toast_tuple_target=2032 --clients 2 --rounds 2 \
