@@ -562,16 +562,25 @@ static int place_heap(struct emu *m, struct cand *c, unsigned cl,
     return 0;
 }
 
-static void op_get(struct emu *m, struct cand *c, uint64_t key)
+/* The session's live row found through the primary key (the scan, the
+ * heap page read and pruned), or NULL when it has none. */
+static struct row *row_fetch(struct emu *m, struct cand *c, uint64_t key)
 {
     struct row *row = &c->rows[key];
 
     pk_scan(m, c, key);
     if (!row->bytes)
-        return;
+        return NULL;
     ref_heap(m, c, row->page, 0);
     prune(m, &c->heap, row->page);
-    if (row->n)
+    return row;
+}
+
+static void op_get(struct emu *m, struct cand *c, uint64_t key)
+{
+    struct row *row = row_fetch(m, c, key);
+
+    if (row && row->n)
         fetch_value(m, c, row);
 }
 
@@ -638,13 +647,10 @@ static void op_set(struct emu *m, struct cand *c, unsigned cl, uint64_t key,
 
 static void op_del(struct emu *m, struct cand *c, uint64_t key)
 {
-    struct row *row = &c->rows[key];
+    struct row *row = row_fetch(m, c, key);
 
-    pk_scan(m, c, key);
-    if (!row->bytes)
+    if (!row)
         return;
-    ref_heap(m, c, row->page, 0);
-    prune(m, &c->heap, row->page);
     ref_heap(m, c, row->page, 0);
     if (row->n)
         delete_value(m, c, row);
