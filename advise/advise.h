@@ -125,6 +125,7 @@ struct adv_config {
     int replay_server;
     const char *scratch_schema;
     uint64_t max_scratch;
+    int allow_replicated;    /* replay on a server that streams to replicas */
     adv_predict_fn *predict; /* the model, or NULL: no prediction and
                                 so no verdict */
     /* The store model's probe (pagetune-probe(1)) from --calibration, or

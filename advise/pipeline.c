@@ -736,6 +736,7 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
         p.schema = c->scratch_schema;
     if (c->max_scratch)
         p.max_scratch_bytes = c->max_scratch;
+    p.allow_replicated = c->allow_replicated;
     p.statement_timeout_ms =
         1000 * (c->conn.timeout_s ? c->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
     p.note = server_note;

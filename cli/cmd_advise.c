@@ -206,6 +206,13 @@ static const struct cli_option opts[] = {
      .help = "with --replay-server: the schema it creates, marks and drops; "
              "one without pagetune's mark is refused",
      .def = COLL_PGR_SCHEMA_DEFAULT},
+    {.name = "allow-replicated",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_FLAG,
+     CLI_AT(A, cfg.allow_replicated),
+     .help = "with --replay-server: replay on a server that streams to "
+             "replicas (refused otherwise)",
+     .def = "off"},
     {.name = "clients",
      .group = CLI_G_MODEL,
      .type = CLI_T_UINT,
@@ -301,6 +308,11 @@ static int parse_opts(struct advise *a, int argc, char **argv)
     if (a->oneline && a->common.format != OUT_TABLE) {
         cli_usage_error("advise", "--oneline is a format of its own: give "
                                   "it without --format or --json");
+        return PT_EUSAGE;
+    }
+    if (c->allow_replicated && !c->replay_server) {
+        cli_usage_error("advise", "--allow-replicated is about "
+                                  "--replay-server: give both or neither");
         return PT_EUSAGE;
     }
     if (c->scratch_schema && !c->replay_server) {

@@ -88,6 +88,7 @@ struct replay_args {
     uint64_t max_scratch;
     double compressible;
     int dry_run;
+    int allow_replicated;
     struct replay_my_args my; /* MariaDB/MySQL (replay_mariadb.c) */
 };
 
@@ -332,6 +333,14 @@ static const struct cli_option opts[] = {
      .help = "refuse to load when the scratch tables would take more "
              "(sessions x sizes x candidates)",
      .def = "1G"},
+    {.name = "allow-replicated",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_FLAG,
+     CLI_AT(A, allow_replicated),
+     .help = "with --dsn/--connect: replay on a server that streams to "
+             "replicas (refused otherwise: the scratch tables and every "
+             "write would reach them)",
+     .def = "off"},
     {.name = "dry-run",
      .group = CLI_G_SAFETY,
      .type = CLI_T_FLAG,
@@ -692,12 +701,14 @@ static int check_server_args(const struct replay_args *a,
 
     if (!server &&
         (a->n_cand || a->my.n_cand || a->dry_run || a->scratch_schema ||
-         a->max_scratch || a->compressible > 0 || a->recommendation)) {
+         a->max_scratch || a->compressible > 0 || a->recommendation ||
+         a->allow_replicated)) {
         cli_usage_error("replay", "%s needs --dsn or --connect",
                         a->n_cand || a->my.n_cand ? "--candidate"
                         : a->dry_run              ? "--dry-run"
                         : a->scratch_schema       ? "--scratch-schema"
                         : a->max_scratch          ? "--max-scratch"
+                        : a->allow_replicated     ? "--allow-replicated"
                         : a->recommendation       ? "--recommendation"
                         : a->sizes                ? "--sizes"
                                                   : "--compressible");
@@ -955,6 +966,7 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
     pg->rounds = (unsigned)a->rounds;
     if (a->max_scratch)
         pg->max_scratch_bytes = a->max_scratch;
+    pg->allow_replicated = a->allow_replicated;
     pg->statement_timeout_ms =
         1000 * (a->conn.timeout_s ? a->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
     pg->conn = &a->conn;

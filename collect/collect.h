@@ -850,6 +850,8 @@ struct coll_pgr_plan {
     unsigned n_clients;         /* connections, each its own thread */
     unsigned warmup_rounds;     /* unmeasured passes per candidate */
     unsigned rounds;            /* measured, A B B A ... (1..100) */
+    int allow_replicated;       /* 0: refuse (PT_ECANTCREAT) a server that
+                                   streams to replicas */
     uint64_t max_scratch_bytes; /* refuse (PT_ECANTCREAT) an estimate over
                                    it before loading; PT_EIO when the
                                    loaded tables measure over it */

@@ -250,6 +250,13 @@ int coll_rpl_rounds(const struct coll_pgr_plan *p, coll_rpl_pass_fn pass,
 int coll_rpl_check_plan(const struct coll_pgr_plan *p, struct pt_err *err);
 int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
                             struct coll_pgr_result *res, struct pt_err *err);
+/* Replicas: count_sql counts the replicas the server streams to (`what`
+ * names where, for the message); any without p->allow_replicated is
+ * PT_ECANTCREAT before anything is created (every scratch table and
+ * replayed write would reach them), with it a note. */
+int coll_rpl_check_replicas(struct coll_conn *c, const struct coll_pgr_plan *p,
+                            const char *count_sql, const char *what,
+                            struct pt_err *err);
 /* The loaded tables' bytes within max_scratch (PT_EIO). */
 int coll_rpl_check_loaded(const struct coll_pgr_plan *p, uint64_t bytes,
                           struct pt_err *err);

@@ -864,6 +864,14 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
         }
         if ((ret = site_check(st, p, run, s, err)) < 0 ||
             (ret = check_privilege(st->admin, run, db, err)) < 0 ||
+            /* a replica's binlog reader is a 'Binlog Dump' thread (MySQL
+               8: 'Binlog Dump GTID'); other users' threads need PROCESS
+               to be seen, which the test account has */
+            (ret = coll_rpl_check_replicas(
+                 st->admin, &p->base,
+                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST "
+                 "WHERE COMMAND LIKE 'Binlog Dump%'",
+                 "Binlog Dump threads", err)) < 0 ||
             (ret = lock_take(st, run, db, err)) < 0)
             return ret;
     }

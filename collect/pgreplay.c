@@ -850,6 +850,11 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
     if ((ret = coll_rpl_check_plan(p, err)) < 0 ||
         (ret = set_timeouts(c, p, err)) < 0 ||
         (ret = check_privilege(c, err)) < 0 ||
+        /* pg_stat_replication: a row per WAL sender (a standby, a
+           pg_basebackup), visible to every role (its details are not) */
+        (ret = coll_rpl_check_replicas(
+             c, p, "SELECT count(*) FROM pg_stat_replication",
+             "pg_stat_replication", err)) < 0 ||
         (ret = coll_query_i64(c,
                               "SELECT current_setting('server_version_num')"
                               "::int",

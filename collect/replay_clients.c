@@ -440,6 +440,30 @@ int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
     return 0;
 }
 
+int coll_rpl_check_replicas(struct coll_conn *c, const struct coll_pgr_plan *p,
+                            const char *count_sql, const char *what,
+                            struct pt_err *err)
+{
+    int64_t n = 0;
+    int ret;
+
+    if ((ret = coll_query_i64(c, count_sql, &n, err)) < 0)
+        return ret;
+    if (n > 0 && !p->allow_replicated)
+        return err_set(err, PT_ECANTCREAT,
+                       "`allow_replicated`: this server streams to %lld "
+                       "replica(s) (%s): the scratch tables and every "
+                       "replayed write would reach them; nothing was "
+                       "created",
+                       (long long)n, what);
+    if (n > 0)
+        coll_rpl_note(p,
+                      "this server streams to %lld replica(s) (%s): "
+                      "replaying anyway (--allow-replicated)",
+                      (long long)n, what);
+    return 0;
+}
+
 int coll_rpl_check_loaded(const struct coll_pgr_plan *p, uint64_t bytes,
                           struct pt_err *err)
 {
