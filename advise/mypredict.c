@@ -544,10 +544,10 @@ static void run(struct emu *m)
         }
 }
 
-static int sites_init(struct emu *m, struct adv_myr_prediction *out)
+static int sites_init(struct emu *m, const struct sim_policy_ops *pol,
+                      struct adv_myr_prediction *out)
 {
     const struct coll_myr_plan *p = m->p;
-    const struct sim_policy_ops *pol = sim_policy_find("innodb-lru");
 
     if (!pol)
         return -1;
@@ -576,32 +576,20 @@ static int sites_init(struct emu *m, struct adv_myr_prediction *out)
     return 0;
 }
 
-int adv_myr_predict(const struct coll_myr_plan *p,
-                    const struct coll_myr_result *res,
-                    struct adv_myr_prediction *out, struct pt_err *err)
+/* One run of the emulation with the pool under policy `pol` into out. */
+static int emulate(const struct coll_myr_plan *p,
+                   const struct coll_myr_result *res,
+                   const struct sim_policy_ops *pol,
+                   struct adv_myr_prediction *out)
 {
     struct emu *m;
     int ret = 0;
 
-    memset(out, 0, sizeof(*out));
-    for (size_t i = 0; i < p->base.n_cand; i++) {
-        const char *why = NULL;
-        if (!res->pool_pages_total[i] || !res->page_size[i])
-            why = "the instance's Innodb_buffer_pool_pages_total is unknown";
-        else if (res->old_blocks_pct[i] != 37 ||
-                 res->old_blocks_time_ms[i] != 1000)
-            why = "the instance's innodb_old_blocks_pct / _time are not "
-                  "InnoDB's defaults (37, 1000), the emulated policy's";
-        if (why) {
-            snprintf(out->why, sizeof(out->why), "no prediction: %s", why);
-            return 0;
-        }
-    }
-    if (!(m = pt_calloc(1, sizeof(*m))))
-        return err_set(err, PT_EINTERNAL, "out of memory");
+    if (!pol || !(m = pt_calloc(1, sizeof(*m))))
+        return -1;
     m->p = p;
     m->res = res;
-    if (sites_init(m, out) < 0)
+    if (sites_init(m, pol, out) < 0)
         ret = -1;
     for (size_t ci = 0; ci < p->base.n_cand && ret == 0; ci++)
         ret = cand_init(m, ci);
@@ -633,8 +621,35 @@ int adv_myr_predict(const struct coll_myr_plan *p,
         free(m->site[k].q);
     }
     free(m);
-    if (ret < 0)
+    return ret;
+}
+
+int adv_myr_predict(const struct coll_myr_plan *p,
+                    const struct coll_myr_result *res,
+                    struct adv_myr_prediction *out, struct pt_err *err)
+{
+    struct adv_myr_prediction lru;
+
+    memset(out, 0, sizeof(*out));
+    memset(&lru, 0, sizeof(lru));
+    for (size_t i = 0; i < p->base.n_cand; i++) {
+        const char *why = NULL;
+        if (!res->pool_pages_total[i] || !res->page_size[i])
+            why = "the instance's Innodb_buffer_pool_pages_total is unknown";
+        else if (res->old_blocks_pct[i] != 37 ||
+                 res->old_blocks_time_ms[i] != 1000)
+            why = "the instance's innodb_old_blocks_pct / _time are not "
+                  "InnoDB's defaults (37, 1000), the emulated policy's";
+        if (why) {
+            snprintf(out->why, sizeof(out->why), "no prediction: %s", why);
+            return 0;
+        }
+    }
+    if (emulate(p, res, sim_policy_find("innodb-lru"), out) < 0 ||
+        emulate(p, res, sim_policy_find("lru"), &lru) < 0)
         return err_set(err, PT_EINTERNAL, "out of memory");
+    for (size_t ci = 0; ci < p->base.n_cand; ci++)
+        out->c[ci].lru = lru.c[ci].n;
     out->have = 1;
     out->n_cand = p->base.n_cand;
     return 0;

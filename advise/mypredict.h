@@ -25,11 +25,12 @@ struct adv_myr_pred_cand {
     struct adv_myr_counts n;
     uint64_t pool_pages; /* the instance's pool, pages */
     uint32_t page_size;
-    uint32_t blob_payload; /* bytes of a value on one BLOB page */
-    uint64_t leaves;       /* clustered index leaves */
-    unsigned levels;       /* clustered index height */
-    double blob_pages;     /* BLOB pages per stored value, mean */
-    char policy[32];       /* the pool's policy (innodb-lru) */
+    uint32_t blob_payload;     /* bytes of a value on one BLOB page */
+    uint64_t leaves;           /* clustered index leaves */
+    unsigned levels;           /* clustered index height */
+    double blob_pages;         /* BLOB pages per stored value, mean */
+    char policy[32];           /* the pool's policy (innodb-lru) */
+    struct adv_myr_counts lru; /* the same emulation under LRU */
 };
 struct adv_myr_prediction {
     int have;
