@@ -34,7 +34,8 @@ POOL32=$(my32 -e "SELECT @@innodb_buffer_pool_size")
 cleanup() {
     [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
     for f in my16 my32; do
-        "$f" -e "DROP DATABASE IF EXISTS $DB; DROP USER IF EXISTS '$USER_NC'@'127.0.0.1';
+        "$f" -e "DROP TABLE IF EXISTS pagetune.pt_replay_1, pagetune.${U_TBL:-pt_none};
+            DROP DATABASE IF EXISTS $DB; DROP USER IF EXISTS '$USER_NC'@'127.0.0.1';
             REVOKE ALL ON \`$DB\`.* FROM 'pagetune'@'127.0.0.1'" >/dev/null 2>&1
     done
     my16 -e "SET GLOBAL innodb_buffer_pool_size = $POOL16" >/dev/null 2>&1
@@ -154,7 +155,25 @@ expect_rc 64 "COMPRESSED at 32K" "$PAGETUNE" replay --trace "$T/small.csv" \
 expect_contains "$ERR" "no ROW_FORMAT=COMPRESSED at innodb_page_size 32K" "COMPRESSED at 32K refused"
 expect_eq "$(left16)$(left32)" 00 "bad input created nothing"
 
-# (d) SIGKILL mid-run, then a second run reclaims the marked databases
+# (d) SIGKILL mid-run, then a second run reclaims the marked databases.
+# Beside them, a user's SESSIONS table in the pagetune database and one
+# named like a scratch table: byte-identical before and after (a checksum
+# of every row), as no run ever names them.
+U_TBL=pt_replay_sessions_$$
+my16 pagetune -e "DROP TABLE IF EXISTS pagetune.pt_replay_1, pagetune.$U_TBL;
+    CREATE TABLE pagetune.$U_TBL (id varchar(128), propid varchar(128), appname varchar(128),
+        lastaccess bigint, small longblob, PRIMARY KEY (id, propid, appname));
+    INSERT INTO pagetune.$U_TBL SELECT CONCAT('u', seq), CONCAT('u', seq), 'default_host/app',
+        seq, REPEAT(UNHEX(MD5(seq)), 40 + seq % 90) FROM seq_1_to_2000;
+    CREATE TABLE pagetune.pt_replay_1 (id int PRIMARY KEY, v text);
+    INSERT INTO pagetune.pt_replay_1 SELECT seq, MD5(seq) FROM seq_1_to_500"
+user_sum() {
+    my16 -e "CHECKSUM TABLE pagetune.$U_TBL, pagetune.pt_replay_1 EXTENDED"
+}
+USER_SUM=$(user_sum)
+expect_eq "$(my16 -e "SELECT (SELECT COUNT(*) FROM pagetune.$U_TBL) + (SELECT COUNT(*) FROM pagetune.pt_replay_1)")" \
+    2500 "the user's tables hold their rows"
+case "$USER_SUM" in *"pt_replay_1"*[1-9]*) pass ;; *) fail "no checksum of the user's tables: $USER_SUM" ;; esac
 "$PAGETUNE" replay --trace "$T/long.csv" "${MY[@]}" "${TWO[@]}" --rounds 50 >/dev/null 2>&1 &
 BG=$!
 for _ in $(seq 1 300); do
@@ -194,6 +213,8 @@ RC=$?
 BG=
 expect_eq "$RC" 130 "SIGINT mid-run exits 130"
 expect_eq "$(left16)$(left32)" 00 "SIGINT mid-run: its objects dropped"
+expect_eq "$(user_sum)" "$USER_SUM" "the user's tables byte-identical after SIGKILL, reclaim and SIGINT"
+my16 -e "DROP TABLE pagetune.pt_replay_1, pagetune.$U_TBL"
 
 # a database of that name without the mark is someone else's: refused, kept
 my16 -e "CREATE DATABASE $DB"
