@@ -712,6 +712,73 @@ static void test_pg_pack(void **state)
     rec_pg_pack_free(&k);
 }
 
+/* The visits of rec_pg_pack_place: pages read on the way, new or not. */
+struct visits {
+    size_t page[8];
+    int is_new[8];
+    size_t n;
+};
+static void on_visit(void *ctx, size_t page, int is_new)
+{
+    struct visits *v = ctx;
+    if (v->n < 8) {
+        v->page[v->n] = page;
+        v->is_new[v->n] = is_new;
+    }
+    v->n++;
+}
+
+/*
+ * rec_pg_pack_place against hio.c's RelationGetBufferForTuple with
+ * pages that empty again (advise/pgpredict.c): each backend keeps its
+ * own target; a backend without one asks the map, else takes the last
+ * page; space pruning frees (rec_pg_pack_release) is not in the map
+ * until VACUUM records it (rec_pg_pack_record); a new page is visited as
+ * new.
+ */
+static void test_pg_pack_place(void **state)
+{
+    struct rec_pg_pack k;
+    struct visits v = {0};
+    size_t t1 = (size_t)-1, t2 = (size_t)-1;
+
+    (void)state;
+    rec_pg_pack_init(&k, 8192, 8168, 100);
+    /* backend 1: an empty relation is extended, page 0 visited as new */
+    assert_int_equal(rec_pg_pack_place(&k, 5000, &t1, on_visit, &v), 0);
+    assert_int_equal(v.n, 1);
+    assert_true(v.is_new[0]);
+    /* backend 2, no target, nothing in the map: the last page, which has
+       no room (3168 free): recorded, the map has nothing, a new page */
+    v.n = 0;
+    assert_int_equal(rec_pg_pack_place(&k, 5000, &t2, on_visit, &v), 1);
+    assert_int_equal(v.n, 2);
+    assert_int_equal(v.page[0], 0);
+    assert_false(v.is_new[0]);
+    assert_true(v.is_new[1]);
+    /* backend 1's target (page 0) takes 3000: its own target first */
+    v.n = 0;
+    assert_int_equal(rec_pg_pack_place(&k, 3000, &t1, on_visit, &v), 0);
+    assert_int_equal(v.n, 1);
+    assert_int_equal(t1, 0);
+    /* pruning frees page 0's 5000 bytes: not in the map (it still says
+       168 bytes), so backend 2 (target page 1, 3168 free) is told of no
+       page for 4000 and extends */
+    rec_pg_pack_release(&k, 0, 5000);
+    v.n = 0;
+    assert_int_equal(rec_pg_pack_place(&k, 4000, &t2, on_visit, &v), 2);
+    assert_true(v.is_new[v.n - 1]);
+    /* VACUUM records page 0 (5168 free): the map now offers it */
+    rec_pg_pack_record(&k, 0);
+    v.n = 0;
+    t2 = (size_t)-1;
+    assert_int_equal(rec_pg_pack_place(&k, 4000, &t2, on_visit, &v), 0);
+    assert_int_equal(v.n, 1);
+    assert_int_equal(t2, 0);
+    assert_true(k.pages == 3.0);
+    rec_pg_pack_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_state_json),
         cmocka_unit_test(test_sqlite_btree),
         cmocka_unit_test(test_pg_pack),
+        cmocka_unit_test(test_pg_pack_place),
     };
     return cmocka_run_group_tests_name("model", tests, load_profiles, NULL);
 }
