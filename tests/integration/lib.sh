@@ -98,6 +98,29 @@ expect_py() {
     if [ "$got" = True ]; then pass; else fail "$desc: $expr -> $got"; fi
 }
 
+# zipf_gets FILE N REQS LO HI: REQS gets of N sessions (LO..HI bytes each)
+# whose popularity is Zipf (alpha 0.8, the ranks shuffled over the keys),
+# seed 29: the engine-policy tests' trace
+zipf_gets() {
+    python3 - "$@" <<'EOF'
+import bisect, random, sys
+path, n, reqs, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+random.seed(29)
+cdf, t = [], 0.0
+for i in range(n):
+    t += 1.0 / (i + 1) ** 0.8
+    cdf.append(t)
+perm = list(range(n))
+random.shuffle(perm)
+size = [random.randint(lo, hi) for _ in range(n)]
+with open(path, "w") as f:
+    f.write("time_ms,op,key,size\n")
+    for r in range(reqs):
+        k = perm[bisect.bisect_left(cdf, random.random() * t)]
+        f.write(f"{r},get,s{k},{size[k]}\n")
+EOF
+}
+
 # replay_trace FILE N_SESSIONS N_REQUESTS MIN MAX: a get and a write-back of
 # a random session per request, sizes MIN..MAX bytes (seeded: the same
 # trace every run); the server replay tests' trace

@@ -28,23 +28,7 @@ cleanup() {
 trap cleanup EXIT
 my16 -e "GRANT ALL ON \`$DB\`.* TO 'pagetune'@'127.0.0.1'"
 
-python3 - "$T/zipf.csv" <<'PY'
-import bisect, random, sys
-random.seed(29)
-n, reqs, alpha = 3000, 20000, 0.8
-cdf, t = [], 0.0
-for i in range(n):
-    t += 1.0 / (i + 1) ** alpha
-    cdf.append(t)
-perm = list(range(n))
-random.shuffle(perm)
-size = [random.randint(20000, 30000) for _ in range(n)]
-with open(sys.argv[1], "w") as f:
-    f.write("time_ms,op,key,size\n")
-    for r in range(reqs):
-        k = perm[bisect.bisect_left(cdf, random.random() * t)]
-        f.write(f"{r},get,s{k},{size[k]}\n")
-PY
+zipf_gets "$T/zipf.csv" 3000 20000 20000 30000
 
 for mb in 12 24 48; do
     pool=$((mb << 20))

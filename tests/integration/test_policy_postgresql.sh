@@ -18,23 +18,7 @@ need_cmd python3
 
 trap 'private_stop_all; rm -rf "$T"' EXIT
 
-python3 - "$T/zipf.csv" <<'PY'
-import bisect, random, sys
-random.seed(29)
-n, reqs, alpha = 40000, 80000, 0.8
-cdf, t = [], 0.0
-for i in range(n):
-    t += 1.0 / (i + 1) ** alpha
-    cdf.append(t)
-perm = list(range(n))
-random.shuffle(perm)
-size = [random.randint(1000, 1200) for _ in range(n)]
-with open(sys.argv[1], "w") as f:
-    f.write("time_ms,op,key,size\n")
-    for r in range(reqs):
-        k = perm[bisect.bisect_left(cdf, random.random() * t)]
-        f.write(f"{r},get,s{k},{size[k]}\n")
-PY
+zipf_gets "$T/zipf.csv" 40000 80000 1000 1200
 
 for sb in 8MB 12MB 16MB; do
     private_start PT_SERVERS=pg PT_PG_SHARED_BUFFERS=$sb
