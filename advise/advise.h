@@ -410,8 +410,10 @@ struct adv_pgr_prediction {
     int have;
     char why[128];
     char policy[32];
-    uint64_t pool_pages;
-    double text_ratio; /* pglz bytes per text byte (the line's slope) */
+    uint64_t pool_pages;  /* the scratch tables': shared_buffers less ... */
+    uint64_t other_pages; /* ... other relations' buffers (res->other_pages)
+                             when counted, else 0 */
+    double text_ratio;    /* pglz bytes per text byte (the line's slope) */
     size_t n_cand;
     struct adv_pgr_pred_cand c[COLL_PGR_MAX_CANDIDATES];
 };

@@ -49,7 +49,10 @@
  * each with its own target block), the primary key's page splits after
  * the load (a session's leaf is its rank in the key order at ~69 % fill,
  * a b-tree's under random insertion), bottom-up deletion and
- * deduplication, the catalogs' and the other tables' pages in the pool,
+ * deduplication, the other tables' pages in the pool unless
+ * pg_buffercache counted them (pred_pool; the catalogs' are left out on
+ * purpose: the sweep evicts them early in a pass, docs/models.md
+ * #engine-policies),
  * VACUUM's truncation, lz4 (only pglz's size is known here: a candidate
  * compressing with lz4 is not predicted).
  *
@@ -844,6 +847,17 @@ static void cand_free(struct cand *c)
     }
 }
 
+/* The buffers the scratch tables compete for: shared_buffers less what
+ * other relations held (pg_buffercache, collect/pgreplay.c other_count),
+ * at least 16 (PostgreSQL's own minimum of shared_buffers). */
+static uint64_t pred_pool(const struct coll_pgr_result *res)
+{
+    uint64_t n = res->shared_buffers_pages;
+    uint64_t o = res->other_known ? res->other_pages : 0;
+
+    return n > o + 16 ? n - o : 16;
+}
+
 /* The run of pgreplay.c's coll_pgr_run, pass for pass: the load of each
  * table, the warm-up passes, the rounds A B, B A, ... (counted). */
 static void run(struct emu *m)
@@ -883,7 +897,7 @@ static int emulate(const struct coll_pgr_plan *p,
     m->k = p->n_clients ? p->n_clients : 1;
     if (m->k > PGP_MAX_CLIENTS)
         m->k = PGP_MAX_CLIENTS;
-    m->pool = policy->create(res->shared_buffers_pages, 1);
+    m->pool = policy->create(pred_pool(res), 1);
     if (!m->pool)
         ret = -1;
     if (m->pool && policy->tune) {
@@ -938,7 +952,8 @@ int adv_pgr_predict(const struct coll_pgr_plan *p,
     if (!pol || !lru)
         return err_set(err, PT_EINTERNAL, "no policy %s", e->bp_policy);
     snprintf(out->policy, sizeof(out->policy), "%s", pol->name);
-    out->pool_pages = res->shared_buffers_pages;
+    out->pool_pages = pred_pool(res);
+    out->other_pages = res->other_known ? res->other_pages : 0;
     z_load = pt_calloc(p->n_keys ? p->n_keys : 1, sizeof(*z_load));
     z_req = pt_calloc(p->n_reqs ? p->n_reqs : 1, sizeof(*z_req));
     if (!z_load || !z_req || coll_pgr_payloads(p, &rnd, &txt) < 0 ||

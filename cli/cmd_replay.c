@@ -1027,11 +1027,20 @@ static void server_pred_lines(FILE *fp, const struct server_out *o)
         fprintf(fp, "prediction: %s\n", p->why);
         return;
     }
-    fprintf(fp,
-            "predicted (emulated tables, %s over shared_buffers %s; "
-            "docs/models.md#server-replay-prediction):\n",
-            p->policy,
-            pt_fig_pool(p->pool_pages, o->res->block_size, pool, sizeof(pool)));
+    pt_fig_pool(o->res->shared_buffers_pages, o->res->block_size, pool,
+                sizeof(pool));
+    if (o->res->other_known)
+        fprintf(fp,
+                "predicted (emulated tables, %s over shared_buffers %s less "
+                "%llu buffers other relations held, by pg_buffercache; "
+                "docs/models.md#server-replay-prediction):\n",
+                p->policy, pool, (unsigned long long)p->other_pages);
+    else
+        fprintf(fp,
+                "predicted (emulated tables, %s over all of shared_buffers "
+                "%s: other relations' buffers not counted without "
+                "pg_buffercache; docs/models.md#server-replay-prediction):\n",
+                p->policy, pool);
     for (size_t i = 0; i < o->res->n_cand; i++) {
         const struct coll_pgr_cand_result *r = &o->res->r[i];
         const struct adv_pgr_pred_cand *c = &p->c[i];
@@ -1136,10 +1145,14 @@ static json_t *server_pred_json(const struct server_out *o)
                            "heap_pages", (json_int_t)c->heap_pages,
                            "toast_pages", (json_int_t)c->toast_pages));
     }
-    return json_pack("{s:s, s:I, s:I, s:f, s:o}", "policy", p->policy,
-                     "pool_pages", (json_int_t)p->pool_pages, "block_size",
-                     (json_int_t)o->res->block_size, "text_pglz_ratio",
-                     p->text_ratio, "candidates", arr);
+    return json_pack(
+        "{s:s, s:I, s:I, s:o, s:I, s:f, s:o}", "policy", p->policy,
+        "pool_pages", (json_int_t)p->pool_pages, "shared_buffers_pages",
+        (json_int_t)o->res->shared_buffers_pages, "other_pages",
+        o->res->other_known ? json_integer((json_int_t)p->other_pages)
+                            : json_null(),
+        "block_size", (json_int_t)o->res->block_size, "text_pglz_ratio",
+        p->text_ratio, "candidates", arr);
 }
 
 static json_t *server_json(const struct server_out *o)

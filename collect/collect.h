@@ -885,6 +885,13 @@ struct coll_pgr_result {
     uint64_t shared_buffers_pages; /* the server's shared_buffers, pages */
     uint32_t block_size;           /* BLCKSZ */
     char toast_compression[8];     /* default_toast_compression */
+    /* Buffers other user relations (not the catalogs) held in
+     * shared_buffers, the mean of a count by pg_buffercache at the end of
+     * each measured pass; other_known is 0 when the extension is not
+     * installed or the role may not execute it (the prediction then
+     * assumes the whole pool is the scratch tables'). */
+    uint64_t other_pages;
+    int other_known;
     uint64_t estimate_bytes;
     int reclaimed; /* a killed run's schema was dropped first */
 };

@@ -293,7 +293,7 @@ expect_rc 0 "replay of a table 4x shared_buffers (text)" "$PAGETUNE" replay \
 check_prediction "$T/big_text.json" "compressible text: prediction"
 expect_rc 0 "the table shows the prediction" "$PAGETUNE" replay --trace "$T/rand.csv" \
     "${PG[@]}" --rounds 1
-expect_contains "$OUT" "predicted (emulated tables, pg-clock over shared_buffers" \
+expect_contains "$OUT" "predicted (emulated tables, pg-clock over all of shared_buffers" \
     "the prediction's line"
 expect_eq "$(left)" 0 "the prediction runs left nothing"
 
