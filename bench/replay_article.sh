@@ -9,6 +9,11 @@
 #                           [ROUNDS] [ENGINE] [LOBIO]
 #   defaults:               build/pagetune 2M 5 5000 1000 5 db2 direct
 #
+# SYNC=off|normal|full in the environment passes --sync to each replay
+# (default: replay's own, normal). DB2 forces its log at every commit;
+# `full` is the store's equivalent (an fsync of the WAL at each commit,
+# and of the LOB record before it).
+#
 # LOBIO direct (O_DIRECT) makes every out-of-row access reach the device,
 # as DB2's direct I/O does; `cached` lets the OS file cache serve it (an
 # SMS table space), which on a machine with spare memory costs almost
@@ -82,7 +87,7 @@ for r in $(seq 1 "$RUNS"); do
     for size in 4000 10000 30000; do
         "$PAGETUNE" replay -q --json --trace "$W/$size.csv" --cache "$CACHE" \
             --engine "$ENGINE" --page-size 4K,8K,16K,32K --rounds "$ROUNDS" \
-            --lob-io "$LOBIO" \
+            --lob-io "$LOBIO" ${SYNC:+--sync "$SYNC"} \
             -o "$W/r-$size-$r.json"
     done
 done
