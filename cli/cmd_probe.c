@@ -34,8 +34,11 @@ static const char description[] =
     "system is named foreign, one older than 30 days or from another\n"
     "pagetune version stale.";
 
+static const char *const sync_names[] = {"off", "normal", "full", NULL};
+
 struct probe_args {
     struct store_probe_opts po;
+    int sync; /* index of sync_names (enum store_sync) */
     const char *engine;
     int quick;
     int rounds_given, ops_given;
@@ -72,6 +75,16 @@ static const struct cli_option opts[] = {
      .arg_name = "BYTES",
      .help = "page cache of each store, as the replay's --cache",
      .def = "2M"},
+    {.name = "sync",
+     .group = CLI_G_STORE,
+     .type = CLI_T_ENUM,
+     CLI_AT(A, sync),
+     .choices = sync_names,
+     .help = "durability of the probe's stores, as the replay's --sync: "
+             "probe with the level the replays use (full: an fsync at "
+             "every commit, as DB2 forces its log); a replay refuses a "
+             "probe of another level",
+     .def = "normal"},
     {.name = "rounds",
      .group = CLI_G_MEASUREMENT,
      .type = CLI_T_UINT,
@@ -224,10 +237,12 @@ int cmd_probe(int argc, char **argv)
     err_clear(&err);
     memset(&a, 0, sizeof(a));
     store_probe_opts_init(&a.po);
+    a.sync = (int)a.po.sync;
     a.engine = "db2";
     cli_common_init(&c);
     if ((ret = cli_parse_all(&p, &cli_spec_probe, &a, &c, argc, argv)) != 0)
         return cli_parse_exit(ret);
+    a.po.sync = (enum store_sync)a.sync;
     if (a.quick) {
         if (!a.rounds_given)
             a.po.rounds = STORE_PROBE_QUICK_ROUNDS;

@@ -832,6 +832,14 @@ static int predict(const struct cli_common *c, const struct replay_args *a,
                        "--calibration %s: a fitted calibration without a "
                        "probe; the store model needs `pagetune probe`'s",
                        a->calibration);
+    if (pr.sync != a->plan.sync)
+        return err_set(err, PT_EUSAGE,
+                       "--calibration %s: the probe measured stores with "
+                       "--sync %s, this replay uses --sync %s (probe again "
+                       "with `pagetune probe --sync %s`)",
+                       a->calibration, store_sync_name(pr.sync),
+                       store_sync_name(a->plan.sync),
+                       store_sync_name(a->plan.sync));
     if (store_probe_check(&pr, a->plan.store_dir, why, sizeof(why)))
         cli_note(c, "calibration '%s' is %s", name, why);
     return store_model_predict(&pr, &a->plan, t, store_model_cpus(), pred, err);

@@ -30,7 +30,8 @@
 void store_probe_opts_init(struct store_probe_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->cache_bytes = 2u << 20; /* the replay's default (store_plan_init) */
+    o->cache_bytes = 2u << 20;   /* the replay's default (store_plan_init) */
+    o->sync = STORE_SYNC_NORMAL; /* likewise */
     o->rounds = 7;
     o->ops = 400;
     o->sessions = 512;
@@ -274,6 +275,7 @@ static void probe_plan(const struct store_probe_opts *o, struct store_plan *p)
     p->engine = o->engine;
     p->engine_name = o->engine_name;
     p->cache_bytes = o->cache_bytes;
+    p->sync = o->sync;
     p->n_page_sizes = 0;
     for (size_t i = 0; i < o->engine->n_pages && i < STORE_PROBE_MAX_PAGES; i++)
         if (store_page_size_valid(o->engine->pages[i].page_size_bytes))
@@ -414,6 +416,7 @@ int store_probe_run(const struct store_probe_opts *o, struct store_probe *out,
     snprintf(out->engine, sizeof(out->engine), "%s",
              o->engine_name ? o->engine_name : o->engine->name);
     out->cache_bytes = o->cache_bytes;
+    out->sync = o->sync;
     out->rounds = o->rounds;
     out->ops = o->ops;
     out->sessions = o->sessions;

@@ -246,10 +246,10 @@ int store_probe_write(FILE *fp, const struct store_probe *pr, const char *name,
     fprintf(fp, "  measured: %lld  # %s\n", (long long)pr->measured_s, when);
     put_str(fp, "engine", pr->engine, 2);
     fprintf(fp,
-            "  cache_bytes: %llu\n  rounds: %u\n  ops: %u\n  sessions: %u\n"
-            "  elapsed_s: %.17g\n  lob_direct: %d\n",
-            (unsigned long long)pr->cache_bytes, pr->rounds, pr->ops,
-            pr->sessions, pr->elapsed_s, pr->lob_direct);
+            "  cache_bytes: %llu\n  sync: %s\n  rounds: %u\n  ops: %u\n"
+            "  sessions: %u\n  elapsed_s: %.17g\n  lob_direct: %d\n",
+            (unsigned long long)pr->cache_bytes, store_sync_name(pr->sync),
+            pr->rounds, pr->ops, pr->sessions, pr->elapsed_s, pr->lob_direct);
     fprintf(fp,
             "  # a checkpoint: fixed + per frame; the writes below pay "
             "SQLite's\n  # own, one every %d frames\n"
@@ -399,6 +399,19 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
         (rc = pt_json_get_num(p, "lob_direct", &d, ctx, err)) < 0)
         return rc;
     pr->lob_direct = d != 0;
+    /* sync: written since issue 26; a probe without it measured NORMAL */
+    pr->sync = STORE_SYNC_NORMAL;
+    {
+        const json_t *sy = json_object_get(p, "sync");
+        int v = sy && json_is_string(sy)
+                    ? store_sync_parse(json_string_value(sy))
+                    : -1;
+        if (sy && v < 0)
+            return err_set(err, PT_EDATA,
+                           "%s: probe.sync must be off, normal or full", ctx);
+        if (sy)
+            pr->sync = (enum store_sync)v;
+    }
     {
         const json_t *ck = json_object_get(p, "checkpoint");
         if (ck &&

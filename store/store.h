@@ -740,6 +740,7 @@ struct store_probe {
     int64_t measured_s;  /* time(2) at the end of the probe */
     char engine[32];     /* placement rules of the stores */
     uint64_t cache_bytes;
+    enum store_sync sync; /* the stores' durability (replay --sync) */
     unsigned rounds, ops, sessions;
     double elapsed_s;
     /* a checkpoint's cost, fitted over the checkpoints that end the
@@ -757,6 +758,8 @@ struct store_probe_opts {
     const char *engine_name;
     const char *store_dir; /* NULL: a temporary directory on disk */
     uint64_t cache_bytes;  /* page cache of the stores (the replay's) */
+    enum store_sync sync;  /* their durability (the replay's --sync):
+                              default NORMAL */
     unsigned rounds;       /* default 7 */
     unsigned ops;          /* per cell and round, default 400 */
     unsigned sessions;     /* per population, default 512 */

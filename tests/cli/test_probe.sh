@@ -82,6 +82,36 @@ expect_rc 0 "replay --calibration own" "$PAGETUNE" replay --trace "$T/t.csv" \
     --calibration "$T/probe.yaml" --json
 case "$ERR" in *foreign*) fail "own probe called foreign: $ERR" ;; *) pass ;; esac
 
+# ---- --sync: the probe's stores at the replays' durability (issue 26) ----
+expect_grep() { grep -q -- "$2" "$1" && pass || fail "$3: no '$2' in $1"; }
+expect_grep "$T/probe.yaml" '^  sync: normal$' "a default probe records sync: normal"
+expect_rc 0 "probe --sync full" "$PAGETUNE" probe "${FAST[@]}" --store-dir "$T/st" \
+    --sync full -o "$T/full.yaml"
+expect_grep "$T/full.yaml" '^  sync: full$' "probe --sync full records it"
+expect_rc 64 "replay (normal) with a --sync full probe" "$PAGETUNE" replay \
+    --trace "$T/t.csv" --page-size 4K --rounds 2 --store-dir "$T/st" \
+    --calibration "$T/full.yaml" -o "$T/mix.json" --json
+expect_one_line_error "sync mismatch"
+expect_contains "$ERR" "--sync full, this replay uses --sync normal" "the message names both levels"
+[ ! -e "$T/mix.json" ] && pass || fail "sync mismatch: replay left an output"
+expect_rc 0 "replay --sync full with a --sync full probe" "$PAGETUNE" replay \
+    --trace "$T/t.csv" --page-size 4K --rounds 2 --store-dir "$T/st" --sync full \
+    --calibration "$T/full.yaml" --json -q
+expect_eq "$(printf '%s' "$OUT" | jq '.results[0].predicted.requests_per_s > 0')" true \
+    "a --sync full replay predicts from the --sync full probe"
+# a probe written before the key existed measured NORMAL
+grep -v '^  sync: ' "$T/probe.yaml" >"$T/nosync.yaml"
+expect_rc 0 "replay --calibration (no sync key)" "$PAGETUNE" replay --trace "$T/t.csv" \
+    --page-size 4K --rounds 2 --store-dir "$T/st" --calibration "$T/nosync.yaml" --json -q
+sed 's/^  sync: normal$/  sync: fast/' "$T/probe.yaml" >"$T/badsync.yaml"
+expect_rc 65 "replay --calibration (sync: fast)" "$PAGETUNE" replay --trace "$T/t.csv" \
+    --page-size 4K --rounds 2 --store-dir "$T/st" --calibration "$T/badsync.yaml" --json -q
+expect_one_line_error "sync: fast"
+expect_contains "$ERR" "probe.sync must be off, normal or full" "the message names the key"
+expect_rc 64 "probe --sync fast" "$PAGETUNE" probe "${FAST[@]}" --sync fast -o "$T/sf.yaml"
+expect_one_line_error "probe --sync fast"
+[ ! -e "$T/sf.yaml" ] && pass || fail "probe --sync fast left an output"
+
 # ---- bad input ----
 expect_rc 64 "--rounds 1" "$PAGETUNE" probe --rounds 1 -o "$T/r1.yaml"
 expect_one_line_error "--rounds 1"
