@@ -9,10 +9,11 @@
 #                           [ROUNDS] [ENGINE] [LOBIO]
 #   defaults:               build/pagetune 2M 5 5000 1000 5 db2 direct
 #
-# SYNC=off|normal|full in the environment passes --sync to each replay
-# (default: replay's own, normal). DB2 forces its log at every commit;
+# SYNC=off|normal|full in the environment: each replay's --sync (default
+# full). DB2 writes its log to disk at every commit (Db2 11.5, logbufsz);
 # `full` is the store's equivalent (an fsync of the WAL at each commit,
-# and of the LOB record before it).
+# and of the LOB record before it). With `normal` no commit waits and a
+# cached LOB area measures no step (docs/models.md, "A cached LOB area").
 #
 # LOBIO direct (O_DIRECT) makes every out-of-row access reach the device,
 # as DB2's direct I/O does; `cached` lets the OS file cache serve it (an
@@ -62,6 +63,7 @@ SESS=${5:-1000}
 ROUNDS=${6:-5}
 ENGINE=${7:-db2}
 LOBIO=${8:-direct}
+SYNC=${SYNC:-full}
 export PAGETUNE_DATA_DIR=${PAGETUNE_DATA_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 W=$(mktemp -d /tmp/pt-article.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -87,7 +89,7 @@ for r in $(seq 1 "$RUNS"); do
     for size in 4000 10000 30000; do
         "$PAGETUNE" replay -q --json --trace "$W/$size.csv" --cache "$CACHE" \
             --engine "$ENGINE" --page-size 4K,8K,16K,32K --rounds "$ROUNDS" \
-            --lob-io "$LOBIO" ${SYNC:+--sync "$SYNC"} \
+            --lob-io "$LOBIO" --sync "$SYNC" \
             -o "$W/r-$size-$r.json"
     done
 done

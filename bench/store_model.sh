@@ -13,11 +13,14 @@
 #
 #   bench/store_model.sh [PAGETUNE] [LOBIO] [RUNS] [PROBE]
 #   defaults:             build/pagetune direct 1 (a fresh probe per run)
+# SYNC=off|normal|full in the environment: the probe's and the replays'
+# --sync (default full: the log forced at each commit, as DB2 does).
 set -euo pipefail
 PAGETUNE=${1:-build/pagetune}
 LOBIO=${2:-direct}
 RUNS=${3:-1}
 PROBE=${4:-}
+SYNC=${SYNC:-full}
 export PAGETUNE_DATA_DIR=${PAGETUNE_DATA_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 W=$(mktemp -d /tmp/pt-store-model.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -37,11 +40,12 @@ for r in $(seq 1 "$RUNS"); do
     cal=$PROBE
     if [ -z "$cal" ]; then
         cal="$W/probe-$r.yaml"
-        "$PAGETUNE" probe -q -o "$cal"
+        "$PAGETUNE" probe -q --sync "$SYNC" -o "$cal"
     fi
     for size in 4000 10000 30000; do
         "$PAGETUNE" replay -q --json --trace "$W/$size.csv" \
             --page-size 4K,8K,16K,32K --rounds 5 --lob-io "$LOBIO" \
+            --sync "$SYNC" \
             --calibration "$cal" -o "$W/r-$r-$size.json"
     done
     python3 - "$W" "$r" "$LOBIO" <<'PY'
