@@ -34,11 +34,9 @@ static const char description[] =
     "system is named foreign, one older than 30 days or from another\n"
     "pagetune version stale.";
 
-static const char *const sync_names[] = {"off", "normal", "full", NULL};
-
 struct probe_args {
     struct store_probe_opts po;
-    int sync; /* index of sync_names (enum store_sync) */
+    int sync; /* index of store_sync_names (enum store_sync) */
     const char *engine;
     int quick;
     int rounds_given, ops_given;
@@ -79,7 +77,7 @@ static const struct cli_option opts[] = {
      .group = CLI_G_STORE,
      .type = CLI_T_ENUM,
      CLI_AT(A, sync),
-     .choices = sync_names,
+     .choices = store_sync_names,
      .help = "durability of the probe's stores, as the replay's --sync: "
              "probe with the level the replays use (full: an fsync at "
              "every commit, as DB2 forces its log); a replay refuses a "

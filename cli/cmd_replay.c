@@ -68,7 +68,7 @@ static const char description[] =
 struct replay_args {
     struct store_plan plan; /* what to replay */
     uint64_t clients;
-    int sync;         /* index of sync_names (enum store_sync) */
+    int sync;         /* index of store_sync_names (enum store_sync) */
     int trace_format; /* index of cli_trace_formats */
     int lob_io;       /* index of lob_io_names (enum store_lob_io) */
     uint64_t think_ms;
@@ -94,7 +94,6 @@ struct replay_args {
 
 enum { OPT_CANDIDATE = CLI_OPT_FIRST_CUSTOM };
 
-static const char *const sync_names[] = {"off", "normal", "full", NULL};
 /* in the order of enum store_lob_io */
 static const char *const lob_io_names[] = {"cached", "direct", NULL};
 
@@ -163,7 +162,7 @@ static const struct cli_option opts[] = {
      .group = CLI_G_STORE,
      .type = CLI_T_ENUM,
      CLI_AT(A, sync),
-     .choices = sync_names,
+     .choices = store_sync_names,
      .help = "durability, PRAGMA synchronous in WAL mode",
      .def = "normal"},
     {.name = "engine",

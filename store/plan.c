@@ -27,17 +27,18 @@
 #include "store/lob.h"
 #include "store/store.h"
 
-static const char *const sync_names[] = {"off", "normal", "full"};
+/* enum store_sync order; NULL-terminated for the CLI's --sync choices */
+const char *const store_sync_names[] = {"off", "normal", "full", NULL};
 
 const char *store_sync_name(enum store_sync s)
 {
-    return (unsigned)s < 3 ? sync_names[s] : "normal";
+    return (unsigned)s < 3 ? store_sync_names[s] : "normal";
 }
 
 int store_sync_parse(const char *name)
 {
     for (int i = 0; i < 3; i++)
-        if (strcmp(name, sync_names[i]) == 0)
+        if (strcmp(name, store_sync_names[i]) == 0)
             return i;
     return -1;
 }

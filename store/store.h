@@ -854,6 +854,8 @@ int store_model_predict(const struct store_probe *pr,
                         struct pt_err *err);
 
 /* "off", "normal", "full", and back (-1: unknown). */
+/* "off", "normal", "full" in enum order, then NULL */
+extern const char *const store_sync_names[];
 const char *store_sync_name(enum store_sync s);
 int store_sync_parse(const char *name);
 
