@@ -421,6 +421,16 @@ int adv_pgr_predict(const struct coll_pgr_plan *p,
                     const struct coll_pgr_result *res,
                     const struct rec_engine *e, struct adv_pgr_prediction *out,
                     struct pt_err *err);
+/* The server replay's warning about reads (issue 28): when the recommended
+ * setting read markedly more blocks from outside shared_buffers per
+ * operation than the current one (at least ADV_SERVER_READS_RATIO times,
+ * and 0.01 more), one line into buf saying so, with the figures, and 1;
+ * else 0 and buf empty. Requests/s on a test server measure those reads
+ * in its file cache; on a server where they reach the disk they cost far
+ * more, which the verdict (requests/s) cannot show. */
+#define ADV_SERVER_READS_RATIO 1.5
+int adv_server_reads_note(const struct adv_validation *v, char *buf,
+                          size_t len);
 /* v's verdict and method from a replay on the server (after
  * adv_validation_method): method replay_server, the verdict of the
  * recommended candidate against the current one. */

@@ -357,11 +357,15 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                                       (int)v->rounds, "budget_s", v->budget_s,
                                       "elapsed_s", v->elapsed_s, "stopped",
                                       v->stopped));
-    if (v->have_server)
+    if (v->have_server) {
+        char note[512];
+        json_t *w = adv_server_reads_note(v, note, sizeof(note))
+                        ? json_string(note)
+                        : json_null();
         json_object_set_new(
             o, "replay_server",
             json_pack("{s:{s:s, s:o, s:o, s:o, s:o}, s:{s:s, s:o, s:o, s:o, "
-                      "s:o}}",
+                      "s:o}, s:o}",
                       "current", "candidate", v->srv_cand[0], "requests_per_s",
                       num_or_null(v->srv_rps[0]), "heap_blks_per_op",
                       num_or_null(v->srv_heap_per_op[0]), "toast_blks_per_op",
@@ -371,7 +375,8 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                       num_or_null(v->srv_rps[1]), "heap_blks_per_op",
                       num_or_null(v->srv_heap_per_op[1]), "toast_blks_per_op",
                       num_or_null(v->srv_toast_per_op[1]), "blks_read_per_op",
-                      num_or_null(v->srv_read_per_op[1])));
+                      num_or_null(v->srv_read_per_op[1]), "reads_warning", w));
+    }
     if (v->have_verdict) {
         const struct store_verdict_out *d = &v->verdict;
         json_object_set_new(

@@ -1068,8 +1068,12 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
                              &r->store_pred[1], r->probe_name, &r->replay);
     adv_validation_method(&r->validation, r->engine, r->replay_engine,
                           r->replay_skipped);
-    if (r->have_server)
+    if (r->have_server) {
+        char note[512];
         adv_validation_server(&r->validation, &r->server, r->server_cand);
+        if (adv_server_reads_note(&r->validation, note, sizeof(note)))
+            json_array_append_new(r->notes, json_string(note));
+    }
     /* recommendation.json keeps what validated it (the summary's
      * "validation"), so `pagetune diff` of two out-dirs compares the
      * predicted and measured figures and the verdict too */

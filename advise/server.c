@@ -178,3 +178,34 @@ void adv_validation_server(struct adv_validation *v,
              v->srv_read_per_op[1], v->srv_toast_per_op[0],
              v->srv_toast_per_op[1]);
 }
+
+int adv_server_reads_note(const struct adv_validation *v, char *buf, size_t len)
+{
+    double a = v->srv_read_per_op[0], b = v->srv_read_per_op[1];
+
+    if (len)
+        buf[0] = '\0';
+    if (!v->have_server || !(b >= a * ADV_SERVER_READS_RATIO) ||
+        !(b >= a + 0.01))
+        return 0;
+    if (a > 0)
+        snprintf(buf, len,
+                 "replay on the server: the recommended setting read %.1f "
+                 "times the blocks from outside shared_buffers per "
+                 "operation (%.3f -> %.3f); this server's file cache served "
+                 "them (requests/s %+.1f %%), where they reach the disk they "
+                 "cost more than the verdict shows",
+                 b / a, a, b,
+                 v->have_verdict     ? 100 * v->verdict.measured.mean
+                 : v->srv_rps[0] > 0 ? 100 * (v->srv_rps[1] / v->srv_rps[0] - 1)
+                                     : 0.0);
+    else
+        snprintf(buf, len,
+                 "replay on the server: the recommended setting read %.3f "
+                 "blocks from outside shared_buffers per operation where the "
+                 "current one read none; this server's file cache served "
+                 "them, where they reach the disk they cost more than the "
+                 "verdict shows",
+                 b);
+    return 1;
+}

@@ -153,6 +153,11 @@ assert "validated by replay on the server" in v["validated_by"]["text"]
 s = v["replay_server"]
 assert s["current"]["candidate"].startswith("toast_tuple_target=2032"), s
 assert s["current"]["toast_blks_per_op"] > 0, s
+# the reads warning: a sentence exactly when the recommended side read
+# 1.5 times the blocks outside shared_buffers (and 0.01 more), else null
+a, b = s["current"]["blks_read_per_op"], s["recommended"]["blks_read_per_op"]
+want = b >= 1.5 * a and b >= a + 0.01
+assert (s["reads_warning"] is not None) == want, (a, b, s["reads_warning"])
 assert v["verdict"]["word"] in ("confirms", "contradicts", "inconclusive"), v["verdict"]
 EOF
 ); then pass; else fail "advise --replay-server's validation: $msg"; fi

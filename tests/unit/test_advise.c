@@ -422,6 +422,45 @@ static void test_verdict_uncalibrated_direction(void **state)
     json_decref(j);
 }
 
+/* The server replay's reads warning: at 1.5 times and 0.01 more, not
+ * below either; from none; never without a server replay. */
+static void test_server_reads_note(void **state)
+{
+    struct adv_validation v;
+    char buf[512];
+
+    (void)state;
+    memset(&v, 0, sizeof(v));
+    v.have_server = 1;
+    v.srv_rps[0] = 100;
+    v.srv_rps[1] = 115.5;
+    v.srv_read_per_op[0] = 0.120;
+    v.srv_read_per_op[1] = 0.378; /* measured: compressible text, 5888 */
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 1);
+    assert_non_null(strstr(buf, "3.2 times"));
+    assert_non_null(strstr(buf, "0.120 -> 0.378"));
+    assert_non_null(strstr(buf, "+15.5 %"));
+    v.srv_read_per_op[1] = 0.179; /* under 1.5 times */
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 0);
+    assert_string_equal(buf, "");
+    v.srv_read_per_op[1] = 0.180; /* exactly 1.5 times */
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 1);
+    v.srv_read_per_op[0] = 0.004; /* 2.5 times, but only 0.006 more */
+    v.srv_read_per_op[1] = 0.010;
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 0);
+    v.srv_read_per_op[0] = 0; /* from none */
+    v.srv_read_per_op[1] = 0.05;
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 1);
+    assert_non_null(strstr(buf, "read none"));
+    v.srv_read_per_op[0] = 0.378; /* fewer reads: nothing to say */
+    v.srv_read_per_op[1] = 0.120;
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 0);
+    v.srv_read_per_op[0] = 0.1;
+    v.srv_read_per_op[1] = 0.5;
+    v.have_server = 0;
+    assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 0);
+}
+
 static void test_config_defaults(void **state)
 {
     struct adv_config c;
@@ -506,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_engine_detect),
         cmocka_unit_test(test_workload_empirical),
         cmocka_unit_test(test_engine_tuned),
+        cmocka_unit_test(test_server_reads_note),
         cmocka_unit_test(test_config_defaults),
         cmocka_unit_test(test_adv_run_direct),
     };
