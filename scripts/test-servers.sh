@@ -16,7 +16,8 @@
 # PT_SERVERS="pg" (or "mariadb", "mariadb32") starts only that server: the
 # integration tests use it for a private instance they stop in the middle
 # of a run, or start with PT_PG_SHARED_BUFFERS (default 32MB) to compare
-# pool sizes.
+# pool sizes, or with PT_MARIADB_ARGS (extra mariadbd options, split on
+# spaces; e.g. "--log-bin=b --server-id=1" for a replication primary).
 set -Eeuo pipefail
 
 cmd=${1:?usage: test-servers.sh start|stop DIR}
@@ -136,7 +137,8 @@ start_mariadb() {
             --bind-address=127.0.0.1 --user=mysql --skip-name-resolve \
             --innodb-page-size="$page" \
             --innodb-buffer-pool-size="$pool" --innodb-flush-log-at-trx-commit=0 \
-            --pid-file="$dir/$name/mysqld.pid" --log-error="$dir/$name/error.log" &
+            --pid-file="$dir/$name/mysqld.pid" --log-error="$dir/$name/error.log" \
+            ${PT_MARIADB_ARGS:-} &
         echo $! > "$dir/$name.pid"
         local t0=$SECONDS
         while [ $((SECONDS - t0)) -lt 120 ]; do
