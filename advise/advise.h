@@ -200,6 +200,7 @@ struct adv_validation {
     char srv_cand[2][96];
     double srv_rps[2], srv_heap_per_op[2], srv_toast_per_op[2];
     double srv_read_per_op[2];
+    char srv_reads_note[512]; /* adv_server_reads_note's line, "" if none */
 };
 
 /*

@@ -358,10 +358,8 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                                       "elapsed_s", v->elapsed_s, "stopped",
                                       v->stopped));
     if (v->have_server) {
-        char note[512];
-        json_t *w = adv_server_reads_note(v, note, sizeof(note))
-                        ? json_string(note)
-                        : json_null();
+        json_t *w =
+            v->srv_reads_note[0] ? json_string(v->srv_reads_note) : json_null();
         json_object_set_new(
             o, "replay_server",
             json_pack("{s:{s:s, s:o, s:o, s:o, s:o}, s:{s:s, s:o, s:o, s:o, "

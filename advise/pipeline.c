@@ -1069,10 +1069,10 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
     adv_validation_method(&r->validation, r->engine, r->replay_engine,
                           r->replay_skipped);
     if (r->have_server) {
-        char note[512];
         adv_validation_server(&r->validation, &r->server, r->server_cand);
-        if (adv_server_reads_note(&r->validation, note, sizeof(note)))
-            json_array_append_new(r->notes, json_string(note));
+        if (r->validation.srv_reads_note[0])
+            json_array_append_new(r->notes,
+                                  json_string(r->validation.srv_reads_note));
     }
     /* recommendation.json keeps what validated it (the summary's
      * "validation"), so `pagetune diff` of two out-dirs compares the

@@ -177,6 +177,7 @@ void adv_validation_server(struct adv_validation *v,
              v->srv_cand[0], v->srv_cand[1], v->rounds, v->srv_read_per_op[0],
              v->srv_read_per_op[1], v->srv_toast_per_op[0],
              v->srv_toast_per_op[1]);
+    adv_server_reads_note(v, v->srv_reads_note, sizeof(v->srv_reads_note));
 }
 
 int adv_server_reads_note(const struct adv_validation *v, char *buf, size_t len)

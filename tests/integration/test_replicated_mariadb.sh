@@ -45,7 +45,8 @@ mariadbd --no-defaults --datadir="$R/data" --socket="$R/mysqld.sock" --port="$PO
     --bind-address=127.0.0.1 --user=mysql --skip-name-resolve --server-id=2 \
     --pid-file="$R/mysqld.pid" --log-error="$R/error.log" &
 REPLICA_PID=$!
-rep() { mariadb --no-defaults --socket="$R/mysqld.sock" -uroot -N "$@"; }
+repv() { mariadb --no-defaults --socket="$R/mysqld.sock" -uroot "$@"; }
+rep() { repv -N "$@"; }
 rep_up() { rep -e "SELECT 1" 2>/dev/null; }
 if wait_value 1 rep_up; then pass; else
     fail "the replica did not start: $(tail -n 5 "$R/error.log")"
@@ -59,8 +60,7 @@ dumps() {
         WHERE COMMAND LIKE 'Binlog Dump%'"
 }
 if wait_value 1 dumps; then pass; else
-    fail "the replica did not attach: $(mariadb --no-defaults --socket="$R/mysqld.sock" -uroot \
-        -e 'SHOW SLAVE STATUS\G' | grep -E 'Running|Error' | tr '\n' ' ')"
+    fail "the replica did not attach: $(repv -e 'SHOW SLAVE STATUS\G' | grep -E 'Running|Error' | tr '\n' ' ')"
     finish
 fi
 left() { prim -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'pagetune_scratch'"; }
@@ -87,8 +87,7 @@ caught_up() {
     # events waited for (>= 0); -1 on the timeout, NULL if not replicating
     w=$(rep -e "SELECT MASTER_POS_WAIT('$ENDFILE', $ENDPOS, 60)")
     case "$w" in -1 | NULL | "") echo "not caught up ($w)"; return ;; esac
-    mariadb --no-defaults --socket="$R/mysqld.sock" -uroot -e "SHOW SLAVE STATUS\G" |
-        awk '/Slave_SQL_Running:/ { print $2 }'
+    repv -e "SHOW SLAVE STATUS\G" | awk '/Slave_SQL_Running:/ { print $2 }'
 }
 expect_eq "$(caught_up)" Yes "the replica's SQL thread ran the whole replay"
 expect_eq "$(rep -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'pagetune_scratch'")" \
