@@ -66,11 +66,23 @@
  *    predicted low; docs/models.md#replay-mariadb). Its lag is a matter
  *    of timing the emulation has no source for.
  *
+ * The pool: the instance's Innodb_buffer_pool_pages_total pages under
+ * sim/'s innodb-lru with the page cleaner's free-list target (the
+ * instance's innodb_lru_scan_depth: buf0flu.cc buf_flush_LRU_list_batch),
+ * starting full of pages the run never touches, as a running instance's
+ * pool is (an empty start leaves freed_page_clock still while it fills,
+ * and the hot index pages drift into the old sublist). The index pages
+ * are created by the load (its page splits: buf_page_create, young), not
+ * read. No prediction when innodb_lru_scan_depth / 2 exceeds the pool's
+ * pages above the cleaner's floor: the cleaner then never rests, and the
+ * LRU's length is a race with the clients.
+ *
  * The clock: the midpoint LRU makes an old page young only
- * innodb_old_blocks_time after its first access; the emulation spaces a
- * pass's requests evenly over the duration the run measured for it
- * (requests / requests per second of that round; the warm-up at the
- * rounds' mean). Nothing is fitted to the counters.
+ * innodb_old_blocks_time after its first access; the emulation spaces
+ * the load's rows over its measured duration and a pass's requests
+ * evenly over the duration the run measured for it (requests / requests
+ * per second of that round; the warm-up at the rounds' mean). Nothing is
+ * fitted to the counters.
  *
  * Not emulated (the instance-wide counters include them): the data
  * dictionary and system tablespace pages besides the rollback segments,
@@ -137,8 +149,10 @@ struct cand {
     uint32_t root, fsp, inode; /* pool keys */
     uint32_t *inner;           /* keys of the levels between root and leaf */
     uint64_t n_inner;
-    uint32_t *leaf_of;  /* per session: its leaf */
-    uint32_t *leaf_key; /* per leaf: its pool key */
+    uint32_t *leaf_of;       /* per session: its leaf */
+    uint32_t *leaf_key;      /* per leaf: its pool key */
+    uint32_t idx_lo, idx_hi; /* its index pages' keys: [lo, hi) */
+    uint8_t *made;           /* per index page: created by the load */
     struct row *rows;
     uint64_t blob_values, blob_pages_sum;
     struct adv_myr_counts n;
@@ -152,7 +166,8 @@ struct site {
     double now_ms;
     int counting;
     size_t counting_cand;
-    unsigned rr; /* the next rollback segment */
+    struct cand *loading; /* the candidate being loaded, or NULL */
+    unsigned rr;          /* the next rollback segment */
     uint32_t rseg_key[MYP_N_RSEGS], undo_key[MYP_N_RSEGS];
     struct purge_ent *q;
     size_t nq, capq;
@@ -185,11 +200,20 @@ static uint64_t *bucket(struct adv_myr_counts *n, int b, int read)
 /* One buf_page_get of the page with pool key `key`, charged to the
  * candidate being measured on this instance (the counters are the
  * instance's). */
+static void create_key(struct site *s, uint32_t key);
+
 static void get(struct emu *m, struct site *s, uint32_t key, int b)
 {
+    struct cand *lc = s->loading;
     uint32_t victim;
     int r;
 
+    if (lc && key >= lc->idx_lo && key < lc->idx_hi &&
+        !lc->made[key - lc->idx_lo]) {
+        lc->made[key - lc->idx_lo] = 1;
+        create_key(s, key);
+        return;
+    }
     s->pool->now_ms = (uint64_t)s->now_ms;
     r = s->pool->ops->access(s->pool, key, &victim);
     if (r < 0) {
@@ -209,19 +233,26 @@ static void get(struct emu *m, struct site *s, uint32_t key, int b)
 
 /* buf_page_create: a new page in the pool, no read, not a request, at the
  * LRU's head (made young: an access past the old time). */
-static uint32_t create(struct site *s)
+static void create_key(struct site *s, uint32_t key)
 {
-    uint32_t key = s->next_key++, victim;
+    uint32_t victim;
 
     s->pool->now_ms = (uint64_t)s->now_ms;
     if (s->pool->ops->access(s->pool, key, &victim) < 0) {
         s->oom = 1;
-        return key;
+        return;
     }
     s->pool->now_ms = (uint64_t)s->now_ms + s->old_time_ms + 1;
     if (s->pool->ops->access(s->pool, key, &victim) < 0)
         s->oom = 1;
     s->pool->now_ms = (uint64_t)s->now_ms;
+}
+
+static uint32_t create(struct site *s)
+{
+    uint32_t key = s->next_key++;
+
+    create_key(s, key);
     return key;
 }
 
@@ -426,6 +457,7 @@ static void load(struct emu *m, size_t ci, double ms)
     double dt = p->n_keys ? ms / (double)p->n_keys : 0;
     unsigned rseg = 0;
 
+    c->s->loading = c;
     for (uint64_t k = 0; k < p->n_keys && !c->s->oom; k++) {
         if (k % MYP_LOAD_BATCH == 0) {
             rseg = rseg_next(c->s);
@@ -435,6 +467,7 @@ static void load(struct emu *m, size_t ci, double ms)
         insert_row(m, c, k, (uint32_t)p->first_size[k]);
         c->s->now_ms += dt;
     }
+    c->s->loading = NULL;
 }
 
 /* Keys by their id's order (the hash's 16 hex digits). */
@@ -495,6 +528,12 @@ static int cand_init(struct emu *m, size_t ci)
         c->inner[i] = s->next_key++;
     for (uint64_t i = 0; i < c->leaves; i++)
         c->leaf_key[i] = c->levels == 1 ? c->root : s->next_key++;
+    c->idx_lo = c->fsp;
+    c->idx_hi = s->next_key;
+    if (!(c->made = pt_calloc(c->idx_hi - c->idx_lo, 1))) {
+        free(order);
+        return -1;
+    }
     for (uint64_t k = 0; k < p->n_keys; k++)
         order[k] = k;
     qsort(order, p->n_keys, sizeof(*order), cmp_key);
@@ -510,6 +549,7 @@ static void cand_free(struct cand *c)
     free(c->leaf_of);
     free(c->leaf_key);
     free(c->inner);
+    free(c->made);
 }
 
 /* The measured duration of candidate ci's round r (ms); r = -1: the
@@ -529,7 +569,9 @@ static void run(struct emu *m)
     size_t n = p->n_cand;
 
     for (size_t ci = 0; ci < n; ci++)
-        load(m, ci, pass_ms(m, ci, -1));
+        load(m, ci,
+             m->res->load_ms[ci] > 0 ? m->res->load_ms[ci]
+                                     : pass_ms(m, ci, -1));
     for (unsigned w = 0; w < p->warmup_rounds; w++)
         for (size_t ci = 0; ci < n; ci++)
             pass(m, ci, pass_ms(m, ci, -1));
@@ -564,10 +606,22 @@ static int sites_init(struct emu *m, const struct sim_policy_ops *pol,
             s->old_time_ms = m->res->old_blocks_time_ms[i];
             if (!(s->pool = pol->create(m->res->pool_pages_total[i], 1)))
                 return -1;
+            if (pol->tune) {
+                struct sim_policy_params pp;
+                memset(&pp, 0, sizeof(pp));
+                pp.page_size_bytes = m->res->page_size[i];
+                pp.scale = 1;
+                pp.free_target = m->res->lru_scan_depth[i];
+                pol->tune(s->pool, &pp);
+            }
             for (unsigned r = 0; r < MYP_N_RSEGS; r++) {
                 s->rseg_key[r] = s->next_key++;
                 s->undo_key[r] = s->next_key++;
             }
+            /* an instance that has been running: its LRU full of pages
+               the run never touches, and evicting */
+            for (uint64_t f = 0; f < m->res->pool_pages_total[i]; f++)
+                create_key(s, s->next_key++);
         }
         m->site_of[i] = k;
         m->c[i].s = &m->site[k];
@@ -605,6 +659,7 @@ static int emulate(const struct coll_myr_plan *p,
             o->have = c->have;
             o->n = c->n;
             o->pool_pages = res->pool_pages_total[ci];
+            o->lru_scan_depth = res->lru_scan_depth[ci];
             o->page_size = res->page_size[ci];
             o->blob_payload = c->payload;
             o->leaves = c->leaves;
@@ -634,12 +689,29 @@ int adv_myr_predict(const struct coll_myr_plan *p,
     memset(&lru, 0, sizeof(lru));
     for (size_t i = 0; i < p->base.n_cand; i++) {
         const char *why = NULL;
-        if (!res->pool_pages_total[i] || !res->page_size[i])
+        uint64_t total = res->pool_pages_total[i], floor_len;
+        char buf[200];
+        /* buf_flush_LRU_list_batch's floor: min(pages / 20 - 1, 256) */
+        floor_len = total / 20 > 257 ? 256 : (total / 20 ? total / 20 - 1 : 0);
+        if (!total || !res->page_size[i])
             why = "the instance's Innodb_buffer_pool_pages_total is unknown";
         else if (res->old_blocks_pct[i] != 37 ||
                  res->old_blocks_time_ms[i] != 1000)
             why = "the instance's innodb_old_blocks_pct / _time are not "
                   "InnoDB's defaults (37, 1000), the emulated policy's";
+        else if (res->lru_scan_depth[i] / 2 >= total - floor_len) {
+            /* need_LRU_eviction holds whatever the LRU's length: the
+               cleaner runs without pause, and how long the LRU stays is
+               a race between it and the clients */
+            snprintf(buf, sizeof(buf),
+                     "innodb_lru_scan_depth %u wakes InnoDB's page cleaner "
+                     "below %u free pages, more than the pool's %llu less "
+                     "the LRU's floor %llu: it never rests, a race not "
+                     "emulated",
+                     res->lru_scan_depth[i], res->lru_scan_depth[i] / 2,
+                     (unsigned long long)total, (unsigned long long)floor_len);
+            why = buf;
+        }
         if (why) {
             snprintf(out->why, sizeof(out->why), "no prediction: %s", why);
             return 0;

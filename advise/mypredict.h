@@ -23,7 +23,8 @@ struct adv_myr_counts {
 struct adv_myr_pred_cand {
     int have;
     struct adv_myr_counts n;
-    uint64_t pool_pages; /* the instance's pool, pages */
+    uint64_t pool_pages;     /* the instance's pool, pages */
+    uint32_t lru_scan_depth; /* its page cleaner's free target; 0 none */
     uint32_t page_size;
     uint32_t blob_payload;     /* bytes of a value on one BLOB page */
     uint64_t leaves;           /* clustered index leaves */
@@ -34,7 +35,7 @@ struct adv_myr_pred_cand {
 };
 struct adv_myr_prediction {
     int have;
-    char why[160];
+    char why[256];
     size_t n_cand;
     struct adv_myr_pred_cand c[COLL_PGR_MAX_CANDIDATES];
 };

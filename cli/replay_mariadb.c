@@ -252,13 +252,13 @@ static void my_pred_lines(FILE *fp, const struct my_out *o)
         fprintf(fp,
                 "  %zu: page req/req %.2f, measured %.2f (%+.1f %%); pool "
                 "reads/req %.3f, measured %.3f (%+.1f %%), LRU %.3f; %s over "
-                "%llu "
-                "pages, %u level(s), %llu leaves, %.2f BLOB pages a value "
+                "%llu pages (the page cleaner keeping %u free), %u level(s), "
+                "%llu leaves, %.2f BLOB pages a value "
                 "(%u bytes each); req get %.2f set %.2f undo %.2f purge "
                 "%.2f, reads get %.3f set %.3f undo %.3f purge %.3f\n",
                 i + 1, eq, mq, rel(eq, mq) * 100, er, mr, rel(er, mr) * 100,
                 per_req(c->lru.reads, r), c->policy,
-                (unsigned long long)c->pool_pages, c->levels,
+                (unsigned long long)c->pool_pages, c->lru_scan_depth, c->levels,
                 (unsigned long long)c->leaves, c->blob_pages, c->blob_payload,
                 per_req(c->n.get_req, r), per_req(c->n.set_req, r),
                 per_req(c->n.undo_req, r), per_req(c->n.purge_req, r),
@@ -368,21 +368,21 @@ static json_t *my_pred_json(const struct my_out *o, size_t i)
     if (!o->pred.have || !c->have)
         return json_null();
     return json_pack(
-        "{s:s, s:I, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+        "{s:s, s:I, s:I, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
         "s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}, s:f, s:f}",
         "policy", c->policy, "pool_pages", (json_int_t)c->pool_pages,
-        "blob_page_bytes", (json_int_t)c->blob_payload, "levels",
-        (int)c->levels, "leaves", (json_int_t)c->leaves, "blob_pages_per_value",
-        c->blob_pages, "read_requests_per_request", eq, "read_requests_error",
-        rel(eq, mq), "reads_per_request", er, "reads_error", rel(er, mr),
-        "read_requests", (double)c->n.requests, "reads", (double)c->n.reads,
-        "read_requests_by", "get", per_req(c->n.get_req, r), "set",
-        per_req(c->n.set_req, r), "undo", per_req(c->n.undo_req, r), "purge",
-        per_req(c->n.purge_req, r), "reads_by", "get",
-        per_req(c->n.get_reads, r), "set", per_req(c->n.set_reads, r), "undo",
-        per_req(c->n.undo_reads, r), "purge", per_req(c->n.purge_reads, r),
-        "lru_read_requests", (double)c->lru.requests, "lru_reads",
-        (double)c->lru.reads);
+        "lru_scan_depth", (json_int_t)c->lru_scan_depth, "blob_page_bytes",
+        (json_int_t)c->blob_payload, "levels", (int)c->levels, "leaves",
+        (json_int_t)c->leaves, "blob_pages_per_value", c->blob_pages,
+        "read_requests_per_request", eq, "read_requests_error", rel(eq, mq),
+        "reads_per_request", er, "reads_error", rel(er, mr), "read_requests",
+        (double)c->n.requests, "reads", (double)c->n.reads, "read_requests_by",
+        "get", per_req(c->n.get_req, r), "set", per_req(c->n.set_req, r),
+        "undo", per_req(c->n.undo_req, r), "purge", per_req(c->n.purge_req, r),
+        "reads_by", "get", per_req(c->n.get_reads, r), "set",
+        per_req(c->n.set_reads, r), "undo", per_req(c->n.undo_reads, r),
+        "purge", per_req(c->n.purge_reads, r), "lru_read_requests",
+        (double)c->lru.requests, "lru_reads", (double)c->lru.reads);
 }
 
 static json_t *my_json(const void *ctx)

@@ -992,10 +992,13 @@ struct coll_myr_result {
     /* the instance's facts a prediction of the run needs
        (advise/mypredict.c): Innodb_buffer_pool_pages_total (the pool's
        real pages: fewer than size / page), innodb_old_blocks_time and
-       _pct; 0 when not read */
+       _pct, innodb_lru_scan_depth (the free blocks the page cleaner
+       keeps); 0 when not read */
     uint64_t pool_pages_total[COLL_PGR_MAX_CANDIDATES];
     uint32_t old_blocks_time_ms[COLL_PGR_MAX_CANDIDATES];
     uint32_t old_blocks_pct[COLL_PGR_MAX_CANDIDATES];
+    uint32_t lru_scan_depth[COLL_PGR_MAX_CANDIDATES];
+    double load_ms[COLL_PGR_MAX_CANDIDATES]; /* the load's duration */
     char server[COLL_PGR_MAX_CANDIDATES][128];
 };
 /* The DDL a run executes on each instance (--dry-run); the instances are

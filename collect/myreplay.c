@@ -208,7 +208,7 @@ struct myr_site {
     int locked, created, mariadb;
     uint32_t page_size;
     uint64_t pool_bytes, pool_pages, pages_total;
-    uint32_t old_time_ms, old_pct;
+    uint32_t old_time_ms, old_pct, lru_scan_depth;
 };
 
 struct myr_run {
@@ -561,7 +561,8 @@ static int db_claim(struct myr_site *s, const struct myr_run *run,
 /* What a prediction of the run needs (advise/mypredict.c): the pool's
  * real pages (Innodb_buffer_pool_pages_total: size / page less the
  * blocks the pool's own structures take), the midpoint LRU's
- * innodb_old_blocks_time and _pct. */
+ * innodb_old_blocks_time and _pct, the page cleaner's
+ * innodb_lru_scan_depth. */
 static int facts_read(struct myr_site *s, struct pt_err *err)
 {
     struct coll_rows rows;
@@ -582,6 +583,10 @@ static int facts_read(struct myr_site *s, struct pt_err *err)
     if (coll_query_i64(s->admin, "SELECT @@innodb_old_blocks_pct", &v, NULL) ==
         0)
         s->old_pct = (uint32_t)v;
+    if (coll_query_i64(s->admin, "SELECT @@innodb_lru_scan_depth", &v, NULL) ==
+            0 &&
+        v > 0)
+        s->lru_scan_depth = (uint32_t)v;
     return 0;
 }
 
@@ -821,8 +826,10 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
         if ((ret = clients_open(run, s, err)) < 0)
             return ret;
     for (size_t i = 0; i < p->base.n_cand; i++) {
+        uint64_t t0 = pt_now_ns();
         if ((ret = coll_rpl_load(clients_of(run, i), i, err)) < 0)
             return ret;
+        res->load_ms[i] = (double)(pt_now_ns() - t0) / 1e6;
         coll_rpl_note(&p->base, "candidate %zu: %llu synthetic sessions loaded",
                       i + 1, (unsigned long long)p->base.n_keys);
     }
@@ -883,6 +890,7 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
         res->pool_pages_total[i] = st->pages_total;
         res->old_blocks_time_ms[i] = st->old_time_ms;
         res->old_blocks_pct[i] = st->old_pct;
+        res->lru_scan_depth[i] = st->lru_scan_depth;
         snprintf(res->server[i], sizeof(res->server[i]), "%s",
                  coll_conn_dbms(st->admin));
     }

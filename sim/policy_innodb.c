@@ -25,6 +25,15 @@
  *    quarter of the young sublist.
  *  - The victim is the tail (buf_LRU_free_from_common_LRU_list); each
  *    freed block advances freed_page_clock.
+ *  - The page cleaner, when tuned with a free-list target
+ *    (sim_policy_params.free_target = innodb_lru_scan_depth; the replay's
+ *    prediction, advise/mypredict.c): a block taken that leaves fewer
+ *    than half the target free wakes it (buf0lru.cc
+ *    buf_LRU_get_free_block, buf0flu.cc need_LRU_eviction), and it frees
+ *    tail blocks until the target is free or the LRU is down to
+ *    min(pages / 20 - 1, BUF_LRU_MIN_LEN 256) (buf_flush_LRU_list_batch).
+ *    A thread in InnoDB; here the batch runs at once. Without a target
+ *    (the simulator) every read frees the tail itself.
  *
  * Time: the driver sets base.now_ms before each access — the trace's time
  * stamps, or requests at the rate of --request-rate (pagetune-simulate(1)).
@@ -45,6 +54,7 @@ extern const struct sim_policy_ops sim_policy_innodb;
 #define INNO_OLD_MIN_LEN 512   /* BUF_LRU_OLD_MIN_LEN */
 #define INNO_OLD_TOLERANCE 20  /* BUF_LRU_OLD_TOLERANCE */
 #define INNO_NON_OLD_MIN_LEN 5 /* BUF_LRU_NON_OLD_MIN_LEN */
+#define INNO_LRU_MIN_LEN 256   /* BUF_LRU_MIN_LEN */
 
 struct inno {
     struct sim_policy base;
@@ -60,6 +70,8 @@ struct inno {
     uint64_t ratio;        /* LRU_old_ratio = pct x 1024 / 100 */
     uint64_t old_min_len, tolerance, non_old_min; /* scaled lengths */
     uint64_t old_time_ms;                         /* innodb_old_blocks_time */
+    uint64_t free_target; /* innodb_lru_scan_depth; 0: no page cleaner */
+    uint64_t lru_min_len; /* the cleaner's floor (buf_lru_min_len) */
 };
 
 static void inno_destroy(struct sim_policy *p)
@@ -112,6 +124,12 @@ static void inno_tune(struct sim_policy *p, const struct sim_policy_params *pp)
     c->old_min_len = scaled(INNO_OLD_MIN_LEN, pp->scale, 2);
     c->tolerance = scaled(INNO_OLD_TOLERANCE, pp->scale, 0);
     c->non_old_min = scaled(INNO_NON_OLD_MIN_LEN, pp->scale, 1);
+    c->free_target =
+        pp->free_target ? scaled(pp->free_target, pp->scale, 2) : 0;
+    /* buf_flush_LRU_list_batch: min(usable / 20 - 1, BUF_LRU_MIN_LEN) */
+    c->lru_min_len = scaled(INNO_LRU_MIN_LEN, pp->scale, 1);
+    if (c->base.capacity / 20 < c->lru_min_len + 1)
+        c->lru_min_len = c->base.capacity / 20 ? c->base.capacity / 20 - 1 : 0;
 }
 
 /* buf_LRU_old_adjust_len: move LRU_old until the old sublist's length is
@@ -235,6 +253,37 @@ static void inno_hit(struct inno *c, uint32_t i)
     }
 }
 
+/* Free the LRU's tail block (buf_LRU_free_page): its node back to the
+ * pool, its key unmapped; returns the key. */
+static uint32_t inno_free_tail(struct inno *c)
+{
+    uint32_t i = c->l.tail, key = c->pool.nd[i].key;
+
+    c->map.v[key] = 0;
+    inno_unlink(c, i);
+    c->freed_clock++;
+    sim_pool_put(&c->pool, i);
+    return key;
+}
+
+/* The page cleaner's LRU batch. buf_LRU_get_free_block wakes it when a
+ * block taken leaves fewer than innodb_lru_scan_depth / 2 free and the
+ * LRU holds more than its floor; buf_flush_LRU_list_batch then frees
+ * blocks from the tail until innodb_lru_scan_depth are free or the LRU is
+ * down to the floor (buf0lru.cc, buf0flu.cc need_LRU_eviction). The
+ * cleaner is a thread that runs as soon as it is woken; here the batch
+ * runs at once, before the next access. */
+static void inno_cleaner(struct inno *c)
+{
+    uint64_t cap = c->base.capacity;
+
+    if (!c->free_target || c->l.n <= c->lru_min_len ||
+        cap - c->l.n >= c->free_target / 2)
+        return;
+    while (c->l.n > c->lru_min_len && cap - c->l.n < c->free_target)
+        (void)inno_free_tail(c);
+}
+
 static int inno_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
 {
     struct inno *c = (struct inno *)p;
@@ -249,18 +298,16 @@ static int inno_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     if (sim_keymap_reserve(&c->map, key))
         return PT_EINTERNAL;
     i = sim_pool_get(&c->pool);
-    if (!i) {
-        i = c->l.tail;
-        *victim = nd[i].key;
-        c->map.v[nd[i].key] = 0;
-        inno_unlink(c, i);
-        c->freed_clock++;
+    if (!i) { /* no free block: the reader frees the tail itself */
+        *victim = inno_free_tail(c);
+        i = sim_pool_get(&c->pool);
     }
     nd[i].key = key;
     nd[i].freq = 0;
     c->first_ms[i] = c->base.now_ms;
     inno_link(c, i, 1);
     c->map.v[key] = i;
+    inno_cleaner(c);
     return 0;
 }
 

@@ -181,6 +181,10 @@ struct sim_policy_params {
     double scale;             /* 1, or the sampling rate R of a miniature
                                  simulation: fixed-size structures shrink
                                  by it as the cache does */
+    uint64_t free_target;     /* InnoDB (innodb-lru): innodb_lru_scan_depth,
+                                 the free blocks its page cleaner keeps; 0 =
+                                 no page cleaner (every read in evicts the
+                                 tail itself) */
 };
 
 struct sim_policy {

@@ -31,6 +31,8 @@ my16() { mariadb --no-defaults --socket="$PT_MARIADB_SOCK" -uroot -N "$@"; }
 my32() { mariadb --no-defaults --socket="$PT_MARIADB32_SOCK" -uroot -N "$@"; }
 POOL16=$(my16 -e "SELECT @@innodb_buffer_pool_size")
 POOL32=$(my32 -e "SELECT @@innodb_buffer_pool_size")
+DEPTH16=$(my16 -e "SELECT @@innodb_lru_scan_depth")
+DEPTH32=$(my32 -e "SELECT @@innodb_lru_scan_depth")
 cleanup() {
     [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
     for f in my16 my32; do
@@ -38,16 +40,23 @@ cleanup() {
             DROP DATABASE IF EXISTS $DB; DROP USER IF EXISTS '$USER_NC'@'127.0.0.1';
             REVOKE ALL ON \`$DB\`.* FROM 'pagetune'@'127.0.0.1'" >/dev/null 2>&1
     done
-    my16 -e "SET GLOBAL innodb_buffer_pool_size = $POOL16" >/dev/null 2>&1
-    my32 -e "SET GLOBAL innodb_buffer_pool_size = $POOL32" >/dev/null 2>&1
+    my16 -e "SET GLOBAL innodb_buffer_pool_size = $POOL16;
+        SET GLOBAL innodb_lru_scan_depth = $DEPTH16" >/dev/null 2>&1
+    my32 -e "SET GLOBAL innodb_buffer_pool_size = $POOL32;
+        SET GLOBAL innodb_lru_scan_depth = $DEPTH32" >/dev/null 2>&1
     rm -rf "$T"
 }
 trap cleanup EXIT
 
-# the test user may create and drop the scratch database, nothing more
+# the test user may create and drop the scratch database, nothing more.
+# The pools are 12M, so the page cleaner's free-list target is scaled to
+# them (innodb_lru_scan_depth 100): the default 1536 is more than a 12M
+# pool holds above the cleaner's floor, the cleaner never rests, and the
+# run gets no prediction (docs/models.md#engine-policies; test_policy_
+# mariadb.sh holds that refusal and the default at larger pools)
 for f in my16 my32; do
     "$f" -e "GRANT ALL ON \`$DB\`.* TO 'pagetune'@'127.0.0.1';
-        SET GLOBAL innodb_buffer_pool_size = $POOL"
+        SET GLOBAL innodb_buffer_pool_size = $POOL; SET GLOBAL innodb_lru_scan_depth = 100"
 done
 wait_value "$POOL" my16 -e "SELECT @@innodb_buffer_pool_size" || fail "16K pool not resized"
 wait_value "$POOL" my32 -e "SELECT @@innodb_buffer_pool_size" || fail "32K pool not resized"
@@ -111,20 +120,19 @@ for x in c:
     assert len(x["rounds_rps"]) == 3
     assert "Pwd" not in x["instance"], x["instance"]
 # the prediction beside the counters (advise/mypredict.c). Page requests
-# per request within 20 % (measured +0.3 to +16 % over 6 runs: how much of
-# purge's work falls inside a measured pass varies), and between the
-# prediction without purge and with it; pool reads within 25 % at 32K
-# (measured -4 to -12 %) and at 16K low by at most 40 % (measured -17 to
-# -27 %: the emulated purge has no lag, the real one reads old BLOB pages
-# back); docs/models.md#replay-mariadb
-for x, lo in zip(c, (-0.40, -0.25)):
+# per request within 25 % (measured +15 to +21 % at 16K, +7 to +16 % at
+# 32K over 7 runs: how much of purge's work falls inside a measured pass
+# varies), and between the prediction without purge and with it; pool
+# reads within 25 % (measured -3 to -9 % at 16K, -2 to +7 % at 32K, with
+# the page cleaner emulated); docs/models.md#replay-mariadb
+for x in c:
     p, k = x["prediction"], x["innodb"]
     assert p and p["policy"] == "innodb-lru" and p["pool_pages"] > 0, p
-    assert abs(p["read_requests_error"]) <= 0.20, (x["innodb_page_size"], p)
+    assert abs(p["read_requests_error"]) <= 0.25, (x["innodb_page_size"], p)
     by = p["read_requests_by"]
     floor = by["get"] + by["set"] + by["undo"]
     assert 0.95 * floor <= k["read_requests_per_request"] <= 1.05 * (floor + by["purge"]), (p, k)
-    assert lo <= p["reads_error"] <= 0.25, (x["innodb_page_size"], p)
+    assert abs(p["reads_error"]) <= 0.25, (x["innodb_page_size"], p)
     assert p["blob_pages_per_value"] == (2 if x["innodb_page_size"] == 16384 else 1), p
 assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
 assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]

@@ -345,6 +345,50 @@ static void test_policy_innodb(void **state)
     lru->destroy(l);
 }
 
+/* InnoDB's page cleaner (free_target = innodb_lru_scan_depth): a block
+ * taken that leaves fewer than target / 2 free frees tail blocks until
+ * target are free (or the LRU is at its floor, min(pages / 20 - 1, 256));
+ * the blocks it frees are the LRU's tail, the hot ones stay. */
+static void test_policy_innodb_cleaner(void **state)
+{
+    const struct sim_policy_ops *in = sim_policy_find("innodb-lru");
+    struct sim_policy *p = in->create(1000, 1), *q = in->create(758, 1);
+    struct sim_policy_params pp = {16384, 1.0, 100};
+    struct sim_policy_params deep = {16384, 1.0, 1536};
+    uint64_t lo = UINT64_MAX, hi = 0;
+    (void)state;
+
+    assert_non_null(p);
+    assert_non_null(q);
+    in->tune(p, &pp);
+    in->tune(q, &deep);
+    for (uint32_t k = 0; k < 20000; k++) {
+        /* key 7 is read every other request, a second apart and more:
+           young, at the head */
+        ref_at(p, k % 2 ? 7 : 100 + k, 2000 * (uint64_t)k, 0);
+        if (k > 2000) {
+            uint64_t n = in->count(p);
+            lo = n < lo ? n : lo;
+            hi = n > hi ? n : hi;
+        }
+    }
+    /* never fewer than 50 free after a batch's refill, never more than
+       100 free: the LRU holds 900..950 blocks */
+    assert_int_equal(lo, 900);
+    assert_int_equal(hi, 950);
+    assert_true(in->contains(p, 7));
+    /* 1536 on 758 blocks (a 12 MiB pool of 16K pages): every block taken
+       leaves fewer than 768 free, wakes the cleaner, and it stops at the
+       floor, 758 / 20 - 1 = 36 blocks */
+    for (uint32_t k = 0; k < 5000; k++) {
+        ref_at(q, 100 + k, 0, 0);
+        if (k >= 36)
+            assert_int_equal(in->count(q), 36);
+    }
+    in->destroy(p);
+    in->destroy(q);
+}
+
 static void test_policy_sqlite(void **state)
 {
     const struct sim_policy_ops *sq = sim_policy_find("sqlite-lru");
@@ -1344,6 +1388,7 @@ int main(void)
         cmocka_unit_test(test_policy_tiny_traces),
         cmocka_unit_test(test_policy_postgresql),
         cmocka_unit_test(test_policy_innodb),
+        cmocka_unit_test(test_policy_innodb_cleaner),
         cmocka_unit_test(test_policy_sqlite),
         cmocka_unit_test(test_mini_curves),
         cmocka_unit_test(test_lru_vs_brute_force),
