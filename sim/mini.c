@@ -66,7 +66,8 @@ struct sim_mini {
     uint64_t n_seen;                  /* distinct sampled keys */
     uint64_t max_live;                /* most sampled keys live at once */
     uint64_t refs_total;              /* counted references, sampled or not */
-    struct sim_keymap cnt;            /* every key → its counted references */
+    uint64_t reject;       /* a hash at or above it is in no level's sample */
+    struct sim_keymap cnt; /* every key → its counted references */
 };
 
 /* Strata of keys by references: floor(log2(count)) + 1, 0..MINI_BINS-1. */
@@ -98,6 +99,10 @@ struct sim_mini *sim_mini_new(double sample_rate, uint64_t seed)
         m->log[i].rate = fmin(1.0, ldexp(sample_rate, i));
         sim_sampler_init(&m->log[i].smp, m->log[i].rate, seed);
     }
+    /* the widest level kept: a key outside its sample is outside all */
+    m->reject = m->log[m->levels - 1].rate >= 1.0
+                    ? UINT64_MAX
+                    : m->log[m->levels - 1].smp.threshold;
     return m;
 }
 
@@ -139,10 +144,8 @@ static inline int mini_in(const struct mini_log *l, uint32_t key)
  * the levels' thresholds rising (a key under one is under the next).
  * Returns 1 when the key is in the sample at R, 0 when not, or < 0. */
 static int mini_push_nested(struct sim_mini *m, uint32_t key, unsigned flags,
-                            uint64_t now_ms)
+                            uint64_t now_ms, uint64_t h)
 {
-    uint64_t h = sim_sampler_hash(&m->log[0].smp, key);
-
     for (int i = m->levels - 1; i >= 0; i--) {
         const struct mini_log *l = &m->log[i];
         if (l->rate < 1.0 && h >= l->smp.threshold)
@@ -157,6 +160,7 @@ int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
                     uint64_t now_ms)
 {
     int counted = (flags & SIM_MINI_COUNTED) != 0, in;
+    uint64_t h = sim_sampler_hash(&m->log[0].smp, key);
 
     m->refs_total += (uint64_t)counted;
     if (counted && m->rate < 1.0) {
@@ -164,8 +168,12 @@ int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
             return PT_EINTERNAL;
         m->cnt.v[key]++;
     }
+    /* most keys are in no level's sample: the widest level's threshold
+       rejects them here, without the levels' loop */
+    if (h >= m->reject)
+        return 0;
     flags &= SIM_MINI_COUNTED | SIM_MINI_SCAN;
-    if ((in = mini_push_nested(m, key, flags, now_ms)) <= 0)
+    if ((in = mini_push_nested(m, key, flags, now_ms, h)) <= 0)
         return in;
     if (sim_keymap_reserve(&m->seen, key))
         return PT_EINTERNAL;
@@ -180,7 +188,8 @@ int sim_mini_access(struct sim_mini *m, uint32_t key, unsigned flags,
 
 int sim_mini_remove(struct sim_mini *m, uint32_t key)
 {
-    int in = mini_push_nested(m, key, SIM_MINI_REMOVE, 0);
+    int in = mini_push_nested(m, key, SIM_MINI_REMOVE, 0,
+                              sim_sampler_hash(&m->log[0].smp, key));
 
     if (in <= 0)
         return in;
