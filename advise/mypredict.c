@@ -689,10 +689,9 @@ int adv_myr_predict(const struct coll_myr_plan *p,
     memset(&lru, 0, sizeof(lru));
     for (size_t i = 0; i < p->base.n_cand; i++) {
         const char *why = NULL;
-        uint64_t total = res->pool_pages_total[i], floor_len;
+        uint64_t total = res->pool_pages_total[i];
+        uint64_t floor_len = sim_innodb_lru_floor(total, 1);
         char buf[200];
-        /* buf_flush_LRU_list_batch's floor: min(pages / 20 - 1, 256) */
-        floor_len = total / 20 > 257 ? 256 : (total / 20 ? total / 20 - 1 : 0);
         if (!total || !res->page_size[i])
             why = "the instance's Innodb_buffer_pool_pages_total is unknown";
         else if (res->old_blocks_pct[i] != 37 ||

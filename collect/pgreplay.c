@@ -715,20 +715,19 @@ static void blocks_add(struct coll_pgr_blocks *sum,
  * replay creates nothing outside its scratch schema. */
 static int bufcache_find(struct pgr_run *run, struct pt_err *err)
 {
-    char sql[512];
     int ret;
 
     run->bufcache[0] = '\0';
     /* the scalar subquery first: has_function_privilege only on the
      * extension's own schema (a join could try it on any) */
-    snprintf(sql, sizeof(sql),
-             "SELECT CASE WHEN ns IS NOT NULL AND has_function_privilege("
-             "ns || '.pg_buffercache_pages()', 'EXECUTE') THEN ns ELSE '' END "
-             "FROM (SELECT (SELECT quote_ident(n.nspname) FROM pg_extension e "
-             "JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = "
-             "'pg_buffercache') AS ns) x");
-    ret = coll_query_value(run->admin, sql, run->bufcache,
-                           sizeof(run->bufcache), NULL, err);
+    ret = coll_query_value(
+        run->admin,
+        "SELECT CASE WHEN ns IS NOT NULL AND has_function_privilege("
+        "ns || '.pg_buffercache_pages()', 'EXECUTE') THEN ns ELSE '' END "
+        "FROM (SELECT (SELECT quote_ident(n.nspname) FROM pg_extension e "
+        "JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = "
+        "'pg_buffercache') AS ns) x",
+        run->bufcache, sizeof(run->bufcache), NULL, err);
     return ret < 0 ? ret : 0;
 }
 

@@ -126,10 +126,14 @@ static void inno_tune(struct sim_policy *p, const struct sim_policy_params *pp)
     c->non_old_min = scaled(INNO_NON_OLD_MIN_LEN, pp->scale, 1);
     c->free_target =
         pp->free_target ? scaled(pp->free_target, pp->scale, 2) : 0;
-    /* buf_flush_LRU_list_batch: min(usable / 20 - 1, BUF_LRU_MIN_LEN) */
-    c->lru_min_len = scaled(INNO_LRU_MIN_LEN, pp->scale, 1);
-    if (c->base.capacity / 20 < c->lru_min_len + 1)
-        c->lru_min_len = c->base.capacity / 20 ? c->base.capacity / 20 - 1 : 0;
+    c->lru_min_len = sim_innodb_lru_floor(c->base.capacity, pp->scale);
+}
+
+uint64_t sim_innodb_lru_floor(uint64_t pages, double scale)
+{
+    uint64_t cap = scaled(INNO_LRU_MIN_LEN, scale, 1);
+
+    return pages / 20 < cap + 1 ? (pages / 20 ? pages / 20 - 1 : 0) : cap;
 }
 
 /* buf_LRU_old_adjust_len: move LRU_old until the old sublist's length is

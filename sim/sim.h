@@ -204,6 +204,10 @@ struct sim_policy {
 extern const struct sim_policy_ops *const sim_policies[];
 /* A policy by name (case-insensitive), or NULL. */
 const struct sim_policy_ops *sim_policy_find(const char *name);
+/* InnoDB's page cleaner stops at this many LRU blocks in a pool of `pages`
+ * (buf_flush_LRU_list_batch: min(pages / 20 - 1, BUF_LRU_MIN_LEN 256));
+ * `scale` shrinks the 256 in a miniature simulation (1 otherwise). */
+uint64_t sim_innodb_lru_floor(uint64_t pages, double scale);
 /* 1 if ops is an LRU (lru, sqlite-lru): the stack-distance curve
  * (sim_mrc) describes it exactly; other policies' curves are miniature
  * simulations (sim_mini). */

@@ -37,7 +37,7 @@ const char *store_sync_name(enum store_sync s)
 
 int store_sync_parse(const char *name)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; store_sync_names[i]; i++)
         if (strcmp(name, store_sync_names[i]) == 0)
             return i;
     return -1;

@@ -402,11 +402,11 @@ int store_probe_from_json(struct store_probe *pr, const json_t *prof,
     /* sync: written since issue 26; a probe without it measured NORMAL */
     pr->sync = STORE_SYNC_NORMAL;
     {
-        const json_t *sy = json_object_get(p, "sync");
-        int v = sy && json_is_string(sy)
-                    ? store_sync_parse(json_string_value(sy))
-                    : -1;
-        if (sy && v < 0)
+        const char *sy = NULL;
+        int v;
+        if ((rc = pt_json_opt_str(p, "sync", &sy, ctx, err)) < 0)
+            return rc;
+        if (sy && (v = store_sync_parse(sy)) < 0)
             return err_set(err, PT_EDATA,
                            "%s: probe.sync must be off, normal or full", ctx);
         if (sy)

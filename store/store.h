@@ -853,9 +853,9 @@ int store_model_predict(const struct store_probe *pr,
                         unsigned cpus, struct store_prediction *out,
                         struct pt_err *err);
 
-/* "off", "normal", "full", and back (-1: unknown). */
 /* "off", "normal", "full" in enum order, then NULL */
 extern const char *const store_sync_names[];
+/* "off", "normal", "full", and back (-1: unknown). */
 const char *store_sync_name(enum store_sync s);
 int store_sync_parse(const char *name);
 
