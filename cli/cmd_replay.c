@@ -785,7 +785,7 @@ static int check_store(const struct cli_common *c, const char *path,
                        struct pt_err *err)
 {
     static const char *const headers[] = {"store", "integrity", "lob area",
-                                          ">lob records"};
+                                          ">lob records", ">redo records"};
     struct store_config cfg;
     struct store *s = NULL;
     struct out_table t;
@@ -797,7 +797,7 @@ static int check_store(const struct cli_common *c, const char *path,
         return ret;
     if ((ret = store_integrity_check(s, err)) == 0)
         ret = store_lob_check(s, &n, err);
-    if (ret == 0 && out_table_init(&t, 4, headers) < 0)
+    if (ret == 0 && out_table_init(&t, 5, headers) < 0)
         ret = err_set(err, PT_EINTERNAL, "out of memory");
     else if (ret == 0) {
         out_table_add_row(&t);
@@ -805,6 +805,8 @@ static int check_store(const struct cli_common *c, const char *path,
         out_table_setf(&t, 1, "ok");
         out_table_setf(&t, 2, "%s", store_has_lob_area(s) ? "ok" : "none");
         out_table_setf(&t, 3, "%llu", (unsigned long long)n);
+        out_table_setf(&t, 4, "%llu",
+                       (unsigned long long)store_redo_records(s));
         ret = out_table_write(&t, c->format, stdout, err);
         out_table_release(&t);
     }

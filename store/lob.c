@@ -36,7 +36,7 @@ uint64_t lob_slot_bytes(uint64_t n)
     return (b + LOB_ALIGN - 1) / LOB_ALIGN * LOB_ALIGN;
 }
 
-static uint64_t get_le64(const unsigned char *p)
+uint64_t lob_get_le64(const unsigned char *p)
 {
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--)
@@ -44,7 +44,7 @@ static uint64_t get_le64(const unsigned char *p)
     return v;
 }
 
-static void put_le64(unsigned char *p, uint64_t v)
+void lob_put_le64(unsigned char *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++, v >>= 8)
         p[i] = (unsigned char)v;
@@ -189,11 +189,11 @@ int lob_file_write(struct lob_file *f, uint64_t off, uint64_t gen, uint64_t tag,
                        f->path, (unsigned long long)n);
     memset(h, 0, LOB_HEADER_BYTES);
     memcpy(h, lob_magic, 8);
-    put_le64(h + 8, gen);
-    put_le64(h + 16, n);
-    put_le64(h + 24, lob_checksum(data, (size_t)n));
-    put_le64(h + 32, tag);
-    put_le64(h + 56, lob_checksum(h, 56));
+    lob_put_le64(h + 8, gen);
+    lob_put_le64(h + 16, n);
+    lob_put_le64(h + 24, lob_checksum(data, (size_t)n));
+    lob_put_le64(h + 32, tag);
+    lob_put_le64(h + 56, lob_checksum(h, 56));
     if (n)
         memcpy(h + LOB_HEADER_BYTES, data, (size_t)n);
     memset(h + LOB_HEADER_BYTES + n, 0, (size_t)(slot - LOB_HEADER_BYTES - n));
@@ -222,15 +222,17 @@ int lob_file_read(struct lob_file *f, uint64_t off, uint64_t gen, uint64_t tag,
                        "LOB area '%s': cannot read record at %llu: %s", f->path,
                        (unsigned long long)off,
                        errno ? strerror(errno) : "past the end of the file");
-    if (memcmp(h, lob_magic, 8) != 0 || get_le64(h + 56) != lob_checksum(h, 56))
+    if (memcmp(h, lob_magic, 8) != 0 ||
+        lob_get_le64(h + 56) != lob_checksum(h, 56))
         what = "bad header";
-    else if (get_le64(h + 32) != tag)
+    else if (lob_get_le64(h + 32) != tag)
         what = "another session's record";
-    else if (get_le64(h + 8) != gen)
+    else if (lob_get_le64(h + 8) != gen)
         what = "stale generation";
-    else if (get_le64(h + 16) != n)
+    else if (lob_get_le64(h + 16) != n)
         what = "wrong length";
-    else if (get_le64(h + 24) != lob_checksum(h + LOB_HEADER_BYTES, (size_t)n))
+    else if (lob_get_le64(h + 24) !=
+             lob_checksum(h + LOB_HEADER_BYTES, (size_t)n))
         what = "checksum mismatch";
     if (what)
         return err_set(err, PT_EDATA,

@@ -42,6 +42,9 @@ struct lob_file {
 
 /* Slot bytes for an object of n bytes: header + n rounded up to LOB_ALIGN. */
 uint64_t lob_slot_bytes(uint64_t n);
+/* Little-endian u64 at p (the LOB area's and the record log's integers). */
+uint64_t lob_get_le64(const unsigned char *p);
+void lob_put_le64(unsigned char *p, uint64_t v);
 /* A 64-bit checksum of n bytes (four multiply-xor lanes; not a CRC). */
 uint64_t lob_checksum(const void *p, size_t n);
 

@@ -94,16 +94,15 @@ static void page_config(const struct store_plan *p, size_t i,
         e->n_outline >= 2 ? e->outline[1].max_bytes : cfg->medium_max_bytes;
     /* The engine's storage semantics: out-of-line data outside the buffer
      * pool (DB2) gets the LOB area; buffered engines (SQLite) keep it in
-     * the row's overflow pages. DB2 logs records, not pages: SQLite's own
-     * page stays the smallest (4096) so that an update's WAL frames cover
-     * about its record, and the page size decides placement only. */
+     * the row's overflow pages. SQLite's page is the candidate's, so that
+     * a row DB2 keeps in one page is one page access. DB2 logs records,
+     * not pages: a store with a LOB area has a record log, and with one
+     * client (the store's one writer) SQLite writes a page once for many
+     * updates, as Db2's page cleaners do (docs/models.md "Logging"). */
     cfg->lob_area = !e->outline_buffered && e->n_outline > 0;
-    if (cfg->lob_area)
-        cfg->sqlite_page_bytes = 4096;
+    cfg->deferred_writes = cfg->lob_area && p->n_clients == 1;
     if (p->max_store_bytes)
-        cfg->max_pages = p->max_store_bytes / (cfg->sqlite_page_bytes
-                                                   ? cfg->sqlite_page_bytes
-                                                   : rule->page_size_bytes);
+        cfg->max_pages = p->max_store_bytes / rule->page_size_bytes;
     if (p->max_store_bytes && cfg->max_pages == 0)
         cfg->max_pages = 1;
     cfg->lob_io = plan_lob_io(p, i);
@@ -320,10 +319,11 @@ static void dir_lock_release(struct dir_lock *l)
     l->slot = -1;
 }
 
-/* A store's files: the database, its WAL side files and its LOB area. */
-#define STORE_N_FILES 4
+/* A store's files: the database, its WAL side files, its LOB area and its
+ * record log. */
+#define STORE_N_FILES 5
 static const char *const store_file_sfx[STORE_N_FILES] = {"", "-wal", "-shm",
-                                                          "-lob"};
+                                                          "-lob", "-log"};
 
 /* The store file of a page size in directory dir, into buf[len]: 0 or -1. */
 static int store_file_path(char *buf, size_t len, const char *dir,

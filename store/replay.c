@@ -436,7 +436,11 @@ static void *replay_client_main(void *arg)
     }
     if (open)
         replay_request_end(c, req_t0, 0);
+    /* deferred writes: the pass's pages are written within it */
+    ret = store_flush(c->store, &c->err);
     c->t_end_ns = pt_now_ns();
+    if (ret < 0)
+        goto out;
     ret = store_stats_get(c->store, &c->stats, 0, &c->err);
 out:
     if (c->t_end_ns == 0)

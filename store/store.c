@@ -46,6 +46,7 @@
  * contract.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@
 #include <sqlite3.h>
 
 #include "store/lob.h"
+#include "store/reclog.h"
 #include "store/store.h"
 
 /* WebSphere writes the virtual host and web module as APPNAME. */
@@ -119,6 +121,7 @@ static const char *const store_schema_lob[] = {
     " LOBCAP INTEGER,"
     " LOBSLOT INTEGER," /* the slot holding the current record */
     " LOBGEN INTEGER,"  /* its generation */
+    " LOGSEQ INTEGER,"  /* the record log's last record applied to the row */
     " MEDIUM BLOB GENERATED ALWAYS AS"
     " (CASE LOBCOL WHEN 1 THEN zeroblob(LOBLEN) END) VIRTUAL,"
     " LARGE BLOB GENERATED ALWAYS AS"
@@ -126,8 +129,9 @@ static const char *const store_schema_lob[] = {
     " PRIMARY KEY (ID, PROPID, APPNAME))",
     ("CREATE TABLE LOBSPACE (CAP INTEGER NOT NULL, OFF INTEGER NOT NULL,"
      " PRIMARY KEY (CAP, OFF)) WITHOUT ROWID"),
-    "CREATE TABLE LOBMETA (K INTEGER PRIMARY KEY, END INTEGER NOT NULL)",
-    "INSERT INTO LOBMETA VALUES (1, 0)",
+    ("CREATE TABLE LOBMETA (K INTEGER PRIMARY KEY, END INTEGER NOT NULL,"
+     " LOGSEQ INTEGER NOT NULL)"),
+    "INSERT INTO LOBMETA VALUES (1, 0, 0)",
 };
 
 static const char sql_lget[] =
@@ -140,15 +144,16 @@ static const char sql_lhome[] =
 static const char sql_lset[] =
     "INSERT INTO SESSIONS (ID, PROPID, APPNAME, LISTENERCNT, LASTACCESS,"
     " CREATIONTIME, MAXINACTIVETIME, USERNAME, SMALL, LOBCOL, LOBLEN, LOBOFF,"
-    " LOBCAP, LOBSLOT, LOBGEN)"
+    " LOBCAP, LOBSLOT, LOBGEN, LOGSEQ)"
     " VALUES (?1, ?1, ?2, 0, ?3, ?3, ?4, 'anonymous', ?5, ?6, ?7, ?8, ?9,"
-    " ?10, ?11)"
+    " ?10, ?11, ?12)"
     " ON CONFLICT (ID, PROPID, APPNAME) DO UPDATE SET"
     " LASTACCESS = excluded.LASTACCESS,"
     " MAXINACTIVETIME = excluded.MAXINACTIVETIME, SMALL = excluded.SMALL,"
     " LOBCOL = excluded.LOBCOL, LOBLEN = excluded.LOBLEN,"
     " LOBOFF = excluded.LOBOFF, LOBCAP = excluded.LOBCAP,"
-    " LOBSLOT = excluded.LOBSLOT, LOBGEN = excluded.LOBGEN";
+    " LOBSLOT = excluded.LOBSLOT, LOBGEN = excluded.LOBGEN,"
+    " LOGSEQ = excluded.LOGSEQ";
 static const char sql_ftake[] =
     "SELECT OFF FROM LOBSPACE WHERE CAP = ?1 LIMIT 1";
 static const char sql_fdel[] = "DELETE FROM LOBSPACE WHERE CAP = ?1 AND "
@@ -157,6 +162,14 @@ static const char sql_fput[] = "INSERT INTO LOBSPACE (CAP, OFF) VALUES (?1, "
                                "?2)";
 static const char sql_eget[] = "SELECT END FROM LOBMETA WHERE K = 1";
 static const char sql_eset[] = "UPDATE LOBMETA SET END = ?1 WHERE K = 1";
+/* A delete's or an expiry's record: no row keeps its sequence number. */
+static const char sql_lseq[] =
+    "UPDATE LOBMETA SET LOGSEQ = max(LOGSEQ, ?1) WHERE K = 1";
+/* The last record whose change SQLite has committed: records commit in log
+ * order (both under the write lock), so every record up to it has. */
+static const char sql_lmax[] =
+    "SELECT max(coalesce((SELECT max(LOGSEQ) FROM SESSIONS), 0),"
+    " (SELECT LOGSEQ FROM LOBMETA WHERE K = 1))";
 static const char sql_efree[] =
     "INSERT INTO LOBSPACE (CAP, OFF) SELECT LOBCAP, LOBOFF FROM SESSIONS"
     " WHERE APPNAME = ?2 AND MAXINACTIVETIME >= 0"
@@ -167,15 +180,23 @@ struct store {
     sqlite3_stmt *get, *set, *del, *expire, *count;
     /* DB2 semantics only (lob): */
     sqlite3_stmt *lget, *lhome, *lset, *ftake, *fdel, *fput, *eget, *eset,
-        *efree, *tbegin, *tcommit, *trollback;
+        *efree, *tbegin, *tcommit, *trollback, *lseq, *lmax;
     int lob;              /* the store has a LOB area */
     struct lob_file lobf; /* "<path>-lob" */
+    struct reclog log;    /* "<path>-log", with the LOB area */
+    int replaying;        /* redo: what it applies is not logged again */
+    uint64_t group_ops;   /* deferred writes: logged operations of the open
+                             transaction (its group), and their log bytes */
+    uint64_t group_bytes;
+    uint64_t redone; /* records store_open applied (redo) */
     struct store_config cfg;
     const char *app;
     int app_len;
     uint64_t busy_retries;
     char path[4096];
 };
+
+static int store_redo(struct store *s, uint64_t *applied, struct pt_err *err);
 
 /* ---- SQLite result codes → PT_* (the one place) ------------------------- */
 
@@ -361,6 +382,8 @@ static int store_prepare(struct store *s, struct pt_err *err)
         {"BEGIN IMMEDIATE", offsetof(struct store, tbegin)},
         {"COMMIT", offsetof(struct store, tcommit)},
         {"ROLLBACK", offsetof(struct store, trollback)},
+        {sql_lseq, offsetof(struct store, lseq)},
+        {sql_lmax, offsetof(struct store, lmax)},
     };
     /* the first five are the SQLite-semantics statements; a store with a
      * LOB area prepares them all */
@@ -423,6 +446,7 @@ static int store_new(const char *path, const struct store_config *cfg,
         return err_set(err, PT_EINTERNAL, "out of memory");
     s->cfg = *cfg;
     s->lobf.fd = -1;
+    s->log.fd = -1;
     if (s->cfg.busy_timeout_ms == 0)
         s->cfg.busy_timeout_ms = STORE_DEFAULT_BUSY_MS;
     if ((unsigned)s->cfg.sync > STORE_SYNC_FULL)
@@ -440,13 +464,33 @@ static int store_lob_attach(struct store *s, int create, struct pt_err *err)
 {
     char lpath[4096 + 8];
     uint64_t max = s->cfg.large_max_bytes;
+    struct stat st;
+    int ret;
 
     if (max == 0 || max > (UINT64_C(64) << 20))
         max = UINT64_C(64) << 20;
     snprintf(lpath, sizeof(lpath), "%s-lob", s->path);
     s->lob = 1;
-    return lob_file_open(&s->lobf, lpath, create,
-                         s->cfg.lob_io == STORE_LOB_DIRECT, max, err);
+    if ((ret = lob_file_open(&s->lobf, lpath, create,
+                             s->cfg.lob_io == STORE_LOB_DIRECT, max, err)) < 0)
+        return ret;
+    /* the record log: in-row objects are at most a page (64 KiB), and
+     * session ids far below the 4 KiB allowed for */
+    snprintf(lpath, sizeof(lpath), "%s-log", s->path);
+    if (!create && stat(lpath, &st) != 0)
+        return err_set(err, PT_EDATA,
+                       "store '%s' has a LOB area but no record log "
+                       "'%s': it was made by an older pagetune; replay "
+                       "the trace again",
+                       s->path, lpath);
+    if ((ret = reclog_open(&s->log, lpath, create, 4096, err)) < 0)
+        return ret;
+    /* SQLite's WAL is the page file's write path: its frames reach the
+     * disk at checkpoints, as Db2's page cleaners write pages; a commit's
+     * durability is the record log's (store_log_end) */
+    if (s->cfg.sync == STORE_SYNC_FULL)
+        return store_exec(s, "PRAGMA synchronous = NORMAL", err);
+    return 0;
 }
 
 /* Step a prepared transaction-control statement (BEGIN IMMEDIATE, COMMIT,
@@ -527,8 +571,7 @@ int store_create(const char *path, const struct store_config *cfg,
         goto fail;
     }
     /* page_size first, on the connection that creates the first table. */
-    phys =
-        cfg->sqlite_page_bytes ? cfg->sqlite_page_bytes : cfg->page_size_bytes;
+    phys = cfg->page_size_bytes;
     if (!store_page_size_valid(phys)) {
         ret = err_set(err, PT_EDATA, "SQLite page size %u is not valid", phys);
         goto fail;
@@ -575,6 +618,8 @@ fail:
         snprintf(side, sizeof(side), "%s-shm", path);
         unlink(side);
         snprintf(side, sizeof(side), "%s-lob", path);
+        unlink(side);
+        snprintf(side, sizeof(side), "%s-log", path);
         unlink(side);
     }
     return ret;
@@ -627,6 +672,8 @@ int store_open(const char *path, const struct store_config *cfg,
         goto fail;
     if ((ret = store_prepare(s, err)) < 0)
         goto fail;
+    if (s->lob && (ret = store_redo(s, &s->redone, err)) < 0)
+        goto fail;
     if (s->lob && (ret = store_lob_reclaim(s, err)) < 0)
         goto fail;
     *out = s;
@@ -640,6 +687,7 @@ void store_close(struct store *s)
 {
     if (!s)
         return;
+    store_flush(s, NULL);
     sqlite3_finalize(s->get);
     sqlite3_finalize(s->set);
     sqlite3_finalize(s->del);
@@ -647,10 +695,12 @@ void store_close(struct store *s)
     sqlite3_finalize(s->count);
     sqlite3_stmt *lob_stmts[] = {s->lget,  s->lhome,  s->lset,    s->ftake,
                                  s->fdel,  s->fput,   s->eget,    s->eset,
-                                 s->efree, s->tbegin, s->tcommit, s->trollback};
+                                 s->efree, s->tbegin, s->tcommit, s->trollback,
+                                 s->lseq,  s->lmax};
     for (size_t i = 0; i < sizeof(lob_stmts) / sizeof(lob_stmts[0]); i++)
         sqlite3_finalize(lob_stmts[i]);
     lob_file_close(&s->lobf);
+    reclog_close(&s->log);
     sqlite3_close(s->db); /* all statements finalized: never SQLITE_BUSY */
     free(s);
 }
@@ -828,11 +878,13 @@ static int lob_home(struct store *s, const char *id, size_t id_len,
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* The body of a set, inside the caller's write transaction. */
+/* The body of a set, inside the caller's write transaction. `log`: write
+ * its record (after the LOB record, before the row), else the row takes
+ * `seq` (redo; 0: a batch, no record). */
 static int lob_set_in_tx(struct store *s, const char *id, size_t id_len,
                          const void *data, uint64_t n, int64_t now_ms,
-                         int32_t max_inactive_s, enum store_column col,
-                         struct pt_err *err)
+                         int32_t max_inactive_s, enum store_column col, int log,
+                         uint64_t seq, struct pt_err *err)
 {
     static const char empty[1] = {0};
     sqlite3_stmt *st = s->lset;
@@ -868,6 +920,26 @@ static int lob_set_in_tx(struct store *s, const char *id, size_t id_len,
         return store_fail(s->db, rc, err, "cannot free LOB space in", s->path);
     }
     (void)has_row;
+    if (log) {
+        struct reclog_rec r = {.kind = col == STORE_COL_SMALL ? RECLOG_SET_ROW
+                                                              : RECLOG_SET_LOB,
+                               .col = col == STORE_COL_LARGE   ? 2u
+                                      : col == STORE_COL_SMALL ? 0
+                                                               : 1u,
+                               .id = id,
+                               .id_len = id_len,
+                               .n = n,
+                               .now_ms = now_ms,
+                               .max_inactive_s = max_inactive_s,
+                               .off = off,
+                               .cap = cap,
+                               .slot = slot,
+                               .gen = gen,
+                               .data = data};
+        if ((ret = reclog_append(&s->log, &r, err)) < 0)
+            return ret;
+        seq = r.seq;
+    }
     rc = store_bind_key(s, st, id, id_len);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 3, now_ms);
@@ -885,6 +957,9 @@ static int lob_set_in_tx(struct store *s, const char *id, size_t id_len,
         for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
             rc = sqlite3_bind_int64(st, 6 + i, (sqlite3_int64)v[i]);
     }
+    if (rc == SQLITE_OK)
+        rc = seq ? sqlite3_bind_int64(st, 12, (sqlite3_int64)seq)
+                 : sqlite3_bind_null(st, 12);
     if (rc == SQLITE_OK)
         rc = store_step(s, st);
     if (rc != SQLITE_DONE)
@@ -909,27 +984,182 @@ static int lob_in_tx(struct store *s, int ret_body, int own, struct pt_err *err)
     return ret < 0 ? ret : ret_body;
 }
 
+/* ---- DB2 semantics: the record log ----------------------------------------
+ */
+
+/*
+ * Make every committed change durable in SQLite's own files: the WAL, and
+ * the database a checkpoint may have written. Before a new lap of the log
+ * overwrites the oldest records, and after a batch (store_commit), which
+ * writes no records.
+ */
+static int store_sync_files(struct store *s, struct pt_err *err)
+{
+    static const char *const sfx[] = {"-wal", ""};
+    char path[4096 + 8];
+
+    for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+        snprintf(path, sizeof(path), "%s%s", s->path, sfx[i]);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0 && errno == ENOENT)
+            continue;
+        if (fd < 0 || fdatasync(fd) != 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return err_set(err, PT_EIO, "cannot sync '%s': %s", path,
+                           strerror(e));
+        }
+        close(fd);
+    }
+    return 0;
+}
+
+/* One operation's transaction and log position (lob_op_begin). */
+struct lob_op {
+    int own;       /* the operation commits or groups what it did */
+    int logged;    /* it writes a log record */
+    uint64_t head; /* the log before its record: what undo restores */
+    uint64_t seq;
+};
+
+/*
+ * Start an operation whose record takes `bytes`: its write transaction
+ * (one of its own, or the open group's), and room in the log. An operation
+ * inside the caller's transaction (store_begin: the warm-up load, which Db2
+ * would run as a LOAD, and which is not logged record by record either) or
+ * during redo writes no record.
+ */
+static int lob_op_begin(struct store *s, uint64_t bytes, struct lob_op *op,
+                        struct pt_err *err)
+{
+    int ret;
+
+    op->own = sqlite3_get_autocommit(s->db);
+    op->logged = !s->replaying && (op->own || s->group_ops > 0);
+    if (op->own && (ret = store_tx(s, s->tbegin, err)) < 0)
+        return ret;
+    op->own |= op->logged;
+    if (!op->logged)
+        return 0;
+    if (s->group_ops == 0 && (ret = reclog_catch_up(&s->log, err)) < 0)
+        goto fail;
+    if (!reclog_fits(&s->log, bytes)) {
+        /* a new lap overwrites the oldest records: the changes they carry
+         * must be in SQLite's files first (the group's committed) */
+        if (s->group_ops > 0) {
+            if ((ret = store_tx(s, s->tcommit, err)) < 0)
+                goto fail;
+            s->group_ops = s->group_bytes = 0;
+            if ((ret = store_tx(s, s->tbegin, err)) < 0)
+                return ret;
+        }
+        if ((ret = store_sync_files(s, err)) < 0)
+            goto fail;
+        s->log.head = 0;
+    }
+    op->head = s->log.head;
+    op->seq = s->log.seq;
+    return 0;
+fail:
+    store_tx(s, s->trollback, NULL);
+    s->group_ops = s->group_bytes = 0;
+    return ret;
+}
+
+/*
+ * End an operation: on failure roll back and take its record back (a
+ * group's earlier operations, rolled back with it, are applied again from
+ * their records); on success force the record to disk (synchronous FULL:
+ * the commit, as Db2's log write at commit), then commit, or with deferred
+ * writes leave the transaction open until its records fill one log file.
+ */
+static int lob_op_end(struct store *s, int ret, uint64_t bytes,
+                      struct lob_op *op, struct pt_err *err)
+{
+    if (!op->logged)
+        return lob_in_tx(s, ret, op->own, err);
+    if (ret >= 0 && s->cfg.sync == STORE_SYNC_FULL) {
+        int r = reclog_sync(&s->log, err);
+        if (r < 0)
+            ret = r;
+    }
+    if (ret >= 0 && s->cfg.deferred_writes) {
+        s->group_ops++;
+        s->group_bytes += bytes;
+        if (s->group_bytes < RECLOG_FILE_BYTES)
+            return ret;
+    }
+    if (ret >= 0) {
+        int r = store_tx(s, s->tcommit, err);
+        if (r == 0) {
+            s->group_ops = s->group_bytes = 0;
+            return ret;
+        }
+        ret = r;
+    }
+    uint64_t lost = s->group_ops;
+    store_tx(s, s->trollback, NULL);
+    reclog_undo(&s->log, op->head, op->seq);
+    s->group_ops = s->group_bytes = 0;
+    if (lost)
+        (void)store_redo(s, NULL, NULL); /* the next open retries */
+    return ret;
+}
+
 static int lob_session_set(struct store *s, const char *id, size_t id_len,
                            const void *data, uint64_t n, int64_t now_ms,
                            int32_t max_inactive_s, enum store_column col,
                            struct pt_err *err)
 {
-    int own = sqlite3_get_autocommit(s->db), ret;
+    struct reclog_rec r = {.kind = col == STORE_COL_SMALL ? RECLOG_SET_ROW
+                                                          : RECLOG_SET_LOB,
+                           .id_len = id_len,
+                           .n = n};
+    uint64_t bytes = reclog_rec_bytes(&r);
+    struct lob_op op;
+    int ret;
 
-    if (own && (ret = store_tx(s, s->tbegin, err)) < 0)
+    if ((ret = lob_op_begin(s, bytes, &op, err)) < 0)
         return ret;
-    ret =
-        lob_set_in_tx(s, id, id_len, data, n, now_ms, max_inactive_s, col, err);
-    return lob_in_tx(s, ret, own, err);
+    ret = lob_set_in_tx(s, id, id_len, data, n, now_ms, max_inactive_s, col,
+                        op.logged, 0, err);
+    return lob_op_end(s, ret, bytes, &op, err);
 }
 
-static int lob_session_invalidate(struct store *s, const char *id,
-                                  size_t id_len, struct pt_err *err)
+/* A delete's or an expiry's record, and its sequence number in LOBMETA. */
+static int lob_log_other(struct store *s, enum reclog_kind kind, const char *id,
+                         size_t id_len, int64_t now_ms, int log, uint64_t seq,
+                         struct pt_err *err)
 {
-    int own = sqlite3_get_autocommit(s->db), ret = 0, has_row, rc;
+    int ret, rc;
+
+    if (log) {
+        struct reclog_rec r = {
+            .kind = kind, .id = id, .id_len = id_len, .now_ms = now_ms};
+        if ((ret = reclog_append(&s->log, &r, err)) < 0)
+            return ret;
+        seq = r.seq;
+    }
+    if (!seq)
+        return 0;
+    rc = sqlite3_bind_int64(s->lseq, 1, (sqlite3_int64)seq);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->lseq);
+    sqlite3_reset(s->lseq);
+    return rc == SQLITE_DONE
+               ? 0
+               : store_fail(s->db, rc, err, "cannot log in", s->path);
+}
+
+static int lob_invalidate_in_tx(struct store *s, const char *id, size_t id_len,
+                                int log, uint64_t seq, struct pt_err *err)
+{
+    int ret, has_row, rc;
     uint64_t home[4];
 
-    if (own && (ret = store_tx(s, s->tbegin, err)) < 0)
+    if ((ret = lob_log_other(s, RECLOG_DELETE, id, id_len, 0, log, seq, err)) <
+        0)
         return ret;
     rc = lob_home(s, id, id_len, &has_row, home);
     if (rc == SQLITE_OK && home[1])
@@ -943,16 +1173,32 @@ static int lob_session_invalidate(struct store *s, const char *id,
     else
         ret = sqlite3_changes(s->db) > 0 ? 1 : 0;
     sqlite3_reset(s->del);
-    return lob_in_tx(s, ret, own, err);
+    return ret;
 }
 
-static int lob_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
-                      struct pt_err *err)
+static int lob_session_invalidate(struct store *s, const char *id,
+                                  size_t id_len, struct pt_err *err)
 {
-    int own = sqlite3_get_autocommit(s->db), ret = 0, rc = SQLITE_OK;
+    struct reclog_rec r = {.kind = RECLOG_DELETE, .id_len = id_len};
+    uint64_t bytes = reclog_rec_bytes(&r);
+    struct lob_op op;
+    int ret;
+
+    if ((ret = lob_op_begin(s, bytes, &op, err)) < 0)
+        return ret;
+    ret = lob_invalidate_in_tx(s, id, id_len, op.logged, 0, err);
+    return lob_op_end(s, ret, bytes, &op, err);
+}
+
+static int lob_expire_in_tx(struct store *s, int64_t now_ms,
+                            uint64_t *n_expired, int log, uint64_t seq,
+                            struct pt_err *err)
+{
+    int ret = 0, rc = SQLITE_OK;
     sqlite3_stmt *sts[] = {s->efree, s->expire};
 
-    if (own && (ret = store_tx(s, s->tbegin, err)) < 0)
+    if ((ret = lob_log_other(s, RECLOG_EXPIRE, s->app, (size_t)s->app_len,
+                             now_ms, log, seq, err)) < 0)
         return ret;
     for (int i = 0; i < 2; i++) {
         rc = sqlite3_bind_int64(sts[i], 1, now_ms);
@@ -970,7 +1216,166 @@ static int lob_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
     }
     if (ret == 0 && n_expired)
         *n_expired = (uint64_t)sqlite3_changes64(s->db);
-    return lob_in_tx(s, ret, own, err);
+    return ret;
+}
+
+static int lob_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
+                      struct pt_err *err)
+{
+    struct reclog_rec r = {.kind = RECLOG_EXPIRE, .id_len = (size_t)s->app_len};
+    uint64_t bytes = reclog_rec_bytes(&r);
+    struct lob_op op;
+    int ret;
+
+    if ((ret = lob_op_begin(s, bytes, &op, err)) < 0)
+        return ret;
+    ret = lob_expire_in_tx(s, now_ms, n_expired, op.logged, 0, err);
+    return lob_op_end(s, ret, bytes, &op, err);
+}
+
+/*
+ * Redo of a LOB set: the row takes the record's locator. Its home leaves
+ * the free list (a lost transaction took it there) or lies past END (taken
+ * from the end); a different old home is freed, as the set did.
+ */
+static int lob_redo_locator(struct store *s, const struct reclog_rec *r,
+                            struct pt_err *err)
+{
+    uint64_t home[4], end = 0;
+    int has_row, rc, ret;
+
+    if ((rc = lob_home(s, r->id, r->id_len, &has_row, home)) != SQLITE_OK)
+        return store_fail(s->db, rc, err, "cannot redo in", s->path);
+    if (home[1] && (home[0] != r->off || home[1] != r->cap) &&
+        (rc = lob_free_home(s, home[1], home[0])) != SQLITE_OK)
+        return store_fail(s->db, rc, err, "cannot redo in", s->path);
+    rc = sqlite3_bind_int64(s->fdel, 1, (sqlite3_int64)r->cap);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s->fdel, 2, (sqlite3_int64)r->off);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->fdel);
+    sqlite3_reset(s->fdel);
+    if (rc != SQLITE_DONE)
+        return store_fail(s->db, rc, err, "cannot redo in", s->path);
+    if ((ret = store_lob_end(s, &end, err)) < 0)
+        return ret;
+    if (end < r->off + 2 * r->cap) {
+        rc = sqlite3_bind_int64(s->eset, 1,
+                                (sqlite3_int64)(r->off + 2 * r->cap));
+        if (rc == SQLITE_OK)
+            rc = store_step(s, s->eset);
+        sqlite3_reset(s->eset);
+        if (rc != SQLITE_DONE)
+            return store_fail(s->db, rc, err, "cannot redo in", s->path);
+    }
+    sqlite3_stmt *st = s->lset;
+    const uint64_t v[] = {r->col, r->n, r->off, r->cap, r->slot, r->gen};
+    rc = store_bind_key(s, st, r->id, r->id_len);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 3, r->now_ms);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 4, r->max_inactive_s);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_null(st, 5);
+    for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
+        rc = sqlite3_bind_int64(st, 6 + i, (sqlite3_int64)v[i]);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 12, (sqlite3_int64)r->seq);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE
+               ? 0
+               : store_fail(s->db, rc, err, "cannot redo in", s->path);
+}
+
+struct redo_ctx {
+    struct store *s;
+    uint64_t committed; /* the last record SQLite has */
+    uint64_t applied;
+};
+
+static int redo_one(void *ctx, const struct reclog_rec *r, struct pt_err *err)
+{
+    struct redo_ctx *c = ctx;
+    struct store *s = c->s;
+    int ret = 0;
+
+    if (r->seq <= c->committed)
+        return 0;
+    switch (r->kind) {
+    case RECLOG_SET_ROW:
+        ret = lob_set_in_tx(s, r->id, r->id_len, r->data, r->n, r->now_ms,
+                            r->max_inactive_s, STORE_COL_SMALL, 0, r->seq, err);
+        break;
+    case RECLOG_SET_LOB:
+        ret = lob_redo_locator(s, r, err);
+        break;
+    case RECLOG_DELETE:
+        ret = lob_invalidate_in_tx(s, r->id, r->id_len, 0, r->seq, err);
+        break;
+    case RECLOG_EXPIRE:
+        ret = lob_expire_in_tx(s, r->now_ms, NULL, 0, r->seq, err);
+        break;
+    default:
+        return err_set(err, PT_EDATA,
+                       "record log '%s': record %llu has kind %d", s->log.path,
+                       (unsigned long long)r->seq, (int)r->kind);
+    }
+    if (ret < 0)
+        return err_prefix(err, "redo");
+    c->applied++;
+    return 0;
+}
+
+/*
+ * Crash recovery: apply, in order, the log's records that SQLite has not
+ * committed (a killed process's open group, or a commit the OS lost), in
+ * one transaction; then the log continues after its last record.
+ */
+static int store_redo(struct store *s, uint64_t *applied, struct pt_err *err)
+{
+    struct redo_ctx c = {.s = s};
+    int ret, rc;
+
+    if ((ret = store_tx(s, s->tbegin, err)) < 0)
+        return ret;
+    rc = store_step(s, s->lmax);
+    if (rc == SQLITE_ROW)
+        c.committed = (uint64_t)sqlite3_column_int64(s->lmax, 0);
+    sqlite3_reset(s->lmax);
+    if (rc != SQLITE_ROW) {
+        store_tx(s, s->trollback, NULL);
+        return store_fail(s->db, rc, err, "cannot read the log position of",
+                          s->path);
+    }
+    s->replaying = 1;
+    ret = reclog_scan(&s->log, redo_one, &c, err);
+    s->replaying = 0;
+    if (ret < 0) {
+        store_tx(s, s->trollback, NULL);
+        return ret;
+    }
+    if (s->log.seq <= c.committed)
+        s->log.seq = c.committed + 1;
+    if ((ret = store_tx(s, s->tcommit, err)) < 0) {
+        store_tx(s, s->trollback, NULL);
+        return ret;
+    }
+    if (applied)
+        *applied = c.applied;
+    return 0;
+}
+
+int store_flush(struct store *s, struct pt_err *err)
+{
+    if (!s || s->group_ops == 0)
+        return 0;
+    s->group_ops = s->group_bytes = 0;
+    int ret = store_tx(s, s->tcommit, err);
+    if (ret < 0)
+        store_tx(s, s->trollback, NULL);
+    return ret;
 }
 
 int store_session_get(struct store *s, const char *id, size_t id_len,
@@ -1099,6 +1504,9 @@ int store_count(struct store *s, uint64_t *n_sessions, struct pt_err *err)
 
 int store_begin(struct store *s, struct pt_err *err)
 {
+    int ret = store_flush(s, err);
+    if (ret < 0)
+        return ret;
     /* IMMEDIATE: take the write lock now (waiting on busy), so no write
      * inside the transaction can fail with a lock upgrade. */
     return store_exec(s, "BEGIN IMMEDIATE", err);
@@ -1106,7 +1514,12 @@ int store_begin(struct store *s, struct pt_err *err)
 
 int store_commit(struct store *s, struct pt_err *err)
 {
-    return store_exec(s, "COMMIT", err);
+    int ret = store_exec(s, "COMMIT", err);
+    /* a batch writes no records: with a record log, SQLite's WAL is its
+     * durability, as a Db2 LOAD's end forces the table space's pages */
+    if (ret == 0 && s->lob && s->cfg.sync == STORE_SYNC_FULL)
+        ret = store_sync_files(s, err);
+    return ret;
 }
 
 void store_rollback(struct store *s)
@@ -1143,6 +1556,9 @@ int store_stats_get(struct store *s, struct store_stats *st, int reset,
 int store_checkpoint(struct store *s, uint64_t *frames, struct pt_err *err)
 {
     int n_log = 0, n_ckpt = 0;
+    int ret = store_flush(s, err);
+    if (ret < 0)
+        return ret;
     /* PASSIVE, as SQLite's own auto-checkpoint (wal.html#ckpt) */
     int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
                                        &n_log, &n_ckpt);
@@ -1231,6 +1647,11 @@ int store_integrity_check(struct store *s, struct pt_err *err)
 }
 
 /* ---- the LOB area's own check ------------------------------------------- */
+
+uint64_t store_redo_records(const struct store *s)
+{
+    return s->redone;
+}
 
 int store_has_lob_area(const struct store *s)
 {

@@ -84,14 +84,16 @@ struct store_config {
                                   from the file. */
     enum store_lob_io lob_io;  /* how the LOB area is read and written */
     uint64_t max_lob_bytes;    /* LOB area limit; 0 = none (PT_EIO "full") */
-    uint32_t sqlite_page_bytes; /* SQLite's own page (PRAGMA page_size) when
-                                   it differs from page_size_bytes, else 0.
-                                   With DB2 semantics the plan sets 4096:
-                                   page_size_bytes then decides placement
-                                   (what stays in the row), and an update's
-                                   WAL frames cover about its record, as
-                                   DB2 logs records, not the whole page
-                                   (docs/models.md "Logging") */
+    int deferred_writes;       /* with a LOB area (its record log): 1 = a
+                                  connection keeps its write transaction
+                                  open across logged operations until
+                                  their records fill one log file
+                                  (RECLOG_FILE_BYTES), so SQLite writes a
+                                  page once for many updates, as Db2's
+                                  page cleaners do; each operation is
+                                  durable by its record. Only for a
+                                  connection that is the store's one
+                                  writer: others wait for the lock */
 };
 
 /* Defaults: 4096-byte pages, SQLite's cache, NORMAL, limits of 0 (every
@@ -169,8 +171,14 @@ int store_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
 /* Number of sessions in the store. */
 int store_count(struct store *s, uint64_t *n_sessions, struct pt_err *err);
 
-/* Group writes into one transaction (warm-up loads); store_commit ends it. */
+/* Group writes into one transaction (warm-up loads); store_commit ends it.
+ * With a record log the batch is not logged record by record (Db2's LOAD
+ * is not either): with synchronous FULL its commit syncs SQLite's files. */
 int store_begin(struct store *s, struct pt_err *err);
+/* Deferred writes (store_config.deferred_writes): commit the open group,
+ * so that SQLite writes its pages now. store_checkpoint, store_begin and
+ * store_close do it first; a replay's client at the end of each pass. */
+int store_flush(struct store *s, struct pt_err *err);
 int store_commit(struct store *s, struct pt_err *err);
 /* Roll back an open transaction (after a failed write inside one). */
 void store_rollback(struct store *s);
@@ -230,6 +238,10 @@ int store_integrity_check(struct store *s, struct pt_err *err);
  * a store nobody writes to.
  */
 int store_lob_check(struct store *s, uint64_t *n_records, struct pt_err *err);
+/* Records of the record log that store_open applied because SQLite lacked
+ * them (crash recovery: a killed process's open group); 0 without a LOB
+ * area. */
+uint64_t store_redo_records(const struct store *s);
 /* Does this store keep out-of-row objects in a LOB area? */
 int store_has_lob_area(const struct store *s);
 /* "cached" / "direct", and back (-1: unknown). */
