@@ -182,8 +182,8 @@ static const struct cli_option opts[] = {
      CLI_AT(A, plan.ack_log),
      .io = CLI_IO_OUT,
      .arg_name = "FILE",
-     .help = "append a line INDEX,OP,KEY,SIZE for each set/del after it "
-             "committed",
+     .help = "append a line INDEX,OP,KEY,SIZE for each set/del once it is "
+             "durable",
      .def = "none"},
     {.name = "max-store",
      .group = CLI_G_STORE,
