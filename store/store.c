@@ -1033,6 +1033,7 @@ struct lob_op {
 static int lob_op_begin(struct store *s, uint64_t bytes, struct lob_op *op,
                         struct pt_err *err)
 {
+    uint64_t lost;
     int ret;
 
     op->own = sqlite3_get_autocommit(s->db);
@@ -1062,8 +1063,11 @@ static int lob_op_begin(struct store *s, uint64_t bytes, struct lob_op *op,
     op->seq = s->log.seq;
     return 0;
 fail:
+    lost = s->group_ops;
     store_tx(s, s->trollback, NULL);
     s->group_ops = s->group_bytes = 0;
+    if (lost)
+        (void)store_redo(s, NULL, NULL); /* the group's records are logged */
     return ret;
 }
 
