@@ -1143,6 +1143,50 @@ static void test_redo_deferred(void **state)
     store_close(c);
 }
 
+/* A failure inside an open group (the LOB area full) rolls the whole group
+ * back in SQLite; its earlier operations are applied again from their
+ * records, so they stay done, and the failed one leaves no trace. */
+static void test_redo_failed_in_group(void **state)
+{
+    struct store_config cfg;
+    struct store *s = NULL;
+    struct store_session ss;
+    struct pt_err err;
+    static unsigned char buf[300000];
+    (void)state;
+
+    test_config(&cfg, 8192);
+    cfg.lob_area = 1;
+    cfg.deferred_writes = 1;
+    cfg.max_lob_bytes = 64 * 1024;
+    assert_int_equal(store_create(path_of("gfail.db"), &cfg, &s, &err), 0);
+    assert_int_equal(store_session_set(s, "a", 1, blob, 500, 1, 60, &err), 0);
+    assert_int_equal(store_session_set(s, "b", 1, blob, 9000, 1, 60, &err), 0);
+    assert_int_equal(store_session_set(s, "a", 1, blob + 7, 900, 2, 60, &err),
+                     0);
+    /* a LARGE object needs a home the area cannot give */
+    assert_int_equal(store_session_set(s, "c", 1, blob, 150000, 3, 60, &err),
+                     PT_EIO);
+    assert_int_equal(store_session_get(s, "a", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.n_bytes, 900);
+    assert_memory_equal(buf, blob + 7, 900);
+    assert_int_equal(store_session_get(s, "b", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(ss.column, STORE_COL_MEDIUM);
+    assert_int_equal(store_session_get(s, "c", 1, &ss, buf, sizeof(buf), &err),
+                     0);
+    /* the log goes on after the failed record */
+    assert_int_equal(store_session_set(s, "d", 1, blob, 300, 4, 60, &err), 0);
+    store_close(s);
+    assert_int_equal(store_open(path_of("gfail.db"), &cfg, &s, &err), 0);
+    assert_int_equal(store_redo_records(s), 0);
+    assert_int_equal(store_session_get(s, "d", 1, &ss, buf, sizeof(buf), &err),
+                     1);
+    assert_int_equal(store_integrity_check(s, &err), 0);
+    store_close(s);
+}
+
 static void test_lob_area_full(void **state)
 {
     struct store_config cfg;
@@ -1439,6 +1483,7 @@ int main(void)
         cmocka_unit_test(test_lob_area),
         cmocka_unit_test(test_lob_area_full),
         cmocka_unit_test(test_redo_deferred),
+        cmocka_unit_test(test_redo_failed_in_group),
         cmocka_unit_test(test_mean_ci95),
         cmocka_unit_test(test_plan_work),
         cmocka_unit_test(test_verdict),
