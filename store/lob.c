@@ -154,13 +154,13 @@ void lob_file_close(struct lob_file *f)
     f->fd = -1;
 }
 
-/* pwrite/pread the whole range, retrying short transfers and EINTR. */
-static int lob_io(struct lob_file *f, int wr, unsigned char *p, size_t n,
-                  uint64_t off)
+/* pwrite/pread the whole range (lob.h). */
+int lob_pio(int fd, int wr, void *buf, size_t n, uint64_t off)
 {
+    unsigned char *p = buf;
     while (n > 0) {
-        ssize_t r = wr ? pwrite(f->fd, p, n, (off_t)off)
-                       : pread(f->fd, p, n, (off_t)off);
+        ssize_t r =
+            wr ? pwrite(fd, p, n, (off_t)off) : pread(fd, p, n, (off_t)off);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -197,7 +197,7 @@ int lob_file_write(struct lob_file *f, uint64_t off, uint64_t gen, uint64_t tag,
     if (n)
         memcpy(h + LOB_HEADER_BYTES, data, (size_t)n);
     memset(h + LOB_HEADER_BYTES + n, 0, (size_t)(slot - LOB_HEADER_BYTES - n));
-    if (lob_io(f, 1, h, (size_t)slot, off) < 0) {
+    if (lob_pio(f->fd, 1, h, (size_t)slot, off) < 0) {
         int e = errno;
         return err_set(err, PT_EIO, "LOB area '%s' is %s: %s", f->path,
                        e == ENOSPC || e == EDQUOT ? "full" : "not writable",
@@ -217,7 +217,7 @@ int lob_file_read(struct lob_file *f, uint64_t off, uint64_t gen, uint64_t tag,
         return err_set(err, PT_EDATA,
                        "LOB area '%s': record at %llu claims %llu bytes",
                        f->path, (unsigned long long)off, (unsigned long long)n);
-    if (lob_io(f, 0, h, (size_t)slot, off) < 0)
+    if (lob_pio(f->fd, 0, h, (size_t)slot, off) < 0)
         return err_set(err, errno ? PT_EIO : PT_EDATA,
                        "LOB area '%s': cannot read record at %llu: %s", f->path,
                        (unsigned long long)off,

@@ -45,6 +45,10 @@ uint64_t lob_slot_bytes(uint64_t n);
 /* Little-endian u64 at p (the LOB area's and the record log's integers). */
 uint64_t lob_get_le64(const unsigned char *p);
 void lob_put_le64(unsigned char *p, uint64_t v);
+/* All n bytes at off of fd, retrying short transfers and EINTR: 0, or -1
+ * with errno (ENOSPC: a write that made no progress; 0: end of file). The
+ * LOB area's and the record log's I/O. */
+int lob_pio(int fd, int wr, void *buf, size_t n, uint64_t off);
 /* A 64-bit checksum of n bytes (four multiply-xor lanes; not a CRC). */
 uint64_t lob_checksum(const void *p, size_t n);
 

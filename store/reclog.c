@@ -30,27 +30,6 @@ uint64_t reclog_rec_bytes(const struct reclog_rec *r)
     return (b + 7) / 8 * 8;
 }
 
-static int reclog_io(struct reclog *l, int wr, void *buf, size_t n,
-                     uint64_t off)
-{
-    unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t r = wr ? pwrite(l->fd, p, n, (off_t)off)
-                       : pread(l->fd, p, n, (off_t)off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            if (r == 0)
-                errno = 0;
-            return -1;
-        }
-        p += r;
-        n -= (size_t)r;
-        off += (uint64_t)r;
-    }
-    return 0;
-}
-
 int reclog_open(struct reclog *l, const char *path, int create,
                 uint64_t max_object, struct pt_err *err)
 {
@@ -79,7 +58,7 @@ int reclog_open(struct reclog *l, const char *path, int create,
         if (!z)
             return err_set(err, PT_EINTERNAL, "out of memory");
         for (uint64_t off = 0; !bad && off < RECLOG_BYTES; off += 1u << 20)
-            bad = reclog_io(l, 1, z, 1u << 20, off) < 0;
+            bad = lob_pio(l->fd, 1, z, 1u << 20, off) < 0;
         free(z);
         if (bad || fsync(l->fd) != 0)
             return err_set(err, PT_EIO,
@@ -110,7 +89,7 @@ static int reclog_header(struct reclog *l, uint64_t off, uint64_t want,
     unsigned char *h = l->buf;
 
     if (off + RECLOG_HEADER_BYTES > l->bytes ||
-        reclog_io(l, 0, h, RECLOG_HEADER_BYTES, off) < 0)
+        lob_pio(l->fd, 0, h, RECLOG_HEADER_BYTES, off) < 0)
         return 0;
     if (memcmp(h, reclog_magic, 8) != 0 ||
         lob_get_le64(h + 88) != lob_checksum(h, 88))
@@ -148,7 +127,7 @@ int reclog_scan(struct reclog *l,
         uint64_t sum = lob_get_le64(l->buf + 80);
         unsigned char *body = l->buf + RECLOG_HEADER_BYTES;
         size_t nb = r.id_len + (r.kind == RECLOG_SET_ROW ? (size_t)r.n : 0);
-        if (reclog_io(l, 0, body, nb, off + RECLOG_HEADER_BYTES) < 0 ||
+        if (lob_pio(l->fd, 0, body, nb, off + RECLOG_HEADER_BYTES) < 0 ||
             lob_checksum(body, nb) != sum)
             break; /* torn: the write the crash interrupted */
         r.id = (const char *)body;
@@ -224,11 +203,9 @@ int reclog_append(struct reclog *l, struct reclog_rec *r, struct pt_err *err)
         memcpy(h + RECLOG_HEADER_BYTES + r->id_len, r->data, (size_t)r->n);
     lob_put_le64(h + 80, lob_checksum(h + RECLOG_HEADER_BYTES, nb));
     lob_put_le64(h + 88, lob_checksum(h, 88));
-    if (reclog_io(l, 1, h, (size_t)bytes, l->head) < 0) {
-        int e = errno;
+    if (lob_pio(l->fd, 1, h, (size_t)bytes, l->head) < 0)
         return err_set(err, PT_EIO, "cannot write record log '%s': %s", l->path,
-                       e ? strerror(e) : "short write");
-    }
+                       strerror(errno));
     l->head += bytes;
     l->seq++;
     return 0;
@@ -247,7 +224,7 @@ void reclog_undo(struct reclog *l, uint64_t head, uint64_t seq)
     static const unsigned char zero[8] = {0};
     if (seq == l->seq)
         return;
-    (void)reclog_io(l, 1, (void *)zero, sizeof(zero), head);
+    (void)lob_pio(l->fd, 1, (void *)zero, sizeof(zero), head);
     l->head = head;
     l->seq = seq;
 }

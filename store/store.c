@@ -185,10 +185,9 @@ struct store {
     struct lob_file lobf; /* "<path>-lob" */
     struct reclog log;    /* "<path>-log", with the LOB area */
     int replaying;        /* redo: what it applies is not logged again */
-    uint64_t group_ops;   /* deferred writes: logged operations of the open
-                             transaction (its group), and their log bytes */
-    uint64_t group_bytes;
-    uint64_t redone; /* records store_open applied (redo) */
+    uint64_t group_bytes; /* deferred writes: log bytes of the open
+                             transaction's operations (its group); 0: none */
+    uint64_t redone;      /* records store_open applied (redo) */
     struct store_config cfg;
     const char *app;
     int app_len;
@@ -487,7 +486,7 @@ static int store_lob_attach(struct store *s, int create, struct pt_err *err)
         return ret;
     /* SQLite's WAL is the page file's write path: its frames reach the
      * disk at checkpoints, as Db2's page cleaners write pages; a commit's
-     * durability is the record log's (store_log_end) */
+     * durability is the record log's (lob_op_end) */
     if (s->cfg.sync == STORE_SYNC_FULL)
         return store_exec(s, "PRAGMA synchronous = NORMAL", err);
     return 0;
@@ -809,6 +808,28 @@ static int lob_free_home(struct store *s, uint64_t cap, uint64_t off)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* Take the home (cap, off) off the free list, if it is there. */
+static int lob_unfree_home(struct store *s, uint64_t cap, uint64_t off)
+{
+    int rc = sqlite3_bind_int64(s->fdel, 1, (sqlite3_int64)cap);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s->fdel, 2, (sqlite3_int64)off);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->fdel);
+    sqlite3_reset(s->fdel);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* LOBMETA.END = end. */
+static int lob_set_end(struct store *s, uint64_t end)
+{
+    int rc = sqlite3_bind_int64(s->eset, 1, (sqlite3_int64)end);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, s->eset);
+    sqlite3_reset(s->eset);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 /* A home of two `cap`-byte slots: from the free list, else from the end of
  * the area (PT_EIO when that passes max_lob_bytes). */
 static int lob_take_home(struct store *s, uint64_t cap, uint64_t *off,
@@ -822,13 +843,7 @@ static int lob_take_home(struct store *s, uint64_t cap, uint64_t *off,
     if (rc == SQLITE_ROW) {
         *off = (uint64_t)sqlite3_column_int64(s->ftake, 0);
         sqlite3_reset(s->ftake);
-        rc = sqlite3_bind_int64(s->fdel, 1, (sqlite3_int64)cap);
-        if (rc == SQLITE_OK)
-            rc = sqlite3_bind_int64(s->fdel, 2, (sqlite3_int64)*off);
-        if (rc == SQLITE_OK)
-            rc = store_step(s, s->fdel);
-        sqlite3_reset(s->fdel);
-        if (rc != SQLITE_DONE)
+        if ((rc = lob_unfree_home(s, cap, *off)) != SQLITE_OK)
             return store_fail(s->db, rc, err, "cannot take LOB space in",
                               s->path);
         return 0;
@@ -845,11 +860,7 @@ static int lob_take_home(struct store *s, uint64_t cap, uint64_t *off,
                        s->path, (unsigned long long)end,
                        (unsigned long long)s->cfg.max_lob_bytes);
     *off = end;
-    rc = sqlite3_bind_int64(s->eset, 1, (sqlite3_int64)(end + 2 * cap));
-    if (rc == SQLITE_OK)
-        rc = store_step(s, s->eset);
-    sqlite3_reset(s->eset);
-    if (rc != SQLITE_DONE)
+    if ((rc = lob_set_end(s, end + 2 * cap)) != SQLITE_OK)
         return store_fail(s->db, rc, err, "cannot grow the LOB area of",
                           s->path);
     return 0;
@@ -878,6 +889,42 @@ static int lob_home(struct store *s, const char *id, size_t id_len,
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* Write a set's row as its record says: the object in the row (SMALL) or
+ * the LOB locator, and LOGSEQ (NULL for a batch's, which has no record). */
+static int lob_row_put(struct store *s, const struct reclog_rec *r,
+                       struct pt_err *err)
+{
+    static const char empty[1] = {0};
+    sqlite3_stmt *st = s->lset;
+    int rc = store_bind_key(s, st, r->id, r->id_len);
+
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 3, r->now_ms);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 4, r->max_inactive_s);
+    if (rc == SQLITE_OK && r->kind == RECLOG_SET_ROW) {
+        rc = sqlite3_bind_blob64(st, 5, r->data && r->n ? r->data : empty, r->n,
+                                 SQLITE_STATIC);
+        for (int i = 6; i <= 11 && rc == SQLITE_OK; i++)
+            rc = sqlite3_bind_null(st, i);
+    } else if (rc == SQLITE_OK) {
+        const uint64_t v[] = {r->col, r->n, r->off, r->cap, r->slot, r->gen};
+        rc = sqlite3_bind_null(st, 5);
+        for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
+            rc = sqlite3_bind_int64(st, 6 + i, (sqlite3_int64)v[i]);
+    }
+    if (rc == SQLITE_OK)
+        rc = r->seq ? sqlite3_bind_int64(st, 12, (sqlite3_int64)r->seq)
+                    : sqlite3_bind_null(st, 12);
+    if (rc == SQLITE_OK)
+        rc = store_step(s, st);
+    if (rc != SQLITE_DONE)
+        return store_stmt_fail(s, st, rc, "cannot write session", r->id,
+                               r->id_len, err);
+    sqlite3_reset(st);
+    return 0;
+}
+
 /* The body of a set, inside the caller's write transaction. `log`: write
  * its record (after the LOB record, before the row), else the row takes
  * `seq` (redo; 0: a batch, no record). */
@@ -886,7 +933,6 @@ static int lob_set_in_tx(struct store *s, const char *id, size_t id_len,
                          int32_t max_inactive_s, enum store_column col, int log,
                          uint64_t seq, struct pt_err *err)
 {
-    static const char empty[1] = {0};
     sqlite3_stmt *st = s->lset;
     uint64_t home[4], off = 0, cap = 0, slot = 0, gen = 0;
     int has_row, rc, ret;
@@ -920,53 +966,25 @@ static int lob_set_in_tx(struct store *s, const char *id, size_t id_len,
         return store_fail(s->db, rc, err, "cannot free LOB space in", s->path);
     }
     (void)has_row;
-    if (log) {
-        struct reclog_rec r = {.kind = col == STORE_COL_SMALL ? RECLOG_SET_ROW
-                                                              : RECLOG_SET_LOB,
-                               .col = col == STORE_COL_LARGE   ? 2u
-                                      : col == STORE_COL_SMALL ? 0
-                                                               : 1u,
-                               .id = id,
-                               .id_len = id_len,
-                               .n = n,
-                               .now_ms = now_ms,
-                               .max_inactive_s = max_inactive_s,
-                               .off = off,
-                               .cap = cap,
-                               .slot = slot,
-                               .gen = gen,
-                               .data = data};
-        if ((ret = reclog_append(&s->log, &r, err)) < 0)
-            return ret;
-        seq = r.seq;
-    }
-    rc = store_bind_key(s, st, id, id_len);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 3, now_ms);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int(st, 4, max_inactive_s);
-    if (rc == SQLITE_OK && col == STORE_COL_SMALL) {
-        rc = sqlite3_bind_blob64(st, 5, data && n ? data : empty, n,
-                                 SQLITE_STATIC);
-        for (int i = 6; i <= 11 && rc == SQLITE_OK; i++)
-            rc = sqlite3_bind_null(st, i);
-    } else if (rc == SQLITE_OK) {
-        const uint64_t v[] = {
-            col == STORE_COL_LARGE ? 2u : 1u, n, off, cap, slot, gen};
-        rc = sqlite3_bind_null(st, 5);
-        for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
-            rc = sqlite3_bind_int64(st, 6 + i, (sqlite3_int64)v[i]);
-    }
-    if (rc == SQLITE_OK)
-        rc = seq ? sqlite3_bind_int64(st, 12, (sqlite3_int64)seq)
-                 : sqlite3_bind_null(st, 12);
-    if (rc == SQLITE_OK)
-        rc = store_step(s, st);
-    if (rc != SQLITE_DONE)
-        return store_stmt_fail(s, st, rc, "cannot write session", id, id_len,
-                               err);
-    sqlite3_reset(st);
-    return 0;
+    struct reclog_rec r = {.kind = col == STORE_COL_SMALL ? RECLOG_SET_ROW
+                                                          : RECLOG_SET_LOB,
+                           .col = col == STORE_COL_SMALL   ? 0
+                                  : col == STORE_COL_LARGE ? 2u
+                                                           : 1u,
+                           .seq = seq,
+                           .id = id,
+                           .id_len = id_len,
+                           .n = n,
+                           .now_ms = now_ms,
+                           .max_inactive_s = max_inactive_s,
+                           .off = off,
+                           .cap = cap,
+                           .slot = slot,
+                           .gen = gen,
+                           .data = data};
+    if (log && (ret = reclog_append(&s->log, &r, err)) < 0)
+        return ret;
+    return lob_row_put(s, &r, err);
 }
 
 /* Run `body` in a write transaction of its own unless one is open. */
@@ -984,8 +1002,7 @@ static int lob_in_tx(struct store *s, int ret_body, int own, struct pt_err *err)
     return ret < 0 ? ret : ret_body;
 }
 
-/* ---- DB2 semantics: the record log ----------------------------------------
- */
+/* ---- DB2 semantics: the record log ------------------------------------ */
 
 /*
  * Make every committed change durable in SQLite's own files: the WAL, and
@@ -1017,41 +1034,55 @@ static int store_sync_files(struct store *s, struct pt_err *err)
 
 /* One operation's transaction and log position (lob_op_begin). */
 struct lob_op {
-    int own;       /* the operation commits or groups what it did */
-    int logged;    /* it writes a log record */
-    uint64_t head; /* the log before its record: what undo restores */
+    int own;        /* the operation commits or groups what it did */
+    int logged;     /* it writes a log record */
+    uint64_t bytes; /* its record's */
+    uint64_t head;  /* the log before its record: what undo restores */
     uint64_t seq;
 };
 
+/* Roll back the open transaction; a group's operations, rolled back with
+ * it, are in the log: apply them again (if that fails too, the next open
+ * does). */
+static void lob_group_abort(struct store *s)
+{
+    uint64_t lost = s->group_bytes;
+    store_tx(s, s->trollback, NULL);
+    s->group_bytes = 0;
+    if (lost)
+        (void)store_redo(s, NULL, NULL);
+}
+
 /*
- * Start an operation whose record takes `bytes`: its write transaction
+ * Start an operation whose record is like `r` (kind, id length, object
+ * length): its write transaction
  * (one of its own, or the open group's), and room in the log. An operation
  * inside the caller's transaction (store_begin: the warm-up load, which Db2
  * would run as a LOAD, and which is not logged record by record either) or
  * during redo writes no record.
  */
-static int lob_op_begin(struct store *s, uint64_t bytes, struct lob_op *op,
-                        struct pt_err *err)
+static int lob_op_begin(struct store *s, const struct reclog_rec *r,
+                        struct lob_op *op, struct pt_err *err)
 {
-    uint64_t lost;
     int ret;
 
+    op->bytes = reclog_rec_bytes(r);
     op->own = sqlite3_get_autocommit(s->db);
-    op->logged = !s->replaying && (op->own || s->group_ops > 0);
+    op->logged = !s->replaying && (op->own || s->group_bytes > 0);
     if (op->own && (ret = store_tx(s, s->tbegin, err)) < 0)
         return ret;
     op->own |= op->logged;
     if (!op->logged)
         return 0;
-    if (s->group_ops == 0 && (ret = reclog_catch_up(&s->log, err)) < 0)
+    if (s->group_bytes == 0 && (ret = reclog_catch_up(&s->log, err)) < 0)
         goto fail;
-    if (!reclog_fits(&s->log, bytes)) {
+    if (!reclog_fits(&s->log, op->bytes)) {
         /* a new lap overwrites the oldest records: the changes they carry
          * must be in SQLite's files first (the group's committed) */
-        if (s->group_ops > 0) {
+        if (s->group_bytes > 0) {
             if ((ret = store_tx(s, s->tcommit, err)) < 0)
                 goto fail;
-            s->group_ops = s->group_bytes = 0;
+            s->group_bytes = 0;
             if ((ret = store_tx(s, s->tbegin, err)) < 0)
                 return ret;
         }
@@ -1063,11 +1094,7 @@ static int lob_op_begin(struct store *s, uint64_t bytes, struct lob_op *op,
     op->seq = s->log.seq;
     return 0;
 fail:
-    lost = s->group_ops;
-    store_tx(s, s->trollback, NULL);
-    s->group_ops = s->group_bytes = 0;
-    if (lost)
-        (void)store_redo(s, NULL, NULL); /* the group's records are logged */
+    lob_group_abort(s);
     return ret;
 }
 
@@ -1078,8 +1105,8 @@ fail:
  * the commit, as Db2's log write at commit), then commit, or with deferred
  * writes leave the transaction open until its records fill one log file.
  */
-static int lob_op_end(struct store *s, int ret, uint64_t bytes,
-                      struct lob_op *op, struct pt_err *err)
+static int lob_op_end(struct store *s, int ret, struct lob_op *op,
+                      struct pt_err *err)
 {
     if (!op->logged)
         return lob_in_tx(s, ret, op->own, err);
@@ -1089,25 +1116,20 @@ static int lob_op_end(struct store *s, int ret, uint64_t bytes,
             ret = r;
     }
     if (ret >= 0 && s->cfg.deferred_writes) {
-        s->group_ops++;
-        s->group_bytes += bytes;
+        s->group_bytes += op->bytes;
         if (s->group_bytes < RECLOG_FILE_BYTES)
             return ret;
     }
     if (ret >= 0) {
         int r = store_tx(s, s->tcommit, err);
         if (r == 0) {
-            s->group_ops = s->group_bytes = 0;
+            s->group_bytes = 0;
             return ret;
         }
         ret = r;
     }
-    uint64_t lost = s->group_ops;
-    store_tx(s, s->trollback, NULL);
     reclog_undo(&s->log, op->head, op->seq);
-    s->group_ops = s->group_bytes = 0;
-    if (lost)
-        (void)store_redo(s, NULL, NULL); /* the next open retries */
+    lob_group_abort(s);
     return ret;
 }
 
@@ -1120,15 +1142,14 @@ static int lob_session_set(struct store *s, const char *id, size_t id_len,
                                                           : RECLOG_SET_LOB,
                            .id_len = id_len,
                            .n = n};
-    uint64_t bytes = reclog_rec_bytes(&r);
     struct lob_op op;
     int ret;
 
-    if ((ret = lob_op_begin(s, bytes, &op, err)) < 0)
+    if ((ret = lob_op_begin(s, &r, &op, err)) < 0)
         return ret;
     ret = lob_set_in_tx(s, id, id_len, data, n, now_ms, max_inactive_s, col,
                         op.logged, 0, err);
-    return lob_op_end(s, ret, bytes, &op, err);
+    return lob_op_end(s, ret, &op, err);
 }
 
 /* A delete's or an expiry's record, and its sequence number in LOBMETA. */
@@ -1184,14 +1205,13 @@ static int lob_session_invalidate(struct store *s, const char *id,
                                   size_t id_len, struct pt_err *err)
 {
     struct reclog_rec r = {.kind = RECLOG_DELETE, .id_len = id_len};
-    uint64_t bytes = reclog_rec_bytes(&r);
     struct lob_op op;
     int ret;
 
-    if ((ret = lob_op_begin(s, bytes, &op, err)) < 0)
+    if ((ret = lob_op_begin(s, &r, &op, err)) < 0)
         return ret;
     ret = lob_invalidate_in_tx(s, id, id_len, op.logged, 0, err);
-    return lob_op_end(s, ret, bytes, &op, err);
+    return lob_op_end(s, ret, &op, err);
 }
 
 static int lob_expire_in_tx(struct store *s, int64_t now_ms,
@@ -1227,14 +1247,13 @@ static int lob_expire(struct store *s, int64_t now_ms, uint64_t *n_expired,
                       struct pt_err *err)
 {
     struct reclog_rec r = {.kind = RECLOG_EXPIRE, .id_len = (size_t)s->app_len};
-    uint64_t bytes = reclog_rec_bytes(&r);
     struct lob_op op;
     int ret;
 
-    if ((ret = lob_op_begin(s, bytes, &op, err)) < 0)
+    if ((ret = lob_op_begin(s, &r, &op, err)) < 0)
         return ret;
     ret = lob_expire_in_tx(s, now_ms, n_expired, op.logged, 0, err);
-    return lob_op_end(s, ret, bytes, &op, err);
+    return lob_op_end(s, ret, &op, err);
 }
 
 /*
@@ -1253,44 +1272,14 @@ static int lob_redo_locator(struct store *s, const struct reclog_rec *r,
     if (home[1] && (home[0] != r->off || home[1] != r->cap) &&
         (rc = lob_free_home(s, home[1], home[0])) != SQLITE_OK)
         return store_fail(s->db, rc, err, "cannot redo in", s->path);
-    rc = sqlite3_bind_int64(s->fdel, 1, (sqlite3_int64)r->cap);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(s->fdel, 2, (sqlite3_int64)r->off);
-    if (rc == SQLITE_OK)
-        rc = store_step(s, s->fdel);
-    sqlite3_reset(s->fdel);
-    if (rc != SQLITE_DONE)
+    if ((rc = lob_unfree_home(s, r->cap, r->off)) != SQLITE_OK)
         return store_fail(s->db, rc, err, "cannot redo in", s->path);
     if ((ret = store_lob_end(s, &end, err)) < 0)
         return ret;
-    if (end < r->off + 2 * r->cap) {
-        rc = sqlite3_bind_int64(s->eset, 1,
-                                (sqlite3_int64)(r->off + 2 * r->cap));
-        if (rc == SQLITE_OK)
-            rc = store_step(s, s->eset);
-        sqlite3_reset(s->eset);
-        if (rc != SQLITE_DONE)
-            return store_fail(s->db, rc, err, "cannot redo in", s->path);
-    }
-    sqlite3_stmt *st = s->lset;
-    const uint64_t v[] = {r->col, r->n, r->off, r->cap, r->slot, r->gen};
-    rc = store_bind_key(s, st, r->id, r->id_len);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 3, r->now_ms);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int(st, 4, r->max_inactive_s);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_null(st, 5);
-    for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
-        rc = sqlite3_bind_int64(st, 6 + i, (sqlite3_int64)v[i]);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 12, (sqlite3_int64)r->seq);
-    if (rc == SQLITE_OK)
-        rc = store_step(s, st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE
-               ? 0
-               : store_fail(s->db, rc, err, "cannot redo in", s->path);
+    if (end < r->off + 2 * r->cap &&
+        (rc = lob_set_end(s, r->off + 2 * r->cap)) != SQLITE_OK)
+        return store_fail(s->db, rc, err, "cannot redo in", s->path);
+    return lob_row_put(s, r, err);
 }
 
 struct redo_ctx {
@@ -1373,12 +1362,12 @@ static int store_redo(struct store *s, uint64_t *applied, struct pt_err *err)
 
 int store_flush(struct store *s, struct pt_err *err)
 {
-    if (!s || s->group_ops == 0)
+    if (!s || s->group_bytes == 0)
         return 0;
-    s->group_ops = s->group_bytes = 0;
     int ret = store_tx(s, s->tcommit, err);
     if (ret < 0)
-        store_tx(s, s->trollback, NULL);
+        lob_group_abort(s);
+    s->group_bytes = 0;
     return ret;
 }
 
