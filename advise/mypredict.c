@@ -197,11 +197,11 @@ static uint64_t *bucket(struct adv_myr_counts *n, int b, int read)
     }
 }
 
-/* One buf_page_get of the page with pool key `key`, charged to the
- * candidate being measured on this instance (the counters are the
- * instance's). */
 static void create_key(struct site *s, uint32_t key);
 
+/* One buf_page_get of the page with pool key `key`, charged to the
+ * candidate being measured on this instance (the counters are the
+ * instance's); during a load, an index page's first touch creates it. */
 static void get(struct emu *m, struct site *s, uint32_t key, int b)
 {
     struct cand *lc = s->loading;
