@@ -149,6 +149,56 @@ struct adv_config {
 };
 void adv_config_init(struct adv_config *c);
 
+/*
+ * What the server replay should count, predicted (adv_pgr_predict,
+ * pgpredict.c): the same
+ * requests, passes and order applied to an emulation of the scratch
+ * tables' pages and of shared_buffers (res->shared_buffers_pages,
+ * block_size) under the engine's buffer-pool policy (e->bp_policy,
+ * pg-clock) and under LRU; per candidate the blocks of the measured
+ * rounds in pg_statio's form. out->have = 0 with out->why when it cannot
+ * (no TOAST figures, shared_buffers unknown); a candidate compressing
+ * with lz4 has c[i].have = 0. PT_EINTERNAL out of memory.
+ */
+struct adv_pgr_pred_cand {
+    int have;
+    struct coll_pgr_blocks blocks;    /* with the engine's policy */
+    struct coll_pgr_blocks lru;       /* with LRU */
+    uint64_t heap_pages, toast_pages; /* the tables at the end */
+};
+struct adv_pgr_prediction {
+    int have;
+    char why[128];
+    char policy[32];
+    uint64_t pool_pages;  /* the scratch tables': shared_buffers less ... */
+    uint64_t other_pages; /* ... other relations' buffers (res->other_pages)
+                             when counted, else 0 */
+    double text_ratio;    /* pglz bytes per text byte (the line's slope) */
+    size_t n_cand;
+    struct adv_pgr_pred_cand c[COLL_PGR_MAX_CANDIDATES];
+};
+
+/*
+ * The server replay's reads judged by magnitude (issue 28): heap + TOAST
+ * blocks read from outside shared_buffers per operation, the later
+ * candidate's relative to the first's, measured per round (paired, their
+ * 95 % interval) against pgpredict's prediction of the same run, whose
+ * range allows each predicted figure ADV_SERVER_PRED_TOL either way (the
+ * error the integration test holds it to; docs/models.md
+ * #server-replay-prediction). Below ADV_SERVER_READS_FLOOR blocks per
+ * operation on both sides, predicted and measured, the pool holds the
+ * tables and the reads judge nothing: inconclusive, said so.
+ */
+#define ADV_SERVER_PRED_TOL 0.10
+#define ADV_SERVER_READS_FLOOR 0.01
+struct adv_pgr_reads {
+    int have;                /* both candidates predicted */
+    double pred[2], meas[2]; /* per operation: the first, candidate i */
+    struct store_range measured, predicted; /* relative changes */
+    enum store_verdict verdict;
+    char why[400];
+};
+
 /* The validation figures of one setting (NaN when not known). */
 struct adv_side {
     uint64_t page_size_bytes;
@@ -201,6 +251,7 @@ struct adv_validation {
     double srv_rps[2], srv_heap_per_op[2], srv_toast_per_op[2];
     double srv_read_per_op[2];
     char srv_reads_note[512]; /* adv_server_reads_note's line, "" if none */
+    struct adv_pgr_reads srv_reads; /* the reads by magnitude (adv_pgr_judge) */
 };
 
 /*
@@ -245,6 +296,7 @@ struct adv_result {
     int have_server;
     struct coll_pgr_result server;
     struct coll_pgr_candidate server_cand[2];
+    struct adv_pgr_prediction server_pred; /* pgpredict.c, of that run */
     char replay_skipped[400]; /* why the replay did not run ("" if it did
                                  or was not asked for) */
     /* the store model: the probe it used (given or measured here), its
@@ -378,46 +430,55 @@ int adv_pgr_candidates(const json_t *rec_doc, const char *name,
  * takes them; *reqs owned by the caller (free). */
 int adv_pgr_reqs(const struct store_trace *t, uint64_t max_records,
                  struct coll_pgr_req **reqs, uint64_t *n, struct pt_err *err);
+/* What adv_reads_judge compares: each side's reads per unit (operation
+ * or request) over the measured rounds, measured and predicted; each
+ * round's reads and the units of one round; the tolerance of a predicted
+ * figure; `what` names the reads, `pool` the pool. */
+struct adv_reads_in {
+    const char *what, *pool;
+    double tol;
+    double pred[2], meas[2];
+    const uint64_t *round[2];
+    double per[2];
+    unsigned n;
+};
+/* The later side's reads against the first's by magnitude (struct
+ * adv_pgr_reads; o->have is 1). */
+void adv_reads_judge(const struct adv_reads_in *in, struct adv_pgr_reads *o);
+/* The server verdict of candidate i from its requests/s and its judged
+ * reads (NULL or !have: requests/s alone), by adv_pgr_judge's rule. */
+enum store_verdict adv_server_verdict(const struct coll_pgr_result *res,
+                                      size_t i,
+                                      const struct adv_pgr_reads *reads,
+                                      struct store_verdict_out *out);
+struct adv_pgr_prediction;
 /*
- * Candidate i (> 0) against the first: the rounds' paired differences of
- * requests/s, their 95 % interval (store_mean_ci95) and the verdict's rule
- * (store_verdict_judge) against the advice's direction, a gain (there is no
- * calibrated model of the server). out->why says so; inconclusive with
- * fewer than 2 rounds. Returns the verdict.
+ * Candidate i (> 0) against the first. Requests/s: the rounds' paired
+ * differences, their 95 % interval (store_mean_ci95) and the verdict's
+ * rule (store_verdict_judge) against the advice's direction, a gain (no
+ * model of the server's time predicts its size). With a prediction (pred
+ * not NULL, pgpredict's), also the reads by magnitude (*reads, when not
+ * NULL). The verdict: contradicts when requests/s fell (the interval below
+ * zero); else the reads' verdict when it is not inconclusive and the
+ * prediction is a fall of reads (the advice's gain); else the
+ * requests/s one. out->measured is the requests/s difference; out->why
+ * says which decided; inconclusive with fewer than 2 rounds. Returns the
+ * verdict.
  */
 enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
-                                 struct store_verdict_out *out);
+                                 const struct adv_pgr_prediction *pred,
+                                 struct store_verdict_out *out,
+                                 struct adv_pgr_reads *reads);
+/* *r as JSON: {verdict, text, measured_per_op and predicted_per_op
+ * [first, candidate], measured_pct and predicted_pct {mean, lo, hi} or
+ * null when not judged}; JSON null without a prediction. A new
+ * reference (docs/formats.md#replay-server). */
+json_t *adv_pgr_reads_json(const struct adv_pgr_reads *r);
 /* Blocks of a candidate per operation: all its heap blocks, all its TOAST
  * and TOAST-index blocks, and every block not found in shared_buffers. */
 void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
                     double *toast, double *read);
-/*
- * What the server replay should count, predicted (pgpredict.c): the same
- * requests, passes and order applied to an emulation of the scratch
- * tables' pages and of shared_buffers (res->shared_buffers_pages,
- * block_size) under the engine's buffer-pool policy (e->bp_policy,
- * pg-clock) and under LRU; per candidate the blocks of the measured
- * rounds in pg_statio's form. out->have = 0 with out->why when it cannot
- * (no TOAST figures, shared_buffers unknown); a candidate compressing
- * with lz4 has c[i].have = 0. PT_EINTERNAL out of memory.
- */
-struct adv_pgr_pred_cand {
-    int have;
-    struct coll_pgr_blocks blocks;    /* with the engine's policy */
-    struct coll_pgr_blocks lru;       /* with LRU */
-    uint64_t heap_pages, toast_pages; /* the tables at the end */
-};
-struct adv_pgr_prediction {
-    int have;
-    char why[128];
-    char policy[32];
-    uint64_t pool_pages;  /* the scratch tables': shared_buffers less ... */
-    uint64_t other_pages; /* ... other relations' buffers (res->other_pages)
-                             when counted, else 0 */
-    double text_ratio;    /* pglz bytes per text byte (the line's slope) */
-    size_t n_cand;
-    struct adv_pgr_pred_cand c[COLL_PGR_MAX_CANDIDATES];
-};
+/* The server replay's counts predicted (struct adv_pgr_prediction). */
 int adv_pgr_predict(const struct coll_pgr_plan *p,
                     const struct coll_pgr_result *res,
                     const struct rec_engine *e, struct adv_pgr_prediction *out,
@@ -437,7 +498,8 @@ int adv_server_reads_note(const struct adv_validation *v, char *buf,
  * recommended candidate against the current one. */
 void adv_validation_server(struct adv_validation *v,
                            const struct coll_pgr_result *res,
-                           const struct coll_pgr_candidate cand[2]);
+                           const struct coll_pgr_candidate cand[2],
+                           const struct adv_pgr_prediction *pred);
 /* The validation summary as JSON (validated_by always; each run that
    had both settings). New reference, NULL on OOM. */
 json_t *adv_validation_to_json(const struct adv_validation *v);

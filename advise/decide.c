@@ -363,7 +363,7 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
         json_object_set_new(
             o, "replay_server",
             json_pack("{s:{s:s, s:o, s:o, s:o, s:o}, s:{s:s, s:o, s:o, s:o, "
-                      "s:o}, s:o}",
+                      "s:o}, s:o, s:o}",
                       "current", "candidate", v->srv_cand[0], "requests_per_s",
                       num_or_null(v->srv_rps[0]), "heap_blks_per_op",
                       num_or_null(v->srv_heap_per_op[0]), "toast_blks_per_op",
@@ -373,7 +373,8 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                       num_or_null(v->srv_rps[1]), "heap_blks_per_op",
                       num_or_null(v->srv_heap_per_op[1]), "toast_blks_per_op",
                       num_or_null(v->srv_toast_per_op[1]), "blks_read_per_op",
-                      num_or_null(v->srv_read_per_op[1]), "reads_warning", w));
+                      num_or_null(v->srv_read_per_op[1]), "reads_warning", w,
+                      "reads", adv_pgr_reads_json(&v->srv_reads)));
     }
     if (v->have_verdict) {
         const struct store_verdict_out *d = &v->verdict;

@@ -92,8 +92,124 @@ int adv_pgr_reqs(const struct store_trace *t, uint64_t max_records,
     return 0;
 }
 
-enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
-                                 struct store_verdict_out *out)
+/* Heap + TOAST blocks read per operation of candidate result r: the
+ * measured rounds' (b = its blocks) or a prediction of them. */
+static double ht_per_op(const struct coll_pgr_blocks *b,
+                        const struct coll_pgr_cand_result *r)
+{
+    double ops = (double)r->ops * (double)(r->n_rounds ? r->n_rounds : 1);
+
+    return ops > 0 ? (double)(b->heap_read + b->toast_read) / ops : NAN;
+}
+
+void adv_reads_judge(const struct adv_reads_in *in, struct adv_pgr_reads *o)
+{
+    const double t = in->tol;
+    unsigned n = in->n < COLL_PGR_MAX_ROUNDS ? in->n : COLL_PGR_MAX_ROUNDS;
+    double d[COLL_PGR_MAX_ROUNDS] = {0};
+    char mt[64], pt[64];
+    const char *what;
+    unsigned k;
+
+    memset(o, 0, sizeof(*o));
+    o->verdict = STORE_VERDICT_INCONCLUSIVE;
+    o->measured.mean = o->measured.lo = o->measured.hi = NAN;
+    o->predicted = o->measured;
+    o->have = 1;
+    memcpy(o->pred, in->pred, sizeof(o->pred));
+    memcpy(o->meas, in->meas, sizeof(o->meas));
+    if (!(o->pred[0] >= ADV_SERVER_READS_FLOOR ||
+          o->pred[1] >= ADV_SERVER_READS_FLOOR ||
+          o->meas[0] >= ADV_SERVER_READS_FLOOR ||
+          o->meas[1] >= ADV_SERVER_READS_FLOOR)) {
+        snprintf(o->why, sizeof(o->why),
+                 "reads not judged: %.3f -> %.3f %s, predicted %.3f -> "
+                 "%.3f: %s holds the scratch tables",
+                 o->meas[0], o->meas[1], in->what, o->pred[0], o->pred[1],
+                 in->pool);
+        return;
+    }
+    /* each round's change, paired; a round that read nothing for the
+     * first gives no ratio */
+    for (k = 0; k < n; k++) {
+        double a = in->per[0] > 0 ? (double)in->round[0][k] / in->per[0] : 0;
+        double b = in->per[1] > 0 ? (double)in->round[1][k] / in->per[1] : 0;
+        if (!(a > 0))
+            break;
+        d[k] = b / a - 1;
+    }
+    if (!(o->pred[0] > 0) || k < n || n < 2) {
+        snprintf(o->why, sizeof(o->why), "reads not judged: %s",
+                 n < 2 ? "fewer than 2 rounds give no interval"
+                       : "a round of the first candidate read nothing "
+                         "from outside the pool, or nothing was "
+                         "predicted");
+        return;
+    }
+    store_mean_ci95(d, n, &o->measured.mean, &o->measured.lo, &o->measured.hi);
+    o->predicted.mean = o->pred[1] / o->pred[0] - 1;
+    o->predicted.lo = o->pred[1] * (1 - t) / (o->pred[0] * (1 + t)) - 1;
+    o->predicted.hi = o->pred[1] * (1 + t) / (o->pred[0] * (1 - t)) - 1;
+    {
+        struct store_verdict_out v;
+        o->verdict = store_verdict_judge(&o->measured, &o->predicted, &v);
+        what = o->verdict == STORE_VERDICT_CONFIRMS
+                   ? "within the predicted range"
+               : o->verdict == STORE_VERDICT_INCONCLUSIVE
+                   ? "the interval spans zero"
+               : (o->measured.mean > 0) != (o->predicted.mean > 0)
+                   ? "the opposite direction"
+               /* by magnitude: a fall of reads is a negative change */
+               : fabs(o->measured.mean) < fabs(o->predicted.mean)
+                   ? "a smaller change than predicted"
+                   : "a larger change than predicted";
+    }
+    snprintf(o->why, sizeof(o->why),
+             "%s %.3f -> %.3f, %s over %u rounds, predicted %.3f -> %.3f, "
+             "%s (the emulation of the same run, each figure +-%.0f %%): %s",
+             in->what, o->meas[0], o->meas[1],
+             pt_fig_change_range(o->measured.mean * 100, o->measured.lo * 100,
+                                 o->measured.hi * 100, mt, sizeof(mt)),
+             n, o->pred[0], o->pred[1],
+             pt_fig_change_range(o->predicted.mean * 100, o->predicted.lo * 100,
+                                 o->predicted.hi * 100, pt, sizeof(pt)),
+             t * 100, what);
+}
+
+/* PostgreSQL's reads of candidate i against the first's, by magnitude:
+ * heap + TOAST blocks read from outside shared_buffers per operation. */
+static void judge_reads(const struct coll_pgr_result *res, size_t i,
+                        const struct adv_pgr_prediction *pred,
+                        struct adv_pgr_reads *o)
+{
+    const struct coll_pgr_cand_result *f = &res->r[0], *r = &res->r[i];
+    struct adv_reads_in in = {
+        .what = "heap + TOAST blocks read from outside shared_buffers per "
+                "operation",
+        .pool = "shared_buffers",
+        .tol = ADV_SERVER_PRED_TOL,
+        .n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds,
+        .round = {f->round_reads, r->round_reads},
+        .per = {(double)f->ops, (double)r->ops},
+    };
+
+    if (!pred || !pred->have || !pred->c[0].have || !pred->c[i].have) {
+        memset(o, 0, sizeof(*o));
+        o->measured.mean = o->measured.lo = o->measured.hi = NAN;
+        o->predicted = o->measured;
+        return;
+    }
+    in.pred[0] = ht_per_op(&pred->c[0].blocks, f);
+    in.pred[1] = ht_per_op(&pred->c[i].blocks, r);
+    in.meas[0] = ht_per_op(&f->blocks, f);
+    in.meas[1] = ht_per_op(&r->blocks, r);
+    adv_reads_judge(&in, o);
+}
+
+enum store_verdict adv_server_verdict(const struct coll_pgr_result *res,
+                                      size_t i,
+                                      const struct adv_pgr_reads *reads,
+                                      struct store_verdict_out *out)
 {
     /* the advice predicts a gain: the half line above zero */
     const struct store_range gain = {1e-9, 1e-9, 1e9};
@@ -101,28 +217,81 @@ enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
     unsigned n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds;
     double d[COLL_PGR_MAX_ROUNDS] = {0};
     struct store_range m;
-    char mt[64];
+    char mt[64], rps[400];
+    enum store_verdict rv = STORE_VERDICT_INCONCLUSIVE;
+    int have = reads && reads->have;
 
     for (unsigned k = 0; k < n; k++)
         d[k] = f->round_rps[k] > 0 ? r->round_rps[k] / f->round_rps[k] - 1 : 0;
     store_mean_ci95(d, n, &m.mean, &m.lo, &m.hi);
     if (n >= 2) {
-        store_verdict_judge(&m, &gain, out);
+        rv = store_verdict_judge(&m, &gain, out);
     } else {
         memset(out, 0, sizeof(*out));
         out->verdict = STORE_VERDICT_INCONCLUSIVE;
         out->measured = m;
     }
     out->predicted = gain;
-    snprintf(out->why, sizeof(out->why),
-             "%s: measured %s requests/s over %u round(s) on the server; "
-             "the advice predicts a gain (its direction only: no calibrated "
-             "model of the server)%s",
-             store_verdict_name(out->verdict),
+    snprintf(rps, sizeof(rps),
+             "measured %s requests/s over %u round(s) on the server; the "
+             "advice predicts a gain (its direction only: no model of the "
+             "server's time)%s",
              pt_fig_change_range(m.mean * 100, m.lo * 100, m.hi * 100, mt,
                                  sizeof(mt)),
              n, n < 2 ? "; fewer than 2 rounds give no interval" : "");
+    if (n >= 2 && rv == STORE_VERDICT_CONTRADICTS) {
+        out->verdict = rv;
+        snprintf(out->why, sizeof(out->why), "%s: %s%s%s",
+                 store_verdict_name(rv), rps, have ? "; " : "",
+                 have ? reads->why : "");
+    } else if (n >= 2 && have && reads->verdict != STORE_VERDICT_INCONCLUSIVE &&
+               reads->predicted.mean < 0) {
+        /* the reads decide only where they are the advice's gain: a
+           predicted fall (a rise confirmed says nothing for the advice) */
+        out->verdict = reads->verdict;
+        snprintf(out->why, sizeof(out->why), "%s: %s; %s",
+                 store_verdict_name(reads->verdict), reads->why, rps);
+    } else {
+        out->verdict = rv;
+        snprintf(out->why, sizeof(out->why), "%s: %s%s%s",
+                 store_verdict_name(rv), rps, have ? "; " : "",
+                 have ? reads->why : "");
+    }
     return out->verdict;
+}
+
+enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
+                                 const struct adv_pgr_prediction *pred,
+                                 struct store_verdict_out *out,
+                                 struct adv_pgr_reads *reads)
+{
+    struct adv_pgr_reads local;
+
+    if (!reads)
+        reads = &local;
+    judge_reads(res, i, pred, reads);
+    return adv_server_verdict(res, i, reads, out);
+}
+
+json_t *adv_pgr_reads_json(const struct adv_pgr_reads *r)
+{
+    if (!r->have)
+        return json_null();
+    return json_pack(
+        "{s:s, s:s, s:[f, f], s:[f, f], s:o, s:o}", "verdict",
+        store_verdict_name(r->verdict), "text", r->why, "measured_per_op",
+        r->meas[0], r->meas[1], "predicted_per_op", r->pred[0], r->pred[1],
+        "measured_pct",
+        isfinite(r->measured.mean)
+            ? json_pack("{s:f, s:f, s:f}", "mean", 100 * r->measured.mean, "lo",
+                        100 * r->measured.lo, "hi", 100 * r->measured.hi)
+            : json_null(),
+        "predicted_pct",
+        isfinite(r->predicted.mean)
+            ? json_pack("{s:f, s:f, s:f}", "mean", 100 * r->predicted.mean,
+                        "lo", 100 * r->predicted.lo, "hi",
+                        100 * r->predicted.hi)
+            : json_null());
 }
 
 void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
@@ -146,7 +315,8 @@ void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
 
 void adv_validation_server(struct adv_validation *v,
                            const struct coll_pgr_result *res,
-                           const struct coll_pgr_candidate cand[2])
+                           const struct coll_pgr_candidate cand[2],
+                           const struct adv_pgr_prediction *pred)
 {
     struct store_verdict_out out;
 
@@ -160,14 +330,24 @@ void adv_validation_server(struct adv_validation *v,
         adv_pgr_per_op(&res->r[i], &v->srv_heap_per_op[i],
                        &v->srv_toast_per_op[i], &v->srv_read_per_op[i]);
     }
-    adv_pgr_judge(res, 1, &out);
+    adv_pgr_judge(res, 1, pred, &out, &v->srv_reads);
     v->verdict = out;
     v->have_measured = 1;
     v->have_verdict = res->r[1].n_rounds >= 2;
     v->rounds = res->r[1].n_rounds;
-    snprintf(v->compared_with, sizeof(v->compared_with),
-             "the advice's direction, a gain (no calibrated model of the "
-             "server predicts its size)");
+    if (v->srv_reads.have &&
+        v->srv_reads.verdict != STORE_VERDICT_INCONCLUSIVE &&
+        out.verdict == v->srv_reads.verdict)
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the predicted change in heap + TOAST blocks read from "
+                 "outside shared_buffers per operation (the emulation of the "
+                 "same run, docs/models.md#server-replay-prediction), by "
+                 "magnitude; requests/s by direction (no model of the "
+                 "server's time)");
+    else
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the advice's direction, a gain (no model of the server's "
+                 "time predicts its size)");
     v->method = ADV_BY_SERVER;
     snprintf(v->method_text, sizeof(v->method_text),
              "validated by replay on the server (PostgreSQL scratch tables "

@@ -479,17 +479,36 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
                             "server (assumed: the candidate's at equal "
                             "memory)");
     cli_oneline_settings(rec, why, sizeof(why));
-    if (why[0])
-        cli_summary_finding(s, CLI_TAG_CHANGE, "%s settings: %s", r->engine,
-                            why);
+    /* PostgreSQL's settings are the table's own: without drift they are
+     * the ones in use, kept (DB2's describe a new table space) */
+    if (why[0]) {
+        int kept = !r->drift && strcmp(r->engine, "postgresql") == 0;
+        cli_summary_finding(s, kept ? CLI_TAG_OK : CLI_TAG_CHANGE,
+                            "%s settings%s: %s", r->engine,
+                            kept ? " kept (those in use)" : "", why);
+    }
     if (v->have_verdict) {
         enum store_verdict w = v->verdict.verdict;
+        const struct adv_pgr_reads *rd = &v->srv_reads;
+        char rch[64];
+        int by_reads = v->have_server && rd->have &&
+                       rd->verdict != STORE_VERDICT_INCONCLUSIVE &&
+                       rd->verdict == w;
         cli_summary_finding(
             s, w == STORE_VERDICT_CONFIRMS ? CLI_TAG_OK : CLI_TAG_WARNING,
-            "the replay %s the advice: measured %s requests/s",
+            "the replay %s the advice: %s%s%s%s measured %s requests/s",
             w == STORE_VERDICT_CONFIRMS      ? "confirms"
             : w == STORE_VERDICT_CONTRADICTS ? "contradicts"
                                              : "is inconclusive about",
+            by_reads ? "heap + TOAST reads per operation " : "",
+            by_reads ? pt_fig_change_range(
+                           100 * rd->measured.mean, 100 * rd->measured.lo,
+                           100 * rd->measured.hi, rch, sizeof(rch))
+                     : "",
+            by_reads ? (w == STORE_VERDICT_CONFIRMS ? " as predicted"
+                                                    : " against the prediction")
+                     : "",
+            by_reads ? ";" : "",
             pt_fig_change_range(100 * v->verdict.measured.mean,
                                 100 * v->verdict.measured.lo,
                                 100 * v->verdict.measured.hi, ch, sizeof(ch)));
@@ -546,7 +565,7 @@ static int write_table(const struct advise *a, const struct adv_result *r,
     /* color_names: auto, always, never */
     int color = a->color == 0 ? out_color_enabled(stdout) : a->color == 1;
     int on = color;
-    char sim[512], pred[512], rep[1400], v[1200], ps[32], pool[96];
+    char sim[512], pred[512], rep[1800], v[1200], ps[32], pool[96];
     const char *name = adv_pool_name(r);
     struct out_table t;
     int rc;

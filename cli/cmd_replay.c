@@ -1183,7 +1183,7 @@ static json_t *server_json(const struct server_out *o)
             arr,
             json_pack(
                 "{s:s, s:f, s:o, s:f, s:f, s:I, s:{s:I, s:I, s:I, s:I, "
-                "s:I, s:I, s:I, s:I}, s:I, s:I, s:o, s:s}",
+                "s:I, s:I, s:I, s:I}, s:I, s:I, s:o, s:s, s:o}",
                 "candidate", spec, "requests_per_s", r->requests_per_s,
                 "rounds_rps", replay_rounds_json(r), "op_mean_us",
                 r->op_mean_us, "op_p95_us", r->op_p95_us, "ops_per_round",
@@ -1196,7 +1196,8 @@ static json_t *server_json(const struct server_out *o)
                 "heap_bytes", (json_int_t)r->heap_bytes, "toast_bytes",
                 (json_int_t)r->toast_bytes, "vs_first",
                 replay_vs_first_json(&o->j, i), "verdict",
-                replay_verdict_name(&o->j, i)));
+                replay_verdict_name(&o->j, i), "reads_verdict",
+                i ? adv_pgr_reads_json(&o->j.reads[i]) : json_null()));
     }
     json_object_set_new(doc, "candidates", arr);
     json_object_set_new(doc, "prediction", server_pred_json(o));
@@ -1320,9 +1321,9 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
     o.pg = &pg;
     o.res = &res;
     o.trace = a->plan.trace_path;
-    replay_judge(o.res, &o.j);
     if ((ret = server_predict(&pg, &res, &o.pred, err)) < 0)
         goto out;
+    replay_judge(o.res, &o.pred, &o.j);
     ret = server_write(c, &o, err);
 out:
     coll_conn_close(conn);

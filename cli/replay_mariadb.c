@@ -198,6 +198,46 @@ static double per_req(uint64_t v, const struct coll_pgr_cand_result *r)
     return q > 0 ? (double)v / q : 0;
 }
 
+/*
+ * Each later candidate against the first: its pool reads per request
+ * (Innodb_buffer_pool_reads) by magnitude against mypredict's, each
+ * predicted figure MY_PRED_TOL either way (the issue's 15 % for physical
+ * reads; docs/models.md#replay-mariadb), and the verdict by
+ * adv_server_verdict's rule (requests/s by direction).
+ */
+#define MY_PRED_TOL 0.15
+static void my_judge(struct my_out *o)
+{
+    const struct coll_pgr_result *b = &o->res->base;
+
+    for (size_t i = 1; i < b->n_cand; i++) {
+        const struct adv_myr_pred_cand *c0 = &o->pred.c[0], *ci = &o->pred.c[i];
+        const struct coll_pgr_cand_result *f = &b->r[0], *r = &b->r[i];
+        struct adv_pgr_reads *rd = &o->j.reads[i];
+        struct store_verdict_out v;
+
+        memset(rd, 0, sizeof(*rd));
+        if (o->pred.have && c0->have && ci->have) {
+            struct adv_reads_in in = {
+                .what = "InnoDB buffer-pool reads per request",
+                .pool = "the buffer pool",
+                .tol = MY_PRED_TOL,
+                .pred = {per_req(c0->n.reads, f), per_req(ci->n.reads, r)},
+                .meas = {per_req(o->res->innodb[0].reads, f),
+                         per_req(o->res->innodb[i].reads, r)},
+                .round = {f->round_reads, r->round_reads},
+                .per = {(double)f->requests, (double)r->requests},
+                .n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds,
+            };
+            adv_reads_judge(&in, rd);
+        }
+        o->j.verdict[i] = adv_server_verdict(b, i, rd, &v);
+        o->j.diff[i] = v.measured;
+        snprintf(o->j.why[i], sizeof(o->j.why[i]),
+                 "candidate %zu against 1: %s", i + 1, v.why);
+    }
+}
+
 static void my_row(struct out_table *t, const struct my_out *o, size_t i)
 {
     const struct coll_pgr_cand_result *r = &o->res->base.r[i];
@@ -335,7 +375,7 @@ static json_t *my_cand_json(const struct my_out *o, size_t i)
     coll_myr_candidate_format(&o->plan->cand[i], spec, sizeof(spec));
     return json_pack(
         "{s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:o, s:f, s:f, s:I, s:I, "
-        "s:{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}, s:I, s:o, s:s}",
+        "s:{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}, s:I, s:o, s:s, s:o}",
         "candidate", spec, "instance", o->instance[i], "server",
         o->res->server[i], "innodb_page_size", (json_int_t)o->res->page_size[i],
         "buffer_pool_bytes", (json_int_t)o->res->pool_bytes[i],
@@ -352,7 +392,8 @@ static json_t *my_cand_json(const struct my_out *o, size_t i)
         "pages_written_per_request", per_req(k->pages_written, r),
         "table_bytes", (json_int_t)r->heap_bytes, "vs_first",
         replay_vs_first_json(&o->j, i), "verdict",
-        replay_verdict_name(&o->j, i));
+        replay_verdict_name(&o->j, i), "reads_verdict",
+        i ? adv_pgr_reads_json(&o->j.reads[i]) : json_null());
 }
 
 /* "prediction" of candidate i: per request, beside the measured, with
@@ -483,9 +524,9 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
         cli_note(c, "%s: %s", o->untested[i].spec, o->untested[i].why);
     if ((ret = coll_myr_run(conn, p, res, err)) < 0)
         goto out;
-    replay_judge(&res->base, &o->j);
     if ((ret = adv_myr_predict(p, res, &o->pred, err)) < 0)
         goto out;
+    my_judge(o);
     ret = cli_output_write(c, my_json, my_table, o, err);
 out:
     free(p);

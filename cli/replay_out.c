@@ -8,11 +8,13 @@
 
 #include "advise/advise.h"
 
-void replay_judge(const struct coll_pgr_result *res, struct replay_judged *j)
+void replay_judge(const struct coll_pgr_result *res,
+                  const struct adv_pgr_prediction *pred,
+                  struct replay_judged *j)
 {
     for (size_t i = 1; i < res->n_cand; i++) {
         struct store_verdict_out v;
-        j->verdict[i] = adv_pgr_judge(res, i, &v);
+        j->verdict[i] = adv_pgr_judge(res, i, pred, &v, &j->reads[i]);
         j->diff[i] = v.measured;
         snprintf(j->why[i], sizeof(j->why[i]), "candidate %zu against 1: %s",
                  i + 1, v.why);

@@ -876,7 +876,11 @@ struct coll_pgr_cand_result {
     uint64_t requests, ops, gets;          /* per round */
     double op_mean_us, op_p95_us;          /* every operation */
     struct coll_pgr_blocks blocks;         /* all measured rounds */
-    uint64_t heap_bytes, toast_bytes;      /* after the rounds */
+    /* the reads the verdict judges, in each measured round: PostgreSQL's
+     * heap + TOAST blocks read from outside shared_buffers, InnoDB's
+     * Innodb_buffer_pool_reads (myreplay.c) */
+    uint64_t round_reads[COLL_PGR_MAX_ROUNDS];
+    uint64_t heap_bytes, toast_bytes; /* after the rounds */
 };
 struct coll_pgr_result {
     size_t n_cand;

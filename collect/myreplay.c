@@ -768,9 +768,13 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     if ((ret = coll_rpl_pass(*g, c, rps, err)) < 0)
         return ret;
     if (sum) {
+        struct coll_pgr_cand_result *cr = &run->res->base.r[c];
         if ((ret = counters_read(admin, &after, err)) < 0)
             return ret;
         counters_add(sum, &before, &after);
+        /* coll_rpl_rounds counts this round after the pass */
+        if (cr->n_rounds < COLL_PGR_MAX_ROUNDS)
+            cr->round_reads[cr->n_rounds] = after.reads - before.reads;
     }
     return 0;
 }

@@ -817,9 +817,15 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
         (ret = flush_stats(run, err)) < 0)
         return ret;
     if (sum) {
+        struct coll_pgr_cand_result *cr = &run->res->r[c];
         if ((ret = blocks_read(run->admin, &run->nm, c, &after, err)) < 0)
             return ret;
         blocks_add(sum, &before, &after);
+        /* coll_rpl_rounds counts this round after the pass */
+        if (cr->n_rounds < COLL_PGR_MAX_ROUNDS)
+            cr->round_reads[cr->n_rounds] =
+                (after.heap_read - before.heap_read) +
+                (after.toast_read - before.toast_read);
     }
     return vacuum(run, c, err);
 }

@@ -670,7 +670,7 @@ enum store_verdict {
 struct store_verdict_out {
     enum store_verdict verdict;
     struct store_range measured, predicted; /* as compared */
-    char why[256]; /* one line with the numbers, for a report */
+    char why[1024]; /* one line with the numbers, for a report */
 };
 
 /*

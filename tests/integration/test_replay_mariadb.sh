@@ -102,7 +102,7 @@ expect_rc 64 "a recommendation and a row format" "$PAGETUNE" replay --trace "$T/
 
 # (b) 16K against 32K pages, each table at least 4x its pool
 expect_rc 0 "replay 20-30 KB on 16K and 32K" "$PAGETUNE" replay --trace "$T/big.csv" "${MY[@]}" \
-    "${TWO[@]}" --candidate 64K --rounds 3 --clients 2 --json -o "$T/pages.json"
+    "${TWO[@]}" --candidate 64K --rounds 6 --clients 2 --json -o "$T/pages.json"
 expect_eq "$(left16)$(left32)" 00 "the replay left nothing"
 if msg=$(python3 - "$T/pages.json" 2>&1 <<'EOF'
 import json, sys
@@ -117,7 +117,7 @@ for x in c:
     # Innodb_buffer_pool_reads and Innodb_pages_read move at different points
     # of a read: one under way at a snapshot makes them differ (seen: by 1)
     assert k["pages_read"] >= k["reads"] - 4 and k["reads"] > 0 and k["pages_written"] > 0, k
-    assert len(x["rounds_rps"]) == 3
+    assert len(x["rounds_rps"]) == 6
     assert "Pwd" not in x["instance"], x["instance"]
 # the prediction beside the counters (advise/mypredict.c). Page requests
 # per request within 25 % (measured +15 to +21 % at 16K, +7 to +16 % at
@@ -134,7 +134,16 @@ for x in c:
     assert 0.95 * floor <= k["read_requests_per_request"] <= 1.05 * (floor + by["purge"]), (p, k)
     assert abs(p["reads_error"]) <= 0.25, (x["innodb_page_size"], p)
     assert p["blob_pages_per_value"] == (2 if x["innodb_page_size"] == 16384 else 1), p
-assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
+# the verdict by magnitude (docs/models.md#server-verdict): 32K's pool
+# reads per request against 16K's, measured over 6 rounds against the
+# prediction, each predicted figure +-15 % (measured -22 to -27 % where
+# -22 % was predicted, 3 runs of 3); 3 rounds left it inconclusive (the
+# interval -58 to +13 %). Requests/s by direction: a significant fall
+# would contradict whatever the reads.
+r = c[1]["reads_verdict"]
+assert r["predicted_pct"]["mean"] < 0 and r["verdict"] == "confirms", r
+want = "contradicts" if c[1]["vs_first"]["hi"] < 0 else "confirms"
+assert c[1]["verdict"] == want, (c[1]["verdict"], c[1]["vs_first"], r)
 assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
 assert d["not_tested"][0]["candidate"] == "row_format=DYNAMIC,page_size=64K"
 assert "innodb_page_size is per instance" in d["not_tested"][0]["why"]

@@ -18,7 +18,10 @@
 #       privilege, and nothing is created; granted CREATE (and nothing
 #       else) the same role runs it and counts its blocks;
 #   (e) on tables of 4x shared_buffers, the predicted blocks read per
-#       operation against the measured ones.
+#       operation against the measured ones;
+#   (f) advise --replay-server on a random and a compressible text table of
+#       4x shared_buffers: the first's advice confirmed by magnitude, the
+#       second's keep.
 # Skips (77) when the servers of scripts/test-servers.sh are not up. An
 # integration test, so it runs in the ASan+UBSan pass and not under
 # valgrind, where psqlODBC's own SQLDisconnect reads uninitialised memory
@@ -32,7 +35,8 @@ S_TBL=pt_replay_user_$$
 ROLE=pt_nocreate_$$
 cleanup() {
     [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
-    pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2, $S_TBL, ${U_TBL:-$S_TBL}, public.pt_replay_1;
+    pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2, $S_TBL, ${U_TBL:-$S_TBL}, public.pt_replay_1,
+        ${R_TBL:-$S_TBL}, ${X_TBL:-$S_TBL};
         DROP SCHEMA IF EXISTS $S; DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
     rm -rf "$T"
 }
@@ -292,6 +296,19 @@ expect_rc 0 "replay of a table 4x shared_buffers (random)" "$PAGETUNE" replay \
     --trace "$T/big_rand.csv" "${PG[@]}" --clients 2 --rounds 2 --warmup-rounds 1 \
     --json -o "$T/big_rand.json"
 check_prediction "$T/big_rand.json" "random objects: prediction"
+# each later candidate's reads judged by magnitude against the prediction
+if msg=$(python3 - "$T/big_rand.json" 2>&1 <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))["candidates"]
+assert c[0]["reads_verdict"] is None, c[0]["reads_verdict"]
+r = c[1]["reads_verdict"]
+assert r["verdict"] in ("confirms", "contradicts", "inconclusive"), r
+assert r["predicted_pct"]["lo"] < r["predicted_pct"]["mean"] < r["predicted_pct"]["hi"] < 0, r
+assert abs(r["measured_per_op"][1] / r["measured_per_op"][0] - 1
+           - r["measured_pct"]["mean"] / 100) < 0.1, r
+assert "predicted" in r["text"], r
+EOF
+); then pass; else fail "random objects: reads verdict: $msg"; fi
 expect_rc 0 "replay of a table 4x shared_buffers (text)" "$PAGETUNE" replay \
     --trace "$T/big_text.csv" "${PG[@]}" --clients 2 --rounds 2 --warmup-rounds 1 \
     --compressible 1 --json -o "$T/big_text.json"
@@ -301,5 +318,73 @@ expect_rc 0 "the table shows the prediction" "$PAGETUNE" replay --trace "$T/rand
 expect_contains "$OUT" "predicted (emulated tables, pg-clock over all of shared_buffers" \
     "the prediction's line"
 expect_eq "$(left)" 0 "the prediction runs left nothing"
+
+# (f) advise --replay-server on tables of 4x shared_buffers (issue 28's
+# acceptance): random 2.3-2.6 KB objects, where a raised target pays, and
+# compressible 3-6 KB text (words; pglz keeps about a third), where it must
+# not. The random table's advice is replayed on scratch tables of the
+# table's sessions, and its verdict, by magnitude on the heap + TOAST blocks
+# read per operation against the emulation's prediction, confirms it; the
+# text table's advice is keep. The user's tables are never written (a
+# checksum before and after).
+R_TBL=pt_replay_rand_$$ X_TBL=pt_replay_text_$$
+pg_sql -c "DROP TABLE IF EXISTS $R_TBL, $X_TBL;
+    CREATE TABLE $R_TBL (id varchar(128) PRIMARY KEY, lastaccess bigint, small bytea);
+    INSERT INTO $R_TBL SELECT 's' || g, g, (SELECT decode(string_agg(md5(g || 'x' || i), ''), 'hex')
+        FROM generate_series(1, 144 + g % 19) i) FROM generate_series(1, 55000) g;
+    CREATE TABLE $X_TBL (id varchar(128) PRIMARY KEY, lastaccess bigint, small text);
+    INSERT INTO $X_TBL SELECT 's' || g, g, (SELECT string_agg((ARRAY['session', 'cart', 'user',
+        'item', 'price', 'order', 'token', 'value', 'shipping', 'address', 'customer',
+        'product'])[1 + ((g * 7 + i * 13) % 97 + i * i) % 12] || (i % 50)::text, ' ')
+        FROM generate_series(1, 450 + (g % 300)) i) FROM generate_series(1, 80000) g;
+    ANALYZE $R_TBL, $X_TBL" >/dev/null
+big_sum() {
+    pg_sql -Atc "SELECT md5(string_agg(md5(t::text), '' ORDER BY t.id)) FROM $R_TBL t"
+}
+SUM_BEFORE=$(big_sum)
+if msg=$(pg_sql -Atc "SELECT pg_table_size('$R_TBL') >= 4 * pg_size_bytes(current_setting('shared_buffers'))
+        AND pg_table_size('$X_TBL') >= 4 * pg_size_bytes(current_setting('shared_buffers'))" 2>&1) &&
+    [ "$msg" = t ]; then pass; else fail "the advise tables are not 4x shared_buffers: $msg"; fi
+expect_rc 0 "advise --replay-server, random 4x" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" -q \
+    --table "$R_TBL" --columns small --out-dir "$T/advr" --replay-server --scratch-schema "$S" \
+    --monitor-seconds 1
+expect_eq "$(left)" 0 "advise on the random table left nothing"
+expect_eq "$(big_sum)" "$SUM_BEFORE" "the random table unchanged by advise"
+if msg=$(python3 - "$T/advr/recommendation.json" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["validation"]
+assert d["inline_knob"]["pays"] is True, d["inline_knob"]
+s = v["replay_server"]
+assert v["validated_by"]["method"] == "replay_server", v["validated_by"]
+r = s["reads"]
+# the scratch tables hold the table's sessions: reads from outside the pool
+assert r["measured_per_op"][0] > 0.5, r
+for k in (0, 1):
+    assert abs(r["predicted_per_op"][k] / r["measured_per_op"][k] - 1) <= 0.10, r
+assert r["verdict"] == "confirms", r
+# requests/s by direction: a significant fall contradicts whatever the reads
+want = "contradicts" if v["verdict"]["interval_pct"]["hi"] < 0 else "confirms"
+assert v["verdict"]["word"] == want, v["verdict"]
+assert "heap + TOAST blocks read" in v["verdict"]["text"], v["verdict"]["text"]
+print("reads %.3f -> %.3f, predicted %.3f -> %.3f" % (*r["measured_per_op"], *r["predicted_per_op"]))
+EOF
+); then pass; else fail "advise --replay-server, random 4x: $msg"; fi
+expect_rc 0 "advise --replay-server, text 4x" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
+    --table "$X_TBL" --columns small --out-dir "$T/advx" --replay-server --scratch-schema "$S" \
+    --monitor-seconds 1
+expect_contains "$OUT" "postgresql settings kept (those in use): toast_tuple_target=2032" \
+    "text: the finding says kept"
+if msg=$(python3 - "$T/advx/recommendation.json" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["inline_knob"]
+assert k["pays"] is False and k["current"] == 2032, k
+assert d["settings"]["toast_tuple_target"] == 2032, d["settings"]
+assert any(r.startswith("keep toast_tuple_target at 2032") for r in d["reasons"]), d["reasons"]
+EOF
+); then pass; else fail "advise on compressible text: $msg"; fi
+expect_eq "$(left)" 0 "advise on the text table left nothing"
+pg_sql -c "DROP TABLE $R_TBL, $X_TBL" >/dev/null
 
 finish

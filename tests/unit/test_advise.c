@@ -461,6 +461,139 @@ static void test_server_reads_note(void **state)
     assert_int_equal(adv_server_reads_note(&v, buf, sizeof(buf)), 0);
 }
 
+/* A server result of 5 rounds: candidate 1 reads a per operation in
+ * every round but the jitter j[k], candidate 2 b; req/s r1, r2. */
+static void server_res(struct coll_pgr_result *res, double a, double b,
+                       double r1, double r2)
+{
+    static const double j[5] = {0.02, -0.02, 0.01, -0.01, 0};
+    memset(res, 0, sizeof(*res));
+    res->n_cand = 2;
+    for (size_t c = 0; c < 2; c++) {
+        struct coll_pgr_cand_result *cr = &res->r[c];
+        double per = c ? b : a, rps = c ? r2 : r1;
+        cr->n_rounds = 5;
+        cr->ops = 10000;
+        for (unsigned k = 0; k < 5; k++) {
+            cr->round_rps[k] = rps * (1 + (c ? j[k] : -j[k]) / 4);
+            cr->round_reads[k] =
+                (uint64_t)(per * (1 + (c ? j[k] : 0)) * 10000 + 0.5);
+            cr->blocks.heap_read += cr->round_reads[k];
+        }
+        cr->requests_per_s = rps;
+    }
+}
+
+/* A prediction of a and b heap + TOAST reads per operation. */
+static void server_pred(struct adv_pgr_prediction *p, double a, double b)
+{
+    memset(p, 0, sizeof(*p));
+    p->have = 1;
+    p->n_cand = 2;
+    p->c[0].have = p->c[1].have = 1;
+    p->c[0].blocks.toast_read = (uint64_t)(a * 50000 + 0.5);
+    p->c[1].blocks.toast_read = (uint64_t)(b * 50000 + 0.5);
+}
+
+/*
+ * The server verdict by magnitude (issue 28): the reads' measured change
+ * against pgpredict's, each predicted figure +-10 %. Predicted 1.0 -> 0.6
+ * gives the range [0.6 * 0.9 / 1.1, 0.6 * 1.1 / 0.9] - 1 = [-50.9 %,
+ * -26.7 %]; measured changes at, inside and either side of its ends.
+ */
+static void test_server_judge_reads(void **state)
+{
+    struct coll_pgr_result res;
+    struct adv_pgr_prediction pred;
+    struct store_verdict_out out;
+    struct adv_pgr_reads rd;
+    (void)state;
+
+    server_pred(&pred, 1.0, 0.6);
+    /* measured 1.0 -> 0.6: confirms, decided by the reads */
+    server_res(&res, 1.0, 0.6, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONFIRMS);
+    assert_true(rd.have);
+    assert_int_equal(rd.verdict, STORE_VERDICT_CONFIRMS);
+    assert_true(fabs(rd.predicted.lo - (0.54 / 1.1 - 1)) < 1e-9);
+    assert_true(fabs(rd.predicted.hi - (0.66 / 0.9 - 1)) < 1e-9);
+    assert_non_null(strstr(out.why, "within the predicted range"));
+    assert_non_null(strstr(out.why, "requests/s"));
+    /* measured -20 %: outside the range, fewer reads than predicted fell */
+    server_res(&res, 1.0, 0.8, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(rd.why, "a smaller change than predicted"));
+    /* measured -70 %: larger than predicted */
+    server_res(&res, 1.0, 0.3, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(rd.why, "a larger change than predicted"));
+    /* just inside either end, and outside it by more than the rounds'
+     * interval (+-1.8 points) */
+    server_res(&res, 1.0, 0.54 / 1.1 + 0.005, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONFIRMS);
+    server_res(&res, 1.0, 0.66 / 0.9 - 0.005, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONFIRMS);
+    server_res(&res, 1.0, 0.54 / 1.1 - 0.03, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    server_res(&res, 1.0, 0.66 / 0.9 + 0.03, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    /* more reads where fewer were predicted: the opposite direction */
+    server_res(&res, 1.0, 1.5, 100, 101);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_non_null(strstr(rd.why, "the opposite direction"));
+    /* reads as predicted, but requests/s fell in every round: contradicts */
+    server_res(&res, 1.0, 0.6, 100, 80);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_int_equal(rd.verdict, STORE_VERDICT_CONFIRMS);
+    assert_true(strncmp(out.why, "contradicts: measured", 21) == 0);
+    /* the pool holds the tables: the reads judge nothing, the requests/s
+     * direction decides (a gain in every round: confirms) */
+    server_pred(&pred, 0.004, 0.001);
+    server_res(&res, 0.004, 0.001, 100, 110);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONFIRMS);
+    assert_int_equal(rd.verdict, STORE_VERDICT_INCONCLUSIVE);
+    assert_non_null(strstr(rd.why, "shared_buffers holds the scratch tables"));
+    /* at the floor on one side: judged */
+    server_pred(&pred, ADV_SERVER_READS_FLOOR, 0.004);
+    server_res(&res, ADV_SERVER_READS_FLOOR, 0.004, 100, 110);
+    adv_pgr_judge(&res, 1, &pred, &out, &rd);
+    assert_int_not_equal(rd.verdict, STORE_VERDICT_INCONCLUSIVE);
+    /* without a prediction: the requests/s direction alone */
+    server_res(&res, 1.0, 0.6, 100, 110);
+    assert_int_equal(adv_pgr_judge(&res, 1, NULL, &out, &rd),
+                     STORE_VERDICT_CONFIRMS);
+    assert_false(rd.have);
+    assert_null(strstr(out.why, "heap + TOAST"));
+    /* a predicted rise of reads, measured: the reads confirm their
+     * prediction, but that is no gain; requests/s decide (they fell) */
+    server_pred(&pred, 0.5, 1.2);
+    server_res(&res, 0.5, 1.2, 100, 80);
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_CONTRADICTS);
+    assert_int_equal(rd.verdict, STORE_VERDICT_CONFIRMS);
+    server_res(&res, 0.5, 1.2, 100, 100);
+    res.r[1].round_rps[0] = 90; /* an interval across zero */
+    res.r[1].round_rps[1] = 110;
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_INCONCLUSIVE);
+    /* one round: no interval, inconclusive */
+    server_pred(&pred, 1.0, 0.6);
+    server_res(&res, 1.0, 0.6, 100, 110);
+    res.r[0].n_rounds = res.r[1].n_rounds = 1;
+    assert_int_equal(adv_pgr_judge(&res, 1, &pred, &out, &rd),
+                     STORE_VERDICT_INCONCLUSIVE);
+}
+
 static void test_config_defaults(void **state)
 {
     struct adv_config c;
@@ -546,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_workload_empirical),
         cmocka_unit_test(test_engine_tuned),
         cmocka_unit_test(test_server_reads_note),
+        cmocka_unit_test(test_server_judge_reads),
         cmocka_unit_test(test_config_defaults),
         cmocka_unit_test(test_adv_run_direct),
     };
