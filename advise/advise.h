@@ -121,7 +121,8 @@ struct adv_config {
     /* PostgreSQL advice replayed on the server (--replay-server,
      * pagetune-replay(1) ON A POSTGRESQL SERVER): scratch tables in
      * scratch_schema (NULL: COLL_PGR_SCHEMA_DEFAULT) under max_scratch
-     * bytes (0: its default); 0: such advice skips the replay */
+     * bytes (0: ADV_SERVER_SCRATCH_DEFAULT); 0: such advice skips the
+     * replay */
     int replay_server;
     const char *scratch_schema;
     uint64_t max_scratch;
@@ -190,6 +191,8 @@ struct adv_pgr_prediction {
  * tables and the reads judge nothing: inconclusive, said so.
  */
 #define ADV_SERVER_PRED_TOL 0.10
+/* advise's scratch tables at most, all candidates (--max-scratch) */
+#define ADV_SERVER_SCRATCH_DEFAULT (1ULL << 30)
 #define ADV_SERVER_READS_FLOOR 0.01
 struct adv_pgr_reads {
     int have;                /* both candidates predicted */

@@ -701,29 +701,42 @@ static uint64_t server_mix(uint64_t z)
  * the trace has, the scratch tables hold that many sessions, their sizes
  * the trace's taken in turn (the sampled distribution), and each request
  * of the passes goes to a session drawn uniformly (the model's "every
- * session equally likely"). Capped at ADV_SERVER_POOL_MULT times the
- * current pool per table and, with `max_scratch`, to fit it; the note
- * says when it is capped. *sizes is the caller's to free.
+ * session equally likely"). At most ADV_SERVER_POOL_MULT times the
+ * current pool per table and `max_scratch` for all (default
+ * ADV_SERVER_SCRATCH_DEFAULT); the note gives the scratch's ratio to the
+ * pool beside the table's when capped. Without a known pool the trace's
+ * sessions stay. *sizes is the caller's to free.
  */
 #define ADV_SERVER_POOL_MULT 8
 static int server_scale(const struct adv_config *c, const struct adv_result *r,
                         struct coll_pgr_plan *p, struct coll_pgr_req *reqs,
                         uint64_t **sizes, struct pt_err *err)
 {
-    uint64_t want = r->rec ? r->rec->sessions : 0, n = want, est, per, cap;
+    uint64_t want = r->rec ? r->rec->sessions : 0, n = want, per, by_pool;
     uint64_t pool = r->cur_pool_pages * (uint64_t)r->cur_page_size;
-    char a[32], b[32];
+    uint64_t max = c->max_scratch ? c->max_scratch : ADV_SERVER_SCRATCH_DEFAULT;
+    const char *cap = NULL;
+    char a[32], m[32];
 
     *sizes = NULL;
-    if (!p->n_keys || want <= p->n_keys)
+    if (!p->n_keys || want <= p->n_keys || !pool || !p->n_cand)
         return 0;
-    est = coll_pgr_estimate_bytes(p);
-    per = est / p->n_keys + 1; /* both candidates' bytes per session */
-    cap = pool ? ADV_SERVER_POOL_MULT * pool * p->n_cand / per : n;
-    if (c->max_scratch && c->max_scratch / per < cap)
-        cap = c->max_scratch / per;
-    if (n > cap)
-        n = cap;
+    /* all candidates' bytes per session, as the estimate counts them */
+    per = coll_pgr_estimate_bytes(p) / p->n_keys + 1;
+    by_pool = ADV_SERVER_POOL_MULT * pool * p->n_cand / per;
+    /* the estimate counts no dead space and no TOAST page slack: the
+       loaded tables measured up to 18 % over it, and a load over
+       max_scratch stops the run, so three quarters of it */
+    if (n > max / 4 * 3 / per) {
+        n = max / 4 * 3 / per;
+        cap = c->max_scratch ? "`max_scratch`"
+                             : "`max_scratch`'s default; raise it to replay "
+                               "the table's size";
+    }
+    if (n > by_pool) {
+        n = by_pool;
+        cap = "8x the current pool a table";
+    }
     if (n <= p->n_keys)
         return 0;
     if (!(*sizes = pt_calloc(n, sizeof(**sizes))))
@@ -732,21 +745,21 @@ static int server_scale(const struct adv_config *c, const struct adv_result *r,
         (*sizes)[k] = p->first_size[k % p->n_keys];
     for (uint64_t i = 0; i < p->n_reqs; i++)
         reqs[i].key_id = server_mix(c->seed * 0x100000001b3ULL + i) % n;
-    if (n < want)
+    if (cap)
         note(c,
              "replay on the server: scratch tables of %llu of the table's "
-             "%llu sessions (about %s; capped by %s)",
+             "%llu sessions (about %s in all, %.1fx the current pool %s "
+             "each where the table is %.1fx; capped by %s)",
              (unsigned long long)n, (unsigned long long)want,
              pt_size_format(n * per, a, sizeof(a)),
-             c->max_scratch && c->max_scratch / per == cap
-                 ? "`max_scratch`"
-                 : (snprintf(b, sizeof(b), "%dx the current pool each",
-                             ADV_SERVER_POOL_MULT),
-                    b));
+             (double)(n * per) / (double)p->n_cand / (double)pool,
+             pt_size_format(pool, m, sizeof(m)),
+             (double)(want * per) / (double)p->n_cand / (double)pool, cap);
     else
         note(c,
              "replay on the server: scratch tables of the table's %llu "
-             "sessions (about %s), requests spread uniformly over them",
+             "sessions (about %s in all), requests spread uniformly over "
+             "them",
              (unsigned long long)n, pt_size_format(n * per, a, sizeof(a)));
     p->first_size = *sizes;
     p->n_keys = n;

@@ -206,6 +206,17 @@ static const struct cli_option opts[] = {
      .help = "with --replay-server: the schema it creates, marks and drops; "
              "one without pagetune's mark is refused",
      .def = COLL_PGR_SCHEMA_DEFAULT},
+    {.name = "max-scratch",
+     .group = CLI_G_SAFETY,
+     .type = CLI_T_SIZE,
+     CLI_AT(A, cfg.max_scratch),
+     .min = 1,
+     .max = UINT64_MAX,
+     .arg_name = "SIZE",
+     .help = "with --replay-server: the scratch tables' bytes at most, all "
+             "settings together; they hold the table's rows up to it (8x "
+             "the pool a table at most)",
+     .def = "1G"},
     {.name = "allow-replicated",
      .group = CLI_G_SAFETY,
      .type = CLI_T_FLAG,
@@ -313,6 +324,11 @@ static int parse_opts(struct advise *a, int argc, char **argv)
     if (c->allow_replicated && !c->replay_server) {
         cli_usage_error("advise", "--allow-replicated is about "
                                   "--replay-server: give both or neither");
+        return PT_EUSAGE;
+    }
+    if (c->max_scratch && !c->replay_server) {
+        cli_usage_error("advise", "--max-scratch bounds the scratch tables "
+                                  "of --replay-server: give both or neither");
         return PT_EUSAGE;
     }
     if (c->scratch_schema && !c->replay_server) {

@@ -169,6 +169,12 @@ pg_sql -c "DROP TABLE $S_TBL"
 expect_rc 64 "advise --scratch-schema alone" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
     --out-dir "$T/adv2" --scratch-schema "$S"
 expect_contains "$ERR" "--scratch-schema names the schema of --replay-server" "advise: the option named"
+expect_rc 64 "advise --max-scratch alone" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
+    --out-dir "$T/adv2" --max-scratch 1G
+expect_contains "$ERR" "--max-scratch bounds the scratch tables of --replay-server" "advise: --max-scratch named"
+expect_rc 64 "advise --max-scratch 0" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
+    --out-dir "$T/adv2" --replay-server --max-scratch 0
+expect_one_line_error "advise --max-scratch 0"
 expect_rc 64 "advise --demo --replay-server" "$PAGETUNE" advise --demo --out-dir "$T/adv3" --replay-server
 
 # (c) SIGKILL mid-run, then a second run reclaims the marked schema.
