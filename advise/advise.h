@@ -422,7 +422,8 @@ const char *adv_method_name(enum adv_method m);
 /*
  * The two candidates of a PostgreSQL recommendation document: its
  * "current" toast_tuple_target and storage (the server's defaults where
- * null) and its "settings" (what pagetune ddl changes them to). *n gets 1
+ * null) and its "settings" (what pagetune ddl changes them to), both with
+ * the table's current fillfactor (the advice keeps it). *n gets 1
  * when they are the same. PT_EDATA naming `name` on a value out of range.
  * `pagetune replay --recommendation` and advise's replay_server use it.
  */

@@ -97,10 +97,11 @@ enum { REL_HEAP, REL_TOAST, REL_IDX, REL_TIDX, REL_N };
  * pruning frees (tuple bodies) and VACUUM frees (their line pointers). */
 struct rel {
     struct rec_pg_pack pack;
-    uint32_t *dead;  /* per page: dead tuple bytes, line pointers apart */
-    uint32_t *items; /* per page: dead line pointers (LP_DEAD) */
-    uint32_t *pid;   /* per page: pool id + 1, 0 = never read */
-    uint32_t *full;  /* per page: PD_PAGE_FULL, an update found no room */
+    uint32_t *dead;   /* per page: dead tuple bytes, line pointers apart */
+    uint32_t *items;  /* per page: dead line pointers (LP_DEAD) */
+    uint32_t *pid;    /* per page: pool id + 1, 0 = never read */
+    uint32_t *full;   /* per page: PD_PAGE_FULL, an update found no room */
+    uint32_t minfree; /* pruning's threshold of free bytes (prune) */
     size_t cap;
     size_t target[PGP_MAX_CLIENTS]; /* each backend's target block */
 };
@@ -279,8 +280,9 @@ static void visit(void *ctx, size_t page, int is_new)
  * tuples' bodies, and the mark (heap_page_prune: PageClearFull). */
 static void prune(struct emu *m, struct rel *r, size_t page)
 {
-    uint32_t minfree = m->page / 10;
+    uint32_t minfree = r->minfree;
 
+    (void)m;
     if (page >= r->cap || !r->dead[page] || page >= (size_t)r->pack.pages)
         return;
     if (r->full[page] || r->pack.usable_bytes - r->pack.used[page] < minfree) {
@@ -763,15 +765,22 @@ static int cand_init(struct emu *m, size_t ci,
     uint32_t per = (uint32_t)((double)bt * PGP_PK_FILL / PGP_PK_ENTRY);
     const char *comp =
         cd->compression[0] ? cd->compression : res->toast_compression;
+    uint32_t ff = cd->fillfactor ? cd->fillfactor : 100;
     uint64_t *order;
 
-    rec_pg_pack_init(&c->heap.pack, m->page, usable, 100);
+    /* the heap keeps (100 - fillfactor) % of a page free for inserts
+       (RelationGetTargetPageFreeSpace); a TOAST table has no fillfactor */
+    rec_pg_pack_init(&c->heap.pack, m->page, usable, ff);
     rec_pg_pack_init(&c->toast.pack, m->page, usable, 100);
+    c->heap.minfree = m->page * (100 - ff) / 100 > m->page / 10
+                          ? m->page * (100 - ff) / 100
+                          : m->page / 10;
+    c->toast.minfree = m->page / 10;
     for (unsigned i = 0; i < PGP_MAX_CLIENTS; i++)
         c->heap.target[i] = c->toast.target[i] = PGP_NONE;
     memset(&c->tab, 0, sizeof(c->tab));
     c->tab.target_bytes = cd->toast_tuple_target;
-    c->tab.fillfactor = 100;
+    c->tab.fillfactor = ff;
     /* the row's other columns (COLL_PGR_LAYOUT_REST), pt_rest */
     c->tab.rest_bytes = COLL_PGR_LAYOUT_REST + PGP_NULL_BITMAP;
     if (coll_pgr_rest_pad(p))

@@ -32,13 +32,14 @@ static void current_knob(const json_t *doc, const char *knob, char *buf,
 }
 
 static int candidate(const char *name, const char *target, const char *storage,
-                     struct coll_pgr_candidate *c, struct pt_err *err)
+                     const char *ff, struct coll_pgr_candidate *c,
+                     struct pt_err *err)
 {
     struct pt_err e = {0};
-    char spec[96];
-    int n = snprintf(spec, sizeof(spec), "toast_tuple_target=%s%s%s",
+    char spec[128];
+    int n = snprintf(spec, sizeof(spec), "toast_tuple_target=%s%s%s%s%s",
                      target[0] ? target : "2032", storage[0] ? ",storage=" : "",
-                     storage);
+                     storage, ff[0] ? ",fillfactor=" : "", ff);
 
     if (n < 0 || (size_t)n >= sizeof(spec))
         return err_set(err, PT_EDATA, "%s: settings too long", name);
@@ -54,11 +55,13 @@ int adv_pgr_candidates(const json_t *rec_doc, const char *name,
     const json_t *set = json_object_get(rec_doc, "settings");
     const json_t *t = json_object_get(set, "toast_tuple_target");
     const json_t *st = json_object_get(set, "storage");
-    char cur_t[32], cur_s[16], rec_t[32], rec_s[16];
+    char cur_t[32], cur_s[16], rec_t[32], rec_s[16], ff[16];
     int ret;
 
     current_knob(rec_doc, "toast_tuple_target", cur_t, sizeof(cur_t));
     current_knob(rec_doc, "storage", cur_s, sizeof(cur_s));
+    /* the table's fillfactor on both sides: the advice keeps it */
+    current_knob(rec_doc, "fillfactor", ff, sizeof(ff));
     if (json_is_integer(t))
         snprintf(rec_t, sizeof(rec_t), "%lld",
                  (long long)json_integer_value(t));
@@ -66,8 +69,8 @@ int adv_pgr_candidates(const json_t *rec_doc, const char *name,
         snprintf(rec_t, sizeof(rec_t), "%s", cur_t);
     snprintf(rec_s, sizeof(rec_s), "%s",
              json_is_string(st) ? json_string_value(st) : cur_s);
-    if ((ret = candidate(name, cur_t, cur_s, &cand[0], err)) < 0 ||
-        (ret = candidate(name, rec_t, rec_s, &cand[1], err)) < 0)
+    if ((ret = candidate(name, cur_t, cur_s, ff, &cand[0], err)) < 0 ||
+        (ret = candidate(name, rec_t, rec_s, ff, &cand[1], err)) < 0)
         return ret;
     *n = memcmp(&cand[0], &cand[1], sizeof(*cand)) == 0 ? 1 : 2;
     return 0;

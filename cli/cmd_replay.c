@@ -279,7 +279,8 @@ static const struct cli_option opts[] = {
      .repeat = 1,
      .arg_name = "SPEC",
      .help = "with --dsn/--connect: a table configuration to replay, "
-             "toast_tuple_target=N[,storage=S][,compression=C]; on MariaDB "
+             "toast_tuple_target=N[,storage=S][,compression=C][,fillfactor=F]; "
+             "on MariaDB "
              "row_format=R[,key_block_size=N], or SIZE=DSN: an instance "
              "built with that innodb_page_size; the first is the current "
              "one",

@@ -812,8 +812,10 @@ struct coll_pgr_candidate {
     char storage[12];            /* "" (EXTENDED, the default), PLAIN, MAIN,
                                     EXTERNAL, EXTENDED: the object column's */
     char compression[8];         /* "" (default_toast_compression), pglz, lz4 */
+    uint32_t fillfactor;         /* the heap's, 10..100; 0: the default 100 */
 };
-/* "toast_tuple_target=N[,storage=S][,compression=C]" into *c; PT_EUSAGE
+/* "toast_tuple_target=N[,storage=S][,compression=C][,fillfactor=F]" into
+ * *c; PT_EUSAGE
  * with a message naming the part (the caller adds the option). */
 int coll_pgr_candidate_parse(const char *spec, struct coll_pgr_candidate *c,
                              struct pt_err *err);

@@ -111,10 +111,17 @@ int coll_pgr_candidate_parse(const char *spec, struct coll_pgr_candidate *c,
                      sizeof(c->compression)) < 0)
                 return err_set(err, PT_EUSAGE,
                                "compression '%s' is not pglz or lz4", eq);
+        } else if (strcmp(kv, "fillfactor") == 0) {
+            /* CREATE TABLE: "between 10 and 100" */
+            unsigned long v = strtoul(eq, &end, 10);
+            if (!*eq || *end || v < 10 || v > 100)
+                return err_set(err, PT_EUSAGE,
+                               "fillfactor '%s' is not a number 10..100", eq);
+            c->fillfactor = v == 100 ? 0 : (uint32_t)v;
         } else {
             return err_set(err, PT_EUSAGE,
                            "unknown key '%s' (toast_tuple_target, storage, "
-                           "compression)",
+                           "compression, fillfactor)",
                            kv);
         }
     }
@@ -129,7 +136,10 @@ void coll_pgr_candidate_format(const struct coll_pgr_candidate *c, char *buf,
     if (n > 0 && (size_t)n < len && c->storage[0])
         n += snprintf(buf + n, len - (size_t)n, ",storage=%s", c->storage);
     if (n > 0 && (size_t)n < len && c->compression[0])
-        snprintf(buf + n, len - (size_t)n, ",compression=%s", c->compression);
+        n += snprintf(buf + n, len - (size_t)n, ",compression=%s",
+                      c->compression);
+    if (n > 0 && (size_t)n < len && c->fillfactor)
+        snprintf(buf + n, len - (size_t)n, ",fillfactor=%u", c->fillfactor);
 }
 
 /* Bytes of pt_rest (its 4-byte header apart) that bring the scratch row
@@ -215,9 +225,12 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
     coll_rpl_text_add(
         t,
         ", PRIMARY KEY (id, propid, appname)) WITH (toast_tuple_target "
-        "= %u, autovacuum_enabled = false, toast.autovacuum_enabled = "
-        "false)",
+        "= %u, ",
         c->toast_tuple_target);
+    if (c->fillfactor)
+        coll_rpl_text_add(t, "fillfactor = %u, ", c->fillfactor);
+    coll_rpl_text_add(t, "autovacuum_enabled = false, "
+                         "toast.autovacuum_enabled = false)");
 }
 
 /* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works

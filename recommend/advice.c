@@ -225,7 +225,12 @@ static uint32_t pg_toast_reasons(struct rec_result *r,
             k->name, value);
         return value;
     }
-    if (r->knob_growth > 1e-9 && in->pg) {
+    /* the storage rule is the reason only when the I/O rule passed: a
+       tuned table whose I/O rises is kept for that (the text below) */
+    if (r->knob_growth > 1e-9 && in->pg &&
+        rec_change_pays(e, REC_TIER_REBUILD, r->knob_base.io_ms, r->tuned.io_ms,
+                        r->knob_base.buffered_reads, r->tuned.buffered_reads,
+                        NULL, NULL)) {
         char a[32], b[32];
         double s = (double)r->sessions;
         rec_reason(
@@ -243,6 +248,21 @@ static uint32_t pg_toast_reasons(struct rec_result *r,
                            sizeof(b)),
             100 * r->knob_growth, r->knob_base.buffered_reads,
             r->tuned.buffered_reads);
+        return value;
+    }
+    if (r->tuned.io_ms > r->knob_base.io_ms * (1 + 1e-9) + 1e-12 &&
+        r->tuned.buffered_reads < r->knob_base.buffered_reads) {
+        rec_reason(r,
+                   "keep %s at %u (%s): %u would raise the I/O per access "
+                   "(%.4f -> %.4f ms) although the buffered reads fall "
+                   "(%.2f -> %.2f): the larger rows leave fewer rows per "
+                   "page (%.2f) and the pool holds less of the table (hit "
+                   "ratio %.1f%%); fewer buffered reads justify a rewrite "
+                   "only when the I/O does not rise",
+                   k->name, value, source_of(r, k->name), r->knob_value,
+                   r->knob_base.io_ms, r->tuned.io_ms,
+                   r->knob_base.buffered_reads, r->tuned.buffered_reads,
+                   r->tuned.rows_per_page, 100 * r->tuned.hit_ratio);
         return value;
     }
     rec_reason(r,

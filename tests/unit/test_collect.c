@@ -1811,11 +1811,31 @@ static void test_pgr_candidate(void **state)
     assert_non_null(strstr(err.msg, "COLD"));
     assert_int_equal(coll_pgr_candidate_parse("compression=zstd", &c, &err),
                      PT_EUSAGE);
-    assert_int_equal(coll_pgr_candidate_parse("fillfactor=90", &c, &err),
-                     PT_EUSAGE);
-    assert_non_null(strstr(err.msg, "fillfactor"));
     assert_int_equal(coll_pgr_candidate_parse("toast_tuple_target", &c, &err),
                      PT_EUSAGE);
+    /* the heap's fillfactor: 10..100 (CREATE TABLE's range), 100 the
+       default (formatted as nothing), either side refused */
+    assert_int_equal(coll_pgr_candidate_parse(
+                         "toast_tuple_target=2032,fillfactor=90", &c, &err),
+                     0);
+    assert_int_equal(c.fillfactor, 90);
+    coll_pgr_candidate_format(&c, buf, sizeof(buf));
+    assert_string_equal(buf, "toast_tuple_target=2032,fillfactor=90");
+    assert_int_equal(coll_pgr_candidate_parse("fillfactor=10", &c, &err), 0);
+    assert_int_equal(c.fillfactor, 10);
+    assert_int_equal(coll_pgr_candidate_parse("fillfactor=100", &c, &err), 0);
+    assert_int_equal(c.fillfactor, 0);
+    coll_pgr_candidate_format(&c, buf, sizeof(buf));
+    assert_string_equal(buf, "toast_tuple_target=2032");
+    assert_int_equal(coll_pgr_candidate_parse("fillfactor=9", &c, &err),
+                     PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "fillfactor '9' is not a number 10..100"));
+    assert_int_equal(coll_pgr_candidate_parse("fillfactor=101", &c, &err),
+                     PT_EUSAGE);
+    assert_int_equal(coll_pgr_candidate_parse("fillfactor=", &c, &err),
+                     PT_EUSAGE);
+    assert_int_equal(coll_pgr_candidate_parse("fill=90", &c, &err), PT_EUSAGE);
+    assert_non_null(strstr(err.msg, "fillfactor)"));
 }
 
 static void test_pgr_ddl(void **state)
@@ -1832,8 +1852,9 @@ static void test_pgr_ddl(void **state)
         coll_pgr_candidate_parse("toast_tuple_target=2032", &p.cand[0], &err),
         0);
     assert_int_equal(
-        coll_pgr_candidate_parse("toast_tuple_target=4096,storage=EXTERNAL",
-                                 &p.cand[1], &err),
+        coll_pgr_candidate_parse(
+            "toast_tuple_target=4096,storage=EXTERNAL,fillfactor=70",
+            &p.cand[1], &err),
         0);
     p.first_size = sizes;
     p.n_keys = 3;
@@ -1845,7 +1866,11 @@ static void test_pgr_ddl(void **state)
                 strstr(ddl, "CREATE SCHEMA"));
     assert_non_null(strstr(ddl, "COMMENT ON SCHEMA \"pagetune_scratch\" IS "
                                 "'" COLL_PGR_MARK));
-    assert_non_null(strstr(ddl, "toast_tuple_target = 4096"));
+    assert_non_null(strstr(ddl, "toast_tuple_target = 4096, fillfactor = 70, "
+                                "autovacuum_enabled = false"));
+    /* the default fillfactor is not written */
+    assert_non_null(strstr(ddl, "toast_tuple_target = 2032, "
+                                "autovacuum_enabled = false"));
     assert_non_null(strstr(ddl,
                            "ALTER TABLE \"pagetune_scratch\".pt_replay_2 ALTER "
                            "COLUMN small SET STORAGE EXTERNAL;"));
