@@ -43,8 +43,18 @@ void replay_row_rps(struct out_table *t, size_t col,
 void replay_verdict_lines(FILE *fp, const struct coll_pgr_result *res,
                           const struct replay_judged *j)
 {
+    char a[32], b[32];
+
     for (size_t i = 1; i < res->n_cand; i++)
         fprintf(fp, "verdict: %s\n", j->why[i]);
+    if (res->free_path[0])
+        fprintf(fp,
+                "free space: %s had %s free before the load, the scratch "
+                "tables needing about %s\n",
+                res->free_path, pt_size_format(res->free_bytes, a, sizeof(a)),
+                pt_size_format(res->free_needed, b, sizeof(b)));
+    else if (res->free_why[0])
+        fprintf(fp, "free space: not checked: %s\n", res->free_why);
 }
 
 void replay_json_head(json_t *doc, const char *engine, const char *trace,
@@ -62,6 +72,13 @@ void replay_json_head(json_t *doc, const char *engine, const char *trace,
     json_object_set_new(doc, "clients", json_integer(p->n_clients));
     json_object_set_new(doc, "rounds", json_integer(p->rounds));
     json_object_set_new(doc, "reclaimed", json_boolean(res->reclaimed));
+    json_object_set_new(
+        doc, "free_space",
+        res->free_path[0]
+            ? json_pack("{s:s, s:I, s:I}", "path", res->free_path, "free_bytes",
+                        (json_int_t)res->free_bytes, "needed_bytes",
+                        (json_int_t)res->free_needed)
+            : json_pack("{s:s}", "not_checked", res->free_why));
 }
 
 json_t *replay_rounds_json(const struct coll_pgr_cand_result *r)

@@ -900,6 +900,12 @@ struct coll_pgr_result {
     int other_known;
     uint64_t estimate_bytes;
     int reclaimed; /* a killed run's schema was dropped first */
+    /* the file system the scratch tables go to, checked before loading
+       (coll_rpl_check_free): its path and free bytes, the bytes the check
+       asked for; free_path "" when not checked, free_why says why */
+    char free_path[256];
+    uint64_t free_bytes, free_needed;
+    char free_why[256];
 };
 
 /* The bytes the scratch tables will take, from the trace: every

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MYR_DB_MAX 48 /* the lock name stays within 64 */
 
@@ -845,6 +846,53 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
     return coll_rpl_rounds(&p->base, pass_counted, run, &res->base, lat, err);
 }
 
+/* Each instance's file system, when it runs on this host (@@hostname is
+ * this host's name): its @@datadir (file-per-table: a table's .ibd is in
+ * its database's directory there) against its candidates' share of the
+ * estimate (coll_rpl_check_free). The tightest instance's figures stay in
+ * res. */
+static int check_free(struct myr_run *run, const struct coll_myr_plan *p,
+                      struct coll_myr_result *res, struct pt_err *err)
+{
+    char host[256] = "", me[256] = "", dir[256], why[256];
+    int ret;
+
+    if (gethostname(me, sizeof(me) - 1) != 0)
+        me[0] = '\0';
+    for (size_t s = 0; s < run->n_site; s++) {
+        struct coll_pgr_result one = res->base;
+        size_t n = 0;
+        for (size_t i = 0; i < p->base.n_cand; i++)
+            n += run->site_of[i] == s;
+        if ((ret = coll_query_value(run->site[s].admin, "SELECT @@hostname",
+                                    host, sizeof(host), NULL, err)) < 0 ||
+            (ret = coll_query_value(run->site[s].admin, "SELECT @@datadir", dir,
+                                    sizeof(dir), NULL, err)) < 0)
+            return ret;
+        snprintf(why, sizeof(why),
+                 "instance %zu runs on %.60s, not this host: SQL does not "
+                 "show its file system's free space",
+                 s + 1, host);
+        if ((ret = coll_rpl_check_free(
+                 &p->base,
+                 p->base.n_cand ? res->base.estimate_bytes * n / p->base.n_cand
+                                : 0,
+                 dir, me[0] && strcmp(host, me) == 0, why, &one, err)) < 0)
+            return ret;
+        if (s == 0 ||
+            (one.free_path[0] && (!res->base.free_path[0] ||
+                                  one.free_bytes < res->base.free_bytes))) {
+            snprintf(res->base.free_path, sizeof(res->base.free_path), "%s",
+                     one.free_path);
+            res->base.free_bytes = one.free_bytes;
+            res->base.free_needed = one.free_needed;
+            snprintf(res->base.free_why, sizeof(res->base.free_why), "%s",
+                     one.free_why);
+        }
+    }
+    return 0;
+}
+
 /* Each instance: connected, checked, privileges, lock; then the size. */
 static int run_checks(struct coll_conn *c, struct myr_run *run,
                       struct coll_myr_result *res, struct pt_err *err)
@@ -898,7 +946,9 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
         snprintf(res->server[i], sizeof(res->server[i]), "%s",
                  coll_conn_dbms(st->admin));
     }
-    return coll_rpl_check_estimate(&p->base, &res->base, err);
+    if ((ret = coll_rpl_check_estimate(&p->base, &res->base, err)) < 0)
+        return ret;
+    return check_free(run, p, res, err);
 }
 
 /* Whatever happened: clients closed, each instance's tables and database

@@ -922,6 +922,48 @@ static int server_facts(struct coll_conn *c, int64_t version,
     return ret < 0 ? ret : 0;
 }
 
+/* The scratch tables' file system, when the server is on this host: the
+ * tablespace they go to (default_tablespace, else the database's; its
+ * location, or the data directory for pg_default, which pg_settings shows
+ * only to superusers and pg_read_all_settings) against the estimate
+ * (coll_rpl_check_free). A TCP connection to a loopback address or a Unix
+ * socket (inet_server_addr() NULL) is this host. */
+static int check_free(struct coll_conn *c, const struct coll_pgr_plan *p,
+                      struct coll_pgr_result *res, struct pt_err *err)
+{
+    struct coll_rows rows;
+    char why[256];
+    int ret, local;
+
+    if ((ret = coll_query_rows(
+             c,
+             "SELECT coalesce(nullif(pg_tablespace_location(coalesce("
+             "(SELECT oid FROM pg_tablespace WHERE spcname = "
+             "nullif(current_setting('default_tablespace'), '')), "
+             "d.dattablespace)), ''), (SELECT setting FROM pg_settings WHERE "
+             "name = 'data_directory')), coalesce(host(inet_server_addr()), "
+             "'') FROM pg_database d WHERE d.datname = current_database()",
+             &rows, err)) < 0)
+        return ret;
+    if (rows.n_rows != 1 || rows.n_cols < 2) {
+        coll_rows_release(&rows);
+        snprintf(res->free_why, sizeof(res->free_why),
+                 "the database's tablespace was not found");
+        return 0;
+    }
+    local = !rows.cells[1] || !rows.cells[1][0] ||
+            strcmp(rows.cells[1], "127.0.0.1") == 0 ||
+            strcmp(rows.cells[1], "::1") == 0;
+    snprintf(why, sizeof(why),
+             "the server is at %s, not this host: SQL does not show its file "
+             "system's free space",
+             rows.cells[1] ? rows.cells[1] : "?");
+    ret = coll_rpl_check_free(p, res->estimate_bytes, rows.cells[0], local, why,
+                              res, err);
+    coll_rows_release(&rows);
+    return ret;
+}
+
 /* Checks before anything is created: engine, privilege, lock, size. */
 static int run_checks(struct coll_conn *c, struct pgr_run *run,
                       struct coll_pgr_result *res, int *locked,
@@ -961,7 +1003,9 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
     if ((ret = lock_take(c, &run->nm, p->schema, err)) < 0)
         return ret;
     *locked = 1;
-    return coll_rpl_check_estimate(p, res, err);
+    if ((ret = coll_rpl_check_estimate(p, res, err)) < 0)
+        return ret;
+    return check_free(c, p, res, err);
 }
 
 int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,

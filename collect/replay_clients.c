@@ -18,9 +18,12 @@
  */
 #include "collect/internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
 
 /* ---- text, notes ----------------------------------------------------------
  */
@@ -437,6 +440,50 @@ int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
             pt_size_format(p->max_scratch_bytes, sz, sizeof(sz)),
             pt_size_format(res->estimate_bytes, est, sizeof(est)),
             (unsigned long long)p->n_keys, p->n_cand);
+    return 0;
+}
+
+int coll_rpl_check_free(const struct coll_pgr_plan *p, uint64_t estimate,
+                        const char *path, int is_local,
+                        const char *not_local_why, struct coll_pgr_result *res,
+                        struct pt_err *err)
+{
+    struct statvfs fs;
+    uint64_t need = estimate / 4 * 5, total, avail, keep;
+    char a[32], b[32], m[32];
+
+    res->free_path[0] = '\0';
+    if (p->max_scratch_bytes && p->max_scratch_bytes < need)
+        need = p->max_scratch_bytes;
+    if (!is_local) {
+        snprintf(res->free_why, sizeof(res->free_why), "%s", not_local_why);
+        return 0;
+    }
+    if (!path || !path[0]) {
+        snprintf(res->free_why, sizeof(res->free_why),
+                 "the server's data directory is not readable by this role");
+        return 0;
+    }
+    if (statvfs(path, &fs) != 0) {
+        snprintf(res->free_why, sizeof(res->free_why), "%.100s: %s here", path,
+                 strerror(errno));
+        return 0;
+    }
+    total = (uint64_t)fs.f_blocks * fs.f_frsize;
+    avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+    keep = (uint64_t)((double)total * COLL_RPL_FREE_RESERVE);
+    snprintf(res->free_path, sizeof(res->free_path), "%s", path);
+    res->free_bytes = avail;
+    res->free_needed = need;
+    if (avail < need + keep)
+        return err_set(err, PT_ECANTCREAT,
+                       "the scratch tables need about %s on %s, which has "
+                       "%s free (%s kept free: %.0f %% of it); nothing was "
+                       "created (`max_scratch` bounds them)",
+                       pt_size_format(need, a, sizeof(a)), path,
+                       pt_size_format(avail, b, sizeof(b)),
+                       pt_size_format(keep, m, sizeof(m)),
+                       100 * COLL_RPL_FREE_RESERVE);
     return 0;
 }
 

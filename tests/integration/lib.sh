@@ -140,6 +140,15 @@ with open(path, "w") as f:
 EOF
 }
 
+# A trace of 20,000 sets of 500 MB objects: scratch tables of about 25
+# TB, more than a test machine's disk holds (the free-space refusal).
+huge_trace() { # FILE
+    python3 -c 'import sys
+with open(sys.argv[1], "w") as f:
+    f.write("time_ms,op,key,size\n")
+    for i in range(20000): f.write(f"{i},set,s{i},500000000\n")' "$1"
+}
+
 # The known size distribution of the tests: row i (1..N) holds an object of
 # 100 + (i * 7919) % 40000 bytes, in SMALL if <= 3122, MEDIUM if <= 32700,
 # else LARGE (WebSphere's placement at 4 KB row size, docs/models.md#websphere).

@@ -136,19 +136,36 @@ for x in c:
     assert p["blob_pages_per_value"] == (2 if x["innodb_page_size"] == 16384 else 1), p
 # the verdict by magnitude (docs/models.md#server-verdict): 32K's pool
 # reads per request against 16K's, measured over 6 rounds against the
-# prediction, each predicted figure +-15 % (measured -22 to -27 % where
-# -22 % was predicted, 3 runs of 3); 3 rounds left it inconclusive (the
-# interval -58 to +13 %). Requests/s by direction: a significant fall
-# would contradict whatever the reads.
+# prediction, each predicted figure +-15 %. On a quiet machine it
+# confirms (-22 to -27 % where -22 % was predicted, 3 runs of 3); beside
+# a CI run one round's purge made it inconclusive (-14.8 % [-57.8,
+# +28.2]), so the test holds what noise cannot change: never
+# contradicted, the rounds' total change within the predicted range, and
+# the verdict following the reads' unless requests/s fell.
 r = c[1]["reads_verdict"]
-assert r["predicted_pct"]["mean"] < 0 and r["verdict"] == "confirms", r
-want = "contradicts" if c[1]["vs_first"]["hi"] < 0 else "confirms"
-assert c[1]["verdict"] == want, (c[1]["verdict"], c[1]["vs_first"], r)
+assert r["predicted_pct"]["mean"] < 0 and r["verdict"] in ("confirms", "inconclusive"), r
+total = r["measured_per_op"][1] / r["measured_per_op"][0] - 1
+assert r["predicted_pct"]["lo"] <= 100 * total <= r["predicted_pct"]["hi"], (total, r)
+if c[1]["vs_first"]["hi"] < 0:
+    assert c[1]["verdict"] == "contradicts", (c[1]["verdict"], c[1]["vs_first"], r)
+elif r["verdict"] == "confirms":
+    assert c[1]["verdict"] == "confirms", (c[1]["verdict"], c[1]["vs_first"], r)
 assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
+# both instances run here: their data directories' free space checked
+f = d["free_space"]
+assert f["free_bytes"] > f["needed_bytes"] > 0 and f["path"].startswith("/"), f
 assert d["not_tested"][0]["candidate"] == "row_format=DYNAMIC,page_size=64K"
 assert "innodb_page_size is per instance" in d["not_tested"][0]["why"]
 EOF
 ); then pass; else fail "16K/32K replay's JSON: $msg"; fi
+
+# more than an instance's file system holds: refused, nothing created
+huge_trace "$T/huge.csv"
+expect_rc 73 "more than the free space" "$PAGETUNE" replay --trace "$T/huge.csv" "${MY[@]}" \
+    --max-scratch 100T
+expect_one_line_error "more than the free space"
+expect_contains "$ERR" "free (" "the free space named"
+expect_eq "$(left16)$(left32)" 00 "free space refused before creating"
 
 # (c) bad input: one line naming the option, exit 64, nothing created
 expect_rc 64 "bad row format" "$PAGETUNE" replay --trace "$T/small.csv" "${MY[@]}" \

@@ -90,6 +90,15 @@ expect_rc 73 "--max-scratch too small" "$PAGETUNE" replay --trace "$T/rand.csv" 
     --max-scratch 100K
 expect_contains "$ERR" "--max-scratch" "max-scratch names the option"
 expect_eq "$(left)" 0 "max-scratch refused before creating"
+# the file system's free space, read on this host (the test server's data
+# directory): a load larger than it is refused before anything is created
+huge_trace "$T/huge.csv"
+expect_rc 73 "more than the free space" "$PAGETUNE" replay --trace "$T/huge.csv" "${PG[@]}" \
+    --max-scratch 100T
+expect_one_line_error "more than the free space"
+expect_contains "$ERR" "free (" "the free space named"
+expect_contains "$ERR" "nothing was created" "nothing created, said"
+expect_eq "$(left)" 0 "free space refused before creating"
 
 # (b) random objects: 2032 against the default recommendation (p95 + 228)
 expect_rc 0 "replay random 2.3-2.6 KB" "$PAGETUNE" replay --trace "$T/rand.csv" "${PG[@]}" \
@@ -118,6 +127,9 @@ assert b0["heap_read"] + b0["heap_hit"] > 0 and b1["heap_hit"] > 0
 assert c[1]["verdict"] in ("confirms", "contradicts", "inconclusive")
 assert len(c[0]["rounds_rps"]) == 3
 assert c[1]["vs_first"]["lo"] <= c[1]["vs_first"]["hi"]
+# the free space checked here: the server's data directory on this host
+f = d["free_space"]
+assert f["free_bytes"] > f["needed_bytes"] > 0 and f["path"].startswith("/"), f
 EOF
 ); then pass; else fail "random replay's JSON: $msg"; fi
 
