@@ -214,8 +214,9 @@ static const struct cli_option opts[] = {
      .max = UINT64_MAX,
      .arg_name = "SIZE",
      .help = "with --replay-server: the scratch tables' bytes at most, all "
-             "settings together; they hold the table's rows up to it (8x "
-             "the pool a table at most)",
+             "settings together; they hold the table's rows within three "
+             "quarters of it (the estimate leaves out dead space) and 8x "
+             "the pool a table",
      .def = "1G"},
     {.name = "allow-replicated",
      .group = CLI_G_SAFETY,
