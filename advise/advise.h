@@ -196,6 +196,7 @@ struct adv_pgr_prediction {
 #define ADV_SERVER_READS_FLOOR 0.01
 struct adv_pgr_reads {
     int have;                /* both candidates predicted */
+    int decided;             /* they decided the verdict (adv_server_verdict) */
     double pred[2], meas[2]; /* per operation: the first, candidate i */
     struct store_range measured, predicted; /* relative changes */
     enum store_verdict verdict;
@@ -450,10 +451,10 @@ struct adv_reads_in {
  * adv_pgr_reads; o->have is 1). */
 void adv_reads_judge(const struct adv_reads_in *in, struct adv_pgr_reads *o);
 /* The server verdict of candidate i from its requests/s and its judged
- * reads (NULL or !have: requests/s alone), by adv_pgr_judge's rule. */
+ * reads (NULL or !have: requests/s alone), by adv_pgr_judge's rule;
+ * reads->decided says whether they decided it. */
 enum store_verdict adv_server_verdict(const struct coll_pgr_result *res,
-                                      size_t i,
-                                      const struct adv_pgr_reads *reads,
+                                      size_t i, struct adv_pgr_reads *reads,
                                       struct store_verdict_out *out);
 struct adv_pgr_prediction;
 /*
@@ -478,6 +479,18 @@ enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
  * null when not judged}; JSON null without a prediction. A new
  * reference (docs/formats.md#replay-server). */
 json_t *adv_pgr_reads_json(const struct adv_pgr_reads *r);
+/* PostgreSQL's reads of candidate i against the first's by magnitude
+ * (adv_reads_judge): heap + TOAST blocks read from outside shared_buffers
+ * per operation, measured and predicted (pred; NULL or without both
+ * candidates: o->have 0). */
+void adv_pgr_reads_of(const struct coll_pgr_result *res, size_t i,
+                      const struct adv_pgr_prediction *pred,
+                      struct adv_pgr_reads *o);
+/* Heap + TOAST blocks read per operation over candidate result r's
+ * measured rounds: b its measured blocks or a prediction of them; 0
+ * without operations. */
+double adv_pgr_ht_reads_per_op(const struct coll_pgr_blocks *b,
+                               const struct coll_pgr_cand_result *r);
 /* Blocks of a candidate per operation: all its heap blocks, all its TOAST
  * and TOAST-index blocks, and every block not found in shared_buffers. */
 void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,

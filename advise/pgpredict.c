@@ -278,14 +278,12 @@ static void visit(void *ctx, size_t page, int is_new)
  * update found no room on it, heapam.c heap_update PageSetFull) or with
  * less free space than max(BLCKSZ / 10, the fillfactor's) loses its dead
  * tuples' bodies, and the mark (heap_page_prune: PageClearFull). */
-static void prune(struct emu *m, struct rel *r, size_t page)
+static void prune(struct rel *r, size_t page)
 {
-    uint32_t minfree = r->minfree;
-
-    (void)m;
     if (page >= r->cap || !r->dead[page] || page >= (size_t)r->pack.pages)
         return;
-    if (r->full[page] || r->pack.usable_bytes - r->pack.used[page] < minfree) {
+    if (r->full[page] ||
+        r->pack.usable_bytes - r->pack.used[page] < r->minfree) {
         rec_pg_pack_release(&r->pack, page, r->dead[page]);
         r->dead[page] = 0;
         r->full[page] = 0;
@@ -330,7 +328,7 @@ static void pk_scan(struct emu *m, struct cand *c, uint64_t key)
     idx_descent(m, c, key);
     for (uint32_t i = 0; i < row->n_dead; i++) {
         ref_heap(m, c, row->dead[i], 0);
-        prune(m, &c->heap, row->dead[i]);
+        prune(&c->heap, row->dead[i]);
         for (uint32_t j = 0; j < lf->nd; j++)
             if (lf->d[j].key == (uint32_t)key && lf->d[j].page == row->dead[i])
                 lf->d[j].killed = 1;
@@ -512,7 +510,7 @@ static void fetch_value(struct emu *m, struct cand *c, const struct row *row)
         if (page == last)
             continue;
         ref_toast(m, c, page, 0);
-        prune(m, &c->toast, page);
+        prune(&c->toast, page);
         last = page;
     }
 }
@@ -524,7 +522,7 @@ static void delete_value(struct emu *m, struct cand *c, struct row *row)
     for (uint32_t i = 0; i < row->n; i++) {
         const struct chunk *ch = &c->chunks[row->first + i];
         ref_toast(m, c, ch->page, 0);
-        prune(m, &c->toast, ch->page);
+        prune(&c->toast, ch->page);
         ref_toast(m, c, ch->page, 0);
         c->toast.dead[ch->page] += ch->bytes - m->l->item_bytes;
         c->toast.items[ch->page]++;
@@ -577,7 +575,7 @@ static struct row *row_fetch(struct emu *m, struct cand *c, uint64_t key)
     if (!row->bytes)
         return NULL;
     ref_heap(m, c, row->page, 0);
-    prune(m, &c->heap, row->page);
+    prune(&c->heap, row->page);
     return row;
 }
 
@@ -620,7 +618,7 @@ static void op_set(struct emu *m, struct cand *c, unsigned cl, uint64_t key,
     /* the arbiter check, heap_lock_tuple, heap_update */
     pk_scan(m, c, key);
     ref_heap(m, c, row->page, 0);
-    prune(m, &c->heap, row->page);
+    prune(&c->heap, row->page);
     ref_heap(m, c, row->page, 0);
     ref_heap(m, c, row->page, 0);
     old = *row;
@@ -772,8 +770,9 @@ static int cand_init(struct emu *m, size_t ci,
        (RelationGetTargetPageFreeSpace); a TOAST table has no fillfactor */
     rec_pg_pack_init(&c->heap.pack, m->page, usable, ff);
     rec_pg_pack_init(&c->toast.pack, m->page, usable, 100);
-    c->heap.minfree = m->page * (100 - ff) / 100 > m->page / 10
-                          ? m->page * (100 - ff) / 100
+    /* pruning: max(the fillfactor's reserve, a tenth of the page) */
+    c->heap.minfree = c->heap.pack.save_bytes > m->page / 10
+                          ? c->heap.pack.save_bytes
                           : m->page / 10;
     c->toast.minfree = m->page / 10;
     for (unsigned i = 0; i < PGP_MAX_CLIENTS; i++)

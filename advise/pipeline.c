@@ -781,6 +781,7 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
     struct coll_conn *cn = NULL;
     struct store_trace t;
     uint64_t fit, *sizes = NULL;
+    char fs[600];
     int rc;
 
     memset(&t, 0, sizeof(t));
@@ -837,19 +838,9 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
         goto out;
     }
     r->have_server = 1;
-    {
-        char a[32], b[32];
-        if (r->server.free_path[0])
-            note(c,
-                 "replay on the server: %s had %s free before the load, the "
-                 "scratch tables needing about %s",
-                 r->server.free_path,
-                 pt_size_format(r->server.free_bytes, a, sizeof(a)),
-                 pt_size_format(r->server.free_needed, b, sizeof(b)));
-        else if (r->server.free_why[0])
-            note(c, "replay on the server: free space not checked: %s",
-                 r->server.free_why);
-    }
+    if (coll_pgr_free_text(&r->server.free, fs, sizeof(fs)))
+        note(c, "replay on the server: %s%s",
+             r->server.free.path[0] ? "" : "free space ", fs);
     /* what the rounds should have read (pgpredict.c): the verdict judges
        the reads by magnitude against it */
     if ((rc = adv_pgr_predict(&p, &r->server, &r->run.engine, &r->server_pred,

@@ -95,14 +95,12 @@ int adv_pgr_reqs(const struct store_trace *t, uint64_t max_records,
     return 0;
 }
 
-/* Heap + TOAST blocks read per operation of candidate result r: the
- * measured rounds' (b = its blocks) or a prediction of them. */
-static double ht_per_op(const struct coll_pgr_blocks *b,
-                        const struct coll_pgr_cand_result *r)
+double adv_pgr_ht_reads_per_op(const struct coll_pgr_blocks *b,
+                               const struct coll_pgr_cand_result *r)
 {
     double ops = (double)r->ops * (double)(r->n_rounds ? r->n_rounds : 1);
 
-    return ops > 0 ? (double)(b->heap_read + b->toast_read) / ops : NAN;
+    return ops > 0 ? (double)(b->heap_read + b->toast_read) / ops : 0;
 }
 
 void adv_reads_judge(const struct adv_reads_in *in, struct adv_pgr_reads *o)
@@ -179,11 +177,9 @@ void adv_reads_judge(const struct adv_reads_in *in, struct adv_pgr_reads *o)
              t * 100, what);
 }
 
-/* PostgreSQL's reads of candidate i against the first's, by magnitude:
- * heap + TOAST blocks read from outside shared_buffers per operation. */
-static void judge_reads(const struct coll_pgr_result *res, size_t i,
-                        const struct adv_pgr_prediction *pred,
-                        struct adv_pgr_reads *o)
+void adv_pgr_reads_of(const struct coll_pgr_result *res, size_t i,
+                      const struct adv_pgr_prediction *pred,
+                      struct adv_pgr_reads *o)
 {
     const struct coll_pgr_cand_result *f = &res->r[0], *r = &res->r[i];
     struct adv_reads_in in = {
@@ -196,22 +192,18 @@ static void judge_reads(const struct coll_pgr_result *res, size_t i,
         .per = {(double)f->ops, (double)r->ops},
     };
 
-    if (!pred || !pred->have || !pred->c[0].have || !pred->c[i].have) {
-        memset(o, 0, sizeof(*o));
-        o->measured.mean = o->measured.lo = o->measured.hi = NAN;
-        o->predicted = o->measured;
+    memset(o, 0, sizeof(*o));
+    if (!pred || !pred->have || !pred->c[0].have || !pred->c[i].have)
         return;
-    }
-    in.pred[0] = ht_per_op(&pred->c[0].blocks, f);
-    in.pred[1] = ht_per_op(&pred->c[i].blocks, r);
-    in.meas[0] = ht_per_op(&f->blocks, f);
-    in.meas[1] = ht_per_op(&r->blocks, r);
+    in.pred[0] = adv_pgr_ht_reads_per_op(&pred->c[0].blocks, f);
+    in.pred[1] = adv_pgr_ht_reads_per_op(&pred->c[i].blocks, r);
+    in.meas[0] = adv_pgr_ht_reads_per_op(&f->blocks, f);
+    in.meas[1] = adv_pgr_ht_reads_per_op(&r->blocks, r);
     adv_reads_judge(&in, o);
 }
 
 enum store_verdict adv_server_verdict(const struct coll_pgr_result *res,
-                                      size_t i,
-                                      const struct adv_pgr_reads *reads,
+                                      size_t i, struct adv_pgr_reads *reads,
                                       struct store_verdict_out *out)
 {
     /* the advice predicts a gain: the half line above zero */
@@ -242,24 +234,21 @@ enum store_verdict adv_server_verdict(const struct coll_pgr_result *res,
              pt_fig_change_range(m.mean * 100, m.lo * 100, m.hi * 100, mt,
                                  sizeof(mt)),
              n, n < 2 ? "; fewer than 2 rounds give no interval" : "");
-    if (n >= 2 && rv == STORE_VERDICT_CONTRADICTS) {
-        out->verdict = rv;
-        snprintf(out->why, sizeof(out->why), "%s: %s%s%s",
-                 store_verdict_name(rv), rps, have ? "; " : "",
-                 have ? reads->why : "");
-    } else if (n >= 2 && have && reads->verdict != STORE_VERDICT_INCONCLUSIVE &&
-               reads->predicted.mean < 0) {
-        /* the reads decide only where they are the advice's gain: a
-           predicted fall (a rise confirmed says nothing for the advice) */
-        out->verdict = reads->verdict;
+    /* the reads decide unless requests/s fell, and only where they are
+       the advice's gain: a predicted fall (a rise confirmed says nothing
+       for the advice) */
+    if (have)
+        reads->decided = n >= 2 && rv != STORE_VERDICT_CONTRADICTS &&
+                         reads->verdict != STORE_VERDICT_INCONCLUSIVE &&
+                         reads->predicted.mean < 0;
+    out->verdict = have && reads->decided ? reads->verdict : rv;
+    if (have && reads->decided)
         snprintf(out->why, sizeof(out->why), "%s: %s; %s",
-                 store_verdict_name(reads->verdict), reads->why, rps);
-    } else {
-        out->verdict = rv;
+                 store_verdict_name(out->verdict), reads->why, rps);
+    else
         snprintf(out->why, sizeof(out->why), "%s: %s%s%s",
-                 store_verdict_name(rv), rps, have ? "; " : "",
+                 store_verdict_name(out->verdict), rps, have ? "; " : "",
                  have ? reads->why : "");
-    }
     return out->verdict;
 }
 
@@ -272,7 +261,7 @@ enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
 
     if (!reads)
         reads = &local;
-    judge_reads(res, i, pred, reads);
+    adv_pgr_reads_of(res, i, pred, reads);
     return adv_server_verdict(res, i, reads, out);
 }
 
@@ -338,9 +327,7 @@ void adv_validation_server(struct adv_validation *v,
     v->have_measured = 1;
     v->have_verdict = res->r[1].n_rounds >= 2;
     v->rounds = res->r[1].n_rounds;
-    if (v->srv_reads.have &&
-        v->srv_reads.verdict != STORE_VERDICT_INCONCLUSIVE &&
-        out.verdict == v->srv_reads.verdict)
+    if (v->srv_reads.decided)
         snprintf(v->compared_with, sizeof(v->compared_with),
                  "the predicted change in heap + TOAST blocks read from "
                  "outside shared_buffers per operation (the emulation of the "

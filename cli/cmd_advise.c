@@ -508,9 +508,7 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
         enum store_verdict w = v->verdict.verdict;
         const struct adv_pgr_reads *rd = &v->srv_reads;
         char rch[64];
-        int by_reads = v->have_server && rd->have &&
-                       rd->verdict != STORE_VERDICT_INCONCLUSIVE &&
-                       rd->verdict == w;
+        int by_reads = v->have_server && rd->have && rd->decided;
         cli_summary_finding(
             s, w == STORE_VERDICT_CONFIRMS ? CLI_TAG_OK : CLI_TAG_WARNING,
             "the replay %s the advice: %s%s%s%s measured %s requests/s",

@@ -1020,13 +1020,6 @@ static void server_row(struct out_table *t, const struct server_out *o,
     out_table_setf(t, 13, "%llu", (unsigned long long)r->toast_bytes);
 }
 
-/* heap + TOAST blocks read per operation over the measured rounds */
-static double ht_read(const struct coll_pgr_blocks *b,
-                      const struct coll_pgr_cand_result *r)
-{
-    return per_op(b->heap_read + b->toast_read, r);
-}
-
 /* The prediction beside the measurement, a line per candidate. */
 static void server_pred_lines(FILE *fp, const struct server_out *o)
 {
@@ -1054,7 +1047,8 @@ static void server_pred_lines(FILE *fp, const struct server_out *o)
     for (size_t i = 0; i < o->res->n_cand; i++) {
         const struct coll_pgr_cand_result *r = &o->res->r[i];
         const struct adv_pgr_pred_cand *c = &p->c[i];
-        double m = ht_read(&r->blocks, r), e = ht_read(&c->blocks, r);
+        double m = adv_pgr_ht_reads_per_op(&r->blocks, r),
+               e = adv_pgr_ht_reads_per_op(&c->blocks, r);
         if (!c->have) {
             fprintf(fp, "  %zu: not predicted (lz4: only pglz is emulated)\n",
                     i + 1);
@@ -1064,7 +1058,8 @@ static void server_pred_lines(FILE *fp, const struct server_out *o)
                 "  %zu: heap+TOAST reads/op %.3f, measured %.3f (%+.1f %%); "
                 "LRU %.3f; all reads/op %.3f, measured %.3f; pages heap "
                 "%llu, TOAST %llu, measured %llu, %llu\n",
-                i + 1, e, m, m > 0 ? (e / m - 1) * 100 : 0, ht_read(&c->lru, r),
+                i + 1, e, m, m > 0 ? (e / m - 1) * 100 : 0,
+                adv_pgr_ht_reads_per_op(&c->lru, r),
                 per_op(c->blocks.heap_read + c->blocks.toast_read +
                            c->blocks.tidx_read + c->blocks.idx_read,
                        r),
@@ -1139,7 +1134,8 @@ static json_t *server_pred_json(const struct server_out *o)
     for (size_t i = 0; i < o->res->n_cand; i++) {
         const struct coll_pgr_cand_result *r = &o->res->r[i];
         const struct adv_pgr_pred_cand *c = &p->c[i];
-        double m = ht_read(&r->blocks, r), e = ht_read(&c->blocks, r);
+        double m = adv_pgr_ht_reads_per_op(&r->blocks, r),
+               e = adv_pgr_ht_reads_per_op(&c->blocks, r);
         if (!c->have) {
             json_array_append_new(
                 arr, json_pack("{s:s}", "why", "lz4: only pglz is emulated"));
@@ -1151,9 +1147,10 @@ static json_t *server_pred_json(const struct server_out *o)
                            blocks_json(&c->lru), "heap_toast_reads_per_op", e,
                            "measured_heap_toast_reads_per_op", m, "error",
                            m > 0 ? json_real(e / m - 1) : json_null(),
-                           "lru_heap_toast_reads_per_op", ht_read(&c->lru, r),
-                           "heap_pages", (json_int_t)c->heap_pages,
-                           "toast_pages", (json_int_t)c->toast_pages));
+                           "lru_heap_toast_reads_per_op",
+                           adv_pgr_ht_reads_per_op(&c->lru, r), "heap_pages",
+                           (json_int_t)c->heap_pages, "toast_pages",
+                           (json_int_t)c->toast_pages));
     }
     return json_pack(
         "{s:s, s:I, s:I, s:o, s:I, s:f, s:o}", "policy", p->policy,
@@ -1324,7 +1321,9 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
     o.trace = a->plan.trace_path;
     if ((ret = server_predict(&pg, &res, &o.pred, err)) < 0)
         goto out;
-    replay_judge(o.res, &o.pred, &o.j);
+    for (size_t i = 1; i < res.n_cand; i++)
+        adv_pgr_reads_of(&res, i, &o.pred, &o.j.reads[i]);
+    replay_judge(o.res, &o.j);
     ret = server_write(c, &o, err);
 out:
     coll_conn_close(conn);

@@ -202,8 +202,8 @@ static double per_req(uint64_t v, const struct coll_pgr_cand_result *r)
  * Each later candidate against the first: its pool reads per request
  * (Innodb_buffer_pool_reads) by magnitude against mypredict's, each
  * predicted figure MY_PRED_TOL either way (the issue's 15 % for physical
- * reads; docs/models.md#replay-mariadb), and the verdict by
- * adv_server_verdict's rule (requests/s by direction).
+ * reads; docs/models.md#replay-mariadb), then the verdict (replay_judge:
+ * requests/s by direction).
  */
 #define MY_PRED_TOL 0.15
 static void my_judge(struct my_out *o)
@@ -213,10 +213,8 @@ static void my_judge(struct my_out *o)
     for (size_t i = 1; i < b->n_cand; i++) {
         const struct adv_myr_pred_cand *c0 = &o->pred.c[0], *ci = &o->pred.c[i];
         const struct coll_pgr_cand_result *f = &b->r[0], *r = &b->r[i];
-        struct adv_pgr_reads *rd = &o->j.reads[i];
-        struct store_verdict_out v;
 
-        memset(rd, 0, sizeof(*rd));
+        memset(&o->j.reads[i], 0, sizeof(o->j.reads[i]));
         if (o->pred.have && c0->have && ci->have) {
             struct adv_reads_in in = {
                 .what = "InnoDB buffer-pool reads per request",
@@ -229,13 +227,10 @@ static void my_judge(struct my_out *o)
                 .per = {(double)f->requests, (double)r->requests},
                 .n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds,
             };
-            adv_reads_judge(&in, rd);
+            adv_reads_judge(&in, &o->j.reads[i]);
         }
-        o->j.verdict[i] = adv_server_verdict(b, i, rd, &v);
-        o->j.diff[i] = v.measured;
-        snprintf(o->j.why[i], sizeof(o->j.why[i]),
-                 "candidate %zu against 1: %s", i + 1, v.why);
     }
+    replay_judge(b, &o->j);
 }
 
 static void my_row(struct out_table *t, const struct my_out *o, size_t i)

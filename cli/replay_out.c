@@ -8,13 +8,11 @@
 
 #include "advise/advise.h"
 
-void replay_judge(const struct coll_pgr_result *res,
-                  const struct adv_pgr_prediction *pred,
-                  struct replay_judged *j)
+void replay_judge(const struct coll_pgr_result *res, struct replay_judged *j)
 {
     for (size_t i = 1; i < res->n_cand; i++) {
         struct store_verdict_out v;
-        j->verdict[i] = adv_pgr_judge(res, i, pred, &v, &j->reads[i]);
+        j->verdict[i] = adv_server_verdict(res, i, &j->reads[i], &v);
         j->diff[i] = v.measured;
         snprintf(j->why[i], sizeof(j->why[i]), "candidate %zu against 1: %s",
                  i + 1, v.why);
@@ -43,18 +41,12 @@ void replay_row_rps(struct out_table *t, size_t col,
 void replay_verdict_lines(FILE *fp, const struct coll_pgr_result *res,
                           const struct replay_judged *j)
 {
-    char a[32], b[32];
+    char fs[600];
 
     for (size_t i = 1; i < res->n_cand; i++)
         fprintf(fp, "verdict: %s\n", j->why[i]);
-    if (res->free_path[0])
-        fprintf(fp,
-                "free space: %s had %s free before the load, the scratch "
-                "tables needing about %s\n",
-                res->free_path, pt_size_format(res->free_bytes, a, sizeof(a)),
-                pt_size_format(res->free_needed, b, sizeof(b)));
-    else if (res->free_why[0])
-        fprintf(fp, "free space: not checked: %s\n", res->free_why);
+    if (coll_pgr_free_text(&res->free, fs, sizeof(fs)))
+        fprintf(fp, "free space: %s\n", fs);
 }
 
 void replay_json_head(json_t *doc, const char *engine, const char *trace,
@@ -74,11 +66,11 @@ void replay_json_head(json_t *doc, const char *engine, const char *trace,
     json_object_set_new(doc, "reclaimed", json_boolean(res->reclaimed));
     json_object_set_new(
         doc, "free_space",
-        res->free_path[0]
-            ? json_pack("{s:s, s:I, s:I}", "path", res->free_path, "free_bytes",
-                        (json_int_t)res->free_bytes, "needed_bytes",
-                        (json_int_t)res->free_needed)
-            : json_pack("{s:s}", "not_checked", res->free_why));
+        res->free.path[0]
+            ? json_pack("{s:s, s:I, s:I}", "path", res->free.path, "free_bytes",
+                        (json_int_t)res->free.free_bytes, "needed_bytes",
+                        (json_int_t)res->free.needed_bytes)
+            : json_pack("{s:s}", "not_checked", res->free.why));
 }
 
 json_t *replay_rounds_json(const struct coll_pgr_cand_result *r)

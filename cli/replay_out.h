@@ -19,16 +19,14 @@ struct replay_judged {
     struct store_range diff[COLL_PGR_MAX_CANDIDATES]; /* vs the first */
     enum store_verdict verdict[COLL_PGR_MAX_CANDIDATES];
     char why[COLL_PGR_MAX_CANDIDATES][1100];
-    /* the reads by magnitude (PostgreSQL with a prediction) */
+    /* the reads by magnitude, judged by the caller (adv_reads_judge) */
     struct adv_pgr_reads reads[COLL_PGR_MAX_CANDIDATES];
 };
 
-/* Judged as advise judges its server replay (adv_pgr_judge:
- * store_mean_ci95, store_verdict_judge; with pred, PostgreSQL's
- * prediction, also the reads by magnitude). */
-void replay_judge(const struct coll_pgr_result *res,
-                  const struct adv_pgr_prediction *pred,
-                  struct replay_judged *j);
+/* Judged as advise judges its server replay (adv_server_verdict:
+ * store_mean_ci95, store_verdict_judge), with the reads the caller judged
+ * into j->reads (have 0: requests/s alone). */
+void replay_judge(const struct coll_pgr_result *res, struct replay_judged *j);
 /* Candidate i's cells from column col: req/s, req/s vs first ("-" for the
  * first), op us, op p95 us. */
 void replay_row_rps(struct out_table *t, size_t col,

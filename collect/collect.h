@@ -884,6 +884,18 @@ struct coll_pgr_cand_result {
     uint64_t round_reads[COLL_PGR_MAX_ROUNDS];
     uint64_t heap_bytes, toast_bytes; /* after the rounds */
 };
+/* The file system the scratch tables go to, checked before loading
+ * (coll_rpl_check_free): its path and free bytes, the bytes the check
+ * asked for; path "" when not checked, why says why. */
+struct coll_pgr_free {
+    char path[256];
+    uint64_t free_bytes, needed_bytes;
+    char why[256];
+};
+/* *f as one line into buf ("PATH had X free before the load, the scratch
+ * tables needing about Y", or "not checked: WHY"); 0 when there is nothing
+ * to say (no check was made), else 1. */
+int coll_pgr_free_text(const struct coll_pgr_free *f, char *buf, size_t len);
 struct coll_pgr_result {
     size_t n_cand;
     struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];
@@ -899,13 +911,8 @@ struct coll_pgr_result {
     uint64_t other_pages;
     int other_known;
     uint64_t estimate_bytes;
-    int reclaimed; /* a killed run's schema was dropped first */
-    /* the file system the scratch tables go to, checked before loading
-       (coll_rpl_check_free): its path and free bytes, the bytes the check
-       asked for; free_path "" when not checked, free_why says why */
-    char free_path[256];
-    uint64_t free_bytes, free_needed;
-    char free_why[256];
+    int reclaimed;             /* a killed run's schema was dropped first */
+    struct coll_pgr_free free; /* checked before loading */
 };
 
 /* The bytes the scratch tables will take, from the trace: every

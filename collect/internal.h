@@ -254,14 +254,13 @@ int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
  * `path` (its data directory or the database's tablespace, from SQL) is
  * readable here, statvfs(path) must leave COLL_RPL_FREE_RESERVE of the
  * file system free after the scratch tables there: `estimate` (their
- * share of res->estimate_bytes) x 5/4 (dead
- * space, WAL) or, when smaller, max_scratch; else PT_ECANTCREAT, nothing
- * created. A server elsewhere, or a path this role may not read, is not
- * checked: res->free_why says so. */
+ * share of res->estimate_bytes) x 5/4 (dead space, WAL) or, when smaller,
+ * max_scratch; else PT_ECANTCREAT, nothing created. A server elsewhere, or a
+ * path this role may not read, is not checked: f->why says so. */
 #define COLL_RPL_FREE_RESERVE 0.05
 int coll_rpl_check_free(const struct coll_pgr_plan *p, uint64_t estimate,
                         const char *path, int is_local,
-                        const char *not_local_why, struct coll_pgr_result *res,
+                        const char *not_local_why, struct coll_pgr_free *f,
                         struct pt_err *err);
 /* Replicas: count_sql counts the replicas the server streams to (`what`
  * names where, for the message); any without p->allow_replicated is

@@ -860,7 +860,8 @@ static int check_free(struct myr_run *run, const struct coll_myr_plan *p,
     if (gethostname(me, sizeof(me) - 1) != 0)
         me[0] = '\0';
     for (size_t s = 0; s < run->n_site; s++) {
-        struct coll_pgr_result one = res->base;
+        const struct coll_pgr_free *f = &res->base.free;
+        struct coll_pgr_free one;
         size_t n = 0;
         for (size_t i = 0; i < p->base.n_cand; i++)
             n += run->site_of[i] == s;
@@ -880,15 +881,8 @@ static int check_free(struct myr_run *run, const struct coll_myr_plan *p,
                  dir, me[0] && strcmp(host, me) == 0, why, &one, err)) < 0)
             return ret;
         if (s == 0 ||
-            (one.free_path[0] && (!res->base.free_path[0] ||
-                                  one.free_bytes < res->base.free_bytes))) {
-            snprintf(res->base.free_path, sizeof(res->base.free_path), "%s",
-                     one.free_path);
-            res->base.free_bytes = one.free_bytes;
-            res->base.free_needed = one.free_needed;
-            snprintf(res->base.free_why, sizeof(res->base.free_why), "%s",
-                     one.free_why);
-        }
+            (one.path[0] && (!f->path[0] || one.free_bytes < f->free_bytes)))
+            res->base.free = one;
     }
     return 0;
 }

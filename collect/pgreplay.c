@@ -947,7 +947,7 @@ static int check_free(struct coll_conn *c, const struct coll_pgr_plan *p,
         return ret;
     if (rows.n_rows != 1 || rows.n_cols < 2) {
         coll_rows_release(&rows);
-        snprintf(res->free_why, sizeof(res->free_why),
+        snprintf(res->free.why, sizeof(res->free.why),
                  "the database's tablespace was not found");
         return 0;
     }
@@ -959,7 +959,7 @@ static int check_free(struct coll_conn *c, const struct coll_pgr_plan *p,
              "system's free space",
              rows.cells[1] ? rows.cells[1] : "?");
     ret = coll_rpl_check_free(p, res->estimate_bytes, rows.cells[0], local, why,
-                              res, err);
+                              &res->free, err);
     coll_rows_release(&rows);
     return ret;
 }

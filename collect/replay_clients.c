@@ -445,36 +445,36 @@ int coll_rpl_check_estimate(const struct coll_pgr_plan *p,
 
 int coll_rpl_check_free(const struct coll_pgr_plan *p, uint64_t estimate,
                         const char *path, int is_local,
-                        const char *not_local_why, struct coll_pgr_result *res,
+                        const char *not_local_why, struct coll_pgr_free *f,
                         struct pt_err *err)
 {
     struct statvfs fs;
     uint64_t need = estimate / 4 * 5, total, avail, keep;
     char a[32], b[32], m[32];
 
-    res->free_path[0] = '\0';
+    memset(f, 0, sizeof(*f));
     if (p->max_scratch_bytes && p->max_scratch_bytes < need)
         need = p->max_scratch_bytes;
     if (!is_local) {
-        snprintf(res->free_why, sizeof(res->free_why), "%s", not_local_why);
+        snprintf(f->why, sizeof(f->why), "%s", not_local_why);
         return 0;
     }
     if (!path || !path[0]) {
-        snprintf(res->free_why, sizeof(res->free_why),
+        snprintf(f->why, sizeof(f->why),
                  "the server's data directory is not readable by this role");
         return 0;
     }
     if (statvfs(path, &fs) != 0) {
-        snprintf(res->free_why, sizeof(res->free_why), "%.100s: %s here", path,
+        snprintf(f->why, sizeof(f->why), "%.100s: %s here", path,
                  strerror(errno));
         return 0;
     }
     total = (uint64_t)fs.f_blocks * fs.f_frsize;
     avail = (uint64_t)fs.f_bavail * fs.f_frsize;
     keep = (uint64_t)((double)total * COLL_RPL_FREE_RESERVE);
-    snprintf(res->free_path, sizeof(res->free_path), "%s", path);
-    res->free_bytes = avail;
-    res->free_needed = need;
+    snprintf(f->path, sizeof(f->path), "%s", path);
+    f->free_bytes = avail;
+    f->needed_bytes = need;
     if (avail < need + keep)
         return err_set(err, PT_ECANTCREAT,
                        "the scratch tables need about %s on %s, which has "
@@ -485,6 +485,23 @@ int coll_rpl_check_free(const struct coll_pgr_plan *p, uint64_t estimate,
                        pt_size_format(keep, m, sizeof(m)),
                        100 * COLL_RPL_FREE_RESERVE);
     return 0;
+}
+
+int coll_pgr_free_text(const struct coll_pgr_free *f, char *buf, size_t len)
+{
+    char a[32], b[32];
+
+    if (f->path[0])
+        snprintf(buf, len,
+                 "%s had %s free before the load, the scratch tables needing "
+                 "about %s",
+                 f->path, pt_size_format(f->free_bytes, a, sizeof(a)),
+                 pt_size_format(f->needed_bytes, b, sizeof(b)));
+    else if (f->why[0])
+        snprintf(buf, len, "not checked: %s", f->why);
+    else if (len)
+        buf[0] = '\0';
+    return f->path[0] || f->why[0];
 }
 
 int coll_rpl_check_replicas(struct coll_conn *c, const struct coll_pgr_plan *p,

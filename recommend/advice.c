@@ -250,7 +250,7 @@ static uint32_t pg_toast_reasons(struct rec_result *r,
             r->tuned.buffered_reads);
         return value;
     }
-    if (r->tuned.io_ms > r->knob_base.io_ms * (1 + 1e-9) + 1e-12 &&
+    if (!rec_io_no_worse(r->knob_base.io_ms, r->tuned.io_ms) &&
         r->tuned.buffered_reads < r->knob_base.buffered_reads) {
         rec_reason(r,
                    "keep %s at %u (%s): %u would raise the I/O per access "

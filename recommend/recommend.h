@@ -77,6 +77,9 @@ enum rec_tier {
 const char *rec_tier_name(enum rec_tier t);
 /* The engine's threshold for a tier (0 for REC_TIER_NONE). */
 double rec_tier_threshold(const struct rec_engine *e, enum rec_tier t);
+/* 1 when new_io_ms is no higher than cur_io_ms (within rounding): the
+ * change rule's condition for a gain in buffered reads alone. */
+int rec_io_no_worse(double cur_io_ms, double new_io_ms);
 /*
  * The change rule (docs/models.md #change-threshold): a candidate replaces
  * the current state only if its modelled I/O per access is lower by at

@@ -38,6 +38,11 @@ double rec_tier_threshold(const struct rec_engine *e, enum rec_tier t)
     }
 }
 
+int rec_io_no_worse(double cur_io_ms, double new_io_ms)
+{
+    return new_io_ms <= cur_io_ms * (1 + 1e-9) + 1e-12;
+}
+
 int rec_change_pays(const struct rec_engine *e, enum rec_tier tier,
                     double cur_io_ms, double new_io_ms, double cur_reads,
                     double new_reads, double *gain_io, double *gain_reads)
@@ -45,7 +50,7 @@ int rec_change_pays(const struct rec_engine *e, enum rec_tier tier,
     double thr = rec_tier_threshold(e, tier);
     double gi = cur_io_ms > 0 ? (cur_io_ms - new_io_ms) / cur_io_ms : 0;
     double gr = cur_reads > 0 ? (cur_reads - new_reads) / cur_reads : 0;
-    int io_no_worse = new_io_ms <= cur_io_ms * (1 + 1e-9) + 1e-12;
+    int io_no_worse = rec_io_no_worse(cur_io_ms, new_io_ms);
 
     if (gain_io)
         *gain_io = gi;

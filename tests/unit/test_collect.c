@@ -1848,7 +1848,7 @@ static void test_pgr_candidate(void **state)
 static void test_rpl_check_free(void **state)
 {
     struct coll_pgr_plan p;
-    struct coll_pgr_result res;
+    struct coll_pgr_free res;
     struct statvfs fs;
     struct pt_err err;
     uint64_t avail, keep;
@@ -1859,12 +1859,11 @@ static void test_rpl_check_free(void **state)
     keep = (uint64_t)((double)fs.f_blocks * fs.f_frsize * 0.05);
     coll_pgr_plan_init(&p);
     p.max_scratch_bytes = 0; /* no bound: the estimate alone */
-    memset(&res, 0, sizeof(res));
     /* a small load fits: checked, the figures kept */
     assert_int_equal(coll_rpl_check_free(&p, 4096, "/tmp", 1, "x", &res, &err),
                      0);
-    assert_string_equal(res.free_path, "/tmp");
-    assert_int_equal(res.free_needed, 5120);
+    assert_string_equal(res.path, "/tmp");
+    assert_int_equal(res.needed_bytes, 5120);
     assert_true(res.free_bytes > 0);
     /* more than the free space less the reserve (by a quarter of it,
        whatever else this machine writes meanwhile): refused, named */
@@ -1879,7 +1878,7 @@ static void test_rpl_check_free(void **state)
         p.max_scratch_bytes = 4096;
         assert_int_equal(
             coll_rpl_check_free(&p, over, "/tmp", 1, "x", &res, &err), 0);
-        assert_int_equal(res.free_needed, 4096);
+        assert_int_equal(res.needed_bytes, 4096);
         p.max_scratch_bytes = 0;
     }
     /* not checked: elsewhere, unreadable, missing here */
@@ -1887,16 +1886,16 @@ static void test_rpl_check_free(void **state)
                                          "the server is at 10.0.0.9", &res,
                                          &err),
                      0);
-    assert_string_equal(res.free_path, "");
-    assert_string_equal(res.free_why, "the server is at 10.0.0.9");
+    assert_string_equal(res.path, "");
+    assert_string_equal(res.why, "the server is at 10.0.0.9");
     assert_int_equal(
         coll_rpl_check_free(&p, UINT64_MAX / 2, NULL, 1, "x", &res, &err), 0);
-    assert_non_null(strstr(res.free_why, "not readable by this role"));
+    assert_non_null(strstr(res.why, "not readable by this role"));
     assert_int_equal(coll_rpl_check_free(&p, UINT64_MAX / 2,
                                          "/nonexistent/pagetune/data", 1, "x",
                                          &res, &err),
                      0);
-    assert_non_null(strstr(res.free_why, "/nonexistent/pagetune/data: "));
+    assert_non_null(strstr(res.why, "/nonexistent/pagetune/data: "));
 }
 
 static void test_pgr_ddl(void **state)
