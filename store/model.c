@@ -185,11 +185,15 @@ int store_model_predict(const struct store_probe *pr,
         /* ms per request: the mean, and the range with the model's error */
         d = d / (double)requests / 1e3;
         h2 = sqrt(h2) / (double)requests / 1e3;
+        /* a line extrapolated past the probe's two sizes follows their
+           slope: a noisy short probe can take it below zero */
         if (!(d > 0))
             return err_set(err, PT_EDATA,
                            "the probe gives no cost for this trace at %u-byte "
-                           "pages",
-                           cfg.page_size_bytes);
+                           "pages (its figures sum to %.4f ms a request: too "
+                           "noisy a probe; a longer one, of more rounds and "
+                           "operations, gives one)",
+                           cfg.page_size_bytes, d);
         dlo = fmax(d - h2, d * 0.01) * (1 - STORE_MODEL_ERROR);
         dhi = (d + h2) * (1 + STORE_MODEL_ERROR);
         o->page_size_bytes = cfg.page_size_bytes;
