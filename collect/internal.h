@@ -185,6 +185,10 @@ struct coll_rpl_clients {
     coll_rpl_set_fn set;
     struct coll_rpl_client *cl;
     unsigned k;
+    /* passes started (coll_rpl_pass): request i of pass n writes as the
+       trace's write number n x n_reqs + i (coll_rpl_write_no), so no pass
+       writes a row back byte for byte as an earlier one left it */
+    uint64_t passes;
 };
 
 /* p->n_clients (at least 1) clients connected with o, each set up. */
@@ -204,6 +208,13 @@ int coll_rpl_prep_cand(struct coll_rpl_client *cl, size_t i, const char *qual,
  * creationtime (a clock of request index i). */
 int coll_rpl_bind_row(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
                       struct pt_err *err);
+/* The write number of request i in the pass under way: its clock
+ * (lastaccess) and its payload's window. A real write-back carries a new
+ * lastaccess and a re-serialised object; one that wrote the bytes the row
+ * holds would be no write at all on InnoDB (MariaDB compares the row and
+ * skips the update: no undo, no BLOB, no purge), as a session set once in
+ * the trace was on every pass after the first. */
+uint64_t coll_rpl_write_no(const struct coll_rpl_client *cl, uint64_t i);
 /* Execute st under the watchdog ("replaying (what)"); SQL_NO_DATA is 0. */
 int coll_rpl_exec(struct coll_rpl_client *cl, SQLHSTMT st, const char *what,
                   struct pt_err *err);

@@ -117,13 +117,18 @@ int coll_rpl_exec(struct coll_rpl_client *cl, SQLHSTMT st, const char *what,
     return 0;
 }
 
+uint64_t coll_rpl_write_no(const struct coll_rpl_client *cl, uint64_t i)
+{
+    return cl->g->passes * cl->g->p->n_reqs + i;
+}
+
 int coll_rpl_bind_row(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
                       struct pt_err *err)
 {
     SQLRETURN rc;
 
     cl->now_ind = 0;
-    cl->now_ms = INT64_C(1767225600000) + (int64_t)i;
+    cl->now_ms = INT64_C(1767225600000) + (int64_t)coll_rpl_write_no(cl, i);
     if (bind_key(cl, st, 1) < 0 || bind_key(cl, st, 2) < 0)
         return coll_diag(cl->conn, SQL_HANDLE_STMT, st, SQL_ERROR, "bind", err);
     rc = SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
@@ -267,6 +272,7 @@ int coll_rpl_pass(struct coll_rpl_clients *g, size_t c, double *rps,
     uint64_t t0 = pt_now_ns(), requests = 0;
     int ret = 0;
 
+    g->passes++;
     for (unsigned i = 0; i < g->k; i++) {
         g->cl[i].cand = c;
         if (pthread_create(&g->cl[i].thread, NULL, client_main, &g->cl[i]) != 0)
