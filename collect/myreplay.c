@@ -790,31 +790,41 @@ static void sleep_ms(long ms)
  * each measured pass, the pass's counters hold all of its own purge and
  * none of an earlier pass's, as the emulation (advise/mypredict.c) has
  * it. The requests/s are the clients' own, timed by the pass without
- * this wait. Another workload that keeps the list above its first length
- * for MYR_PURGE_WAIT_MS ends the wait, said once.
+ * this wait. A list that stops shrinking for MYR_PURGE_STALL_MS (another
+ * session's old read view holds purge back) or is still long after
+ * MYR_PURGE_WAIT_MS ends the wait, said once.
  */
 #define MYR_PURGE_WAIT_MS 60000
+#define MYR_PURGE_STALL_MS 2000
 static int purge_settle(struct myr_run *run, size_t si, struct pt_err *err)
 {
     struct myr_site *s = &run->site[si];
-    uint64_t n = 0;
+    uint64_t n = 0, least = UINT64_MAX;
+    long stalled = 0;
     int ret;
 
-    for (long waited = 0;; waited += 10) {
+    for (long waited = 0;; waited += 10, stalled += 10) {
         if ((ret = history_len(s->admin, &n, err)) < 0)
             return ret;
         if (n <= s->history0)
             return 0;
+        if (n < least) {
+            least = n;
+            stalled = 0;
+        }
         if (pt_interrupted())
             return err_set(err, PT_EINTR, "interrupted");
-        if (waited >= MYR_PURGE_WAIT_MS) {
+        if (waited >= MYR_PURGE_WAIT_MS || stalled >= MYR_PURGE_STALL_MS) {
             if (!s->purge_late)
                 coll_rpl_note(&run->p->base,
                               "instance %zu: purge still %llu undo logs "
-                              "behind after %d s; its page requests hold "
-                              "part of it",
+                              "behind (%s); a pass's page requests hold "
+                              "part of its purge",
                               si + 1, (unsigned long long)(n - s->history0),
-                              MYR_PURGE_WAIT_MS / 1000);
+                              stalled >= MYR_PURGE_STALL_MS
+                                  ? "not moving: an open transaction's read "
+                                    "view holds it back"
+                                  : "after 60 s");
             s->purge_late = 1;
             return 0;
         }
