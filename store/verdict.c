@@ -9,7 +9,8 @@
  *      trust: inconclusive, whatever was predicted;
  *   2. an interval that overlaps the predicted range: confirms;
  *   3. otherwise: contradicts, saying whether the sign differs or only
- *      the size.
+ *      the size (larger: further from zero than the range, either
+ *      sign).
  * Pure: no I/O. Callers: cli/cmd_advise.c prints the verdict (next step);
  * bench/replay_article.sh applies the same rule.
  */
@@ -71,9 +72,10 @@ enum store_verdict store_verdict_judge(const struct store_range *measured,
         out->verdict = STORE_VERDICT_CONTRADICTS;
         if ((m.mean > 0) != (p.mean > 0))
             what = "the opposite direction";
-        else
-            what = m.lo > p.hi ? "larger than predicted"
-                               : "smaller than predicted";
+        else /* by size: a fall beyond a predicted fall is larger */
+            what = (p.mean > 0 ? m.lo > p.hi : m.hi < p.lo)
+                       ? "larger than predicted"
+                       : "smaller than predicted";
     }
     /* the changes as every report writes them (core's pt_fig_change_range) */
     snprintf(out->why, sizeof(out->why), "%s: measured %s, predicted %s: %s",

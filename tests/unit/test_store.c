@@ -1367,6 +1367,19 @@ static void test_verdict(void **state)
     assert_int_equal(store_verdict_judge(&m, &pred, &out),
                      STORE_VERDICT_CONTRADICTS);
     assert_non_null(strstr(out.why, "smaller than predicted"));
+    /* a predicted fall: a deeper measured fall is larger, a shallower
+       one smaller (by size, not by sign) */
+    {
+        const struct store_range fall = {-0.15, -0.20, -0.10};
+        m = (struct store_range){-0.50, -0.60, -0.40};
+        assert_int_equal(store_verdict_judge(&m, &fall, &out),
+                         STORE_VERDICT_CONTRADICTS);
+        assert_non_null(strstr(out.why, "larger than predicted"));
+        m = (struct store_range){-0.04, -0.06, -0.02};
+        assert_int_equal(store_verdict_judge(&m, &fall, &out),
+                         STORE_VERDICT_CONTRADICTS);
+        assert_non_null(strstr(out.why, "smaller than predicted"));
+    }
     /* swapped bounds are put in order; a NaN is inconclusive */
     m = (struct store_range){0.14, 0.17, 0.11};
     assert_int_equal(store_verdict_judge(&m, &pred, &out),
