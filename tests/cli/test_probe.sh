@@ -38,9 +38,32 @@ done
 grep -q -- '^\.BR \\-\\-calibration' "$PT_SOURCE_DIR/man/pagetune-replay.1" && pass ||
     fail "pagetune-replay(1) does not document --calibration"
 
+# usable_probe OUT [SYNC]: a probe the replay of t.csv gets a cost from.
+# A loaded machine can still time one of a short probe's cells so far off
+# that its LOB line, extrapolated below 8000 bytes for the 4000-byte
+# sessions, sums under zero; replay then refuses it with exit 65 and one
+# line ("too noisy a probe"), which is what it should do. That refusal is
+# checked and a new probe made, 3 at most (seen beside a CI run, a fresh
+# build and a test run on 2 cores, 2026-12-05)
+usable_probe() {
+    local out=$1 sync=${2:-normal}
+    for attempt in 1 2 3; do
+        rm -f "$out"
+        expect_rc 0 "probe -o (sync $sync, attempt $attempt)" "$PAGETUNE" probe "${FAST[@]}" \
+            --store-dir "$T/st" --sync "$sync" -o "$out"
+        run "$PAGETUNE" replay --trace "$T/t.csv" --page-size 4K,16K --rounds 2 \
+            --store-dir "$T/st" --sync "$sync" --calibration "$out" -q
+        [ "$RC" = 0 ] && return 0
+        case "$RC:$ERR" in
+        "65:"*"too noisy a probe"*) expect_one_line_error "a noisy probe's refusal" ;;
+        *) fail "replay --calibration $out: exit $RC: $ERR"; return 1 ;;
+        esac
+    done
+    fail "3 probes in a row too noisy to give a cost"
+}
+
 # ---- a probe, then replay and simulate with it ----
-expect_rc 0 "probe -o" "$PAGETUNE" probe "${FAST[@]}" --store-dir "$T/st" \
-    -o "$T/probe.yaml"
+usable_probe "$T/probe.yaml"
 [ -s "$T/probe.yaml" ] && pass || fail "probe -o wrote nothing"
 expect_contains "$(cat "$T/probe.yaml")" "probe:" "the profile has probe:"
 expect_contains "$(cat "$T/probe.yaml")" "perf:" "the profile has perf:"
@@ -89,8 +112,7 @@ case "$ERR" in *foreign*) fail "own probe called foreign: $ERR" ;; *) pass ;; es
 # ---- --sync: the probe's stores at the replays' durability (issue 26) ----
 expect_grep() { grep -q -- "$2" "$1" && pass || fail "$3: no '$2' in $1"; }
 expect_grep "$T/probe.yaml" '^  sync: normal$' "a default probe records sync: normal"
-expect_rc 0 "probe --sync full" "$PAGETUNE" probe "${FAST[@]}" --store-dir "$T/st" \
-    --sync full -o "$T/full.yaml"
+usable_probe "$T/full.yaml" full
 expect_grep "$T/full.yaml" '^  sync: full$' "probe --sync full records it"
 expect_rc 64 "replay (normal) with a --sync full probe" "$PAGETUNE" replay \
     --trace "$T/t.csv" --page-size 4K --rounds 2 --store-dir "$T/st" \
