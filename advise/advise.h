@@ -255,6 +255,11 @@ struct adv_validation {
     double srv_rps[2], srv_heap_per_op[2], srv_toast_per_op[2];
     double srv_read_per_op[2];
     char srv_reads_note[512]; /* adv_server_reads_note's line, "" if none */
+    /* the sampled table's columns its scratch rows carried (and their
+       bytes, modelled and measured), and those not, "" none */
+    size_t srv_n_extra;
+    struct coll_pgr_extra_result srv_extra[COLL_PGR_MAX_EXTRA];
+    char srv_not_carried[512];
     struct adv_pgr_reads srv_reads; /* the reads by magnitude (adv_pgr_judge) */
 };
 

@@ -375,6 +375,23 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                       num_or_null(v->srv_toast_per_op[1]), "blks_read_per_op",
                       num_or_null(v->srv_read_per_op[1]), "reads_warning", w,
                       "reads", adv_pgr_reads_json(&v->srv_reads)));
+        /* the scratch rows' shape: the table's columns carried, and not */
+        json_t *cols = json_array();
+        for (size_t i = 0; cols && i < v->srv_n_extra; i++) {
+            const struct coll_pgr_extra_result *x = &v->srv_extra[i];
+            json_array_append_new(
+                cols,
+                json_pack("{s:s, s:s, s:i, s:o}", "name", x->name, "type",
+                          x->decl, "bytes", (int)x->bytes, "measured_bytes",
+                          x->measured >= 0 ? json_real(x->measured)
+                                           : json_null()));
+        }
+        json_object_set_new(json_object_get(o, "replay_server"),
+                            "scratch_columns", cols ? cols : json_null());
+        json_object_set_new(json_object_get(o, "replay_server"), "not_carried",
+                            v->srv_not_carried[0]
+                                ? json_string(v->srv_not_carried)
+                                : json_null());
     }
     if (v->have_verdict) {
         const struct store_verdict_out *d = &v->verdict;

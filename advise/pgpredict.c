@@ -780,8 +780,10 @@ static int cand_init(struct emu *m, size_t ci,
     memset(&c->tab, 0, sizeof(c->tab));
     c->tab.target_bytes = cd->toast_tuple_target;
     c->tab.fillfactor = ff;
-    /* the row's other columns (COLL_PGR_LAYOUT_REST), pt_rest */
-    c->tab.rest_bytes = COLL_PGR_LAYOUT_REST + PGP_NULL_BITMAP;
+    /* the row's other columns (COLL_PGR_LAYOUT_REST), the sampled
+       table's carried ones, pt_rest */
+    c->tab.rest_bytes =
+        COLL_PGR_LAYOUT_REST + PGP_NULL_BITMAP + coll_pgr_extra_bytes(p);
     if (coll_pgr_rest_pad(p))
         c->tab.rest_bytes += coll_pgr_rest_pad(p) + 4;
     c->tab.n_columns = 1;

@@ -666,9 +666,13 @@ static void replay_skip(const struct adv_config *c, struct adv_result *r,
 
 /* The sampled table's shape for the scratch rows: its rest of the row and
  * the share of its values that compressed in the pglz trial. */
-static void server_shape(const struct adv_result *r, struct coll_pgr_plan *p)
+static void server_shape(const struct adv_config *c, const struct adv_result *r,
+                         struct coll_pgr_plan *p, char *not_carried, size_t len)
 {
     const struct coll_sample_result *s = &r->sample;
+    const char *objs[COLL_MAX_COLUMNS];
+    char why[512] = "";
+    size_t n = 0;
 
     if (s->have_rows && s->n_values)
         p->rest_bytes =
@@ -676,6 +680,21 @@ static void server_shape(const struct adv_result *r, struct coll_pgr_plan *p)
     if (s->trial.done && s->trial.values)
         p->compressible =
             (double)s->trial.compressible_values / (double)s->trial.values;
+    /* its other columns, with their own types (not on a made-up rest) */
+    for (size_t i = 0; i < r->sample_opts.n_columns; i++)
+        objs[i] = r->sample_opts.columns[i];
+    if (p->rest_bytes)
+        n = coll_pgr_extras(p, &s->columns, objs, r->sample_opts.n_columns, why,
+                            sizeof(why));
+    if (n)
+        note(c,
+             "replay on the server: the scratch rows carry %zu of the "
+             "table's own columns, with their types",
+             n);
+    if (why[0])
+        note(c, "replay on the server: not carried, their bytes in pt_rest: %s",
+             why);
+    snprintf(not_carried, len, "%s", why);
 }
 
 static void server_note(void *ctx, const char *line)
@@ -781,7 +800,7 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
     struct coll_conn *cn = NULL;
     struct store_trace t;
     uint64_t fit, *sizes = NULL;
-    char fs[600];
+    char fs[600], why_cols[512] = "";
     int rc;
 
     memset(&t, 0, sizeof(t));
@@ -825,7 +844,7 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
         1000 * (c->conn.timeout_s ? c->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
     p.note = server_note;
     p.ctx = (void *)c;
-    server_shape(r, &p);
+    server_shape(c, r, &p, why_cols, sizeof(why_cols));
     if ((rc = server_scale(c, r, &p, reqs, &sizes, err)) < 0)
         goto out;
     note(c,
@@ -838,6 +857,8 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
         goto out;
     }
     r->have_server = 1;
+    snprintf(r->server.not_carried, sizeof(r->server.not_carried), "%s",
+             why_cols);
     if (coll_pgr_free_text(&r->server.free, fs, sizeof(fs)))
         note(c, "replay on the server: %s%s",
              r->server.free.path[0] ? "" : "free space ", fs);

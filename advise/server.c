@@ -322,6 +322,10 @@ void adv_validation_server(struct adv_validation *v,
         adv_pgr_per_op(&res->r[i], &v->srv_heap_per_op[i],
                        &v->srv_toast_per_op[i], &v->srv_read_per_op[i]);
     }
+    v->srv_n_extra = res->n_extra;
+    memcpy(v->srv_extra, res->extra, sizeof(v->srv_extra));
+    snprintf(v->srv_not_carried, sizeof(v->srv_not_carried), "%s",
+             res->not_carried);
     adv_pgr_judge(res, 1, pred, &out, &v->srv_reads);
     v->verdict = out;
     v->have_measured = 1;

@@ -68,14 +68,23 @@ int coll_columns_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
         return PT_EINTERNAL;
     switch (e) {
     case COLL_ENGINE_POSTGRESQL:
+        /* pg_stats: the statistics ANALYZE keeps, of the columns the
+           user may read (PostgreSQL "pg_stats") */
         n = snprintf(buf, len,
                      "SELECT a.attname AS name, t.typname AS type, CASE WHEN "
                      "a.attnotnull THEN 0 ELSE 1 END AS nullable, CASE WHEN "
                      "a.attlen > 0 THEN a.attlen ELSE 0 END AS fixed, 0 AS "
-                     "pk, 1 AS codepage FROM pg_attribute a JOIN pg_type t ON "
-                     "t.oid = a.atttypid WHERE a.attrelid = to_regclass(%s) "
-                     "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY "
-                     "a.attnum",
+                     "pk, 1 AS codepage, format_type(a.atttypid, "
+                     "a.atttypmod) AS decl, a.attstorage AS storage, "
+                     "t.typcategory AS category, coalesce(s.avg_width, -1) "
+                     "AS avg_width, coalesce(s.null_frac, -1) AS null_frac "
+                     "FROM pg_attribute a JOIN pg_type t ON t.oid = "
+                     "a.atttypid JOIN pg_class c ON c.oid = a.attrelid JOIN "
+                     "pg_namespace n ON n.oid = c.relnamespace LEFT JOIN "
+                     "pg_stats s ON s.schemaname = n.nspname AND s.tablename "
+                     "= c.relname AND s.attname = a.attname AND NOT "
+                     "s.inherited WHERE a.attrelid = to_regclass(%s) AND "
+                     "a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
                      nm.reg);
         break;
     case COLL_ENGINE_MYSQL:
@@ -173,6 +182,19 @@ int coll_columns_parse(enum coll_engine e, const struct coll_rows *rows,
         coll_parse_num(coll_rows_get(rows, i, "CODEPAGE"), &v, "catalog",
                        "CODEPAGE", NULL);
         c->for_bit_data = e == COLL_ENGINE_DB2 && v == 0;
+        c->avg_width = c->null_frac = -1;
+        if (e == COLL_ENGINE_POSTGRESQL) {
+            const char *d = coll_rows_get(rows, i, "DECL");
+            const char *st = coll_rows_get(rows, i, "STORAGE");
+            const char *cat = coll_rows_get(rows, i, "CATEGORY");
+            snprintf(c->decl, sizeof(c->decl), "%s", d ? d : "");
+            c->storage = st ? st[0] : 0;
+            c->category = cat ? cat[0] : 0;
+            coll_parse_num(coll_rows_get(rows, i, "AVG_WIDTH"), &c->avg_width,
+                           "catalog", "AVG_WIDTH", NULL);
+            coll_parse_num(coll_rows_get(rows, i, "NULL_FRAC"), &c->null_frac,
+                           "catalog", "NULL_FRAC", NULL);
+        }
         if (pk && strcmp(pk, "0") != 0)
             n_pk++;
         cols->n++;

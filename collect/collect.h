@@ -189,6 +189,14 @@ struct coll_column {
     int for_bit_data;             /* DB2: CHAR/VARCHAR FOR BIT DATA */
     int rowid_alias;              /* SQLite INTEGER PRIMARY KEY: stored as
                                      the rowid, NULL in the record */
+    /* PostgreSQL only ("", 0 or -1 elsewhere): the type as declared
+       (format_type, its typmod included), attstorage (p m x e),
+       typcategory, and ANALYZE's statistics of it (pg_stats avg_width:
+       the stored bytes of a non-NULL value; null_frac), -1 when the
+       table has none */
+    char decl[96];
+    char storage, category;
+    double avg_width, null_frac;
 };
 
 /* The columns of a table, in the catalog's order. */
@@ -832,6 +840,21 @@ struct coll_pgr_req {
     uint8_t write_back; /* a set writing back the get before it: one request */
 };
 
+/* A column of the sampled table carried into the scratch tables
+ * (coll_pgr_extras): its name quoted, its declared type and storage, the
+ * synthetic value every inserted row gets (a DEFAULT expression) and its
+ * stored bytes a row (NULLs counted as none). */
+#define COLL_PGR_MAX_EXTRA 24
+#define COLL_PGR_EXTRA_WIDE 1024 /* wider values stay in pt_rest's bytes */
+struct coll_pgr_extra {
+    char raw[COLL_NAME_MAX + 1];      /* as the catalog spells it */
+    char name[2 * COLL_NAME_MAX + 3]; /* quoted */
+    char decl[96];
+    char storage; /* attstorage: p m x e */
+    char def[2 * COLL_PGR_EXTRA_WIDE + 96];
+    uint32_t bytes;
+};
+
 struct coll_pgr_plan {
     const char *schema; /* scratch schema; NULL = COLL_PGR_SCHEMA_DEFAULT */
     size_t n_cand;      /* 1..COLL_PGR_MAX_CANDIDATES; the first is the
@@ -841,14 +864,19 @@ struct coll_pgr_plan {
     uint64_t n_reqs;
     const uint64_t *first_size; /* n_keys: a session's load size; borrowed */
     uint64_t n_keys;
-    uint64_t max_bytes;         /* the largest object */
-    uint32_t rest_bytes;        /* the sampled rows' bytes besides the object
-                                   (sizes.json row_fixed_bytes); more than the
-                                   layout's own (COLL_PGR_LAYOUT_REST) adds a
-                                   pt_rest bytea column, STORAGE PLAIN, holding
-                                   the difference; 0: the layout's own */
-    double compressible;        /* share of sessions holding compressible text
-                                   (by key), the rest random bytes */
+    uint64_t max_bytes;  /* the largest object */
+    uint32_t rest_bytes; /* the sampled rows' bytes besides the object
+                            (sizes.json row_fixed_bytes); more than the
+                            layout's own (COLL_PGR_LAYOUT_REST) adds a
+                            pt_rest bytea column, STORAGE PLAIN, holding
+                            the difference; 0: the layout's own */
+    double compressible; /* share of sessions holding compressible text
+                            (by key), the rest random bytes */
+    /* the sampled table's other columns, each its own column in the
+       scratch tables (coll_pgr_extras); their bytes come out of
+       rest_bytes, pt_rest keeps the remainder */
+    struct coll_pgr_extra extra[COLL_PGR_MAX_EXTRA];
+    size_t n_extra;
     unsigned n_clients;         /* connections, each its own thread */
     unsigned warmup_rounds;     /* unmeasured passes per candidate */
     unsigned rounds;            /* measured, A B B A ... (1..100) */
@@ -864,6 +892,26 @@ struct coll_pgr_plan {
     void *ctx;
 };
 void coll_pgr_plan_init(struct coll_pgr_plan *p);
+/*
+ * The sampled table's columns (cols, from coll_columns_read) into p's
+ * extra columns: each that is not one of the scratch layout's own
+ * (SESSIONS' id ... small, pt_rest) nor an object column (objects, n_obj;
+ * case-insensitive) and whose type has a synthetic value: strings
+ * (typcategory S: hex characters, within the declared length), numbers,
+ * booleans, dates and times, intervals, bytea (random bytes), uuid, json
+ * and jsonb, each as wide as its pg_stats avg_width and NULL in its
+ * null_frac of the rows (a DEFAULT, random() below null_frac). Not
+ * carried, their bytes left to pt_rest: other types (enums, arrays,
+ * composites...), values wider than COLL_PGR_EXTRA_WIDE, columns without
+ * statistics (never ANALYZEd), and more than COLL_PGR_MAX_EXTRA. why
+ * (len bytes, may be NULL) lists what was not carried, or "". Returns the
+ * number carried.
+ */
+size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj, char *why,
+                       size_t why_len);
+/* Their stored bytes a row, summed. */
+uint32_t coll_pgr_extra_bytes(const struct coll_pgr_plan *p);
 
 /* Deltas of pg_statio_all_tables for a scratch table and its TOAST table
  * (and TOAST index, primary key index) over the measured rounds. */
@@ -898,6 +946,19 @@ struct coll_pgr_free {
 int coll_pgr_free_text(const struct coll_pgr_free *f, char *buf, size_t len);
 struct coll_pgr_result {
     size_t n_cand;
+    /* the sampled table's columns the scratch rows carried (the plan's
+       extra), each with its modelled bytes a row and those the first
+       scratch table holds after the load (avg of pg_column_size, NULL as
+       0; -1 not measured); what was not carried, and why (the caller's,
+       from coll_pgr_extras), "" none */
+    size_t n_extra;
+    struct coll_pgr_extra_result {
+        char name[COLL_NAME_MAX + 1];
+        char decl[96];
+        uint32_t bytes;
+        double measured;
+    } extra[COLL_PGR_MAX_EXTRA];
+    char not_carried[512];
     struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];
     char server[128];              /* SQL_DBMS_NAME and version */
     uint64_t shared_buffers_pages; /* the server's shared_buffers, pages */

@@ -142,13 +142,208 @@ void coll_pgr_candidate_format(const struct coll_pgr_candidate *c, char *buf,
         snprintf(buf + n, len - (size_t)n, ",fillfactor=%u", c->fillfactor);
 }
 
+/* ---- the sampled table's other columns ------------------------------------
+ */
+
+static uint64_t mix64(uint64_t x);
+
+/* A value's characters from a stored width: a short varlena header (1
+ * byte) up to 127 bytes, else 4 (PostgreSQL "TOAST": varattrib_1b). */
+static uint32_t chars_of(double width)
+{
+    uint32_t w = width > 1 ? (uint32_t)(width + 0.5) : 1;
+    return w <= 127 ? (w > 1 ? w - 1 : 1) : w - 4;
+}
+
+static uint32_t varlena_bytes(uint32_t chars)
+{
+    return chars <= 126 ? chars + 1 : chars + 4;
+}
+
+/* n hex digits, different per column (seed) and incompressible to pglz's
+ * 25 % rule: 16 symbols without runs */
+static void hex_chars(char *out, uint32_t n, uint64_t seed)
+{
+    static const char digits[] = "0123456789abcdef";
+    uint64_t x = mix64(seed + 1);
+
+    for (uint32_t i = 0; i < n; i++) {
+        if (i % 16 == 0)
+            x = mix64(x + i);
+        out[i] = digits[(x >> (4 * (i % 16))) & 15];
+    }
+    out[n] = '\0';
+}
+
+/* The declared length of character varying(n) / character(n), or 0. */
+static uint32_t decl_len(const char *decl)
+{
+    const char *o = strchr(decl, '(');
+    return o ? (uint32_t)strtoul(o + 1, NULL, 10) : 0;
+}
+
+/*
+ * The literal of column c (the value every scratch row gets) into lit
+ * (typed with its declared type) and its stored bytes; 0 when pagetune
+ * has no synthetic value of that type, or it is wider than
+ * COLL_PGR_EXTRA_WIDE. Types by name, so a domain or an enum is not
+ * taken for its base.
+ */
+static uint32_t extra_literal(const struct coll_column *c, uint64_t seed,
+                              char *lit, size_t len)
+{
+    static const struct {
+        const char *type, *value;
+    } fixed[] = {{"int2", "1"},
+                 {"int4", "1"},
+                 {"int8", "1"},
+                 {"float4", "1"},
+                 {"float8", "1"},
+                 {"oid", "1"},
+                 {"bool", "true"},
+                 {"date", "2026-01-01"},
+                 {"time", "12:00:00"},
+                 {"timetz", "12:00:00+00"},
+                 {"timestamp", "2026-01-01 12:00:00"},
+                 {"timestamptz", "2026-01-01 12:00:00+00"},
+                 {"interval", "1 hour"},
+                 {"uuid", "00000000-0000-4000-8000-000000000000"},
+                 {"numeric", "1"}};
+    char hex[2 * COLL_PGR_EXTRA_WIDE + 1];
+    uint32_t n;
+
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        if (!strcmp(c->type, fixed[i].type)) {
+            snprintf(lit, len, "'%s'::%s", fixed[i].value, c->decl);
+            /* numeric '1': a 1-byte header, 2 of its own, one digit group */
+            return c->fixed_bytes > 0 ? (uint32_t)c->fixed_bytes : 5;
+        }
+    if (c->avg_width > COLL_PGR_EXTRA_WIDE || c->avg_width < 1)
+        return 0;
+    n = chars_of(c->avg_width);
+    if (!strcmp(c->type, "text") || !strcmp(c->type, "varchar") ||
+        !strcmp(c->type, "bpchar")) {
+        uint32_t max = decl_len(c->decl);
+        if (!strcmp(c->type, "bpchar") && max)
+            n = max; /* blank-padded to its length */
+        else if (max && n > max)
+            n = max;
+        hex_chars(hex, n, seed);
+        snprintf(lit, len, "'%s'::%s", hex, c->decl);
+        return varlena_bytes(n);
+    }
+    if (!strcmp(c->type, "bytea")) {
+        hex_chars(hex, 2 * n, seed);
+        snprintf(lit, len, "decode('%s', 'hex')", hex);
+        return varlena_bytes(n);
+    }
+    if ((!strcmp(c->type, "json") || !strcmp(c->type, "jsonb")) && n > 12) {
+        hex_chars(hex, n - 10, seed);
+        snprintf(lit, len, "'{\"pt\": \"%s\"}'::%s", hex, c->decl);
+        return (uint32_t)(c->avg_width + 0.5);
+    }
+    return 0;
+}
+
+/* name as a PostgreSQL quoted identifier, its case and any '"' kept
+ * (doubled): the catalog's exact name, so two that differ in case stay
+ * two */
+static void quote_exact(const char *name, char *out, size_t len)
+{
+    size_t o = 0;
+
+    if (len < 3)
+        return;
+    out[o++] = '"';
+    for (const char *q = name; *q && o + 3 < len; q++) {
+        if (*q == '"')
+            out[o++] = '"';
+        out[o++] = *q;
+    }
+    out[o++] = '"';
+    out[o] = '\0';
+}
+
+size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj, char *why,
+                       size_t why_len)
+{
+    static const char *const layout[] = {
+        "id",         "propid",       "appname",         "listenercnt",
+        "lastaccess", "creationtime", "maxinactivetime", "username",
+        "small",      "pt_rest"};
+    size_t w = 0;
+
+    p->n_extra = 0;
+    if (why && why_len)
+        why[0] = '\0';
+    for (size_t i = 0; cols && i < cols->n; i++) {
+        const struct coll_column *c = &cols->col[i];
+        struct coll_pgr_extra *e = &p->extra[p->n_extra];
+        const char *skip = NULL;
+        char lit[sizeof(e->def) - 64];
+        uint32_t bytes = 0;
+        int own = 0;
+
+        for (size_t k = 0; k < sizeof(layout) / sizeof(*layout); k++)
+            own |= !strcasecmp(c->name, layout[k]);
+        for (size_t k = 0; k < n_obj; k++)
+            own |= !strcasecmp(c->name, objects[k]);
+        if (own)
+            continue;
+        if (!c->decl[0] || c->avg_width < 0)
+            skip = "no statistics: never ANALYZEd";
+        else if (!(bytes = extra_literal(c, i, lit, sizeof(lit))))
+            skip = c->avg_width > COLL_PGR_EXTRA_WIDE
+                       ? "wider than 1 KB"
+                       : "no synthetic value of its type";
+        else if (p->n_extra == COLL_PGR_MAX_EXTRA)
+            skip = "more columns than pagetune carries";
+        if (skip) {
+            if (why && w < why_len)
+                w += (size_t)snprintf(why + w, why_len - w, "%s%s (%s: %s)",
+                                      w ? ", " : "", c->name,
+                                      c->decl[0] ? c->decl : c->type, skip);
+            continue;
+        }
+        memset(e, 0, sizeof(*e));
+        snprintf(e->raw, sizeof(e->raw), "%s", c->name);
+        quote_exact(c->name, e->name, sizeof(e->name));
+        snprintf(e->decl, sizeof(e->decl), "%s", c->decl);
+        e->storage = c->storage;
+        if (c->nullable && c->null_frac > 0.005) {
+            snprintf(e->def, sizeof(e->def),
+                     "CASE WHEN random() < %.3f THEN NULL ELSE %s END",
+                     c->null_frac, lit);
+            bytes = (uint32_t)((double)bytes * (1 - c->null_frac) + 0.5);
+        } else {
+            snprintf(e->def, sizeof(e->def), "%s", lit);
+        }
+        e->bytes = bytes;
+        p->n_extra++;
+    }
+    if (why && w >= why_len && why_len > 4)
+        memcpy(why + why_len - 4, "...", 4);
+    return p->n_extra;
+}
+
+uint32_t coll_pgr_extra_bytes(const struct coll_pgr_plan *p)
+{
+    uint32_t b = 0;
+
+    for (size_t i = 0; i < p->n_extra; i++)
+        b += p->extra[i].bytes;
+    return b;
+}
+
 /* Bytes of pt_rest (its 4-byte header apart) that bring the scratch row
- * to the sampled row's rest; 0: no pt_rest column. */
+ * to the sampled row's rest, past the layout's own columns and the
+ * carried ones; 0: no pt_rest column. */
 static uint32_t rest_pad(const struct coll_pgr_plan *p)
 {
-    return p->rest_bytes > COLL_PGR_LAYOUT_REST + 8
-               ? p->rest_bytes - COLL_PGR_LAYOUT_REST - 4
-               : 0;
+    uint32_t own = COLL_PGR_LAYOUT_REST + coll_pgr_extra_bytes(p);
+
+    return p->rest_bytes > own + 8 ? p->rest_bytes - own - 4 : 0;
 }
 
 uint64_t coll_pgr_estimate_bytes(const struct coll_pgr_plan *p)
@@ -156,8 +351,8 @@ uint64_t coll_pgr_estimate_bytes(const struct coll_pgr_plan *p)
     uint64_t one = 0;
 
     for (uint64_t k = 0; k < p->n_keys; k++)
-        one +=
-            p->first_size[k] + PGR_ROW_OVERHEAD + PGR_INDEX_BYTES + rest_pad(p);
+        one += p->first_size[k] + PGR_ROW_OVERHEAD + PGR_INDEX_BYTES +
+               rest_pad(p) + coll_pgr_extra_bytes(p);
     return one * (p->n_cand ? p->n_cand : 1);
 }
 
@@ -208,6 +403,7 @@ static void sql_create_schema(const struct pgr_names *nm,
 }
 
 static void sql_create_table(const struct pgr_names *nm, size_t i,
+                             const struct coll_pgr_plan *p,
                              const struct coll_pgr_candidate *c, uint32_t pad,
                              struct coll_rpl_text *t)
 {
@@ -220,6 +416,10 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
         nm->schema, i + 1);
     if (c->compression[0])
         coll_rpl_text_add(t, " COMPRESSION %s", c->compression);
+    /* the sampled table's own columns, each row's value its DEFAULT */
+    for (size_t k = 0; k < p->n_extra; k++)
+        coll_rpl_text_add(t, ", %s %s DEFAULT %s", p->extra[k].name,
+                          p->extra[k].decl, p->extra[k].def);
     if (pad)
         coll_rpl_text_add(t, ", pt_rest bytea");
     coll_rpl_text_add(
@@ -235,20 +435,58 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
 
 /* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works
  * from 8.x on. Nothing when the candidate keeps the default. */
+static const char *storage_word(char s)
+{
+    switch (s) {
+    case 'p':
+        return "PLAIN";
+    case 'm':
+        return "MAIN";
+    case 'e':
+        return "EXTERNAL";
+    case 'x':
+        return "EXTENDED";
+    default:
+        return NULL;
+    }
+}
+
+/* Does candidate c's table need an ALTER TABLE ... SET STORAGE? */
+static int alters_storage(const struct coll_pgr_plan *p,
+                          const struct coll_pgr_candidate *c, uint32_t pad)
+{
+    int any = c->storage[0] || pad;
+
+    for (size_t k = 0; k < p->n_extra; k++)
+        any |= storage_word(p->extra[k].storage) != NULL;
+    return any;
+}
+
 static void sql_alter_storage(const struct pgr_names *nm, size_t i,
+                              const struct coll_pgr_plan *p,
                               const struct coll_pgr_candidate *c, uint32_t pad,
                               struct coll_rpl_text *t)
 {
-    if (c->storage[0] || pad) {
-        coll_rpl_text_add(t, "ALTER TABLE %s.pt_replay_%zu ", nm->schema,
-                          i + 1);
-        if (c->storage[0])
-            coll_rpl_text_add(t, "ALTER COLUMN small SET STORAGE %s%s",
-                              c->storage, pad ? ", " : "");
-        /* the rest of the row stays in it, as short columns do */
-        if (pad)
-            coll_rpl_text_add(t, "ALTER COLUMN pt_rest SET STORAGE PLAIN");
+    const char *sep = "";
+
+    if (!alters_storage(p, c, pad))
+        return;
+    coll_rpl_text_add(t, "ALTER TABLE %s.pt_replay_%zu ", nm->schema, i + 1);
+    if (c->storage[0]) {
+        coll_rpl_text_add(t, "ALTER COLUMN small SET STORAGE %s", c->storage);
+        sep = ", ";
     }
+    /* the carried columns keep the sampled table's storage */
+    for (size_t k = 0; k < p->n_extra; k++)
+        if (storage_word(p->extra[k].storage)) {
+            coll_rpl_text_add(t, "%sALTER COLUMN %s SET STORAGE %s", sep,
+                              p->extra[k].name,
+                              storage_word(p->extra[k].storage));
+            sep = ", ";
+        }
+    /* the rest of the row stays in it, as short columns do */
+    if (pad)
+        coll_rpl_text_add(t, "%sALTER COLUMN pt_rest SET STORAGE PLAIN", sep);
 }
 
 static void sql_comment_table(const struct pgr_names *nm, size_t i,
@@ -287,10 +525,10 @@ int coll_pgr_ddl(const struct coll_pgr_plan *p, char *buf, size_t len,
     sql_create_schema(&nm, &t);
     coll_rpl_text_add(&t, ";\n");
     for (size_t i = 0; i < p->n_cand; i++) {
-        sql_create_table(&nm, i, &p->cand[i], rest_pad(p), &t);
+        sql_create_table(&nm, i, p, &p->cand[i], rest_pad(p), &t);
         coll_rpl_text_add(&t, ";\n");
-        if (p->cand[i].storage[0] || rest_pad(p)) {
-            sql_alter_storage(&nm, i, &p->cand[i], rest_pad(p), &t);
+        if (alters_storage(p, &p->cand[i], rest_pad(p))) {
+            sql_alter_storage(&nm, i, p, &p->cand[i], rest_pad(p), &t);
             coll_rpl_text_add(&t, ";\n");
         }
         sql_comment_table(&nm, i, &p->cand[i], &t);
@@ -843,29 +1081,70 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     return vacuum(run, c, err);
 }
 
+/* What the carried columns hold in the first scratch table after the load,
+ * a row (NULL as 0 bytes): the engine's word on the synthetic values'
+ * widths, beside the model's. */
+static int extras_measure(struct coll_conn *c, const struct pgr_run *run,
+                          struct coll_pgr_result *res, struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = run->p;
+    struct coll_rpl_text t;
+    struct coll_rows rows;
+    char *sql;
+    size_t len = 256 + p->n_extra * (2 * COLL_NAME_MAX + 96);
+    int ret;
+
+    if (!p->n_extra)
+        return 0;
+    if (!(sql = malloc(len)))
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    t = (struct coll_rpl_text){sql, len, 0, 0};
+    coll_rpl_text_add(&t, "SELECT ");
+    for (size_t i = 0; i < p->n_extra; i++)
+        coll_rpl_text_add(&t,
+                          "%scoalesce(sum(coalesce(pg_column_size(%s), 0))::"
+                          "float8 / nullif(count(*), 0), -1)",
+                          i ? ", " : "", p->extra[i].name);
+    coll_rpl_text_add(&t, " FROM %s.pt_replay_1", run->nm.schema);
+    ret = coll_query_rows(c, sql, &rows, err);
+    free(sql);
+    if (ret < 0)
+        return ret;
+    for (size_t i = 0; i < p->n_extra && rows.n_rows && i < rows.n_cols; i++)
+        if (rows.cells[i])
+            res->extra[i].measured = strtod(rows.cells[i], NULL);
+    coll_rows_release(&rows);
+    return 0;
+}
+
 /* Create the tables, load them, check their size, run the rounds. */
 static int run_tables(struct coll_conn *c, struct pgr_run *run,
                       struct coll_pgr_result *res, struct coll_rpl_lat *lat,
                       struct pt_err *err)
 {
     const struct coll_pgr_plan *p = run->p;
-    char sql[2048];
+    /* the carried columns' DEFAULTs make a long CREATE TABLE */
+    size_t len = 4096 + p->n_extra * (sizeof(p->extra[0]) + 64);
+    char *sql = malloc(len);
     uint64_t bytes = 0;
     int ret = 0;
 
+    if (!sql)
+        return err_set(err, PT_EINTERNAL, "out of memory");
     for (size_t i = 0; i < p->n_cand && ret == 0; i++) {
-        struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
-        sql_create_table(&run->nm, i, &p->cand[i], rest_pad(p), &t);
+        struct coll_rpl_text t = {sql, len, 0, 0};
+        sql_create_table(&run->nm, i, p, &p->cand[i], rest_pad(p), &t);
         if ((ret = coll_exec(c, sql, err)) < 0)
             break;
         t.n = 0;
-        sql_alter_storage(&run->nm, i, &p->cand[i], rest_pad(p), &t);
+        sql_alter_storage(&run->nm, i, p, &p->cand[i], rest_pad(p), &t);
         if (t.n && (ret = coll_exec(c, sql, err)) < 0)
             break;
         t.n = 0;
         sql_comment_table(&run->nm, i, &p->cand[i], &t);
         ret = coll_exec(c, sql, err);
     }
+    free(sql);
     if (ret < 0)
         return ret;
     if (coll_pgr_payloads(p, &run->rnd, &run->txt) < 0)
@@ -878,7 +1157,8 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
         coll_rpl_note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
                       (unsigned long long)p->n_keys);
     }
-    if ((ret = scratch_bytes(c, &run->nm, &bytes, err)) < 0)
+    if ((ret = extras_measure(c, run, res, err)) < 0 ||
+        (ret = scratch_bytes(c, &run->nm, &bytes, err)) < 0)
         return ret;
     if ((ret = coll_rpl_check_loaded(p, bytes, err)) < 0 ||
         (ret = coll_rpl_rounds(p, pass_counted, run, res, lat, err)) < 0)
@@ -1023,6 +1303,14 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
     memset(res, 0, sizeof(*res));
     res->n_cand = p->n_cand;
     snprintf(res->server, sizeof(res->server), "%s", coll_conn_dbms(c));
+    res->n_extra = p->n_extra;
+    for (size_t i = 0; i < p->n_extra; i++) {
+        struct coll_pgr_extra_result *x = &res->extra[i];
+        snprintf(x->name, sizeof(x->name), "%s", p->extra[i].raw);
+        snprintf(x->decl, sizeof(x->decl), "%s", p->extra[i].decl);
+        x->bytes = p->extra[i].bytes;
+        x->measured = -1;
+    }
     run.p = p;
     run.cs.p = p;
     run.cs.run = &run;

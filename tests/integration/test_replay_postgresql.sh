@@ -13,7 +13,9 @@
 #       a schema of the same name without the mark is refused (73) and
 #       left alone; SIGINT mid-run exits 130 and drops its objects;
 #   advise --replay-server validates PostgreSQL advice on the server the
-#       same way (issue 28 item 5): method replay_server, a verdict;
+#       same way (issue 28 item 5): method replay_server, a verdict; a
+#       table's real extra columns carried into the scratch rows with
+#       their types, their widths measured on the loaded scratch table;
 #   (d) a role without CREATE on the database gets exit 77 naming the
 #       privilege, and nothing is created; granted CREATE (and nothing
 #       else) the same role runs it and counts its blocks;
@@ -37,7 +39,8 @@ cleanup() {
     [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
     pg_sql -c "DROP TABLE IF EXISTS $S.pt_replay_1, $S.pt_replay_2, $S_TBL, ${U_TBL:-$S_TBL}, public.pt_replay_1,
         ${R_TBL:-$S_TBL}, ${X_TBL:-$S_TBL};
-        DROP SCHEMA IF EXISTS $S; DROP ROLE IF EXISTS $ROLE" >/dev/null 2>&1
+        DROP SCHEMA IF EXISTS $S; DROP ROLE IF EXISTS $ROLE;
+        DROP TABLE IF EXISTS $S_TBL; DROP TYPE IF EXISTS ${S_TBL}_k" >/dev/null 2>&1
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -178,6 +181,48 @@ assert v["verdict"]["word"] in ("confirms", "contradicts", "inconclusive"), v["v
 EOF
 ); then pass; else fail "advise --replay-server's validation: $msg"; fi
 pg_sql -c "DROP TABLE $S_TBL"
+
+# a table with real extra columns: the scratch rows carry them with their
+# own types, each value as wide as ANALYZE saw (the engine measures the
+# loaded scratch table: within 15 % or 2 bytes of the model), half the
+# timestamps NULL as in the table; the enum, which has no synthetic value,
+# is named and its bytes stay in pt_rest; the user's table unchanged
+pg_sql -c "DROP TABLE IF EXISTS $S_TBL; DROP TYPE IF EXISTS ${S_TBL}_k;
+    CREATE TYPE ${S_TBL}_k AS ENUM ('a', 'b');
+    CREATE TABLE $S_TBL (id int PRIMARY KEY, tenant text NOT NULL, flags int,
+        created timestamptz, code varchar(10) NOT NULL, kind ${S_TBL}_k NOT NULL,
+        note jsonb, blob bytea, small bytea);
+    ALTER TABLE $S_TBL ALTER COLUMN blob SET STORAGE MAIN;
+    INSERT INTO $S_TBL SELECT g, 'tenant-' || (g % 50) || '-' || md5(g::text), g % 7,
+        CASE WHEN g % 2 = 0 THEN now() END, 'c' || (g % 1000), 'a',
+        CASE WHEN g % 3 = 0 THEN jsonb_build_object('k', md5(g::text)) END,
+        decode(md5(g::text), 'hex'), (SELECT decode(string_agg(md5(g || 'x' || i), ''), 'hex')
+        FROM generate_series(1, 150 + g % 10) i) FROM generate_series(1, 1000) g;
+    ANALYZE $S_TBL"
+u_sum() { pg_sql -Atc "SELECT md5(string_agg(t::text, '' ORDER BY id)) FROM $S_TBL t"; }
+U_BEFORE=$(u_sum)
+expect_rc 0 "advise --replay-server, extra columns" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
+    --table "$S_TBL" --columns small --out-dir "$T/adv_x" --replay-server --scratch-schema "$S" \
+    --monitor-seconds 1 --replay-budget 6 --requests 4000
+expect_contains "$ERR" "the scratch rows carry 6 of the table's own columns" "extra columns: carried"
+expect_contains "$ERR" "not carried, their bytes in pt_rest: kind (${S_TBL}_k: no synthetic value" \
+    "extra columns: the enum named"
+expect_eq "$(left)" 0 "advise with extra columns left nothing"
+expect_eq "$(u_sum)" "$U_BEFORE" "the table with extra columns unchanged"
+if msg=$(python3 - "$T/adv_x/recommendation.json" 2>&1 <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["validation"]["replay_server"]
+c = {x["name"]: x for x in s["scratch_columns"]}
+assert list(c) == ["tenant", "flags", "created", "code", "note", "blob"], list(c)
+assert c["created"]["type"] == "timestamp with time zone" and c["code"]["type"] == "character varying(10)", c
+for x in c.values():
+    m, b = x["measured_bytes"], x["bytes"]
+    assert m is not None and abs(m - b) <= max(2, 0.15 * b), x
+assert c["created"]["measured_bytes"] < 7, c["created"]  # about half NULL
+assert "kind" in s["not_carried"] and "tenant" not in s["not_carried"], s["not_carried"]
+EOF
+); then pass; else fail "extra columns in the scratch rows: $msg"; fi
+pg_sql -c "DROP TABLE $S_TBL; DROP TYPE ${S_TBL}_k"
 expect_rc 64 "advise --scratch-schema alone" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
     --out-dir "$T/adv2" --scratch-schema "$S"
 expect_contains "$ERR" "--scratch-schema names the schema of --replay-server" "advise: the option named"

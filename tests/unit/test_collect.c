@@ -1953,6 +1953,110 @@ static void test_pgr_ddl(void **state)
     assert_true(coll_pgr_estimate_bytes(&p) < 2 * (6000 + 3 * 1000));
 }
 
+/* a PostgreSQL catalog column as coll_columns_read gives it */
+static struct coll_column pg_col(const char *name, const char *type,
+                                 const char *decl, int nullable, int fixed,
+                                 double avg, double nf, char storage)
+{
+    struct coll_column c;
+
+    memset(&c, 0, sizeof(c));
+    snprintf(c.name, sizeof(c.name), "%s", name);
+    snprintf(c.type, sizeof(c.type), "%s", type);
+    snprintf(c.decl, sizeof(c.decl), "%s", decl);
+    c.nullable = nullable;
+    c.fixed_bytes = fixed;
+    c.avg_width = avg;
+    c.null_frac = nf;
+    c.storage = storage;
+    return c;
+}
+
+/* the sampled table's other columns in the scratch tables: those with a
+ * synthetic value carried with their declared type, storage, width and
+ * NULL share; the layout's own, the objects, other types, wide values
+ * and unanalyzed columns left to pt_rest, and said */
+static void test_pgr_extras(void **state)
+{
+    static const uint64_t sizes[2] = {3000, 3000};
+    static const char *const objs[] = {"SMALL", "MEDIUM", "LARGE"};
+    struct coll_columns cols;
+    struct coll_pgr_plan p;
+    struct pt_err err;
+    char why[512], ddl[65536];
+    const char *v;
+    (void)state;
+
+    memset(&cols, 0, sizeof(cols));
+    cols.col[cols.n++] =
+        pg_col("ID", "varchar", "character varying(128)", 0, 0, 20, 0, 'x');
+    cols.col[cols.n++] = pg_col("tenant", "text", "text", 0, 0, 41, 0, 'x');
+    cols.col[cols.n++] = pg_col("flags", "int4", "integer", 1, 4, 4, 0, 'p');
+    cols.col[cols.n++] = pg_col("created", "timestamptz",
+                                "timestamp with time zone", 1, 8, 8, 0.5, 'p');
+    cols.col[cols.n++] =
+        pg_col("code", "varchar", "character varying(10)", 0, 0, 50, 0, 'x');
+    cols.col[cols.n++] =
+        pg_col("kind", "kind_t", "kind_t", 0, 4, 4, 0, 'p'); /* an enum */
+    cols.col[cols.n++] = pg_col("blob", "bytea", "bytea", 1, 0, 21, 0, 'm');
+    cols.col[cols.n++] = pg_col("doc", "jsonb", "jsonb", 1, 0, 5000, 0, 'x');
+    cols.col[cols.n++] = pg_col("we\"ird", "bool", "boolean", 0, 1, 1, 0, 'p');
+    cols.col[cols.n++] = pg_col("medium", "bytea", "bytea", 1, 0, 30, 0.9, 'x');
+    cols.col[cols.n++] = pg_col("fresh", "int8", "bigint", 1, 8, -1, -1, 'p');
+    coll_pgr_plan_init(&p);
+    p.n_cand = 1;
+    assert_int_equal(
+        coll_pgr_candidate_parse("toast_tuple_target=2032", &p.cand[0], &err),
+        0);
+    p.first_size = sizes;
+    p.n_keys = 2;
+    p.rest_bytes = 84 + 300;
+    assert_int_equal(coll_pgr_extras(&p, &cols, objs, 3, why, sizeof(why)), 6);
+    /* ID (the layout's own) and medium (an object) are not even named */
+    assert_null(strstr(why, "ID"));
+    assert_null(strstr(why, "medium"));
+    assert_non_null(strstr(why, "kind (kind_t: no synthetic value"));
+    assert_non_null(strstr(why, "doc (jsonb: wider than 1 KB)"));
+    assert_non_null(strstr(why, "fresh (bigint: no statistics"));
+    /* 40 characters and a 1-byte header; 4; 8 in half the rows; 10 (its
+       declared length) and 1; 20 bytes and 1; 1 */
+    assert_string_equal(p.extra[0].name, "\"tenant\"");
+    assert_int_equal(p.extra[0].bytes, 41);
+    v = strstr(p.extra[0].def, "'::text");
+    assert_non_null(v);
+    assert_int_equal(v - p.extra[0].def, 41); /* the quote and 40 digits */
+    assert_int_equal(p.extra[1].bytes, 4);
+    assert_string_equal(p.extra[1].def, "'1'::integer");
+    assert_int_equal(p.extra[2].bytes, 4);
+    assert_non_null(strstr(p.extra[2].def, "CASE WHEN random() < 0.500 THEN "
+                                           "NULL ELSE '2026-01-01 12:00:00+00'"
+                                           "::timestamp with time zone END"));
+    assert_int_equal(p.extra[3].bytes, 11);
+    assert_non_null(strstr(p.extra[3].def, "'::character varying(10)"));
+    assert_int_equal(p.extra[4].bytes, 21);
+    assert_non_null(strstr(p.extra[4].def, "decode('"));
+    assert_int_equal(p.extra[4].storage, 'm');
+    assert_string_equal(p.extra[5].name, "\"we\"\"ird\"");
+    assert_int_equal(coll_pgr_extra_bytes(&p), 41 + 4 + 4 + 11 + 21 + 1);
+    /* the DDL: each its own column, its value the DEFAULT, its storage;
+       pt_rest the remainder (300 - 82 - its header) */
+    assert_int_equal(coll_pgr_ddl(&p, ddl, sizeof(ddl), &err), 0);
+    assert_non_null(strstr(ddl, ", \"flags\" integer DEFAULT '1'::integer"));
+    assert_non_null(strstr(ddl, ", \"we\"\"ird\" boolean DEFAULT "
+                                "'true'::boolean, pt_rest bytea"));
+    assert_non_null(strstr(ddl, "ALTER COLUMN \"blob\" SET STORAGE MAIN"));
+    assert_non_null(strstr(ddl, "ALTER COLUMN pt_rest SET STORAGE PLAIN"));
+    assert_null(strstr(ddl, "kind_t"));
+    assert_int_equal(coll_pgr_rest_pad(&p), 300 - 82 - 4);
+    /* no room left for a pad: none */
+    p.rest_bytes = 84 + 85;
+    assert_int_equal(coll_pgr_rest_pad(&p), 0);
+    /* no columns: nothing carried, nothing said */
+    memset(&cols, 0, sizeof(cols));
+    assert_int_equal(coll_pgr_extras(&p, &cols, objs, 3, why, sizeof(why)), 0);
+    assert_string_equal(why, "");
+}
+
 /* on another engine: refused before any statement (PostgreSQL only) */
 static void test_pgr_not_postgresql(void **state)
 {
@@ -2018,6 +2122,7 @@ int main(void)
         cmocka_unit_test(test_pgr_candidate),
         cmocka_unit_test(test_rpl_check_free),
         cmocka_unit_test(test_pgr_ddl),
+        cmocka_unit_test(test_pgr_extras),
         cmocka_unit_test_setup_teardown(test_pgr_not_postgresql, setup_dir,
                                         teardown_dir),
     };
