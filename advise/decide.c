@@ -381,10 +381,15 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
             const struct coll_pgr_extra_result *x = &v->srv_extra[i];
             json_array_append_new(
                 cols,
-                json_pack("{s:s, s:s, s:i, s:o}", "name", x->name, "type",
-                          x->decl, "bytes", (int)x->bytes, "measured_bytes",
-                          x->measured >= 0 ? json_real(x->measured)
-                                           : json_null()));
+                json_pack("{s:s, s:s, s:i, s:f, s:o, s:o}", "name", x->name,
+                          "type", x->decl, "width", (int)x->width, "null_frac",
+                          x->null_frac, "measured_width",
+                          x->measured_width >= 0 ? json_real(x->measured_width)
+                                                 : json_null(),
+                          "measured_null_frac",
+                          x->measured_null_frac >= 0
+                              ? json_real(x->measured_null_frac)
+                              : json_null()));
         }
         json_object_set_new(json_object_get(o, "replay_server"),
                             "scratch_columns", cols ? cols : json_null());

@@ -842,8 +842,8 @@ struct coll_pgr_req {
 
 /* A column of the sampled table carried into the scratch tables
  * (coll_pgr_extras): its name quoted, its declared type and storage, the
- * synthetic value every inserted row gets (a DEFAULT expression) and its
- * stored bytes a row (NULLs counted as none). */
+ * synthetic value every inserted row gets (a DEFAULT expression), the
+ * value's stored bytes and NULL share, and so its bytes a row. */
 #define COLL_PGR_MAX_EXTRA 24
 #define COLL_PGR_EXTRA_WIDE 1024 /* wider values stay in pt_rest's bytes */
 struct coll_pgr_extra {
@@ -852,7 +852,9 @@ struct coll_pgr_extra {
     char decl[96];
     char storage; /* attstorage: p m x e */
     char def[2 * COLL_PGR_EXTRA_WIDE + 96];
-    uint32_t bytes;
+    uint32_t width;   /* stored bytes of the value (pg_column_size) */
+    double null_frac; /* the share of rows it is NULL in (0: never) */
+    uint32_t bytes;   /* a row: width x (1 - null_frac) */
 };
 
 struct coll_pgr_plan {
@@ -947,16 +949,18 @@ int coll_pgr_free_text(const struct coll_pgr_free *f, char *buf, size_t len);
 struct coll_pgr_result {
     size_t n_cand;
     /* the sampled table's columns the scratch rows carried (the plan's
-       extra), each with its modelled bytes a row and those the first
-       scratch table holds after the load (avg of pg_column_size, NULL as
-       0; -1 not measured); what was not carried, and why (the caller's,
-       from coll_pgr_extras), "" none */
+       extra), each with its modelled width and NULL share beside what
+       the first scratch table holds after the load; what was not
+       carried, and why (the caller's, from coll_pgr_extras), "" none */
     size_t n_extra;
     struct coll_pgr_extra_result {
         char name[COLL_NAME_MAX + 1];
         char decl[96];
-        uint32_t bytes;
-        double measured;
+        uint32_t width;   /* the model's, of a value */
+        double null_frac; /* the model's */
+        /* the first scratch table after the load: avg pg_column_size of
+           its values, its NULL share; -1 not measured */
+        double measured_width, measured_null_frac;
     } extra[COLL_PGR_MAX_EXTRA];
     char not_carried[512];
     struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];

@@ -237,10 +237,20 @@ static uint32_t extra_literal(const struct coll_column *c, uint64_t seed,
         snprintf(lit, len, "decode('%s', 'hex')", hex);
         return varlena_bytes(n);
     }
-    if ((!strcmp(c->type, "json") || !strcmp(c->type, "jsonb")) && n > 12) {
+    /* json keeps the text: {"pt": "..."} is 10 characters and the value;
+       jsonb one object of one pair: its header (4), the key's and the
+       value's entries (4 each) and the key "pt" (2), then the value's
+       characters, after the varlena's own header (PostgreSQL
+       jsonb.h, JsonbContainer and JEntry) */
+    if (!strcmp(c->type, "json") && n > 10) {
         hex_chars(hex, n - 10, seed);
         snprintf(lit, len, "'{\"pt\": \"%s\"}'::%s", hex, c->decl);
-        return (uint32_t)(c->avg_width + 0.5);
+        return varlena_bytes(n);
+    }
+    if (!strcmp(c->type, "jsonb") && n > 14) {
+        hex_chars(hex, n - 14, seed);
+        snprintf(lit, len, "'{\"pt\": \"%s\"}'::%s", hex, c->decl);
+        return varlena_bytes(n);
     }
     return 0;
 }
@@ -311,11 +321,13 @@ size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
         quote_exact(c->name, e->name, sizeof(e->name));
         snprintf(e->decl, sizeof(e->decl), "%s", c->decl);
         e->storage = c->storage;
+        e->width = bytes;
         if (c->nullable && c->null_frac > 0.005) {
+            e->null_frac = (double)(int)(c->null_frac * 1000 + 0.5) / 1000;
             snprintf(e->def, sizeof(e->def),
                      "CASE WHEN random() < %.3f THEN NULL ELSE %s END",
-                     c->null_frac, lit);
-            bytes = (uint32_t)((double)bytes * (1 - c->null_frac) + 0.5);
+                     e->null_frac, lit);
+            bytes = (uint32_t)((double)bytes * (1 - e->null_frac) + 0.5);
         } else {
             snprintf(e->def, sizeof(e->def), "%s", lit);
         }
@@ -1081,9 +1093,9 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     return vacuum(run, c, err);
 }
 
-/* What the carried columns hold in the first scratch table after the load,
- * a row (NULL as 0 bytes): the engine's word on the synthetic values'
- * widths, beside the model's. */
+/* What the carried columns hold in the first scratch table after the load:
+ * their values' mean stored bytes and their NULL share, the engine's word
+ * on the synthetic values beside the model's. */
 static int extras_measure(struct coll_conn *c, const struct pgr_run *run,
                           struct coll_pgr_result *res, struct pt_err *err)
 {
@@ -1102,17 +1114,23 @@ static int extras_measure(struct coll_conn *c, const struct pgr_run *run,
     coll_rpl_text_add(&t, "SELECT ");
     for (size_t i = 0; i < p->n_extra; i++)
         coll_rpl_text_add(&t,
-                          "%scoalesce(sum(coalesce(pg_column_size(%s), 0))::"
-                          "float8 / nullif(count(*), 0), -1)",
-                          i ? ", " : "", p->extra[i].name);
+                          "%scoalesce(avg(pg_column_size(%s)), -1), "
+                          "coalesce(1 - count(%s)::float8 / nullif(count(*), "
+                          "0), -1)",
+                          i ? ", " : "", p->extra[i].name, p->extra[i].name);
     coll_rpl_text_add(&t, " FROM %s.pt_replay_1", run->nm.schema);
     ret = coll_query_rows(c, sql, &rows, err);
     free(sql);
     if (ret < 0)
         return ret;
-    for (size_t i = 0; i < p->n_extra && rows.n_rows && i < rows.n_cols; i++)
-        if (rows.cells[i])
-            res->extra[i].measured = strtod(rows.cells[i], NULL);
+    for (size_t i = 0; i < p->n_extra && rows.n_rows && 2 * i + 1 < rows.n_cols;
+         i++) {
+        if (rows.cells[2 * i])
+            res->extra[i].measured_width = strtod(rows.cells[2 * i], NULL);
+        if (rows.cells[2 * i + 1])
+            res->extra[i].measured_null_frac =
+                strtod(rows.cells[2 * i + 1], NULL);
+    }
     coll_rows_release(&rows);
     return 0;
 }
@@ -1308,8 +1326,9 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
         struct coll_pgr_extra_result *x = &res->extra[i];
         snprintf(x->name, sizeof(x->name), "%s", p->extra[i].raw);
         snprintf(x->decl, sizeof(x->decl), "%s", p->extra[i].decl);
-        x->bytes = p->extra[i].bytes;
-        x->measured = -1;
+        x->width = p->extra[i].width;
+        x->null_frac = p->extra[i].null_frac;
+        x->measured_width = x->measured_null_frac = -1;
     }
     run.p = p;
     run.cs.p = p;

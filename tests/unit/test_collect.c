@@ -2028,6 +2028,9 @@ static void test_pgr_extras(void **state)
     assert_int_equal(p.extra[1].bytes, 4);
     assert_string_equal(p.extra[1].def, "'1'::integer");
     assert_int_equal(p.extra[2].bytes, 4);
+    assert_int_equal(p.extra[2].width, 8);
+    assert_true(p.extra[2].null_frac == 0.5);
+    assert_true(p.extra[1].null_frac == 0); /* nullable, never NULL */
     assert_non_null(strstr(p.extra[2].def, "CASE WHEN random() < 0.500 THEN "
                                            "NULL ELSE '2026-01-01 12:00:00+00'"
                                            "::timestamp with time zone END"));
@@ -2048,6 +2051,20 @@ static void test_pgr_extras(void **state)
     assert_non_null(strstr(ddl, "ALTER COLUMN pt_rest SET STORAGE PLAIN"));
     assert_null(strstr(ddl, "kind_t"));
     assert_int_equal(coll_pgr_rest_pad(&p), 300 - 82 - 4);
+    /* json keeps its text, jsonb its binary layout: each as wide as
+       ANALYZE saw (46 bytes a value) */
+    memset(&cols, 0, sizeof(cols));
+    cols.col[cols.n++] = pg_col("j", "json", "json", 0, 0, 46, 0, 'x');
+    cols.col[cols.n++] = pg_col("jb", "jsonb", "jsonb", 0, 0, 46, 0, 'x');
+    assert_int_equal(coll_pgr_extras(&p, &cols, objs, 3, why, sizeof(why)), 2);
+    assert_int_equal(p.extra[0].width, 46);
+    v = strstr(p.extra[0].def, "\"}'::json");
+    assert_non_null(v);
+    assert_int_equal(v - p.extra[0].def, 1 + 8 + 35); /* '{"pt": " + 35 */
+    assert_int_equal(p.extra[1].width, 46);
+    v = strstr(p.extra[1].def, "\"}'::jsonb");
+    assert_non_null(v);
+    assert_int_equal(v - p.extra[1].def, 1 + 8 + 31);
     /* no room left for a pad: none */
     p.rest_bytes = 84 + 85;
     assert_int_equal(coll_pgr_rest_pad(&p), 0);
