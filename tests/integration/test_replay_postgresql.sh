@@ -463,9 +463,11 @@ assert r["verdict"] == "confirms", r
 want = "contradicts" if v["verdict"]["interval_pct"]["hi"] < 0 else "confirms"
 assert v["verdict"]["word"] == want, v["verdict"]
 assert "heap + TOAST blocks read" in v["verdict"]["text"], v["verdict"]["text"]
-print("reads %.3f -> %.3f, predicted %.3f -> %.3f" % (*r["measured_per_op"], *r["predicted_per_op"]))
+print("random 4x: reads %.3f -> %.3f, predicted %.3f -> %.3f; %s" % (*r["measured_per_op"],
+    *r["predicted_per_op"], r["measured_pct"]))
 EOF
 ); then pass; else fail "advise --replay-server, random 4x: $msg"; fi
+printf '%s\n' "$msg"
 # a table's fillfactor (here 90, as if read from the server) goes to both
 # sides of a replay of its recommendation: the advice keeps it
 python3 - "$T/advr/recommendation.json" "$T/advr-ff90.json" <<'EOF'
