@@ -608,11 +608,9 @@ static int read_word(struct coll_conn *c, struct coll_state *st,
 }
 
 /* pg_attribute.attstorage letters (PostgreSQL "pg_attribute"). */
-static const char *pg_storage_word(const char *letter, char *out, size_t len)
+const char *coll_pg_storage_name(char letter)
 {
-    (void)out;
-    (void)len;
-    switch (letter[0]) {
+    switch (letter) {
     case 'p':
         return "PLAIN";
     case 'm':
@@ -623,6 +621,13 @@ static const char *pg_storage_word(const char *letter, char *out, size_t len)
         return "EXTENDED";
     }
     return NULL;
+}
+
+static const char *pg_storage_word(const char *letter, char *out, size_t len)
+{
+    (void)out;
+    (void)len;
+    return coll_pg_storage_name(letter[0]);
 }
 
 /* MariaDB CREATE_OPTIONS "row_format=COMPACT ..." -> "COMPACT". */

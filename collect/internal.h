@@ -215,6 +215,11 @@ int coll_rpl_bind_row(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
  * skips the update: no undo, no BLOB, no purge), as a session set once in
  * the trace was on every pass after the first. */
 uint64_t coll_rpl_write_no(const struct coll_rpl_client *cl, uint64_t i);
+/* PostgreSQL's STORAGE word for an attstorage letter (p m e x), or NULL
+ * (catalog.c). */
+const char *coll_pg_storage_name(char letter);
+/* Sleep ms milliseconds (a replay's waits between its own queries). */
+void coll_rpl_sleep_ms(long ms);
 /* Execute st under the watchdog ("replaying (what)"); SQL_NO_DATA is 0. */
 int coll_rpl_exec(struct coll_rpl_client *cl, SQLHSTMT st, const char *what,
                   struct pt_err *err);

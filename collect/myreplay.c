@@ -561,23 +561,30 @@ static int db_claim(struct myr_site *s, const struct myr_run *run,
     return 0;
 }
 
+/* A SHOW GLOBAL STATUS counter (name: pagetune's own constant) into *v;
+ * 0 when the server has none. */
+static int status_u64(struct coll_conn *c, const char *name, uint64_t *v,
+                      struct pt_err *err)
+{
+    struct coll_rows rows;
+    char sql[128];
+    int ret;
+
+    *v = 0;
+    snprintf(sql, sizeof(sql), "SHOW GLOBAL STATUS LIKE '%s'", name);
+    if ((ret = coll_query_rows(c, sql, &rows, err)) < 0)
+        return ret;
+    if (rows.n_rows && rows.n_cols >= 2 && rows.cells[1])
+        *v = strtoull(rows.cells[1], NULL, 10);
+    coll_rows_release(&rows);
+    return 0;
+}
+
 /* Innodb_history_list_length: the committed undo logs purge has yet to
  * process (trx_sys.history_size()). */
 static int history_len(struct coll_conn *c, uint64_t *n, struct pt_err *err)
 {
-    struct coll_rows rows;
-    int ret;
-
-    *n = 0;
-    if ((ret = coll_query_rows(c,
-                               "SHOW GLOBAL STATUS LIKE "
-                               "'Innodb_history_list_length'",
-                               &rows, err)) < 0)
-        return ret;
-    if (rows.n_rows && rows.n_cols >= 2 && rows.cells[1])
-        *n = strtoull(rows.cells[1], NULL, 10);
-    coll_rows_release(&rows);
-    return 0;
+    return status_u64(c, "Innodb_history_list_length", n, err);
 }
 
 /* What a prediction of the run needs (advise/mypredict.c): the pool's
@@ -587,18 +594,12 @@ static int history_len(struct coll_conn *c, uint64_t *n, struct pt_err *err)
  * innodb_lru_scan_depth. */
 static int facts_read(struct myr_site *s, struct pt_err *err)
 {
-    struct coll_rows rows;
     int64_t v = 0;
     int ret;
 
-    if ((ret = coll_query_rows(s->admin,
-                               "SHOW GLOBAL STATUS LIKE "
-                               "'Innodb_buffer_pool_pages_total'",
-                               &rows, err)) < 0)
+    if ((ret = status_u64(s->admin, "Innodb_buffer_pool_pages_total",
+                          &s->pages_total, err)) < 0)
         return ret;
-    if (rows.n_rows && rows.n_cols >= 2 && rows.cells[1])
-        s->pages_total = strtoull(rows.cells[1], NULL, 10);
-    coll_rows_release(&rows);
     if (coll_query_i64(s->admin, "SELECT @@innodb_old_blocks_time", &v, NULL) ==
         0)
         s->old_time_ms = (uint32_t)v;
@@ -774,12 +775,6 @@ static void counters_add(struct coll_myr_counters *sum,
     sum->pages_written += b->pages_written - a->pages_written;
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 /*
  * Until purge has caught up on instance si: its history list back to
  * where it stood before the run. A set's old BLOB pages are freed by
@@ -828,7 +823,7 @@ static int purge_settle(struct myr_run *run, size_t si, struct pt_err *err)
             s->purge_late = 1;
             return 0;
         }
-        sleep_ms(10);
+        coll_rpl_sleep_ms(10);
     }
 }
 

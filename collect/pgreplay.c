@@ -447,21 +447,6 @@ static void sql_create_table(const struct pgr_names *nm, size_t i,
 
 /* STORAGE in a column definition is PostgreSQL 16's; ALTER TABLE works
  * from 8.x on. Nothing when the candidate keeps the default. */
-static const char *storage_word(char s)
-{
-    switch (s) {
-    case 'p':
-        return "PLAIN";
-    case 'm':
-        return "MAIN";
-    case 'e':
-        return "EXTERNAL";
-    case 'x':
-        return "EXTENDED";
-    default:
-        return NULL;
-    }
-}
 
 /* Does candidate c's table need an ALTER TABLE ... SET STORAGE? */
 static int alters_storage(const struct coll_pgr_plan *p,
@@ -470,7 +455,7 @@ static int alters_storage(const struct coll_pgr_plan *p,
     int any = c->storage[0] || pad;
 
     for (size_t k = 0; k < p->n_extra; k++)
-        any |= storage_word(p->extra[k].storage) != NULL;
+        any |= coll_pg_storage_name(p->extra[k].storage) != NULL;
     return any;
 }
 
@@ -490,10 +475,10 @@ static void sql_alter_storage(const struct pgr_names *nm, size_t i,
     }
     /* the carried columns keep the sampled table's storage */
     for (size_t k = 0; k < p->n_extra; k++)
-        if (storage_word(p->extra[k].storage)) {
+        if (coll_pg_storage_name(p->extra[k].storage)) {
             coll_rpl_text_add(t, "%sALTER COLUMN %s SET STORAGE %s", sep,
                               p->extra[k].name,
-                              storage_word(p->extra[k].storage));
+                              coll_pg_storage_name(p->extra[k].storage));
             sep = ", ";
         }
     /* the rest of the row stays in it, as short columns do */
@@ -843,11 +828,6 @@ static int op_set(struct coll_rpl_client *cl, SQLHSTMT st, uint64_t i,
 
 /* ---- counters, rounds -----------------------------------------------------
  */
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 /* Every client's statistics flushed. PostgreSQL 15: the next report is
  * forced, and a backend reports before it says it is ready again. Before
@@ -860,7 +840,7 @@ static int flush_stats(struct pgr_run *run, struct pt_err *err)
     int ret;
 
     if (!run->pg15)
-        sleep_ms(600);
+        coll_rpl_sleep_ms(600);
     for (unsigned i = 0; i < run->cs.k; i++)
         if ((run->pg15 &&
              (ret = coll_exec(run->cs.cl[i].conn,
@@ -868,7 +848,7 @@ static int flush_stats(struct pgr_run *run, struct pt_err *err)
             (ret = coll_exec(run->cs.cl[i].conn, "SELECT 1", err)) < 0)
             return ret;
     if (!run->pg15)
-        sleep_ms(200);
+        coll_rpl_sleep_ms(200);
     return 0;
 }
 
@@ -1053,11 +1033,11 @@ static int vacuum(struct pgr_run *run, size_t c, struct pt_err *err)
                           err)) < 0))
         return ret;
     if (!run->pg15)
-        sleep_ms(600);
+        coll_rpl_sleep_ms(600);
     if ((ret = coll_exec(run->admin, "SELECT 1", err)) < 0)
         return ret;
     if (!run->pg15)
-        sleep_ms(200);
+        coll_rpl_sleep_ms(200);
     return 0;
 }
 

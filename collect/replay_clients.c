@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 /* ---- text, notes ----------------------------------------------------------
  */
@@ -115,6 +116,12 @@ int coll_rpl_exec(struct coll_rpl_client *cl, SQLHSTMT st, const char *what,
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
         return coll_diag(cl->conn, SQL_HANDLE_STMT, st, rc, what, err);
     return 0;
+}
+
+void coll_rpl_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }
 
 uint64_t coll_rpl_write_no(const struct coll_rpl_client *cl, uint64_t i)
