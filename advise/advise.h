@@ -484,6 +484,12 @@ enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
  * null when not judged}; JSON null without a prediction. A new
  * reference (docs/formats.md#replay-server). */
 json_t *adv_pgr_reads_json(const struct adv_pgr_reads *r);
+/* The scratch rows' carried columns (a server replay's result) as JSON:
+ * name, type, width and null_frac modelled, measured_width and
+ * measured_null_frac as the scratch table holds them (null: not
+ * measured, a fixed-width MariaDB type's width). */
+json_t *adv_scratch_columns_json(const struct coll_pgr_extra_result *x,
+                                 size_t n);
 /* PostgreSQL's reads of candidate i against the first's by magnitude
  * (adv_reads_judge): heap + TOAST blocks read from outside shared_buffers
  * per operation, measured and predicted (pred; NULL or without both

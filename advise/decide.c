@@ -376,21 +376,7 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                       num_or_null(v->srv_read_per_op[1]), "reads_warning", w,
                       "reads", adv_pgr_reads_json(&v->srv_reads)));
         /* the scratch rows' shape: the table's columns carried, and not */
-        json_t *cols = json_array();
-        for (size_t i = 0; cols && i < v->srv_n_extra; i++) {
-            const struct coll_pgr_extra_result *x = &v->srv_extra[i];
-            json_array_append_new(
-                cols,
-                json_pack("{s:s, s:s, s:i, s:f, s:o, s:o}", "name", x->name,
-                          "type", x->decl, "width", (int)x->width, "null_frac",
-                          x->null_frac, "measured_width",
-                          x->measured_width >= 0 ? json_real(x->measured_width)
-                                                 : json_null(),
-                          "measured_null_frac",
-                          x->measured_null_frac >= 0
-                              ? json_real(x->measured_null_frac)
-                              : json_null()));
-        }
+        json_t *cols = adv_scratch_columns_json(v->srv_extra, v->srv_n_extra);
         json_object_set_new(json_object_get(o, "replay_server"),
                             "scratch_columns", cols ? cols : json_null());
         json_object_set_new(json_object_get(o, "replay_server"), "not_carried",
@@ -419,6 +405,26 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
                       "compared_with", v->compared_with));
     }
     return o;
+}
+
+json_t *adv_scratch_columns_json(const struct coll_pgr_extra_result *x,
+                                 size_t n)
+{
+    json_t *cols = json_array();
+
+    for (size_t i = 0; cols && i < n; i++)
+        json_array_append_new(
+            cols,
+            json_pack("{s:s, s:s, s:i, s:f, s:o, s:o}", "name", x[i].name,
+                      "type", x[i].decl, "width", (int)x[i].width, "null_frac",
+                      x[i].null_frac, "measured_width",
+                      x[i].measured_width >= 0 ? json_real(x[i].measured_width)
+                                               : json_null(),
+                      "measured_null_frac",
+                      x[i].measured_null_frac >= 0
+                          ? json_real(x[i].measured_null_frac)
+                          : json_null()));
+    return cols;
 }
 
 int adv_engine_detect(const char *given, int demo, enum coll_engine sampled,

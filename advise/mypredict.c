@@ -163,6 +163,8 @@ struct cand {
     struct site *s;
     int have, compact;
     uint32_t payload, limit; /* BLOB page bytes; a record's largest */
+    uint32_t row_fixed;      /* a record's bytes besides the object: the
+                                layout's and the carried columns' */
     uint32_t per_leaf, fanout;
     uint64_t leaves;
     unsigned levels;
@@ -297,7 +299,7 @@ static uint32_t blob_pages(const struct cand *c, uint32_t size)
 {
     uint64_t off;
 
-    if (MYP_ROW_FIXED + (uint64_t)size <= c->limit)
+    if (c->row_fixed + (uint64_t)size <= c->limit)
         return 0;
     off = c->compact
               ? (size > MYP_COMPACT_PREFIX ? size - MYP_COMPACT_PREFIX : 0)
@@ -541,10 +543,20 @@ static int cand_init(struct emu *m, size_t ci)
     c->limit = (empty - 2 * MYP_DIR_SLOT) / 2;
     if (c->limit > MYP_REC_MAX)
         c->limit = MYP_REC_MAX;
-    /* a leaf row: the fixed part, the object's reference (and COMPACT's
+    /* a leaf row: the fixed part (the table's own columns the scratch
+       rows carry included), the object's reference (and COMPACT's
        prefix), a directory slot per ~6 records */
-    row =
-        MYP_ROW_FIXED + MYP_EXTERN_REF + (c->compact ? MYP_COMPACT_PREFIX : 0);
+    c->row_fixed = MYP_ROW_FIXED + coll_myr_extra_row_bytes(m->p);
+    /* the mean record of the loaded sessions: an object that stays in
+       the row is in it (a row near half a page fills a leaf alone) */
+    row = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        uint32_t size = p->n_keys ? (uint32_t)p->first_size[k] : 0;
+        row += blob_pages(c, size) ? c->row_fixed + MYP_EXTERN_REF +
+                                         (c->compact ? MYP_COMPACT_PREFIX : 0)
+                                   : c->row_fixed + size;
+    }
+    row = (row + n / 2) / n;
     c->per_leaf = (uint32_t)((double)empty * MYP_FILL / ((double)row + 0.34));
     if (!c->per_leaf)
         c->per_leaf = 1;

@@ -85,6 +85,14 @@ struct replay_args {
     const char *scratch_schema;
     const char *recommendation; /* --recommendation: current vs advised */
     const char *sizes;          /* --sizes: the sampled row's rest */
+    /* what --sizes says of the sampled table: its engine ("" a document
+       without one), its object columns, its other columns (heap) */
+    char sizes_engine[16];
+    const char *sizes_objs[COLL_MAX_COLUMNS];
+    char sizes_obj_names[COLL_MAX_COLUMNS][COLL_NAME_MAX + 1];
+    size_t n_sizes_objs;
+    struct coll_columns *sizes_cols;
+    char not_carried[512];
     uint64_t max_scratch;
     double compressible;
     int dry_run;
@@ -301,9 +309,11 @@ static const struct cli_option opts[] = {
      CLI_AT(A, sizes),
      .io = CLI_IO_IN,
      .arg_name = "FILE",
-     .help = "with --dsn/--connect: sizes.json of the sampled table; its "
-             "measured rest of the row (row_fixed_bytes) shapes the scratch "
-             "rows",
+     .help = "with --dsn/--connect: sizes.json of the sampled table "
+             "(sampled on the same engine); the scratch rows carry its "
+             "other columns with their types, widths and NULL shares "
+             "(table_columns) and, on PostgreSQL, its measured rest of the "
+             "row (row_fixed_bytes)",
      .def = "the SESSIONS layout's own"},
     {.name = "compressible",
      .group = CLI_G_STORE,
@@ -916,18 +926,25 @@ static int rec_candidates(const char *file, struct coll_pgr_candidate *cand,
     return ret;
 }
 
-/* --sizes: the sampled rows' measured bytes besides the object, or a
- * note that the file has none (the layout's own then). */
-static int sizes_rest(const char *file, const struct cli_common *c,
+/* --sizes: the sampled rows' measured bytes besides the object (or a
+ * note that there are none), the engine it was sampled on, its object
+ * columns and its other columns (table_columns) into a. */
+static int sizes_read(struct replay_args *a, const struct cli_common *c,
                       uint32_t *rest, struct pt_err *err)
 {
     json_t *doc = NULL;
+    const json_t *src, *objs, *v;
     struct rec_sizes sz;
+    size_t i;
     int ret;
 
     memset(&sz, 0, sizeof(sz));
-    if ((ret = pt_json_load(file, &doc, err)) == 0 &&
-        (ret = coll_sizes_doc_from_json(&sz, doc, file, err)) == 0) {
+    if (!(a->sizes_cols = calloc(1, sizeof(*a->sizes_cols))))
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    if ((ret = pt_json_load(a->sizes, &doc, err)) == 0 &&
+        (ret = coll_sizes_doc_from_json(&sz, doc, a->sizes, err)) == 0 &&
+        (ret = coll_sizes_table_columns(doc, a->sizes, a->sizes_cols, err)) ==
+            0) {
         if (sz.row_measured)
             *rest = sz.row_fixed_bytes;
         else
@@ -935,11 +952,63 @@ static int sizes_rest(const char *file, const struct cli_common *c,
                      "%s has no measured rest of the row (row_source is not "
                      "\"measured\"): the scratch rows keep the SESSIONS "
                      "layout's own",
-                     file);
+                     a->sizes);
+        src = json_object_get(doc, "source");
+        v = json_object_get(src, "engine");
+        if (json_is_string(v))
+            snprintf(a->sizes_engine, sizeof(a->sizes_engine), "%s",
+                     json_string_value(v));
+        objs = json_object_get(src, "columns");
+        json_array_foreach(objs, i, v)
+        {
+            if (!json_is_string(v) || a->n_sizes_objs == COLL_MAX_COLUMNS)
+                continue;
+            snprintf(a->sizes_obj_names[a->n_sizes_objs],
+                     sizeof(a->sizes_obj_names[0]), "%s", json_string_value(v));
+            a->sizes_objs[a->n_sizes_objs] =
+                a->sizes_obj_names[a->n_sizes_objs];
+            a->n_sizes_objs++;
+        }
     }
     rec_sizes_release(&sz);
     json_decref(doc);
     return ret;
+}
+
+/* --sizes on a server of engine e: refused (exit 64) when the sample was
+ * taken on another engine, whose types and widths are not this one's. */
+static int sizes_engine_check(const struct replay_args *a, enum coll_engine e,
+                              const struct coll_conn *conn, struct pt_err *err)
+{
+    if (!a->sizes || !a->sizes_engine[0] ||
+        !strcmp(a->sizes_engine, coll_engine_name(e)))
+        return 0;
+    return err_set(err, PT_EUSAGE,
+                   "`sizes`: %s was sampled on %s; this server is %s (its "
+                   "columns' types and widths are not this engine's)",
+                   a->sizes, a->sizes_engine, coll_conn_dbms(conn));
+}
+
+/* The sampled table's other columns into PostgreSQL's plan (--sizes,
+ * with a measured rest: their bytes come out of it), a note of what is
+ * carried and what is not. */
+static void sizes_carry(struct replay_args *a, const struct cli_common *c,
+                        struct coll_pgr_plan *pg)
+{
+    size_t n = 0;
+
+    if (!pg->rest_bytes || !a->sizes_cols ||
+        (a->sizes_engine[0] && strcmp(a->sizes_engine, "postgresql")))
+        return;
+    n = coll_pgr_extras(pg, a->sizes_cols, a->sizes_objs, a->n_sizes_objs,
+                        a->not_carried, sizeof(a->not_carried));
+    if (n)
+        cli_note(c,
+                 "the scratch rows carry %zu of the table's own columns, "
+                 "with their types (%s)",
+                 n, a->sizes);
+    if (a->not_carried[0])
+        cli_note(c, "not carried: %s", a->not_carried);
 }
 
 /* The trace as the server replay takes it (collect/ knows no store/). */
@@ -954,7 +1023,8 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
         return ret;
     if (a->scratch_schema)
         pg->schema = a->scratch_schema;
-    if (a->sizes && (ret = sizes_rest(a->sizes, c, &pg->rest_bytes, err)) < 0)
+    if (a->sizes && (ret = sizes_read((struct replay_args *)a, c,
+                                      &pg->rest_bytes, err)) < 0)
         return ret;
     if (a->n_cand) {
         memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));
@@ -1224,7 +1294,8 @@ static int dry_run(const struct cli_common *c, const struct coll_pgr_plan *pg,
                    struct pt_err *err)
 {
     struct pt_afile af = {0};
-    char ddl[16384];
+    /* with the carried columns' DEFAULTs: 24 of 2 KB at most */
+    static char ddl[131072];
     int ret;
 
     if ((ret = coll_pgr_ddl(pg, ddl, sizeof(ddl), err)) < 0 ||
@@ -1276,25 +1347,33 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
         (ret = server_plan(a, &trace, &pg, &reqs, c, err)) < 0)
         goto out;
     a->my.base = &pg;
+    a->my.cols = a->sizes_cols;
+    a->my.objs = a->sizes_objs;
+    a->my.n_objs = a->n_sizes_objs;
+    a->my.not_carried = a->not_carried;
+    a->my.sizes = a->sizes;
     a->my.recommendation = a->my.rec_mysql ? a->recommendation : NULL;
     a->my.trace = a->plan.trace_path;
     if (a->dry_run) {
-        ret = replay_my_wants(&a->my, a->conn.connect)
-                  ? replay_mariadb(c, &a->my, NULL, err)
-                  : dry_run(c, &pg, err);
+        if (replay_my_wants(&a->my, a->conn.connect)) {
+            ret = replay_mariadb(c, &a->my, NULL, err);
+        } else {
+            sizes_carry(a, c, &pg);
+            ret = dry_run(c, &pg, err);
+        }
         goto out;
     }
     if ((ret = pt_output_check(c->output, c->force, err)) < 0 ||
         (ret = coll_conn_open(&conn, &a->conn, err)) < 0)
         goto out;
     /* the engine decides (MariaDB and MySQL: replay_mariadb.c) */
+    if ((ret = sizes_engine_check(a, coll_conn_engine(conn), conn, err)) < 0)
+        goto out;
     if (coll_conn_engine(conn) == COLL_ENGINE_MYSQL) {
-        if (a->n_cand || (a->recommendation && !a->my.rec_mysql) || a->sizes)
+        if (a->n_cand || (a->recommendation && !a->my.rec_mysql))
             ret = err_set(err, PT_EUSAGE,
                           "`%s` is PostgreSQL's; this server is %s",
-                          a->sizes    ? "sizes"
-                          : a->n_cand ? "candidate"
-                                      : "recommendation",
+                          a->n_cand ? "candidate" : "recommendation",
                           coll_conn_dbms(conn));
         else
             ret = replay_mariadb(c, &a->my, conn, err);
@@ -1308,6 +1387,7 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
                       coll_conn_dbms(conn));
         goto out;
     }
+    sizes_carry(a, c, &pg);
     cli_note(c,
              "replaying %llu requests over %llu sessions on %s, %zu "
              "candidate(s), scratch schema '%s'",
@@ -1315,6 +1395,7 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
              coll_conn_dbms(conn), pg.n_cand, pg.schema);
     if ((ret = coll_pgr_run(conn, &pg, &res, err)) < 0)
         goto out;
+    snprintf(res.not_carried, sizeof(res.not_carried), "%s", a->not_carried);
     memset(&o, 0, sizeof(o));
     o.pg = &pg;
     o.res = &res;
@@ -1328,6 +1409,8 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
 out:
     coll_conn_close(conn);
     free(reqs);
+    free(a->sizes_cols);
+    a->sizes_cols = NULL;
     store_trace_release(&trace);
     return ret;
 }

@@ -455,7 +455,8 @@ static int my_dry_run(const struct cli_common *c, const struct coll_myr_plan *p,
                       const struct my_out *o, struct pt_err *err)
 {
     struct pt_afile af = {0};
-    char ddl[16384];
+    /* with the carried columns' DEFAULTs: 24 of 2 KB at most */
+    static char ddl[131072];
     int ret, bad = 0;
 
     if ((ret = coll_myr_ddl(p, ddl, sizeof(ddl), err)) < 0 ||
@@ -501,6 +502,18 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
     coll_myr_plan_init(p);
     p->base = *m->base;
     p->base.n_cand = 0;
+    p->base.n_extra = 0; /* PostgreSQL's types are not MariaDB's */
+    if (m->cols && m->not_carried) {
+        size_t n = coll_myr_extras(p, m->cols, m->objs, m->n_objs,
+                                   m->not_carried, 512);
+        if (n)
+            cli_note(c,
+                     "the scratch rows carry %zu of the table's own "
+                     "columns, with their types (%s)",
+                     n, m->sizes);
+        if (m->not_carried[0])
+            cli_note(c, "not carried: %s", m->not_carried);
+    }
     if (conn && (ret = coll_query_i64(conn, "SELECT @@innodb_page_size", &page,
                                       err)) < 0)
         goto out;
@@ -519,6 +532,9 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
         cli_note(c, "%s: %s", o->untested[i].spec, o->untested[i].why);
     if ((ret = coll_myr_run(conn, p, res, err)) < 0)
         goto out;
+    if (m->not_carried)
+        snprintf(res->base.not_carried, sizeof(res->base.not_carried), "%s",
+                 m->not_carried);
     if ((ret = adv_myr_predict(p, res, &o->pred, err)) < 0)
         goto out;
     my_judge(o);

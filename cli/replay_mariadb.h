@@ -17,6 +17,14 @@ struct replay_my_args {
     const char *recommendation;       /* its file */
     const struct coll_pgr_plan *base; /* the trace, clients, rounds, limits */
     const char *trace;                /* its path, for the output */
+    /* --sizes (sampled on MariaDB/MySQL): the table's other columns,
+       carried into the scratch rows (coll_myr_extras), its object
+       columns; not_carried (512 bytes) receives what was not */
+    const char *sizes;
+    const struct coll_columns *cols;
+    const char *const *objs;
+    size_t n_objs;
+    char *not_carried;
 };
 
 /* 1 when the replay is MariaDB's before connecting: MariaDB candidates, a

@@ -71,6 +71,12 @@ void replay_json_head(json_t *doc, const char *engine, const char *trace,
                         (json_int_t)res->free.free_bytes, "needed_bytes",
                         (json_int_t)res->free.needed_bytes)
             : json_pack("{s:s}", "not_checked", res->free.why));
+    /* the scratch rows' shape: the sampled table's columns (--sizes) */
+    json_object_set_new(doc, "scratch_columns",
+                        adv_scratch_columns_json(res->extra, res->n_extra));
+    json_object_set_new(doc, "not_carried",
+                        res->not_carried[0] ? json_string(res->not_carried)
+                                            : json_null());
 }
 
 json_t *replay_rounds_json(const struct coll_pgr_cand_result *r)

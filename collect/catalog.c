@@ -91,7 +91,8 @@ int coll_columns_sql(enum coll_engine e, const struct pt_qname *t, char *buf,
         n = snprintf(buf, len,
                      "SELECT COLUMN_NAME AS name, LOWER(DATA_TYPE) AS type, "
                      "CASE IS_NULLABLE WHEN 'YES' THEN 1 ELSE 0 END AS "
-                     "nullable, 0 AS fixed, 0 AS pk, 1 AS codepage FROM "
+                     "nullable, 0 AS fixed, 0 AS pk, 1 AS codepage, "
+                     "COLUMN_TYPE AS decl FROM "
                      "information_schema.COLUMNS WHERE TABLE_SCHEMA = "
                      "%s AND TABLE_NAME = %s ORDER BY ORDINAL_POSITION",
                      nm.schema, nm.table);
@@ -183,6 +184,10 @@ int coll_columns_parse(enum coll_engine e, const struct coll_rows *rows,
                        "CODEPAGE", NULL);
         c->for_bit_data = e == COLL_ENGINE_DB2 && v == 0;
         c->avg_width = c->null_frac = -1;
+        if (e == COLL_ENGINE_MYSQL) { /* COLUMN_TYPE: "varchar(10)", ... */
+            const char *d = coll_rows_get(rows, i, "DECL");
+            snprintf(c->decl, sizeof(c->decl), "%s", d ? d : "");
+        }
         if (e == COLL_ENGINE_POSTGRESQL) {
             const char *d = coll_rows_get(rows, i, "DECL");
             const char *st = coll_rows_get(rows, i, "STORAGE");

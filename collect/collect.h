@@ -189,11 +189,13 @@ struct coll_column {
     int for_bit_data;             /* DB2: CHAR/VARCHAR FOR BIT DATA */
     int rowid_alias;              /* SQLite INTEGER PRIMARY KEY: stored as
                                      the rowid, NULL in the record */
-    /* PostgreSQL only ("", 0 or -1 elsewhere): the type as declared
-       (format_type, its typmod included), attstorage (p m x e),
-       typcategory, and ANALYZE's statistics of it (pg_stats avg_width:
-       the stored bytes of a non-NULL value; null_frac), -1 when the
-       table has none */
+    /* the type as declared: PostgreSQL format_type (its typmod
+       included), MariaDB COLUMN_TYPE ("varchar(10)"), "" elsewhere;
+       PostgreSQL only (0 elsewhere): attstorage (p m x e) and
+       typcategory; the stored bytes of a non-NULL value and the NULL
+       share: PostgreSQL ANALYZE's (pg_stats avg_width, null_frac),
+       MariaDB the sample's own (coll_sample_run: OCTET_LENGTH over the
+       sampled rows), -1 when not known */
     char decl[96];
     char storage, category;
     double avg_width, null_frac;
@@ -692,6 +694,12 @@ json_t *coll_sizes_doc_to_json(const struct coll_sizes_doc *d, int with_values);
  */
 int coll_sizes_doc_write(const struct coll_sizes_doc *d, int with_values,
                          FILE *fp, struct pt_err *err);
+/* sizes.json's "table_columns" (the table's columns besides the
+ * objects, coll_sizes_doc) into *cols: none when the member is absent
+ * (a document from before it), PT_EDATA naming the entry when one is not
+ * well formed. name: the file, for messages. */
+int coll_sizes_table_columns(const json_t *doc, const char *name,
+                             struct coll_columns *cols, struct pt_err *err);
 /*
  * Read a sizes document into *s (caller rec_sizes_release): "values" if
  * present, else the histogram as one weighted entry per non-empty bin,
@@ -852,9 +860,14 @@ struct coll_pgr_extra {
     char decl[96];
     char storage; /* attstorage: p m x e */
     char def[2 * COLL_PGR_EXTRA_WIDE + 96];
-    uint32_t width;   /* stored bytes of the value (pg_column_size) */
+    uint32_t width;   /* stored bytes of the value (pg_column_size;
+                         MariaDB: OCTET_LENGTH, or its type's width) */
     double null_frac; /* the share of rows it is NULL in (0: never) */
-    uint32_t bytes;   /* a row: width x (1 - null_frac) */
+    int nullable;     /* NULL in null_frac of the rows */
+    int fixed;        /* a fixed-width type (MariaDB: no length byte) */
+    uint32_t bytes;   /* a row's: the value's bytes in the record
+                         (MariaDB: its length byte(s) too) x
+                         (1 - null_frac) */
 };
 
 struct coll_pgr_plan {
@@ -1056,6 +1069,20 @@ struct coll_myr_plan {
     struct coll_myr_candidate cand[COLL_PGR_MAX_CANDIDATES];
 };
 void coll_myr_plan_init(struct coll_myr_plan *p);
+
+/* coll_pgr_extras for MariaDB: the columns' values (my_literal in
+ * myreplay.c) as MariaDB types them, each a DEFAULT (IF(RAND() < null
+ * share, NULL, value)); carried: numbers, decimals, dates and times,
+ * uuid, character and binary strings and TEXT/BLOB up to 1 KB; not
+ * carried: enums, sets, bits, spatial types, wider values, columns the
+ * sample measured no width of. Into p->base.extra. */
+size_t coll_myr_extras(struct coll_myr_plan *p, const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj, char *why,
+                       size_t why_len);
+/* The bytes the carried columns add to a scratch row's record: each
+ * value's with its length bytes, by its NULL share, and the NULL bitmap's
+ * growth (the layout's 6 nullable columns take its first byte). */
+uint32_t coll_myr_extra_row_bytes(const struct coll_myr_plan *p);
 
 /* SHOW GLOBAL STATUS deltas over a candidate's measured passes: its
  * instance's, whatever else ran there meanwhile. */

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /* ---- the document in memory ---------------------------------------------- */
@@ -207,6 +208,52 @@ static void trial_json(const struct coll_sample_result *r, json_t *doc)
 }
 
 /*
+ * "table_columns": the table's columns besides the objects, each with its
+ * type as declared, its stored bytes a non-NULL value and its NULL share
+ * (PostgreSQL's statistics, MariaDB's own sample; null when not known),
+ * for the server replay's scratch rows (pagetune-replay(1) --sizes).
+ */
+static void table_columns_json(const struct coll_sizes_doc *d, json_t *doc)
+{
+    const struct coll_sample_result *r = d->result;
+    json_t *a = json_array();
+
+    for (size_t i = 0; a && i < r->columns.n; i++) {
+        const struct coll_column *c = &r->columns.col[i];
+        char st[2] = {c->storage, 0};
+        int object = 0;
+        json_t *o;
+
+        for (size_t k = 0; k < d->opts->n_columns; k++)
+            object |= !strcasecmp(c->name, d->opts->columns[k]);
+        if (object || !c->decl[0])
+            continue;
+        o = json_pack("{s:s,s:s,s:s,s:b,s:i}", "name", c->name, "type", c->type,
+                      "decl", c->decl, "nullable", c->nullable, "fixed_bytes",
+                      c->fixed_bytes);
+        if (!o)
+            continue;
+        if (c->storage)
+            json_object_set_new(o, "storage", json_string(st));
+        if (c->category) {
+            st[0] = c->category;
+            json_object_set_new(o, "category", json_string(st));
+        }
+        json_object_set_new(o, "avg_width",
+                            c->avg_width >= 0 ? json_real(c->avg_width)
+                                              : json_null());
+        json_object_set_new(o, "null_frac",
+                            c->null_frac >= 0 ? json_real(c->null_frac)
+                                              : json_null());
+        json_array_append_new(a, o);
+    }
+    if (a && json_array_size(a))
+        json_object_set_new(doc, "table_columns", a);
+    else
+        json_decref(a);
+}
+
+/*
  * The whole row (docs/formats.md sizes.json): row_source, how it was
  * measured, the rows' stored bytes (statistics and histogram), the rest
  * of the row besides the objects and the header, and PostgreSQL's
@@ -236,6 +283,7 @@ static void row_json(const struct coll_sizes_doc *d, json_t *doc)
                                   (json_int_t)r->rest_min, "mean",
                                   (double)r->rest_sum / (double)r->n_values,
                                   "max", (json_int_t)r->rest_max));
+    table_columns_json(d, doc);
     if (r->engine == COLL_ENGINE_POSTGRESQL && r->raw_bytes > 0)
         json_object_set_new(
             doc, "compress_ratio",
@@ -621,6 +669,67 @@ static int read_pg_members(const json_t *doc, const char *name,
     }
     return check_num(doc, "rows_multi_column", "", 0, 9.007199254740992e15,
                      name, err);
+}
+
+int coll_sizes_table_columns(const json_t *doc, const char *name,
+                             struct coll_columns *cols, struct pt_err *err)
+{
+    const json_t *a = json_object_get(doc, "table_columns"), *o;
+    size_t i;
+
+    memset(cols, 0, sizeof(*cols));
+    if (!a)
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) > COLL_MAX_TABLE_COLUMNS)
+        return err_set(err, PT_EDATA,
+                       "%s: table_columns is not an array of at most %d "
+                       "columns",
+                       name, COLL_MAX_TABLE_COLUMNS);
+    json_array_foreach(a, i, o)
+    {
+        struct coll_column *c = &cols->col[cols->n];
+        const json_t *nm = json_object_get(o, "name");
+        const json_t *ty = json_object_get(o, "type");
+        const json_t *de = json_object_get(o, "decl");
+        const json_t *nu = json_object_get(o, "nullable");
+        const json_t *fb = json_object_get(o, "fixed_bytes");
+        const json_t *st = json_object_get(o, "storage");
+        const json_t *ca = json_object_get(o, "category");
+        const json_t *aw = json_object_get(o, "avg_width");
+        const json_t *nf = json_object_get(o, "null_frac");
+        json_int_t fixed = 0;
+
+        if (!json_is_string(nm) || !json_string_length(nm) ||
+            json_string_length(nm) > COLL_NAME_MAX || !json_is_string(ty) ||
+            !json_is_string(de) || json_string_length(de) >= sizeof(c->decl) ||
+            !json_is_boolean(nu) ||
+            (fb && (!pt_json_whole(fb, &fixed) || fixed < 0 || fixed > 1024)) ||
+            (st && (!json_is_string(st) || json_string_length(st) != 1)) ||
+            (ca && (!json_is_string(ca) || json_string_length(ca) != 1)) ||
+            (aw && !json_is_null(aw) &&
+             !(json_is_number(aw) && json_number_value(aw) >= 0 &&
+               json_number_value(aw) <= 1048576)) ||
+            (nf && !json_is_null(nf) &&
+             !(json_is_number(nf) && json_number_value(nf) >= 0 &&
+               json_number_value(nf) <= 1)))
+            return err_set(err, PT_EDATA,
+                           "%s: table_columns[%zu] needs a name, type and "
+                           "decl (strings), nullable (a boolean), and "
+                           "avg_width 0..1048576 and null_frac 0..1 (or "
+                           "null)",
+                           name, i);
+        snprintf(c->name, sizeof(c->name), "%s", json_string_value(nm));
+        snprintf(c->type, sizeof(c->type), "%s", json_string_value(ty));
+        snprintf(c->decl, sizeof(c->decl), "%s", json_string_value(de));
+        c->nullable = json_is_true(nu);
+        c->fixed_bytes = (int)fixed;
+        c->storage = st ? json_string_value(st)[0] : 0;
+        c->category = ca ? json_string_value(ca)[0] : 0;
+        c->avg_width = aw && json_is_number(aw) ? json_number_value(aw) : -1;
+        c->null_frac = nf && json_is_number(nf) ? json_number_value(nf) : -1;
+        cols->n++;
+    }
+    return 0;
 }
 
 int coll_sizes_doc_from_json(struct rec_sizes *s, const json_t *doc,

@@ -299,6 +299,30 @@ void coll_rpl_note(const struct coll_pgr_plan *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* A growing script in a caller's buffer: over once a part did not fit. */
+/* The replay's scratch rows: n hex digits, different per seed and
+ * incompressible to pglz's 25 % rule, into out (n + 1 bytes); the
+ * declared length of "varchar(n)"-like declarations, or 0. */
+void coll_rpl_hex_chars(char *out, uint32_t n, uint64_t seed);
+uint32_t coll_rpl_decl_len(const char *decl);
+/* The literal of column c's synthetic value into lit, its bytes as the
+ * engine measures a value (the return; 0: no value of that type) and as
+ * its record holds it (*record). */
+typedef uint32_t (*coll_rpl_literal_fn)(const struct coll_column *c,
+                                        uint64_t seed, char *lit, size_t len,
+                                        uint32_t *record);
+/* coll_pgr_extras for either engine: engine quotes the names and writes
+ * the DEFAULT (PostgreSQL: CASE WHEN random() ..., MariaDB: (IF(RAND()
+ * ...))), literal makes the values. */
+size_t coll_rpl_extras(struct coll_pgr_plan *p, enum coll_engine engine,
+                       coll_rpl_literal_fn literal,
+                       const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj, char *why,
+                       size_t why_len);
+
+/* The carried columns into a result, not yet measured (-1). */
+void coll_rpl_extras_result(const struct coll_pgr_plan *p,
+                            struct coll_pgr_result *res);
+
 struct coll_rpl_text {
     char *buf;
     size_t len, n;

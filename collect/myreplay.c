@@ -264,6 +264,122 @@ static void sites_map(const struct coll_myr_plan *p, struct myr_run *run)
     }
 }
 
+/* ---- the sampled table's own columns ---------------------------------------
+ */
+
+/* DECIMAL(M,D)'s bytes: 4 a 9 digits, the leftover digits' in
+ * 0,1,1,2,2,3,3,4,4 (MariaDB "Data Type Storage Requirements") */
+static uint32_t decimal_bytes(const char *decl)
+{
+    static const uint32_t left[9] = {0, 1, 1, 2, 2, 3, 3, 4, 4};
+    const char *o = strchr(decl, '(');
+    unsigned long m = 10, d = 0;
+
+    if (o) {
+        m = strtoul(o + 1, NULL, 10);
+        o = strchr(o, ',');
+        d = o ? strtoul(o + 1, NULL, 10) : 0;
+    }
+    if (d > m || m > 65)
+        return 0;
+    return (uint32_t)((m - d) / 9 * 4 + left[(m - d) % 9] + d / 9 * 4 +
+                      left[d % 9]);
+}
+
+/*
+ * MariaDB's synthetic value of column c: numbers 1, dates and times of
+ * 2026, a uuid, strings of hex digits (ASCII: a byte each whatever the
+ * character set) as wide as the sample measured, within the declared
+ * length, binary strings random bytes (UNHEX). The record holds a
+ * variable-length value with its 1 or 2 length bytes (COMPACT/DYNAMIC:
+ * 1 below 128 bytes); TEXT and BLOB values this short stay in it.
+ * Enums, sets, bits, spatial types: 0.
+ */
+static uint32_t my_literal(const struct coll_column *c, uint64_t seed,
+                           char *lit, size_t len, uint32_t *record)
+{
+    static const struct {
+        const char *type, *value;
+    } fixed[] = {{"tinyint", "1"},
+                 {"smallint", "1"},
+                 {"mediumint", "1"},
+                 {"int", "1"},
+                 {"integer", "1"},
+                 {"bigint", "1"},
+                 {"float", "1"},
+                 {"double", "1"},
+                 {"year", "2026"},
+                 {"date", "'2026-01-01'"},
+                 {"time", "'12:00:00'"},
+                 {"datetime", "'2026-01-01 12:00:00'"},
+                 {"timestamp", "'2026-01-01 12:00:00'"},
+                 {"decimal", "1"},
+                 {"uuid", "'00000000-0000-4000-8000-000000000000'"}};
+    static const char *const text[] = {"char", "varchar",    "tinytext",
+                                       "text", "mediumtext", "longtext"};
+    static const char *const bin[] = {"binary", "varbinary",  "tinyblob",
+                                      "blob",   "mediumblob", "longblob"};
+    char hex[2 * COLL_PGR_EXTRA_WIDE + 1];
+    uint32_t n, max = coll_rpl_decl_len(c->decl);
+    int is_text = 0, is_bin = 0;
+
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        if (!strcmp(c->type, fixed[i].type)) {
+            uint32_t b = !strcmp(c->type, "decimal") ? decimal_bytes(c->decl)
+                         : !strcmp(c->type, "uuid")  ? 16
+                                                     : (uint32_t)c->fixed_bytes;
+            if (!b)
+                return 0;
+            snprintf(lit, len, "%s", fixed[i].value);
+            return *record = b;
+        }
+    if (c->avg_width > COLL_PGR_EXTRA_WIDE || c->avg_width < 0)
+        return 0;
+    for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+        is_text |= !strcmp(c->type, text[i]);
+    for (size_t i = 0; i < sizeof(bin) / sizeof(bin[0]); i++)
+        is_bin |= !strcmp(c->type, bin[i]);
+    if (!is_text && !is_bin)
+        return 0;
+    n = (uint32_t)(c->avg_width + 0.5);
+    if (max && n > max)
+        n = max;
+    if (n == 0) { /* every sampled value empty: the empty string */
+        snprintf(lit, len, "''");
+        *record = 1;
+        return 1;
+    }
+    if (is_text) {
+        coll_rpl_hex_chars(hex, n, seed);
+        snprintf(lit, len, "'%s'", hex);
+    } else {
+        coll_rpl_hex_chars(hex, 2 * n, seed);
+        snprintf(lit, len, "UNHEX('%s')", hex);
+    }
+    *record = n + (n < 128 ? 1 : 2);
+    return n;
+}
+
+size_t coll_myr_extras(struct coll_myr_plan *p, const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj, char *why,
+                       size_t why_len)
+{
+    return coll_rpl_extras(&p->base, COLL_ENGINE_MYSQL, my_literal, cols,
+                           objects, n_obj, why, why_len);
+}
+
+uint32_t coll_myr_extra_row_bytes(const struct coll_myr_plan *p)
+{
+    size_t nullable = 6; /* the layout's own (its NULL bitmap's byte) */
+    uint32_t b = 0;
+
+    for (size_t i = 0; i < p->base.n_extra; i++) {
+        b += p->base.extra[i].bytes;
+        nullable += p->base.extra[i].nullable;
+    }
+    return b + (uint32_t)((nullable + 7) / 8 - 1);
+}
+
 /* ---- DDL ------------------------------------------------------------------
  */
 
@@ -293,10 +409,18 @@ static void sql_create_table(const struct myr_run *run, size_t i,
         "ascii NOT NULL, propid varchar(128) CHARACTER SET ascii NOT "
         "NULL, appname varchar(128) CHARACTER SET ascii NOT NULL, "
         "listenercnt smallint, lastaccess bigint, creationtime bigint, "
-        "maxinactivetime int, username varchar(256), small longblob, "
-        "PRIMARY KEY (id, propid, appname)) ENGINE=InnoDB "
-        "ROW_FORMAT=%s",
-        run->db, i + 1, c->row_format[0] ? c->row_format : "DYNAMIC");
+        "maxinactivetime int, username varchar(256), small longblob",
+        run->db, i + 1);
+    /* the sampled table's own columns, each row's value its DEFAULT */
+    for (size_t k = 0; k < run->p->base.n_extra; k++) {
+        const struct coll_pgr_extra *e = &run->p->base.extra[k];
+        coll_rpl_text_add(t, ", %s %s %sDEFAULT %s", e->name, e->decl,
+                          e->nullable ? "NULL " : "NOT NULL ", e->def);
+    }
+    coll_rpl_text_add(t,
+                      ", PRIMARY KEY (id, propid, appname)) ENGINE=InnoDB "
+                      "ROW_FORMAT=%s",
+                      c->row_format[0] ? c->row_format : "DYNAMIC");
     if (c->key_block_size)
         coll_rpl_text_add(t, " KEY_BLOCK_SIZE=%u", c->key_block_size);
     coll_rpl_text_add(t, " COMMENT='pagetune replay candidate %zu: %s'", i + 1,
@@ -327,6 +451,7 @@ int coll_myr_ddl(const struct coll_myr_plan *p, char *buf, size_t len,
     int ret;
 
     memset(&run, 0, sizeof(run));
+    run.p = p;
     if ((ret = names_init(p, &run, err)) < 0)
         return ret;
     sites_map(p, &run);
@@ -887,19 +1012,70 @@ static int site_bytes(struct myr_run *run, size_t si, uint64_t *bytes,
     return 0;
 }
 
+/* The carried columns as the first scratch table holds them after the
+ * load: the mean OCTET_LENGTH of a variable-length column's values (a
+ * fixed-width one's is its type's, not measured) and the NULL share. */
+static int extras_measure(struct myr_run *run, struct coll_myr_result *res,
+                          struct pt_err *err)
+{
+    const struct coll_pgr_plan *p = &run->p->base;
+    struct coll_rpl_text t;
+    struct coll_rows rows;
+    char *sql;
+    size_t len = 256 + p->n_extra * (4 * COLL_NAME_MAX + 128);
+    int ret;
+
+    if (!p->n_extra)
+        return 0;
+    if (!(sql = malloc(len)))
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    t = (struct coll_rpl_text){sql, len, 0, 0};
+    coll_rpl_text_add(&t, "SELECT ");
+    for (size_t i = 0; i < p->n_extra; i++) {
+        const char *nm = p->extra[i].name;
+        if (p->extra[i].fixed)
+            coll_rpl_text_add(&t, "%s-1", i ? ", " : "");
+        else
+            coll_rpl_text_add(&t, "%scoalesce(avg(octet_length(%s)), -1)",
+                              i ? ", " : "", nm);
+        coll_rpl_text_add(&t, ", coalesce(avg(%s IS NULL), -1)", nm);
+    }
+    coll_rpl_text_add(&t, " FROM %s.pt_replay_%zu", run->db, (size_t)1);
+    ret = coll_query_rows(run->site[run->site_of[0]].admin, sql, &rows, err);
+    free(sql);
+    if (ret < 0)
+        return ret;
+    for (size_t i = 0; i < p->n_extra && rows.n_rows && 2 * i + 1 < rows.n_cols;
+         i++) {
+        if (rows.cells[2 * i])
+            res->base.extra[i].measured_width = strtod(rows.cells[2 * i], NULL);
+        if (rows.cells[2 * i + 1])
+            res->base.extra[i].measured_null_frac =
+                strtod(rows.cells[2 * i + 1], NULL);
+    }
+    coll_rows_release(&rows);
+    return 0;
+}
+
 static int run_tables(struct myr_run *run, struct coll_myr_result *res,
                       struct coll_rpl_lat *lat, struct pt_err *err)
 {
     const struct coll_myr_plan *p = run->p;
-    char sql[2048];
+    /* the carried columns' DEFAULTs make a long CREATE TABLE */
+    size_t len = 2048 + p->base.n_extra * (sizeof(p->base.extra[0]) + 64);
+    char *sql = malloc(len);
     uint64_t bytes = 0;
     int ret = 0;
 
+    if (!sql)
+        return err_set(err, PT_EINTERNAL, "out of memory");
     for (size_t i = 0; i < p->base.n_cand && ret == 0; i++) {
-        struct coll_rpl_text t = {sql, sizeof(sql), 0, 0};
+        struct coll_rpl_text t = {sql, len, 0, 0};
         sql_create_table(run, i, &p->cand[i], &t);
-        ret = coll_exec(run->site[run->site_of[i]].admin, sql, err);
+        ret = t.over ? err_set(err, PT_EINTERNAL, "CREATE TABLE too long")
+                     : coll_exec(run->site[run->site_of[i]].admin, sql, err);
     }
+    free(sql);
     if (ret < 0)
         return ret;
     if (coll_pgr_payloads(&p->base, &run->rnd, &run->txt) < 0)
@@ -915,6 +1091,8 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
         coll_rpl_note(&p->base, "candidate %zu: %llu synthetic sessions loaded",
                       i + 1, (unsigned long long)p->base.n_keys);
     }
+    if ((ret = extras_measure(run, res, err)) < 0)
+        return ret;
     for (size_t s = 0; s < run->n_site; s++)
         if ((ret = site_bytes(run, s, &bytes, res, err)) < 0)
             return ret;
@@ -1060,6 +1238,7 @@ int coll_myr_run(struct coll_conn *c, const struct coll_myr_plan *p,
     res->base.n_cand = p->base.n_cand;
     snprintf(res->base.server, sizeof(res->base.server), "%s",
              coll_conn_dbms(c));
+    coll_rpl_extras_result(&p->base, &res->base);
     run.p = p;
     run.res = res;
     if ((ret = names_init(p, &run, err)) < 0)

@@ -162,7 +162,7 @@ static uint32_t varlena_bytes(uint32_t chars)
 
 /* n hex digits, different per column (seed) and incompressible to pglz's
  * 25 % rule: 16 symbols without runs */
-static void hex_chars(char *out, uint32_t n, uint64_t seed)
+void coll_rpl_hex_chars(char *out, uint32_t n, uint64_t seed)
 {
     static const char digits[] = "0123456789abcdef";
     uint64_t x = mix64(seed + 1);
@@ -176,7 +176,7 @@ static void hex_chars(char *out, uint32_t n, uint64_t seed)
 }
 
 /* The declared length of character varying(n) / character(n), or 0. */
-static uint32_t decl_len(const char *decl)
+uint32_t coll_rpl_decl_len(const char *decl)
 {
     const char *o = strchr(decl, '(');
     return o ? (uint32_t)strtoul(o + 1, NULL, 10) : 0;
@@ -223,17 +223,17 @@ static uint32_t extra_literal(const struct coll_column *c, uint64_t seed,
     n = chars_of(c->avg_width);
     if (!strcmp(c->type, "text") || !strcmp(c->type, "varchar") ||
         !strcmp(c->type, "bpchar")) {
-        uint32_t max = decl_len(c->decl);
+        uint32_t max = coll_rpl_decl_len(c->decl);
         if (!strcmp(c->type, "bpchar") && max)
             n = max; /* blank-padded to its length */
         else if (max && n > max)
             n = max;
-        hex_chars(hex, n, seed);
+        coll_rpl_hex_chars(hex, n, seed);
         snprintf(lit, len, "'%s'::%s", hex, c->decl);
         return varlena_bytes(n);
     }
     if (!strcmp(c->type, "bytea")) {
-        hex_chars(hex, 2 * n, seed);
+        coll_rpl_hex_chars(hex, 2 * n, seed);
         snprintf(lit, len, "decode('%s', 'hex')", hex);
         return varlena_bytes(n);
     }
@@ -243,16 +243,24 @@ static uint32_t extra_literal(const struct coll_column *c, uint64_t seed,
        characters, after the varlena's own header (PostgreSQL
        jsonb.h, JsonbContainer and JEntry) */
     if (!strcmp(c->type, "json") && n > 10) {
-        hex_chars(hex, n - 10, seed);
+        coll_rpl_hex_chars(hex, n - 10, seed);
         snprintf(lit, len, "'{\"pt\": \"%s\"}'::%s", hex, c->decl);
         return varlena_bytes(n);
     }
     if (!strcmp(c->type, "jsonb") && n > 14) {
-        hex_chars(hex, n - 14, seed);
+        coll_rpl_hex_chars(hex, n - 14, seed);
         snprintf(lit, len, "'{\"pt\": \"%s\"}'::%s", hex, c->decl);
         return varlena_bytes(n);
     }
     return 0;
+}
+
+/* PostgreSQL stores a value as pg_column_size measures it: the record's
+ * bytes are its width */
+static uint32_t pg_literal(const struct coll_column *c, uint64_t seed,
+                           char *lit, size_t len, uint32_t *record)
+{
+    return *record = extra_literal(c, seed, lit, len);
 }
 
 /* name as a PostgreSQL quoted identifier, its case and any '"' kept
@@ -274,7 +282,26 @@ static void quote_exact(const char *name, char *out, size_t len)
     out[o] = '\0';
 }
 
-size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
+/* name as a MariaDB quoted identifier, any '`' doubled */
+static void quote_backtick(const char *name, char *out, size_t len)
+{
+    size_t o = 0;
+
+    if (len < 3)
+        return;
+    out[o++] = '`';
+    for (const char *q = name; *q && o + 3 < len; q++) {
+        if (*q == '`')
+            out[o++] = '`';
+        out[o++] = *q;
+    }
+    out[o++] = '`';
+    out[o] = '\0';
+}
+
+size_t coll_rpl_extras(struct coll_pgr_plan *p, enum coll_engine engine,
+                       coll_rpl_literal_fn literal,
+                       const struct coll_columns *cols,
                        const char *const *objects, size_t n_obj, char *why,
                        size_t why_len)
 {
@@ -282,6 +309,7 @@ size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
         "id",         "propid",       "appname",         "listenercnt",
         "lastaccess", "creationtime", "maxinactivetime", "username",
         "small",      "pt_rest"};
+    const int my = engine == COLL_ENGINE_MYSQL;
     size_t w = 0;
 
     p->n_extra = 0;
@@ -292,7 +320,7 @@ size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
         struct coll_pgr_extra *e = &p->extra[p->n_extra];
         const char *skip = NULL;
         char lit[sizeof(e->def) - 64];
-        uint32_t bytes = 0;
+        uint32_t bytes = 0, record = 0;
         int own = 0;
 
         for (size_t k = 0; k < sizeof(layout) / sizeof(*layout); k++)
@@ -302,8 +330,9 @@ size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
         if (own)
             continue;
         if (!c->decl[0] || c->avg_width < 0)
-            skip = "no statistics: never ANALYZEd";
-        else if (!(bytes = extra_literal(c, i, lit, sizeof(lit))))
+            skip = my ? "no width: the sample measured none"
+                      : "no statistics: never ANALYZEd";
+        else if (!(bytes = literal(c, i, lit, sizeof(lit), &record)))
             skip = c->avg_width > COLL_PGR_EXTRA_WIDE
                        ? "wider than 1 KB"
                        : "no synthetic value of its type";
@@ -318,25 +347,55 @@ size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
         }
         memset(e, 0, sizeof(*e));
         snprintf(e->raw, sizeof(e->raw), "%s", c->name);
-        quote_exact(c->name, e->name, sizeof(e->name));
+        if (my)
+            quote_backtick(c->name, e->name, sizeof(e->name));
+        else
+            quote_exact(c->name, e->name, sizeof(e->name));
         snprintf(e->decl, sizeof(e->decl), "%s", c->decl);
         e->storage = c->storage;
+        /* MariaDB: a value with no length bytes is of a fixed-width type
+           (a number, a date, a uuid), whose OCTET_LENGTH is its text's */
+        e->fixed = my && record == bytes;
         e->width = bytes;
-        if (c->nullable && c->null_frac > 0.005) {
+        e->nullable = c->nullable && c->null_frac > 0.005;
+        if (e->nullable) {
             e->null_frac = (double)(int)(c->null_frac * 1000 + 0.5) / 1000;
             snprintf(e->def, sizeof(e->def),
-                     "CASE WHEN random() < %.3f THEN NULL ELSE %s END",
+                     my ? "(IF(RAND() < %.3f, NULL, %s))"
+                        : "CASE WHEN random() < %.3f THEN NULL ELSE %s END",
                      e->null_frac, lit);
-            bytes = (uint32_t)((double)bytes * (1 - e->null_frac) + 0.5);
+            record = (uint32_t)((double)record * (1 - e->null_frac) + 0.5);
         } else {
-            snprintf(e->def, sizeof(e->def), "%s", lit);
+            snprintf(e->def, sizeof(e->def), my ? "(%s)" : "%s", lit);
         }
-        e->bytes = bytes;
+        e->bytes = record;
         p->n_extra++;
     }
     if (why && w >= why_len && why_len > 4)
         memcpy(why + why_len - 4, "...", 4);
     return p->n_extra;
+}
+
+size_t coll_pgr_extras(struct coll_pgr_plan *p, const struct coll_columns *cols,
+                       const char *const *objects, size_t n_obj, char *why,
+                       size_t why_len)
+{
+    return coll_rpl_extras(p, COLL_ENGINE_POSTGRESQL, pg_literal, cols, objects,
+                           n_obj, why, why_len);
+}
+
+void coll_rpl_extras_result(const struct coll_pgr_plan *p,
+                            struct coll_pgr_result *res)
+{
+    res->n_extra = p->n_extra;
+    for (size_t i = 0; i < p->n_extra; i++) {
+        struct coll_pgr_extra_result *x = &res->extra[i];
+        snprintf(x->name, sizeof(x->name), "%s", p->extra[i].raw);
+        snprintf(x->decl, sizeof(x->decl), "%s", p->extra[i].decl);
+        x->width = p->extra[i].width;
+        x->null_frac = p->extra[i].null_frac;
+        x->measured_width = x->measured_null_frac = -1;
+    }
 }
 
 uint32_t coll_pgr_extra_bytes(const struct coll_pgr_plan *p)
@@ -1301,15 +1360,7 @@ int coll_pgr_run(struct coll_conn *c, const struct coll_pgr_plan *p,
     memset(res, 0, sizeof(*res));
     res->n_cand = p->n_cand;
     snprintf(res->server, sizeof(res->server), "%s", coll_conn_dbms(c));
-    res->n_extra = p->n_extra;
-    for (size_t i = 0; i < p->n_extra; i++) {
-        struct coll_pgr_extra_result *x = &res->extra[i];
-        snprintf(x->name, sizeof(x->name), "%s", p->extra[i].raw);
-        snprintf(x->decl, sizeof(x->decl), "%s", p->extra[i].decl);
-        x->width = p->extra[i].width;
-        x->null_frac = p->extra[i].null_frac;
-        x->measured_width = x->measured_null_frac = -1;
-    }
+    coll_rpl_extras_result(p, res);
     run.p = p;
     run.cs.p = p;
     run.cs.run = &run;

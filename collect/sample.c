@@ -935,6 +935,87 @@ static int sample_trial(struct coll_conn *c, const struct coll_sample_opts *o,
                          err);
 }
 
+/*
+ * MariaDB: each other column's bytes (OCTET_LENGTH of its non-NULL values,
+ * or its type's fixed width) and NULL share, over rows sampled as the
+ * sizes were (a second pass: the same method, not the same rows), into
+ * r->columns' avg_width and null_frac. MariaDB keeps no such statistic
+ * unless ANALYZE ... PERSISTENT has run (mysql.column_stats); the replay's
+ * scratch rows take them (myreplay.c). A column whose name pagetune does
+ * not quote leaves every column unmeasured (-1), as the rest of the row is.
+ */
+static int my_column_stats(struct coll_conn *c,
+                           const struct coll_sample_opts *o,
+                           const struct sample_names *q,
+                           struct coll_sample_result *r, struct pt_err *err)
+{
+    char list[8192], inner[10240], outer[12288], method[256], term[640];
+    char qn[COLL_NAME_MAX + 4];
+    size_t ll = 0, ol = 0, n = 0;
+    struct coll_rows rows;
+    int ret;
+
+    list[0] = outer[0] = '\0';
+    cat(outer, sizeof(outer), &ol, "SELECT COUNT(*) AS pt_rows");
+    for (size_t i = 0; i < r->columns.n; i++) {
+        const struct coll_column *col = &r->columns.col[i];
+        int object = 0;
+        for (size_t k = 0; k < o->n_columns; k++)
+            object |= !strcasecmp(col->name, o->columns[k]);
+        if (object)
+            continue;
+        if (coll_ident_check(col->name, "catalog column", NULL) < 0)
+            return 0;
+        coll_ident_quote(COLL_ENGINE_MYSQL, col->name, qn, sizeof(qn), NULL);
+        snprintf(term, sizeof(term),
+                 "%sOCTET_LENGTH(%s) AS pt_w%zu, CASE WHEN %s IS NULL THEN 1 "
+                 "ELSE 0 END AS pt_n%zu",
+                 n ? ", " : "", qn, i, qn, i);
+        if (cat(list, sizeof(list), &ll, term) < 0)
+            return 0; /* too many columns to measure: left unmeasured */
+        snprintf(term, sizeof(term),
+                 ", AVG(pt_w%zu) AS pt_w%zu, AVG(pt_n%zu) "
+                 "AS pt_n%zu",
+                 i, i, i, i);
+        if (cat(outer, sizeof(outer), &ol, term) < 0)
+            return 0;
+        n++;
+    }
+    if (!n)
+        return 0;
+    if ((ret = coll_sample_sql(c->engine, o, list, q->qtable, NULL, inner,
+                               sizeof(inner), method, sizeof(method), err)) < 0)
+        return ret;
+    if (cat(outer, sizeof(outer), &ol, " FROM (") < 0 ||
+        cat(outer, sizeof(outer), &ol, inner) < 0 ||
+        cat(outer, sizeof(outer), &ol, ") pt_c") < 0)
+        return 0;
+    if ((ret = coll_query_rows(c, outer, &rows, err)) < 0)
+        return ret;
+    for (size_t i = 0; rows.n_rows == 1 && i < r->columns.n; i++) {
+        struct coll_column *col = &r->columns.col[i];
+        char wn[32], nn[32];
+        double w = -1, nf = -1, cnt = 0;
+        snprintf(wn, sizeof(wn), "pt_w%zu", i);
+        snprintf(nn, sizeof(nn), "pt_n%zu", i);
+        if (coll_rows_col(&rows, nn) < 0 ||
+            coll_parse_num(coll_rows_get(&rows, 0, "pt_rows"), &cnt, "sample",
+                           "pt_rows", NULL) < 0 ||
+            cnt < 1 ||
+            coll_parse_num(coll_rows_get(&rows, 0, nn), &nf, "sample", nn,
+                           NULL) < 0)
+            continue;
+        col->null_frac = nf;
+        /* AVG of NULLs only (every value NULL): no width, a NULL cell */
+        if (coll_parse_num(coll_rows_get(&rows, 0, wn), &w, "sample", wn,
+                           NULL) < 0)
+            w = 0;
+        col->avg_width = col->fixed_bytes ? (double)col->fixed_bytes : w;
+    }
+    coll_rows_release(&rows);
+    return 0;
+}
+
 int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
                     struct coll_sample_result *r, struct pt_err *err)
 {
@@ -988,6 +1069,9 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     if (ret < 0)
         goto fail;
     r->have_rows = q.row_cols > 0 && r->n_values > 0;
+    if (c->engine == COLL_ENGINE_MYSQL && r->have_rows &&
+        (ret = my_column_stats(c, o, &q, r, err)) < 0)
+        goto fail;
     if (c->engine == COLL_ENGINE_POSTGRESQL &&
         (ret = sample_trial(c, o, &q, r, err)) < 0)
         goto fail;

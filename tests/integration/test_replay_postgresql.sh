@@ -225,6 +225,22 @@ assert c["code"]["null_frac"] == 0 and c["tenant"]["null_frac"] == 0, c
 assert "kind" in s["not_carried"] and "tenant" not in s["not_carried"], s["not_carried"]
 EOF
 ); then pass; else fail "extra columns in the scratch rows: $msg"; fi
+# replay --connect --sizes carries them from sizes.json (table_columns);
+# a sample of another engine is refused before anything is created
+expect_rc 0 "sample of the table with extra columns" "$PAGETUNE" sample --connect "$PT_PG_CONNECT" \
+    --table "$S_TBL" --columns small -o "$T/x_sizes.json" -q
+expect_rc 0 "replay --sizes with its columns (dry-run)" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    --connect "$PT_PG_CONNECT" --scratch-schema "$S" --sizes "$T/x_sizes.json" --dry-run
+expect_contains "$OUT" '"tenant" text DEFAULT' "replay --sizes: a carried column in the DDL"
+expect_contains "$OUT" '"code" character varying(10) DEFAULT' "replay --sizes: its declared type"
+expect_contains "$ERR" "not carried: kind (${S_TBL}_k: no synthetic value" "replay --sizes: the enum named"
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); d["source"]["engine"] = "mysql"
+json.dump(d, open(sys.argv[2], "w"))' "$T/x_sizes.json" "$T/x_my.json"
+expect_rc 64 "a MariaDB sample on PostgreSQL" "$PAGETUNE" replay --trace "$T/rand.csv" \
+    "${PG[@]}" --sizes "$T/x_my.json"
+expect_one_line_error "a MariaDB sample on PostgreSQL"
+expect_contains "$ERR" "was sampled on mysql; this server is PostgreSQL" "the engines named"
+expect_eq "$(left)" 0 "the refused --sizes created nothing"
 pg_sql -c "DROP TABLE $S_TBL; DROP TYPE ${S_TBL}_k"
 expect_rc 64 "advise --scratch-schema alone" "$PAGETUNE" advise --connect "$PT_PG_CONNECT" \
     --out-dir "$T/adv2" --scratch-schema "$S"

@@ -2074,6 +2074,145 @@ static void test_pgr_extras(void **state)
     assert_string_equal(why, "");
 }
 
+/* sizes.json's table_columns read back: a document without them has
+ * none; each entry's member of the wrong kind or range is refused naming
+ * the file and the entry */
+static void test_sizes_table_columns(void **state)
+{
+    static const char *const bad[] = {
+        "[{\"type\":\"int\",\"decl\":\"int(11)\",\"nullable\":true}]",
+        "[{\"name\":\"a\",\"type\":\"int\",\"decl\":\"int(11)\","
+        "\"nullable\":1}]",
+        "[{\"name\":\"a\",\"type\":\"text\",\"decl\":\"text\","
+        "\"nullable\":true,\"avg_width\":-1}]",
+        "[{\"name\":\"a\",\"type\":\"text\",\"decl\":\"text\","
+        "\"nullable\":true,\"null_frac\":1.5}]",
+        "[{\"name\":\"a\",\"type\":\"text\",\"decl\":\"text\","
+        "\"nullable\":true,\"storage\":\"xx\"}]",
+        "{\"name\":\"a\"}"};
+    struct coll_columns cols;
+    struct pt_err err;
+    json_t *doc;
+    char text[512];
+    (void)state;
+
+    doc = json_loads("{\"values\":[1]}", 0, NULL);
+    assert_int_equal(coll_sizes_table_columns(doc, "a.json", &cols, &err), 0);
+    assert_int_equal(cols.n, 0);
+    json_decref(doc);
+    doc =
+        json_loads("{\"table_columns\":[{\"name\":\"note\",\"type\":\"text\","
+                   "\"decl\":\"text\",\"nullable\":true,\"fixed_bytes\":0,"
+                   "\"avg_width\":600,\"null_frac\":0.25},{\"name\":\"n\","
+                   "\"type\":\"int4\",\"decl\":\"integer\",\"nullable\":false,"
+                   "\"fixed_bytes\":4,\"storage\":\"p\",\"category\":\"N\","
+                   "\"avg_width\":null,\"null_frac\":null}]}",
+                   0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(coll_sizes_table_columns(doc, "a.json", &cols, &err), 0);
+    assert_int_equal(cols.n, 2);
+    assert_string_equal(cols.col[0].decl, "text");
+    assert_true(cols.col[0].avg_width == 600 && cols.col[0].null_frac == 0.25);
+    assert_int_equal(cols.col[1].fixed_bytes, 4);
+    assert_int_equal(cols.col[1].storage, 'p');
+    assert_true(cols.col[1].avg_width == -1 && cols.col[1].null_frac == -1);
+    json_decref(doc);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(text, sizeof(text), "{\"table_columns\":%s}", bad[i]);
+        doc = json_loads(text, 0, NULL);
+        assert_non_null(doc);
+        assert_int_equal(coll_sizes_table_columns(doc, "b.json", &cols, &err),
+                         PT_EDATA);
+        assert_non_null(strstr(err.msg, "b.json: table_columns"));
+        json_decref(doc);
+    }
+}
+
+/* MariaDB's: the sample's widths and NULL shares as MariaDB types them
+ * (COLUMN_TYPE), each a DEFAULT of (IF(RAND() ...)); a value's record
+ * bytes with its length byte; a DECIMAL's from its declaration; enums,
+ * sets and wide values not carried; the DDL carries them, its buffer
+ * too small is an error, not a cut statement */
+static void test_myr_extras(void **state)
+{
+    static const uint64_t sizes[1] = {20000};
+    static const char *const objs[] = {"small"};
+    struct coll_columns cols;
+    struct coll_myr_plan p;
+    struct pt_err err;
+    char why[512], ddl[65536];
+    const char *v;
+    (void)state;
+
+    memset(&cols, 0, sizeof(cols));
+    cols.col[cols.n++] = pg_col("id", "varchar", "varchar(64)", 0, 0, 5, 0, 0);
+    cols.col[cols.n++] =
+        pg_col("tenant", "varchar", "varchar(40)", 0, 0, 8.9, 0, 0);
+    cols.col[cols.n++] =
+        pg_col("score", "decimal", "decimal(7,2)", 1, 0, 5.7, 0.5, 0);
+    cols.col[cols.n++] =
+        pg_col("flags", "enum", "enum('a','b')", 1, 0, 1, 0, 0);
+    cols.col[cols.n++] = pg_col("note", "text", "text", 1, 0, 200, 0.25, 0);
+    cols.col[cols.n++] =
+        pg_col("code", "char", "char(3)", 0, 0, 50, 0, 0); /* capped: 3 */
+    cols.col[cols.n++] =
+        pg_col("tag", "varbinary", "varbinary(16)", 0, 0, 16, 0, 0);
+    cols.col[cols.n++] = pg_col("n", "int", "int(11)", 0, 4, 4, 0, 0);
+    cols.col[cols.n++] = pg_col("big", "text", "text", 1, 0, 5000, 0, 0);
+    cols.col[cols.n++] =
+        pg_col("we`ird", "datetime", "datetime", 1, 5, 5, 0.004, 0);
+    cols.col[cols.n++] = pg_col("fresh", "int", "int(11)", 1, 4, -1, -1, 0);
+    coll_myr_plan_init(&p);
+    p.base.n_cand = 1;
+    p.base.first_size = sizes;
+    p.base.n_keys = 1;
+    assert_int_equal(coll_myr_extras(&p, &cols, objs, 1, why, sizeof(why)), 7);
+    assert_null(strstr(why, "id ("));
+    assert_non_null(strstr(why, "flags (enum('a','b'): no synthetic value"));
+    assert_non_null(strstr(why, "big (text: wider than 1 KB)"));
+    assert_non_null(strstr(why, "fresh (int(11): no width"));
+    assert_string_equal(p.base.extra[0].name, "`tenant`");
+    assert_int_equal(p.base.extra[0].width, 9);
+    assert_int_equal(p.base.extra[0].bytes, 10); /* and its length byte */
+    assert_false(p.base.extra[0].fixed);
+    v = strstr(p.base.extra[0].def, "')");
+    assert_non_null(v);
+    assert_int_equal(v - p.base.extra[0].def, 2 + 9); /* (' and 9 digits */
+    /* DECIMAL(7,2): 5 digits in 3 bytes, 2 in 1 */
+    assert_int_equal(p.base.extra[1].width, 4);
+    assert_true(p.base.extra[1].fixed);
+    assert_int_equal(p.base.extra[1].bytes, 2); /* NULL in half the rows */
+    assert_string_equal(p.base.extra[1].def, "(IF(RAND() < 0.500, NULL, 1))");
+    /* 200 bytes: 2 length bytes, NULL in a quarter of the rows */
+    assert_int_equal(p.base.extra[2].bytes, 152); /* 202 x 0.75, rounded */
+    assert_int_equal(p.base.extra[3].width, 3);
+    assert_non_null(strstr(p.base.extra[4].def, "(UNHEX('"));
+    assert_int_equal(p.base.extra[4].bytes, 17);
+    assert_int_equal(p.base.extra[5].bytes, 4);
+    /* a NULL share under 0.5 %: never NULL, a plain DEFAULT */
+    assert_string_equal(p.base.extra[6].name, "`we``ird`");
+    assert_false(p.base.extra[6].nullable);
+    assert_string_equal(p.base.extra[6].def, "('2026-01-01 12:00:00')");
+    /* the record: 10 + 2 + 152 + 4 + 17 + 4 + 5; the 6 + 2 nullable
+       columns still fit the NULL bitmap's one byte */
+    assert_int_equal(coll_myr_extra_row_bytes(&p), 194);
+    assert_int_equal(coll_myr_ddl(&p, ddl, sizeof(ddl), &err), 0);
+    assert_non_null(strstr(ddl, "small longblob, `tenant` varchar(40) NOT "
+                                "NULL DEFAULT ('"));
+    assert_non_null(
+        strstr(ddl, "`score` decimal(7,2) NULL DEFAULT (IF(RAND() < 0.500, "
+                    "NULL, 1)), `note` text NULL DEFAULT (IF(RAND() < 0.250, "
+                    "NULL, '"));
+    assert_non_null(strstr(ddl, ", PRIMARY KEY (id, propid, appname)) "
+                                "ENGINE=InnoDB ROW_FORMAT=DYNAMIC"));
+    assert_int_equal(coll_myr_ddl(&p, ddl, 1200, &err), PT_EINTERNAL);
+    /* no columns: nothing carried, nothing said */
+    memset(&cols, 0, sizeof(cols));
+    assert_int_equal(coll_myr_extras(&p, &cols, objs, 1, why, sizeof(why)), 0);
+    assert_string_equal(why, "");
+    assert_int_equal(coll_myr_extra_row_bytes(&p), 0);
+}
+
 /* on another engine: refused before any statement (PostgreSQL only) */
 static void test_pgr_not_postgresql(void **state)
 {
@@ -2140,6 +2279,8 @@ int main(void)
         cmocka_unit_test(test_rpl_check_free),
         cmocka_unit_test(test_pgr_ddl),
         cmocka_unit_test(test_pgr_extras),
+        cmocka_unit_test(test_myr_extras),
+        cmocka_unit_test(test_sizes_table_columns),
         cmocka_unit_test_setup_teardown(test_pgr_not_postgresql, setup_dir,
                                         teardown_dir),
     };
