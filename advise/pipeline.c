@@ -879,6 +879,27 @@ out:
     return rc;
 }
 
+/* `replay_server` on advice that is not PostgreSQL's: said, not silently
+ * ignored. MariaDB's page size is per instance, which advise names none
+ * of; `pagetune replay` takes the recommendation and an instance per page
+ * size (pagetune-replay(1)). */
+static void replay_server_not_here(const struct adv_config *c,
+                                   struct adv_result *r)
+{
+    note(c,
+         "replay on the server: advise replays PostgreSQL's advice there; "
+         "%s advice is replayed by `pagetune replay` on its server with "
+         "%s/recommendation.json as its `recommendation` and a `candidate` "
+         "SIZE=DSN naming an instance built with the recommended page size "
+         "(pagetune-replay(1)); validating here as without it",
+         r->engine, c->out_dir ? c->out_dir : ".");
+    json_array_append_new(r->notes,
+                          json_sprintf("replay on the server: not done for "
+                                       "%s advice (`pagetune replay` with "
+                                       "the recommendation does it)",
+                                       r->engine));
+}
+
 /*
  * Validation by replay on the built-in store, with the advised engine's
  * placement rules (docs/models.md "Storage semantics": DB2 and Oracle
@@ -899,6 +920,8 @@ static int step_replay(const struct adv_config *c, const char *trace,
 
     if (c->replay_server && !c->demo && strcmp(r->engine, "postgresql") == 0)
         return step_replay_server(c, trace, r, err);
+    if (c->replay_server && !c->demo)
+        replay_server_not_here(c, r);
     if (r->cur_page_size == rec_ps) {
         /* the built-in store differs only by page size: nothing to show */
         snprintf(why, sizeof(why),

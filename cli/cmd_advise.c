@@ -196,7 +196,10 @@ static const struct cli_option opts[] = {
      CLI_AT(A, cfg.replay_server),
      .help = "PostgreSQL advice: replay the current and the recommended "
              "table settings on scratch tables of the server, synthetic rows "
-             "only (needs CREATE on the database; pagetune-replay(1))",
+             "only (needs CREATE on the database; pagetune-replay(1)); "
+             "MariaDB/MySQL advice (a page size is per instance): a note "
+             "names the `pagetune replay --recommendation` command that "
+             "replays it",
      .def = "off: such advice skips the replay"},
     {.name = "scratch-schema",
      .group = CLI_G_SAFETY,

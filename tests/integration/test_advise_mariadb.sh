@@ -86,5 +86,14 @@ expect_rc 0 "--fail-on drift: nothing to change" "$PAGETUNE" advise --connect "$
 expect_rc 1 "--fail-on drift: a larger pool asked for" "$PAGETUNE" advise --connect "$PT_MARIADB_CONNECT" \
     --monitor-seconds 1 --validate none --memory 1G --out-dir "$T/gate" --fail-on drift -q
 
+# --replay-server on MariaDB advice: said, not silently ignored (a page
+# size is per instance; `pagetune replay --recommendation` replays it)
+expect_rc 0 "--replay-server on MariaDB advice" "$PAGETUNE" advise --connect "$PT_MARIADB_CONNECT" \
+    --monitor-seconds 1 --out-dir "$T/srv" --replay-server
+expect_contains "$ERR" "mysql advice is replayed by \`pagetune replay\` on its server with $T/srv/recommendation.json" \
+    "--replay-server: the command that replays MariaDB advice"
+expect_eq "$(my_sql -N -e "SELECT count(*) FROM information_schema.SCHEMATA WHERE schema_name = 'pagetune_scratch'")" 0 \
+    "--replay-server on MariaDB: nothing created"
+
 my_sql -e "DROP TABLE SESSIONS"
 finish
