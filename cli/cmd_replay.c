@@ -11,9 +11,11 @@
  * replay loop, all in store/) with a progress bar and notes, and prints the
  * result as a table or CSV, or as replay.json (store_plan_result_to_json).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/model.h"
 #include "cli/cli.h"
@@ -1325,6 +1327,23 @@ static int server_predict(const struct coll_pgr_plan *pg,
     return adv_pgr_predict(pg, res, &e, pred, err);
 }
 
+/* 1 when connection string s names a SQLite driver (its Driver= value) */
+static int sqlite_driver(const char *s)
+{
+    char v[128];
+    size_t n = 0;
+
+    for (const char *p = s; p && *p; p++)
+        if (!strncasecmp(p, "driver=", 7) && (p == s || p[-1] == ';')) {
+            p += 7;
+            while (*p && *p != ';' && n + 1 < sizeof(v))
+                v[n++] = (char)tolower((unsigned char)*p++);
+            v[n] = '\0';
+            return strstr(v, "sqlite") != NULL;
+        }
+    return 0;
+}
+
 /* --dsn/--connect: the trace on scratch tables of a PostgreSQL server. */
 static int replay_server(const struct cli_common *c, struct replay_args *a,
                          struct pt_err *err)
@@ -1361,6 +1380,16 @@ static int replay_server(const struct cli_common *c, struct replay_args *a,
             sizes_carry(a, c, &pg);
             ret = dry_run(c, &pg, err);
         }
+        goto out;
+    }
+    if (sqlite_driver(a->conn.connect)) {
+        /* refused before connecting: SQLite's driver creates a missing
+           database file on connect */
+        ret = err_set(err, PT_EUSAGE,
+                      "`connect` names SQLite's driver: replay on a server "
+                      "supports PostgreSQL, MariaDB and MySQL; SQLite "
+                      "sessions replay on the built-in store, without "
+                      "`connect`");
         goto out;
     }
     if ((ret = pt_output_check(c->output, c->force, err)) < 0 ||

@@ -1312,8 +1312,10 @@ static int run_checks(struct coll_conn *c, struct pgr_run *run,
 
     if (coll_conn_engine(c) != COLL_ENGINE_POSTGRESQL)
         return err_set(err, PT_EUSAGE,
-                       "`connect`: replay on a server supports PostgreSQL "
-                       "only (this server is %s)",
+                       "`connect`: replay on a server supports PostgreSQL, "
+                       "MariaDB and MySQL (this server is %s; SQLite "
+                       "sessions replay on the built-in store, without "
+                       "`connect`)",
                        coll_conn_dbms(c));
     if ((ret = coll_rpl_check_plan(p, err)) < 0 ||
         (ret = set_timeouts(c, p, err)) < 0 ||

@@ -65,6 +65,13 @@ for bad in "--lob-io sometimes" "--rounds 0" "--rounds 101" \
 done
 expect_rc 66 "--check a missing store" "$PAGETUNE" replay --check "$T/nope.db"
 expect_one_line_error "--check a missing store"
+# --connect naming SQLite's driver: refused before connecting (the driver
+# would create a missing database file), the built-in store named
+expect_rc 64 "--connect to SQLite" "$PAGETUNE" replay --trace "$T/t4k.csv" \
+    --connect "Driver=SQLite3;Database=$T/user.db;"
+expect_one_line_error "--connect to SQLite"
+expect_contains "$ERR" "SQLite sessions replay on the built-in store" "--connect to SQLite: what to do instead"
+[ -e "$T/user.db" ] && fail "--connect to SQLite created $T/user.db" || pass
 
 # ---- bad input data ----
 printf 'time_ms,op,key,size\n0,get,a,4000\n1,put,a,4000\n' >"$T/bad.csv"
