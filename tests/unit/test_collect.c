@@ -2238,7 +2238,8 @@ static void test_pgr_not_postgresql(void **state)
     p.n_keys = 1;
     p.conn = &o;
     assert_int_equal(coll_pgr_run(c, &p, &res, &err), PT_EUSAGE);
-    assert_non_null(strstr(err.msg, "PostgreSQL only"));
+    assert_non_null(strstr(err.msg, "supports PostgreSQL, MariaDB and MySQL"));
+    assert_non_null(strstr(err.msg, "the built-in store"));
     assert_non_null(strstr(err.msg, "`connect`"));
     coll_conn_close(c);
 }
