@@ -415,8 +415,9 @@ json_t *adv_scratch_columns_json(const struct coll_pgr_extra_result *x,
     for (size_t i = 0; cols && i < n; i++)
         json_array_append_new(
             cols,
-            json_pack("{s:s, s:s, s:i, s:f, s:o, s:o}", "name", x[i].name,
-                      "type", x[i].decl, "width", (int)x[i].width, "null_frac",
+            json_pack("{s:s, s:s, s:i, s:f, s:f, s:o, s:o}", "name", x[i].name,
+                      "type", x[i].decl, "width", (int)x[i].width,
+                      "sampled_width", x[i].sampled_width, "null_frac",
                       x[i].null_frac, "measured_width",
                       x[i].measured_width >= 0 ? json_real(x[i].measured_width)
                                                : json_null(),

@@ -863,6 +863,9 @@ struct coll_pgr_extra {
     uint32_t width;   /* stored bytes of the value (pg_column_size;
                          MariaDB: OCTET_LENGTH, or its type's width) */
     double null_frac; /* the share of rows it is NULL in (0: never) */
+    double sampled;   /* the sample's width of a value (avg_width): more
+                         than width when the declared length cut it (a
+                         multibyte text counts its bytes) */
     int nullable;     /* NULL in null_frac of the rows */
     int fixed;        /* a fixed-width type (MariaDB: no length byte) */
     uint32_t bytes;   /* a row's: the value's bytes in the record
@@ -974,6 +977,7 @@ struct coll_pgr_result {
         /* the first scratch table after the load: avg pg_column_size of
            its values, its NULL share; -1 not measured */
         double measured_width, measured_null_frac;
+        double sampled_width; /* the sample's (coll_pgr_extra.sampled) */
     } extra[COLL_PGR_MAX_EXTRA];
     char not_carried[512];
     struct coll_pgr_cand_result r[COLL_PGR_MAX_CANDIDATES];

@@ -357,6 +357,7 @@ size_t coll_rpl_extras(struct coll_pgr_plan *p, enum coll_engine engine,
            (a number, a date, a uuid), whose OCTET_LENGTH is its text's */
         e->fixed = my && record == bytes;
         e->width = bytes;
+        e->sampled = c->avg_width;
         e->nullable = c->nullable && c->null_frac > 0.005;
         if (e->nullable) {
             e->null_frac = (double)(int)(c->null_frac * 1000 + 0.5) / 1000;
@@ -394,6 +395,7 @@ void coll_rpl_extras_result(const struct coll_pgr_plan *p,
         snprintf(x->decl, sizeof(x->decl), "%s", p->extra[i].decl);
         x->width = p->extra[i].width;
         x->null_frac = p->extra[i].null_frac;
+        x->sampled_width = p->extra[i].sampled;
         x->measured_width = x->measured_null_frac = -1;
     }
 }

@@ -2186,6 +2186,7 @@ static void test_myr_extras(void **state)
     /* 200 bytes: 2 length bytes, NULL in a quarter of the rows */
     assert_int_equal(p.base.extra[2].bytes, 152); /* 202 x 0.75, rounded */
     assert_int_equal(p.base.extra[3].width, 3);
+    assert_true(p.base.extra[3].sampled == 50); /* the sample's, beside it */
     assert_non_null(strstr(p.base.extra[4].def, "(UNHEX('"));
     assert_int_equal(p.base.extra[4].bytes, 17);
     assert_int_equal(p.base.extra[5].bytes, 4);
