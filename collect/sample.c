@@ -1069,9 +1069,17 @@ int coll_sample_run(struct coll_conn *c, const struct coll_sample_opts *o,
     if (ret < 0)
         goto fail;
     r->have_rows = q.row_cols > 0 && r->n_values > 0;
+    /* the columns' widths are for the server replay's scratch rows: a
+       failed pass (a statement timeout on a large table) leaves them
+       unmeasured, as sizes.json then says, and the sample stands */
     if (c->engine == COLL_ENGINE_MYSQL && r->have_rows &&
-        (ret = my_column_stats(c, o, &q, r, err)) < 0)
-        goto fail;
+        (ret = my_column_stats(c, o, &q, r, err)) < 0) {
+        if (ret == PT_EUNAVAIL || ret == PT_EINTR) /* as catalog.c's */
+            goto fail;
+        for (size_t i = 0; i < r->columns.n; i++)
+            r->columns.col[i].avg_width = r->columns.col[i].null_frac = -1;
+        err_clear(err);
+    }
     if (c->engine == COLL_ENGINE_POSTGRESQL &&
         (ret = sample_trial(c, o, &q, r, err)) < 0)
         goto fail;
