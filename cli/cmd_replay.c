@@ -997,24 +997,18 @@ static int sizes_engine_check(const struct replay_args *a, enum coll_engine e,
 static void sizes_carry(struct replay_args *a, const struct cli_common *c,
                         struct coll_pgr_plan *pg)
 {
-    size_t n = 0;
+    size_t n;
 
     if (!pg->rest_bytes || !a->sizes_cols ||
         (a->sizes_engine[0] && strcmp(a->sizes_engine, "postgresql")))
         return;
     n = coll_pgr_extras(pg, a->sizes_cols, a->sizes_objs, a->n_sizes_objs,
                         a->not_carried, sizeof(a->not_carried));
-    if (n)
-        cli_note(c,
-                 "the scratch rows carry %zu of the table's own columns, "
-                 "with their types (%s)",
-                 n, a->sizes);
-    if (a->not_carried[0])
-        cli_note(c, "not carried: %s", a->not_carried);
+    replay_carried_note(c, n, a->sizes, a->not_carried);
 }
 
 /* The trace as the server replay takes it (collect/ knows no store/). */
-static int server_plan(const struct replay_args *a, const struct store_trace *t,
+static int server_plan(struct replay_args *a, const struct store_trace *t,
                        struct coll_pgr_plan *pg, struct coll_pgr_req **reqs,
                        const struct cli_common *c, struct pt_err *err)
 {
@@ -1025,8 +1019,7 @@ static int server_plan(const struct replay_args *a, const struct store_trace *t,
         return ret;
     if (a->scratch_schema)
         pg->schema = a->scratch_schema;
-    if (a->sizes && (ret = sizes_read((struct replay_args *)a, c,
-                                      &pg->rest_bytes, err)) < 0)
+    if (a->sizes && (ret = sizes_read(a, c, &pg->rest_bytes, err)) < 0)
         return ret;
     if (a->n_cand) {
         memcpy(pg->cand, a->cand, a->n_cand * sizeof(*a->cand));

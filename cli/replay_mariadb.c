@@ -503,17 +503,11 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
     p->base = *m->base;
     p->base.n_cand = 0;
     p->base.n_extra = 0; /* PostgreSQL's types are not MariaDB's */
-    if (m->cols && m->not_carried) {
-        size_t n = coll_myr_extras(p, m->cols, m->objs, m->n_objs,
-                                   m->not_carried, 512);
-        if (n)
-            cli_note(c,
-                     "the scratch rows carry %zu of the table's own "
-                     "columns, with their types (%s)",
-                     n, m->sizes);
-        if (m->not_carried[0])
-            cli_note(c, "not carried: %s", m->not_carried);
-    }
+    if (m->cols && m->not_carried)
+        replay_carried_note(c,
+                            coll_myr_extras(p, m->cols, m->objs, m->n_objs,
+                                            m->not_carried, 512),
+                            m->sizes, m->not_carried);
     if (conn && (ret = coll_query_i64(conn, "SELECT @@innodb_page_size", &page,
                                       err)) < 0)
         goto out;

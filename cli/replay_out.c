@@ -99,3 +99,15 @@ const char *replay_verdict_name(const struct replay_judged *j, size_t i)
 {
     return i ? store_verdict_name(j->verdict[i]) : "reference";
 }
+
+void replay_carried_note(const struct cli_common *c, size_t n,
+                         const char *sizes, const char *not_carried)
+{
+    if (n)
+        cli_note(c,
+                 "the scratch rows carry %zu of the table's own columns, "
+                 "with their types (%s)",
+                 n, sizes);
+    if (not_carried && not_carried[0])
+        cli_note(c, "not carried: %s", not_carried);
+}

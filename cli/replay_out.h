@@ -42,6 +42,10 @@ void replay_json_head(json_t *doc, const char *engine, const char *trace,
                       const struct coll_pgr_result *res);
 /* Candidate i's rounds_rps array, its vs_first object (null for the
  * first) and its verdict's name ("reference" for the first). */
+/* The notes of --sizes: how many of the sampled table's columns the
+ * scratch rows carry (none: nothing), and what was not carried. */
+void replay_carried_note(const struct cli_common *c, size_t n,
+                         const char *sizes, const char *not_carried);
 json_t *replay_rounds_json(const struct coll_pgr_cand_result *r);
 json_t *replay_vs_first_json(const struct replay_judged *j, size_t i);
 const char *replay_verdict_name(const struct replay_judged *j, size_t i);

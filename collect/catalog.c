@@ -359,10 +359,10 @@ static int catf(char *buf, size_t len, size_t *o, const char *fmt, ...)
     return 0;
 }
 
-static int is_object(const char *name, const char *const *objects, size_t n_obj)
+int coll_is_object(const char *name, const char *const *names, size_t n)
 {
-    for (size_t i = 0; i < n_obj; i++)
-        if (strcasecmp(name, objects[i]) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(name, names[i]) == 0)
             return 1;
     return 0;
 }
@@ -439,7 +439,7 @@ int coll_row_rest_expr(enum coll_engine e, const struct coll_columns *cols,
     buf[0] = '\0';
     for (size_t i = 0; i < cols->n; i++) {
         const struct coll_column *c = &cols->col[i];
-        int object = is_object(c->name, objects, n_obj);
+        int object = coll_is_object(c->name, objects, n_obj);
         char q[COLL_NAME_MAX + 48], qn[COLL_NAME_MAX + 4];
 
         /* only SQLite's record header has bytes for the object columns */

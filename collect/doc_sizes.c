@@ -10,12 +10,12 @@
  * cli/cmd_advise.c read it into a struct rec_sizes.
  */
 #include "collect/collect.h"
+#include "collect/internal.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 /* ---- the document in memory ---------------------------------------------- */
@@ -221,12 +221,9 @@ static void table_columns_json(const struct coll_sizes_doc *d, json_t *doc)
     for (size_t i = 0; a && i < r->columns.n; i++) {
         const struct coll_column *c = &r->columns.col[i];
         char st[2] = {c->storage, 0};
-        int object = 0;
         json_t *o;
 
-        for (size_t k = 0; k < d->opts->n_columns; k++)
-            object |= !strcasecmp(c->name, d->opts->columns[k]);
-        if (object || !c->decl[0])
+        if (coll_sample_is_object(d->opts, c->name) || !c->decl[0])
             continue;
         o = json_pack("{s:s,s:s,s:s,s:b,s:i}", "name", c->name, "type", c->type,
                       "decl", c->decl, "nullable", c->nullable, "fixed_bytes",

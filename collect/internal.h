@@ -299,6 +299,11 @@ void coll_rpl_note(const struct coll_pgr_plan *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* A growing script in a caller's buffer: over once a part did not fit. */
+/* 1 when name is one of the n names (case-insensitive): an object
+ * column, or a layout's own */
+int coll_is_object(const char *name, const char *const *names, size_t n);
+/* 1 when name is one of o's object columns (case-insensitive) */
+int coll_sample_is_object(const struct coll_sample_opts *o, const char *name);
 /* The replay's scratch rows: n hex digits, different per seed and
  * incompressible to pglz's 25 % rule, into out (n + 1 bytes); the
  * declared length of "varchar(n)"-like declarations, or 0. */
@@ -319,6 +324,13 @@ size_t coll_rpl_extras(struct coll_pgr_plan *p, enum coll_engine engine,
                        const char *const *objects, size_t n_obj, char *why,
                        size_t why_len);
 
+/* The carried columns as the first scratch table (SCHEMA.pt_replay_1)
+ * holds them after the load, into res->extra: each value's mean stored
+ * bytes (PostgreSQL pg_column_size, MariaDB OCTET_LENGTH; a MariaDB
+ * fixed-width type's not measured, -1) and the NULL share. */
+int coll_rpl_extras_measure(struct coll_conn *c, const struct coll_pgr_plan *p,
+                            enum coll_engine engine, const char *schema,
+                            struct coll_pgr_result *res, struct pt_err *err);
 /* The carried columns into a result, not yet measured (-1). */
 void coll_rpl_extras_result(const struct coll_pgr_plan *p,
                             struct coll_pgr_result *res);

@@ -1012,51 +1012,6 @@ static int site_bytes(struct myr_run *run, size_t si, uint64_t *bytes,
     return 0;
 }
 
-/* The carried columns as the first scratch table holds them after the
- * load: the mean OCTET_LENGTH of a variable-length column's values (a
- * fixed-width one's is its type's, not measured) and the NULL share. */
-static int extras_measure(struct myr_run *run, struct coll_myr_result *res,
-                          struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = &run->p->base;
-    struct coll_rpl_text t;
-    struct coll_rows rows;
-    char *sql;
-    size_t len = 256 + p->n_extra * (4 * COLL_NAME_MAX + 128);
-    int ret;
-
-    if (!p->n_extra)
-        return 0;
-    if (!(sql = malloc(len)))
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    t = (struct coll_rpl_text){sql, len, 0, 0};
-    coll_rpl_text_add(&t, "SELECT ");
-    for (size_t i = 0; i < p->n_extra; i++) {
-        const char *nm = p->extra[i].name;
-        if (p->extra[i].fixed)
-            coll_rpl_text_add(&t, "%s-1", i ? ", " : "");
-        else
-            coll_rpl_text_add(&t, "%scoalesce(avg(octet_length(%s)), -1)",
-                              i ? ", " : "", nm);
-        coll_rpl_text_add(&t, ", coalesce(avg(%s IS NULL), -1)", nm);
-    }
-    coll_rpl_text_add(&t, " FROM %s.pt_replay_%zu", run->db, (size_t)1);
-    ret = coll_query_rows(run->site[run->site_of[0]].admin, sql, &rows, err);
-    free(sql);
-    if (ret < 0)
-        return ret;
-    for (size_t i = 0; i < p->n_extra && rows.n_rows && 2 * i + 1 < rows.n_cols;
-         i++) {
-        if (rows.cells[2 * i])
-            res->base.extra[i].measured_width = strtod(rows.cells[2 * i], NULL);
-        if (rows.cells[2 * i + 1])
-            res->base.extra[i].measured_null_frac =
-                strtod(rows.cells[2 * i + 1], NULL);
-    }
-    coll_rows_release(&rows);
-    return 0;
-}
-
 static int run_tables(struct myr_run *run, struct coll_myr_result *res,
                       struct coll_rpl_lat *lat, struct pt_err *err)
 {
@@ -1091,7 +1046,9 @@ static int run_tables(struct myr_run *run, struct coll_myr_result *res,
         coll_rpl_note(&p->base, "candidate %zu: %llu synthetic sessions loaded",
                       i + 1, (unsigned long long)p->base.n_keys);
     }
-    if ((ret = extras_measure(run, res, err)) < 0)
+    if ((ret = coll_rpl_extras_measure(run->site[run->site_of[0]].admin,
+                                       &p->base, COLL_ENGINE_MYSQL, run->db,
+                                       &res->base, err)) < 0)
         return ret;
     for (size_t s = 0; s < run->n_site; s++)
         if ((ret = site_bytes(run, s, &bytes, res, err)) < 0)

@@ -263,39 +263,22 @@ static uint32_t pg_literal(const struct coll_column *c, uint64_t seed,
     return *record = extra_literal(c, seed, lit, len);
 }
 
-/* name as a PostgreSQL quoted identifier, its case and any '"' kept
- * (doubled): the catalog's exact name, so two that differ in case stay
- * two */
-static void quote_exact(const char *name, char *out, size_t len)
+/* name as a quoted identifier between two q (PostgreSQL '"', MariaDB
+ * '`'), its case and any q kept (doubled): the catalog's exact name, so
+ * two that differ in case stay two */
+static void quote_doubled(char q, const char *name, char *out, size_t len)
 {
     size_t o = 0;
 
     if (len < 3)
         return;
-    out[o++] = '"';
-    for (const char *q = name; *q && o + 3 < len; q++) {
-        if (*q == '"')
-            out[o++] = '"';
-        out[o++] = *q;
+    out[o++] = q;
+    for (const char *c = name; *c && o + 3 < len; c++) {
+        if (*c == q)
+            out[o++] = q;
+        out[o++] = *c;
     }
-    out[o++] = '"';
-    out[o] = '\0';
-}
-
-/* name as a MariaDB quoted identifier, any '`' doubled */
-static void quote_backtick(const char *name, char *out, size_t len)
-{
-    size_t o = 0;
-
-    if (len < 3)
-        return;
-    out[o++] = '`';
-    for (const char *q = name; *q && o + 3 < len; q++) {
-        if (*q == '`')
-            out[o++] = '`';
-        out[o++] = *q;
-    }
-    out[o++] = '`';
+    out[o++] = q;
     out[o] = '\0';
 }
 
@@ -321,13 +304,9 @@ size_t coll_rpl_extras(struct coll_pgr_plan *p, enum coll_engine engine,
         const char *skip = NULL;
         char lit[sizeof(e->def) - 64];
         uint32_t bytes = 0, record = 0;
-        int own = 0;
 
-        for (size_t k = 0; k < sizeof(layout) / sizeof(*layout); k++)
-            own |= !strcasecmp(c->name, layout[k]);
-        for (size_t k = 0; k < n_obj; k++)
-            own |= !strcasecmp(c->name, objects[k]);
-        if (own)
+        if (coll_is_object(c->name, layout, sizeof(layout) / sizeof(*layout)) ||
+            coll_is_object(c->name, objects, n_obj))
             continue;
         if (!c->decl[0] || c->avg_width < 0)
             skip = my ? "no width: the sample measured none"
@@ -347,10 +326,7 @@ size_t coll_rpl_extras(struct coll_pgr_plan *p, enum coll_engine engine,
         }
         memset(e, 0, sizeof(*e));
         snprintf(e->raw, sizeof(e->raw), "%s", c->name);
-        if (my)
-            quote_backtick(c->name, e->name, sizeof(e->name));
-        else
-            quote_exact(c->name, e->name, sizeof(e->name));
+        quote_doubled(my ? '`' : '"', c->name, e->name, sizeof(e->name));
         snprintf(e->decl, sizeof(e->decl), "%s", c->decl);
         e->storage = c->storage;
         /* MariaDB: a value with no length bytes is of a fixed-width type
@@ -398,6 +374,57 @@ void coll_rpl_extras_result(const struct coll_pgr_plan *p,
         x->sampled_width = p->extra[i].sampled;
         x->measured_width = x->measured_null_frac = -1;
     }
+}
+
+int coll_rpl_extras_measure(struct coll_conn *c, const struct coll_pgr_plan *p,
+                            enum coll_engine engine, const char *schema,
+                            struct coll_pgr_result *res, struct pt_err *err)
+{
+    const int my = engine == COLL_ENGINE_MYSQL;
+    struct coll_rpl_text t;
+    struct coll_rows rows;
+    char *sql;
+    size_t len = 256 + p->n_extra * (4 * COLL_NAME_MAX + 128);
+    int ret;
+
+    if (!p->n_extra)
+        return 0;
+    if (!(sql = malloc(len)))
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    t = (struct coll_rpl_text){sql, len, 0, 0};
+    coll_rpl_text_add(&t, "SELECT ");
+    for (size_t i = 0; i < p->n_extra; i++) {
+        const char *nm = p->extra[i].name, *sep = i ? ", " : "";
+        if (!my)
+            coll_rpl_text_add(&t,
+                              "%scoalesce(avg(pg_column_size(%s)), -1), "
+                              "coalesce(1 - count(%s)::float8 / "
+                              "nullif(count(*), 0), -1)",
+                              sep, nm, nm);
+        else if (p->extra[i].fixed)
+            coll_rpl_text_add(&t, "%s-1, coalesce(avg(%s IS NULL), -1)", sep,
+                              nm);
+        else
+            coll_rpl_text_add(&t,
+                              "%scoalesce(avg(octet_length(%s)), -1), "
+                              "coalesce(avg(%s IS NULL), -1)",
+                              sep, nm, nm);
+    }
+    coll_rpl_text_add(&t, " FROM %s.pt_replay_1", schema);
+    ret = coll_query_rows(c, sql, &rows, err);
+    free(sql);
+    if (ret < 0)
+        return ret;
+    for (size_t i = 0; i < p->n_extra && rows.n_rows && 2 * i + 1 < rows.n_cols;
+         i++) {
+        if (rows.cells[2 * i])
+            res->extra[i].measured_width = strtod(rows.cells[2 * i], NULL);
+        if (rows.cells[2 * i + 1])
+            res->extra[i].measured_null_frac =
+                strtod(rows.cells[2 * i + 1], NULL);
+    }
+    coll_rows_release(&rows);
+    return 0;
 }
 
 uint32_t coll_pgr_extra_bytes(const struct coll_pgr_plan *p)
@@ -1134,48 +1161,6 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     return vacuum(run, c, err);
 }
 
-/* What the carried columns hold in the first scratch table after the load:
- * their values' mean stored bytes and their NULL share, the engine's word
- * on the synthetic values beside the model's. */
-static int extras_measure(struct coll_conn *c, const struct pgr_run *run,
-                          struct coll_pgr_result *res, struct pt_err *err)
-{
-    const struct coll_pgr_plan *p = run->p;
-    struct coll_rpl_text t;
-    struct coll_rows rows;
-    char *sql;
-    size_t len = 256 + p->n_extra * (2 * COLL_NAME_MAX + 96);
-    int ret;
-
-    if (!p->n_extra)
-        return 0;
-    if (!(sql = malloc(len)))
-        return err_set(err, PT_EINTERNAL, "out of memory");
-    t = (struct coll_rpl_text){sql, len, 0, 0};
-    coll_rpl_text_add(&t, "SELECT ");
-    for (size_t i = 0; i < p->n_extra; i++)
-        coll_rpl_text_add(&t,
-                          "%scoalesce(avg(pg_column_size(%s)), -1), "
-                          "coalesce(1 - count(%s)::float8 / nullif(count(*), "
-                          "0), -1)",
-                          i ? ", " : "", p->extra[i].name, p->extra[i].name);
-    coll_rpl_text_add(&t, " FROM %s.pt_replay_1", run->nm.schema);
-    ret = coll_query_rows(c, sql, &rows, err);
-    free(sql);
-    if (ret < 0)
-        return ret;
-    for (size_t i = 0; i < p->n_extra && rows.n_rows && 2 * i + 1 < rows.n_cols;
-         i++) {
-        if (rows.cells[2 * i])
-            res->extra[i].measured_width = strtod(rows.cells[2 * i], NULL);
-        if (rows.cells[2 * i + 1])
-            res->extra[i].measured_null_frac =
-                strtod(rows.cells[2 * i + 1], NULL);
-    }
-    coll_rows_release(&rows);
-    return 0;
-}
-
 /* Create the tables, load them, check their size, run the rounds. */
 static int run_tables(struct coll_conn *c, struct pgr_run *run,
                       struct coll_pgr_result *res, struct coll_rpl_lat *lat,
@@ -1216,7 +1201,8 @@ static int run_tables(struct coll_conn *c, struct pgr_run *run,
         coll_rpl_note(p, "candidate %zu: %llu synthetic sessions loaded", i + 1,
                       (unsigned long long)p->n_keys);
     }
-    if ((ret = extras_measure(c, run, res, err)) < 0 ||
+    if ((ret = coll_rpl_extras_measure(c, p, COLL_ENGINE_POSTGRESQL,
+                                       run->nm.schema, res, err)) < 0 ||
         (ret = scratch_bytes(c, &run->nm, &bytes, err)) < 0)
         return ret;
     if ((ret = coll_rpl_check_loaded(p, bytes, err)) < 0 ||

@@ -935,6 +935,14 @@ static int sample_trial(struct coll_conn *c, const struct coll_sample_opts *o,
                          err);
 }
 
+int coll_sample_is_object(const struct coll_sample_opts *o, const char *name)
+{
+    for (size_t k = 0; k < o->n_columns; k++)
+        if (strcasecmp(name, o->columns[k]) == 0)
+            return 1;
+    return 0;
+}
+
 /*
  * MariaDB: each other column's bytes (OCTET_LENGTH of its non-NULL values,
  * or its type's fixed width) and NULL share, over rows sampled as the
@@ -959,10 +967,7 @@ static int my_column_stats(struct coll_conn *c,
     cat(outer, sizeof(outer), &ol, "SELECT COUNT(*) AS pt_rows");
     for (size_t i = 0; i < r->columns.n; i++) {
         const struct coll_column *col = &r->columns.col[i];
-        int object = 0;
-        for (size_t k = 0; k < o->n_columns; k++)
-            object |= !strcasecmp(col->name, o->columns[k]);
-        if (object)
+        if (coll_sample_is_object(o, col->name))
             continue;
         if (coll_ident_check(col->name, "catalog column", NULL) < 0)
             return 0;
