@@ -23,6 +23,7 @@
 #include "core/core.h"
 #include "sim/sim.h"
 #include "store/store.h"
+#include "advise/mypredict.h"
 
 /*
  * Tolerances and fixed parameters of the pipeline, named once
@@ -126,7 +127,12 @@ struct adv_config {
     int replay_server;
     const char *scratch_schema;
     uint64_t max_scratch;
-    int allow_replicated;    /* replay on a server that streams to replicas */
+    int allow_replicated; /* replay on a server that streams to replicas */
+    /* MariaDB/MySQL advice with replay_server (--replay-instance
+     * SIZE=DSN): an instance built with the advised innodb_page_size,
+     * where the advised side runs; NULL: only advice the sampled instance
+     * can hold (a row format) is replayed there */
+    const char *replay_instance;
     adv_predict_fn *predict; /* the model, or NULL: no prediction and
                                 so no verdict */
     /* The store model's probe (pagetune-probe(1)) from --calibration, or
@@ -254,6 +260,9 @@ struct adv_validation {
     char srv_cand[2][96];
     double srv_rps[2], srv_heap_per_op[2], srv_toast_per_op[2];
     double srv_read_per_op[2];
+    char srv_engine[16];      /* "postgresql" or "mysql" */
+    double srv_req_per_op[2]; /* MariaDB: buffer-pool page requests per
+                                 request (NaN on PostgreSQL) */
     char srv_reads_note[512]; /* adv_server_reads_note's line, "" if none */
     /* the sampled table's columns its scratch rows carried (and their
        bytes, modelled and measured), and those not, "" none */
@@ -306,6 +315,11 @@ struct adv_result {
     struct coll_pgr_result server;
     struct coll_pgr_candidate server_cand[2];
     struct adv_pgr_prediction server_pred; /* pgpredict.c, of that run */
+    /* ... or on MariaDB/MySQL (myserver.c): its plan's candidates, the run
+     * and mypredict.c's prediction of it (owned, NULL without) */
+    struct coll_myr_plan *my_plan;
+    struct coll_myr_result *my_server;
+    struct adv_myr_prediction *my_pred;
     char replay_skipped[400]; /* why the replay did not run ("" if it did
                                  or was not asked for) */
     /* the store model: the probe it used (given or measured here), its
@@ -484,6 +498,38 @@ enum store_verdict adv_pgr_judge(const struct coll_pgr_result *res, size_t i,
  * null when not judged}; JSON null without a prediction. A new
  * reference (docs/formats.md#replay-server). */
 json_t *adv_pgr_reads_json(const struct adv_pgr_reads *r);
+
+/* ---- MariaDB / MySQL advice replayed on the server (myserver.c) --------- */
+
+/* A predicted pool-reads figure's tolerance either way (the issue's 15 %
+ * for physical reads; docs/models.md#replay-mariadb) */
+#define ADV_MY_PRED_TOL 0.15
+/* The two candidates of a MySQL recommendation document: its current row
+ * format at settings.current_page_size against settings.row_format at
+ * settings.innodb_page_size (no instance bound: the caller binds one).
+ * *n gets 1 when they are the same. PT_EDATA naming `name` when the
+ * document has no page sizes. */
+int adv_myr_candidates(const json_t *rec_doc, const char *name,
+                       struct coll_myr_candidate cand[2], size_t *n,
+                       struct pt_err *err);
+/* v per request of r's measured passes (requests x rounds) */
+double adv_myr_per_req(uint64_t v, const struct coll_pgr_cand_result *r);
+/* Candidate i's pool reads per request against the first's, by magnitude
+ * against pred (each figure ADV_MY_PRED_TOL either way); o->have 0
+ * without a prediction of both. */
+void adv_myr_reads_of(const struct coll_myr_result *res, size_t i,
+                      const struct adv_myr_prediction *pred,
+                      struct adv_pgr_reads *o);
+/* 1 and a line in buf when the instances' pools differ by more than a
+ * tenth (the run then compares instances, not page sizes alone). */
+int adv_myr_pool_note(const struct coll_myr_result *res, char *buf, size_t len);
+/* v's server replay from a MariaDB run of p's two candidates: the
+ * verdict by adv_server_verdict's rule, the pool reads judged against
+ * pred (method ADV_BY_SERVER). */
+void adv_validation_server_my(struct adv_validation *v,
+                              const struct coll_myr_plan *p,
+                              const struct coll_myr_result *res,
+                              const struct adv_myr_prediction *pred);
 /* The scratch rows' carried columns (a server replay's result) as JSON:
  * name, type, width and null_frac modelled, measured_width and
  * measured_null_frac as the scratch table holds them (null: not

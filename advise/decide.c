@@ -379,6 +379,13 @@ json_t *adv_validation_to_json(const struct adv_validation *v)
         json_t *cols = adv_scratch_columns_json(v->srv_extra, v->srv_n_extra);
         json_object_set_new(json_object_get(o, "replay_server"),
                             "scratch_columns", cols ? cols : json_null());
+        json_object_set_new(json_object_get(o, "replay_server"), "engine",
+                            json_string(v->srv_engine));
+        for (size_t i = 0; i < 2; i++)
+            json_object_set_new(
+                json_object_get(json_object_get(o, "replay_server"),
+                                i ? "recommended" : "current"),
+                "page_requests_per_op", num_or_null(v->srv_req_per_op[i]));
         json_object_set_new(json_object_get(o, "replay_server"), "not_carried",
                             v->srv_not_carried[0]
                                 ? json_string(v->srv_not_carried)

@@ -796,6 +796,52 @@ static int server_scale(const struct adv_config *c, const struct adv_result *r,
  * rows shaped like the sampled ones, pagetune-replay(1) ON A POSTGRESQL
  * SERVER), its passes cut to fit the replay budget.
  */
+/*
+ * The server replay's plan, either engine: the trace cut to fit the
+ * replay budget, the clients, rounds, scratch schema and safety options,
+ * the table's sessions (server_scale). p->n_cand set by the caller (the
+ * estimate counts its tables). *reqs and *sizes are the caller's to free,
+ * *t to release.
+ */
+static int server_plan(const struct adv_config *c, const char *trace,
+                       struct adv_result *r, struct coll_pgr_plan *p,
+                       struct store_trace *t, struct coll_pgr_req **reqs,
+                       uint64_t **sizes, struct pt_err *err)
+{
+    uint64_t fit = (uint64_t)(c->replay_budget_s * 1e6 / ADV_SERVER_REQ_US /
+                              (2.0 * (1 + ADV_SERVER_ROUNDS)));
+    int rc;
+
+    if ((rc = store_trace_load(t, trace, err)) < 0 ||
+        (rc = pt_file_read(trace, &r->trace_text, &r->trace_len, err)) < 0 ||
+        (rc = adv_pgr_reqs(t, fit ? fit : 1, reqs, &p->n_reqs, err)) < 0)
+        return rc;
+    if (p->n_reqs < t->n_reqs)
+        note(c,
+             "replay on the server: each pass replays the trace's first %llu "
+             "of %llu records, so that a warm-up and %d rounds of both "
+             "settings fit `replay_budget` %g s",
+             (unsigned long long)p->n_reqs, (unsigned long long)t->n_reqs,
+             ADV_SERVER_ROUNDS, c->replay_budget_s);
+    p->reqs = *reqs;
+    p->first_size = t->first_size;
+    p->n_keys = t->n_keys;
+    p->max_bytes = t->max_bytes;
+    p->n_clients = c->clients ? c->clients : 1;
+    p->rounds = ADV_SERVER_ROUNDS;
+    p->conn = &c->conn;
+    if (c->scratch_schema)
+        p->schema = c->scratch_schema;
+    if (c->max_scratch)
+        p->max_scratch_bytes = c->max_scratch;
+    p->allow_replicated = c->allow_replicated;
+    p->statement_timeout_ms =
+        1000 * (c->conn.timeout_s ? c->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
+    p->note = server_note;
+    p->ctx = (void *)c;
+    return server_scale(c, r, p, *reqs, sizes, err);
+}
+
 static int step_replay_server(const struct adv_config *c, const char *trace,
                               struct adv_result *r, struct pt_err *err)
 {
@@ -803,7 +849,7 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
     struct coll_pgr_req *reqs = NULL;
     struct coll_conn *cn = NULL;
     struct store_trace t;
-    uint64_t fit, *sizes = NULL;
+    uint64_t *sizes = NULL;
     char fs[600], why_cols[512] = "";
     int rc;
 
@@ -819,37 +865,8 @@ static int step_replay_server(const struct adv_config *c, const char *trace,
         return 0;
     }
     memcpy(p.cand, r->server_cand, sizeof(r->server_cand));
-    fit = (uint64_t)(c->replay_budget_s * 1e6 / ADV_SERVER_REQ_US /
-                     (2.0 * (1 + ADV_SERVER_ROUNDS)));
-    if ((rc = store_trace_load(&t, trace, err)) < 0 ||
-        (rc = pt_file_read(trace, &r->trace_text, &r->trace_len, err)) < 0 ||
-        (rc = adv_pgr_reqs(&t, fit ? fit : 1, &reqs, &p.n_reqs, err)) < 0)
-        goto out;
-    if (p.n_reqs < t.n_reqs)
-        note(c,
-             "replay on the server: each pass replays the trace's first %llu "
-             "of %llu records, so that a warm-up and %d rounds of both "
-             "settings fit `replay_budget` %g s",
-             (unsigned long long)p.n_reqs, (unsigned long long)t.n_reqs,
-             ADV_SERVER_ROUNDS, c->replay_budget_s);
-    p.reqs = reqs;
-    p.first_size = t.first_size;
-    p.n_keys = t.n_keys;
-    p.max_bytes = t.max_bytes;
-    p.n_clients = c->clients ? c->clients : 1;
-    p.rounds = ADV_SERVER_ROUNDS;
-    p.conn = &c->conn;
-    if (c->scratch_schema)
-        p.schema = c->scratch_schema;
-    if (c->max_scratch)
-        p.max_scratch_bytes = c->max_scratch;
-    p.allow_replicated = c->allow_replicated;
-    p.statement_timeout_ms =
-        1000 * (c->conn.timeout_s ? c->conn.timeout_s : COLL_TIMEOUT_DEFAULT_S);
-    p.note = server_note;
-    p.ctx = (void *)c;
     server_shape(c, r, &p, why_cols, sizeof(why_cols));
-    if ((rc = server_scale(c, r, &p, reqs, &sizes, err)) < 0)
+    if ((rc = server_plan(c, trace, r, &p, &t, &reqs, &sizes, err)) < 0)
         goto out;
     note(c,
          "validating by replay on the server: %zu sessions on scratch "
@@ -879,24 +896,167 @@ out:
     return rc;
 }
 
-/* `replay_server` on advice that is not PostgreSQL's: said, not silently
- * ignored. MariaDB's page size is per instance, which advise names none
- * of; `pagetune replay` takes the recommendation and an instance per page
- * size (pagetune-replay(1)). */
+/*
+ * The advised instance for MariaDB/MySQL advice: the recommended page
+ * size is per instance, so the advised side runs on `replay_instance`
+ * when it was built with it (said, and 0, when there is none or it is
+ * another size: the built-in store validates then); the --connect one
+ * when the page size stays. 1 when cand[1] can run.
+ */
+static int server_my_instance(const struct adv_config *c,
+                              struct coll_myr_candidate cand[2])
+{
+    struct coll_myr_candidate in;
+    struct pt_err e = {0};
+    char ps[16];
+
+    if (cand[1].page_size == cand[0].page_size)
+        return 1;
+    snprintf(ps, sizeof(ps), "%uK", cand[1].page_size / 1024);
+    if (!c->replay_instance) {
+        note(c,
+             "replay on the server: the advice's innodb_page_size %s is per "
+             "instance, fixed when it is created; give `replay_instance` "
+             "%s=DSN of an instance built with it to replay there; "
+             "validating here as without `replay_server`",
+             ps, ps);
+        return 0;
+    }
+    if (coll_myr_candidate_parse(c->replay_instance, &in, &e) < 0 ||
+        !in.instance || in.page_size != cand[1].page_size) {
+        note(c,
+             "replay on the server: `replay_instance` '%s' is not of the "
+             "advised innodb_page_size %s; validating here as without "
+             "`replay_server`",
+             c->replay_instance, ps);
+        return 0;
+    }
+    cand[1].instance = in.instance;
+    return 1;
+}
+
+/* The sampled table's own columns on MariaDB's scratch rows. */
+static void server_shape_my(const struct adv_config *c,
+                            const struct adv_result *r, struct coll_myr_plan *m,
+                            char *not_carried, size_t len)
+{
+    const struct coll_sample_result *s = &r->sample;
+    const char *objs[COLL_MAX_COLUMNS];
+    char why[512] = "";
+    size_t n = 0;
+
+    for (size_t i = 0; i < r->sample_opts.n_columns; i++)
+        objs[i] = r->sample_opts.columns[i];
+    if (s->columns.n)
+        n = coll_myr_extras(m, &s->columns, objs, r->sample_opts.n_columns, why,
+                            sizeof(why));
+    if (n)
+        note(c,
+             "replay on the server: the scratch rows carry %zu of the "
+             "table's own columns, with their types",
+             n);
+    if (why[0])
+        note(c, "replay on the server: not carried: %s", why);
+    snprintf(not_carried, len, "%s", why);
+}
+
+/*
+ * MariaDB/MySQL advice replayed on the server (myserver.c,
+ * collect/myreplay.c): the current row format on the sampled instance
+ * against the advised one on an instance of the advised page size, the
+ * rounds' pool reads against mypredict.c's emulation. *ran 0 when it
+ * could not run here (no such instance: said), and the built-in store
+ * validates instead.
+ */
+static int step_replay_server_my(const struct adv_config *c, const char *trace,
+                                 struct adv_result *r, int *ran,
+                                 struct pt_err *err)
+{
+    struct coll_myr_candidate cand[2];
+    struct coll_pgr_req *reqs = NULL;
+    struct coll_conn *cn = NULL;
+    struct store_trace t;
+    uint64_t *sizes = NULL;
+    size_t n;
+    char line[600], why_cols[512] = "";
+    int rc;
+
+    *ran = 1;
+    if ((rc = adv_myr_candidates(r->rec_doc, "the recommendation", cand, &n,
+                                 err)) < 0)
+        return rc;
+    if (n < 2) {
+        replay_skip(c, r,
+                    "the recommendation keeps the instance's page size and "
+                    "the table's row format: nothing to replay on the server");
+        return 0;
+    }
+    if (!server_my_instance(c, cand)) {
+        *ran = 0;
+        return 0;
+    }
+    memset(&t, 0, sizeof(t));
+    r->my_plan = pt_calloc(1, sizeof(*r->my_plan));
+    r->my_server = pt_calloc(1, sizeof(*r->my_server));
+    r->my_pred = pt_calloc(1, sizeof(*r->my_pred));
+    if (!r->my_plan || !r->my_server || !r->my_pred)
+        return err_set(err, PT_EINTERNAL, "out of memory");
+    coll_myr_plan_init(r->my_plan);
+    r->my_plan->base.n_cand = 2;
+    memcpy(r->my_plan->cand, cand, sizeof(cand));
+    if ((rc = server_plan(c, trace, r, &r->my_plan->base, &t, &reqs, &sizes,
+                          err)) < 0)
+        goto out;
+    server_shape_my(c, r, r->my_plan, why_cols, sizeof(why_cols));
+    note(c,
+         "validating by replay on the server: %zu sessions on scratch "
+         "tables, current vs recommended settings",
+         (size_t)r->my_plan->base.n_keys);
+    if ((rc = coll_conn_open(&cn, &c->conn, err)) < 0 ||
+        (rc = coll_myr_run(cn, r->my_plan, r->my_server, err)) < 0) {
+        err_prefix(err, "replay on the server");
+        goto out;
+    }
+    snprintf(r->my_server->base.not_carried,
+             sizeof(r->my_server->base.not_carried), "%s", why_cols);
+    if (adv_myr_pool_note(r->my_server, line, sizeof(line))) {
+        note(c, "replay on the server: %s", line);
+        json_array_append_new(r->notes,
+                              json_sprintf("replay on the server: %s", line));
+    }
+    if (coll_pgr_free_text(&r->my_server->base.free, line, sizeof(line)))
+        note(c, "replay on the server: %s%s",
+             r->my_server->base.free.path[0] ? "" : "free space ", line);
+    /* what the rounds should have read (mypredict.c): the verdict judges
+       the pool reads by magnitude against it */
+    if ((rc = adv_myr_predict(r->my_plan, r->my_server, r->my_pred, err)) < 0)
+        goto out;
+    if (!r->my_pred->have)
+        note(c, "replay on the server: no prediction of its reads: %s",
+             r->my_pred->why);
+out:
+    coll_conn_close(cn);
+    free(reqs);
+    free(sizes);
+    r->my_plan->base.reqs = NULL; /* freed: the plan keeps its candidates */
+    store_trace_release(&t);
+    return rc;
+}
+
+/* `replay_server` on advice of an engine it cannot replay on (SQLite's
+ * sessions live in a file the built-in store stands for; DB2 does not run
+ * here): said, not silently ignored. */
 static void replay_server_not_here(const struct adv_config *c,
                                    struct adv_result *r)
 {
     note(c,
-         "replay on the server: advise replays PostgreSQL's advice there; "
-         "%s advice is replayed by `pagetune replay` on its server with "
-         "%s/recommendation.json as its `recommendation` and a `candidate` "
-         "SIZE=DSN naming an instance built with the recommended page size "
-         "(pagetune-replay(1)); validating here as without it",
-         r->engine, c->out_dir ? c->out_dir : ".");
+         "replay on the server: advise replays PostgreSQL and MariaDB/MySQL "
+         "advice there, not %s advice; validating here as without it",
+         r->engine);
     json_array_append_new(r->notes,
                           json_sprintf("replay on the server: not done for "
-                                       "%s advice (`pagetune replay` with "
-                                       "the recommendation does it)",
+                                       "%s advice (PostgreSQL and "
+                                       "MariaDB/MySQL only)",
                                        r->engine));
 }
 
@@ -920,8 +1080,13 @@ static int step_replay(const struct adv_config *c, const char *trace,
 
     if (c->replay_server && !c->demo && strcmp(r->engine, "postgresql") == 0)
         return step_replay_server(c, trace, r, err);
-    if (c->replay_server && !c->demo)
+    if (c->replay_server && !c->demo && strcmp(r->engine, "mysql") == 0) {
+        int ran;
+        if ((rc = step_replay_server_my(c, trace, r, &ran, err)) < 0 || ran)
+            return rc;
+    } else if (c->replay_server && !c->demo) {
         replay_server_not_here(c, r);
+    }
     if (r->cur_page_size == rec_ps) {
         /* the built-in store differs only by page size: nothing to show */
         snprintf(why, sizeof(why),
@@ -1211,6 +1376,9 @@ int adv_run(const struct adv_config *c, struct adv_result *r,
                              &r->store_pred[1], r->probe_name, &r->replay);
     adv_validation_method(&r->validation, r->engine, r->replay_engine,
                           r->replay_skipped);
+    if (r->my_server && r->my_server->base.n_cand == 2)
+        adv_validation_server_my(&r->validation, r->my_plan, r->my_server,
+                                 r->my_pred);
     if (r->have_server) {
         adv_validation_server(&r->validation, &r->server, r->server_cand,
                               &r->server_pred);
@@ -1245,6 +1413,9 @@ void adv_result_release(struct adv_result *r)
     json_decref(r->monitor_doc);
     rec_run_result_release(&r->run);
     json_decref(r->rec_doc);
+    free(r->my_plan);
+    free(r->my_server);
+    free(r->my_pred);
     sim_plan_result_release(&r->sim);
     store_plan_result_release(&r->replay);
     json_decref(r->sim_doc);

@@ -315,7 +315,9 @@ void adv_validation_server(struct adv_validation *v,
     if (res->n_cand < 2)
         return;
     v->have_server = 1;
+    snprintf(v->srv_engine, sizeof(v->srv_engine), "postgresql");
     for (size_t i = 0; i < 2; i++) {
+        v->srv_req_per_op[i] = NAN;
         coll_pgr_candidate_format(&cand[i], v->srv_cand[i],
                                   sizeof(v->srv_cand[i]));
         v->srv_rps[i] = res->r[i].requests_per_s;

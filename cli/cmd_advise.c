@@ -194,13 +194,22 @@ static const struct cli_option opts[] = {
      .group = CLI_G_VALIDATION,
      .type = CLI_T_FLAG,
      CLI_AT(A, cfg.replay_server),
-     .help = "PostgreSQL advice: replay the current and the recommended "
-             "table settings on scratch tables of the server, synthetic rows "
-             "only (needs CREATE on the database; pagetune-replay(1)); "
-             "MariaDB/MySQL advice (a page size is per instance): a note "
-             "names the `pagetune replay --recommendation` command that "
-             "replays it",
+     .help = "replay the current and the recommended settings on scratch "
+             "tables of the server, synthetic rows only (needs CREATE on the "
+             "database; pagetune-replay(1)): PostgreSQL's table settings; "
+             "MariaDB/MySQL's row format, and a new page size on the "
+             "instance --replay-instance names",
      .def = "off: such advice skips the replay"},
+    {.name = "replay-instance",
+     .group = CLI_G_VALIDATION,
+     .type = CLI_T_STRING,
+     CLI_AT(A, cfg.replay_instance),
+     .arg_name = "SIZE=DSN",
+     .help = "with --replay-server on MariaDB/MySQL advice of another page "
+             "size: an instance built with innodb_page_size SIZE (a DSN name "
+             "or a connection string) where the advised side runs; the "
+             "current side runs on the sampled instance",
+     .def = "none: such advice is validated on the built-in store"},
     {.name = "scratch-schema",
      .group = CLI_G_SAFETY,
      .type = CLI_T_STRING,
@@ -342,8 +351,27 @@ static int parse_opts(struct advise *a, int argc, char **argv)
     }
     if (c->replay_server && c->demo) {
         cli_usage_error("advise", "--replay-server replays on the sampled "
-                                  "PostgreSQL server: the demo has none");
+                                  "server: the demo has none");
         return PT_EUSAGE;
+    }
+    if (c->replay_instance) {
+        struct coll_myr_candidate in;
+        struct pt_err e = {0};
+        if (!c->replay_server) {
+            cli_usage_error("advise", "--replay-instance names where "
+                                      "--replay-server runs the advised page "
+                                      "size: give both or neither");
+            return PT_EUSAGE;
+        }
+        if (coll_myr_candidate_parse(c->replay_instance, &in, &e) < 0 ||
+            !in.instance) {
+            cli_usage_error("advise", "--replay-instance '%s': %s",
+                            c->replay_instance,
+                            e.msg[0] ? e.msg
+                                     : "not SIZE=DSN (an instance built with "
+                                       "innodb_page_size SIZE, e.g. 32K=DSN)");
+            return PT_EUSAGE;
+        }
     }
     c->validate_sim = a->validate == 1 || a->validate == 3;
     c->validate_replay = a->validate == 2 || a->validate == 3;
@@ -518,7 +546,10 @@ static void summary_rows(const struct adv_result *r, struct cli_summary *s)
             w == STORE_VERDICT_CONFIRMS      ? "confirms"
             : w == STORE_VERDICT_CONTRADICTS ? "contradicts"
                                              : "is inconclusive about",
-            by_reads ? "heap + TOAST reads per operation " : "",
+            !by_reads ? ""
+            : strcmp(v->srv_engine, "mysql") == 0
+                ? "InnoDB pool reads per request "
+                : "heap + TOAST reads per operation ",
             by_reads ? pt_fig_change_range(
                            100 * rd->measured.mean, 100 * rd->measured.lo,
                            100 * rd->measured.hi, rch, sizeof(rch))

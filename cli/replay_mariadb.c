@@ -93,43 +93,19 @@ static void strip_password(const char *in, char *out, size_t len)
 }
 
 /* --recommendation of engine mysql: the current row format against the
- * advised one, on an instance of the advised page size (the --connect
- * one when it is the current size). */
+ * advised one (advise's adv_myr_candidates), on an instance of the
+ * advised page size (the --connect one when it is the current size). */
 static int rec_candidates(const char *file, struct coll_myr_candidate *cand,
                           size_t *n, struct pt_err *err)
 {
     json_t *doc = NULL;
-    const json_t *set, *cur;
-    const char *rf;
-    json_int_t page, cur_page;
     int ret;
 
     if ((ret = pt_json_load(file, &doc, err)) < 0)
         return ret;
-    set = json_object_get(doc, "settings");
-    cur = json_object_get(doc, "current");
-    page = json_integer_value(json_object_get(set, "innodb_page_size"));
-    cur_page = json_integer_value(json_object_get(set, "current_page_size"));
-    memset(cand, 0, 2 * sizeof(*cand));
-    rf = json_string_value(
-        json_object_get(json_object_get(cur, "row_format"), "value"));
-    snprintf(cand[0].row_format, sizeof(cand[0].row_format), "%s",
-             rf ? rf : "DYNAMIC");
-    rf = json_string_value(json_object_get(set, "row_format"));
-    snprintf(cand[1].row_format, sizeof(cand[1].row_format), "%s",
-             rf ? rf : cand[0].row_format);
-    if (!page || !cur_page) {
-        json_decref(doc);
-        return err_set(err, PT_EDATA,
-                       "%s: no settings.innodb_page_size or "
-                       "current_page_size: not a MariaDB/MySQL recommendation",
-                       file);
-    }
-    cand[0].page_size = (uint32_t)cur_page;
-    cand[1].page_size = page != cur_page ? (uint32_t)page : (uint32_t)cur_page;
+    ret = adv_myr_candidates(doc, file, cand, n, err);
     json_decref(doc);
-    *n = memcmp(&cand[0], &cand[1], sizeof(*cand)) == 0 ? 1 : 2;
-    return 0;
+    return ret;
 }
 
 /* The candidates: given, from the recommendation, or DYNAMIC against
@@ -192,44 +168,19 @@ static int candidates(const struct replay_my_args *m, uint32_t main_page,
 /* ---- output --------------------------------------------------------------
  */
 
-static double per_req(uint64_t v, const struct coll_pgr_cand_result *r)
-{
-    double q = (double)r->requests * (double)(r->n_rounds ? r->n_rounds : 1);
-    return q > 0 ? (double)v / q : 0;
-}
-
 /*
  * Each later candidate against the first: its pool reads per request
  * (Innodb_buffer_pool_reads) by magnitude against mypredict's, each
- * predicted figure MY_PRED_TOL either way (the issue's 15 % for physical
+ * predicted figure ADV_MY_PRED_TOL either way (the issue's 15 % for physical
  * reads; docs/models.md#replay-mariadb), then the verdict (replay_judge:
  * requests/s by direction).
  */
-#define MY_PRED_TOL 0.15
 static void my_judge(struct my_out *o)
 {
     const struct coll_pgr_result *b = &o->res->base;
 
-    for (size_t i = 1; i < b->n_cand; i++) {
-        const struct adv_myr_pred_cand *c0 = &o->pred.c[0], *ci = &o->pred.c[i];
-        const struct coll_pgr_cand_result *f = &b->r[0], *r = &b->r[i];
-
-        memset(&o->j.reads[i], 0, sizeof(o->j.reads[i]));
-        if (o->pred.have && c0->have && ci->have) {
-            struct adv_reads_in in = {
-                .what = "InnoDB buffer-pool reads per request",
-                .pool = "the buffer pool",
-                .tol = MY_PRED_TOL,
-                .pred = {per_req(c0->n.reads, f), per_req(ci->n.reads, r)},
-                .meas = {per_req(o->res->innodb[0].reads, f),
-                         per_req(o->res->innodb[i].reads, r)},
-                .round = {f->round_reads, r->round_reads},
-                .per = {(double)f->requests, (double)r->requests},
-                .n = r->n_rounds < f->n_rounds ? r->n_rounds : f->n_rounds,
-            };
-            adv_reads_judge(&in, &o->j.reads[i]);
-        }
-    }
+    for (size_t i = 1; i < b->n_cand; i++)
+        adv_myr_reads_of(o->res, i, &o->pred, &o->j.reads[i]);
     replay_judge(b, &o->j);
 }
 
@@ -247,10 +198,10 @@ static void my_row(struct out_table *t, const struct my_out *o, size_t i)
     out_table_set_raw(t, 2, "%u", o->res->page_size[i]);
     out_table_setf(t, 3, "%llu", (unsigned long long)o->res->pool_pages[i]);
     replay_row_rps(t, 4, r, &o->j, i);
-    out_table_setf(t, 8, "%.2f", per_req(k->read_requests, r));
-    out_table_setf(t, 9, "%.3f", per_req(k->reads, r));
-    out_table_setf(t, 10, "%.3f", per_req(k->pages_read, r));
-    out_table_setf(t, 11, "%.3f", per_req(k->pages_written, r));
+    out_table_setf(t, 8, "%.2f", adv_myr_per_req(k->read_requests, r));
+    out_table_setf(t, 9, "%.3f", adv_myr_per_req(k->reads, r));
+    out_table_setf(t, 10, "%.3f", adv_myr_per_req(k->pages_read, r));
+    out_table_setf(t, 11, "%.3f", adv_myr_per_req(k->pages_written, r));
     out_table_setf(t, 12, "%llu", (unsigned long long)r->heap_bytes);
 }
 
@@ -275,8 +226,10 @@ static void my_pred_lines(FILE *fp, const struct my_out *o)
         const struct coll_pgr_cand_result *r = &o->res->base.r[i];
         const struct coll_myr_counters *k = &o->res->innodb[i];
         const struct adv_myr_pred_cand *c = &p->c[i];
-        double mq = per_req(k->read_requests, r), mr = per_req(k->reads, r);
-        double eq = per_req(c->n.requests, r), er = per_req(c->n.reads, r);
+        double mq = adv_myr_per_req(k->read_requests, r),
+               mr = adv_myr_per_req(k->reads, r);
+        double eq = adv_myr_per_req(c->n.requests, r),
+               er = adv_myr_per_req(c->n.reads, r);
         if (!c->have) {
             fprintf(fp,
                     "  %zu: not predicted (only DYNAMIC and COMPACT rows "
@@ -292,13 +245,17 @@ static void my_pred_lines(FILE *fp, const struct my_out *o)
                 "(%u bytes each); req get %.2f set %.2f undo %.2f purge "
                 "%.2f, reads get %.3f set %.3f undo %.3f purge %.3f\n",
                 i + 1, eq, mq, rel(eq, mq) * 100, er, mr, rel(er, mr) * 100,
-                per_req(c->lru.reads, r), c->policy,
+                adv_myr_per_req(c->lru.reads, r), c->policy,
                 (unsigned long long)c->pool_pages, c->lru_scan_depth, c->levels,
                 (unsigned long long)c->leaves, c->blob_pages, c->blob_payload,
-                per_req(c->n.get_req, r), per_req(c->n.set_req, r),
-                per_req(c->n.undo_req, r), per_req(c->n.purge_req, r),
-                per_req(c->n.get_reads, r), per_req(c->n.set_reads, r),
-                per_req(c->n.undo_reads, r), per_req(c->n.purge_reads, r));
+                adv_myr_per_req(c->n.get_req, r),
+                adv_myr_per_req(c->n.set_req, r),
+                adv_myr_per_req(c->n.undo_req, r),
+                adv_myr_per_req(c->n.purge_req, r),
+                adv_myr_per_req(c->n.get_reads, r),
+                adv_myr_per_req(c->n.set_reads, r),
+                adv_myr_per_req(c->n.undo_reads, r),
+                adv_myr_per_req(c->n.purge_reads, r));
     }
 }
 
@@ -382,12 +339,12 @@ static json_t *my_cand_json(const struct my_out *o, size_t i)
         (json_int_t)k->read_requests, "reads", (json_int_t)k->reads,
         "pages_read", (json_int_t)k->pages_read, "pages_written",
         (json_int_t)k->pages_written, "read_requests_per_request",
-        per_req(k->read_requests, r), "reads_per_request", per_req(k->reads, r),
-        "pages_read_per_request", per_req(k->pages_read, r),
-        "pages_written_per_request", per_req(k->pages_written, r),
-        "table_bytes", (json_int_t)r->heap_bytes, "vs_first",
-        replay_vs_first_json(&o->j, i), "verdict",
-        replay_verdict_name(&o->j, i), "reads_verdict",
+        adv_myr_per_req(k->read_requests, r), "reads_per_request",
+        adv_myr_per_req(k->reads, r), "pages_read_per_request",
+        adv_myr_per_req(k->pages_read, r), "pages_written_per_request",
+        adv_myr_per_req(k->pages_written, r), "table_bytes",
+        (json_int_t)r->heap_bytes, "vs_first", replay_vs_first_json(&o->j, i),
+        "verdict", replay_verdict_name(&o->j, i), "reads_verdict",
         i ? adv_pgr_reads_json(&o->j.reads[i]) : json_null());
 }
 
@@ -398,8 +355,10 @@ static json_t *my_pred_json(const struct my_out *o, size_t i)
     const struct adv_myr_pred_cand *c = &o->pred.c[i];
     const struct coll_pgr_cand_result *r = &o->res->base.r[i];
     const struct coll_myr_counters *k = &o->res->innodb[i];
-    double mq = per_req(k->read_requests, r), mr = per_req(k->reads, r);
-    double eq = per_req(c->n.requests, r), er = per_req(c->n.reads, r);
+    double mq = adv_myr_per_req(k->read_requests, r),
+           mr = adv_myr_per_req(k->reads, r);
+    double eq = adv_myr_per_req(c->n.requests, r),
+           er = adv_myr_per_req(c->n.reads, r);
 
     if (!o->pred.have || !c->have)
         return json_null();
@@ -413,11 +372,14 @@ static json_t *my_pred_json(const struct my_out *o, size_t i)
         "read_requests_per_request", eq, "read_requests_error", rel(eq, mq),
         "reads_per_request", er, "reads_error", rel(er, mr), "read_requests",
         (double)c->n.requests, "reads", (double)c->n.reads, "read_requests_by",
-        "get", per_req(c->n.get_req, r), "set", per_req(c->n.set_req, r),
-        "undo", per_req(c->n.undo_req, r), "purge", per_req(c->n.purge_req, r),
-        "reads_by", "get", per_req(c->n.get_reads, r), "set",
-        per_req(c->n.set_reads, r), "undo", per_req(c->n.undo_reads, r),
-        "purge", per_req(c->n.purge_reads, r), "lru_read_requests",
+        "get", adv_myr_per_req(c->n.get_req, r), "set",
+        adv_myr_per_req(c->n.set_req, r), "undo",
+        adv_myr_per_req(c->n.undo_req, r), "purge",
+        adv_myr_per_req(c->n.purge_req, r), "reads_by", "get",
+        adv_myr_per_req(c->n.get_reads, r), "set",
+        adv_myr_per_req(c->n.set_reads, r), "undo",
+        adv_myr_per_req(c->n.undo_reads, r), "purge",
+        adv_myr_per_req(c->n.purge_reads, r), "lru_read_requests",
         (double)c->lru.requests, "lru_reads", (double)c->lru.reads);
 }
 
@@ -526,6 +488,11 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
         cli_note(c, "%s: %s", o->untested[i].spec, o->untested[i].why);
     if ((ret = coll_myr_run(conn, p, res, err)) < 0)
         goto out;
+    {
+        char pools[400];
+        if (adv_myr_pool_note(res, pools, sizeof(pools)))
+            cli_note(c, "%s", pools);
+    }
     if (m->not_carried)
         snprintf(res->base.not_carried, sizeof(res->base.not_carried), "%s",
                  m->not_carried);
