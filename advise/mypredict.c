@@ -55,17 +55,23 @@
  *    btr_free_externally_stored_field): the old BLOB is freed once no
  *    view needs it, per page: the undo page holding the reference, the
  *    BLOB page, and btr_page_free's segment header (root), inode and
- *    tablespace header; after the rollback segment header and the undo
- *    page. The purge coordinator is woken at every commit
- *    (srv0srv.cc srv_wake_purge_thread_if_not_active): the emulation
- *    purges each set right after its commit. The real purge runs a little
- *    later, in batches (trx0purge.cc trx_purge_attach_undo_recs,
- *    innodb_purge_batch_size), concurrently with the clients, and reads
- *    back from disk old BLOB pages this lag-free purge finds in the pool
- *    (the reads predicted low; docs/models.md#replay-mariadb). Its lag is
- *    a matter of timing the emulation has no source for. The replay waits
- *    for purge around each measured pass (myreplay.c purge_settle), so a
- *    pass's page requests hold all of its purge, as here;
+ *    tablespace header; before that the row's undo log, read from its
+ *    undo page (trx0purge.cc trx_purge_get_next_rec,
+ *    trx_purge_rseg_get_next_history_log: undo pages, not the rollback
+ *    segment header). Purge runs in batches (trx_purge_attach_undo_recs:
+ *    up to innodb_purge_batch_size undo pages, one a row here, as
+ *    purge_undo_log_pages measured); a batch's undo pages are
+ *    buffer-fixed until it ends (purge_sys_t::get_page and batch_cleanup,
+ *    MDEV-32050: a fixed block is never evicted, buf_LRU_free_page), and
+ *    after every batch the history is truncated (srv0srv.cc
+ *    purge_coordinator_state::do_purge submits purge_truncation_task:
+ *    trx_purge_truncate_history gets every rollback segment's header and
+ *    its oldest log's undo page). Purge trails the clients: the
+ *    emulation keeps the backlog the run measured as each pass ended
+ *    (myreplay.c: Innodb_history_list_length over the run's start)
+ *    throughout the pass, a batch at a time; the replay then waits for
+ *    purge (purge_settle), so a pass's page requests hold all of its
+ *    purge, as here;
  *  - what the measured set and purge do besides (MYP_SET_EXTRA,
  *    MYP_PURGE_EXTRA, below).
  *
@@ -84,14 +90,20 @@
  * innodb_old_blocks_time after its first access; the emulation spaces
  * the load's rows over its measured duration and a pass's requests
  * evenly over the duration the run measured for it (requests / requests
- * per second of that round; the warm-up at the rounds' mean). Nothing is
- * fitted to the counters.
+ * per second of that round; the warm-up at the rounds' mean). It is the
+ * wall clock, shared by the instances: while one candidate's pass or load
+ * runs, the others' instances idle, and their pages age (a page resident
+ * across another instance's pass is past innodb_old_blocks_time at its
+ * next access, and made young). Nothing is fitted to the counters: the
+ * durations, backlogs, pool and purge batch size are the run's and the
+ * instance's own.
  *
  * Not emulated (the instance-wide counters include them): the data
  * dictionary and system tablespace pages besides the rollback segments,
  * the change buffer bitmap, the doublewrite buffer, ANALYZE TABLE,
  * read-ahead, the K clients' interleaving (requests run in trace order),
- * page splits after the load, purge's own truncation of the history.
+ * page splits after the load, the purge of an update that keeps its
+ * object in the row (its undo log and truncation: no BLOB to free).
  *
  * Neighbours: collect/myreplay.c (the run), sim/policy_innodb.c,
  * cli/replay_mariadb.c (the report), docs/models.md#replay-mariadb.
@@ -133,13 +145,19 @@
  * set). Per set 14.4 + 6.2 n page requests and per purged row 8.7 + 5 n
  * (n BLOB pages: 1, 2, 3 at 16K and at 32K pages, both sizes alike, two
  * runs within 0.2 %), where the rules give 10 + 6 n and 2 + 5 n: 4 more
- * a set, 6 more a purge (of 6.7), whatever the page size or object. The
+ * a set, 6.7 more a purge, whatever the page size or object. Of a purged
+ * row's 6.7, the truncation after each batch of 127 rows takes 2 (its
+ * 128 headers and undo pages, now emulated), leaving 4 (MYP_PURGE_EXTRA,
+ * of 4.7). The
  * emulation charges them to the hot pages the operation holds; the
  * replay's trace (gets and sets, 2 clients, 20-30 KB) is not the probe's
  * (docs/models.md#replay-mariadb).
  */
 #define MYP_SET_EXTRA 4
-#define MYP_PURGE_EXTRA 6
+#define MYP_PURGE_EXTRA 4
+/* innodb_purge_batch_size when the run could not read it (the default
+ * MariaDB 10.11.19 reports on the test instances) */
+#define MYP_PURGE_BATCH 127
 
 enum { B_GET, B_SET, B_UNDO, B_PURGE };
 
@@ -191,8 +209,10 @@ struct site {
     struct cand *loading; /* the candidate being loaded, or NULL */
     unsigned rr;          /* the next rollback segment */
     uint32_t rseg_key[MYP_N_RSEGS], undo_key[MYP_N_RSEGS];
-    struct purge_ent *q;
+    struct purge_ent *q; /* committed old BLOBs purge has yet to free */
     size_t nq, capq;
+    uint64_t lag;   /* the rows purge trails the clients by this pass */
+    uint32_t batch; /* rows a purge batch takes */
     int oom;
 };
 
@@ -344,38 +364,71 @@ static unsigned rseg_next(struct site *s)
     return s->rr++ % MYP_N_RSEGS;
 }
 
-/* The purge of the queued old BLOBs (one: purged at its commit). */
-static void purge_run(struct emu *m, struct site *s)
+/* One purged row (row_purge_upd_exist_or_extern): its undo log's page as
+ * purge reads and moves past it, then what the measured purge does
+ * besides (MYP_PURGE_EXTRA, placed on pages it must touch, not proven page
+ * by page: the undo page again, the root and leaf of the descent that
+ * resets the row's DB_TRX_ID, row_purge_reset_trx_id), then per old BLOB
+ * page the reference's undo page, the page, and btr_page_free's root,
+ * inode and tablespace header. */
+static void purge_row(struct emu *m, struct site *s, const struct purge_ent *e)
 {
-    for (size_t i = 0; i < s->nq; i++) {
-        struct purge_ent *e = &s->q[i];
-        struct cand *c = &m->c[e->cand];
-        get(m, s, s->rseg_key[e->rseg], B_PURGE);
-        get(m, s, s->undo_key[e->rseg], B_PURGE);
-        /* what the measured purge does besides (MYP_PURGE_EXTRA, placed
-           on pages it must touch, not proven page by page): the log's
-           rollback segment header and undo page again as the coordinator
-           moves to the next log, the root and leaf of the descent that
-           resets the row's DB_TRX_ID (row_purge_reset_trx_id), both
-           pages again when the history is truncated */
-        const uint32_t extra[MYP_PURGE_EXTRA] = {
-            s->rseg_key[e->rseg],
-            s->undo_key[e->rseg],
-            c->root,
-            c->leaf_key[c->leaf_of[e->sess]],
-            s->rseg_key[e->rseg],
-            s->undo_key[e->rseg]};
-        for (unsigned k = 0; k < MYP_PURGE_EXTRA; k++)
-            get(m, s, extra[k], B_PURGE);
-        for (uint32_t j = 0; j < e->n; j++) {
-            get(m, s, s->undo_key[e->rseg], B_PURGE);
-            get(m, s, e->key[j], B_PURGE);
-            get(m, s, c->root, B_PURGE);
-            get(m, s, c->inode, B_PURGE);
-            get(m, s, c->fsp, B_PURGE);
-        }
+    const struct cand *c = &m->c[e->cand];
+    const uint32_t undo = s->undo_key[e->rseg];
+    const uint32_t seq[2 + MYP_PURGE_EXTRA] = {
+        undo, undo, undo, undo, c->root, c->leaf_key[c->leaf_of[e->sess]]};
+
+    for (unsigned k = 0; k < 2 + MYP_PURGE_EXTRA; k++)
+        get(m, s, seq[k], B_PURGE);
+    for (uint32_t j = 0; j < e->n; j++) {
+        get(m, s, undo, B_PURGE);
+        get(m, s, e->key[j], B_PURGE);
+        get(m, s, c->root, B_PURGE);
+        get(m, s, c->inode, B_PURGE);
+        get(m, s, c->fsp, B_PURGE);
     }
-    s->nq = 0;
+}
+
+/* Buffer-fix (+1) or release (-1) the undo pages of q[0..n): a batch's
+ * (the LRU comparison's policy has no fixing: nothing then). */
+static void purge_fix(struct site *s, size_t n, int delta)
+{
+    if (!s->pool->ops->pin)
+        return;
+    for (size_t i = 0; i < n; i++)
+        s->pool->ops->pin(s->pool, s->undo_key[s->q[i].rseg], delta);
+}
+
+/* A purge batch of the n oldest queued rows (trx_purge): their undo pages
+ * fixed while it runs, released at its end (batch_cleanup), then the
+ * history's truncation (trx_purge_truncate_history: each rollback
+ * segment's header and its oldest log's undo page). */
+static void purge_batch(struct emu *m, struct site *s, size_t n)
+{
+    purge_fix(s, n, 1);
+    for (size_t i = 0; i < n; i++)
+        purge_row(m, s, &s->q[i]);
+    purge_fix(s, n, -1);
+    for (unsigned r = 0; r < MYP_N_RSEGS; r++) {
+        get(m, s, s->rseg_key[r], B_PURGE);
+        get(m, s, s->undo_key[r], B_PURGE);
+    }
+    memmove(s->q, s->q + n, (s->nq - n) * sizeof(*s->q));
+    s->nq -= n;
+}
+
+/* Purge behind the clients by s->lag rows, a full batch at a time. */
+static void purge_step(struct emu *m, struct site *s)
+{
+    while (s->nq >= s->lag + s->batch)
+        purge_batch(m, s, s->batch);
+}
+
+/* The rest, once the pass ended (myreplay.c purge_settle waits for it). */
+static void purge_drain(struct emu *m, struct site *s)
+{
+    while (s->nq)
+        purge_batch(m, s, s->nq < s->batch ? s->nq : s->batch);
 }
 
 static void purge_add(struct emu *m, struct cand *c, uint64_t sess,
@@ -402,7 +455,7 @@ static void purge_add(struct emu *m, struct cand *c, uint64_t sess,
     e->rseg = rseg;
     e->n = old->n;
     memcpy(e->key, old->key, old->n * sizeof(*e->key));
-    purge_run(m, s);
+    purge_step(m, s);
 }
 
 static void op_get(struct emu *m, struct cand *c, uint64_t sess)
@@ -473,13 +526,23 @@ static void op_del(struct emu *m, struct cand *c, uint64_t sess)
     purge_add(m, c, sess, rseg, &old);
 }
 
-/* A pass of candidate ci over ms milliseconds. */
-static void pass(struct emu *m, size_t ci, double ms)
+/* The other instances idle while one works: their clocks move on. */
+static void others_age(struct emu *m, const struct site *s, double ms)
+{
+    for (size_t k = 0; k < m->n_site; k++)
+        if (&m->site[k] != s)
+            m->site[k].now_ms += ms;
+}
+
+/* A pass of candidate ci over ms milliseconds, purge trailing its clients
+ * by `lag` rows, then caught up. */
+static void pass(struct emu *m, size_t ci, double ms, uint64_t lag)
 {
     const struct coll_pgr_plan *p = &m->p->base;
     struct cand *c = &m->c[ci];
     double dt = p->n_reqs ? ms / (double)p->n_reqs : 0;
 
+    c->s->lag = lag;
     for (uint64_t i = 0; i < p->n_reqs && !c->s->oom; i++) {
         const struct coll_pgr_req *r = &p->reqs[i];
         if (r->key_id >= p->n_keys)
@@ -492,6 +555,8 @@ static void pass(struct emu *m, size_t ci, double ms)
             op_del(m, c, r->key_id);
         c->s->now_ms += dt;
     }
+    purge_drain(m, c->s);
+    others_age(m, c->s, ms);
 }
 
 /* myreplay.c's load: every session at its first size, COLL_RPL_BATCH rows a
@@ -514,6 +579,7 @@ static void load(struct emu *m, size_t ci, double ms)
         c->s->now_ms += dt;
     }
     c->s->loading = NULL;
+    others_age(m, c->s, ms);
 }
 
 /* Keys by their id's order (the hash's 16 hex digits). */
@@ -619,6 +685,18 @@ static double pass_ms(const struct emu *m, size_t ci, int r)
     return rps > 0 ? 1000.0 * (double)cr->requests / rps : 0;
 }
 
+double adv_myr_mean_backlog(const struct coll_myr_result *res, size_t i)
+{
+    const struct coll_pgr_cand_result *cr = &res->base.r[i];
+    unsigned n =
+        cr->n_rounds < COLL_PGR_MAX_ROUNDS ? cr->n_rounds : COLL_PGR_MAX_ROUNDS;
+    double sum = 0;
+
+    for (unsigned r = 0; r < n; r++)
+        sum += (double)res->purge_backlog[i][r];
+    return n ? sum / n : 0;
+}
+
 static void run(struct emu *m)
 {
     const struct coll_pgr_plan *p = &m->p->base;
@@ -630,14 +708,15 @@ static void run(struct emu *m)
                                      : pass_ms(m, ci, -1));
     for (unsigned w = 0; w < p->warmup_rounds; w++)
         for (size_t ci = 0; ci < n; ci++)
-            pass(m, ci, pass_ms(m, ci, -1));
+            pass(m, ci, pass_ms(m, ci, -1),
+                 (uint64_t)adv_myr_mean_backlog(m->res, ci));
     for (unsigned r = 0; r < p->rounds && r < COLL_PGR_MAX_ROUNDS; r++)
         for (size_t j = 0; j < n; j++) {
             size_t ci = r % 2 ? n - 1 - j : j;
             struct site *s = m->c[ci].s;
             s->counting = 1;
             s->counting_cand = ci;
-            pass(m, ci, pass_ms(m, ci, (int)r));
+            pass(m, ci, pass_ms(m, ci, (int)r), m->res->purge_backlog[ci][r]);
             s->counting = 0;
         }
 }
@@ -660,6 +739,8 @@ static int sites_init(struct emu *m, const struct sim_policy_ops *pol,
             struct site *s = &m->site[m->n_site++];
             s->instance = in;
             s->old_time_ms = m->res->old_blocks_time_ms[i];
+            s->batch = m->res->purge_batch[i] ? m->res->purge_batch[i]
+                                              : MYP_PURGE_BATCH;
             if (!(s->pool = pol->create(m->res->pool_pages_total[i], 1)))
                 return -1;
             if (pol->tune) {

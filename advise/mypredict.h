@@ -53,5 +53,8 @@ struct adv_myr_prediction {
 int adv_myr_predict(const struct coll_myr_plan *p,
                     const struct coll_myr_result *res,
                     struct adv_myr_prediction *out, struct pt_err *err);
+/* The rounds' mean purge backlog of candidate i (res->purge_backlog),
+ * rows: the warm-up's lag in the emulation, and the report's figure. */
+double adv_myr_mean_backlog(const struct coll_myr_result *res, size_t i);
 
 #endif /* PT_ADVISE_MYPREDICT_H */

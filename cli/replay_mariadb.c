@@ -243,7 +243,8 @@ static void my_pred_lines(FILE *fp, const struct my_out *o)
                 "%llu pages (the page cleaner keeping %u free), %u level(s), "
                 "%llu leaves, %.2f BLOB pages a value "
                 "(%u bytes each); req get %.2f set %.2f undo %.2f purge "
-                "%.2f, reads get %.3f set %.3f undo %.3f purge %.3f\n",
+                "%.2f, reads get %.3f set %.3f undo %.3f purge %.3f; purge "
+                "behind by %.0f rows (the rounds' measured backlog, mean)\n",
                 i + 1, eq, mq, rel(eq, mq) * 100, er, mr, rel(er, mr) * 100,
                 adv_myr_per_req(c->lru.reads, r), c->policy,
                 (unsigned long long)c->pool_pages, c->lru_scan_depth, c->levels,
@@ -255,7 +256,8 @@ static void my_pred_lines(FILE *fp, const struct my_out *o)
                 adv_myr_per_req(c->n.get_reads, r),
                 adv_myr_per_req(c->n.set_reads, r),
                 adv_myr_per_req(c->n.undo_reads, r),
-                adv_myr_per_req(c->n.purge_reads, r));
+                adv_myr_per_req(c->n.purge_reads, r),
+                adv_myr_mean_backlog(o->res, i));
     }
 }
 
@@ -360,9 +362,17 @@ static json_t *my_pred_json(const struct my_out *o, size_t i)
     double eq = adv_myr_per_req(c->n.requests, r),
            er = adv_myr_per_req(c->n.reads, r);
 
-    if (!o->pred.have || !c->have)
+    json_t *d, *lag = json_array();
+
+    if (!o->pred.have || !c->have || !lag) {
+        json_decref(lag);
         return json_null();
-    return json_pack(
+    }
+    /* the backlog purge trailed by in each round's emulation */
+    for (unsigned k2 = 0; k2 < r->n_rounds && k2 < COLL_PGR_MAX_ROUNDS; k2++)
+        json_array_append_new(
+            lag, json_integer((json_int_t)o->res->purge_backlog[i][k2]));
+    d = json_pack(
         "{s:s, s:I, s:I, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
         "s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}, s:f, s:f}",
         "policy", c->policy, "pool_pages", (json_int_t)c->pool_pages,
@@ -381,6 +391,11 @@ static json_t *my_pred_json(const struct my_out *o, size_t i)
         adv_myr_per_req(c->n.undo_reads, r), "purge",
         adv_myr_per_req(c->n.purge_reads, r), "lru_read_requests",
         (double)c->lru.requests, "lru_reads", (double)c->lru.reads);
+    if (d)
+        json_object_set_new(d, "purge_backlog", lag);
+    else
+        json_decref(lag);
+    return d;
 }
 
 static json_t *my_json(const void *ctx)

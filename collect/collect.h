@@ -1108,12 +1108,18 @@ struct coll_myr_result {
        (advise/mypredict.c): Innodb_buffer_pool_pages_total (the pool's
        real pages: fewer than size / page), innodb_old_blocks_time and
        _pct, innodb_lru_scan_depth (the free blocks the page cleaner
-       keeps); 0 when not read */
+       keeps), innodb_purge_batch_size (undo pages a purge batch
+       takes); 0 when not read */
     uint64_t pool_pages_total[COLL_PGR_MAX_CANDIDATES];
     uint32_t old_blocks_time_ms[COLL_PGR_MAX_CANDIDATES];
     uint32_t old_blocks_pct[COLL_PGR_MAX_CANDIDATES];
     uint32_t lru_scan_depth[COLL_PGR_MAX_CANDIDATES];
-    double load_ms[COLL_PGR_MAX_CANDIDATES]; /* the load's duration */
+    uint32_t purge_batch[COLL_PGR_MAX_CANDIDATES]; /* innodb_purge_batch_size */
+    double load_ms[COLL_PGR_MAX_CANDIDATES];       /* the load's duration */
+    /* Innodb_history_list_length over the run's start as each measured
+       pass ended, before purge_settle: the undo logs purge had yet to
+       process (its lag behind the clients; advise/mypredict.c) */
+    uint64_t purge_backlog[COLL_PGR_MAX_CANDIDATES][COLL_PGR_MAX_ROUNDS];
     char server[COLL_PGR_MAX_CANDIDATES][128];
 };
 /* The DDL a run executes on each instance (--dry-run); the instances are

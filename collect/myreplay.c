@@ -209,7 +209,7 @@ struct myr_site {
     int locked, created, mariadb;
     uint32_t page_size;
     uint64_t pool_bytes, pool_pages, pages_total;
-    uint32_t old_time_ms, old_pct, lru_scan_depth;
+    uint32_t old_time_ms, old_pct, lru_scan_depth, purge_batch;
     uint64_t history0; /* Innodb_history_list_length before the run */
     int purge_late;    /* purge_settle gave up once (said once) */
 };
@@ -716,7 +716,7 @@ static int history_len(struct coll_conn *c, uint64_t *n, struct pt_err *err)
  * real pages (Innodb_buffer_pool_pages_total: size / page less the
  * blocks the pool's own structures take), the midpoint LRU's
  * innodb_old_blocks_time and _pct, the page cleaner's
- * innodb_lru_scan_depth. */
+ * innodb_lru_scan_depth, purge's innodb_purge_batch_size. */
 static int facts_read(struct myr_site *s, struct pt_err *err)
 {
     int64_t v = 0;
@@ -735,6 +735,10 @@ static int facts_read(struct myr_site *s, struct pt_err *err)
             0 &&
         v > 0)
         s->lru_scan_depth = (uint32_t)v;
+    if (coll_query_i64(s->admin, "SELECT @@innodb_purge_batch_size", &v,
+                       NULL) == 0 &&
+        v > 0)
+        s->purge_batch = (uint32_t)v;
     return history_len(s->admin, &s->history0, err);
 }
 
@@ -967,8 +971,20 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     if ((ret = purge_settle(run, run->site_of[c], err)) < 0 ||
         (sum && (ret = counters_read(admin, &before, err)) < 0))
         return ret;
-    if ((ret = coll_rpl_pass(*g, c, rps, err)) < 0 ||
-        (ret = purge_settle(run, run->site_of[c], err)) < 0)
+    if ((ret = coll_rpl_pass(*g, c, rps, err)) < 0)
+        return ret;
+    if (sum) {
+        const struct coll_pgr_cand_result *cr = &run->res->base.r[c];
+        uint64_t h = 0;
+        if ((ret = history_len(admin, &h, err)) < 0)
+            return ret;
+        if (cr->n_rounds < COLL_PGR_MAX_ROUNDS)
+            run->res->purge_backlog[c][cr->n_rounds] =
+                h > run->site[run->site_of[c]].history0
+                    ? h - run->site[run->site_of[c]].history0
+                    : 0;
+    }
+    if ((ret = purge_settle(run, run->site_of[c], err)) < 0)
         return ret;
     if (sum) {
         struct coll_pgr_cand_result *cr = &run->res->base.r[c];
@@ -1149,6 +1165,7 @@ static int run_checks(struct coll_conn *c, struct myr_run *run,
         res->old_blocks_time_ms[i] = st->old_time_ms;
         res->old_blocks_pct[i] = st->old_pct;
         res->lru_scan_depth[i] = st->lru_scan_depth;
+        res->purge_batch[i] = st->purge_batch;
         snprintf(res->server[i], sizeof(res->server[i]), "%s",
                  coll_conn_dbms(st->admin));
     }

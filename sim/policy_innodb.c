@@ -24,7 +24,9 @@
  *    at the head (freed_page_clock), i.e. when it has left the first
  *    quarter of the young sublist.
  *  - The victim is the tail (buf_LRU_free_from_common_LRU_list); each
- *    freed block advances freed_page_clock.
+ *    freed block advances freed_page_clock. A block buffer-fixed by the
+ *    driver (ops->pin; sim_node.spare holds the count) is skipped, as
+ *    buf_LRU_free_page skips a fixed one: the next towards the head goes.
  *  - The page cleaner, when tuned with a free-list target
  *    (sim_policy_params.free_target = innodb_lru_scan_depth; the replay's
  *    prediction, advise/mypredict.c): a block taken that leaves fewer
@@ -261,7 +263,12 @@ static void inno_hit(struct inno *c, uint32_t i)
  * pool, its key unmapped; returns the key. */
 static uint32_t inno_free_tail(struct inno *c)
 {
-    uint32_t i = c->l.tail, key = c->pool.nd[i].key;
+    uint32_t i = c->l.tail, key;
+
+    /* buf_LRU_free_from_common_LRU_list: a fixed block is skipped */
+    while (c->pool.nd[i].spare && c->pool.nd[i].prev)
+        i = c->pool.nd[i].prev;
+    key = c->pool.nd[i].key;
 
     c->map.v[key] = 0;
     inno_unlink(c, i);
@@ -308,6 +315,7 @@ static int inno_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     }
     nd[i].key = key;
     nd[i].freq = 0;
+    nd[i].spare = 0;
     c->first_ms[i] = c->base.now_ms;
     inno_link(c, i, 1);
     c->map.v[key] = i;
@@ -349,6 +357,19 @@ static void inno_prefetch(const struct sim_policy *p, uint32_t key, int stage)
         sim_pool_prefetch(&c->pool, &c->map, key);
 }
 
+/* buf_block_t::fix / unfix of a cached block (advise/mypredict.c: purge
+ * batches' undo pages, MDEV-32050) */
+static int inno_pin(struct sim_policy *p, uint32_t key, int delta)
+{
+    struct inno *c = (struct inno *)p;
+    uint32_t i = sim_keymap_get(&c->map, key);
+
+    if (!i)
+        return 0;
+    c->pool.nd[i].spare = (uint16_t)(c->pool.nd[i].spare + delta);
+    return 1;
+}
+
 const struct sim_policy_ops sim_policy_innodb = {
     .name = "innodb-lru",
     .summary = "InnoDB midpoint LRU, 37 % old sublist, 1000 ms old time",
@@ -360,4 +381,5 @@ const struct sim_policy_ops sim_policy_innodb = {
     .prefetch = inno_prefetch,
     .destroy = inno_destroy,
     .tune = inno_tune,
+    .pin = inno_pin,
 };

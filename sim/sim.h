@@ -173,6 +173,12 @@ struct sim_policy_ops {
      */
     int (*access_many)(struct sim_policy *p, const struct sim_req *q, size_t n,
                        size_t ahead, uint64_t *hits);
+    /*
+     * Optional (may be NULL): buffer-fix (delta +1) or release (-1) the
+     * cached `key`: a fixed entry is never the victim (InnoDB's
+     * buf_LRU_free_page skips a fixed block). 1 if cached, else 0.
+     */
+    int (*pin)(struct sim_policy *p, uint32_t key, int delta);
 };
 
 /* What sizes a policy's fixed-size structures (sim_policy_ops.tune). */

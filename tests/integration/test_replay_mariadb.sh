@@ -125,11 +125,12 @@ for x in c:
     assert "Pwd" not in x["instance"], x["instance"]
 # the prediction beside the counters (advise/mypredict.c). The replay
 # waits for purge around each measured pass, so a pass's page requests
-# hold all of its purge: within 10 % (the bound; measured +2.5 to
-# +4.1 % over 3 runs) and between the prediction without purge and with
-# it. Pool reads are predicted low: the real purge lags the clients and
-# reads back old BLOB pages the emulation's finds in the pool (measured
-# -23 to -37 %, never over); docs/models.md#replay-mariadb
+# hold all of its purge: within 10 % (the bound) and between the
+# prediction without purge and with it. Pool reads within 15 % (the
+# issue's bound): purge trails the clients by the backlog the run
+# measured, in batches whose undo pages stay fixed, the history truncated
+# after each (docs/models.md#replay-mariadb; measured -3 to +11 % on this
+# trace, 2026-12-05)
 for x in c:
     p, k = x["prediction"], x["innodb"]
     assert p and p["policy"] == "innodb-lru" and p["pool_pages"] > 0, p
@@ -137,7 +138,8 @@ for x in c:
     by = p["read_requests_by"]
     floor = by["get"] + by["set"] + by["undo"]
     assert 0.95 * floor <= k["read_requests_per_request"] <= 1.05 * (floor + by["purge"]), (p, k)
-    assert -0.45 <= p["reads_error"] <= 0.05, (x["innodb_page_size"], p)
+    assert abs(p["reads_error"]) <= 0.15, (x["innodb_page_size"], p)
+    assert len(p["purge_backlog"]) == 6 and min(p["purge_backlog"]) >= 0, p
     assert p["blob_pages_per_value"] == (2 if x["innodb_page_size"] == 16384 else 1), p
 # the verdict by magnitude (docs/models.md#server-verdict): 32K's pool
 # reads per request against 16K's, measured over 6 rounds against the

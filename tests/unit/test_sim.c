@@ -389,6 +389,37 @@ static void test_policy_innodb_cleaner(void **state)
     in->destroy(q);
 }
 
+/* A buffer-fixed block (sim_policy_ops.pin, InnoDB's buf_LRU_free_page
+ * skipping a fixed block): never the victim while fixed, the next block
+ * towards the head goes instead; released, it is the tail again. */
+static void test_policy_innodb_pin(void **state)
+{
+    const struct sim_policy_ops *in = sim_policy_find("innodb-lru");
+    struct sim_policy *p = in->create(100, 1);
+    uint32_t victim;
+    (void)state;
+
+    assert_non_null(p);
+    assert_non_null(in->pin);
+    for (uint32_t k = 0; k < 100; k++)
+        ref_at(p, k, 0, 0);
+    /* 0 is the tail (first in, never used again) */
+    assert_int_equal(in->pin(p, 0, 1), 1);
+    assert_int_equal(in->pin(p, 5000, 1), 0); /* not cached */
+    for (uint32_t k = 1000; k < 1050; k++) {
+        assert_int_equal(in->access(p, k, &victim), 0);
+        assert_int_not_equal(victim, 0);
+    }
+    assert_true(in->contains(p, 0));
+    assert_false(in->contains(p, 1));
+    /* released: the next miss evicts it */
+    assert_int_equal(in->pin(p, 0, -1), 1);
+    assert_int_equal(in->access(p, 2000, &victim), 0);
+    assert_int_equal(victim, 0);
+    assert_false(in->contains(p, 0));
+    in->destroy(p);
+}
+
 static void test_policy_sqlite(void **state)
 {
     const struct sim_policy_ops *sq = sim_policy_find("sqlite-lru");
@@ -1389,6 +1420,7 @@ int main(void)
         cmocka_unit_test(test_policy_postgresql),
         cmocka_unit_test(test_policy_innodb),
         cmocka_unit_test(test_policy_innodb_cleaner),
+        cmocka_unit_test(test_policy_innodb_pin),
         cmocka_unit_test(test_policy_sqlite),
         cmocka_unit_test(test_mini_curves),
         cmocka_unit_test(test_lru_vs_brute_force),
