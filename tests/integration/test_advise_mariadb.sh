@@ -139,7 +139,8 @@ SQL
     expect_py "no instance: the built-in store's replay" \
         'd["recommended"]["page_size"] == 32768 and d["validation"]["validated_by"]["method"] == "replay"' "$T/big0.json"
     expect_rc 0 "--replay-server --replay-instance 32K" "$PAGETUNE" advise --connect "$PT_MARIADB_CONNECT" \
-        --monitor-seconds 1 --out-dir "$T/big" --replay-server --replay-instance "32K=$PT_MARIADB32_CONNECT" --json
+        --monitor-seconds 1 --out-dir "$T/big" --replay-server --replay-instance "32K=$PT_MARIADB32_CONNECT" \
+        --replay-budget 10 --json
     printf '%s' "$OUT" >"$T/big.json"
     case "$ERR" in *"buffer pools differ"*) fail "equal pools called different" ;; *) pass ;; esac
     if msg=$(python3 - "$T/big.json" "$T/big/recommendation.json" 2>&1 <<'EOF'
