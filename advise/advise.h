@@ -565,6 +565,15 @@ int adv_pgr_predict(const struct coll_pgr_plan *p,
  * in its file cache; on a server where they reach the disk they cost far
  * more, which the verdict (requests/s) cannot show. */
 #define ADV_SERVER_READS_RATIO 1.5
+/* What both engines' server validations share (server.c): v's scratch
+ * columns from res, its verdict out (the rounds of res's second
+ * candidate), what the verdict was compared with (`reads`, the judged
+ * reads and their prediction, when v->srv_reads decided it) and the
+ * method ADV_BY_SERVER. v->srv_reads is judged before. */
+void adv_validation_server_common(struct adv_validation *v,
+                                  const struct coll_pgr_result *res,
+                                  const struct store_verdict_out *out,
+                                  const char *reads);
 int adv_server_reads_note(const struct adv_validation *v, char *buf,
                           size_t len);
 /* v's verdict and method from a replay on the server (after

@@ -127,27 +127,12 @@ void adv_validation_server_my(struct adv_validation *v,
         v->srv_read_per_op[i] = adv_myr_per_req(res->innodb[i].reads, r);
         v->srv_heap_per_op[i] = v->srv_toast_per_op[i] = NAN;
     }
-    v->srv_n_extra = res->base.n_extra;
-    memcpy(v->srv_extra, res->base.extra, sizeof(v->srv_extra));
-    snprintf(v->srv_not_carried, sizeof(v->srv_not_carried), "%s",
-             res->base.not_carried);
     adv_myr_reads_of(res, 1, pred, &v->srv_reads);
     adv_server_verdict(&res->base, 1, &v->srv_reads, &out);
-    v->verdict = out;
-    v->have_measured = 1;
-    v->have_verdict = res->base.r[1].n_rounds >= 2;
-    v->rounds = res->base.r[1].n_rounds;
-    if (v->srv_reads.decided)
-        snprintf(v->compared_with, sizeof(v->compared_with),
-                 "the predicted change in InnoDB buffer-pool reads per "
-                 "request (the emulation of the same run, "
-                 "docs/models.md#replay-mariadb), by magnitude; requests/s "
-                 "by direction (no model of the server's time)");
-    else
-        snprintf(v->compared_with, sizeof(v->compared_with),
-                 "the advice's direction, a gain (no model of the server's "
-                 "time predicts its size)");
-    v->method = ADV_BY_SERVER;
+    adv_validation_server_common(v, &res->base, &out,
+                                 "InnoDB buffer-pool reads per request (the "
+                                 "emulation of the same run, "
+                                 "docs/models.md#replay-mariadb)");
     snprintf(v->method_text, sizeof(v->method_text),
              "validated by replay on the server (MariaDB scratch tables with "
              "synthetic rows, %s vs %s on instances of %uK and %uK pages, %u "

@@ -668,6 +668,22 @@ static void replay_skip(const struct adv_config *c, struct adv_result *r,
 #define ADV_SERVER_REQ_US 300.0
 #define ADV_SERVER_ROUNDS 6
 
+/* Said: how many of the table's own columns the scratch rows carry, and
+ * those not carried (why, kept in not_carried). */
+static void server_carried(const struct adv_config *c, size_t n,
+                           const char *why, const char *where,
+                           char *not_carried, size_t len)
+{
+    if (n)
+        note(c,
+             "replay on the server: the scratch rows carry %zu of the "
+             "table's own columns, with their types",
+             n);
+    if (why[0])
+        note(c, "replay on the server: not carried%s: %s", where, why);
+    snprintf(not_carried, len, "%s", why);
+}
+
 /* The sampled table's shape for the scratch rows: its rest of the row and
  * the share of its values that compressed in the pglz trial. */
 static void server_shape(const struct adv_config *c, const struct adv_result *r,
@@ -690,15 +706,7 @@ static void server_shape(const struct adv_config *c, const struct adv_result *r,
     if (p->rest_bytes)
         n = coll_pgr_extras(p, &s->columns, objs, r->sample_opts.n_columns, why,
                             sizeof(why));
-    if (n)
-        note(c,
-             "replay on the server: the scratch rows carry %zu of the "
-             "table's own columns, with their types",
-             n);
-    if (why[0])
-        note(c, "replay on the server: not carried, their bytes in pt_rest: %s",
-             why);
-    snprintf(not_carried, len, "%s", why);
+    server_carried(c, n, why, ", their bytes in pt_rest", not_carried, len);
 }
 
 static void server_note(void *ctx, const char *line)
@@ -950,14 +958,7 @@ static void server_shape_my(const struct adv_config *c,
     if (s->columns.n)
         n = coll_myr_extras(m, &s->columns, objs, r->sample_opts.n_columns, why,
                             sizeof(why));
-    if (n)
-        note(c,
-             "replay on the server: the scratch rows carry %zu of the "
-             "table's own columns, with their types",
-             n);
-    if (why[0])
-        note(c, "replay on the server: not carried: %s", why);
-    snprintf(not_carried, len, "%s", why);
+    server_carried(c, n, why, "", not_carried, len);
 }
 
 /*

@@ -305,6 +305,31 @@ void adv_pgr_per_op(const struct coll_pgr_cand_result *r, double *heap,
         ops;
 }
 
+void adv_validation_server_common(struct adv_validation *v,
+                                  const struct coll_pgr_result *res,
+                                  const struct store_verdict_out *out,
+                                  const char *reads)
+{
+    v->srv_n_extra = res->n_extra;
+    memcpy(v->srv_extra, res->extra, sizeof(v->srv_extra));
+    snprintf(v->srv_not_carried, sizeof(v->srv_not_carried), "%s",
+             res->not_carried);
+    v->verdict = *out;
+    v->have_measured = 1;
+    v->have_verdict = res->r[1].n_rounds >= 2;
+    v->rounds = res->r[1].n_rounds;
+    if (v->srv_reads.decided)
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the predicted change in %s, by magnitude; requests/s by "
+                 "direction (no model of the server's time)",
+                 reads);
+    else
+        snprintf(v->compared_with, sizeof(v->compared_with),
+                 "the advice's direction, a gain (no model of the server's "
+                 "time predicts its size)");
+    v->method = ADV_BY_SERVER;
+}
+
 void adv_validation_server(struct adv_validation *v,
                            const struct coll_pgr_result *res,
                            const struct coll_pgr_candidate cand[2],
@@ -324,27 +349,12 @@ void adv_validation_server(struct adv_validation *v,
         adv_pgr_per_op(&res->r[i], &v->srv_heap_per_op[i],
                        &v->srv_toast_per_op[i], &v->srv_read_per_op[i]);
     }
-    v->srv_n_extra = res->n_extra;
-    memcpy(v->srv_extra, res->extra, sizeof(v->srv_extra));
-    snprintf(v->srv_not_carried, sizeof(v->srv_not_carried), "%s",
-             res->not_carried);
     adv_pgr_judge(res, 1, pred, &out, &v->srv_reads);
-    v->verdict = out;
-    v->have_measured = 1;
-    v->have_verdict = res->r[1].n_rounds >= 2;
-    v->rounds = res->r[1].n_rounds;
-    if (v->srv_reads.decided)
-        snprintf(v->compared_with, sizeof(v->compared_with),
-                 "the predicted change in heap + TOAST blocks read from "
-                 "outside shared_buffers per operation (the emulation of the "
-                 "same run, docs/models.md#server-replay-prediction), by "
-                 "magnitude; requests/s by direction (no model of the "
-                 "server's time)");
-    else
-        snprintf(v->compared_with, sizeof(v->compared_with),
-                 "the advice's direction, a gain (no model of the server's "
-                 "time predicts its size)");
-    v->method = ADV_BY_SERVER;
+    adv_validation_server_common(
+        v, res, &out,
+        "heap + TOAST blocks read from outside shared_buffers per operation "
+        "(the emulation of the same run, "
+        "docs/models.md#server-replay-prediction)");
     snprintf(v->method_text, sizeof(v->method_text),
              "validated by replay on the server (PostgreSQL scratch tables "
              "with synthetic rows, %s vs %s, %u rounds; blocks read outside "
