@@ -36,6 +36,7 @@ struct my_out {
     struct my_untested untested[COLL_PGR_MAX_CANDIDATES];
     size_t n_untested;
     struct adv_myr_prediction pred; /* advise/mypredict.c */
+    char pools[400]; /* adv_myr_pool_note, "" when the pools agree */
 };
 
 static int has_ci(const char *hay, const char *needle)
@@ -411,6 +412,8 @@ static json_t *my_json(const void *ctx)
     }
     replay_json_head(doc, "mysql", o->trace, &o->plan->base, &o->res->base);
     json_object_set_new(doc, "counters_scope", json_string("instance"));
+    json_object_set_new(doc, "pools_note",
+                        o->pools[0] ? json_string(o->pools) : json_null());
     for (size_t i = 0; i < o->res->base.n_cand; i++) {
         json_t *cj = my_cand_json(o, i);
         json_object_set_new(cj, "prediction", my_pred_json(o, i));
@@ -503,11 +506,8 @@ int replay_mariadb(const struct cli_common *c, const struct replay_my_args *m,
         cli_note(c, "%s: %s", o->untested[i].spec, o->untested[i].why);
     if ((ret = coll_myr_run(conn, p, res, err)) < 0)
         goto out;
-    {
-        char pools[400];
-        if (adv_myr_pool_note(res, pools, sizeof(pools)))
-            cli_note(c, "%s", pools);
-    }
+    if (adv_myr_pool_note(res, o->pools, sizeof(o->pools)))
+        cli_note(c, "%s", o->pools);
     if (m->not_carried)
         snprintf(res->base.not_carried, sizeof(res->base.not_carried), "%s",
                  m->not_carried);

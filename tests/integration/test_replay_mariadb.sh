@@ -113,6 +113,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["candidates"]
 assert d["kind"] == "replay_server" and d["engine"] == "mysql" and d["counters_scope"] == "instance"
+assert d["pools_note"] is None, d["pools_note"]  # both pools 12M
 assert [x["innodb_page_size"] for x in c] == [16384, 32768], c
 for x in c:
     assert x["table_bytes"] >= 4 * x["buffer_pool_bytes"], (x["table_bytes"], x["buffer_pool_bytes"])
