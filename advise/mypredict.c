@@ -390,7 +390,11 @@ static void purge_row(struct emu *m, struct site *s, const struct purge_ent *e)
 }
 
 /* Buffer-fix (+1) or release (-1) the undo pages of q[0..n): a batch's
- * (the LRU comparison's policy has no fixing: nothing then). */
+ * (the LRU comparison's policy has no fixing: nothing then). A known
+ * defect, kept because the figures rest on it (docs/models.md
+ * #replay-mariadb, "A defect the 12M figures rest on"): a page not in the
+ * pool when the batch starts is not fixed, and its release once purge has
+ * read it wraps its count, so it stays fixed for the rest of the run. */
 static void purge_fix(struct site *s, size_t n, int delta)
 {
     if (!s->pool->ops->pin)
