@@ -362,17 +362,14 @@ static json_t *my_pred_json(const struct my_out *o, size_t i)
            mr = adv_myr_per_req(k->reads, r);
     double eq = adv_myr_per_req(c->n.requests, r),
            er = adv_myr_per_req(c->n.reads, r);
+    json_t *d, *lag;
 
-    json_t *d, *lag = json_array();
-
-    if (!o->pred.have || !c->have || !lag) {
-        json_decref(lag);
+    if (!o->pred.have || !c->have || !(lag = json_array()))
         return json_null();
-    }
     /* the backlog purge trailed by in each round's emulation */
-    for (unsigned k2 = 0; k2 < r->n_rounds && k2 < COLL_PGR_MAX_ROUNDS; k2++)
+    for (unsigned n = 0; n < r->n_rounds && n < COLL_PGR_MAX_ROUNDS; n++)
         json_array_append_new(
-            lag, json_integer((json_int_t)o->res->purge_backlog[i][k2]));
+            lag, json_integer((json_int_t)o->res->purge_backlog[i][n]));
     d = json_pack(
         "{s:s, s:I, s:I, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
         "s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}, s:f, s:f}",

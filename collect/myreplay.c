@@ -974,15 +974,13 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     if ((ret = coll_rpl_pass(*g, c, rps, err)) < 0)
         return ret;
     if (sum) {
-        const struct coll_pgr_cand_result *cr = &run->res->base.r[c];
+        const unsigned k = run->res->base.r[c].n_rounds;
+        const uint64_t h0 = run->site[run->site_of[c]].history0;
         uint64_t h = 0;
         if ((ret = history_len(admin, &h, err)) < 0)
             return ret;
-        if (cr->n_rounds < COLL_PGR_MAX_ROUNDS)
-            run->res->purge_backlog[c][cr->n_rounds] =
-                h > run->site[run->site_of[c]].history0
-                    ? h - run->site[run->site_of[c]].history0
-                    : 0;
+        if (k < COLL_PGR_MAX_ROUNDS)
+            run->res->purge_backlog[c][k] = h > h0 ? h - h0 : 0;
     }
     if ((ret = purge_settle(run, run->site_of[c], err)) < 0)
         return ret;
