@@ -1120,6 +1120,9 @@ struct coll_myr_result {
        pass ended, before purge_settle: the undo logs purge had yet to
        process (its lag behind the clients; advise/mypredict.c) */
     uint64_t purge_backlog[COLL_PGR_MAX_CANDIDATES][COLL_PGR_MAX_ROUNDS];
+    /* how long that backlog took to purge (purge_settle's wait, ms): the
+       emulation's clock through its purge */
+    double purge_ms[COLL_PGR_MAX_CANDIDATES][COLL_PGR_MAX_ROUNDS];
     char server[COLL_PGR_MAX_CANDIDATES][128];
 };
 /* The DDL a run executes on each instance (--dry-run); the instances are

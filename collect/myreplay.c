@@ -982,8 +982,14 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
         if (k < COLL_PGR_MAX_ROUNDS)
             run->res->purge_backlog[c][k] = h > h0 ? h - h0 : 0;
     }
-    if ((ret = purge_settle(run, run->site_of[c], err)) < 0)
-        return ret;
+    {
+        uint64_t t0 = pt_now_ns();
+        if ((ret = purge_settle(run, run->site_of[c], err)) < 0)
+            return ret;
+        if (sum && run->res->base.r[c].n_rounds < COLL_PGR_MAX_ROUNDS)
+            run->res->purge_ms[c][run->res->base.r[c].n_rounds] =
+                (double)(pt_now_ns() - t0) / 1e6;
+    }
     if (sum) {
         struct coll_pgr_cand_result *cr = &run->res->base.r[c];
         if ((ret = counters_read(admin, &after, err)) < 0)

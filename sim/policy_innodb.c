@@ -74,6 +74,8 @@ struct inno {
     uint64_t old_time_ms;                         /* innodb_old_blocks_time */
     uint64_t free_target; /* innodb_lru_scan_depth; 0: no page cleaner */
     uint64_t lru_min_len; /* the cleaner's floor (buf_lru_min_len) */
+    uint64_t *wr_until;   /* node → when its write ends (owned) */
+    uint64_t write_ms;    /* a write's duration */
 };
 
 static void inno_destroy(struct sim_policy *p)
@@ -86,6 +88,7 @@ static void inno_destroy(struct sim_policy *p)
     sim_keymap_release(&c->map);
     free(c->first_ms);
     free(c->young_clock);
+    free(c->wr_until);
     free(c);
 }
 
@@ -105,7 +108,9 @@ static struct sim_policy *inno_create(uint64_t capacity, uint64_t seed)
     c->old_time_ms = INNO_OLD_TIME_MS;
     c->first_ms = pt_calloc(capacity + 1, sizeof(*c->first_ms));
     c->young_clock = pt_calloc(capacity + 1, sizeof(*c->young_clock));
-    if (sim_pool_init(&c->pool, capacity) || !c->first_ms || !c->young_clock) {
+    c->wr_until = pt_calloc(capacity + 1, sizeof(*c->wr_until));
+    if (sim_pool_init(&c->pool, capacity) || !c->first_ms || !c->young_clock ||
+        !c->wr_until) {
         inno_destroy(&c->base);
         return NULL;
     }
@@ -129,6 +134,7 @@ static void inno_tune(struct sim_policy *p, const struct sim_policy_params *pp)
     c->free_target =
         pp->free_target ? scaled(pp->free_target, pp->scale, 2) : 0;
     c->lru_min_len = sim_innodb_lru_floor(c->base.capacity, pp->scale);
+    c->write_ms = pp->write_ms;
 }
 
 uint64_t sim_innodb_lru_floor(uint64_t pages, double scale)
@@ -259,16 +265,18 @@ static void inno_hit(struct inno *c, uint32_t i)
     }
 }
 
-/* Free the LRU's tail block (buf_LRU_free_page): its node back to the
- * pool, its key unmapped; returns the key. */
-static uint32_t inno_free_tail(struct inno *c)
+/* buf_LRU_free_page frees neither a buffer-fixed block (ops->pin) nor a
+ * dirty one (ops->dirty; sim_node.queue 1) */
+static int inno_evictable(const struct inno *c, uint32_t i)
 {
-    uint32_t i = c->l.tail, key;
+    return !c->pool.nd[i].spare && !c->pool.nd[i].queue &&
+           c->base.now_ms >= c->wr_until[i];
+}
 
-    /* buf_LRU_free_from_common_LRU_list: a fixed block is skipped */
-    while (c->pool.nd[i].spare && c->pool.nd[i].prev)
-        i = c->pool.nd[i].prev;
-    key = c->pool.nd[i].key;
+/* Free node i: back to the pool, its key unmapped; returns the key. */
+static uint32_t inno_free_node(struct inno *c, uint32_t i)
+{
+    uint32_t key = c->pool.nd[i].key;
 
     c->map.v[key] = 0;
     inno_unlink(c, i);
@@ -277,22 +285,54 @@ static uint32_t inno_free_tail(struct inno *c)
     return key;
 }
 
+/* A reader that found no free block frees one itself
+ * (buf_LRU_free_from_common_LRU_list): the first from the tail that is
+ * neither fixed nor dirty; when every block is, the tail's first unfixed
+ * one (the engine would wait for the page cleaner's writes). */
+static uint32_t inno_free_tail(struct inno *c)
+{
+    uint32_t i = c->l.tail;
+
+    for (uint32_t j = i; j; j = c->pool.nd[j].prev)
+        if (inno_evictable(c, j))
+            return inno_free_node(c, j);
+    while (c->pool.nd[i].spare && c->pool.nd[i].prev)
+        i = c->pool.nd[i].prev;
+    return inno_free_node(c, i);
+}
+
 /* The page cleaner's LRU batch. buf_LRU_get_free_block wakes it when a
  * block taken leaves fewer than innodb_lru_scan_depth / 2 free and the
- * LRU holds more than its floor; buf_flush_LRU_list_batch then frees
- * blocks from the tail until innodb_lru_scan_depth are free or the LRU is
- * down to the floor (buf0lru.cc, buf0flu.cc need_LRU_eviction). The
- * cleaner is a thread that runs as soon as it is woken; here the batch
- * runs at once, before the next access. */
+ * LRU holds more than its floor; buf_flush_LRU_list_batch then walks from
+ * the tail until innodb_lru_scan_depth are free or the LRU is down to the
+ * floor (buf0lru.cc, buf0flu.cc need_LRU_eviction): a clean block is
+ * freed; a dirty one is written and passed over, to be freed by a later
+ * batch if still clean then (buf_page_write_complete frees no persistent
+ * page), at most innodb_lru_scan_depth written a batch; a fixed one is
+ * passed over. The cleaner is a thread that runs as soon as it is woken;
+ * here the batch runs at once, before the next access, and a write ends
+ * before the next batch. */
 static void inno_cleaner(struct inno *c)
 {
-    uint64_t cap = c->base.capacity;
+    uint64_t cap = c->base.capacity, written = 0;
+    uint32_t i = c->l.tail;
 
     if (!c->free_target || c->l.n <= c->lru_min_len ||
         cap - c->l.n >= c->free_target / 2)
         return;
-    while (c->l.n > c->lru_min_len && cap - c->l.n < c->free_target)
-        (void)inno_free_tail(c);
+    while (i && c->l.n > c->lru_min_len && cap - c->l.n < c->free_target) {
+        uint32_t prev = c->pool.nd[i].prev;
+        if (inno_evictable(c, i)) {
+            (void)inno_free_node(c, i);
+        } else if (c->pool.nd[i].queue && !c->pool.nd[i].spare &&
+                   c->base.now_ms >= c->wr_until[i]) {
+            if (written++ >= c->free_target)
+                break;
+            c->pool.nd[i].queue = 0;
+            c->wr_until[i] = c->base.now_ms + c->write_ms;
+        }
+        i = prev;
+    }
 }
 
 static int inno_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
@@ -316,6 +356,8 @@ static int inno_access(struct sim_policy *p, uint32_t key, uint32_t *victim)
     nd[i].key = key;
     nd[i].freq = 0;
     nd[i].spare = 0;
+    nd[i].queue = 0;
+    c->wr_until[i] = 0;
     c->first_ms[i] = c->base.now_ms;
     inno_link(c, i, 1);
     c->map.v[key] = i;
@@ -335,10 +377,7 @@ static int inno_remove(struct sim_policy *p, uint32_t key)
 
     if (!i)
         return 0;
-    inno_unlink(c, i);
-    c->freed_clock++;
-    sim_pool_put(&c->pool, i);
-    c->map.v[key] = 0;
+    (void)inno_free_node(c, i);
     return 1;
 }
 
@@ -366,7 +405,25 @@ static int inno_pin(struct sim_policy *p, uint32_t key, int delta)
 
     if (!i)
         return 0;
+    /* a release never takes the count below 0: the block may have been
+       read after the fix was asked for, and a fix asked for a block not
+       in the pool does nothing */
+    if (delta < 0 && c->pool.nd[i].spare < (uint16_t)-delta)
+        return 0;
     c->pool.nd[i].spare = (uint16_t)(c->pool.nd[i].spare + delta);
+    return 1;
+}
+
+/* the block of a cached key modified (on): dirty until the cleaner writes
+ * it; or its page freed (off): nothing to write (buf_page_free) */
+static int inno_dirty(struct sim_policy *p, uint32_t key, int on)
+{
+    struct inno *c = (struct inno *)p;
+    uint32_t i = sim_keymap_get(&c->map, key);
+
+    if (!i)
+        return 0;
+    c->pool.nd[i].queue = on != 0;
     return 1;
 }
 
@@ -382,4 +439,5 @@ const struct sim_policy_ops sim_policy_innodb = {
     .destroy = inno_destroy,
     .tune = inno_tune,
     .pin = inno_pin,
+    .dirty = inno_dirty,
 };

@@ -589,7 +589,7 @@ static struct sim_policy *policy_new(const struct sim_policy_ops *ops,
                                      uint32_t page_size)
 {
     struct sim_policy *p = ops->create(capacity, seed);
-    struct sim_policy_params pp = {page_size, 1.0, 0};
+    struct sim_policy_params pp = {page_size, 1.0, 0, 0};
 
     if (p && ops->tune)
         ops->tune(p, &pp);

@@ -179,6 +179,14 @@ struct sim_policy_ops {
      * buf_LRU_free_page skips a fixed block). 1 if cached, else 0.
      */
     int (*pin)(struct sim_policy *p, uint32_t key, int delta);
+    /*
+     * Optional (may be NULL): the cached `key` was modified (on 1; InnoDB:
+     * its block is dirty) or needs no write any more (on 0: its page was
+     * freed). A dirty entry is never freed: the page cleaner's batch
+     * writes it and passes on, and it may go once clean
+     * (policy_innodb.c). 1 if cached, else 0.
+     */
+    int (*dirty)(struct sim_policy *p, uint32_t key, int on);
 };
 
 /* What sizes a policy's fixed-size structures (sim_policy_ops.tune). */
@@ -191,6 +199,9 @@ struct sim_policy_params {
                                  the free blocks its page cleaner keeps; 0 =
                                  no page cleaner (every read in evicts the
                                  tail itself) */
+    uint64_t write_ms;        /* InnoDB: how long the page cleaner's write
+                                 of a dirty block takes (ops->dirty); the
+                                 block is not freed before it ends */
 };
 
 struct sim_policy {

@@ -353,8 +353,8 @@ static void test_policy_innodb_cleaner(void **state)
 {
     const struct sim_policy_ops *in = sim_policy_find("innodb-lru");
     struct sim_policy *p = in->create(1000, 1), *q = in->create(758, 1);
-    struct sim_policy_params pp = {16384, 1.0, 100};
-    struct sim_policy_params deep = {16384, 1.0, 1536};
+    struct sim_policy_params pp = {16384, 1.0, 100, 0};
+    struct sim_policy_params deep = {16384, 1.0, 1536, 0};
     uint64_t lo = UINT64_MAX, hi = 0;
     (void)state;
 
@@ -418,6 +418,74 @@ static void test_policy_innodb_pin(void **state)
     assert_int_equal(victim, 0);
     assert_false(in->contains(p, 0));
     in->destroy(p);
+}
+
+/* A release never takes a fix count below zero: a fix asked for a block
+ * not in the pool does nothing, and the block read afterwards stays
+ * evictable once its release comes (advise/mypredict.c fixes undo pages
+ * as purge reads them; before, such a release wrapped the count and the
+ * block stayed fixed for good). */
+static void test_policy_innodb_pin_release(void **state)
+{
+    const struct sim_policy_ops *in = sim_policy_find("innodb-lru");
+    struct sim_policy *p = in->create(10, 1);
+    uint32_t victim;
+    (void)state;
+
+    assert_non_null(p);
+    assert_int_equal(in->pin(p, 0, 1), 0); /* not cached: nothing */
+    for (uint32_t k = 0; k < 10; k++)
+        ref_at(p, k, 0, 0);
+    assert_int_equal(in->pin(p, 0, -1), 0); /* was never fixed */
+    assert_int_equal(in->access(p, 100, &victim), 0);
+    assert_int_equal(victim, 0); /* the tail, evictable */
+    in->destroy(p);
+}
+
+/* A dirty block is never freed (buf_LRU_free_page): a reader passes it
+ * for the first clean one from the tail; once its page needs no write
+ * (freed) it goes like any other. With a page cleaner, the LRU batch
+ * writes a dirty tail block and passes on; it is freed only once the
+ * write has ended (sim_policy_params.write_ms). */
+static void test_policy_innodb_dirty(void **state)
+{
+    const struct sim_policy_ops *in = sim_policy_find("innodb-lru");
+    struct sim_policy *p = in->create(10, 1), *q = in->create(100, 1);
+    struct sim_policy_params pp = {16384, 1.0, 20, 5};
+    uint32_t victim;
+    (void)state;
+
+    assert_non_null(p);
+    assert_non_null(q);
+    assert_non_null(in->dirty);
+    for (uint32_t k = 0; k < 10; k++)
+        ref_at(p, k, 0, 0);
+    assert_int_equal(in->dirty(p, 0, 1), 1);
+    assert_int_equal(in->dirty(p, 500, 1), 0); /* not cached */
+    assert_int_equal(in->access(p, 100, &victim), 0);
+    assert_int_equal(victim, 1); /* 0 is dirty: passed over */
+    assert_true(in->contains(p, 0));
+    assert_int_equal(in->dirty(p, 0, 0), 1); /* freed: no write needed */
+    assert_int_equal(in->access(p, 101, &victim), 0);
+    assert_int_equal(victim, 0);
+
+    /* the cleaner: 100 blocks, 20 to keep free; the tail dirty */
+    in->tune(q, &pp);
+    for (uint32_t k = 0; k < 80; k++)
+        ref_at(q, k, 0, 0);
+    assert_int_equal(in->dirty(q, 0, 1), 1);
+    for (uint32_t k = 80; k < 95; k++) /* under 10 free: a batch */
+        ref_at(q, k, 0, 0);
+    assert_true(in->contains(q, 0)); /* written, not freed */
+    assert_false(in->contains(q, 1));
+    for (uint32_t k = 95; k < 120; k++) /* more batches, the write on */
+        ref_at(q, k, 1, 0);
+    assert_true(in->contains(q, 0));
+    for (uint32_t k = 120; k < 140; k++) /* after its end: freed */
+        ref_at(q, k, 10, 0);
+    assert_false(in->contains(q, 0));
+    in->destroy(p);
+    in->destroy(q);
 }
 
 static void test_policy_sqlite(void **state)
@@ -1421,6 +1489,8 @@ int main(void)
         cmocka_unit_test(test_policy_innodb),
         cmocka_unit_test(test_policy_innodb_cleaner),
         cmocka_unit_test(test_policy_innodb_pin),
+        cmocka_unit_test(test_policy_innodb_pin_release),
+        cmocka_unit_test(test_policy_innodb_dirty),
         cmocka_unit_test(test_policy_sqlite),
         cmocka_unit_test(test_mini_curves),
         cmocka_unit_test(test_lru_vs_brute_force),
