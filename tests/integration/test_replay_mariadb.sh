@@ -169,8 +169,11 @@ f = d["free_space"]
 assert f["free_bytes"] > f["needed_bytes"] > 0 and f["path"].startswith("/"), f
 assert d["not_tested"][0]["candidate"] == "row_format=DYNAMIC,page_size=64K"
 assert "innodb_page_size is per instance" in d["not_tested"][0]["why"]
+print("; ".join(f"{x['innodb_page_size'] // 1024}K requests {x['prediction']['read_requests_error']:+.1%}"
+                f" reads {x['prediction']['reads_error']:+.1%}" for x in c)
+      + f"; reads {r['verdict']}")
 EOF
-); then pass; else fail "16K/32K replay's JSON: $msg"; fi
+); then pass; echo "# prediction against the engine: $msg"; else fail "16K/32K replay's JSON: $msg"; fi
 
 # more than an instance's file system holds: refused, nothing created
 huge_trace "$T/huge.csv"
