@@ -463,18 +463,19 @@ int sim_mini_curve(const struct sim_mini *m, const struct sim_policy_ops *ops,
     if (jobs > n)
         jobs = n ? (unsigned)n : 1;
     for (k = 0; k < jobs; k++) {
-        job[k] = (struct mini_job){.m = m,
-                                   .ops = ops,
-                                   .pp = {{page_size_bytes, m->log[0].rate, 0},
-                                          {page_size_bytes, m->log[1].rate, 0},
-                                          {page_size_bytes, m->log[2].rate, 0}},
-                                   .st = {&st[0], &st[1], &st[2]},
-                                   .seed = seed,
-                                   .sizes = sizes,
-                                   .hit = hit,
-                                   .n = n,
-                                   .first = k,
-                                   .step = jobs};
+        job[k] =
+            (struct mini_job){.m = m,
+                              .ops = ops,
+                              .pp = {{page_size_bytes, m->log[0].rate, 0, 0},
+                                     {page_size_bytes, m->log[1].rate, 0, 0},
+                                     {page_size_bytes, m->log[2].rate, 0, 0}},
+                              .st = {&st[0], &st[1], &st[2]},
+                              .seed = seed,
+                              .sizes = sizes,
+                              .hit = hit,
+                              .n = n,
+                              .first = k,
+                              .step = jobs};
         /* share 0 runs on this thread; a share whose thread cannot start
            runs here too (the result does not depend on where) */
         if (k > 0)
