@@ -308,6 +308,7 @@ struct emu {
     size_t n_site;
     size_t site_of[COLL_PGR_MAX_CANDIDATES];
     struct cand c[COLL_PGR_MAX_CANDIDATES];
+    uint64_t commits; /* a pass's sets and deletes (pass_first_wake) */
 };
 
 static uint64_t *bucket(struct adv_myr_counts *n, int b, int read)
@@ -640,15 +641,10 @@ static void purge_step(struct emu *m, struct site *s)
         purge_batch(m, s, s->batch);
 }
 
-/* A wake of purge's coordinator: every queued row, a batch at a time. */
-static void purge_all(struct emu *m, struct site *s)
-{
-    while (s->nq)
-        purge_batch(m, s, s->nq < s->batch ? s->nq : s->batch);
-}
-
-/* The rest, once the pass ended (myreplay.c purge_settle waits for it),
- * over the `ms` that wait measured. */
+/* Every queued row, a batch at a time, over `ms`: a wake of purge's
+ * coordinator (pass_first_wake: 0, the emulation leaves out its catch-up
+ * time), and the rest once the pass ended (myreplay.c purge_settle waits
+ * for it) over the wait it measured. */
 static void purge_drain(struct emu *m, struct site *s, double ms)
 {
     const double per = s->nq ? ms / (double)s->nq : 0;
@@ -809,15 +805,11 @@ static void others_age(struct emu *m, const struct site *s, double ms)
 static double pass_first_wake(struct emu *m, struct site *s, double ms,
                               uint64_t backlog)
 {
-    const struct coll_pgr_plan *p = &m->p->base;
     const double t0 = s->now_ms;
-    uint64_t commits = 0;
-    double since, wake;
+    const double since =
+        m->commits ? ms * (double)backlog / (double)m->commits : 0;
+    double wake;
 
-    for (uint64_t i = 0; i < p->n_reqs; i++)
-        if (p->reqs[i].op != COLL_PGR_GET && p->reqs[i].key_id < p->n_keys)
-            commits++;
-    since = commits ? ms * (double)backlog / (double)commits : 0;
     if (since > MYP_PURGE_TICK_MS || since > ms) {
         s->lag = backlog;
         return HUGE_VAL;
@@ -842,7 +834,7 @@ static void pass(struct emu *m, size_t ci, double ms, uint64_t backlog,
     for (uint64_t i = 0; i < p->n_reqs && !c->s->oom; i++) {
         const struct coll_pgr_req *r = &p->reqs[i];
         if (c->s->now_ms >= wake) {
-            purge_all(m, c->s);
+            purge_drain(m, c->s, 0);
             wake += MYP_PURGE_TICK_MS;
         }
         if (r->key_id >= p->n_keys)
@@ -1137,12 +1129,18 @@ static double pass_ms(const struct emu *m, size_t ci, int r)
     return rps > 0 ? 1000.0 * (double)cr->requests / rps : 0;
 }
 
+/* The rounds candidate i's result holds figures for. */
+static unsigned rounds_held(const struct coll_myr_result *res, size_t i)
+{
+    const unsigned n = res->base.r[i].n_rounds;
+
+    return n < COLL_PGR_MAX_ROUNDS ? n : COLL_PGR_MAX_ROUNDS;
+}
+
 /* The rounds' mean purge wait (ms): the warm-up's. */
 static double mean_purge_ms(const struct coll_myr_result *res, size_t i)
 {
-    const struct coll_pgr_cand_result *cr = &res->base.r[i];
-    unsigned n =
-        cr->n_rounds < COLL_PGR_MAX_ROUNDS ? cr->n_rounds : COLL_PGR_MAX_ROUNDS;
+    const unsigned n = rounds_held(res, i);
     double sum = 0;
 
     for (unsigned r = 0; r < n; r++)
@@ -1152,9 +1150,7 @@ static double mean_purge_ms(const struct coll_myr_result *res, size_t i)
 
 double adv_myr_mean_backlog(const struct coll_myr_result *res, size_t i)
 {
-    const struct coll_pgr_cand_result *cr = &res->base.r[i];
-    unsigned n =
-        cr->n_rounds < COLL_PGR_MAX_ROUNDS ? cr->n_rounds : COLL_PGR_MAX_ROUNDS;
+    const unsigned n = rounds_held(res, i);
     double sum = 0;
 
     for (unsigned r = 0; r < n; r++)
@@ -1253,6 +1249,10 @@ static int emulate(const struct coll_myr_plan *p,
         return -1;
     m->p = p;
     m->res = res;
+    for (uint64_t i = 0; i < p->base.n_reqs; i++)
+        if (p->base.reqs[i].op != COLL_PGR_GET &&
+            p->base.reqs[i].key_id < p->base.n_keys)
+            m->commits++;
     if (sites_init(m, pol, out) < 0)
         ret = -1;
     for (size_t ci = 0; ci < p->base.n_cand && ret == 0; ci++)

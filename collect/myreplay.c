@@ -965,6 +965,7 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
     struct coll_myr_counters *sum = measured ? &run->res->innodb[c] : NULL;
     struct coll_conn *admin = run->site[run->site_of[c]].admin;
     struct coll_myr_counters before, after;
+    uint64_t t0;
     int ret;
 
     *g = clients_of(run, c);
@@ -982,22 +983,20 @@ static int pass_counted(void *arg, size_t c, int measured, double *rps,
         if (k < COLL_PGR_MAX_ROUNDS)
             run->res->purge_backlog[c][k] = h > h0 ? h - h0 : 0;
     }
-    {
-        uint64_t t0 = pt_now_ns();
-        if ((ret = purge_settle(run, run->site_of[c], err)) < 0)
-            return ret;
-        if (sum && run->res->base.r[c].n_rounds < COLL_PGR_MAX_ROUNDS)
-            run->res->purge_ms[c][run->res->base.r[c].n_rounds] =
-                (double)(pt_now_ns() - t0) / 1e6;
-    }
+    t0 = pt_now_ns();
+    if ((ret = purge_settle(run, run->site_of[c], err)) < 0)
+        return ret;
     if (sum) {
         struct coll_pgr_cand_result *cr = &run->res->base.r[c];
+        const double settle_ms = (double)(pt_now_ns() - t0) / 1e6;
         if ((ret = counters_read(admin, &after, err)) < 0)
             return ret;
         counters_add(sum, &before, &after);
         /* coll_rpl_rounds counts this round after the pass */
-        if (cr->n_rounds < COLL_PGR_MAX_ROUNDS)
+        if (cr->n_rounds < COLL_PGR_MAX_ROUNDS) {
             cr->round_reads[cr->n_rounds] = after.reads - before.reads;
+            run->res->purge_ms[c][cr->n_rounds] = settle_ms;
+        }
     }
     return 0;
 }
