@@ -174,7 +174,10 @@
  * write 0.07 ms). The run does not measure it; on a recorded run of the
  * test's trace 1, 3 and 10 ms put the 16K reads 13.4, 10.9 and 8.8 %
  * over the engine's (before purge's wakes, pass_first_wake): a loaded
- * disk's longer writes keep more pages. */
+ * disk's longer writes keep more pages. It is not what a loaded machine
+ * changes: there the engine keeps its rollback segment headers, and a
+ * write time long enough to bring the 16K reads to it (300 ms) puts 32K's
+ * 34-40 % under (docs/models.md#replay-mariadb). */
 #define MYP_WRITE_MS 3
 /* How often InnoDB's master task wakes purge (pass_first_wake) */
 #define MYP_PURGE_TICK_MS 1000.0
