@@ -36,6 +36,7 @@ static const struct {
     {"offload_read_ms", offsetof(struct perf_costs, offload_read_ms)},
     {"offload_write_ms", offsetof(struct perf_costs, offload_write_ms)},
     {"front_cpu_per_req_ms", offsetof(struct perf_costs, front_cpu_per_req_ms)},
+    {"app_gc_per_kb2_ms", offsetof(struct perf_costs, app_gc_per_kb2_ms)},
     {"app_servers", offsetof(struct perf_costs, app_servers)},
     {"app_cpus", offsetof(struct perf_costs, app_cpus)},
     {"db_cpus", offsetof(struct perf_costs, db_cpus)},
@@ -45,8 +46,8 @@ static const struct {
 };
 
 /* Then three multiplicities (servers, CPUs) and two placements (0/1). */
-#define FIRST_MULTIPLICITY 17
-#define FIRST_PLACEMENT 21
+#define FIRST_MULTIPLICITY 18
+#define FIRST_PLACEMENT 22
 
 const char *perf_cost_name(int i)
 {
@@ -81,6 +82,8 @@ void perf_costs_init(struct perf_costs *c)
                                                          : NAN;
     /* a front tier exists only when a profile describes one */
     c->front_cpu_per_req_ms = 0;
+    /* nor does a collector's cost that grows with the object twice */
+    c->app_gc_per_kb2_ms = 0;
 }
 
 int perf_costs_from_json(struct perf_costs *c, const json_t *map,
@@ -183,6 +186,7 @@ static const char *const count_names[] = {
     "peer_fetches",
     "offload_reads",
     "offload_writes",
+    "object_kb",
 };
 
 static int check_counts(const struct perf_counts *n, struct pt_err *err)
@@ -237,6 +241,9 @@ int perf_demand(const struct perf_costs *c, const struct perf_counts *n,
                    err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_per_kb_ms),
                    n->kb_serialised * r, "KB serialised", err)) < 0 ||
+        (rc = term(&d[PERF_APP_CPU], c, IDX(app_gc_per_kb2_ms),
+                   n->kb_serialised * r * n->object_kb,
+                   "KB serialised times object KB", err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(app_cpu_per_row_ms), n->db_rows * r,
                    "rows", err)) < 0 ||
         (rc = term(&d[PERF_APP_CPU], c, IDX(repl_cpu_per_msg_ms),
@@ -366,6 +373,7 @@ int perf_counts_from_sim(struct perf_counts *out,
     out->peer_fetches = (double)app->peer_fetches;
     out->offload_reads = (double)app->offload_hits;
     out->offload_writes = 0; /* not counted by sim/ (model.md, lacks) */
+    out->object_kb = obj_kb;
     /* every write is an autocommitted statement: one log record, one
      * force (WebSphere's session manager writes a session per request) */
     out->log_records = writes;

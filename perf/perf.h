@@ -58,6 +58,8 @@ struct perf_counts {
     double peer_fetches;       /* entries fetched from a peer's cache */
     double offload_reads;      /* entries read from the disk-offload tier */
     double offload_writes;     /* entries written to it */
+    double object_kb;          /* mean serialised object size, KB (a size,
+                                  not a total: perf does not divide it) */
 };
 
 /*
@@ -117,6 +119,15 @@ struct perf_costs {
     double front_cpu_per_req_ms; /* front tier (proxy / web server) CPU per
                                     request; 0 (no front tier) unless a
                                     profile sets it (seed 004's proxy) */
+    double app_gc_per_kb2_ms;    /* app-server CPU per KB (de)serialised and
+                                    KB of object: the garbage collector's
+                                    share, which grows with the object
+                                    twice over (a request allocates in
+                                    proportion to it, and each collection
+                                    works through live objects that grow
+                                    with it too); 0 unless a profile sets
+                                    it (docs/models.md, "The 10 KB row and
+                                    the collector") */
     /* multiplicities (not costs; also from profiles) */
     double app_servers; /* application servers sharing the load (>= 1) */
     double app_cpus;    /* CPUs per application server (>= 1) */
@@ -131,7 +142,7 @@ struct perf_costs {
 /* The fields above by name, for profiles and calibration; the first
  * PERF_N_FITTABLE are costs, the last six multiplicities and placements,
  * which calibration never fits. */
-enum { PERF_N_COSTS = 23, PERF_N_FITTABLE = 17 };
+enum { PERF_N_COSTS = 24, PERF_N_FITTABLE = 18 };
 /* Name of cost i (0 <= i < PERF_N_COSTS), e.g. "app_cpu_fixed_ms". */
 const char *perf_cost_name(int i);
 /* Index of a cost by name, or -1. */

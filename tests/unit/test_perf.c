@@ -249,6 +249,22 @@ static void test_demand_formulas(void **state)
     assert_string_equal(err.msg, "cost 'front_cpu_per_req_ms' is not set "
                                  "(requests per request 1)");
     c.front_cpu_per_req_ms = 0;
+    /* the collector's cost: 0 unless a profile sets it; then KB
+     * serialised a request times the object's KB, at the app CPU:
+     * 8 KB * 4 KB * 0.01 / 2 servers more */
+    n.object_kb = 4;
+    assert_true(c.app_gc_per_kb2_ms == 0);
+    assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
+    assert_true(fabs(m.c[PERF_APP_CPU].demand_ms - 3.9 / 2) < 1e-12);
+    c.app_gc_per_kb2_ms = 0.01;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), 0);
+    assert_true(fabs(m.c[PERF_APP_CPU].demand_ms - (3.9 + 0.32) / 2) < 1e-12);
+    c.app_gc_per_kb2_ms = NAN;
+    assert_int_equal(perf_demand(&c, &n, &m, &err), PT_EDATA);
+    assert_string_equal(err.msg, "cost 'app_gc_per_kb2_ms' is not set (KB "
+                                 "serialised times object KB per request 32)");
+    c.app_gc_per_kb2_ms = 0;
+    n.object_kb = 0;
 
     /* an unset cost matters only when its count is not zero */
     c.offload_read_ms = NAN;
@@ -326,6 +342,7 @@ static void test_counts_from_sim(void **state)
     assert_int_equal(perf_counts_from_sim(&n, &app, &db, &map, &err), 0);
     assert_true(n.requests == 1000 && n.app_misses == 490);
     assert_true(fabs(n.kb_serialised - 1000 * 4000 / 1024.0) < 1e-9);
+    assert_true(fabs(n.object_kb - 4000 / 1024.0) < 1e-12);
     assert_true(fabs(n.db_kb - n.kb_serialised) < 1e-9);
     assert_true(n.db_rows == 1000 && n.logical_reads == 1000);
     assert_true(n.direct_read_reqs == 490 && n.direct_read_kb == 490 * 4);
