@@ -45,9 +45,10 @@ static const struct {
     {"log_on_data_disk", offsetof(struct perf_costs, log_on_data_disk)},
 };
 
-/* Then three multiplicities (servers, CPUs) and two placements (0/1). */
-#define FIRST_MULTIPLICITY 18
-#define FIRST_PLACEMENT 22
+/* After the PERF_N_FITTABLE costs, four multiplicities (servers, CPUs)
+ * and two placements (0/1), the table's last. */
+#define FIRST_MULTIPLICITY PERF_N_FITTABLE
+#define FIRST_PLACEMENT (PERF_N_COSTS - 2)
 
 const char *perf_cost_name(int i)
 {
