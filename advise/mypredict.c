@@ -71,13 +71,14 @@
  *    purge_coordinator_state::do_purge submits purge_truncation_task:
  *    trx_purge_truncate_history gets every rollback segment's header and
  *    each purged log's page, freeing a segment with its last log, and the
- *    oldest log's page left). An update that kept its object in the row
- *    changes no index (purge_row). Purge's coordinator is woken once a
- *    second and then purges all there is (pass_first_wake): the backlog
- *    the run measured as each pass ended (myreplay.c:
- *    Innodb_history_list_length over the run's start) places those wakes;
- *    the replay then waits for purge (purge_settle), so a pass's page
- *    requests hold all of its purge, as here;
+ *    oldest log's page left, writing the header and each log page after
+ *    the first when it purged any: truncate_rseg). An update that kept
+ *    its object in the row changes no index (purge_row). Purge's
+ *    coordinator is woken once a second and then purges all there is
+ *    (pass_first_wake): the backlog the run measured as each pass ended
+ *    (myreplay.c: Innodb_history_list_length over the run's start) places
+ *    those wakes; the replay then waits for purge (purge_settle), so a
+ *    pass's page requests hold all of its purge, as here;
  *  - dirty pages: a page a request changes is dirty until the page
  *    cleaner's LRU batch writes it, and a dirty block is never freed
  *    (buf_LRU_free_page); the write takes MYP_WRITE_MS;
@@ -175,9 +176,10 @@
  * test's trace 1, 3 and 10 ms put the 16K reads 13.4, 10.9 and 8.8 %
  * over the engine's (before purge's wakes, pass_first_wake): a loaded
  * disk's longer writes keep more pages. It is not what a loaded machine
- * changes: there the engine keeps its rollback segment headers, and a
- * write time long enough to bring the 16K reads to it (300 ms) puts 32K's
- * 34-40 % under (docs/models.md#replay-mariadb). */
+ * changes: a write time long enough to bring the loaded 16K reads to the
+ * engine's (300 ms) put 32K's 34-40 % under; what the engine kept there
+ * was the pages the history's truncation writes (truncate_rseg,
+ * docs/models.md#replay-mariadb). */
 #define MYP_WRITE_MS 3
 /* How often InnoDB's master task wakes purge (pass_first_wake) */
 #define MYP_PURGE_TICK_MS 1000.0
@@ -600,23 +602,45 @@ static void purge_fix(struct site *s, const struct purge_ent *e, int delta)
     }
 }
 
-/* trx_purge_truncate_history for rollback segment r: its header, the
- * purged logs out of the history (a segment left to purge freed with its
- * last log: trx_purge_free_segment reads its header page), and the
- * oldest log left, where the walk stops. */
+/* trx_purge_truncate_history for rollback segment r
+ * (purge_sys_t::iterator::free_history_rseg): its header, the purged logs
+ * out of the history (a segment left to purge freed with its last log:
+ * trx_purge_free_segment reads its header page), and the oldest log left,
+ * where the walk stops. What it writes: each log leaves the history by
+ * flst_remove, which writes the list's base in the header (its last node
+ * and length) and the next-newer log's node (its FLST_NEXT): the page of
+ * every purged log after the first, and the oldest log left's. With
+ * nothing to purge the header is only read. Those log pages are mostly
+ * the rollback segment's cached undo page, which the next set on it
+ * writes again: a written page kept dirty stays in the pool
+ * (sim/policy_innodb.c), and read as a get the emulation read the
+ * rollback segments' header and undo pages back two to three times as
+ * often as the engine (docs/models.md#replay-mariadb). */
 static void truncate_rseg(struct emu *m, struct site *s, unsigned r)
 {
     struct uhist *h = &s->uh[r];
+    const int purged = h->purged != 0;
 
-    mod(m, s, s->rseg_key[r], B_PURGE);
-    for (; h->purged; h->purged--, h->head++, h->n--) {
+    if (purged)
+        mod(m, s, s->rseg_key[r], B_PURGE);
+    else
+        get(m, s, s->rseg_key[r], B_PURGE);
+    for (int first = 1; h->purged; h->purged--, h->head++, h->n--) {
         const struct ulog *l = &h->v[h->head];
-        get(m, s, l->hdr, B_PURGE);
+        if (first)
+            get(m, s, l->hdr, B_PURGE);
+        else
+            mod(m, s, l->hdr, B_PURGE);
+        first = 0;
         for (uint32_t k = 0; k < l->n_free; k++)
             set_dirty(s, l->page[k], 0); /* freed */
     }
-    if (h->n)
-        get(m, s, h->v[h->head].hdr, B_PURGE);
+    if (h->n) {
+        if (purged)
+            mod(m, s, h->v[h->head].hdr, B_PURGE);
+        else
+            get(m, s, h->v[h->head].hdr, B_PURGE);
+    }
 }
 
 /* A purge batch of the n oldest queued rows (trx_purge): their undo pages

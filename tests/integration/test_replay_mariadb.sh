@@ -131,13 +131,13 @@ for x in c:
 # purge woken once a second and placed by the backlog the run measured,
 # in batches whose undo pages stay fixed, the history truncated after
 # each, dirty pages kept until written (docs/models.md#replay-mariadb).
-# Measured on this trace (2026-12-06): 16K +4.1 to +12.8 %, 32K +4.0 to
-# +8.2 % in 9 runs on an idle machine; beside two busy loops 16K +12.0
-# to +22.7 % in 7 runs, 32K +11.2 to +14.8 %; in a CI run's test +17.0
-# and +6.8 % (a loaded engine keeps its rollback segment headers and
-# reads a tenth fewer pages: docs/models.md#replay-mariadb). The issue's
-# 15 % holds on an idle machine, not under load, so the test holds 25 %
-# (the emulation before the purge rules, 18 to 44 % low, fails it)
+# Measured on this trace (2026-12-06), with the history's truncation
+# writing the log pages it unlinks: 16K +1.0 to +10.6 %, 32K -2.4 to +7.2 %
+# in 5 live runs idle and beside two busy loops, and emulated again from 20
+# recorded runs (idle, busy, paced to the busy runs' rate) 16K -1.6 to
+# +10.2 %, 32K -4.9 to +5.7 %. Reading those pages as gets instead put
+# loaded 16K runs 12 to 23 % over, and a CI run's test +17.0 %: the issue's
+# 15 % is held
 for x in c:
     p, k = x["prediction"], x["innodb"]
     assert p and p["policy"] == "innodb-lru" and p["pool_pages"] > 0, p
@@ -145,7 +145,7 @@ for x in c:
     by = p["read_requests_by"]
     floor = by["get"] + by["set"] + by["undo"]
     assert 0.95 * floor <= k["read_requests_per_request"] <= 1.05 * (floor + by["purge"]), (p, k)
-    assert abs(p["reads_error"]) <= 0.25, (x["innodb_page_size"], p)
+    assert abs(p["reads_error"]) <= 0.15, (x["innodb_page_size"], p)
     assert len(p["purge_backlog"]) == 6 and min(p["purge_backlog"]) >= 0, p
     assert p["blob_pages_per_value"] == (2 if x["innodb_page_size"] == 16384 else 1), p
 # the verdict by magnitude (docs/models.md#server-verdict): 32K's pool
