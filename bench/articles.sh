@@ -6,7 +6,11 @@
 #
 # article-NNN-steps.tsv adds inflection steps (one cell over another) and
 # article-NNN-table6.tsv the best page size against 4K per object size
-# (seed 000's Table 6, req/s gain and response-time reduction).
+# (seed 000's Table 6, req/s gain and response-time reduction). For seed
+# 000 it also fits a calibration on every cell of the 4 and 30 KB rows
+# and checks the held-out 10 KB row (+-8 %) and the steps (+-4 points)
+# with it (issue 27); the shipped calibration's steps are printed for
+# reference.
 #
 # For each row of bench/articles_data/article-NNN.tsv (the cell, its
 # published value, the commands that express it, its role: fit = one of the
@@ -121,6 +125,70 @@ def number(s):
         return None
 
 
+# Issue 27's cross-validation of seed 000: a calibration fitted on every
+# cell of the 4 and 30 KB rows predicts the held-out 10 KB row (each cell
+# +-8 %) and the inflection steps (+-4 points). Free: the fixed CPU, the
+# collector's term, and the out-of-row cost per access and per KB it reads
+# (docs/models.md, "The seed 000 steps"). Each point's response time is
+# Little's law on its own req/s (R = N / X): the published ones add no
+# independent check (N came from the same tables) and, with N fixed, pull
+# the fit off req/s, which is what is predicted.
+ROWS_FREE = ("app_cpu_fixed_ms:0.001:30,fscache_req_ms:0.001:30,"
+             "app_gc_per_kb2_ms:0.0001:1,fscache_per_kb_ms:0:1")
+
+
+def held_out(name, rows, by_cell, steps, seed):
+    fit = [r for r in rows if r["role"] != "not-expressible"
+           and (", 4 KB object, " in r["cell"] or ", 30 KB object, " in r["cell"])]
+    counts = {}
+    for r in rows:
+        t = trace(r["trace"])
+        if t not in counts:
+            counts[t] = os.path.join(work, "counts-%d.json" % len(counts))
+            run(cmd(r["simulate"]) + ["--trace", t, "-q", "-o", counts[t]])
+    pts = os.path.join(work, "rows-4-30-kb.csv")
+    with open(pts, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["label", "trace", "page_size", "clients", "think_ms", "req_per_s", "response_ms"])
+        for r in fit:
+            page = r["cell"].rsplit(", ", 1)[1].replace(" page", "")
+            w.writerow([r["cell"], trace(r["trace"]), page, r["clients"], 0, r["published"],
+                        "%.4f" % (1000 * float(r["clients"]) / float(r["published"]))])
+    cal = os.path.join(work, "article-000-rows.yaml")
+    args = [pagetune, "calibrate", "--points", pts]
+    for c in counts.values():
+        args += ["--simulation", c]
+    args += ["--calibration", calibration(name, "-"), "--fscache-share", "1", "--free", ROWS_FREE,
+             "-o", cal, "-q"] + (["--force"] if quick else [])
+    run(args)
+    text = open(cal).read()
+    costs = ", ".join("%s %s" % (k, re.search(r"(?m)^  %s: (\S+)" % k, text).group(1))
+                      for k in ("app_cpu_fixed_ms", "fscache_req_ms", "app_gc_per_kb2_ms", "fscache_per_kb_ms"))
+    print("\n-- seed 000 held out: calibrated on the %d cells of the 4 and 30 KB rows (%s) --" % (len(fit), costs))
+    cache = {}
+
+    def pred(row):
+        key = (row["trace"], row["clients"])
+        if key not in cache:
+            out = run(cmd(row["simulate"]) + ["--trace", trace(row["trace"]), "--clients", row["clients"],
+                      "--calibration", cal, "-q"])
+            cache[key] = json.loads(out)["results"]
+        return cache[key][int(row["result"])]["predicted"]
+
+    for r in rows:
+        if ", 10 KB object, " in r["cell"]:
+            err, ok = check(pred(r)["req_per_s"], "+-8 %", float(r["published"]))
+            show(r["cell"] + " req/s", "held", r["published"], "%.2f" % pred(r)["req_per_s"], err, "+-8 %", ok, seed)
+    for st in steps:
+        hi, lo = by_cell[st["cell"]], by_cell[st["over"]]
+        pub = float(hi["published"]) / float(lo["published"])
+        value = pred(hi)["req_per_s"] / pred(lo)["req_per_s"]
+        e = 100 * (value - pub)
+        show(st["step"], "check" if "10 KB" not in st["step"] else "held", "%+.1f %%" % (100 * (pub - 1)),
+             "%+.1f %%" % (100 * (value - 1)), "%+.1f pt" % e, "+-%s pt" % st["accept_points"],
+             abs(e) <= float(st["accept_points"]), seed)
+
+
 # issue 15's tolerance for a published response time (the TSVs' notes)
 RESPONSE_ACCEPT_PCT = 12.0
 FMT = "%-46s %-6s %10s %10s %9s  %-14s %s"
@@ -188,14 +256,14 @@ for seed in ("000", "001", "002", "004"):
             show(r["cell"] + " response ms", r["role"], r.get("published_response_ms"), "%.1f" % p["response_ms"], err, acc, ok, seed)
     steps = os.path.join(data, "article-%s-steps.tsv" % seed)
     if os.path.exists(steps):
+        # the shipped calibration's steps, for reference: it is fitted for
+        # Table 6, and its accept is the row-fitted one's (below)
         for st in table_rows(steps):
             hi, lo = by_cell[st["cell"]], by_cell[st["over"]]
             pub = float(hi["published"]) / float(lo["published"])
             value = predicted(name, hi)["req_per_s"] / predicted(name, lo)["req_per_s"]
-            e = 100 * (value - pub)
-            ok = abs(e) <= float(st["accept_points"])
-            show(st["step"], "check", "%+.1f %%" % (100 * (pub - 1)), "%+.1f %%" % (100 * (value - 1)),
-                 "%+.1f pt" % e, "+-%s pt" % st["accept_points"], ok, seed)
+            show(st["step"], "info", "%+.1f %%" % (100 * (pub - 1)), "%+.1f %%" % (100 * (value - 1)),
+                 "%+.1f pt" % (100 * (value - pub)), "-", None, seed)
     table6 = os.path.join(data, "article-%s-table6.tsv" % seed)
     if os.path.exists(table6):
         for t6 in table_rows(table6):
@@ -210,6 +278,8 @@ for seed in ("000", "001", "002", "004"):
                 e = value - pub
                 show("Table 6, %s, best (%s) vs 4K %s" % (t6["object"].replace(" object", ""), page.replace(" page", ""), what),
                      "check", "%+.0f %%" % pub, "%+.1f %%" % value, "%+.1f pt" % e, "+-%g pt" % acc, abs(e) <= acc, seed)
+    if os.path.exists(steps):
+        held_out(name, rows, by_cell, table_rows(steps), seed)
 
 if timing:
     a = cmd("pagetune workload --profile article-30k --requests 1000000 -o timing.csv")

@@ -7,7 +7,8 @@
 # re-derived with its documented commands and points
 # (profiles/calibrations/article-000.yaml), is accepted with rank 3 of 3
 # and the same fitted values; --cross-validate prints each point's
-# held-out req/s error; the held-out 10 KB row is predicted within 8 %.
+# held-out req/s error; the held-out 10 KB row is predicted within 8 %,
+# and, calibrated on the 4 and 30 KB rows' 8 cells, its step within 4 points.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "jq missing" >&2; exit 77; }
 
@@ -89,4 +90,28 @@ expect_rc 0 "10 KB row predicted" "$PAGETUNE" simulate --trace "$T/a10k.csv" --e
 got=$(echo "$OUT" | jq -r '[.results[].predicted.req_per_s] | @tsv')
 expect_eq "$(awk -v g="$got" 'BEGIN { split(g, x, "\t"); split("119.05 121.89 132.01 134.52", p, " ");
     n = 0; for (i = 1; i <= 4; i++) { e = x[i] / p[i] - 1; if (e < 0) e = -e; if (e <= 0.08) n++ } print n }')" 4 "10 KB row within 8 % in all four cells ($got)"
+
+# the step (issue 27): calibrated on all eight cells of the 4 and 30 KB
+# rows, the out-of-row cost per access and per KB read free beside the
+# fixed and collector's costs (4 free costs, 4 spare degrees of freedom),
+# each point's response time Little's law on its req/s (R = N / X: the
+# published ones add no check of their own and, N fixed, pull the fit off
+# req/s), the held-out 10 KB row within 8 % in each cell and its step
+# 16K/8K within 4 points of the published +8.3 %. The shipped calibration
+# (4 cells, fitted for Table 6) puts that step at +15.3 % (bench/
+# articles.sh; docs/models.md, "The seed 000 steps")
+grep -v '^#' "$(dirname "$0")/../../bench/articles_data/article-000.tsv" |
+    awk -F'\t' -v T="$T" 'NR == 1 { next }
+    $1 ~ /, (4|30) KB object, / { split($1, c, ", "); k = c[2]; sub(/ KB object/, "k", k); p = c[3]; sub(/ page/, "", p)
+                  printf "\"%s\",%s/a%s.csv,%s,%s,0,%s,%.4f\n", $1, T, k, p, $6, $2, 1000 * $6 / $2 }' >"$T/rows.csv"
+sed -i '1i label,trace,page_size,clients,think_ms,req_per_s,response_ms' "$T/rows.csv"
+expect_eq "$(grep -c '' "$T/rows.csv")" 9 "the 4 and 30 KB rows' 8 cells and a header"
+expect_rc 0 "calibrated on the 4 and 30 KB rows" "$PAGETUNE" calibrate --points "$T/rows.csv" "${sims[@]}" "${fixed[@]}" \
+    --free app_cpu_fixed_ms:0.001:30,fscache_req_ms:0.001:30,app_gc_per_kb2_ms:0.0001:1,fscache_per_kb_ms:0:1 -o "$T/rows.yaml"
+expect_contains "$OUT" "Jacobian rank 4 of 4" "the four costs identified"
+expect_rc 0 "10 KB row from the rows' calibration" "$PAGETUNE" simulate --trace "$T/a10k.csv" --engine db2 --page-size 4K,8K,16K,32K --bufferpool 250 --clients 47 --calibration "$T/rows.yaml" --fscache-share 1 --json -q
+got=$(echo "$OUT" | jq -r '[.results[].predicted.req_per_s] | @tsv')
+expect_eq "$(awk -v g="$got" 'BEGIN { split(g, x, "\t"); split("119.05 121.89 132.01 134.52", p, " ");
+    n = 0; for (i = 1; i <= 4; i++) { e = x[i] / p[i] - 1; if (e < 0) e = -e; if (e <= 0.08) n++ }
+    s = 100 * (x[3] / x[2] - 132.01 / 121.89); if (s < 0) s = -s; print n, (s <= 4) ? "step-ok" : "step-missed" }')" "4 step-ok" "10 KB row within 8 % and its step within 4 points ($got)"
 finish
