@@ -620,26 +620,23 @@ static void truncate_rseg(struct emu *m, struct site *s, unsigned r)
 {
     struct uhist *h = &s->uh[r];
     const int purged = h->purged != 0;
+    int unlinked = 0; /* a log before this one left the history */
 
+    get(m, s, s->rseg_key[r], B_PURGE);
     if (purged)
-        mod(m, s, s->rseg_key[r], B_PURGE);
-    else
-        get(m, s, s->rseg_key[r], B_PURGE);
-    for (int first = 1; h->purged; h->purged--, h->head++, h->n--) {
+        set_dirty(s, s->rseg_key[r], 1);
+    for (; h->purged; h->purged--, h->head++, h->n--, unlinked = 1) {
         const struct ulog *l = &h->v[h->head];
-        if (first)
-            get(m, s, l->hdr, B_PURGE);
-        else
-            mod(m, s, l->hdr, B_PURGE);
-        first = 0;
+        get(m, s, l->hdr, B_PURGE);
+        if (unlinked)
+            set_dirty(s, l->hdr, 1);
         for (uint32_t k = 0; k < l->n_free; k++)
             set_dirty(s, l->page[k], 0); /* freed */
     }
     if (h->n) {
+        get(m, s, h->v[h->head].hdr, B_PURGE);
         if (purged)
-            mod(m, s, h->v[h->head].hdr, B_PURGE);
-        else
-            get(m, s, h->v[h->head].hdr, B_PURGE);
+            set_dirty(s, h->v[h->head].hdr, 1);
     }
 }
 

@@ -108,14 +108,24 @@ def calibration(name, overrides):
 sims = {}
 
 
-def predicted(name, row):
-    key = (row["trace"], row["simulate"], row["clients"], row["perf_overrides"])
+def predicted(name, row, cal=None):
+    """The row's prediction under the shipped calibration (with the row's
+    overrides), or under the calibration file cal."""
+    cal = cal or calibration(name, row["perf_overrides"])
+    key = (row["trace"], row["simulate"], row["clients"], cal)
     if key not in sims:
         t = trace(row["trace"])
         out = run(cmd(row["simulate"]) + ["--trace", t, "--clients", row["clients"],
-                  "--calibration", calibration(name, row["perf_overrides"]), "-q"])
+                  "--calibration", cal, "-q"])
         sims[key] = json.loads(out)["results"]
     return sims[key][int(row["result"])]["predicted"]
+
+
+def step_ratio(by_cell, st, cal=None, name="article-000"):
+    """(published, predicted) req/s of a step's cell over the one below."""
+    hi, lo = by_cell[st["cell"]], by_cell[st["over"]]
+    return (float(hi["published"]) / float(lo["published"]),
+            predicted(name, hi, cal)["req_per_s"] / predicted(name, lo, cal)["req_per_s"])
 
 
 def number(s):
@@ -165,24 +175,13 @@ def held_out(name, rows, by_cell, steps, seed):
     costs = ", ".join("%s %s" % (k, re.search(r"(?m)^  %s: (\S+)" % k, text).group(1))
                       for k in ("app_cpu_fixed_ms", "fscache_req_ms", "app_gc_per_kb2_ms", "fscache_per_kb_ms"))
     print("\n-- seed 000 held out: calibrated on the %d cells of the 4 and 30 KB rows (%s) --" % (len(fit), costs))
-    cache = {}
-
-    def pred(row):
-        key = (row["trace"], row["clients"])
-        if key not in cache:
-            out = run(cmd(row["simulate"]) + ["--trace", trace(row["trace"]), "--clients", row["clients"],
-                      "--calibration", cal, "-q"])
-            cache[key] = json.loads(out)["results"]
-        return cache[key][int(row["result"])]["predicted"]
-
     for r in rows:
         if ", 10 KB object, " in r["cell"]:
-            err, ok = check(pred(r)["req_per_s"], "+-8 %", float(r["published"]))
-            show(r["cell"] + " req/s", "held", r["published"], "%.2f" % pred(r)["req_per_s"], err, "+-8 %", ok, seed)
+            x = predicted(name, r, cal)["req_per_s"]
+            err, ok = check(x, "+-8 %", float(r["published"]))
+            show(r["cell"] + " req/s", "held", r["published"], "%.2f" % x, err, "+-8 %", ok, seed)
     for st in steps:
-        hi, lo = by_cell[st["cell"]], by_cell[st["over"]]
-        pub = float(hi["published"]) / float(lo["published"])
-        value = pred(hi)["req_per_s"] / pred(lo)["req_per_s"]
+        pub, value = step_ratio(by_cell, st, cal, name)
         e = 100 * (value - pub)
         show(st["step"], "check" if "10 KB" not in st["step"] else "held", "%+.1f %%" % (100 * (pub - 1)),
              "%+.1f %%" % (100 * (value - 1)), "%+.1f pt" % e, "+-%s pt" % st["accept_points"],
@@ -259,9 +258,7 @@ for seed in ("000", "001", "002", "004"):
         # the shipped calibration's steps, for reference: it is fitted for
         # Table 6, and its accept is the row-fitted one's (below)
         for st in table_rows(steps):
-            hi, lo = by_cell[st["cell"]], by_cell[st["over"]]
-            pub = float(hi["published"]) / float(lo["published"])
-            value = predicted(name, hi)["req_per_s"] / predicted(name, lo)["req_per_s"]
+            pub, value = step_ratio(by_cell, st, None, name)
             show(st["step"], "info", "%+.1f %%" % (100 * (pub - 1)), "%+.1f %%" % (100 * (value - 1)),
                  "%+.1f pt" % (100 * (value - pub)), "-", None, seed)
     table6 = os.path.join(data, "article-%s-table6.tsv" % seed)
